@@ -1,0 +1,45 @@
+# minipg — see README.md.
+GO      ?= go
+TAGS    ?= invariants
+DATADIR ?= data
+PORT    ?= 5433
+# Packages whose tests also run under the race detector.
+RACE_PKGS ?= ./storage/... ./txn/... ./index/... ./catalog/... ./server/... ./executor/...
+
+.PHONY: all build run test unit race regress bench vet fmt clean
+
+all: build
+
+build:
+	$(GO) build -o bin/minipg ./cmd/minipg
+	$(GO) build -o bin/minipg-bench ./cmd/minipg-bench
+
+# Builds and starts the server on 127.0.0.1:$(PORT) with data directory $(DATADIR).
+run:
+	$(GO) build -o bin/minipg ./cmd/minipg
+	./bin/minipg -D $(DATADIR) -p $(PORT) -h 127.0.0.1
+
+# The full suite: unit, client and regression tests (with invariant checks),
+# then the concurrency-heavy packages again under the race detector.
+test: unit race
+
+unit:
+	$(GO) test -tags $(TAGS) -count=1 -timeout 9m ./...
+
+race:
+	$(GO) test -race -short -tags $(TAGS) -count=1 -timeout 9m $(RACE_PKGS)
+
+# Only the SQL regression scripts (regress/sql against regress/expected).
+regress:
+	$(GO) test -tags $(TAGS) -count=1 -run TestRegress -v ./regress/
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./storage/... ./index/...
+	$(GO) run ./cmd/minipg-bench $(BENCHFLAGS)
+
+vet:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l .)" || (gofmt -l .; exit 1)
+
+clean:
+	rm -rf bin
