@@ -1,0 +1,199 @@
+// Package types is minipg's type system: PostgreSQL 15's built-in types that
+// minipg supports, their OIDs and typmods, their Go representation (Datum),
+// text and binary I/O (typinput/typoutput, typreceive/typsend), their on-disk
+// bytes inside a heap tuple, comparison, casts and arithmetic.
+//
+// Datum representation (nil is SQL NULL):
+//
+//	bool                          bool
+//	int2, int4, int8              int64
+//	float4, float8                float64 (float4 values are exact float32s)
+//	numeric                       *apd.Decimal (never mutated once built)
+//	text, varchar, bpchar         string (bpchar is stored blank-padded)
+//	timestamp, date               time.Time in UTC (date at midnight)
+//	tid                           page.TID
+//	unknown                       string
+//
+// The package owns no state and is safe for concurrent use.
+package types
+
+import (
+	"minipg/pgerr"
+)
+
+// OID is a pg_type oid.
+type OID uint32
+
+// pg_type oids of the supported types.
+const (
+	Invalid   OID = 0
+	Bool      OID = 16
+	Int8      OID = 20
+	Int2      OID = 21
+	Int4      OID = 23
+	Text      OID = 25
+	TID       OID = 27
+	Float4    OID = 700
+	Float8    OID = 701
+	Unknown   OID = 705
+	Bpchar    OID = 1042
+	Varchar   OID = 1043
+	Date      OID = 1082
+	Timestamp OID = 1114
+	Numeric   OID = 1700
+	Void      OID = 2278
+)
+
+// VarHdrSz is VARHDRSZ, the offset of typmods of length-limited types.
+const VarHdrSz = 4
+
+// T is a type with its modifier. Typmod -1 means none; varchar(n) and char(n)
+// have n+4; numeric(p,s) has ((p<<16)|s)+4, as in PostgreSQL.
+type T struct {
+	OID    OID
+	Typmod int32
+}
+
+// Datum is one value; see the package comment for the representation.
+type Datum = any
+
+// Ready-made types without modifiers.
+var (
+	TBool      = T{Bool, -1}
+	TInt2      = T{Int2, -1}
+	TInt4      = T{Int4, -1}
+	TInt8      = T{Int8, -1}
+	TFloat4    = T{Float4, -1}
+	TFloat8    = T{Float8, -1}
+	TNumeric   = T{Numeric, -1}
+	TText      = T{Text, -1}
+	TVarchar   = T{Varchar, -1}
+	TBpchar    = T{Bpchar, -1}
+	TTimestamp = T{Timestamp, -1}
+	TDate      = T{Date, -1}
+	TTID       = T{TID, -1}
+	TUnknown   = T{Unknown, -1}
+	TVoid      = T{Void, -1}
+)
+
+// NumericT returns numeric(p,s). It does not validate p and s; see TypeByName.
+func NumericT(p, s int) T { return T{Numeric, int32((p<<16)|(s&0xffff)) + VarHdrSz} }
+
+// VarcharT returns character varying(n).
+func VarcharT(n int) T { return T{Varchar, int32(n) + VarHdrSz} }
+
+// BpcharT returns character(n).
+func BpcharT(n int) T { return T{Bpchar, int32(n) + VarHdrSz} }
+
+// NumericPrecScale returns numeric(p,s)'s precision and scale; ok is false
+// when t has no typmod.
+func (t T) NumericPrecScale() (p, s int, ok bool) {
+	if t.OID != Numeric || t.Typmod < VarHdrSz {
+		return 0, 0, false
+	}
+	m := t.Typmod - VarHdrSz
+	return int(m>>16) & 0xffff, int(int16(m & 0xffff)), true
+}
+
+// CharLen returns n of varchar(n) / char(n); ok is false when t has no typmod.
+func (t T) CharLen() (n int, ok bool) {
+	if (t.OID != Varchar && t.OID != Bpchar) || t.Typmod < VarHdrSz {
+		return 0, false
+	}
+	return int(t.Typmod - VarHdrSz), true
+}
+
+// Known reports whether minipg supports oid.
+func Known(oid OID) bool {
+	switch oid {
+	case Bool, Int8, Int2, Int4, Text, TID, Float4, Float8, Unknown, Bpchar, Varchar, Date, Timestamp, Numeric, Void:
+		return true
+	}
+	return false
+}
+
+// TypLen is pg_type.typlen: >0 fixed length, -1 varlena, -2 C string.
+func TypLen(oid OID) int16 {
+	switch oid {
+	case Bool:
+		return 1
+	case Int2:
+		return 2
+	case Int4, Float4, Date:
+		return 4
+	case Int8, Float8, Timestamp:
+		return 8
+	case TID:
+		return 6
+	case Unknown:
+		return -2
+	case Void:
+		return 4
+	}
+	return -1
+}
+
+// TypAlign is pg_type.typalign: 'c', 's', 'i' or 'd'.
+func TypAlign(oid OID) byte {
+	switch oid {
+	case Bool, Unknown:
+		return 'c'
+	case Int2, TID:
+		return 's'
+	case Int8, Float8, Timestamp:
+		return 'd'
+	}
+	return 'i'
+}
+
+// TypByVal is pg_type.typbyval.
+func TypByVal(oid OID) bool {
+	switch oid {
+	case Bool, Int2, Int4, Int8, Float4, Float8, Timestamp, Date, Void:
+		return true
+	}
+	return false
+}
+
+// Len is the type's typlen (for a heap attribute descriptor).
+func (t T) Len() int16 { return TypLen(t.OID) }
+
+// Align is the type's typalign.
+func (t T) Align() byte { return TypAlign(t.OID) }
+
+// Category is pg_type.typcategory: 'B' bool, 'N' numeric, 'S' string,
+// 'D' datetime, 'U' user/other, 'X' unknown, 'P' pseudo.
+func (t T) Category() byte { return Category(t.OID) }
+
+// Category is pg_type.typcategory of oid.
+func Category(oid OID) byte {
+	switch oid {
+	case Bool:
+		return 'B'
+	case Int2, Int4, Int8, Float4, Float8, Numeric:
+		return 'N'
+	case Text, Varchar, Bpchar:
+		return 'S'
+	case Date, Timestamp:
+		return 'D'
+	case Unknown:
+		return 'X'
+	case Void:
+		return 'P'
+	}
+	return 'U'
+}
+
+// IsPreferred is pg_type.typispreferred.
+func IsPreferred(oid OID) bool {
+	switch oid {
+	case Bool, Float8, Text:
+		return true
+	}
+	return false
+}
+
+// errUnsupported is returned for an OID this package does not know.
+func errUnsupported(t T) error {
+	return pgerr.New(pgerr.FeatureNotSupported, "type with OID %d is not supported", t.OID)
+}
