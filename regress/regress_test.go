@@ -1,0 +1,139 @@
+// Package regress runs the SQL scripts in sql/ against a minipg server with
+// psql and compares the output with expected/, as PostgreSQL's
+// src/test/regress does. The expected files are produced by a real
+// PostgreSQL 15 (see mkexpected.sh) wherever minipg must behave like it.
+//
+// The runner builds cmd/minipg, starts it on a free loopback port with a
+// fresh data directory, runs each script named in the schedule with
+// `psql -X -a -q` (script on standard input, standard error merged), and
+// writes the output of a failing script to results/<name>.out with a diff.
+package regress
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// schedule returns the test names in the order the schedule file lists them.
+func schedule(t *testing.T) []string {
+	f, err := os.Open("schedule")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var names []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		rest, ok := strings.CutPrefix(line, "test:")
+		if !ok {
+			t.Fatalf("schedule: bad line %q", line)
+		}
+		names = append(names, strings.Fields(rest)...)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return names
+}
+
+func freePort(t *testing.T) int {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// startServer builds and starts minipg, returning its port.
+func startServer(t *testing.T) int {
+	t.Helper()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "minipg")
+	build := exec.Command("go", "build", "-o", bin, "../cmd/minipg")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building minipg: %v\n%s", err, out)
+	}
+	port := freePort(t)
+	var logBuf bytes.Buffer
+	cmd := exec.Command(bin, "-D", filepath.Join(dir, "data"), "-p", fmt.Sprint(port), "-h", "127.0.0.1")
+	cmd.Stdout = &logBuf
+	cmd.Stderr = &logBuf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+		if t.Failed() {
+			t.Logf("server log:\n%s", logBuf.String())
+		}
+	})
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err == nil {
+			c.Close()
+			return port
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server did not start: %v\n%s", err, logBuf.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestRegress(t *testing.T) {
+	if _, err := exec.LookPath("psql"); err != nil {
+		t.Fatal("psql is required for the regression tests (apt-get install postgresql-client)")
+	}
+	names := schedule(t)
+	port := startServer(t)
+	if err := os.MkdirAll("results", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			script, err := os.ReadFile(filepath.Join("sql", name+".sql"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := os.ReadFile(filepath.Join("expected", name+".out"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command("psql", "-X", "-a", "-q", "-h", "127.0.0.1", "-p", fmt.Sprint(port),
+				"-U", "postgres", "-d", "regression")
+			cmd.Env = append(os.Environ(), "PGTZ=UTC", "PGDATESTYLE=ISO, MDY", "PGAPPNAME=pg_regress", "PGCONNECT_TIMEOUT=10")
+			cmd.Stdin = bytes.NewReader(script)
+			got, _ := cmd.CombinedOutput()
+			resPath := filepath.Join("results", name+".out")
+			if bytes.Equal(got, want) {
+				_ = os.Remove(resPath)
+				return
+			}
+			_ = os.WriteFile(resPath, got, 0o644)
+			diff, _ := exec.Command("diff", "-u", filepath.Join("expected", name+".out"), resPath).CombinedOutput()
+			t.Errorf("output differs from expected/%s.out (got in %s):\n%s", name, resPath, diff)
+		})
+	}
+}

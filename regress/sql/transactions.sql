@@ -1,0 +1,33 @@
+--
+-- Transaction blocks
+--
+\set VERBOSITY sqlstate
+CREATE TABLE tx (id int, v text);
+BEGIN;
+INSERT INTO tx VALUES (1, 'committed');
+COMMIT;
+BEGIN;
+INSERT INTO tx VALUES (2, 'rolled back');
+SELECT count(*) FROM tx;
+ROLLBACK;
+SELECT * FROM tx ORDER BY id;
+BEGIN;
+INSERT INTO tx VALUES (3, 'lost');
+SELECT 1 / 0;
+SELECT * FROM tx;
+COMMIT;
+SELECT * FROM tx ORDER BY id;
+COMMIT;
+ROLLBACK;
+BEGIN;
+BEGIN;
+UPDATE tx SET v = 'updated' WHERE id = 1;
+DELETE FROM tx WHERE id = 1;
+INSERT INTO tx VALUES (4, 'four');
+END;
+SELECT * FROM tx ORDER BY id;
+START TRANSACTION;
+DELETE FROM tx;
+ROLLBACK;
+SELECT count(*) FROM tx;
+DROP TABLE tx;
