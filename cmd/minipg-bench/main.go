@@ -1,0 +1,336 @@
+// Command minipg-bench drives minipg (and, when given a DSN, PostgreSQL) with
+// pgx and reports round trips and rows per second side by side, measured in
+// one run so that the ratio is meaningful on a noisy machine.
+//
+//	minipg-bench -server bin/minipg [-pg postgres://...] [-duration 5s]
+//
+// With -server it starts that binary on a free loopback port with a fresh
+// data directory and reports its peak resident set size (VmHWM) as well;
+// -minipg DSN uses an already running server instead.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+type target struct {
+	name string
+	dsn  string
+	pid  int // server process to read VmHWM from, 0 if unknown
+}
+
+func main() {
+	serverBin := flag.String("server", "", "minipg binary to start on a free port")
+	minipgDSN := flag.String("minipg", "", "DSN of a running minipg (instead of -server)")
+	pgDSN := flag.String("pg", os.Getenv("PGBENCH_DSN"), "DSN of a PostgreSQL 15 to compare with")
+	dur := flag.Duration("duration", 3*time.Second, "duration of each timed workload")
+	copyRows := flag.Int("copy-rows", 200000, "rows per COPY workload")
+	clients := flag.Int("clients", 32, "connections of the concurrent workload")
+	flag.Parse()
+	log.SetFlags(0)
+
+	var targets []target
+	switch {
+	case *minipgDSN != "":
+		targets = append(targets, target{name: "minipg", dsn: *minipgDSN})
+	case *serverBin != "":
+		t, stop := startServer(*serverBin)
+		defer stop()
+		targets = append(targets, t)
+	default:
+		log.Fatal("minipg-bench: give -server BINARY or -minipg DSN")
+	}
+	if *pgDSN != "" {
+		targets = append(targets, target{name: "postgresql", dsn: *pgDSN})
+	}
+
+	type result struct{ insert, selectPK, copyRows, conc, commits1, commits8, commits32 float64 }
+	results := make([]result, len(targets))
+	ctx := context.Background()
+	for i, t := range targets {
+		var r result
+		var err error
+		if r.insert, err = benchInsert(ctx, t.dsn, *dur); err != nil {
+			log.Fatalf("%s insert: %v", t.name, err)
+		}
+		if r.selectPK, err = benchSelect(ctx, t.dsn, *dur); err != nil {
+			log.Fatalf("%s select: %v", t.name, err)
+		}
+		if r.copyRows, err = benchCopy(ctx, t.dsn, *copyRows); err != nil {
+			log.Fatalf("%s copy: %v", t.name, err)
+		}
+		if r.conc, err = benchConcurrent(ctx, t.dsn, *clients, *dur); err != nil {
+			log.Fatalf("%s concurrent: %v", t.name, err)
+		}
+		for _, n := range []int{1, 8, 32} {
+			c, err := benchCommits(ctx, t.dsn, n, *dur)
+			if err != nil {
+				log.Fatalf("%s commits x%d: %v", t.name, n, err)
+			}
+			switch n {
+			case 1:
+				r.commits1 = c
+			case 8:
+				r.commits8 = c
+			case 32:
+				r.commits32 = c
+			}
+		}
+		results[i] = r
+		if t.pid != 0 {
+			fmt.Printf("%s peak RSS after %d-connection workload: %s\n", t.name, *clients, vmHWM(t.pid))
+		}
+	}
+	fmt.Printf("\n%-34s", "workload")
+	for _, t := range targets {
+		fmt.Printf("%16s", t.name)
+	}
+	if len(targets) == 2 {
+		fmt.Printf("%16s", "minipg/pg")
+	}
+	fmt.Println()
+	row := func(name string, get func(result) float64) {
+		fmt.Printf("%-34s", name)
+		for _, r := range results {
+			fmt.Printf("%16.0f", get(r))
+		}
+		if len(results) == 2 && get(results[1]) > 0 {
+			fmt.Printf("%16.2f", get(results[0])/get(results[1]))
+		}
+		fmt.Println()
+	}
+	row("single-row INSERT round trips/s", func(r result) float64 { return r.insert })
+	row("primary-key SELECT round trips/s", func(r result) float64 { return r.selectPK })
+	row("COPY rows/s", func(r result) float64 { return r.copyRows })
+	row(fmt.Sprintf("%d conns INSERT+SELECT stmts/s", *clients), func(r result) float64 { return r.conc })
+	row("commits/s, 1 client", func(r result) float64 { return r.commits1 })
+	row("commits/s, 8 clients", func(r result) float64 { return r.commits8 })
+	row("commits/s, 32 clients", func(r result) float64 { return r.commits32 })
+}
+
+func startServer(bin string) (target, func()) {
+	dir, err := os.MkdirTemp("", "minipg-bench")
+	if err != nil {
+		log.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		log.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	cmd := exec.Command(bin, "-D", filepath.Join(dir, "data"), "-p", fmt.Sprint(port), "-h", "127.0.0.1")
+	logf, _ := os.Create(filepath.Join(dir, "server.log"))
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		log.Fatal(err)
+	}
+	dsn := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			log.Fatalf("minipg did not start (log in %s)", dir)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return target{name: "minipg", dsn: dsn, pid: cmd.Process.Pid}, func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		_ = cmd.Wait()
+		os.RemoveAll(dir)
+	}
+}
+
+// vmHWM returns the peak resident set size of a process as /proc reports it.
+func vmHWM(pid int) string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return "unknown"
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "VmHWM:") {
+			return strings.TrimSpace(strings.TrimPrefix(line, "VmHWM:"))
+		}
+	}
+	return "unknown"
+}
+
+func connect(ctx context.Context, dsn string) *pgx.Conn {
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return c
+}
+
+func recreate(ctx context.Context, c *pgx.Conn, table, cols string) error {
+	if _, err := c.Exec(ctx, "DROP TABLE IF EXISTS "+table); err != nil {
+		return err
+	}
+	_, err := c.Exec(ctx, "CREATE TABLE "+table+" ("+cols+")")
+	return err
+}
+
+// timed runs fn repeatedly for d and returns calls per second.
+func timed(d time.Duration, fn func(i int) error) (float64, error) {
+	start := time.Now()
+	n := 0
+	for time.Since(start) < d {
+		if err := fn(n); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	return float64(n) / time.Since(start).Seconds(), nil
+}
+
+func benchInsert(ctx context.Context, dsn string, d time.Duration) (float64, error) {
+	c := connect(ctx, dsn)
+	defer c.Close(ctx)
+	if err := recreate(ctx, c, "bench_ins", "id int PRIMARY KEY, v text"); err != nil {
+		return 0, err
+	}
+	return timed(d, func(i int) error {
+		_, err := c.Exec(ctx, "INSERT INTO bench_ins VALUES ($1, $2)", i, "value")
+		return err
+	})
+}
+
+func benchSelect(ctx context.Context, dsn string, d time.Duration) (float64, error) {
+	c := connect(ctx, dsn)
+	defer c.Close(ctx)
+	if err := recreate(ctx, c, "bench_sel", "id int PRIMARY KEY, v text"); err != nil {
+		return 0, err
+	}
+	const n = 10000
+	rows := make([][]any, n)
+	for i := range rows {
+		rows[i] = []any{int32(i), fmt.Sprintf("value %d", i)}
+	}
+	if _, err := c.CopyFrom(ctx, pgx.Identifier{"bench_sel"}, []string{"id", "v"}, pgx.CopyFromRows(rows)); err != nil {
+		return 0, err
+	}
+	return timed(d, func(i int) error {
+		var v string
+		return c.QueryRow(ctx, "SELECT v FROM bench_sel WHERE id = $1", (i*7919)%n).Scan(&v)
+	})
+}
+
+func benchCopy(ctx context.Context, dsn string, n int) (float64, error) {
+	c := connect(ctx, dsn)
+	defer c.Close(ctx)
+	if err := recreate(ctx, c, "bench_copy", "id int, v int, t text"); err != nil {
+		return 0, err
+	}
+	rows := make([][]any, n)
+	for i := range rows {
+		rows[i] = []any{int32(i), int32(i * 3), "some text of a row"}
+	}
+	start := time.Now()
+	got, err := c.CopyFrom(ctx, pgx.Identifier{"bench_copy"}, []string{"id", "v", "t"}, pgx.CopyFromRows(rows))
+	if err != nil {
+		return 0, err
+	}
+	if int(got) != n {
+		return 0, fmt.Errorf("COPY reported %d rows, want %d", got, n)
+	}
+	return float64(n) / time.Since(start).Seconds(), nil
+}
+
+// benchConcurrent runs clients connections, each alternating single-row
+// INSERTs and primary-key SELECTs, and returns statements per second.
+func benchConcurrent(ctx context.Context, dsn string, clients int, d time.Duration) (float64, error) {
+	c := connect(ctx, dsn)
+	if err := recreate(ctx, c, "bench_conc", "id int PRIMARY KEY, v text"); err != nil {
+		return 0, err
+	}
+	c.Close(ctx)
+	pool, err := pgxpool.New(ctx, dsn+"&pool_max_conns="+fmt.Sprint(clients))
+	if err != nil {
+		return 0, err
+	}
+	defer pool.Close()
+	var ops atomic.Int64
+	var firstErr atomic.Value
+	var wg sync.WaitGroup
+	start := time.Now()
+	for w := 0; w < clients; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; time.Since(start) < d; i++ {
+				id := w*10_000_000 + i
+				if _, err := pool.Exec(ctx, "INSERT INTO bench_conc VALUES ($1, 'v')", id); err != nil {
+					firstErr.CompareAndSwap(nil, err)
+					return
+				}
+				var v string
+				if err := pool.QueryRow(ctx, "SELECT v FROM bench_conc WHERE id = $1", id).Scan(&v); err != nil {
+					firstErr.CompareAndSwap(nil, err)
+					return
+				}
+				ops.Add(2)
+			}
+		}(w)
+	}
+	wg.Wait()
+	if e := firstErr.Load(); e != nil {
+		return 0, e.(error)
+	}
+	return float64(ops.Load()) / time.Since(start).Seconds(), nil
+}
+
+// benchCommits runs clients connections committing one-row transactions.
+func benchCommits(ctx context.Context, dsn string, clients int, d time.Duration) (float64, error) {
+	c := connect(ctx, dsn)
+	if err := recreate(ctx, c, "bench_commit", "id int, v text"); err != nil {
+		return 0, err
+	}
+	c.Close(ctx)
+	var commits atomic.Int64
+	var firstErr atomic.Value
+	var wg sync.WaitGroup
+	start := time.Now()
+	for w := 0; w < clients; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			conn, err := pgx.Connect(ctx, dsn)
+			if err != nil {
+				firstErr.CompareAndSwap(nil, err)
+				return
+			}
+			defer conn.Close(ctx)
+			for i := 0; time.Since(start) < d; i++ {
+				if _, err := conn.Exec(ctx, "INSERT INTO bench_commit VALUES ($1, 'v')", w*10_000_000+i); err != nil {
+					firstErr.CompareAndSwap(nil, err)
+					return
+				}
+				commits.Add(1)
+			}
+		}(w)
+	}
+	wg.Wait()
+	if e := firstErr.Load(); e != nil {
+		return 0, e.(error)
+	}
+	return float64(commits.Load()) / time.Since(start).Seconds(), nil
+}
