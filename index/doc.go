@@ -1,0 +1,39 @@
+// Package index holds minipg's indexes: ordered in-memory trees from a key
+// (one datum per indexed column) to the TID of a heap tuple. PRIMARY KEY and
+// CREATE INDEX build one per index; they are not WAL-logged and are rebuilt
+// from the heap at start-up, after recovery.
+//
+// # What an entry means
+//
+// Like a PostgreSQL btree, the index points at tuple versions, not rows: an
+// UPDATE that changes a row adds an entry for the new version and leaves the
+// old one, so a key may have several entries, some of them pointing at dead or
+// not-yet-visible tuples. Entries are ordered by key, then by TID, so they are
+// distinct even when keys are equal. Readers check visibility in the heap with
+// their snapshot. Entries for tuples removed by VACUUM are deleted by the
+// executor (Delete) before the line pointers are reused.
+//
+// # Uniqueness
+//
+// The index does not enforce uniqueness: that needs the heap. Before
+// inserting into a unique index the executor does what PostgreSQL's
+// _bt_check_unique does: Lookup(key), and for each TID fetch the tuple; a
+// live committed tuple is a 23505 unique_violation, a tuple whose inserter
+// (or deleter) is still in progress means wait for that transaction and look
+// again, dead tuples are skipped. Concurrent inserters of one key must
+// serialize the check-and-insert (for example by inserting first and checking
+// for other entries after, as PostgreSQL does under the page lock).
+//
+// # Ordering of keys
+//
+// The index is given a CompareFunc; KeyCompare builds one from per-column
+// comparisons (types.Compare for each column's type) and puts NULLs last, as
+// PostgreSQL's default btree ordering (ASC NULLS LAST) does.
+//
+// # Locking
+//
+// One sync.RWMutex per index. Lookup and each iterator batch hold it shared;
+// Insert, Delete and Clear exclusively. No caller code runs under it, and it
+// is never held while any other lock is taken, so it cannot take part in a
+// deadlock.
+package index
