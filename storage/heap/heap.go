@@ -1,0 +1,146 @@
+package heap
+
+import (
+	"minipg/storage/buffer"
+	"minipg/storage/fsm"
+	"minipg/storage/page"
+)
+
+// MaxHeapTupleSize is PostgreSQL's MaxHeapTupleSize: the largest tuple that
+// fits on an empty page, BLCKSZ - MAXALIGN(SizeOfPageHeaderData +
+// sizeof(ItemIdData)) = 8160.
+const MaxHeapTupleSize = page.BlockSize - (page.HeaderSize+page.ItemIDSize+page.MaxAlign-1)&^(page.MaxAlign-1)
+
+// DefaultFillFactor is HEAP_DEFAULT_FILLFACTOR.
+const DefaultFillFactor = 100
+
+// Options configure a Relation.
+type Options struct {
+	// FillFactor is the table's fillfactor, 10..100 (0 means 100). An insert
+	// leaves BLCKSZ*(100-FillFactor)/100 bytes free on a page; an update may
+	// use them for a new version of a row already on the page.
+	FillFactor int
+	// Policy places new tuples (fsm.NewClassic() when nil). A Policy keeps
+	// per-relation counters, so each Relation needs its own instance.
+	Policy fsm.Policy
+}
+
+// Relation is one table's heap (main fork plus free space map), shared by
+// all sessions. All methods are safe for concurrent use.
+//
+// Locking, in the order it may be taken: at most two buffer content locks,
+// in increasing block order; the relation extension lock (inside
+// Policy.Extend) only while holding no content lock. Pins are taken before
+// locks and may be held across extension.
+type Relation struct {
+	pool     *buffer.Pool
+	rel      buffer.RelFileNode
+	desc     TupleDesc
+	fill     int // fillfactor
+	saveFree int // RelationGetTargetPageFreeSpace: bytes an insert leaves free
+	policy   fsm.Policy
+	fsm      *fsm.Map
+}
+
+// Open returns the access handle of relation rel, whose main fork must have
+// been created (buffer.Pool.CreateRel). desc describes the rows (used by
+// Check). Call it once per table and share the result.
+func Open(pool *buffer.Pool, rel buffer.RelFileNode, desc TupleDesc, opts Options) *Relation {
+	ff := opts.FillFactor
+	if ff <= 0 || ff > 100 {
+		ff = DefaultFillFactor
+	}
+	pol := opts.Policy
+	if pol == nil {
+		pol = fsm.NewClassic()
+	}
+	return &Relation{
+		pool:     pool,
+		rel:      rel,
+		desc:     desc,
+		fill:     ff,
+		saveFree: page.BlockSize * (100 - ff) / 100,
+		policy:   pol,
+		fsm:      fsm.OpenMap(pool, rel),
+	}
+}
+
+// RelFileNode is the relation's file number.
+func (r *Relation) RelFileNode() buffer.RelFileNode { return r.rel }
+
+// Desc is the tuple descriptor the relation was opened with.
+func (r *Relation) Desc() TupleDesc { return r.desc }
+
+// FillFactor is the relation's fillfactor.
+func (r *Relation) FillFactor() int { return r.fill }
+
+// Policy is the relation's placement policy (for its counters).
+func (r *Relation) Policy() fsm.Policy { return r.policy }
+
+// FSM is the relation's free space map.
+func (r *Relation) FSM() *fsm.Map { return r.fsm }
+
+// NBlocks is the number of blocks in the main fork.
+func (r *Relation) NBlocks() (uint32, error) {
+	return r.pool.NBlocks(r.rel, buffer.MainFork)
+}
+
+// InsertState is a session's insert state for one or more relations: the
+// target block last inserted into (PostgreSQL's rd_targblock, which lives
+// in each backend's relcache) and, for COPY and multi-row inserts, the bulk
+// flag (BulkInsertState). The zero value is ready to use; a nil *InsertState
+// means "no remembered target". An InsertState must not be used by two
+// goroutines at once.
+type InsertState struct {
+	bulk    bool
+	targets [4]relTarget // small LRU: a session rarely inserts into many tables at once
+}
+
+type relTarget struct {
+	rel   buffer.RelFileNode
+	blk   uint32 // target block + 1; 0 = none (keeps the zero value valid)
+	stamp uint64
+}
+
+// NewBulkInsertState returns an InsertState for COPY and INSERT ... SELECT
+// style loads (PostgreSQL's GetBulkInsertState).
+func NewBulkInsertState() *InsertState { return &InsertState{bulk: true} }
+
+// Bulk reports whether st is a bulk insert state.
+func (st *InsertState) Bulk() bool { return st != nil && st.bulk }
+
+// target returns the remembered target block for rel, or InvalidBlock.
+func (st *InsertState) target(rel buffer.RelFileNode) uint32 {
+	if st == nil {
+		return page.InvalidBlock
+	}
+	for i := range st.targets {
+		if t := &st.targets[i]; t.blk != 0 && t.rel == rel {
+			return t.blk - 1
+		}
+	}
+	return page.InvalidBlock
+}
+
+// setTarget remembers blk as rel's target (RelationSetTargetBlock).
+func (st *InsertState) setTarget(rel buffer.RelFileNode, blk uint32) {
+	if st == nil {
+		return
+	}
+	victim := 0
+	for i := range st.targets {
+		t := &st.targets[i]
+		if t.blk != 0 && t.rel == rel {
+			victim = i
+			break
+		}
+		if t.blk == 0 || t.stamp < st.targets[victim].stamp {
+			victim = i
+		}
+	}
+	var stamp uint64
+	for i := range st.targets {
+		stamp = max(stamp, st.targets[i].stamp)
+	}
+	st.targets[victim] = relTarget{rel: rel, blk: blk + 1, stamp: stamp + 1}
+}

@@ -1,0 +1,119 @@
+package heap
+
+// The insert path, after PostgreSQL 15's hio.c (RelationGetBufferForTuple),
+// with the choice of page delegated to an fsm.Policy.
+
+import (
+	"minipg/storage/buffer"
+	"minipg/storage/fsm"
+	"minipg/storage/page"
+)
+
+// nearlyEmptyFreeSpace: pages without tuples can still have line pointers,
+// so a page counts as "empty" when the unavailable space is slight.
+const nearlyEmptyFreeSpace = MaxHeapTupleSize - (page.MaxHeapTuplesPerPage / 8 * page.ItemIDSize)
+
+// targetFreeSpace is the free space a page needs to take a tuple of need
+// (MAXALIGNed) bytes with saveFree bytes of fillfactor reserve.
+func targetFreeSpace(need, saveFree int) int {
+	if need+saveFree > nearlyEmptyFreeSpace {
+		return max(need, nearlyEmptyFreeSpace)
+	}
+	return need + saveFree
+}
+
+// getBufferForTuple is RelationGetBufferForTuple: it returns a pinned,
+// exclusively locked buffer of a page with at least need bytes of heap free
+// space (plus the fillfactor reserve), and remembers its block as st's
+// target. need is the MAXALIGNed tuple length; numPages is how many pages
+// the caller expects to fill (multi-insert), 1 otherwise.
+//
+// other, if not nil, is a buffer the caller has pinned but not locked (the
+// old version's page in UPDATE); on return it is exclusively locked too, and
+// may be the returned buffer itself. Locks are taken in block order, and no
+// buffer lock is held while the policy extends the relation.
+func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertState, numPages int) (*buffer.Buffer, error) {
+	if need > MaxHeapTupleSize {
+		return nil, errRowTooBig(need)
+	}
+	target := targetFreeSpace(need, r.saveFree)
+	req := fsm.Request{
+		Need:     need,
+		SaveFree: r.saveFree,
+		Target:   st.target(r.rel),
+		OldBlock: page.InvalidBlock,
+		Bulk:     st.Bulk(),
+		NumPages: max(numPages, 1),
+	}
+	if other != nil {
+		req.OldBlock = other.Block()
+	}
+	blk := r.policy.Choose(r.fsm, req)
+	for {
+		if blk == page.InvalidBlock {
+			var err error
+			blk, err = r.policy.Extend(r.fsm, req)
+			if err != nil {
+				return nil, err
+			}
+			if blk == page.InvalidBlock {
+				return nil, errCorrupt(blk, "relation extension returned no block")
+			}
+		}
+		buf, err := r.lockForInsert(blk, other)
+		if err != nil {
+			if n, nerr := r.NBlocks(); nerr == nil && blk >= n {
+				// A stale FSM entry beyond the end of the relation.
+				blk = r.policy.Retry(r.fsm, req, blk, 0)
+				continue
+			}
+			return nil, err
+		}
+		p := buf.Page()
+		if page.IsNew(p) {
+			// PageInit a page extended but not used yet; it will be used soon.
+			page.Init(p, 0)
+			buf.MarkDirty()
+		}
+		free := page.HeapFreeSpace(p)
+		if target <= free {
+			st.setTarget(r.rel, blk)
+			return buf, nil
+		}
+		// Not enough space: give up the locks (and the pin, unless it is
+		// the caller's) and ask the policy for another page, telling it
+		// what we found here.
+		buf.Unlock()
+		if other != nil && buf != other {
+			other.Unlock()
+		}
+		if buf != other {
+			buf.Release()
+		}
+		blk = r.policy.Retry(r.fsm, req, blk, free)
+	}
+}
+
+// lockForInsert pins blk and exclusively locks it and other (if not nil), in
+// block order. If blk is other's block, other itself is returned.
+func (r *Relation) lockForInsert(blk uint32, other *buffer.Buffer) (*buffer.Buffer, error) {
+	if other != nil && other.Block() == blk {
+		other.Lock()
+		return other, nil
+	}
+	buf, err := r.pool.ReadBuffer(r.rel, buffer.MainFork, blk)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case other == nil:
+		buf.Lock()
+	case other.Block() < blk:
+		other.Lock()
+		buf.Lock()
+	default:
+		buf.Lock()
+		other.Lock()
+	}
+	return buf, nil
+}

@@ -1,0 +1,418 @@
+package heap
+
+// Tuple visibility, after PostgreSQL 15's heapam_visibility.c.
+//
+// The functions here only read the tuple header; they return the hint bits
+// (HEAP_XMIN_COMMITTED, HEAP_XMIN_INVALID, HEAP_XMAX_COMMITTED,
+// HEAP_XMAX_INVALID) that the answer justifies, and the caller sets them if
+// it holds the buffer's exclusive content lock, or queues them (see
+// hintQueue) if it holds only the share lock. PostgreSQL sets hint bits under
+// a share lock because a racing byte store is harmless in C; in Go it is a
+// data race, so minipg never writes a page under a share lock.
+
+// XidStatus is a transaction's commit status.
+type XidStatus int
+
+// Commit statuses.
+const (
+	XidInProgress XidStatus = iota
+	XidCommitted
+	XidAborted
+)
+
+func (s XidStatus) String() string {
+	switch s {
+	case XidInProgress:
+		return "in progress"
+	case XidCommitted:
+		return "committed"
+	case XidAborted:
+		return "aborted"
+	}
+	return "unknown"
+}
+
+// Oracle is the commit-status source (the commit log), implemented by the
+// transaction manager. Status must be final once it says committed or
+// aborted. A transaction must be recorded as committed before it leaves the
+// set of running transactions that new snapshots copy (PostgreSQL's order:
+// clog, then ProcArray).
+type Oracle interface {
+	Status(xid uint32) XidStatus
+}
+
+// Horizon is optionally implemented by an Oracle: OldestXmin is the oldest
+// xid that any running transaction or registered snapshot may still consider
+// running (GetOldestNonRemovableTransactionId). A committed deletion by an
+// xid older than it is dead to everyone. Opportunistic page pruning runs
+// only when the snapshot's Oracle implements Horizon.
+type Horizon interface {
+	OldestXmin() uint32
+}
+
+// Special transaction ids (transam.h).
+const (
+	InvalidXid   uint32 = 0
+	BootstrapXid uint32 = 1
+	FrozenXid    uint32 = 2
+	FirstNormal  uint32 = 3
+)
+
+// XidPrecedes is TransactionIdPrecedes: a < b in modulo-2^32 order for
+// normal xids, plain order when either is special.
+func XidPrecedes(a, b uint32) bool {
+	if a < FirstNormal || b < FirstNormal {
+		return a < b
+	}
+	return int32(a-b) < 0
+}
+
+// Snapshot is an MVCC snapshot (SnapshotData). Transactions with xid <
+// Xmin are finished; >= Xmax were running (or not yet started) when the
+// snapshot was taken; in between, those listed in Xip were running.
+// CurXid/CurCid identify the snapshot's own transaction (0 = none) and
+// command: rows it inserted with cid >= CurCid are not yet visible, rows it
+// deleted with cid >= CurCid still are.
+type Snapshot struct {
+	Xmin, Xmax uint32
+	Xip        []uint32
+	CurXid     uint32
+	CurCid     uint32
+	Oracle     Oracle
+}
+
+// xidInSnapshot is XidInMVCCSnapshot: xid was running as far as s knows.
+func (s *Snapshot) xidInSnapshot(xid uint32) bool {
+	if xid < FirstNormal {
+		return false
+	}
+	if XidPrecedes(xid, s.Xmin) {
+		return false
+	}
+	if !XidPrecedes(xid, s.Xmax) {
+		return true
+	}
+	for _, x := range s.Xip {
+		if x == xid {
+			return true
+		}
+	}
+	return false
+}
+
+// status is the Oracle's answer with the special xids handled.
+func status(o Oracle, xid uint32) XidStatus {
+	switch xid {
+	case InvalidXid:
+		return XidAborted
+	case BootstrapXid, FrozenXid:
+		return XidCommitted
+	}
+	return o.Status(xid)
+}
+
+// Infomask helpers.
+const (
+	// heapXmaxBits is HEAP_XMAX_BITS.
+	heapXmaxBits = HeapXmaxCommitted | HeapXmaxInvalid | HeapXmaxIsMulti | HeapLockMask | HeapXmaxLockOnly
+	hintBits     = HeapXminCommitted | HeapXminInvalid | HeapXmaxCommitted | HeapXmaxInvalid
+)
+
+// xmaxIsLockedOnly is HEAP_XMAX_IS_LOCKED_ONLY.
+func xmaxIsLockedOnly(infomask uint16) bool {
+	return infomask&HeapXmaxLockOnly != 0 ||
+		infomask&(HeapXmaxIsMulti|HeapLockMask) == HeapXmaxExclLock
+}
+
+func xminCommitted(im uint16) bool { return im&HeapXminCommitted != 0 }
+func xminInvalid(im uint16) bool   { return im&HeapXminFrozen == HeapXminInvalid }
+func xminFrozen(im uint16) bool    { return im&HeapXminFrozen == HeapXminFrozen }
+
+// Combo command ids. PostgreSQL keeps a backend-local array of (cmin, cmax)
+// pairs when a transaction deletes a row it inserted itself, and stores the
+// array index in t_cid with HEAP_COMBOCID set. The pair only matters to the
+// transaction itself, so minipg packs it into t_cid directly: cmin in the
+// low 16 bits, cmax in the high 16 bits. A transaction that would need a
+// command id above 65535 for such a pair gets ErrTooManyCommands.
+
+// cmin is HeapTupleHeaderGetCmin.
+func cmin(t []byte) uint32 {
+	c := Cid(t)
+	if Infomask(t)&HeapComboCid != 0 {
+		return c & 0xFFFF
+	}
+	return c
+}
+
+// cmax is HeapTupleHeaderGetCmax.
+func cmax(t []byte) uint32 {
+	c := Cid(t)
+	if Infomask(t)&HeapComboCid != 0 {
+		return c >> 16
+	}
+	return c
+}
+
+// cmaxValue computes what setCmax will store: the t_cid value and whether it
+// is a combo id (HeapTupleHeaderAdjustCmax). It reads the tuple only.
+func cmaxValue(t []byte, xid, cid uint32) (val uint32, combo bool, err error) {
+	im := Infomask(t)
+	if im&HeapXminCommitted == 0 && Xmin(t) == xid {
+		mn := cmin(t)
+		if mn > 0xFFFF || cid > 0xFFFF {
+			return 0, false, ErrTooManyCommands
+		}
+		return mn | cid<<16, true, nil
+	}
+	return cid, false, nil
+}
+
+// setCidValue stores a value computed by cmaxValue.
+func setCidValue(t []byte, val uint32, combo bool) {
+	SetCid(t, val)
+	im := Infomask(t)
+	if combo {
+		im |= HeapComboCid
+	} else {
+		im &^= HeapComboCid
+	}
+	SetInfomask(t, im)
+}
+
+// satisfiesMVCC is HeapTupleSatisfiesMVCC. It returns whether tuple t is
+// visible to snap and the hint bits that may be set on it.
+func satisfiesMVCC(t []byte, snap *Snapshot) (visible bool, hints uint16) {
+	im := Infomask(t)
+	if !xminCommitted(im) {
+		if xminInvalid(im) {
+			return false, 0
+		}
+		xmin := Xmin(t)
+		switch {
+		case xmin == snap.CurXid && xmin != InvalidXid:
+			if cmin(t) >= snap.CurCid {
+				return false, 0 // inserted after scan started
+			}
+			if im&HeapXmaxInvalid != 0 {
+				return true, 0
+			}
+			if xmaxIsLockedOnly(im) {
+				return true, 0 // not deleter
+			}
+			if Xmax(t) != snap.CurXid {
+				// The deleting (sub)transaction must have aborted.
+				return true, HeapXmaxInvalid
+			}
+			return cmax(t) >= snap.CurCid, 0 // deleted after scan started?
+		case snap.xidInSnapshot(xmin):
+			return false, 0
+		}
+		switch status(snap.Oracle, xmin) {
+		case XidCommitted:
+			hints |= HeapXminCommitted
+		case XidAborted:
+			return false, HeapXminInvalid
+		default:
+			// Running yet not in the snapshot: only possible if the snapshot
+			// was taken before the xid was assigned. Treat as invisible and
+			// set no hint.
+			return false, 0
+		}
+	} else if !xminFrozen(im) && snap.xidInSnapshot(Xmin(t)) {
+		return false, 0 // xmin committed, but not according to the snapshot
+	}
+
+	// By here, the inserting transaction has committed.
+	if im&HeapXmaxInvalid != 0 {
+		return true, hints
+	}
+	if xmaxIsLockedOnly(im) {
+		return true, hints
+	}
+	xmax := Xmax(t)
+	if im&HeapXmaxCommitted == 0 {
+		if xmax == snap.CurXid && xmax != InvalidXid {
+			return cmax(t) >= snap.CurCid, hints
+		}
+		if snap.xidInSnapshot(xmax) {
+			return true, hints
+		}
+		switch status(snap.Oracle, xmax) {
+		case XidCommitted:
+			hints |= HeapXmaxCommitted
+		case XidAborted:
+			return true, hints | HeapXmaxInvalid
+		default:
+			return true, hints
+		}
+	} else if snap.xidInSnapshot(xmax) {
+		return true, hints // xmax committed, but not according to the snapshot
+	}
+	return false, hints
+}
+
+// satisfiesUpdate is HeapTupleSatisfiesUpdate for a writer with transaction
+// xid at command curcid: can it update, delete or lock tuple t (at tid self)?
+func satisfiesUpdate(t []byte, selfBlk uint32, selfOff uint16, xid, curcid uint32, o Oracle) (res Result, hints uint16) {
+	im := Infomask(t)
+	if !xminCommitted(im) {
+		if xminInvalid(im) {
+			return TMInvisible, 0
+		}
+		xmin := Xmin(t)
+		if xmin == xid {
+			if cmin(t) >= curcid {
+				return TMInvisible, 0 // inserted after scan started
+			}
+			if im&HeapXmaxInvalid != 0 {
+				return TMOk, 0
+			}
+			if xmaxIsLockedOnly(im) {
+				xmax := Xmax(t)
+				if xmax == xid {
+					return TMBeingModified, 0 // our own lock; the caller proceeds
+				}
+				if status(o, xmax) != XidInProgress {
+					return TMOk, 0
+				}
+				return TMBeingModified, 0
+			}
+			if Xmax(t) != xid {
+				return TMOk, HeapXmaxInvalid // deleting subtransaction aborted
+			}
+			if cmax(t) >= curcid {
+				return TMSelfModified, 0 // updated after scan started
+			}
+			return TMInvisible, 0 // updated before scan started
+		}
+		switch status(o, xmin) {
+		case XidInProgress:
+			return TMInvisible, 0
+		case XidCommitted:
+			hints |= HeapXminCommitted
+		default:
+			return TMInvisible, HeapXminInvalid
+		}
+	}
+
+	// By here, the inserting transaction has committed.
+	if im&HeapXmaxInvalid != 0 {
+		return TMOk, hints
+	}
+	ctid := Ctid(t)
+	updatedOrDeleted := TMDeleted
+	if ctid.Block != selfBlk || ctid.Offset != selfOff {
+		updatedOrDeleted = TMUpdated
+	}
+	if im&HeapXmaxCommitted != 0 {
+		if xmaxIsLockedOnly(im) {
+			return TMOk, hints
+		}
+		return updatedOrDeleted, hints
+	}
+	xmax := Xmax(t)
+	if xmax == xid {
+		if xmaxIsLockedOnly(im) {
+			return TMBeingModified, hints
+		}
+		if cmax(t) >= curcid {
+			return TMSelfModified, hints
+		}
+		return TMInvisible, hints
+	}
+	switch status(o, xmax) {
+	case XidInProgress:
+		return TMBeingModified, hints
+	case XidAborted:
+		return TMOk, hints | HeapXmaxInvalid
+	}
+	// xmax committed
+	if xmaxIsLockedOnly(im) {
+		return TMOk, hints | HeapXmaxInvalid
+	}
+	return updatedOrDeleted, hints | HeapXmaxCommitted
+}
+
+// vacStatus is HTSV_Result.
+type vacStatus int
+
+const (
+	vacDead             vacStatus = iota // dead to everyone: removable
+	vacLive                              // visible to everyone now or later
+	vacRecentlyDead                      // deleted, but someone may still see it
+	vacInsertInProgress                  // inserter still running
+	vacDeleteInProgress                  // deleter still running
+)
+
+// satisfiesVacuum is HeapTupleSatisfiesVacuum against horizon oldestXmin.
+func satisfiesVacuum(t []byte, oldestXmin uint32, o Oracle) (vs vacStatus, hints uint16) {
+	im := Infomask(t)
+	if !xminCommitted(im) {
+		if xminInvalid(im) {
+			return vacDead, 0
+		}
+		switch status(o, Xmin(t)) {
+		case XidInProgress:
+			return vacInsertInProgress, 0
+		case XidCommitted:
+			hints |= HeapXminCommitted
+		default:
+			return vacDead, HeapXminInvalid
+		}
+	}
+	if im&HeapXmaxInvalid != 0 {
+		return vacLive, hints
+	}
+	xmax := Xmax(t)
+	if xmaxIsLockedOnly(im) {
+		if im&HeapXmaxCommitted == 0 && status(o, xmax) != XidInProgress {
+			hints |= HeapXmaxInvalid // locker gone
+		}
+		return vacLive, hints
+	}
+	if im&HeapXmaxCommitted == 0 {
+		switch status(o, xmax) {
+		case XidInProgress:
+			return vacDeleteInProgress, hints
+		case XidCommitted:
+			hints |= HeapXmaxCommitted
+		default:
+			return vacLive, hints | HeapXmaxInvalid
+		}
+	}
+	if !XidPrecedes(xmax, oldestXmin) {
+		return vacRecentlyDead, hints
+	}
+	return vacDead, hints
+}
+
+// applyHints sets hint bits on t; the caller holds the exclusive lock.
+func applyHints(t []byte, hints uint16) bool {
+	if hints == 0 {
+		return false
+	}
+	im := Infomask(t)
+	if im|hints == im {
+		return false
+	}
+	SetInfomask(t, im|hints)
+	return true
+}
+
+// hintQueue remembers hint bits found under a share lock, to be set later
+// under the exclusive lock if the tuple still has the same xmin/xmax (its
+// line pointer may have been reused meanwhile).
+type hintQueue []pendingHint
+
+type pendingHint struct {
+	off        uint16
+	hints      uint16
+	xmin, xmax uint32
+}
+
+func (q *hintQueue) add(off uint16, t []byte, hints uint16) {
+	if hints == 0 || Infomask(t)|hints == Infomask(t) {
+		return
+	}
+	*q = append(*q, pendingHint{off: off, hints: hints, xmin: Xmin(t), xmax: Xmax(t)})
+}
