@@ -1,0 +1,129 @@
+package buffer
+
+import (
+	"sync"
+
+	"minipg/storage/page"
+)
+
+// Buffer is one frame of the pool (a buffer descriptor plus its page). A
+// *Buffer returned by ReadBuffer is pinned; it stays bound to its block until
+// Release. After Release the caller must not use it.
+//
+// Lock order: content -> ioMu -> (mapping partitions) -> hdr.
+type Buffer struct {
+	pool *Pool
+	id   int32
+	data []byte // BlockSize bytes in Pool.arena
+
+	content sync.RWMutex // the content lock: protects data
+	ioMu    sync.Mutex   // held while the page is being written (one writer at a time)
+
+	hdr    sync.Mutex // the buffer header lock: protects the fields below
+	tag    Tag
+	hasTag bool          // tag is set and the frame is in the mapping table
+	valid  bool          // data holds the block (false while reading it in)
+	dirty  bool          // data differs from disk
+	pins   int32         // refcount
+	usage  uint8         // clock-sweep usage count, <= maxUsageCount
+	ioDone chan struct{} // closed when the read-in that set valid=false ends
+	rs     *relState     // the relation's state (counters, files)
+}
+
+// pinLocked adds a pin and bumps the usage count; hdr is held.
+func (b *Buffer) pinLocked() {
+	b.pins++
+	if b.usage < maxUsageCount {
+		b.usage++
+	}
+}
+
+// Page returns the frame's BlockSize bytes. Read it only under RLock or
+// Lock, change it only under Lock (and then call MarkDirty).
+func (b *Buffer) Page() page.Page { return page.Page(b.data) }
+
+// Tag returns the buffer's block identity. Valid while pinned.
+func (b *Buffer) Tag() Tag { return b.tag }
+
+// Block returns the block number. Valid while pinned.
+func (b *Buffer) Block() uint32 { return b.tag.Block }
+
+// Lock takes the content lock exclusively. The buffer must be pinned.
+func (b *Buffer) Lock() { b.content.Lock() }
+
+// Unlock releases the exclusive content lock.
+func (b *Buffer) Unlock() { b.content.Unlock() }
+
+// RLock takes the content lock shared. The buffer must be pinned.
+func (b *Buffer) RLock() { b.content.RLock() }
+
+// RUnlock releases the shared content lock.
+func (b *Buffer) RUnlock() { b.content.RUnlock() }
+
+// MarkDirty marks the page changed. The caller holds the exclusive content
+// lock. The relation's BlocksDirtied counts clean -> dirty transitions.
+func (b *Buffer) MarkDirty() {
+	b.hdr.Lock()
+	if !b.valid || b.pins <= 0 {
+		b.hdr.Unlock()
+		panic("buffer: MarkDirty of a buffer that is not pinned and valid")
+	}
+	if !b.dirty {
+		b.dirty = true
+		b.rs.stats.dirtied.Add(1)
+	}
+	b.hdr.Unlock()
+}
+
+// Release unpins the buffer. The caller must not hold its content lock.
+func (b *Buffer) Release() {
+	b.hdr.Lock()
+	b.pins--
+	if b.pins < 0 {
+		b.hdr.Unlock()
+		panic("buffer: Release of a buffer that is not pinned")
+	}
+	b.hdr.Unlock()
+}
+
+// flush writes the page if it is dirty (FlushBuffer). The caller holds a
+// pin and not the content lock. The content lock is held shared during the
+// write so the page cannot change under it; ioMu makes a second flusher wait
+// for the first to finish, so that "clean" always means "on disk" (in the OS).
+// The WAL rule: Options.FlushWAL(pd_lsn) is called before the write.
+func (b *Buffer) flush() error {
+	b.hdr.Lock()
+	dirty := b.dirty
+	b.hdr.Unlock()
+	if !dirty {
+		return nil
+	}
+	b.content.RLock()
+	defer b.content.RUnlock()
+	b.ioMu.Lock()
+	defer b.ioMu.Unlock()
+	b.hdr.Lock()
+	if !b.dirty || !b.valid {
+		b.hdr.Unlock()
+		return nil
+	}
+	b.dirty = false
+	tag, rs := b.tag, b.rs
+	b.hdr.Unlock()
+
+	err := error(nil)
+	if fw := b.pool.opts.FlushWAL; fw != nil {
+		if lsn := pageLSN(b.data); lsn != 0 {
+			err = fw(lsn)
+		}
+	}
+	if err == nil {
+		err = b.pool.writeBlock(rs, tag, b.data)
+	}
+	if err != nil {
+		b.hdr.Lock()
+		b.dirty = true
+		b.hdr.Unlock()
+	}
+	return err
+}

@@ -1,0 +1,71 @@
+// Package buffer is minipg's shared buffer pool: PostgreSQL's bufmgr.c,
+// freelist.c (clock sweep) and the parts of smgr/md.c the heap and FSM need.
+//
+// # What it owns
+//
+//   - A fixed array of NBuffers frames of page.BlockSize bytes, each with a
+//     descriptor (Buffer): tag, pin count, usage count, dirty and valid bits,
+//     a content lock (sync.RWMutex).
+//   - The buffer mapping table Tag -> frame, split in partitions each with
+//     its own mutex (BufMappingLock partitions).
+//   - The relation files: <Dir>/<relfilenode> (main fork) and
+//     <Dir>/<relfilenode>_fsm (FSM fork), one open *os.File per fork, read
+//     and written with pread/pwrite (ReadAt/WriteAt, safe for concurrent use),
+//     plus the in-memory size of each fork in blocks (so that extenders
+//     serialized by the extension lock see each other's blocks at once).
+//   - One ExtensionLock per relation, with a waiter count
+//     (RelationExtensionLockWaiterCount).
+//   - Per-relation counters: blocks read, written, dirtied (clean -> dirty
+//     transitions), extended, and Extend calls.
+//
+// On disk a fork is a plain array of pages: block n at byte n*BlockSize. The
+// pool does not interpret pages beyond the header check done on every read
+// (pd_flags, pd_lower <= pd_upper <= pd_special <= BlockSize, MAXALIGNed
+// pd_special, pd_pagesize_version = 8192|4; an all-zero page is a valid new
+// page) and pd_lsn, read for the WAL rule.
+//
+// # Invariants
+//
+//   - A frame with pins > 0 is never given another tag (never evicted).
+//   - A dirty frame is written (after Options.FlushWAL(pd_lsn): the WAL rule)
+//     before its frame is reused; "clean" means written to the OS.
+//   - Each tag is in at most one frame: a miss inserts the tag into the
+//     mapping (frame not yet valid, I/O in progress) before it reads the
+//     block; others that find it pin the frame and wait for the read to end.
+//   - A read that fails (I/O error, corrupt page) removes its mapping entry
+//     and frees the frame: no frame is left behind for a bad block.
+//   - Every tagged frame is in the mapping and vice versa (Pool.Check).
+//
+// # Eviction
+//
+// Clock sweep as in PostgreSQL: the hand passes frames, lowering usage
+// counts of unpinned ones; the first unpinned frame with usage 0 is the
+// victim. ReadBuffer raises the usage count (up to 5) on every pin. If the
+// hand passes every frame once without finding one unpinned, ReadBuffer
+// fails with "no unpinned buffers available" (53000).
+//
+// # Locking
+//
+//   - Pin before lock: take Lock/RLock only on a pinned buffer; Release only
+//     after Unlock/RUnlock. Change a page only under Lock, then MarkDirty.
+//   - Order, outermost first: content lock -> ioMu (one writer of a page at a
+//     time) -> mapping partition locks (ascending) -> buffer header lock.
+//     Relation file and rels locks are leaves.
+//   - A mapping partition lock is never held while waiting on a content lock
+//     or on I/O; the header lock is held only for a few field updates.
+//   - Callers (heap) hold at most two content locks at once, taken in block
+//     order, and never take an ExtensionLock while holding a content lock.
+//   - DropRel/TruncateRel drop buffers without writing them and expect the
+//     caller to keep others away from the relation (PostgreSQL's
+//     AccessExclusiveLock); they wait a while for transient pins (flushes)
+//     and fail with 55000 if a buffer stays pinned.
+//
+// # Open questions
+//
+//   - Extend writes zero pages to the file and does not load them into the
+//     pool, so the first ReadBuffer of a new block is a (cheap) read and
+//     counts in BlocksRead; PostgreSQL 16 hands back pinned zeroed buffers.
+//   - No ring buffers (BufferAccessStrategy) for bulk reads and COPY yet.
+//   - Sync fsyncs every open file; a checkpointer would rather keep a list
+//     of files written since the last one (PostgreSQL's pending-ops table).
+package buffer

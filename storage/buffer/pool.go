@@ -1,0 +1,457 @@
+package buffer
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"minipg/storage/page"
+)
+
+// RelFileNode names a relation's files: <Dir>/<n> (main fork) and
+// <Dir>/<n>_fsm (free space map fork).
+type RelFileNode uint32
+
+// Fork is a relation fork number (ForkNumber).
+type Fork uint8
+
+// Forks.
+const (
+	MainFork Fork = 0
+	FSMFork  Fork = 1
+)
+
+// Tag identifies one block of one fork (BufferTag).
+type Tag struct {
+	Rel   RelFileNode
+	Fork  Fork
+	Block uint32
+}
+
+// Options configure a Pool.
+type Options struct {
+	Dir      string // <datadir>/base
+	NBuffers int    // frames (shared_buffers / 8192); at least 16 are used
+	// FlushWAL implements the WAL rule: it is called with a page's pd_lsn
+	// before that page is written, and must return only once the WAL is
+	// durable up to that LSN (it may return at once when it already is).
+	// nil means no WAL.
+	FlushWAL func(lsn uint64) error
+}
+
+// Constants as in PostgreSQL's buf_internals.h / lwlock.h.
+const (
+	maxUsageCount  = 5  // BM_MAX_USAGE_COUNT
+	numPartitions  = 64 // NUM_BUFFER_PARTITIONS is 128; 64 is plenty here
+	minBuffers     = 16
+	invalidateWait = 10 * time.Second // how long DropRel/TruncateRel wait for pins to go
+)
+
+// Pool is the shared buffer pool. All methods are safe for concurrent use.
+//
+// Lock order (outermost first): Buffer.content -> Buffer.ioMu ->
+// mapping partition locks (in ascending partition order) -> Buffer.hdr.
+// rels.RWMutex and forkFile.mu are leaves with respect to all of these.
+// No partition lock is held while waiting for I/O or for a content lock.
+type Pool struct {
+	opts    Options
+	frames  []Buffer
+	arena   []byte        // NBuffers * BlockSize, frame i at i*BlockSize
+	hand    atomic.Uint64 // clock-sweep hand (nextVictimBuffer)
+	closed  atomic.Bool
+	mapping [numPartitions]partition
+
+	rels struct {
+		sync.RWMutex // protects m
+		m            map[RelFileNode]*relState
+	}
+}
+
+// partition is one slice of the buffer mapping table (BufMappingLock
+// partition + its share of the shared hash table).
+type partition struct {
+	sync.Mutex // protects m
+	m          map[Tag]int32
+	_          [40]byte // keep partitions on separate cache lines
+}
+
+func partitionOf(t Tag) int {
+	h := uint64(t.Rel)*0x9E3779B97F4A7C15 ^ uint64(t.Fork)<<56 ^ uint64(t.Block)*0xC2B2AE3D27D4EB4F
+	h ^= h >> 29
+	return int(h % numPartitions)
+}
+
+// NewPool returns a pool of opts.NBuffers frames over files in opts.Dir,
+// creating the directory if needed.
+func NewPool(opts Options) (*Pool, error) {
+	if opts.NBuffers < minBuffers {
+		opts.NBuffers = minBuffers
+	}
+	if err := os.MkdirAll(opts.Dir, 0o700); err != nil {
+		return nil, wrap(ErrIO, err, "could not create directory %q", opts.Dir)
+	}
+	p := &Pool{opts: opts}
+	p.frames = make([]Buffer, opts.NBuffers)
+	p.arena = make([]byte, opts.NBuffers*page.BlockSize)
+	for i := range p.frames {
+		b := &p.frames[i]
+		b.id = int32(i)
+		b.pool = p
+		b.data = p.arena[i*page.BlockSize : (i+1)*page.BlockSize : (i+1)*page.BlockSize]
+	}
+	for i := range p.mapping {
+		p.mapping[i].m = make(map[Tag]int32)
+	}
+	p.rels.m = make(map[RelFileNode]*relState)
+	return p, nil
+}
+
+// NBuffers returns the number of frames.
+func (p *Pool) NBuffers() int { return len(p.frames) }
+
+// ReadBuffer returns the buffer for (rel, fork, blk), pinned. The block must
+// exist (blk < NBlocks), else an error. A block read from disk whose header
+// fails verification (and that is not all zeroes) gives a DataCorrupted
+// error and leaves no buffer behind; an all-zero page is a valid new page.
+// If every frame is pinned it fails with ErrNoUnpinnedBuffers (53000).
+//
+// The caller must Release the buffer, and take its content lock (Lock or
+// RLock) before looking at or changing Page.
+func (p *Pool) ReadBuffer(rel RelFileNode, fork Fork, blk uint32) (*Buffer, error) {
+	if p.closed.Load() {
+		return nil, ErrClosed
+	}
+	if fork >= numForks {
+		return nil, wrap(ErrNoFile, nil, "invalid fork %d", fork)
+	}
+	tag := Tag{Rel: rel, Fork: fork, Block: blk}
+	part := &p.mapping[partitionOf(tag)]
+	for {
+		part.Lock()
+		if id, ok := part.m[tag]; ok {
+			b := &p.frames[id]
+			b.hdr.Lock()
+			b.pinLocked()
+			valid, done := b.valid, b.ioDone
+			b.hdr.Unlock()
+			part.Unlock()
+			if valid {
+				return b, nil
+			}
+			// Another goroutine is reading the block in: wait for it.
+			<-done
+			b.hdr.Lock()
+			valid = b.valid
+			b.hdr.Unlock()
+			if valid {
+				return b, nil
+			}
+			// Its read failed and it dropped the mapping; try ourselves.
+			b.Release()
+			continue
+		}
+		part.Unlock()
+		b, err := p.loadBuffer(tag)
+		if err == errRetry {
+			continue
+		}
+		return b, err
+	}
+}
+
+var errRetry = errors.New("retry")
+
+// loadBuffer finds a victim frame, gives it tag and reads the block into it.
+// It returns errRetry if the tag appeared in the mapping meanwhile or the
+// victim got pinned or dirtied again.
+func (p *Pool) loadBuffer(tag Tag) (*Buffer, error) {
+	rs := p.relState(tag.Rel)
+	victim, err := p.clockSweep()
+	if err != nil {
+		return nil, err
+	}
+	// Write the victim out if it is dirty (we hold a pin, so no one else can
+	// take the frame, and flushBuffer holds its content lock shared).
+	if err := victim.flush(); err != nil {
+		victim.Release()
+		return nil, err
+	}
+
+	newPart := partitionOf(tag)
+	victim.hdr.Lock()
+	oldTag, hadTag := victim.tag, victim.hasTag
+	victim.hdr.Unlock()
+	// The victim's tag cannot change while we hold its pin (retagging needs
+	// pins == 1), so oldTag is stable.
+	oldPart := -1
+	if hadTag {
+		oldPart = partitionOf(oldTag)
+	}
+	p.lockPartitions(oldPart, newPart)
+	if _, ok := p.mapping[newPart].m[tag]; ok {
+		// Someone else loaded it first: drop our victim and look again.
+		victim.hdr.Lock()
+		victim.pins--
+		victim.hdr.Unlock()
+		p.unlockPartitions(oldPart, newPart)
+		return nil, errRetry
+	}
+	victim.hdr.Lock()
+	if victim.pins != 1 || victim.dirty {
+		// Pinned by a lookup of its old tag, or dirtied since we flushed.
+		victim.pins--
+		victim.hdr.Unlock()
+		p.unlockPartitions(oldPart, newPart)
+		return nil, errRetry
+	}
+	if hadTag {
+		delete(p.mapping[oldPart].m, oldTag)
+	}
+	victim.tag, victim.hasTag, victim.valid = tag, true, false
+	victim.rs = rs
+	victim.usage = 1
+	done := make(chan struct{})
+	victim.ioDone = done
+	victim.hdr.Unlock()
+	p.mapping[newPart].m[tag] = victim.id
+	p.unlockPartitions(oldPart, newPart)
+
+	// Read the block. Others who find the tag pin the frame and wait on done.
+	err = p.readBlock(rs, tag, victim.data)
+	if err == nil && !verifyPage(victim.data) {
+		err = wrap(ErrCorruptPage, nil, "invalid page in block %d of relation %s", tag.Block, p.relPath(tag))
+	}
+	if err != nil {
+		// Leave no frame behind: drop the mapping, free the frame.
+		part := &p.mapping[partitionOf(tag)]
+		part.Lock()
+		victim.hdr.Lock()
+		delete(part.m, tag)
+		victim.hasTag, victim.valid, victim.usage = false, false, 0
+		victim.rs = nil
+		clear(victim.data)
+		victim.pins--
+		close(done)
+		victim.hdr.Unlock()
+		part.Unlock()
+		return nil, err
+	}
+	victim.hdr.Lock()
+	victim.valid = true
+	close(done)
+	victim.hdr.Unlock()
+	return victim, nil
+}
+
+func (p *Pool) relPath(t Tag) string {
+	return fmt.Sprintf("base/%d%s", t.Rel, forkSuffix(t.Fork))
+}
+
+// lockPartitions locks partitions a and b (either may be -1) in ascending
+// order, each once.
+func (p *Pool) lockPartitions(a, b int) {
+	if a > b {
+		a, b = b, a
+	}
+	if a >= 0 {
+		p.mapping[a].Lock()
+	}
+	if b >= 0 && b != a {
+		p.mapping[b].Lock()
+	}
+}
+
+func (p *Pool) unlockPartitions(a, b int) {
+	if a > b {
+		a, b = b, a
+	}
+	if a >= 0 {
+		p.mapping[a].Unlock()
+	}
+	if b >= 0 && b != a {
+		p.mapping[b].Unlock()
+	}
+}
+
+// clockSweep returns an unpinned frame with usage count 0, pinned by the
+// caller (StrategyGetBuffer). Each pass over a frame in use lowers its usage
+// count; it gives up with ErrNoUnpinnedBuffers after passing every frame
+// once without finding an unpinned one, as PostgreSQL does.
+func (p *Pool) clockSweep() (*Buffer, error) {
+	n := uint64(len(p.frames))
+	tries := n
+	for {
+		b := &p.frames[(p.hand.Add(1)-1)%n]
+		b.hdr.Lock()
+		if b.pins == 0 {
+			if b.usage == 0 {
+				b.pins = 1
+				b.hdr.Unlock()
+				return b, nil
+			}
+			b.usage--
+			tries = n
+		} else {
+			tries--
+		}
+		b.hdr.Unlock()
+		if tries == 0 {
+			return nil, wrap(ErrNoUnpinnedBuffers, nil, "no unpinned buffers available")
+		}
+	}
+}
+
+// FlushAll writes every dirty buffer (a checkpoint's BufferSync; call Sync
+// afterwards for durability).
+func (p *Pool) FlushAll() error {
+	return p.flushMatching(func(Tag) bool { return true })
+}
+
+// FlushRel writes every dirty buffer of rel.
+func (p *Pool) FlushRel(rel RelFileNode) error {
+	return p.flushMatching(func(t Tag) bool { return t.Rel == rel })
+}
+
+func (p *Pool) flushMatching(match func(Tag) bool) error {
+	for i := range p.frames {
+		b := &p.frames[i]
+		b.hdr.Lock()
+		if !b.valid || !b.dirty || !match(b.tag) {
+			b.hdr.Unlock()
+			continue
+		}
+		b.pinLocked()
+		b.hdr.Unlock()
+		err := b.flush()
+		b.Release()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// invalidate drops (without writing) every buffer whose tag matches
+// (DropRelFileNodeBuffers). A matching buffer that is pinned is waited for
+// up to invalidateWait.
+func (p *Pool) invalidate(match func(Tag) bool) error {
+	deadline := time.Now().Add(invalidateWait)
+	for i := range p.frames {
+		b := &p.frames[i]
+		for {
+			b.hdr.Lock()
+			tag, ok := b.tag, b.hasTag && match(b.tag)
+			b.hdr.Unlock()
+			if !ok {
+				break
+			}
+			part := &p.mapping[partitionOf(tag)]
+			part.Lock()
+			b.hdr.Lock()
+			if !b.hasTag || b.tag != tag {
+				b.hdr.Unlock()
+				part.Unlock()
+				continue // retagged meanwhile; look again
+			}
+			if b.pins == 0 {
+				delete(part.m, tag)
+				b.hasTag, b.valid, b.dirty, b.usage = false, false, false, 0
+				b.rs = nil
+				b.hdr.Unlock()
+				part.Unlock()
+				break
+			}
+			b.hdr.Unlock()
+			part.Unlock()
+			if time.Now().After(deadline) {
+				return wrap(ErrBufferPinned, nil, "cannot drop buffer of block %d of relation %s: it is pinned",
+					tag.Block, p.relPath(tag))
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	return nil
+}
+
+// Close writes all dirty buffers, fsyncs and closes the files. The pool
+// must not be used afterwards.
+func (p *Pool) Close() error {
+	if p.closed.Swap(true) {
+		return nil
+	}
+	err := p.FlushAll()
+	if err == nil {
+		err = p.Sync()
+	}
+	p.rels.Lock()
+	defer p.rels.Unlock()
+	for _, rs := range p.rels.m {
+		for i := range rs.forks {
+			ff := &rs.forks[i]
+			ff.mu.Lock()
+			if f := ff.f.Swap(nil); f != nil {
+				if cerr := f.Close(); cerr != nil && err == nil {
+					err = wrap(ErrIO, cerr, "could not close file %q", ff.path)
+				}
+			}
+			ff.mu.Unlock()
+		}
+	}
+	return err
+}
+
+// Check verifies the pool's internal invariants: every mapping entry points
+// at a valid-or-loading frame with that tag, every tagged frame is in the
+// mapping, pin and usage counts are in range. With pinsAllowed false it also
+// requires that no buffer is pinned (call it when the pool is quiescent).
+func (p *Pool) Check(pinsAllowed bool) error {
+	for i := range p.mapping {
+		p.mapping[i].Lock()
+	}
+	defer func() {
+		for i := range p.mapping {
+			p.mapping[i].Unlock()
+		}
+	}()
+	seen := 0
+	for pi := range p.mapping {
+		for tag, id := range p.mapping[pi].m {
+			if partitionOf(tag) != pi {
+				return fmt.Errorf("buffer: tag %v in partition %d, want %d", tag, pi, partitionOf(tag))
+			}
+			b := &p.frames[id]
+			b.hdr.Lock()
+			ok := b.hasTag && b.tag == tag
+			b.hdr.Unlock()
+			if !ok {
+				return fmt.Errorf("buffer: mapping %v -> frame %d, frame has tag %v", tag, id, b.tag)
+			}
+			seen++
+		}
+	}
+	tagged := 0
+	for i := range p.frames {
+		b := &p.frames[i]
+		b.hdr.Lock()
+		hasTag, pins, usage, dirty, valid := b.hasTag, b.pins, b.usage, b.dirty, b.valid
+		b.hdr.Unlock()
+		if hasTag {
+			tagged++
+		}
+		switch {
+		case pins < 0 || (!pinsAllowed && pins != 0):
+			return fmt.Errorf("buffer: frame %d pin count %d", i, pins)
+		case usage > maxUsageCount:
+			return fmt.Errorf("buffer: frame %d usage count %d", i, usage)
+		case dirty && !valid:
+			return fmt.Errorf("buffer: frame %d dirty but not valid", i)
+		}
+	}
+	if tagged != seen {
+		return fmt.Errorf("buffer: %d tagged frames, %d mapping entries", tagged, seen)
+	}
+	return nil
+}

@@ -1,0 +1,344 @@
+package buffer
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"minipg/storage/page"
+)
+
+// relState is the pool's per-relation state: open fork files, counters and
+// the extension lock. It lives in Pool.rels until DropRel or Close.
+type relState struct {
+	rel   RelFileNode
+	forks [numForks]forkFile
+	ext   ExtensionLock
+	stats struct {
+		read, written, dirtied, extended, extensions atomic.Int64
+	}
+}
+
+const numForks = 2
+
+// forkFile is one fork's file (smgr's SMgrRelation + md.c segment, one file
+// per fork, no 1 GiB segmentation).
+type forkFile struct {
+	mu      sync.Mutex              // serializes open, extend, truncate and close
+	f       atomic.Pointer[os.File] // nil until opened; pread/pwrite need no lock
+	nblocks atomic.Uint32           // size in blocks; valid once f != nil
+	path    string
+}
+
+func forkSuffix(fork Fork) string {
+	if fork == FSMFork {
+		return "_fsm"
+	}
+	return ""
+}
+
+func (p *Pool) path(rel RelFileNode, fork Fork) string {
+	return filepath.Join(p.opts.Dir, strconv.FormatUint(uint64(rel), 10)+forkSuffix(fork))
+}
+
+// relState returns rel's state, creating it.
+func (p *Pool) relState(rel RelFileNode) *relState {
+	p.rels.RLock()
+	rs := p.rels.m[rel]
+	p.rels.RUnlock()
+	if rs != nil {
+		return rs
+	}
+	p.rels.Lock()
+	defer p.rels.Unlock()
+	if rs = p.rels.m[rel]; rs == nil {
+		rs = &relState{rel: rel}
+		for f := range rs.forks {
+			rs.forks[f].path = p.path(rel, Fork(f))
+		}
+		p.rels.m[rel] = rs
+	}
+	return rs
+}
+
+// openFork returns the fork's open file, opening it (and creating it when
+// create is set). It returns (nil, nil) when the file does not exist and
+// create is false.
+func (p *Pool) openFork(rs *relState, fork Fork, create bool) (*forkFile, *os.File, error) {
+	ff := &rs.forks[fork]
+	if f := ff.f.Load(); f != nil {
+		return ff, f, nil
+	}
+	ff.mu.Lock()
+	defer ff.mu.Unlock()
+	f, err := p.openForkLocked(ff, create)
+	return ff, f, err
+}
+
+// openForkLocked is openFork with ff.mu held.
+func (p *Pool) openForkLocked(ff *forkFile, create bool) (*os.File, error) {
+	if f := ff.f.Load(); f != nil {
+		return f, nil
+	}
+	flags := os.O_RDWR
+	if create {
+		flags |= os.O_CREATE
+	}
+	f, err := os.OpenFile(ff.path, flags, 0o600)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && !create {
+			return nil, nil
+		}
+		return nil, wrap(ErrIO, err, "could not open file %q", ff.path)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, wrap(ErrIO, err, "could not stat file %q", ff.path)
+	}
+	ff.nblocks.Store(uint32(st.Size() / page.BlockSize))
+	ff.f.Store(f)
+	return f, nil
+}
+
+// CreateRel creates the (empty) main fork file of rel. An existing file is
+// left as it is, so that redo of a create is idempotent.
+func (p *Pool) CreateRel(rel RelFileNode) error {
+	if p.closed.Load() {
+		return ErrClosed
+	}
+	rs := p.relState(rel)
+	_, _, err := p.openFork(rs, MainFork, true)
+	return err
+}
+
+// Exists reports whether the fork's file exists.
+func (p *Pool) Exists(rel RelFileNode, fork Fork) bool {
+	if fork >= numForks {
+		return false
+	}
+	p.rels.RLock()
+	rs := p.rels.m[rel]
+	p.rels.RUnlock()
+	if rs != nil && rs.forks[fork].f.Load() != nil {
+		return true
+	}
+	_, err := os.Stat(p.path(rel, fork))
+	return err == nil
+}
+
+// NBlocks returns the number of blocks in the fork, 0 if its file is absent.
+// Blocks added by Extend are counted as soon as Extend returns.
+func (p *Pool) NBlocks(rel RelFileNode, fork Fork) (uint32, error) {
+	if fork >= numForks {
+		return 0, wrap(ErrNoFile, nil, "invalid fork %d", fork)
+	}
+	ff, f, err := p.openFork(p.relState(rel), fork, false)
+	if err != nil || f == nil {
+		return 0, err
+	}
+	return ff.nblocks.Load(), nil
+}
+
+// zeroBlocks is a shared source of zero pages for Extend.
+var zeroBlocks = make([]byte, 64*page.BlockSize)
+
+// Extend appends n zero-filled pages to the fork at its end with one write
+// (creating the file if needed) and returns the first new block number. The
+// new size is visible to NBlocks as soon as Extend returns. The caller holds
+// the relation's extension lock, so that concurrent extenders (and the FSM)
+// see a consistent size; Extend itself is also safe without it.
+//
+// The new pages are not loaded into the pool: ReadBuffer reads them (all
+// zeroes, IsNew) like any other block.
+func (p *Pool) Extend(rel RelFileNode, fork Fork, n int) (uint32, error) {
+	if p.closed.Load() {
+		return 0, ErrClosed
+	}
+	if fork >= numForks || n <= 0 {
+		return 0, wrap(ErrIO, nil, "invalid extend of fork %d by %d blocks", fork, n)
+	}
+	rs := p.relState(rel)
+	ff := &rs.forks[fork]
+	ff.mu.Lock()
+	defer ff.mu.Unlock()
+	f, err := p.openForkLocked(ff, true)
+	if err != nil {
+		return 0, err
+	}
+	first := ff.nblocks.Load()
+	if uint64(first)+uint64(n) >= uint64(page.InvalidBlock) {
+		return 0, wrap(ErrIO, nil, "cannot extend file %q beyond %d blocks", ff.path, page.InvalidBlock)
+	}
+	buf := zeroBlocks
+	if n*page.BlockSize > len(buf) {
+		buf = make([]byte, n*page.BlockSize)
+	}
+	if _, err := f.WriteAt(buf[:n*page.BlockSize], int64(first)*page.BlockSize); err != nil {
+		return 0, wrap(ErrIO, err, "could not extend file %q", ff.path)
+	}
+	ff.nblocks.Store(first + uint32(n))
+	rs.stats.extended.Add(int64(n))
+	rs.stats.extensions.Add(1)
+	return first, nil
+}
+
+// readBlock preads one block into buf.
+func (p *Pool) readBlock(rs *relState, tag Tag, buf []byte) error {
+	ff, f, err := p.openFork(rs, tag.Fork, false)
+	if err != nil {
+		return err
+	}
+	if f == nil {
+		return wrap(ErrNoFile, nil, "could not open file %q: no such file", p.path(tag.Rel, tag.Fork))
+	}
+	if tag.Block >= ff.nblocks.Load() {
+		return wrap(ErrBlockOutOfRange, nil, "could not read block %d in file %q: block beyond end of file (%d blocks)",
+			tag.Block, ff.path, ff.nblocks.Load())
+	}
+	n, err := f.ReadAt(buf, int64(tag.Block)*page.BlockSize)
+	if err != nil && !(errors.Is(err, io.EOF) && n == len(buf)) {
+		return wrap(ErrIO, err, "could not read block %d in file %q: read only %d of %d bytes",
+			tag.Block, ff.path, n, len(buf))
+	}
+	rs.stats.read.Add(1)
+	return nil
+}
+
+// writeBlock pwrites one block.
+func (p *Pool) writeBlock(rs *relState, tag Tag, buf []byte) error {
+	ff, f, err := p.openFork(rs, tag.Fork, true)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteAt(buf, int64(tag.Block)*page.BlockSize); err != nil {
+		return wrap(ErrIO, err, "could not write block %d in file %q", tag.Block, ff.path)
+	}
+	rs.stats.written.Add(1)
+	return nil
+}
+
+// TruncateRel drops the fork's buffers for blocks >= nblocks (without
+// writing them) and truncates its file to nblocks blocks. The caller must
+// make sure no one else uses those blocks (PostgreSQL holds
+// AccessExclusiveLock); a buffer that stays pinned makes it fail.
+func (p *Pool) TruncateRel(rel RelFileNode, fork Fork, nblocks uint32) error {
+	if fork >= numForks {
+		return wrap(ErrNoFile, nil, "invalid fork %d", fork)
+	}
+	if err := p.invalidate(func(t Tag) bool { return t.Rel == rel && t.Fork == fork && t.Block >= nblocks }); err != nil {
+		return err
+	}
+	rs := p.relState(rel)
+	ff := &rs.forks[fork]
+	ff.mu.Lock()
+	defer ff.mu.Unlock()
+	f, err := p.openForkLocked(ff, false)
+	if err != nil || f == nil {
+		return err
+	}
+	if nblocks >= ff.nblocks.Load() {
+		return nil
+	}
+	if err := f.Truncate(int64(nblocks) * page.BlockSize); err != nil {
+		return wrap(ErrIO, err, "could not truncate file %q to %d blocks", ff.path, nblocks)
+	}
+	ff.nblocks.Store(nblocks)
+	return nil
+}
+
+// DropRel drops all buffers of rel (without writing them), closes and
+// unlinks all its fork files and forgets its counters. Missing files are not
+// an error. The caller must make sure no one else uses the relation.
+func (p *Pool) DropRel(rel RelFileNode) error {
+	if err := p.invalidate(func(t Tag) bool { return t.Rel == rel }); err != nil {
+		return err
+	}
+	p.rels.Lock()
+	rs := p.rels.m[rel]
+	delete(p.rels.m, rel)
+	p.rels.Unlock()
+	var first error
+	for fork := Fork(0); fork < numForks; fork++ {
+		if rs != nil {
+			ff := &rs.forks[fork]
+			ff.mu.Lock()
+			if f := ff.f.Swap(nil); f != nil {
+				f.Close()
+			}
+			ff.mu.Unlock()
+		}
+		if err := os.Remove(p.path(rel, fork)); err != nil && !errors.Is(err, fs.ErrNotExist) && first == nil {
+			first = wrap(ErrIO, err, "could not remove file %q", p.path(rel, fork))
+		}
+	}
+	return first
+}
+
+// Sync fsyncs every open fork file and the directory.
+func (p *Pool) Sync() error {
+	p.rels.RLock()
+	all := make([]*relState, 0, len(p.rels.m))
+	for _, rs := range p.rels.m {
+		all = append(all, rs)
+	}
+	p.rels.RUnlock()
+	for _, rs := range all {
+		for i := range rs.forks {
+			ff := &rs.forks[i]
+			ff.mu.Lock()
+			var err error
+			if f := ff.f.Load(); f != nil {
+				err = f.Sync()
+			}
+			ff.mu.Unlock()
+			if err != nil {
+				return wrap(ErrIO, err, "could not fsync file %q", ff.path)
+			}
+		}
+	}
+	d, err := os.Open(p.opts.Dir)
+	if err != nil {
+		return wrap(ErrIO, err, "could not open directory %q", p.opts.Dir)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return wrap(ErrIO, err, "could not fsync directory %q", p.opts.Dir)
+	}
+	return nil
+}
+
+// ExtensionLock returns rel's extension lock (one per relation).
+func (p *Pool) ExtensionLock(rel RelFileNode) *ExtensionLock { return &p.relState(rel).ext }
+
+// RelStats are per-relation I/O counters since the relation was first used
+// by this pool.
+type RelStats struct {
+	BlocksRead     int64 // blocks read from disk (misses)
+	BlocksWritten  int64 // blocks written (eviction, flush)
+	BlocksDirtied  int64 // clean -> dirty transitions (MarkDirty)
+	BlocksExtended int64 // blocks added by Extend
+	Extensions     int64 // Extend calls
+}
+
+// Stats returns rel's counters (zero for an unknown relation).
+func (p *Pool) Stats(rel RelFileNode) RelStats {
+	p.rels.RLock()
+	rs := p.rels.m[rel]
+	p.rels.RUnlock()
+	if rs == nil {
+		return RelStats{}
+	}
+	return RelStats{
+		BlocksRead:     rs.stats.read.Load(),
+		BlocksWritten:  rs.stats.written.Load(),
+		BlocksDirtied:  rs.stats.dirtied.Load(),
+		BlocksExtended: rs.stats.extended.Load(),
+		Extensions:     rs.stats.extensions.Load(),
+	}
+}
