@@ -113,7 +113,7 @@ func (b *Buffer) flush() error {
 
 	err := error(nil)
 	if fw := b.pool.opts.FlushWAL; fw != nil {
-		if lsn := pageLSN(b.data); lsn != 0 {
+		if lsn := page.LSN(b.data); lsn != 0 {
 			err = fw(lsn)
 		}
 	}

@@ -30,20 +30,22 @@ func newTestPool(t testing.TB, nbuf int, flushWAL func(uint64) error) *Pool {
 // bytes) the block number, a counter and an owner tag.
 const payloadOff = page.BlockSize - 16
 
+// Header offsets (bufpage.h) the corruption cases spoil.
+const (
+	offFlags    = 10
+	offLower    = 12
+	offSpecial  = 16
+	offPageSize = 18
+)
+
 func initTestPage(p []byte, blk uint32, counter uint64) {
 	clear(p)
-	binary.LittleEndian.PutUint16(p[offLower:], page.HeaderSize)
-	binary.LittleEndian.PutUint16(p[offUpper:], payloadOff)
-	binary.LittleEndian.PutUint16(p[offSpecial:], payloadOff)
-	binary.LittleEndian.PutUint16(p[offPageSize:], page.BlockSize|pageVersion)
+	page.Init(p, 16)
 	binary.LittleEndian.PutUint32(p[payloadOff:], blk)
 	binary.LittleEndian.PutUint64(p[payloadOff+8:], counter)
 }
 
-func setTestLSN(p []byte, lsn uint64) {
-	binary.LittleEndian.PutUint32(p[0:], uint32(lsn>>32))
-	binary.LittleEndian.PutUint32(p[4:], uint32(lsn))
-}
+func setTestLSN(p []byte, lsn uint64) { page.SetLSN(p, lsn) }
 
 func testPayload(p []byte) (blk uint32, counter uint64) {
 	return binary.LittleEndian.Uint32(p[payloadOff:]), binary.LittleEndian.Uint64(p[payloadOff+8:])

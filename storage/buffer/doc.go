@@ -19,7 +19,7 @@
 //     transitions), extended, and Extend calls.
 //
 // On disk a fork is a plain array of pages: block n at byte n*BlockSize. The
-// pool does not interpret pages beyond the header check done on every read
+// pool does not interpret pages beyond the header check (page.Verify) done on every read
 // (pd_flags, pd_lower <= pd_upper <= pd_special <= BlockSize, MAXALIGNed
 // pd_special, pd_pagesize_version = 8192|4; an all-zero page is a valid new
 // page) and pd_lsn, read for the WAL rule.

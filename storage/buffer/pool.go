@@ -221,8 +221,8 @@ func (p *Pool) loadBuffer(tag Tag) (*Buffer, error) {
 
 	// Read the block. Others who find the tag pin the frame and wait on done.
 	err = p.readBlock(rs, tag, victim.data)
-	if err == nil && !verifyPage(victim.data) {
-		err = wrap(ErrCorruptPage, nil, "invalid page in block %d of relation %s", tag.Block, p.relPath(tag))
+	if err == nil {
+		err = p.verifyPage(tag, victim.data)
 	}
 	if err != nil {
 		// Leave no frame behind: drop the mapping, free the frame.
