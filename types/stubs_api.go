@@ -4,27 +4,8 @@ import "github.com/cockroachdb/apd/v3"
 
 var _ = apd.New
 
-// Name returns the type as PostgreSQL's format_type prints it, e.g.
-// "integer", "character varying(10)", "numeric(12,2)".
-func (t T) Name() string { panic("unimplemented") }
 
-// String is Name.
-func (t T) String() string { return t.Name() }
 
-// TypeByName resolves a type name as pg_query_go gives it (the last element of
-// the TypeName's names, e.g. "int4", "varchar", "integer", "decimal") with
-// its modifiers. Errors as PostgreSQL: 42704 unknown type, 22023 bad typmod.
-func TypeByName(name string, mods []int32) (T, error) { panic("unimplemented") }
-
-// FormatText is the type's output function (PostgreSQL 15 text form). d must not be nil.
-func FormatText(t T, d Datum) string { return string(AppendText(nil, t, d)) }
-
-// AppendText appends FormatText(t, d) to buf.
-func AppendText(buf []byte, t T, d Datum) []byte { panic("unimplemented") }
-
-// ParseText is the type's input function, applying t's typmod as PostgreSQL's
-// input functions do (e.g. numeric(5,2) rounds; varchar(n) errors 22001).
-func ParseText(t T, s string) (Datum, error) { panic("unimplemented") }
 
 // EncodeBinary is the type's send function.
 func EncodeBinary(t T, d Datum) ([]byte, error) { return AppendBinary(nil, t, d) }

@@ -1,0 +1,453 @@
+package types
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"minipg/pgerr"
+)
+
+// timestamp is int64 microseconds and date int32 days since 2000-01-01
+// (PostgreSQL's epoch); as Datums both are time.Time in UTC. ±infinity are
+// the times at the extreme int64/int32 values (DT_NOBEGIN/DT_NOEND,
+// DATEVAL_NOBEGIN/DATEVAL_NOEND).
+
+const pgEpochUnix = 946684800 // 2000-01-01 00:00:00 UTC in Unix seconds
+
+var (
+	// TimestampInfinity and TimestampNegInfinity are 'infinity' and '-infinity'.
+	TimestampInfinity    = MicrosToTimestamp(math.MaxInt64)
+	TimestampNegInfinity = MicrosToTimestamp(math.MinInt64)
+	// DateInfinity and DateNegInfinity are the date infinities.
+	DateInfinity    = DaysToDate(math.MaxInt32)
+	DateNegInfinity = DaysToDate(math.MinInt32)
+
+	// Valid ranges: 4714-11-24 BC .. 294276-12-31 (timestamp),
+	// 4714-11-24 BC .. 5874897-12-31 (date).
+	minTimestamp int64 = -211813488000000000 // MIN_TIMESTAMP
+	endTimestamp int64 = 9223371331200000000 // END_TIMESTAMP (exclusive)
+	minDate      int32 = -2451545             // DATETIME_MIN_JULIAN - POSTGRES_EPOCH_JDATE
+	endDate      int32 = 2145031949           // DATE_END_JULIAN - POSTGRES_EPOCH_JDATE (exclusive)
+)
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// TimestampMicros returns t as microseconds since 2000-01-01 00:00:00.
+func TimestampMicros(t time.Time) int64 {
+	sec := t.Unix() - pgEpochUnix
+	us := int64(t.Nanosecond() / 1000)
+	if sec > math.MaxInt64/1000000-1 {
+		return math.MaxInt64
+	}
+	if sec < math.MinInt64/1000000+1 {
+		return math.MinInt64
+	}
+	r := sec * 1e6
+	if us > 0 && r > math.MaxInt64-us {
+		return math.MaxInt64
+	}
+	return r + us
+}
+
+// MicrosToTimestamp is TimestampMicros's inverse.
+func MicrosToTimestamp(us int64) time.Time {
+	sec := floorDiv(us, 1e6)
+	rem := us - sec*1e6
+	return time.Unix(sec+pgEpochUnix, rem*1000).UTC()
+}
+
+// DateDays returns t's date as days since 2000-01-01.
+func DateDays(t time.Time) int32 {
+	d := floorDiv(t.Unix()-pgEpochUnix, 86400)
+	if d > math.MaxInt32 {
+		return math.MaxInt32
+	}
+	if d < math.MinInt32 {
+		return math.MinInt32
+	}
+	return int32(d)
+}
+
+// DaysToDate is DateDays's inverse (midnight UTC).
+func DaysToDate(days int32) time.Time {
+	return time.Unix(int64(days)*86400+pgEpochUnix, 0).UTC()
+}
+
+func timestampFinite(us int64) bool { return us != math.MaxInt64 && us != math.MinInt64 }
+func dateFinite(d int32) bool       { return d != math.MaxInt32 && d != math.MinInt32 }
+func timestampValid(us int64) bool  { return us >= minTimestamp && us < endTimestamp }
+func dateValid(d int32) bool        { return d >= minDate && d < endDate }
+
+// timestampApplyTypmod rounds to timestamp(p)'s precision
+// (AdjustTimestampForTypmod: half away from zero).
+func timestampApplyTypmod(t time.Time, typmod int32) time.Time {
+	if typmod < 0 || typmod >= MaxTimestampPrec {
+		return t
+	}
+	us := TimestampMicros(t)
+	if !timestampFinite(us) {
+		return t
+	}
+	scale := int64(math.Pow10(int(MaxTimestampPrec - typmod)))
+	off := scale / 2
+	if us >= 0 {
+		us = (us + off) / scale * scale
+	} else {
+		us = -(((-us) + off) / scale * scale)
+	}
+	return MicrosToTimestamp(us)
+}
+
+func appendYMD(buf []byte, y int, m time.Month, d int) []byte {
+	if y <= 0 {
+		y = 1 - y
+	}
+	buf = appendPad(buf, y, 4)
+	buf = append(buf, '-')
+	buf = appendPad(buf, int(m), 2)
+	buf = append(buf, '-')
+	return appendPad(buf, d, 2)
+}
+
+func appendPad(buf []byte, v, width int) []byte {
+	s := strconv.Itoa(v)
+	for i := len(s); i < width; i++ {
+		buf = append(buf, '0')
+	}
+	return append(buf, s...)
+}
+
+// appendTimestamp is timestamp_out with DateStyle ISO.
+func appendTimestamp(buf []byte, t time.Time) []byte {
+	us := TimestampMicros(t)
+	switch us {
+	case math.MaxInt64:
+		return append(buf, "infinity"...)
+	case math.MinInt64:
+		return append(buf, "-infinity"...)
+	}
+	t = t.UTC()
+	y, m, d := t.Date()
+	buf = appendYMD(buf, y, m, d)
+	buf = append(buf, ' ')
+	buf = appendPad(buf, t.Hour(), 2)
+	buf = append(buf, ':')
+	buf = appendPad(buf, t.Minute(), 2)
+	buf = append(buf, ':')
+	buf = appendPad(buf, t.Second(), 2)
+	if frac := t.Nanosecond() / 1000; frac != 0 {
+		s := strconv.Itoa(frac + 1000000)[1:]
+		buf = append(buf, '.')
+		buf = append(buf, strings.TrimRight(s, "0")...)
+	}
+	if y <= 0 {
+		buf = append(buf, " BC"...)
+	}
+	return buf
+}
+
+// appendDate is date_out with DateStyle ISO.
+func appendDate(buf []byte, t time.Time) []byte {
+	switch DateDays(t) {
+	case math.MaxInt32:
+		return append(buf, "infinity"...)
+	case math.MinInt32:
+		return append(buf, "-infinity"...)
+	}
+	y, m, d := t.UTC().Date()
+	buf = appendYMD(buf, y, m, d)
+	if y <= 0 {
+		buf = append(buf, " BC"...)
+	}
+	return buf
+}
+
+// dtFields is a decoded date/time string.
+type dtFields struct {
+	special  string // "infinity", "-infinity", "epoch", "now", "today", ...
+	year     int
+	month    int
+	day      int
+	hasDate  bool
+	hour     int
+	min      int
+	sec      int
+	micros   int64
+	bc       bool
+	pm, am   bool
+	rangeErr bool // a field is out of range (22008)
+	mdHint   bool
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func atoiSmall(s string) int {
+	if len(s) > 9 {
+		return math.MaxInt32
+	}
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+// decodeDateTime parses the date/time forms minipg accepts:
+// 'YYYY-MM-DD[( |T)HH:MM[:SS[.ffffff]]][ tz][ BC|AD]', 'MM/DD/YYYY ...',
+// 'YYYYMMDD', and the special words. A time zone is accepted and ignored
+// (as PostgreSQL does for timestamp without time zone). ok is false on a
+// syntax error.
+func decodeDateTime(in string) (f dtFields, ok bool) {
+	s := strings.ToLower(trimSpace(in))
+	switch s {
+	case "infinity", "+infinity", "-infinity", "epoch", "now", "today", "tomorrow", "yesterday":
+		f.special = s
+		if s == "+infinity" {
+			f.special = "infinity"
+		}
+		return f, true
+	}
+	// Split "dateTtime" into two fields.
+	fields := strings.Fields(s)
+	if len(fields) > 0 {
+		if i := strings.IndexByte(fields[0], 't'); i > 0 && i < len(fields[0])-1 && fields[0][0] >= '0' && fields[0][0] <= '9' {
+			fields = append([]string{fields[0][:i], fields[0][i+1:]}, fields[1:]...)
+		}
+	}
+	hasTime := false
+	for _, fld := range fields {
+		switch {
+		case fld == "bc":
+			f.bc = true
+		case fld == "ad":
+		case fld == "am":
+			f.am = true
+		case fld == "pm":
+			f.pm = true
+		case fld == "z" || fld == "utc" || fld == "gmt" || fld == "zulu":
+		case !f.hasDate && strings.IndexByte(fld, '-') > 0 && fld[0] != '+':
+			p := strings.Split(fld, "-")
+			if len(p) != 3 || !allDigits(p[0]) || !allDigits(p[1]) || !allDigits(p[2]) {
+				return f, false
+			}
+			f.year, f.month, f.day = atoiSmall(p[0]), atoiSmall(p[1]), atoiSmall(p[2])
+			f.hasDate = true
+		case !f.hasDate && strings.IndexByte(fld, '/') > 0:
+			p := strings.Split(fld, "/")
+			if len(p) != 3 || !allDigits(p[0]) || !allDigits(p[1]) || !allDigits(p[2]) {
+				return f, false
+			}
+			if len(p[0]) >= 3 { // YYYY/MM/DD
+				f.year, f.month, f.day = atoiSmall(p[0]), atoiSmall(p[1]), atoiSmall(p[2])
+			} else { // MDY
+				f.month, f.day, f.year = atoiSmall(p[0]), atoiSmall(p[1]), atoiSmall(p[2])
+				if len(p[2]) <= 2 {
+					f.year += 1900
+					if f.year < 1970 {
+						f.year += 100
+					}
+				}
+			}
+			f.hasDate = true
+		case !f.hasDate && len(fld) == 8 && allDigits(fld):
+			f.year, f.month, f.day = atoiSmall(fld[:4]), atoiSmall(fld[4:6]), atoiSmall(fld[6:])
+			f.hasDate = true
+		case !hasTime && strings.IndexByte(fld, ':') > 0:
+			// time, possibly followed by a zone: +hh[:mm], -hh[:mm], z
+			tm := fld
+			if i := strings.IndexAny(tm, "+-z"); i > 0 {
+				if !validZone(tm[i:]) {
+					return f, false
+				}
+				tm = tm[:i]
+			}
+			if !decodeTime(tm, &f) {
+				return f, false
+			}
+			hasTime = true
+		case (fld[0] == '+' || fld[0] == '-') && hasTime:
+			if !validZone(fld) {
+				return f, false
+			}
+		default:
+			return f, false
+		}
+	}
+	if !f.hasDate {
+		return f, false
+	}
+	if f.pm || f.am {
+		if f.hour < 1 || f.hour > 12 {
+			f.rangeErr = true
+		} else if f.pm && f.hour != 12 {
+			f.hour += 12
+		} else if f.am && f.hour == 12 {
+			f.hour = 0
+		}
+	}
+	return f, true
+}
+
+func validZone(z string) bool {
+	if z == "z" {
+		return true
+	}
+	if len(z) < 2 || (z[0] != '+' && z[0] != '-') {
+		return false
+	}
+	z = z[1:]
+	if i := strings.IndexByte(z, ':'); i >= 0 {
+		return allDigits(z[:i]) && i <= 2 && allDigits(z[i+1:]) && len(z)-i-1 == 2
+	}
+	return allDigits(z) && len(z) <= 4
+}
+
+func decodeTime(tm string, f *dtFields) bool {
+	p := strings.Split(tm, ":")
+	if len(p) < 2 || len(p) > 3 {
+		return false
+	}
+	if !allDigits(p[0]) || !allDigits(p[1]) || len(p[0]) > 2 || len(p[1]) != 2 {
+		return false
+	}
+	f.hour, f.min = atoiSmall(p[0]), atoiSmall(p[1])
+	if len(p) == 3 {
+		sec := p[2]
+		frac := ""
+		if i := strings.IndexByte(sec, '.'); i >= 0 {
+			sec, frac = sec[:i], sec[i+1:]
+			if frac != "" && !allDigits(frac) {
+				return false
+			}
+		}
+		if !allDigits(sec) || len(sec) != 2 {
+			return false
+		}
+		f.sec = atoiSmall(sec)
+		if frac != "" {
+			v, _ := strconv.ParseFloat("0."+frac, 64)
+			f.micros = int64(math.RoundToEven(v * 1e6))
+		}
+	}
+	return true
+}
+
+// resolve turns fields into microseconds since 2000-01-01.
+func (f *dtFields) resolve() (int64, bool) {
+	if f.rangeErr || f.year < 1 || f.month < 1 || f.month > 12 || f.day < 1 {
+		f.mdHint = f.month > 12
+		return 0, false
+	}
+	if f.year > 6000000 {
+		return 0, false
+	}
+	y := f.year
+	if f.bc {
+		y = 1 - y
+	}
+	if f.day > time.Date(y, time.Month(f.month)+1, 0, 0, 0, 0, 0, time.UTC).Day() {
+		return 0, false
+	}
+	if f.hour < 0 || f.hour > 24 || f.min < 0 || f.min > 59 || f.sec < 0 || f.sec > 60 ||
+		(f.hour == 24 && (f.min != 0 || f.sec != 0 || f.micros != 0)) {
+		return 0, false
+	}
+	days := DateDays(time.Date(y, time.Month(f.month), f.day, 0, 0, 0, 0, time.UTC))
+	us := int64(days)*86400e6 + int64(f.hour)*3600e6 + int64(f.min)*60e6 + int64(f.sec)*1e6 + f.micros
+	return us, true
+}
+
+func dtRangeError(in string, f *dtFields) error {
+	e := pgerr.New(pgerr.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", in)
+	if f.mdHint {
+		e.WithHint("Perhaps you need a different \"datestyle\" setting.")
+	}
+	return e
+}
+
+func nowMicros() int64 { return TimestampMicros(time.Now()) }
+
+// parseTimestamp is timestamp_in (without the typmod).
+func parseTimestamp(in string) (time.Time, error) {
+	f, ok := decodeDateTime(in)
+	if !ok {
+		return time.Time{}, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type timestamp: \"%s\"", in)
+	}
+	var us int64
+	switch f.special {
+	case "infinity":
+		return TimestampInfinity, nil
+	case "-infinity":
+		return TimestampNegInfinity, nil
+	case "epoch":
+		us = -pgEpochUnix * 1e6
+	case "now":
+		us = nowMicros()
+	case "today", "tomorrow", "yesterday":
+		us = floorDiv(nowMicros(), 86400e6) * 86400e6
+		if f.special == "tomorrow" {
+			us += 86400e6
+		} else if f.special == "yesterday" {
+			us -= 86400e6
+		}
+	default:
+		if us, ok = f.resolve(); !ok {
+			return time.Time{}, dtRangeError(in, &f)
+		}
+		if !timestampValid(us) {
+			return time.Time{}, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", in)
+		}
+	}
+	return MicrosToTimestamp(us), nil
+}
+
+// parseDate is date_in.
+func parseDate(in string) (Datum, error) {
+	f, ok := decodeDateTime(in)
+	if !ok {
+		return nil, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type date: \"%s\"", in)
+	}
+	var days int32
+	switch f.special {
+	case "infinity":
+		return DateInfinity, nil
+	case "-infinity":
+		return DateNegInfinity, nil
+	case "epoch":
+		days = -pgEpochUnix / 86400
+	case "now", "today", "tomorrow", "yesterday":
+		days = int32(floorDiv(nowMicros(), 86400e6))
+		if f.special == "tomorrow" {
+			days++
+		} else if f.special == "yesterday" {
+			days--
+		}
+	default:
+		us, ok := f.resolve()
+		if !ok {
+			return nil, dtRangeError(in, &f)
+		}
+		us -= int64(f.hour)*3600e6 + int64(f.min)*60e6 + int64(f.sec)*1e6 + f.micros
+		d := floorDiv(us, 86400e6)
+		if d < int64(minDate) || d >= int64(endDate) {
+			return nil, pgerr.New(pgerr.DatetimeFieldOverflow, "date out of range: \"%s\"", in)
+		}
+		days = int32(d)
+	}
+	return DaysToDate(days), nil
+}
