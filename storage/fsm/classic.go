@@ -1,0 +1,55 @@
+package fsm
+
+import "minipg/storage/buffer"
+
+// classic is PostgreSQL's placement (hio.c RelationGetBufferForTuple): the
+// session's target block first; when it is too full, record its real free
+// space and take whatever page the FSM offers (from the next-slot hint
+// onward); when the FSM knows nothing at all, try the relation's last page;
+// then extend. Where the space comes from does not matter to it, only that
+// the fillfactor is respected.
+type classic struct {
+	c counters
+}
+
+// NewClassic returns the classic policy.
+func NewClassic() Policy { return &classic{} }
+
+func (*classic) Name() string { return "classic" }
+
+func (p *classic) Stats() PolicyStats { return p.c.snapshot() }
+
+func (p *classic) Choose(m *Map, r Request) uint32 {
+	if r.Target != InvalidBlock {
+		p.c.targetTries.Add(1)
+		return r.Target
+	}
+	if blk := m.GetPageWithFreeSpace(r.TargetFreeSpace()); blk != InvalidBlock {
+		p.c.fsmAnswers.Add(1)
+		return blk
+	}
+	// The FSM knows nothing suitable: try the last page before extending,
+	// which avoids one tuple per page in a relation whose FSM is empty
+	// (a new table, or one never vacuumed).
+	if n, err := m.pool.NBlocks(m.rel, buffer.MainFork); err == nil && n > 0 {
+		p.c.lastBlockTries.Add(1)
+		return n - 1
+	}
+	return InvalidBlock
+}
+
+func (p *classic) Retry(m *Map, r Request, tried uint32, avail int) uint32 {
+	p.c.retries.Add(1)
+	if tried == r.Target {
+		p.c.targetMisses.Add(1)
+	}
+	blk := m.RecordAndGetPageWithFreeSpace(tried, avail, r.TargetFreeSpace())
+	if blk != InvalidBlock {
+		p.c.fsmAnswers.Add(1)
+	}
+	return blk
+}
+
+func (p *classic) Extend(m *Map, r Request) (uint32, error) {
+	return extend(m, r, &p.c)
+}
