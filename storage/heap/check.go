@@ -1,0 +1,181 @@
+package heap
+
+// Consistency checking (in the spirit of bbolt's tx_check.go and
+// PostgreSQL's amcheck verify_heapam).
+
+import (
+	"fmt"
+	"slices"
+
+	"minipg/storage/buffer"
+	"minipg/storage/fsm"
+	"minipg/storage/page"
+)
+
+// Check verifies every page of r and its free space map. For each page:
+// page.Verify; pd_lower, pd_upper and pd_special in order with no special
+// space; every line pointer inside the page, tuples inside the tuple area,
+// MAXALIGNed and not overlapping; tuple lengths at least a header, t_hoff
+// sane, natts no more than the descriptor's, t_ctid inside the relation.
+// Then fsm.Check: upper FSM levels cover their children, and no leaf
+// promises more than the page actually has free (callers run Check after
+// VACUUM or when the FSM is otherwise known to be exact; see CheckPages for
+// a check that tolerates the FSM's normal staleness).
+//
+// Check share-locks one page at a time, so it may run concurrently with
+// writers, but a page's free space can change between the page pass and the
+// FSM pass; run it on a quiescent relation for an exact FSM check.
+func Check(r *Relation) error {
+	free, err := checkPages(r)
+	if err != nil {
+		return err
+	}
+	nblocks := uint32(len(free))
+	return fsm.Check(r.fsm, func(blk uint32) (int, error) {
+		if blk >= nblocks {
+			return 0, fmt.Errorf("heap: FSM asked for block %d of %d", blk, nblocks)
+		}
+		return free[blk], nil
+	}, nblocks)
+}
+
+// CheckPages is Check without the comparison of FSM leaves with actual free
+// space (the FSM is a hint: after inserts it may promise space on pages that
+// sessions have since filled; VACUUM makes it exact again). The FSM's own
+// structure is still checked.
+func CheckPages(r *Relation) error {
+	free, err := checkPages(r)
+	if err != nil {
+		return err
+	}
+	return fsm.Check(r.fsm, func(blk uint32) (int, error) { return page.BlockSize, nil }, uint32(len(free)))
+}
+
+// checkPages checks every page and returns each page's heap free space.
+func checkPages(r *Relation) ([]int, error) {
+	nblocks, err := r.NBlocks()
+	if err != nil {
+		return nil, err
+	}
+	free := make([]int, nblocks)
+	for blk := uint32(0); blk < nblocks; blk++ {
+		buf, err := r.pool.ReadBuffer(r.rel, buffer.MainFork, blk)
+		if err != nil {
+			return nil, err
+		}
+		buf.RLock()
+		p := buf.Page()
+		err = r.checkPage(p, blk, nblocks)
+		if page.IsNew(p) {
+			free[blk] = page.BlockSize - page.HeaderSize
+		} else if err == nil {
+			free[blk] = page.HeapFreeSpace(p)
+		}
+		buf.RUnlock()
+		buf.Release()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return free, nil
+}
+
+// checkPage checks one locked page. nblocks bounds t_ctid block numbers
+// (InvalidBlock: unknown, skip that test). Errors are DataCorrupted.
+func (r *Relation) checkPage(p page.Page, blk, nblocks uint32) error {
+	if len(p) != page.BlockSize {
+		return errCorrupt(blk, "page is %d bytes", len(p))
+	}
+	if page.IsNew(p) {
+		for _, b := range p {
+			if b != 0 {
+				return errCorrupt(blk, "pd_upper is 0 but the page is not all zeros")
+			}
+		}
+		return nil
+	}
+	if err := page.Verify(p); err != nil {
+		return errCorrupt(blk, "%v", err)
+	}
+	lower, upper, special := page.Lower(p), page.Upper(p), page.Special(p)
+	if lower < page.HeaderSize || lower > upper || upper > special || special != page.BlockSize {
+		return errCorrupt(blk, "bad page bounds: pd_lower %d, pd_upper %d, pd_special %d", lower, upper, special)
+	}
+	if (lower-page.HeaderSize)%page.ItemIDSize != 0 {
+		return errCorrupt(blk, "pd_lower %d is not at a line pointer boundary", lower)
+	}
+	maxoff := page.MaxOffset(p)
+	if int(maxoff) > page.MaxHeapTuplesPerPage {
+		return errCorrupt(blk, "%d line pointers, more than MaxHeapTuplesPerPage", maxoff)
+	}
+	type span struct{ start, end, off int }
+	var spansBuf [page.MaxHeapTuplesPerPage]span
+	spans := spansBuf[:0]
+	for off := uint16(1); off <= maxoff; off++ {
+		tid := page.TID{Block: blk, Offset: off}
+		lpOff, flags, lpLen := page.ItemID(p, off)
+		switch flags {
+		case page.LPUnused:
+			if lpLen != 0 {
+				return errCorruptTID(tid, "unused line pointer has length %d", lpLen)
+			}
+			continue
+		case page.LPRedirect:
+			if lpLen != 0 || lpOff < 1 || lpOff > int(maxoff) {
+				return errCorruptTID(tid, "bad redirect line pointer (off %d, len %d)", lpOff, lpLen)
+			}
+			continue
+		case page.LPDead:
+			if lpLen == 0 {
+				continue
+			}
+		}
+		if lpOff%page.MaxAlign != 0 {
+			return errCorruptTID(tid, "tuple offset %d is not MAXALIGNed", lpOff)
+		}
+		if lpOff < upper || lpOff+lpLen > special {
+			return errCorruptTID(tid, "tuple [%d,%d) outside the tuple area [%d,%d)", lpOff, lpOff+lpLen, upper, special)
+		}
+		if lpLen < TupleHeaderSize {
+			return errCorruptTID(tid, "tuple length %d shorter than its header", lpLen)
+		}
+		spans = append(spans, span{lpOff, lpOff + page.MaxAlignLen(lpLen), int(off)})
+		if flags != page.LPNormal {
+			continue
+		}
+		t := p[lpOff : lpOff+lpLen]
+		hoff := Hoff(t)
+		if hoff < TupleHeaderSize || hoff > lpLen || hoff%page.MaxAlign != 0 {
+			return errCorruptTID(tid, "bad t_hoff %d for a tuple of %d bytes", hoff, lpLen)
+		}
+		if Infomask(t)&HeapHasNull != 0 {
+			if minHoff := TupleHeaderSize + (Natts(t)+7)/8; hoff < minHoff {
+				return errCorruptTID(tid, "t_hoff %d too small for a null bitmap of %d attributes", hoff, Natts(t))
+			}
+		}
+		if r != nil && r.desc != nil && Natts(t) > len(r.desc) {
+			return errCorruptTID(tid, "%d attributes, descriptor has %d", Natts(t), len(r.desc))
+		}
+		ctid := Ctid(t)
+		if ctid.Offset == 0 || int(ctid.Offset) > page.MaxHeapTuplesPerPage ||
+			(nblocks != page.InvalidBlock && ctid.Block >= nblocks) {
+			return errCorruptTID(tid, "t_ctid %s outside the relation (%d blocks)", ctid, nblocks)
+		}
+		if ctid.Block == blk && ctid.Offset > maxoff {
+			return errCorruptTID(tid, "t_ctid %s beyond the page's %d line pointers", ctid, maxoff)
+		}
+		if Infomask(t)&HeapXmaxInvalid == 0 && Xmax(t) == InvalidXid {
+			return errCorruptTID(tid, "t_xmax is 0 without HEAP_XMAX_INVALID")
+		}
+		if xminInvalid(Infomask(t)) && Infomask(t)&HeapXmaxCommitted != 0 {
+			return errCorruptTID(tid, "aborted inserter but committed deleter")
+		}
+	}
+	slices.SortFunc(spans, func(a, b span) int { return a.start - b.start })
+	for i := 1; i < len(spans); i++ {
+		if spans[i].start < spans[i-1].end {
+			return errCorrupt(blk, "tuples at offsets %d and %d overlap", spans[i-1].off, spans[i].off)
+		}
+	}
+	return nil
+}

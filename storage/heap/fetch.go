@@ -1,0 +1,221 @@
+package heap
+
+// Fetch by TID and sequential scans (heap_fetch, heapgetpage).
+
+import (
+	"minipg/storage/buffer"
+	"minipg/storage/page"
+)
+
+// Fetch returns a copy of the tuple at tid if it is visible to snap. ok is
+// false when tid names no tuple (past the end of the relation, an unused or
+// dead line pointer) or an invisible one. Like PostgreSQL's index fetch it
+// may prune the page first (see Horizon).
+func (r *Relation) Fetch(snap *Snapshot, tid page.TID) (tup []byte, ok bool, err error) {
+	if snap == nil || snap.Oracle == nil {
+		return nil, false, ErrNoOracle
+	}
+	return r.fetch(snap, tid)
+}
+
+// FetchAny returns a copy of the tuple at tid without any visibility check,
+// for following update chains (the caller compares the tuple's t_xmin with
+// the t_xmax of the version it came from, since a line pointer can be
+// reused once VACUUM has removed the version it held).
+func (r *Relation) FetchAny(tid page.TID) (tup []byte, ok bool, err error) {
+	return r.fetch(nil, tid)
+}
+
+func (r *Relation) fetch(snap *Snapshot, tid page.TID) ([]byte, bool, error) {
+	buf, err := r.readBlockIfExists(tid.Block)
+	if err != nil || buf == nil {
+		return nil, false, err
+	}
+	defer buf.Release()
+	buf.RLock()
+	if snap != nil {
+		r.maybePrune(buf, snap.Oracle)
+	}
+	p := buf.Page()
+	t, err := normalItem(p, tid.Block, tid.Offset)
+	if err != nil || t == nil {
+		buf.RUnlock()
+		return nil, false, err
+	}
+	visible, hints := true, uint16(0)
+	if snap != nil {
+		visible, hints = satisfiesMVCC(t, snap)
+	}
+	var out []byte
+	if visible {
+		out = append([]byte(nil), t...)
+	}
+	var q hintQueue
+	q.add(tid.Offset, t, hints)
+	buf.RUnlock()
+	if len(q) > 0 {
+		applyQueuedHints(buf, q)
+	}
+	return out, visible, nil
+}
+
+// readBlockIfExists pins blk, or returns nil if it is past the end.
+func (r *Relation) readBlockIfExists(blk uint32) (*buffer.Buffer, error) {
+	n, err := r.NBlocks()
+	if err != nil {
+		return nil, err
+	}
+	if blk >= n {
+		return nil, nil
+	}
+	return r.pool.ReadBuffer(r.rel, buffer.MainFork, blk)
+}
+
+// normalItem returns the tuple at off on the locked page p, nil if off is
+// out of range or its line pointer is not LP_NORMAL, and a corruption error
+// if the line pointer points outside the tuple area.
+func normalItem(p page.Page, blk uint32, off uint16) ([]byte, error) {
+	if off == 0 || off > page.MaxOffset(p) {
+		return nil, nil
+	}
+	lpOff, flags, lpLen := page.ItemID(p, off)
+	if flags != page.LPNormal {
+		return nil, nil
+	}
+	if lpLen < TupleHeaderSize || lpOff < page.Upper(p) || lpOff+lpLen > page.Special(p) {
+		return nil, errCorruptTID(page.TID{Block: blk, Offset: off},
+			"line pointer (off %d, len %d) outside the tuple area [%d,%d)", lpOff, lpLen, page.Upper(p), page.Special(p))
+	}
+	return page.Item(p, off), nil
+}
+
+// applyQueuedHints sets hint bits found under a share lock (see hintQueue).
+// The caller holds a pin but no lock.
+func applyQueuedHints(buf *buffer.Buffer, q hintQueue) {
+	buf.Lock()
+	p := buf.Page()
+	changed := false
+	for _, h := range q {
+		t, err := normalItem(p, buf.Block(), h.off)
+		if err != nil || t == nil || Xmin(t) != h.xmin {
+			continue
+		}
+		hints := h.hints
+		if Xmax(t) != h.xmax {
+			hints &^= HeapXmaxCommitted | HeapXmaxInvalid
+		}
+		if applyHints(t, hints) {
+			changed = true
+		}
+	}
+	if changed {
+		buf.MarkDirty() // MarkBufferDirtyHint: not WAL-logged
+	}
+	buf.Unlock()
+}
+
+// Scan is a sequential scan over the blocks that existed when it started.
+// It works a page at a time: it share-locks the page, copies the visible
+// tuples, and releases the page, so no lock or pin is held while the caller
+// works on the rows. A Scan is used by one goroutine.
+type Scan struct {
+	r       *Relation
+	snap    *Snapshot
+	nblocks uint32
+	started bool
+	next    uint32 // next block to read
+	tids    []page.TID
+	tups    [][]byte
+	pos     int
+	err     error
+	closed  bool
+}
+
+// NewScan starts a sequential scan with snap (which must carry an Oracle).
+func (r *Relation) NewScan(snap *Snapshot) *Scan {
+	return &Scan{r: r, snap: snap}
+}
+
+// Next returns the next visible tuple: its TID and a copy the caller owns.
+// ok is false at the end of the scan or on error.
+func (s *Scan) Next() (tid page.TID, tup []byte, ok bool, err error) {
+	if s.closed || s.err != nil {
+		return page.TID{}, nil, false, s.err
+	}
+	if !s.started {
+		s.started = true
+		if s.snap == nil || s.snap.Oracle == nil {
+			s.err = ErrNoOracle
+			return page.TID{}, nil, false, s.err
+		}
+		if s.nblocks, s.err = s.r.NBlocks(); s.err != nil {
+			return page.TID{}, nil, false, s.err
+		}
+	}
+	for s.pos >= len(s.tups) {
+		if s.next >= s.nblocks {
+			return page.TID{}, nil, false, nil
+		}
+		blk := s.next
+		s.next++
+		if s.err = s.readPage(blk); s.err != nil {
+			return page.TID{}, nil, false, s.err
+		}
+	}
+	i := s.pos
+	s.pos++
+	return s.tids[i], s.tups[i], true, nil
+}
+
+// Close ends the scan.
+func (s *Scan) Close() {
+	s.closed = true
+	s.tids, s.tups = nil, nil
+}
+
+// readPage is heapgetpage: prune if worthwhile, then collect the visible
+// tuples of blk under a share lock.
+func (s *Scan) readPage(blk uint32) error {
+	s.tids, s.tups, s.pos = s.tids[:0], s.tups[:0], 0
+	buf, err := s.r.pool.ReadBuffer(s.r.rel, buffer.MainFork, blk)
+	if err != nil {
+		return err
+	}
+	defer buf.Release()
+	buf.RLock()
+	s.r.maybePrune(buf, s.snap.Oracle)
+	p := buf.Page()
+	if page.IsNew(p) {
+		buf.RUnlock()
+		return nil
+	}
+	maxoff := page.MaxOffset(p)
+	// One allocation per page holds all copied tuples; the slices handed
+	// out stay valid after the scan moves on.
+	arena := make([]byte, 0, max(0, page.Special(p)-page.Upper(p)))
+	var q hintQueue
+	for off := uint16(1); off <= maxoff; off++ {
+		t, err := normalItem(p, blk, off)
+		if err != nil {
+			buf.RUnlock()
+			return err
+		}
+		if t == nil {
+			continue
+		}
+		visible, hints := satisfiesMVCC(t, s.snap)
+		q.add(off, t, hints)
+		if !visible {
+			continue
+		}
+		start := len(arena)
+		arena = append(arena, t...)
+		s.tids = append(s.tids, page.TID{Block: blk, Offset: off})
+		s.tups = append(s.tups, arena[start:len(arena):len(arena)])
+	}
+	buf.RUnlock()
+	if len(q) > 0 {
+		applyQueuedHints(buf, q)
+	}
+	return nil
+}

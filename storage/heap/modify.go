@@ -1,0 +1,237 @@
+package heap
+
+// heap_update, heap_delete and heap_lock_tuple (FOR UPDATE only).
+
+import (
+	"minipg/storage/buffer"
+	"minipg/storage/page"
+)
+
+// Result is TM_Result: the outcome of Update, Delete and Lock.
+type Result int
+
+// Results, with PostgreSQL's meanings.
+const (
+	// TMOk: the row was updated, deleted or locked.
+	TMOk Result = iota
+	// TMInvisible: the row version is not visible to the command at all
+	// (inserted by a later command of this transaction, or by a transaction
+	// still running or aborted). PostgreSQL reports "attempted to update
+	// invisible tuple" for it.
+	TMInvisible
+	// TMSelfModified: this transaction already updated or deleted the row
+	// in the current command or a later one.
+	TMSelfModified
+	// TMUpdated: a committed transaction updated the row; FailureData.Ctid
+	// is the next version. READ COMMITTED follows it (FetchAny), rechecks
+	// the new version and retries there.
+	TMUpdated
+	// TMDeleted: a committed transaction deleted the row (or the version's
+	// line pointer no longer holds a tuple).
+	TMDeleted
+	// TMBeingModified: transaction FailureData.Xmax, still running, updated,
+	// deleted or locked the row. The caller waits for it to end and calls
+	// again.
+	TMBeingModified
+)
+
+var resultNames = [...]string{"TM_Ok", "TM_Invisible", "TM_SelfModified", "TM_Updated", "TM_Deleted", "TM_BeingModified"}
+
+func (r Result) String() string {
+	if r >= 0 && int(r) < len(resultNames) {
+		return resultNames[r]
+	}
+	return "TM_Result(?)"
+}
+
+// FailureData is TM_FailureData: for a Result other than TMOk, the row
+// version's t_ctid (the next version after an update, itself after a
+// delete) and its updating/locking xid.
+type FailureData struct {
+	Ctid page.TID
+	Xmax uint32
+}
+
+// beginModify pins and exclusively locks the page of tid and decides with
+// HeapTupleSatisfiesUpdate whether transaction xid at command cid may
+// modify the tuple there. On TMOk it returns the locked buffer and the
+// tuple (a slice into the page); otherwise the buffer is already released.
+// ownLock reports that xid itself holds a lock-only xmax on the tuple.
+func (r *Relation) beginModify(tid page.TID, xid, cid uint32, o Oracle) (buf *buffer.Buffer, t []byte, res Result, fd FailureData, ownLock bool, err error) {
+	if o == nil {
+		return nil, nil, 0, fd, false, ErrNoOracle
+	}
+	buf, err = r.readBlockIfExists(tid.Block)
+	if err != nil {
+		return nil, nil, 0, fd, false, err
+	}
+	if buf == nil {
+		return nil, nil, 0, fd, false, ErrTIDOutOfRange
+	}
+	buf.Lock()
+	t, err = normalItem(buf.Page(), tid.Block, tid.Offset)
+	if err != nil || t == nil {
+		buf.Unlock()
+		buf.Release()
+		// No tuple any more: it was pruned, which requires it to be dead
+		// to everyone.
+		return nil, nil, TMDeleted, FailureData{Ctid: tid}, false, err
+	}
+	res, hints := satisfiesUpdate(t, tid.Block, tid.Offset, xid, cid, o)
+	if applyHints(t, hints) {
+		buf.MarkDirty() // hint bits only
+	}
+	if res == TMBeingModified && Xmax(t) == xid && xmaxIsLockedOnly(Infomask(t)) {
+		// We already hold the row lock (SELECT ... FOR UPDATE earlier in
+		// this transaction): proceed, as heap_update does.
+		res, ownLock = TMOk, true
+	}
+	if res != TMOk {
+		fd = FailureData{Ctid: Ctid(t), Xmax: Xmax(t)}
+		buf.Unlock()
+		buf.Release()
+		return nil, nil, res, fd, false, nil
+	}
+	return buf, t, TMOk, fd, ownLock, nil
+}
+
+// Update replaces the row version at otid with newtup (built by FormTuple)
+// for transaction xid at command cid, and returns the new version's TID.
+// snap supplies the Oracle; visibility to the command is decided by
+// HeapTupleSatisfiesUpdate against xid and cid, as in PostgreSQL.
+//
+// The new version goes on the old version's page when it fits there (the
+// fillfactor reserve may be used), else through the insert path with the
+// old block as a hint to the policy. In that case the old version is first
+// marked locked by xid, its page unlocked, and both pages locked again in
+// block order, so that no buffer lock is held while the relation is
+// extended. The old version gets t_xmax = xid and t_ctid = the new TID; the
+// new one HEAP_UPDATED.
+//
+// A Result other than TMOk means nothing was changed; see Result for what
+// the caller does next. An error other than a pgerr from the layers below
+// is never returned with partial changes, except that on an I/O error while
+// finding a new page the old version stays locked by xid (the transaction
+// is expected to abort, which releases it).
+func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid uint32, st *InsertState) (page.TID, Result, FailureData, error) {
+	if err := r.checkNewTuple(newtup); err != nil {
+		return page.TID{}, 0, FailureData{}, err
+	}
+	if snap == nil {
+		return page.TID{}, 0, FailureData{}, ErrNoOracle
+	}
+	buf, t, res, fd, _, err := r.beginModify(otid, xid, cid, snap.Oracle)
+	if err != nil || res != TMOk {
+		return page.TID{}, res, fd, err
+	}
+	cidVal, combo, err := cmaxValue(t, xid, cid)
+	if err != nil {
+		buf.Unlock()
+		buf.Release()
+		return page.TID{}, 0, FailureData{}, err
+	}
+	need := page.MaxAlignLen(len(newtup))
+	p := buf.Page()
+	newbuf := buf
+	if need > page.HeapFreeSpace(p) {
+		// Lock the old version against other writers while its page is
+		// unlocked (heap_update's xmax_lock_old_tuple).
+		SetInfomask(t, Infomask(t)&^(heapXmaxBits|HeapMoved)|HeapXmaxLockOnly|HeapXmaxExclLock)
+		SetInfomask2(t, Infomask2(t)&^(HeapKeysUpdated|HeapHotUpdated))
+		SetXmax(t, xid)
+		setCidValue(t, cidVal, combo)
+		r.logChange(walLock, buf, nil)
+		buf.Unlock()
+		newbuf, err = r.getBufferForTuple(need, buf, st, 1)
+		if err != nil {
+			buf.Release()
+			return page.TID{}, 0, FailureData{}, err
+		}
+		// Pruning may have moved the old version while the page was
+		// unlocked; it cannot have removed it (we hold its xmax).
+		t = page.Item(p, otid.Offset)
+	}
+	ntid, err := r.putTuple(newbuf, newtup, xid, cid, HeapUpdated)
+	if err != nil {
+		r.unlockPair(buf, newbuf)
+		return page.TID{}, 0, FailureData{}, err
+	}
+	SetInfomask(t, Infomask(t)&^(heapXmaxBits|HeapMoved))
+	SetInfomask2(t, Infomask2(t)&^(HeapKeysUpdated|HeapHotUpdated))
+	SetXmax(t, xid)
+	setCidValue(t, cidVal, combo)
+	SetCtid(t, ntid)
+	setPrunable(p, xid)
+	if newbuf != buf {
+		// A hint that the old page could use pruning.
+		page.SetFlags(p, page.Flags(p)|page.PDPageFull)
+		r.logChange(walUpdate, buf, newbuf)
+	} else {
+		r.logChange(walSameUpdate, buf, nil)
+	}
+	r.unlockPair(buf, newbuf)
+	return ntid, TMOk, FailureData{}, nil
+}
+
+// unlockPair unlocks and releases buf and, if different, newbuf.
+func (r *Relation) unlockPair(buf, newbuf *buffer.Buffer) {
+	if newbuf != buf {
+		newbuf.Unlock()
+		newbuf.Release()
+	}
+	buf.Unlock()
+	buf.Release()
+}
+
+// Delete marks the row version at tid deleted by transaction xid at
+// command cid (t_xmax = xid, HEAP_KEYS_UPDATED, t_ctid left pointing at
+// itself) and remembers xid as the page's prunable xid. Results as Update.
+func (r *Relation) Delete(snap *Snapshot, tid page.TID, xid, cid uint32) (Result, FailureData, error) {
+	if snap == nil {
+		return 0, FailureData{}, ErrNoOracle
+	}
+	buf, t, res, fd, _, err := r.beginModify(tid, xid, cid, snap.Oracle)
+	if err != nil || res != TMOk {
+		return res, fd, err
+	}
+	cidVal, combo, err := cmaxValue(t, xid, cid)
+	if err != nil {
+		buf.Unlock()
+		buf.Release()
+		return 0, FailureData{}, err
+	}
+	SetInfomask(t, Infomask(t)&^(heapXmaxBits|HeapMoved))
+	SetInfomask2(t, Infomask2(t)&^HeapHotUpdated|HeapKeysUpdated)
+	SetXmax(t, xid)
+	setCidValue(t, cidVal, combo)
+	SetCtid(t, tid)
+	setPrunable(buf.Page(), xid)
+	r.logChange(walDelete, buf, nil)
+	buf.Unlock()
+	buf.Release()
+	return TMOk, FailureData{}, nil
+}
+
+// Lock takes a FOR UPDATE row lock on the version at tid for transaction
+// xid: t_xmax = xid with HEAP_XMAX_LOCK_ONLY | HEAP_XMAX_EXCL_LOCK and
+// HEAP_KEYS_UPDATED, as heap_lock_tuple with LockTupleExclusive. A lock
+// already held by xid is TMOk without a change. A lock-only xmax of a
+// transaction that has ended does not block. Results as Update.
+func (r *Relation) Lock(snap *Snapshot, tid page.TID, xid, cid uint32) (Result, FailureData, error) {
+	if snap == nil {
+		return 0, FailureData{}, ErrNoOracle
+	}
+	buf, t, res, fd, ownLock, err := r.beginModify(tid, xid, cid, snap.Oracle)
+	if err != nil || res != TMOk {
+		return res, fd, err
+	}
+	if !ownLock {
+		SetInfomask(t, Infomask(t)&^(heapXmaxBits|HeapMoved)|HeapXmaxLockOnly|HeapXmaxExclLock)
+		SetInfomask2(t, Infomask2(t)|HeapKeysUpdated)
+		SetXmax(t, xid)
+		r.logChange(walLock, buf, nil)
+	}
+	buf.Unlock()
+	buf.Release()
+	return TMOk, FailureData{}, nil
+}

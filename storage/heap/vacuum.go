@@ -1,0 +1,182 @@
+package heap
+
+// VACUUM, after PostgreSQL 15's vacuumlazy.c (without the visibility map,
+// freezing or truncation): prune every page, collect the LP_DEAD items, let
+// the caller drop index entries that point at them, then mark them unused
+// and record each page's free space in the FSM.
+
+import (
+	"minipg/storage/buffer"
+	"minipg/storage/page"
+)
+
+// VacuumStats reports what Vacuum did.
+type VacuumStats struct {
+	PagesScanned       int   // pages examined
+	TuplesRemoved      int   // dead row versions whose storage this VACUUM freed
+	DeadItemsReclaimed int   // LP_DEAD line pointers made LP_UNUSED (reusable TIDs)
+	LiveTuples         int   // row versions kept as live or in progress
+	RecentlyDead       int   // dead row versions some snapshot may still see
+	BytesFreed         int64 // growth of the pages' free space (tuples and truncated line pointers)
+}
+
+// maxDeadItems bounds the dead-TID list between index passes
+// (PostgreSQL's maintenance_work_mem limit).
+const maxDeadItems = 1 << 20
+
+type pageDead struct {
+	blk  uint32
+	offs []uint16
+}
+
+// Vacuum removes row versions dead to every transaction: those whose
+// inserter aborted and those deleted or updated by a transaction that
+// committed before oldestXmin (which must not be later than the oldest
+// xmin of any running transaction or live snapshot). oracle gives commit
+// status.
+//
+// Removing a version frees its storage at once, but its TID becomes
+// reusable only after dropIndexEntries has been called with it:
+// dropIndexEntries(dead) must delete every index entry pointing at a TID in
+// dead (it is called once per batch of up to 1<<20 TIDs, in block order;
+// nil means the relation has no indexes). If it fails, Vacuum stops and the
+// TIDs stay LP_DEAD (not reusable) until the next Vacuum.
+//
+// Vacuum runs concurrently with inserts, updates and scans; it locks one
+// page at a time. Free space is recorded in the FSM for every page and the
+// FSM's upper levels are brought up to date at the end.
+func (r *Relation) Vacuum(oldestXmin uint32, oracle Oracle, dropIndexEntries func(dead []page.TID) error) (VacuumStats, error) {
+	var stats VacuumStats
+	if oracle == nil {
+		return stats, ErrNoOracle
+	}
+	nblocks, err := r.NBlocks()
+	if err != nil {
+		return stats, err
+	}
+	var pending []pageDead
+	ndead := 0
+	for blk := uint32(0); blk < nblocks; blk++ {
+		buf, err := r.pool.ReadBuffer(r.rel, buffer.MainFork, blk)
+		if err != nil {
+			return stats, err
+		}
+		buf.Lock()
+		p := buf.Page()
+		stats.PagesScanned++
+		if page.IsNew(p) {
+			// Extended but never used: PostgreSQL records it as empty.
+			buf.Unlock()
+			buf.Release()
+			if err := r.fsm.RecordPageWithFreeSpace(blk, page.BlockSize-page.HeaderSize); err != nil {
+				return stats, err
+			}
+			continue
+		}
+		before := page.ExactFreeSpace(p)
+		pr := r.prunePage(buf, oldestXmin, oracle)
+		stats.TuplesRemoved += pr.removed
+		stats.LiveTuples += pr.live + pr.inProgress
+		stats.RecentlyDead += pr.recentlyDead
+		stats.BytesFreed += int64(page.ExactFreeSpace(p) - before)
+		var offs []uint16
+		maxoff := page.MaxOffset(p)
+		for off := uint16(1); off <= maxoff; off++ {
+			if _, flags, _ := page.ItemID(p, off); flags == page.LPDead {
+				offs = append(offs, off)
+			}
+		}
+		free := page.HeapFreeSpace(p)
+		buf.Unlock()
+		buf.Release()
+		if len(offs) == 0 {
+			if err := r.fsm.RecordPageWithFreeSpace(blk, free); err != nil {
+				return stats, err
+			}
+			continue
+		}
+		pending = append(pending, pageDead{blk: blk, offs: offs})
+		ndead += len(offs)
+		if ndead >= maxDeadItems {
+			if err := r.vacuumDeadItems(pending, dropIndexEntries, &stats); err != nil {
+				return stats, err
+			}
+			pending, ndead = pending[:0], 0
+		}
+	}
+	if len(pending) > 0 {
+		if err := r.vacuumDeadItems(pending, dropIndexEntries, &stats); err != nil {
+			return stats, err
+		}
+	}
+	if nblocks > 0 {
+		if err := r.fsm.Vacuum(0, nblocks); err != nil {
+			return stats, err
+		}
+	}
+	return stats, nil
+}
+
+// vacuumDeadItems is lazy_vacuum: the index pass (the caller's callback),
+// then lazy_vacuum_heap_page on each page: LP_DEAD -> LP_UNUSED, truncate
+// the line pointer array, record the free space.
+func (r *Relation) vacuumDeadItems(pending []pageDead, dropIndexEntries func([]page.TID) error, stats *VacuumStats) error {
+	if dropIndexEntries != nil {
+		var tids []page.TID
+		for _, pd := range pending {
+			for _, off := range pd.offs {
+				tids = append(tids, page.TID{Block: pd.blk, Offset: off})
+			}
+		}
+		if err := dropIndexEntries(tids); err != nil {
+			return err
+		}
+	}
+	for _, pd := range pending {
+		buf, err := r.pool.ReadBuffer(r.rel, buffer.MainFork, pd.blk)
+		if err != nil {
+			return err
+		}
+		buf.Lock()
+		p := buf.Page()
+		before := page.ExactFreeSpace(p)
+		n := 0
+		for _, off := range pd.offs {
+			// Still LP_DEAD: nothing makes a dead item live again, but be
+			// exact about what we free.
+			if off <= page.MaxOffset(p) {
+				if _, flags, _ := page.ItemID(p, off); flags == page.LPDead {
+					page.SetItemID(p, off, 0, page.LPUnused, 0)
+					n++
+				}
+			}
+		}
+		if n > 0 {
+			page.TruncateLinePointerArray(p)
+			if hasUnused(p) {
+				page.SetFlags(p, page.Flags(p)|page.PDHasFreeLines)
+			}
+			r.logChange(walVacuum, buf, nil)
+		}
+		stats.DeadItemsReclaimed += n
+		stats.BytesFreed += int64(page.ExactFreeSpace(p) - before)
+		free := page.HeapFreeSpace(p)
+		buf.Unlock()
+		buf.Release()
+		if err := r.fsm.RecordPageWithFreeSpace(pd.blk, free); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hasUnused reports whether the page has an LP_UNUSED line pointer.
+func hasUnused(p page.Page) bool {
+	maxoff := page.MaxOffset(p)
+	for off := uint16(1); off <= maxoff; off++ {
+		if _, flags, _ := page.ItemID(p, off); flags == page.LPUnused {
+			return true
+		}
+	}
+	return false
+}
