@@ -1,0 +1,294 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+
+	"minipg/pgerr"
+)
+
+// flushThreshold is how many bytes of DataRows are buffered before they are
+// written, so that a large result streams instead of piling up in memory.
+const flushThreshold = 64 << 10
+
+// conn is one client connection. Everything but the fields under mu and
+// terminating is used by the connection's own goroutine only.
+type conn struct {
+	srv  *Server
+	nc   net.Conn
+	be   *pgproto3.Backend
+	log  *slog.Logger
+	pid  uint32
+	key  []byte // BackendKeyData secret (4 bytes, as PostgreSQL 15)
+	user string
+	sess Session
+
+	stmts   map[string]*prepStmt // "" is the unnamed statement
+	portals map[string]*portal   // "" is the unnamed portal
+
+	ignoreTillSync bool // an extended-protocol message failed: skip to Sync
+	unflushed      int  // approximate bytes sent since the last Flush
+
+	row rowEncoder
+
+	terminating atomic.Bool // Server.Shutdown asked this connection to end
+
+	mu struct {
+		sync.Mutex
+		cancel context.CancelFunc // cancels the running statement; nil when idle
+	}
+}
+
+// prepStmt is a prepared statement; st is nil for an empty query.
+type prepStmt struct {
+	name string
+	st   *Statement
+}
+
+// portal is a bound statement. p is nil for an empty query.
+type portal struct {
+	name    string
+	stmt    *prepStmt
+	p       Portal
+	cols    []Column
+	formats []int16 // per column
+	done    bool    // ran to completion
+	tag     string  // its CommandComplete tag
+}
+
+// ServeConn runs the protocol on nc until the client terminates, a FATAL
+// error or a connection failure; it closes nc. A panic in the connection
+// is recovered, logged and reported as FATAL XX000: other connections and
+// the server are unaffected.
+func (s *Server) ServeConn(ctx context.Context, nc net.Conn) {
+	c := &conn{
+		srv:     s,
+		nc:      nc,
+		be:      pgproto3.NewBackend(nc, nc),
+		log:     s.log.With("remote", nc.RemoteAddr().String()),
+		stmts:   make(map[string]*prepStmt),
+		portals: make(map[string]*portal),
+	}
+	defer nc.Close()
+	defer func() {
+		if r := recover(); r != nil {
+			c.log.Error("panic in connection", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			c.sendError(fatal(pgerr.InternalError, "internal error: %v", r))
+			_ = c.flush()
+		}
+		c.closeSession()
+	}()
+	if !c.handshake() {
+		return
+	}
+	defer s.unregister(c)
+	c.log = c.log.With("pid", c.pid, "user", c.user)
+	c.log.Debug("connection ready")
+	err := c.messageLoop(ctx)
+	switch {
+	case err == nil:
+		c.log.Debug("connection terminated by client")
+	case isIOError(err):
+		if c.terminating.Load() {
+			c.sendError(fatal(pgerr.AdminShutdown, "terminating connection due to administrator command"))
+			_ = c.flush()
+		} else {
+			c.log.Debug("connection lost", "err", err)
+		}
+	default:
+		c.log.Info("closing connection", "err", err)
+		c.sendError(err)
+		_ = c.flush()
+	}
+}
+
+// closeSession closes the portals and the session (which aborts an open
+// transaction); a panic there is logged, not propagated.
+func (c *conn) closeSession() {
+	if c.sess == nil {
+		return
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			c.log.Error("panic closing session", "panic", fmt.Sprint(r))
+		}
+	}()
+	c.closeAllPortals()
+	c.sess.Close()
+	c.sess = nil
+}
+
+// messageLoop reads and dispatches messages. It returns nil on Terminate,
+// an *ioError when the connection broke, or a FATAL error to be sent.
+func (c *conn) messageLoop(ctx context.Context) error {
+	c.be.SetMaxBodyLen(c.srv.cfg.MaxMessageSize)
+	for {
+		if c.terminating.Load() {
+			return &ioError{net.ErrClosed}
+		}
+		msg, err := c.be.Receive()
+		if err != nil {
+			return receiveError(err)
+		}
+		if c.ignoreTillSync {
+			switch msg.(type) {
+			case *pgproto3.Sync, *pgproto3.Terminate:
+			default:
+				continue
+			}
+		}
+		extended := false
+		switch m := msg.(type) {
+		case *pgproto3.Query:
+			err = c.simpleQuery(ctx, m.String)
+		case *pgproto3.Parse:
+			extended = true
+			err = c.parse(m)
+		case *pgproto3.Bind:
+			extended = true
+			err = c.bind(m)
+		case *pgproto3.Describe:
+			extended = true
+			err = c.describe(m)
+		case *pgproto3.Execute:
+			extended = true
+			err = c.execute(ctx, m)
+		case *pgproto3.Close:
+			extended = true
+			err = c.closeMsg(m)
+		case *pgproto3.Sync:
+			c.ignoreTillSync = false
+			err = c.syncAndReady()
+		case *pgproto3.Flush:
+			err = c.flush()
+		case *pgproto3.Terminate:
+			return nil
+		case *pgproto3.CopyData, *pgproto3.CopyDone, *pgproto3.CopyFail:
+			// Accepted and ignored, as PostgreSQL does: a COPY failed and
+			// the client is still sending its data.
+		case *pgproto3.FunctionCall:
+			c.sendError(pgerr.Unimplemented("fastpath function calls"))
+			err = c.readyForQuery()
+		default:
+			return fatal(pgerr.ProtocolViolation, "invalid frontend message type %d", messageType(msg))
+		}
+		if err == nil {
+			continue
+		}
+		if isIOError(err) || isFatal(err) {
+			return err
+		}
+		c.sendError(err)
+		if extended {
+			c.ignoreTillSync = true
+		}
+		if err := c.maybeFlush(); err != nil {
+			return err
+		}
+	}
+}
+
+// messageType returns the type byte of a frontend message for error texts.
+func messageType(msg pgproto3.FrontendMessage) byte {
+	b, err := msg.Encode(nil)
+	if err != nil || len(b) == 0 {
+		return 0
+	}
+	return b[0]
+}
+
+// send queues msg; nothing is written until flush.
+func (c *conn) send(msg pgproto3.BackendMessage) { c.be.Send(msg) }
+
+// flush writes what send queued.
+func (c *conn) flush() error {
+	c.unflushed = 0
+	if c.terminating.Load() {
+		_ = c.nc.SetWriteDeadline(time.Now().Add(time.Second))
+	}
+	if err := c.be.Flush(); err != nil {
+		return &ioError{err}
+	}
+	return nil
+}
+
+// maybeFlush flushes once enough bytes are queued.
+func (c *conn) maybeFlush() error {
+	if c.unflushed >= flushThreshold {
+		return c.flush()
+	}
+	return nil
+}
+
+// sendError queues an ErrorResponse for err (after pending notices).
+func (c *conn) sendError(err error) {
+	c.sendNotices()
+	resp := errorResponse(err)
+	if resp.Code == string(pgerr.InternalError) {
+		c.log.Warn("internal error", "err", err)
+	}
+	c.send(resp)
+	c.unflushed += len(resp.Message) + 64
+}
+
+// sendNotices queues the session's pending notices.
+func (c *conn) sendNotices() {
+	if c.sess == nil {
+		return
+	}
+	for _, n := range c.sess.TakeNotices() {
+		c.send(noticeResponse(n))
+	}
+}
+
+// readyForQuery sends pending notices, changed settings and ReadyForQuery,
+// and flushes. When no transaction is open any more, portals are gone, as
+// PostgreSQL drops non-holdable portals at transaction end.
+func (c *conn) readyForQuery() error {
+	c.sendNotices()
+	for name, val := range c.sess.ParamStatusChanges() {
+		c.send(&pgproto3.ParameterStatus{Name: name, Value: val})
+	}
+	status := c.sess.TxStatus()
+	if status == 'I' {
+		c.closeAllPortals()
+	}
+	c.send(&pgproto3.ReadyForQuery{TxStatus: status})
+	return c.flush()
+}
+
+// syncAndReady ends the implicit transaction and sends ReadyForQuery.
+func (c *conn) syncAndReady() error {
+	if err := c.sess.Sync(); err != nil {
+		if isIOError(err) || isFatal(err) {
+			return err
+		}
+		c.sendError(err)
+	}
+	return c.readyForQuery()
+}
+
+func (c *conn) closeAllPortals() {
+	for name, p := range c.portals {
+		if p.p != nil {
+			p.p.Close()
+		}
+		delete(c.portals, name)
+	}
+}
+
+// terminate is called by Server.Shutdown from another goroutine: it cancels
+// the running statement and makes the connection's next read fail.
+func (c *conn) terminate() {
+	c.terminating.Store(true)
+	c.cancelStatement()
+	_ = c.nc.SetReadDeadline(time.Now())
+}

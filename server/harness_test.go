@@ -1,0 +1,227 @@
+package server
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+)
+
+// testServer runs a Server with a fakeBackend on a loopback port.
+type testServer struct {
+	t    *testing.T
+	srv  *Server
+	be   *fakeBackend
+	addr string
+	stop func()
+}
+
+func startTestServer(t *testing.T, mod func(*Config)) *testServer {
+	t.Helper()
+	be := &fakeBackend{}
+	cfg := Config{Backend: be, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if testing.Verbose() {
+		cfg.Logger = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	if mod != nil {
+		mod(&cfg)
+	}
+	srv, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln) }()
+	ts := &testServer{t: t, srv: srv, be: be, addr: ln.Addr().String()}
+	ts.stop = func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	}
+	t.Cleanup(func() {
+		if ts.stop != nil {
+			ts.stop()
+			ts.stop = nil
+		}
+	})
+	return ts
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// client is a raw protocol client: it sends frontend messages and reads
+// backend messages summarized as one line each (see summarize).
+type client struct {
+	t  *testing.T
+	nc net.Conn
+	fe *pgproto3.Frontend
+}
+
+func (ts *testServer) dial() *client {
+	ts.t.Helper()
+	nc, err := net.Dial("tcp", ts.addr)
+	if err != nil {
+		ts.t.Fatal(err)
+	}
+	ts.t.Cleanup(func() { nc.Close() })
+	_ = nc.SetDeadline(time.Now().Add(30 * time.Second)) // a hung test fails instead of hanging
+	return &client{t: ts.t, nc: nc, fe: pgproto3.NewFrontend(nc, nc)}
+}
+
+// connect dials and completes the startup as user "alice"; it returns the
+// client and the startup replies.
+func (ts *testServer) connect() (*client, []string) {
+	c := ts.dial()
+	c.send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersion30,
+		Parameters: map[string]string{"user": "alice", "database": "db", "application_name": "wiretest"}})
+	return c, c.untilReady()
+}
+
+func (c *client) send(msgs ...pgproto3.FrontendMessage) {
+	c.t.Helper()
+	for _, m := range msgs {
+		c.fe.Send(m)
+	}
+	if err := c.fe.Flush(); err != nil {
+		c.t.Fatalf("send: %v", err)
+	}
+}
+
+// sendRaw writes bytes as they are.
+func (c *client) sendRaw(b []byte) {
+	c.t.Helper()
+	if _, err := c.nc.Write(b); err != nil {
+		c.t.Fatalf("write: %v", err)
+	}
+}
+
+func (c *client) recv() (string, error) {
+	msg, err := c.fe.Receive()
+	if err != nil {
+		return "", err
+	}
+	return summarize(msg), nil
+}
+
+// untilReady reads messages up to and including ReadyForQuery.
+func (c *client) untilReady() []string {
+	c.t.Helper()
+	var out []string
+	for {
+		s, err := c.recv()
+		if err != nil {
+			c.t.Fatalf("receive after %q: %v", out, err)
+		}
+		out = append(out, s)
+		if strings.HasPrefix(s, "ReadyForQuery") || strings.HasPrefix(s, "ErrorResponse FATAL") {
+			return out
+		}
+	}
+}
+
+// next reads n messages.
+func (c *client) next(n int) []string {
+	c.t.Helper()
+	var out []string
+	for range n {
+		s, err := c.recv()
+		if err != nil {
+			c.t.Fatalf("receive after %q: %v", out, err)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// untilClosed reads messages until the server closes the connection.
+func (c *client) untilClosed() []string {
+	c.t.Helper()
+	var out []string
+	for {
+		s, err := c.recv()
+		if err != nil {
+			return out
+		}
+		out = append(out, s)
+	}
+}
+
+func expect(t *testing.T, got []string, want ...string) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got:\n\t%s\nwant:\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+}
+
+func printable(b []byte) string {
+	for _, c := range b {
+		if c < 0x20 || c > 0x7e {
+			return "0x" + hex.EncodeToString(b)
+		}
+	}
+	return string(b)
+}
+
+// summarize renders a backend message as one comparable line.
+func summarize(msg pgproto3.BackendMessage) string {
+	switch m := msg.(type) {
+	case *pgproto3.ParameterStatus:
+		return fmt.Sprintf("ParameterStatus %s=%s", m.Name, m.Value)
+	case *pgproto3.ReadyForQuery:
+		return fmt.Sprintf("ReadyForQuery %c", m.TxStatus)
+	case *pgproto3.RowDescription:
+		var f []string
+		for _, fd := range m.Fields {
+			f = append(f, fmt.Sprintf("%s:%d:%d", fd.Name, fd.DataTypeOID, fd.Format))
+		}
+		return "RowDescription " + strings.Join(f, ",")
+	case *pgproto3.DataRow:
+		var v []string
+		for _, b := range m.Values {
+			if b == nil {
+				v = append(v, "NULL")
+			} else {
+				v = append(v, printable(b))
+			}
+		}
+		return "DataRow " + strings.Join(v, "|")
+	case *pgproto3.CommandComplete:
+		return "CommandComplete " + string(m.CommandTag)
+	case *pgproto3.ErrorResponse:
+		s := fmt.Sprintf("ErrorResponse %s %s %s", m.Severity, m.Code, m.Message)
+		if m.Position != 0 {
+			s += fmt.Sprintf(" @%d", m.Position)
+		}
+		return s
+	case *pgproto3.NoticeResponse:
+		return fmt.Sprintf("NoticeResponse %s %s %s", m.Severity, m.Code, m.Message)
+	case *pgproto3.ParameterDescription:
+		return fmt.Sprintf("ParameterDescription %v", m.ParameterOIDs)
+	case *pgproto3.CopyInResponse:
+		return fmt.Sprintf("CopyInResponse %d %v", m.OverallFormat, m.ColumnFormatCodes)
+	case *pgproto3.BackendKeyData:
+		return "BackendKeyData"
+	case *pgproto3.NegotiateProtocolVersion:
+		return fmt.Sprintf("NegotiateProtocolVersion %d %v", m.NewestMinorProtocol, m.UnrecognizedOptions)
+	}
+	return strings.TrimPrefix(fmt.Sprintf("%T", msg), "*pgproto3.")
+}

@@ -1,0 +1,84 @@
+package server
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+)
+
+// simpleQuery runs a Query message: every statement in turn (Prepare, Bind,
+// Run) with RowDescription, DataRows in text and CommandComplete; the first
+// error is reported and the rest of the message skipped; then the implicit
+// transaction ends (Session.Sync) and ReadyForQuery follows. A message with
+// no statement at all (empty, or only comments: pgx's Ping sends "-- ping")
+// gets EmptyQueryResponse.
+//
+// It returns only connection failures and FATAL errors.
+func (c *conn) simpleQuery(ctx context.Context, query string) error {
+	// PostgreSQL drops the unnamed statement and portal on a simple query.
+	delete(c.stmts, "")
+	c.closePortal("")
+
+	ctx, done := c.startStatement(ctx)
+	defer done()
+
+	stmts, err := c.srv.cfg.Backend.SplitQuery(query)
+	if err != nil {
+		// Let Prepare report the syntax error (with its position) on the
+		// whole string, so that the session sees it and fails an open
+		// transaction block as PostgreSQL does.
+		stmts = []string{query}
+	}
+	ran := false
+	for _, sql := range stmts {
+		empty, err := c.runSimpleStatement(ctx, sql)
+		if err != nil {
+			if isIOError(err) || isFatal(err) {
+				return err
+			}
+			c.sendError(err)
+			ran = true
+			break
+		}
+		if !empty {
+			ran = true
+		}
+	}
+	if !ran {
+		c.send(&pgproto3.EmptyQueryResponse{})
+	}
+	return c.syncAndReady()
+}
+
+// runSimpleStatement runs one statement of a simple query; empty reports a
+// statement with nothing to run.
+func (c *conn) runSimpleStatement(ctx context.Context, sql string) (empty bool, err error) {
+	st, err := c.sess.Prepare(sql, nil)
+	if err != nil {
+		return false, err
+	}
+	if st == nil {
+		return true, nil
+	}
+	p, err := c.sess.Bind(st, nil)
+	if err != nil {
+		return false, err
+	}
+	defer p.Close()
+	var tag string
+	if st.IsCopyFrom {
+		tag, err = c.copyIn(ctx, p)
+	} else {
+		cols := p.Columns()
+		if cols != nil {
+			c.send(rowDescription(cols, nil))
+		}
+		tag, _, err = p.Run(ctx, 0, c.rowSender(cols, nil))
+	}
+	if err != nil {
+		return false, err
+	}
+	c.sendNotices()
+	c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+	return false, c.maybeFlush()
+}

@@ -1,0 +1,175 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
+)
+
+// checkAlive runs a statement on c.
+func checkAlive(t *testing.T, c *client) {
+	t.Helper()
+	c.send(&pgproto3.Query{String: "insert"})
+	expect(t, c.untilReady(), "CommandComplete INSERT 0 1", "ReadyForQuery I")
+}
+
+func TestMalformedMessagesCloseOnlyThatConnection(t *testing.T) {
+	ts := startTestServer(t, func(cfg *Config) { cfg.MaxMessageSize = 1 << 20 })
+	other, _ := ts.connect()
+
+	cases := []struct {
+		name string
+		raw  []byte
+		want string
+	}{
+		{"unknown type", []byte{'?', 0, 0, 0, 4}, "ErrorResponse FATAL 08P01 invalid frontend message type 63"},
+		{"negative length", []byte{'Q', 0xff, 0xff, 0xff, 0xff}, "ErrorResponse FATAL 08P01 invalid message format"},
+		{"oversize", []byte{'Q', 0x10, 0, 0, 0}, "ErrorResponse FATAL 08P01 invalid message length"},
+		{"query without terminator", []byte{'Q', 0, 0, 0, 7, 'a', 'b', 'c'}, "ErrorResponse FATAL 08P01 invalid message format"},
+		{"truncated bind", []byte{'B', 0, 0, 0, 6, 0, 0}, "ErrorResponse FATAL 08P01 invalid message format"},
+		{"password outside auth", []byte{'p', 0, 0, 0, 6, 'x', 0}, "ErrorResponse FATAL 08P01 invalid frontend message type 112"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, _ := ts.connect()
+			c.sendRaw(tc.raw)
+			got := c.untilClosed()
+			if len(got) != 1 || got[0] != tc.want {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+			checkAlive(t, other)
+		})
+	}
+	// A client that vanishes mid-message.
+	c, _ := ts.connect()
+	c.sendRaw([]byte{'Q', 0, 0, 0, 100, 'x'})
+	c.nc.Close()
+	checkAlive(t, other)
+}
+
+func TestPanicIsRecovered(t *testing.T) {
+	ts := startTestServer(t, nil)
+	other, _ := ts.connect()
+	c, _ := ts.connect()
+	c.send(&pgproto3.Query{String: "panic"})
+	expect(t, c.untilClosed(), "ErrorResponse FATAL XX000 internal error: fake backend panic")
+	checkAlive(t, other)
+	ts.be.mu.Lock()
+	closed := ts.be.closed
+	ts.be.mu.Unlock()
+	if closed != 1 {
+		t.Fatalf("%d sessions closed, want 1", closed)
+	}
+}
+
+func TestShutdownTerminatesConnections(t *testing.T) {
+	ts := startTestServer(t, nil)
+	idle, _ := ts.connect()
+	busy, _ := ts.connect()
+	busy.send(&pgproto3.Query{String: "sleep"})
+	time.Sleep(10 * time.Millisecond) // not needed for correctness: either order ends the same way
+	ts.stop()
+	ts.stop = nil
+	expect(t, idle.untilClosed(), "ErrorResponse FATAL 57P01 terminating connection due to administrator command")
+	expect(t, busy.untilClosed(),
+		"ErrorResponse ERROR 57014 canceling statement due to user request",
+		"ReadyForQuery I",
+		"ErrorResponse FATAL 57P01 terminating connection due to administrator command")
+	if _, err := net.Dial("tcp", ts.addr); err == nil {
+		t.Fatal("server still accepting")
+	}
+}
+
+func TestAuthentication(t *testing.T) {
+	for _, method := range []string{AuthSCRAM, AuthMD5, AuthPassword} {
+		t.Run(method, func(t *testing.T) {
+			ts := startTestServer(t, func(cfg *Config) { cfg.Password = "s3cret ü"; cfg.AuthMethod = method })
+			ctx := context.Background()
+			conn, err := pgconn.Connect(ctx, "postgres://bob:s3cret%20%C3%BC@"+ts.addr+"/db?sslmode=prefer")
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := conn.ExecParams(ctx, "insert", nil, nil, nil, nil).Read()
+			if res.Err != nil || res.CommandTag.String() != "INSERT 0 1" {
+				t.Fatalf("%v %v", res.CommandTag, res.Err)
+			}
+			conn.Close(ctx)
+
+			_, err = pgconn.Connect(ctx, "postgres://bob:wrong@"+ts.addr+"/db?sslmode=disable")
+			var pe *pgconn.PgError
+			if !errors.As(err, &pe) || pe.Code != "28P01" || pe.Severity != "FATAL" || pe.Message != `password authentication failed for user "bob"` {
+				t.Fatalf("wrong password: %v", err)
+			}
+		})
+	}
+}
+
+// FuzzMessageLoop feeds arbitrary bytes, after a valid startup, to the
+// message loop over an in-memory connection: it must neither panic (a
+// recovered panic is reported as XX000, which the fuzzer flags) nor hang.
+func FuzzMessageLoop(f *testing.F) {
+	var start []byte
+	start, _ = (&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersion30, Parameters: map[string]string{"user": "u"}}).Encode(nil)
+	seeds := [][]pgproto3.FrontendMessage{
+		{&pgproto3.Query{String: "rows 3; insert"}},
+		{&pgproto3.Parse{Name: "a", Query: "echo $1"}, &pgproto3.Bind{PreparedStatement: "a", Parameters: [][]byte{[]byte("1")}, ResultFormatCodes: []int16{1}},
+			&pgproto3.Describe{ObjectType: 'P'}, &pgproto3.Execute{MaxRows: 1}, &pgproto3.Sync{}},
+		{&pgproto3.Query{String: "copy"}, &pgproto3.CopyData{Data: []byte("1\n")}, &pgproto3.CopyDone{}},
+		{&pgproto3.Query{String: "copy binary"}, &pgproto3.CopyData{Data: []byte("x")}, &pgproto3.CopyFail{Message: "no"}},
+		{&pgproto3.Parse{Query: "fail 22012 x"}, &pgproto3.Bind{}, &pgproto3.Execute{}, &pgproto3.Flush{}, &pgproto3.Close{ObjectType: 'S'}, &pgproto3.Sync{}, &pgproto3.Terminate{}},
+	}
+	for _, msgs := range seeds {
+		var b []byte
+		for _, m := range msgs {
+			b, _ = m.Encode(b)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte{'Q', 0, 0, 0, 4})
+	f.Add([]byte{'B', 0, 0, 0, 12, 0, 0, 0, 1, 0, 9, 0, 0, 0, 0})
+	be := &fakeBackend{}
+	srv, err := New(Config{Backend: be, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxMessageSize: 1 << 16})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if bytes.Contains(data, []byte("panic")) || bytes.Contains(data, []byte("sleep")) {
+			return // the fake backend's deliberate panic and block
+		}
+		in := append(append([]byte(nil), start...), data...)
+		out := &bytes.Buffer{}
+		nc := &memConn{r: bytes.NewReader(in), w: out}
+		srv.ServeConn(context.Background(), nc)
+		if bytes.Contains(out.Bytes(), []byte("XX000")) {
+			t.Fatalf("internal error for input %q: %q", data, out.Bytes())
+		}
+	})
+}
+
+// memConn is a net.Conn reading a fixed input and collecting the output.
+type memConn struct {
+	r io.Reader
+	w io.Writer
+}
+
+func (c *memConn) Read(b []byte) (int, error)         { return c.r.Read(b) }
+func (c *memConn) Write(b []byte) (int, error)        { return c.w.Write(b) }
+func (c *memConn) Close() error                       { return nil }
+func (c *memConn) LocalAddr() net.Addr                { return &net.TCPAddr{} }
+func (c *memConn) RemoteAddr() net.Addr               { return &net.TCPAddr{} }
+func (c *memConn) SetDeadline(t time.Time) error      { return nil }
+func (c *memConn) SetReadDeadline(t time.Time) error  { return nil }
+func (c *memConn) SetWriteDeadline(t time.Time) error { return nil }
+
+var _ = strings.Contains
+var _ = binary.BigEndian

@@ -1,0 +1,197 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"log/slog"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultMaxMessageSize is the largest frontend message body accepted, as
+// PostgreSQL's PQ_LARGE_MESSAGE_LIMIT (MaxAllocSize - 1).
+const DefaultMaxMessageSize = 1<<30 - 1
+
+// ServerVersion is reported as the server_version parameter. libpq and
+// psql parse its leading "15.0" as version 150000.
+const ServerVersion = "15.0 (minipg)"
+
+// Config configures a Server.
+type Config struct {
+	Backend Backend
+	Logger  *slog.Logger // nil: slog.Default()
+
+	// Password, when not empty, is required from every client; AuthMethod
+	// says how it is checked: "scram-sha-256" (the default), "md5" or
+	// "password" (cleartext). Empty Password means trust.
+	Password   string
+	AuthMethod string
+
+	// MaxMessageSize bounds a frontend message body; 0 means
+	// DefaultMaxMessageSize. A larger message is a FATAL 08P01.
+	MaxMessageSize int
+}
+
+// Server accepts connections and runs one goroutine per connection.
+//
+// Lock order: Server.mu is a leaf; it is never held while calling into a
+// connection or the backend.
+type Server struct {
+	cfg  Config
+	log  *slog.Logger
+	auth *authenticator
+
+	nextPID atomic.Uint32
+	wg      sync.WaitGroup // one per running connection goroutine
+
+	mu struct {
+		sync.Mutex
+		conns    map[uint32]*conn // by BackendKeyData process id
+		shutdown bool
+	}
+}
+
+// New returns a server; call Serve to run it.
+func New(cfg Config) (*Server, error) {
+	if cfg.Backend == nil {
+		return nil, errors.New("server: no backend")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.MaxMessageSize <= 0 {
+		cfg.MaxMessageSize = DefaultMaxMessageSize
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger}
+	auth, err := newAuthenticator(cfg.Password, cfg.AuthMethod)
+	if err != nil {
+		return nil, err
+	}
+	s.auth = auth
+	s.mu.conns = make(map[uint32]*conn)
+	var b [2]byte
+	_, _ = rand.Read(b[:])
+	s.nextPID.Store(1000 + uint32(binary.BigEndian.Uint16(b[:]))) // looks like a pid, not guessable from 0
+	return s, nil
+}
+
+// Serve is New followed by Server.Serve.
+func Serve(ctx context.Context, ln net.Listener, cfg Config) error {
+	s, err := New(cfg)
+	if err != nil {
+		return err
+	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve accepts connections on ln until ctx is cancelled, then stops
+// accepting, terminates every connection (FATAL 57P01 after cancelling its
+// running statement) and returns once all connection goroutines have ended.
+// It closes ln. The backend is not closed: that is the caller's job, after
+// Serve returns.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-stop:
+		}
+		_ = ln.Close()
+	}()
+	var acceptErr error
+	var tempDelay time.Duration
+	for {
+		nc, err := ln.Accept()
+		if err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				if tempDelay == 0 {
+					tempDelay = 5 * time.Millisecond
+				} else if tempDelay *= 2; tempDelay > time.Second {
+					tempDelay = time.Second
+				}
+				time.Sleep(tempDelay)
+				continue
+			}
+			acceptErr = err
+			break
+		}
+		tempDelay = 0
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.ServeConn(ctx, nc)
+		}()
+	}
+	s.Shutdown()
+	s.wg.Wait()
+	if acceptErr != nil && !errors.Is(acceptErr, net.ErrClosed) {
+		return acceptErr
+	}
+	return nil
+}
+
+// Shutdown asks every connection to terminate: its running statement is
+// cancelled and its next read fails, after which it sends FATAL 57P01 and
+// closes. It does not wait; Serve does.
+func (s *Server) Shutdown() {
+	s.mu.Lock()
+	s.mu.shutdown = true
+	conns := make([]*conn, 0, len(s.mu.conns))
+	for _, c := range s.mu.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+	for _, c := range conns {
+		c.terminate()
+	}
+}
+
+// register assigns c a process id and makes it reachable by CancelRequest.
+// It reports false when the server is shutting down.
+func (s *Server) register(c *conn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.mu.shutdown {
+		return false
+	}
+	for {
+		pid := s.nextPID.Add(1)
+		if pid == 0 {
+			continue
+		}
+		if _, taken := s.mu.conns[pid]; !taken {
+			c.pid = pid
+			s.mu.conns[pid] = c
+			return true
+		}
+	}
+}
+
+func (s *Server) unregister(c *conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.mu.conns[c.pid] == c {
+		delete(s.mu.conns, c.pid)
+	}
+}
+
+func (s *Server) lookup(pid uint32) *conn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mu.conns[pid]
+}
+
+func (s *Server) shuttingDown() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mu.shutdown
+}
