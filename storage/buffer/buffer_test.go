@@ -738,3 +738,60 @@ func BenchmarkReadBufferHit(b *testing.B) {
 		})
 	}
 }
+
+func TestReadBufferZeroed(t *testing.T) {
+	p := newTestPool(t, 16, nil)
+	const rel = 31
+	mustExtend(t, p, rel, MainFork, 3)
+	// Block 1 on disk is garbage: ReadBuffer fails, ReadBufferZeroed does not read it.
+	f, err := os.OpenFile(filepath.Join(p.opts.Dir, "31"), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	garbage := make([]byte, page.BlockSize)
+	for i := range garbage {
+		garbage[i] = 0xAB
+	}
+	f.WriteAt(garbage, page.BlockSize)
+	f.Close()
+	if _, err := p.ReadBuffer(rel, MainFork, 1); !pgerr.IsCorruption(err) {
+		t.Fatalf("ReadBuffer of garbage: %v", err)
+	}
+	b, err := p.ReadBufferZeroed(rel, MainFork, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Lock()
+	for _, c := range b.Page() {
+		if c != 0 {
+			t.Fatal("zeroed buffer holds data")
+		}
+	}
+	initTestPage(b.Page(), 1, 42)
+	b.MarkDirty()
+	b.Unlock()
+	b.Release()
+	// A hit returns the current contents.
+	b, err = p.ReadBufferZeroed(rel, MainFork, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.RLock()
+	if blk, c := testPayload(b.Page()); blk != 1 || c != 42 {
+		t.Fatalf("hit: block %d counter %d", blk, c)
+	}
+	b.RUnlock()
+	b.Release()
+	if _, err := p.ReadBufferZeroed(rel, MainFork, 3); !errors.Is(err, ErrBlockOutOfRange) {
+		t.Fatalf("zeroed read past end: %v", err)
+	}
+	if st := p.Stats(rel); st.BlocksRead != 1 { // the failed ReadBuffer only
+		t.Fatalf("BlocksRead %d, want 1", st.BlocksRead)
+	}
+	if err := p.FlushAll(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Check(false); err != nil {
+		t.Fatal(err)
+	}
+}

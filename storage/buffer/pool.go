@@ -121,6 +121,23 @@ func (p *Pool) NBuffers() int { return len(p.frames) }
 // The caller must Release the buffer, and take its content lock (Lock or
 // RLock) before looking at or changing Page.
 func (p *Pool) ReadBuffer(rel RelFileNode, fork Fork, blk uint32) (*Buffer, error) {
+	return p.readBuffer(rel, fork, blk, false)
+}
+
+// ReadBufferZeroed is ReadBuffer without the read (PostgreSQL's
+// RBM_ZERO_AND_LOCK, minus the lock): if the block is not in the pool its
+// frame is filled with zeroes instead of being read from disk, so a torn or
+// corrupt page on disk does not matter. If it is in the pool, its current
+// contents are returned. The block must exist (blk < NBlocks).
+//
+// The caller must take Lock and overwrite the whole page (restoring a
+// full-page image during redo, or initializing a freshly extended page),
+// then MarkDirty. No BlocksRead is counted for a zeroed frame.
+func (p *Pool) ReadBufferZeroed(rel RelFileNode, fork Fork, blk uint32) (*Buffer, error) {
+	return p.readBuffer(rel, fork, blk, true)
+}
+
+func (p *Pool) readBuffer(rel RelFileNode, fork Fork, blk uint32, zero bool) (*Buffer, error) {
 	if p.closed.Load() {
 		return nil, ErrClosed
 	}
@@ -154,7 +171,7 @@ func (p *Pool) ReadBuffer(rel RelFileNode, fork Fork, blk uint32) (*Buffer, erro
 			continue
 		}
 		part.Unlock()
-		b, err := p.loadBuffer(tag)
+		b, err := p.loadBuffer(tag, zero)
 		if err == errRetry {
 			continue
 		}
@@ -164,10 +181,11 @@ func (p *Pool) ReadBuffer(rel RelFileNode, fork Fork, blk uint32) (*Buffer, erro
 
 var errRetry = errors.New("retry")
 
-// loadBuffer finds a victim frame, gives it tag and reads the block into it.
+// loadBuffer finds a victim frame, gives it tag and reads the block into it
+// (or zeroes it, if zero is set).
 // It returns errRetry if the tag appeared in the mapping meanwhile or the
 // victim got pinned or dirtied again.
-func (p *Pool) loadBuffer(tag Tag) (*Buffer, error) {
+func (p *Pool) loadBuffer(tag Tag, zero bool) (*Buffer, error) {
 	rs := p.relState(tag.Rel)
 	victim, err := p.clockSweep()
 	if err != nil {
@@ -220,9 +238,14 @@ func (p *Pool) loadBuffer(tag Tag) (*Buffer, error) {
 	p.unlockPartitions(oldPart, newPart)
 
 	// Read the block. Others who find the tag pin the frame and wait on done.
-	err = p.readBlock(rs, tag, victim.data)
-	if err == nil {
-		err = p.verifyPage(tag, victim.data)
+	if zero {
+		err = p.checkBlockExists(rs, tag)
+		clear(victim.data)
+	} else {
+		err = p.readBlock(rs, tag, victim.data)
+		if err == nil {
+			err = p.verifyPage(tag, victim.data)
+		}
 	}
 	if err != nil {
 		// Leave no frame behind: drop the mapping, free the frame.

@@ -155,7 +155,8 @@ var zeroBlocks = make([]byte, 64*page.BlockSize)
 // see a consistent size; Extend itself is also safe without it.
 //
 // The new pages are not loaded into the pool: ReadBuffer reads them (all
-// zeroes, IsNew) like any other block.
+// zeroes, IsNew) like any other block; ReadBufferZeroed avoids the read for
+// a caller that initializes the page anyway.
 func (p *Pool) Extend(rel RelFileNode, fork Fork, n int) (uint32, error) {
 	if p.closed.Load() {
 		return 0, ErrClosed
@@ -188,18 +189,33 @@ func (p *Pool) Extend(rel RelFileNode, fork Fork, n int) (uint32, error) {
 	return first, nil
 }
 
-// readBlock preads one block into buf.
-func (p *Pool) readBlock(rs *relState, tag Tag, buf []byte) error {
+// checkBlockExists returns the fork's open file if tag.Block is below its
+// end, else an error.
+func (p *Pool) checkBlockExists(rs *relState, tag Tag) error {
+	_, _, err := p.forkForBlock(rs, tag)
+	return err
+}
+
+func (p *Pool) forkForBlock(rs *relState, tag Tag) (*forkFile, *os.File, error) {
 	ff, f, err := p.openFork(rs, tag.Fork, false)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	if f == nil {
-		return wrap(ErrNoFile, nil, "could not open file %q: no such file", p.path(tag.Rel, tag.Fork))
+		return nil, nil, wrap(ErrNoFile, nil, "could not open file %q: no such file", p.path(tag.Rel, tag.Fork))
 	}
-	if tag.Block >= ff.nblocks.Load() {
-		return wrap(ErrBlockOutOfRange, nil, "could not read block %d in file %q: block beyond end of file (%d blocks)",
-			tag.Block, ff.path, ff.nblocks.Load())
+	if n := ff.nblocks.Load(); tag.Block >= n {
+		return nil, nil, wrap(ErrBlockOutOfRange, nil,
+			"could not read block %d in file %q: block beyond end of file (%d blocks)", tag.Block, ff.path, n)
+	}
+	return ff, f, nil
+}
+
+// readBlock preads one block into buf.
+func (p *Pool) readBlock(rs *relState, tag Tag, buf []byte) error {
+	ff, f, err := p.forkForBlock(rs, tag)
+	if err != nil {
+		return err
 	}
 	n, err := f.ReadAt(buf, int64(tag.Block)*page.BlockSize)
 	if err != nil && !(errors.Is(err, io.EOF) && n == len(buf)) {
