@@ -28,8 +28,8 @@ var (
 	// 4714-11-24 BC .. 5874897-12-31 (date).
 	minTimestamp int64 = -211813488000000000 // MIN_TIMESTAMP
 	endTimestamp int64 = 9223371331200000000 // END_TIMESTAMP (exclusive)
-	minDate      int32 = -2451545             // DATETIME_MIN_JULIAN - POSTGRES_EPOCH_JDATE
-	endDate      int32 = 2145031949           // DATE_END_JULIAN - POSTGRES_EPOCH_JDATE (exclusive)
+	minDate      int32 = -2451545            // DATETIME_MIN_JULIAN - POSTGRES_EPOCH_JDATE
+	endDate      int32 = 2145031949          // DATE_END_JULIAN - POSTGRES_EPOCH_JDATE (exclusive)
 )
 
 func floorDiv(a, b int64) int64 {
