@@ -1,0 +1,213 @@
+// Command minipg is the minipg server. Its flags follow postgres(1):
+//
+//	minipg [-D datadir] [-p port] [-h listen_address] [-c name=value ...]
+//
+// -D defaults to ./data (created on first start), -p to 5433, -h to
+// 127.0.0.1 ("*" listens on all interfaces). Any setting can be given as
+// -c name=value (repeatable), for example shared_buffers=128MB,
+// fsm_policy=classic, log_level=debug. The settings go to the executor,
+// which reports them with SHOW, except those the server keeps for itself:
+//
+//	password          require this password (also $MINIPG_PASSWORD); unset: trust
+//	auth_method       scram-sha-256 (default with a password), md5 or password
+//	max_message_size  largest frontend message in bytes (default 1GB - 1)
+//	log_level         debug, info (default), warn or error
+//
+// SIGINT or SIGTERM stops accepting, terminates the connections, flushes
+// dirty pages (Engine.Close) and exits 0.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"minipg/executor"
+	"minipg/server"
+	"minipg/server/execbackend"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stderr, nil); err != nil {
+		fmt.Fprintln(os.Stderr, "minipg:", err)
+		os.Exit(1)
+	}
+}
+
+// settingsFlag collects repeated -c name=value.
+type settingsFlag map[string]string
+
+func (s settingsFlag) String() string { return "" }
+
+func (s settingsFlag) Set(v string) error {
+	name, val, ok := strings.Cut(v, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return fmt.Errorf("-c %s: want name=value", v)
+	}
+	// Names are case-insensitive and may use '-' for '_', as in postgres.
+	s[strings.ReplaceAll(strings.ToLower(name), "-", "_")] = strings.TrimSpace(val)
+	return nil
+}
+
+// options is the parsed command line.
+type options struct {
+	dataDir  string
+	addr     string
+	settings map[string]string
+}
+
+func parseArgs(args []string, stderr io.Writer) (*options, error) {
+	fs := flag.NewFlagSet("minipg", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dataDir := fs.String("D", "data", "data directory (created if absent)")
+	port := fs.Int("p", 5433, "TCP port")
+	host := fs.String("h", "127.0.0.1", `listen address ("*" for all)`)
+	settings := settingsFlag{}
+	fs.Var(settings, "c", "setting name=value (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	explicit := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+	if v, ok := settings["port"]; ok && !explicit["p"] {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return nil, fmt.Errorf("invalid value for parameter \"port\": %q", v)
+		}
+		*port = n
+	}
+	if v, ok := settings["listen_addresses"]; ok && !explicit["h"] {
+		*host = v
+	}
+	h := *host
+	if h == "*" {
+		h = ""
+	}
+	return &options{dataDir: *dataDir, addr: net.JoinHostPort(h, strconv.Itoa(*port)), settings: settings}, nil
+}
+
+// parseBytes parses a memory setting as postgres does: a number with an
+// optional unit (B, kB, MB, GB, TB); a bare number counts blockUnit bytes.
+func parseBytes(s string, blockUnit int64) (int64, error) {
+	s = strings.TrimSpace(s)
+	i := 0
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9') {
+		i++
+	}
+	n, err := strconv.ParseInt(s[:i], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("invalid value %q", s)
+	}
+	unit := strings.TrimSpace(s[i:])
+	mult := map[string]int64{"": blockUnit, "B": 1, "kB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30, "TB": 1 << 40}[unit]
+	if mult == 0 {
+		return 0, fmt.Errorf("invalid value %q: valid units are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\"", s)
+	}
+	return n * mult, nil
+}
+
+// run starts the server and blocks until ctx is cancelled. ready, if not
+// nil, receives the listening address.
+func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Addr)) error {
+	opts, err := parseArgs(args, stderr)
+	if err != nil {
+		return err
+	}
+	level := slog.LevelInfo
+	if v, ok := opts.settings["log_level"]; ok {
+		if err := level.UnmarshalText([]byte(v)); err != nil {
+			return fmt.Errorf("log_level: %v", err)
+		}
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+
+	// Settings the server keeps; the rest go to the executor.
+	password := os.Getenv("MINIPG_PASSWORD")
+	if v, ok := opts.settings["password"]; ok {
+		password = v
+	}
+	authMethod := opts.settings["auth_method"]
+	maxMsg := 0
+	if v, ok := opts.settings["max_message_size"]; ok {
+		n, err := parseBytes(v, 1)
+		if err != nil || n <= 0 || n > 1<<30 {
+			return fmt.Errorf("max_message_size: invalid value %q", v)
+		}
+		maxMsg = int(n)
+	}
+	engSettings := make(map[string]string, len(opts.settings))
+	for k, v := range opts.settings {
+		switch k {
+		case "password", "auth_method", "max_message_size", "log_level", "port", "listen_addresses":
+			continue
+		}
+		engSettings[k] = v
+	}
+	var sharedBuffers int64
+	if v, ok := opts.settings["shared_buffers"]; ok {
+		if sharedBuffers, err = parseBytes(v, 8192); err != nil {
+			return fmt.Errorf("shared_buffers: %v", err)
+		}
+		if sharedBuffers < 16*8192 {
+			return fmt.Errorf("shared_buffers: %s is less than the minimum of 128kB", v)
+		}
+	}
+
+	if err := os.MkdirAll(opts.dataDir, 0o700); err != nil {
+		return err
+	}
+	eng, err := executor.Open(executor.Config{DataDir: opts.dataDir, SharedBuffers: sharedBuffers, Settings: engSettings}, log)
+	if err != nil {
+		return fmt.Errorf("opening %s: %w", opts.dataDir, err)
+	}
+	srv, err := server.New(server.Config{
+		Backend:        execbackend.New(eng),
+		Logger:         log,
+		Password:       password,
+		AuthMethod:     authMethod,
+		MaxMessageSize: maxMsg,
+	})
+	if err != nil {
+		_ = eng.Close()
+		return err
+	}
+	ln, err := net.Listen("tcp", opts.addr)
+	if err != nil {
+		_ = eng.Close()
+		return err
+	}
+	auth := "trust"
+	if password != "" {
+		auth = authMethod
+		if auth == "" {
+			auth = server.AuthSCRAM
+		}
+	}
+	log.Info("database system is ready to accept connections", "addr", ln.Addr().String(), "datadir", opts.dataDir, "auth", auth)
+	if ready != nil {
+		ready(ln.Addr())
+	}
+	serveErr := srv.Serve(ctx, ln)
+	log.Info("shutting down")
+	closeErr := eng.Close()
+	if err := errors.Join(serveErr, closeErr); err != nil {
+		return err
+	}
+	log.Info("database system is shut down")
+	return nil
+}

@@ -1,0 +1,127 @@
+// Package server implements the PostgreSQL v3 wire protocol for minipg:
+// connection start-up, authentication, the simple and extended query
+// protocols, COPY FROM STDIN, cancellation and error reporting. It turns
+// bytes on a socket into calls on a Backend (the SQL engine) and the
+// engine's rows and errors back into protocol messages. Only this package
+// turns errors into ErrorResponse.
+//
+// # Layers
+//
+// The server is split so that each layer can be tested on its own:
+//
+//   - Message framing is github.com/jackc/pgx/v5/pgproto3's Backend: it
+//     reads a message (type byte, int32 length, body) and decodes it into a
+//     struct, and encodes the replies into an output buffer. The server
+//     never parses message bodies by hand, except the start-up packet,
+//     whose codes (SSLRequest, GSSENCRequest, CancelRequest, protocol
+//     versions) it must see before pgproto3 would reject them.
+//   - The connection (conn.go) owns one socket, one pgproto3.Backend and
+//     one Session, runs the message loop in one goroutine and keeps the
+//     protocol state: prepared statements and portals by name, "skip until
+//     Sync" after an extended-protocol error, the running statement's
+//     cancel function.
+//   - The engine is reached only through the Backend/Session/Portal
+//     interfaces in backend.go, which mirror the executor's API; package
+//     server/execbackend adapts the real executor. Wire-level tests use a
+//     fake engine (fake_test.go) and scripts of pgproto3 messages.
+//   - Encoding of values (encode.go) is package types: text output
+//     (typoutput) or binary (typsend) per result column, text input or
+//     binary receive per parameter, chosen by the format codes of Bind.
+//
+// # Connection lifecycle
+//
+//  1. Server.Serve accepts a connection and starts a goroutine (ServeConn).
+//  2. Start-up (handshake.go): the client may first send SSLRequest and/or
+//     GSSENCRequest; both are declined with a single byte 'N' (minipg has
+//     no TLS) and the client continues in the clear. A CancelRequest is
+//     served and the connection closed without reply. A protocol major
+//     version other than 3 is FATAL 0A000; a newer 3.x minor version or
+//     "_pq_." protocol options get NegotiateProtocolVersion (3.0), as
+//     PostgreSQL does.
+//  3. Authentication (auth.go): trust unless the server has a password;
+//     then SCRAM-SHA-256 (RFC 5802/7677 via github.com/xdg-go/scram, no
+//     channel binding), or MD5 or cleartext if configured. A wrong
+//     password is FATAL 28P01.
+//  4. The session is created (Backend.NewSession with the start-up
+//     parameters), and the server sends AuthenticationOk, ParameterStatus
+//     for PostgreSQL 15's GUC_REPORT settings (server_version, encodings,
+//     DateStyle, TimeZone, integer_datetimes, standard_conforming_strings,
+//     ...), BackendKeyData (process id and a random 4-byte secret) and
+//     ReadyForQuery.
+//  5. The message loop (conn.go) runs until Terminate, a FATAL error or a
+//     broken socket. On the way out the session is closed, which aborts an
+//     open transaction.
+//
+// # Simple versus extended protocol
+//
+// A Query message (query.go) may hold several statements. They are split
+// by the engine (SplitQuery) and each is prepared, bound and run in turn:
+// RowDescription, DataRows in text, CommandComplete. The first error is
+// sent and the rest of the message skipped. Then Session.Sync ends the
+// implicit transaction (commit, or rollback after an error) and
+// ReadyForQuery carries the transaction status (I, T or E). A message with
+// no statement gets EmptyQueryResponse. If SplitQuery itself fails (a
+// syntax error), the whole string is handed to Prepare so that the engine
+// reports the error with its position and fails an open transaction block.
+//
+// The extended protocol (extended.go) separates Parse (named or unnamed
+// statement; parameter types may be left 0 for the engine to infer), Bind
+// (a portal with parameter values and result format codes: none = all
+// text, one = for all columns, or one per column), Describe (statement:
+// ParameterDescription and RowDescription or NoData; portal: RowDescription
+// with the bound formats), Execute (with a row limit: PortalSuspended when
+// rows remain), Close, Flush and Sync. Replies are buffered until Sync,
+// Flush or 64 kB of rows. After an error every message up to Sync is
+// discarded; Sync ends the implicit transaction and sends ReadyForQuery.
+// Portals live until the end of their transaction (they are dropped when
+// ReadyForQuery would say I); a simple Query drops the unnamed statement
+// and portal, as PostgreSQL does.
+//
+// COPY FROM STDIN (copy.go) is entered from either protocol when the
+// statement is a COPY: CopyInResponse (the format and per-column formats
+// from the portal), then the CopyData payloads are handed to the engine as
+// one io.Reader that returns io.EOF at CopyDone and a 57014 error at
+// CopyFail. Flush and Sync are ignored during COPY; another message is an
+// ERROR followed by FATAL ("protocol synchronization was lost"). When the
+// engine fails mid-stream, the error is sent at once and the message loop
+// ignores the CopyData/CopyDone/CopyFail the client still sends.
+//
+// # Cancellation
+//
+// Every Query message and every Execute runs under a context that a
+// CancelRequest can cancel (cancel.go): a client opens a new connection
+// and sends the process id and secret from BackendKeyData; the server
+// finds the connection and cancels its running statement's context, and
+// the engine fails the statement with 57014. A request with an unknown id
+// or wrong secret is ignored. Server shutdown (cancelling Serve's context)
+// cancels the running statements, fails the next read of every connection
+// and sends FATAL 57P01 before closing it.
+//
+// # Errors and robustness
+//
+// Errors are *pgerr.Error; ErrorResponse carries severity (also the
+// non-localized V field), SQLSTATE, message, detail, hint and position.
+// Errors that are not pgerr become XX000; a cancelled context is 57014. A
+// malformed message (unknown type, bad length, undecodable body) is FATAL
+// 08P01 and the connection is closed; so is a message over the maximum
+// size (Config.MaxMessageSize, 1 GiB - 1 by default, as PostgreSQL's
+// PQ_LARGE_MESSAGE_LIMIT). A panic in a connection goroutine is recovered,
+// logged with its stack, reported as FATAL XX000 and the connection closed;
+// other connections and the server go on. FuzzMessageLoop feeds random
+// bytes to the loop.
+//
+// # Compatibility notes
+//
+//   - server_version is "15.0 (minipg)": libpq and psql read version
+//     150000 from it.
+//   - There is no TLS and no GSSAPI; sslmode=prefer clients fall back to
+//     the clear, sslmode=require clients fail.
+//   - One password serves every user name (there are no roles); the user
+//     name is reported as session_authorization.
+//   - client_encoding is always UTF8.
+//   - FunctionCall (fastpath) is answered with 0A000.
+//   - A CancelRequest is matched against connections of this server
+//     process only (there is one process).
+//   - Unlike PostgreSQL, an unsupported result format code is rejected at
+//     Bind rather than when the portal is described or run.
+package server

@@ -1,0 +1,87 @@
+// Package execbackend adapts the executor's Engine to server.Backend, so
+// that the wire layer (package server) does not depend on the executor and
+// can be tested against a fake engine.
+package execbackend
+
+import (
+	"context"
+	"io"
+
+	"minipg/executor"
+	"minipg/pgerr"
+	"minipg/server"
+	"minipg/types"
+)
+
+// New returns a server.Backend running statements on e.
+func New(e *executor.Engine) server.Backend { return backend{e} }
+
+type backend struct{ e *executor.Engine }
+
+func (b backend) NewSession(startup map[string]string) server.Session {
+	return session{b.e.NewSession(startup)}
+}
+
+func (b backend) SplitQuery(q string) ([]string, error) { return executor.SplitQuery(q) }
+
+func (b backend) Setting(name string) (string, bool) { return b.e.Setting(name) }
+
+type session struct{ s *executor.Session }
+
+func columns(cols []executor.Column) []server.Column {
+	if cols == nil {
+		return nil
+	}
+	out := make([]server.Column, len(cols))
+	for i, c := range cols {
+		out[i] = server.Column{Name: c.Name, Type: c.Type, TableOID: c.TableOID, AttNum: c.AttNum}
+	}
+	return out
+}
+
+func (s session) Prepare(query string, paramTypes []types.OID) (*server.Statement, error) {
+	p, err := s.s.Prepare(query, paramTypes)
+	if err != nil || p == nil {
+		return nil, err
+	}
+	return &server.Statement{SQL: p.SQL, ParamTypes: p.ParamTypes, Columns: columns(p.Columns), IsCopyFrom: p.IsCopyFrom, Impl: p}, nil
+}
+
+func (s session) Bind(st *server.Statement, params []types.Datum) (server.Portal, error) {
+	p, err := s.s.Bind(st.Impl.(*executor.Prepared), params)
+	if err != nil {
+		return nil, err
+	}
+	return &portal{p: p}, nil
+}
+
+func (s session) Sync() error                           { return s.s.Sync() }
+func (s session) TxStatus() byte                        { return s.s.TxStatus() }
+func (s session) TakeNotices() []*pgerr.Error           { return s.s.TakeNotices() }
+func (s session) ParamStatusChanges() map[string]string { return s.s.ParamStatusChanges() }
+func (s session) Close()                                { s.s.Close() }
+
+type portal struct {
+	p    *executor.Portal
+	cols []server.Column
+	done bool // cols converted
+}
+
+func (p *portal) Columns() []server.Column {
+	if !p.done {
+		p.cols, p.done = columns(p.p.Columns()), true
+	}
+	return p.cols
+}
+
+func (p *portal) Run(ctx context.Context, maxRows int, emit func(row []types.Datum) error) (string, bool, error) {
+	return p.p.Run(ctx, maxRows, emit)
+}
+
+func (p *portal) CopyFormat() (string, int) { return p.p.CopyFormat() }
+
+func (p *portal) CopyFrom(ctx context.Context, r io.Reader) (string, error) {
+	return p.p.CopyFrom(ctx, r)
+}
+
+func (p *portal) Close() { p.p.Close() }
