@@ -5,7 +5,6 @@ package heap
 
 import (
 	"fmt"
-	"slices"
 
 	"minipg/storage/buffer"
 	"minipg/storage/fsm"
@@ -48,7 +47,7 @@ func CheckPages(r *Relation) error {
 	if err != nil {
 		return err
 	}
-	return fsm.Check(r.fsm, func(blk uint32) (int, error) { return page.BlockSize, nil }, uint32(len(free)))
+	return fsm.Check(r.fsm, nil, uint32(len(free)))
 }
 
 // checkPages checks every page and returns each page's heap free space.
@@ -108,9 +107,9 @@ func (r *Relation) checkPage(p page.Page, blk, nblocks uint32) error {
 	if int(maxoff) > page.MaxHeapTuplesPerPage {
 		return errCorrupt(blk, "%d line pointers, more than MaxHeapTuplesPerPage", maxoff)
 	}
-	type span struct{ start, end, off int }
-	var spansBuf [page.MaxHeapTuplesPerPage]span
-	spans := spansBuf[:0]
+	// owner[i] is the offset whose tuple covers MAXALIGN unit i of the
+	// page (0 = none), to find overlapping tuples in one pass.
+	var owner [page.BlockSize / page.MaxAlign]uint16
 	for off := uint16(1); off <= maxoff; off++ {
 		tid := page.TID{Block: blk, Offset: off}
 		lpOff, flags, lpLen := page.ItemID(p, off)
@@ -139,7 +138,12 @@ func (r *Relation) checkPage(p page.Page, blk, nblocks uint32) error {
 		if lpLen < TupleHeaderSize {
 			return errCorruptTID(tid, "tuple length %d shorter than its header", lpLen)
 		}
-		spans = append(spans, span{lpOff, lpOff + page.MaxAlignLen(lpLen), int(off)})
+		for u := lpOff / page.MaxAlign; u < (lpOff+page.MaxAlignLen(lpLen))/page.MaxAlign; u++ {
+			if owner[u] != 0 {
+				return errCorrupt(blk, "tuples at offsets %d and %d overlap", owner[u], off)
+			}
+			owner[u] = off
+		}
 		if flags != page.LPNormal {
 			continue
 		}
@@ -169,12 +173,6 @@ func (r *Relation) checkPage(p page.Page, blk, nblocks uint32) error {
 		}
 		if xminInvalid(Infomask(t)) && Infomask(t)&HeapXmaxCommitted != 0 {
 			return errCorruptTID(tid, "aborted inserter but committed deleter")
-		}
-	}
-	slices.SortFunc(spans, func(a, b span) int { return a.start - b.start })
-	for i := 1; i < len(spans); i++ {
-		if spans[i].start < spans[i-1].end {
-			return errCorrupt(blk, "tuples at offsets %d and %d overlap", spans[i-1].off, spans[i].off)
 		}
 	}
 	return nil
