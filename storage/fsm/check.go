@@ -108,3 +108,21 @@ func assertPage(buf *buffer.Buffer) {
 		panic(fmt.Sprintf("fsm: block %d node %d: %s", buf.Block(), bad, why))
 	}
 }
+
+// assertPath panics unless every node from slot's leaf up to the root of the
+// locked FSM page in buf is the maximum of its children (invariants builds
+// only; O(log n), unlike assertPage).
+func assertPath(buf *buffer.Buffer, slot int) {
+	n := nodes(buf.Page())
+	for x := NonLeafNodesPerPage + slot; x > 0; {
+		x = parentOf(x)
+		l := leftChild(x)
+		want := n[l]
+		if r := l + 1; r < NodesPerPage && n[r] > want {
+			want = n[r]
+		}
+		if n[x] != want {
+			panic(fmt.Sprintf("fsm: block %d node %d is %d, its children's maximum is %d", buf.Block(), x, n[x], want))
+		}
+	}
+}

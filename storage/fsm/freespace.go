@@ -434,7 +434,7 @@ func (m *Map) setAndSearch(a address, slot int, newValue, minValue uint8) (int, 
 		buf.MarkDirty()
 	}
 	if invariants {
-		assertPage(buf)
+		assertPath(buf, slot)
 	}
 	buf.Unlock()
 	buf.Release()

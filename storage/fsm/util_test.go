@@ -1,0 +1,5 @@
+package fsm
+
+import "minipg/pgerr"
+
+func isCorrupt(err error) bool { return pgerr.CodeOf(err) == pgerr.DataCorrupted }
