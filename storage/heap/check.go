@@ -16,10 +16,10 @@ import (
 // space; every line pointer inside the page, tuples inside the tuple area,
 // MAXALIGNed and not overlapping; tuple lengths at least a header, t_hoff
 // sane, natts no more than the descriptor's, t_ctid inside the relation.
-// Then fsm.Check: upper FSM levels cover their children, and no leaf
-// promises more than the page actually has free (callers run Check after
-// VACUUM or when the FSM is otherwise known to be exact; see CheckPages for
-// a check that tolerates the FSM's normal staleness).
+// Then fsm.Check with each page's actual free space: upper FSM levels cover
+// their children, and no leaf promises more than the page has free. That
+// holds right after Vacuum (which records every page and vacuums the FSM)
+// and until the next insert or update; at other times use CheckPages.
 //
 // Check share-locks one page at a time, so it may run concurrently with
 // writers, but a page's free space can change between the page pass and the
@@ -38,16 +38,14 @@ func Check(r *Relation) error {
 	}, nblocks)
 }
 
-// CheckPages is Check without the comparison of FSM leaves with actual free
-// space (the FSM is a hint: after inserts it may promise space on pages that
-// sessions have since filled; VACUUM makes it exact again). The FSM's own
-// structure is still checked.
+// CheckPages is Check without the free space map: the FSM is a hint, and
+// outside VACUUM it is legitimately stale in both directions (leaves promise
+// space that sessions have since used; upper levels lag behind increases
+// recorded below them until the next FSM vacuum). Use CheckPages after
+// inserts, updates or crash recovery; Check after VACUUM.
 func CheckPages(r *Relation) error {
-	free, err := checkPages(r)
-	if err != nil {
-		return err
-	}
-	return fsm.Check(r.fsm, nil, uint32(len(free)))
+	_, err := checkPages(r)
+	return err
 }
 
 // checkPages checks every page and returns each page's heap free space.
