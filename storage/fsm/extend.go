@@ -39,8 +39,7 @@ func extend(m *Map, r Request, c *counters) (uint32, error) {
 	}
 	defer l.Unlock()
 
-	n := r.numPages()
-	by := min(n+n*l.Waiters(), maxExtendBy)
+	by := extendBy(r, l.Waiters())
 	first, err := m.pool.Extend(m.rel, buffer.MainFork, by)
 	if err != nil {
 		return InvalidBlock, err
@@ -62,6 +61,14 @@ func extend(m *Map, r Request, c *counters) (uint32, error) {
 		}
 	}
 	return first, nil
+}
+
+// extendBy is RelationAddBlocks' extend_by_pages without a BulkInsertState:
+// the pages the caller needs, times one plus the sessions waiting for the
+// extension lock, at most MAX_BUFFERS_TO_EXTEND_BY.
+func extendBy(r Request, waiters int) int {
+	n := r.numPages()
+	return min(n+n*waiters, maxExtendBy)
 }
 
 // emptyPageFree documents that EmptyPageFree is BLCKSZ - SizeOfPageHeaderData.
