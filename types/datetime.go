@@ -215,11 +215,8 @@ func atoiSmall(s string) int {
 func decodeDateTime(in string) (f dtFields, ok bool) {
 	s := strings.ToLower(trimSpace(in))
 	switch s {
-	case "infinity", "+infinity", "-infinity", "epoch", "now", "today", "tomorrow", "yesterday":
+	case "infinity", "-infinity", "epoch", "now", "today", "tomorrow", "yesterday":
 		f.special = s
-		if s == "+infinity" {
-			f.special = "infinity"
-		}
 		return f, true
 	}
 	// Split "dateTtime" into two fields.
@@ -322,7 +319,7 @@ func decodeTime(tm string, f *dtFields) bool {
 	if len(p) < 2 || len(p) > 3 {
 		return false
 	}
-	if !allDigits(p[0]) || !allDigits(p[1]) || len(p[0]) > 2 || len(p[1]) != 2 {
+	if !allDigits(p[0]) || !allDigits(p[1]) || len(p[0]) > 2 || len(p[1]) > 2 {
 		return false
 	}
 	f.hour, f.min = atoiSmall(p[0]), atoiSmall(p[1])
@@ -335,7 +332,7 @@ func decodeTime(tm string, f *dtFields) bool {
 				return false
 			}
 		}
-		if !allDigits(sec) || len(sec) != 2 {
+		if !allDigits(sec) || len(sec) > 2 {
 			return false
 		}
 		f.sec = atoiSmall(sec)
@@ -347,29 +344,30 @@ func decodeTime(tm string, f *dtFields) bool {
 	return true
 }
 
-// resolve turns fields into microseconds since 2000-01-01.
-func (f *dtFields) resolve() (int64, bool) {
+// resolve turns fields into days since 2000-01-01 and microseconds since
+// midnight (which may be a whole day, for 24:00:00 or rounding).
+func (f *dtFields) resolve() (days, tod int64, ok bool) {
 	if f.rangeErr || f.year < 1 || f.month < 1 || f.month > 12 || f.day < 1 {
 		f.mdHint = f.month > 12
-		return 0, false
+		return 0, 0, false
 	}
 	if f.year > 6000000 {
-		return 0, false
+		return 0, 0, false
 	}
 	y := f.year
 	if f.bc {
 		y = 1 - y
 	}
 	if f.day > time.Date(y, time.Month(f.month)+1, 0, 0, 0, 0, 0, time.UTC).Day() {
-		return 0, false
+		return 0, 0, false
 	}
 	if f.hour < 0 || f.hour > 24 || f.min < 0 || f.min > 59 || f.sec < 0 || f.sec > 60 ||
 		(f.hour == 24 && (f.min != 0 || f.sec != 0 || f.micros != 0)) {
-		return 0, false
+		return 0, 0, false
 	}
-	days := DateDays(time.Date(y, time.Month(f.month), f.day, 0, 0, 0, 0, time.UTC))
-	us := int64(days)*86400e6 + int64(f.hour)*3600e6 + int64(f.min)*60e6 + int64(f.sec)*1e6 + f.micros
-	return us, true
+	days = floorDiv(time.Date(y, time.Month(f.month), f.day, 0, 0, 0, 0, time.UTC).Unix()-pgEpochUnix, 86400)
+	tod = int64(f.hour)*3600e6 + int64(f.min)*60e6 + int64(f.sec)*1e6 + f.micros
+	return days, tod, true
 }
 
 func dtRangeError(in string, f *dtFields) error {
@@ -406,9 +404,14 @@ func parseTimestamp(in string) (time.Time, error) {
 			us -= 86400e6
 		}
 	default:
-		if us, ok = f.resolve(); !ok {
+		days, tod, ok := f.resolve()
+		if !ok {
 			return time.Time{}, dtRangeError(in, &f)
 		}
+		if days > endTimestamp/86400e6+1 || days < minTimestamp/86400e6-1 {
+			return time.Time{}, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", in)
+		}
+		us = days*86400e6 + tod
 		if !timestampValid(us) {
 			return time.Time{}, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", in)
 		}
@@ -438,12 +441,10 @@ func parseDate(in string) (Datum, error) {
 			days--
 		}
 	default:
-		us, ok := f.resolve()
+		d, _, ok := f.resolve()
 		if !ok {
 			return nil, dtRangeError(in, &f)
 		}
-		us -= int64(f.hour)*3600e6 + int64(f.min)*60e6 + int64(f.sec)*1e6 + f.micros
-		d := floorDiv(us, 86400e6)
 		if d < int64(minDate) || d >= int64(endDate) {
 			return nil, pgerr.New(pgerr.DatetimeFieldOverflow, "date out of range: \"%s\"", in)
 		}

@@ -189,85 +189,6 @@ func parseInt(in string, bits int, typ string) (Datum, error) {
 	return int64(acc), nil
 }
 
-// parseFloat is float8in / float4in.
-func parseFloat(in string, bits int) (Datum, error) {
-	typ := "double precision"
-	if bits == 32 {
-		typ = "real"
-	}
-	s := trimSpace(in)
-	switch strings.ToLower(s) {
-	case "nan":
-		return math.NaN(), nil
-	case "infinity", "+infinity", "inf", "+inf":
-		return math.Inf(1), nil
-	case "-infinity", "-inf":
-		return math.Inf(-1), nil
-	}
-	nonzero := false
-	ok := s != ""
-	for i := 0; i < len(s) && ok; i++ {
-		c := s[i]
-		switch {
-		case c >= '1' && c <= '9':
-			nonzero = true
-		case c == '0' || c == '.' || c == '+' || c == '-':
-		case c == 'e' || c == 'E':
-			for j := i + 1; j < len(s); j++ {
-				if !(s[j] >= '0' && s[j] <= '9' || (j == i+1 && (s[j] == '+' || s[j] == '-'))) {
-					ok = false
-				}
-			}
-			i = len(s)
-		default:
-			ok = false
-		}
-	}
-	if !ok {
-		return nil, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type %s: \"%s\"", typ, in)
-	}
-	f, err := strconv.ParseFloat(s, bits)
-	if err != nil {
-		if ne, isNum := err.(*strconv.NumError); isNum && ne.Err == strconv.ErrRange {
-			return nil, pgerr.New(pgerr.NumericValueOutOfRange, "\"%s\" is out of range for type %s", in, typ)
-		}
-		return nil, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type %s: \"%s\"", typ, in)
-	}
-	if f == 0 && nonzero {
-		return nil, pgerr.New(pgerr.NumericValueOutOfRange, "\"%s\" is out of range for type %s", in, typ)
-	}
-	return f, nil
-}
-
-// appendFloat is float8out/float4out with extra_float_digits > 0: the
-// shortest string that reads back to the same value, in %g-like layout
-// (exponent form below 1e-4 and from 1e15, or 1e6 for real).
-func appendFloat(buf []byte, f float64, bits int) []byte {
-	switch {
-	case math.IsNaN(f):
-		return append(buf, "NaN"...)
-	case math.IsInf(f, 1):
-		return append(buf, "Infinity"...)
-	case math.IsInf(f, -1):
-		return append(buf, "-Infinity"...)
-	}
-	if bits == 32 {
-		f = float64(float32(f))
-	}
-	var tmp [32]byte
-	e := strconv.AppendFloat(tmp[:0], f, 'e', -1, bits)
-	x := strings.LastIndexByte(string(e), 'e')
-	exp, _ := strconv.Atoi(string(e[x+1:]))
-	limit := 15
-	if bits == 32 {
-		limit = 6
-	}
-	if exp >= -4 && exp < limit {
-		return strconv.AppendFloat(buf, f, 'f', -1, bits)
-	}
-	return append(buf, e...)
-}
-
 // checkEncoding rejects what PostgreSQL's UTF8 verification rejects:
 // invalid sequences and NUL bytes.
 func checkEncoding(s string) error {
@@ -327,7 +248,7 @@ func charApplyTypmod(s string, t T, explicit bool) (string, error) {
 		return s, nil
 	}
 	nc := len(s)
-	if nc > n { // bytes > n implies we must count characters
+	if nc > n || t.OID == Bpchar {
 		nc = utf8.RuneCountInString(s)
 	}
 	if nc > n {
