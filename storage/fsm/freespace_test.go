@@ -92,6 +92,20 @@ func TestEmptyMap(t *testing.T) {
 	}
 }
 
+// Recording heap block 4068 needs three FSM blocks (root, level 1, bottom
+// page 0), block 4069 a fourth, as in PostgreSQL 15.
+func TestFSMForkSize(t *testing.T) {
+	m := newTestMap(t, 16)
+	mustRecord(t, m, 4068, 100)
+	if got := fsmBlocks(t, m); got != 3 {
+		t.Fatalf("after block 4068: %d FSM blocks, want 3", got)
+	}
+	mustRecord(t, m, 4069, 100)
+	if got := fsmBlocks(t, m); got != 4 {
+		t.Fatalf("after block 4069: %d FSM blocks, want 4", got)
+	}
+}
+
 // freeOf is the free space the tests record for block b.
 func freeOf(b uint32) int { return int(b*37) % page.BlockSize }
 
