@@ -44,10 +44,11 @@ const maxSearchRestarts = 10000
 //
 // Locking: searches take share content locks on FSM pages, one page at a
 // time, and updates take the exclusive lock of one page at a time (a vacuum
-// also keeps pins, not locks, on the pages above the one it is at). The
-// caller must not hold any heap buffer content lock when calling a function
-// that may extend the FSM fork (every function that records), because fork
-// extension waits on extendMu.
+// also keeps pins, not locks, on the pages above the one it is at).
+// Extending the FSM fork takes only extendMu, never the relation's
+// extension lock, so a Map may be used while the extension lock is held
+// (extension records its new pages) and, though it is better avoided, under
+// a heap buffer lock.
 type Map struct {
 	pool *buffer.Pool
 	rel  buffer.RelFileNode
