@@ -1,0 +1,253 @@
+package executor
+
+import (
+	"context"
+	"strings"
+
+	"minipg/catalog"
+	"minipg/index"
+	"minipg/pgerr"
+	"minipg/sql"
+	"minipg/storage/buffer"
+	"minipg/storage/heap"
+	"minipg/storage/page"
+	"minipg/types"
+)
+
+func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string, error) {
+	e := s.e
+	if st.IfNotExists && e.cat.RelationExists(st.Def.Name) {
+		s.notice(pgerr.SeverityNotice, pgerr.Code("42P07"), "relation \"%s\" already exists, skipping", st.Def.Name)
+		return "CREATE TABLE", nil
+	}
+	def := st.Def
+	if _, ok := def.Options["fsm_policy"]; !ok {
+		if v := s.settings["fsm_policy"]; v != "" && v != e.settings["fsm_policy"] {
+			def.Options["fsm_policy"] = v
+		}
+	}
+	if len(def.Options) == 0 {
+		def.Options = nil
+	}
+	t, err := e.cat.CreateTable(def)
+	if err != nil {
+		if pgerr.CodeOf(err) == pgerr.DuplicateTable && st.IfNotExists {
+			s.notice(pgerr.SeverityNotice, pgerr.DuplicateTable, "relation \"%s\" already exists, skipping", def.Name)
+			return "CREATE TABLE", nil
+		}
+		return "", err
+	}
+	if err := e.pool.CreateRel(buffer.RelFileNode(t.RelFileNode)); err != nil {
+		return "", err
+	}
+	r, err := e.openRelation(t)
+	if err != nil {
+		return "", err
+	}
+	e.mu.Lock()
+	e.mu.rels[t.OID] = r
+	e.mu.Unlock()
+	return "CREATE TABLE", nil
+}
+
+func (s *Session) dropTable(ctx context.Context, st *sql.DropTable) (string, error) {
+	e := s.e
+	// Check all names first, as PostgreSQL does.
+	var tables []*catalog.Table
+	for _, name := range st.Names {
+		t, ok := e.cat.Table(name)
+		if !ok {
+			if st.IfExists {
+				s.notice(pgerr.SeverityNotice, pgerr.SuccessfulCompletion, "table \"%s\" does not exist, skipping", name)
+				continue
+			}
+			return "", pgerr.New(pgerr.UndefinedTable, "table \"%s\" does not exist", name)
+		}
+		tables = append(tables, t)
+	}
+	for _, t := range tables {
+		release, err := e.txns.LockRelation(ctx, t.OID, true)
+		if err != nil {
+			return "", mapCtxErr(ctx, err)
+		}
+		_, err = e.cat.DropTable(t.OID)
+		if err == nil {
+			e.mu.Lock()
+			delete(e.mu.rels, t.OID)
+			e.mu.Unlock()
+			err = e.pool.DropRel(buffer.RelFileNode(t.RelFileNode))
+		}
+		release()
+		if err != nil {
+			return "", err
+		}
+	}
+	return "DROP TABLE", nil
+}
+
+func (s *Session) createIndex(ctx context.Context, st *sql.CreateIndex) (string, error) {
+	e := s.e
+	idx := st.Index
+	if idx.Name == "" {
+		var cols []string
+		for _, a := range idx.Columns {
+			cols = append(cols, st.Table.Columns[a-1].Name)
+		}
+		label := "idx"
+		if idx.Primary {
+			label = "pkey"
+		}
+		idx.Name = e.cat.ChooseRelationName(st.Table.Name, strings.Join(cols, "_"), label)
+	}
+	if e.cat.RelationExists(idx.Name) {
+		if st.IfNotExists {
+			s.notice(pgerr.SeverityNotice, pgerr.DuplicateTable, "relation \"%s\" already exists, skipping", idx.Name)
+			return "CREATE INDEX", nil
+		}
+		return "", pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", idx.Name)
+	}
+	release, err := e.txns.LockRelation(ctx, st.Table.OID, true)
+	if err != nil {
+		return "", mapCtxErr(ctx, err)
+	}
+	defer release()
+	r, err := e.rel(st.Table.OID)
+	if err != nil {
+		return "", err
+	}
+	ri := newRelIndex(r, idx)
+	// Index every version that anyone may still see (SnapshotAny minus the
+	// certainly dead), checking uniqueness among the live ones.
+	x := &execCtx{ctx: ctx, s: s, tx: s.ensureTx(), rel: r}
+	x.xid = x.tx.XidIfAssigned()
+	nblocks, err := r.heap.NBlocks()
+	if err != nil {
+		return "", err
+	}
+	dec := newDecoder(r)
+	seen := map[string]bool{}
+	for blk := uint32(0); blk < nblocks; blk++ {
+		if err := canceled(ctx); err != nil {
+			return "", err
+		}
+		for off := uint16(1); off <= page.MaxHeapTuplesPerPage; off++ {
+			tid := page.TID{Block: blk, Offset: off}
+			tup, ok, err := r.heap.FetchAny(tid)
+			if err != nil {
+				return "", err
+			}
+			if !ok {
+				continue
+			}
+			live, wait := x.dirtyState(tup)
+			if !live && wait == 0 {
+				continue
+			}
+			row, err := dec.decode(tup, tid)
+			if err != nil {
+				return "", err
+			}
+			key, hasNull := ri.key(row)
+			if idx.Unique && !hasNull && live && wait == 0 {
+				var kb []byte
+				for i, v := range key {
+					kb = appendKeyNull(kb, ri.types[i], v)
+				}
+				if seen[string(kb)] {
+					return "", uniqueBuildError(r, ri, key)
+				}
+				seen[string(kb)] = true
+			}
+			ri.ix.Insert(key, tid)
+		}
+	}
+	t, stored, err := e.cat.AddIndex(st.Table.OID, idx)
+	if err != nil {
+		return "", err
+	}
+	ri.def = stored
+	nr := *r
+	nr.def = t
+	nr.indexes = append(append([]*relIndex(nil), r.indexes...), ri)
+	e.mu.Lock()
+	e.mu.rels[t.OID] = &nr
+	e.mu.Unlock()
+	return "CREATE INDEX", nil
+}
+
+func uniqueBuildError(r *relation, ri *relIndex, key index.Key) error {
+	var names, vals []string
+	for i, c := range ri.cols {
+		names = append(names, r.def.Columns[c].Name)
+		vals = append(vals, types.FormatText(ri.types[i], key[i]))
+	}
+	return pgerr.New(pgerr.UniqueViolation, "could not create unique index \"%s\"", ri.def.Name).
+		WithDetail("Key (%s)=(%s) is duplicated.", strings.Join(names, ", "), strings.Join(vals, ", "))
+}
+
+func (s *Session) vacuum(ctx context.Context, st *sql.Vacuum) (string, error) {
+	e := s.e
+	var oids []uint32
+	if len(st.Tables) == 0 {
+		for _, t := range e.cat.Tables() {
+			oids = append(oids, t.OID)
+		}
+	} else {
+		for _, t := range st.Tables {
+			oids = append(oids, t.OID)
+		}
+	}
+	for _, oid := range oids {
+		if err := canceled(ctx); err != nil {
+			return "", err
+		}
+		if err := e.vacuumRel(ctx, oid); err != nil {
+			return "", err
+		}
+	}
+	return "VACUUM", nil
+}
+
+// vacuumRel vacuums one table and drops the index entries of the removed
+// row versions.
+func (e *Engine) vacuumRel(ctx context.Context, oid uint32) error {
+	release, err := e.txns.LockRelation(ctx, oid, false)
+	if err != nil {
+		return mapCtxErr(ctx, err)
+	}
+	defer release()
+	r, err := e.rel(oid)
+	if err != nil {
+		return nil // dropped meanwhile
+	}
+	var drop func(dead []page.TID) error
+	if len(r.indexes) > 0 {
+		drop = func(dead []page.TID) error {
+			set := make(map[page.TID]struct{}, len(dead))
+			for _, t := range dead {
+				set[t] = struct{}{}
+			}
+			for _, ri := range r.indexes {
+				type ent struct {
+					k   index.Key
+					tid page.TID
+				}
+				var gone []ent
+				ri.ix.Scan(index.Unbounded, index.Unbounded, func(k index.Key, tid page.TID) bool {
+					if _, ok := set[tid]; ok {
+						gone = append(gone, ent{k, tid})
+					}
+					return true
+				})
+				for _, g := range gone {
+					ri.ix.Delete(g.k, g.tid)
+				}
+			}
+			return nil
+		}
+	}
+	_, err = r.heap.Vacuum(e.txns.OldestXmin(), e.txns, drop)
+	return err
+}
+
+var _ = heap.TMOk

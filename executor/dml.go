@@ -1,0 +1,486 @@
+package executor
+
+import (
+	"hash/fnv"
+	"strings"
+
+	"minipg/index"
+	"minipg/pgerr"
+	"minipg/sql"
+	"minipg/storage/heap"
+	"minipg/storage/page"
+	"minipg/types"
+)
+
+// checkNotNull raises 23502 for a NULL in a NOT NULL column.
+func (r *relation) checkNotNull(row []types.Datum) error {
+	for i, c := range r.def.Columns {
+		if c.NotNull && row[i] == nil {
+			return pgerr.New(pgerr.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint", c.Name, r.def.Name).
+				WithDetail("Failing row contains (%s).", r.formatRow(row))
+		}
+	}
+	return nil
+}
+
+func (r *relation) formatRow(row []types.Datum) string {
+	parts := make([]string, len(r.types))
+	for i, t := range r.types {
+		if row[i] == nil {
+			parts[i] = "null"
+		} else {
+			parts[i] = types.FormatText(t, row[i])
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// dirtyState classifies a row version for a uniqueness check as
+// SnapshotDirty does: live (committed or in progress and not deleted), or
+// dead; wait is a running transaction (not ours) whose outcome decides.
+func (x *execCtx) dirtyState(tup []byte) (live bool, wait uint32) {
+	o := x.s.e.txns
+	im := heap.Infomask(tup)
+	xmin := heap.Xmin(tup)
+	if im&heap.HeapXminCommitted == 0 {
+		if im&heap.HeapXminInvalid != 0 {
+			return false, 0
+		}
+		if xmin != x.xid {
+			switch o.Status(xmin) {
+			case heap.XidAborted:
+				return false, 0
+			case heap.XidInProgress:
+				return true, xmin
+			}
+		}
+	}
+	xmax := heap.Xmax(tup)
+	if im&heap.HeapXmaxInvalid != 0 || xmax == 0 || im&heap.HeapXmaxLockOnly != 0 {
+		return true, 0
+	}
+	if im&heap.HeapXmaxCommitted != 0 {
+		return false, 0
+	}
+	if xmax == x.xid {
+		return false, 0
+	}
+	switch o.Status(xmax) {
+	case heap.XidCommitted:
+		return false, 0
+	case heap.XidInProgress:
+		return true, xmax
+	}
+	return true, 0
+}
+
+func keyHash(ri *relIndex, key index.Key) int {
+	var buf []byte
+	for i, v := range key {
+		buf = appendKeyNull(buf, ri.types[i], v)
+	}
+	h := fnv.New32a()
+	h.Write(buf)
+	return int(h.Sum32() % uint32(len(ri.locks)))
+}
+
+func (ri *relIndex) keyEqual(key index.Key, row []types.Datum) bool {
+	for i, c := range ri.cols {
+		if row[c] == nil || key[i] == nil {
+			if row[c] != key[i] {
+				return false
+			}
+			continue
+		}
+		if types.Compare(ri.types[i], key[i], row[c]) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *relation) uniqueViolation(ri *relIndex, key index.Key) error {
+	var names, vals []string
+	for i, c := range ri.cols {
+		names = append(names, r.def.Columns[c].Name)
+		vals = append(vals, types.FormatText(ri.types[i], key[i]))
+	}
+	return pgerr.New(pgerr.UniqueViolation, "duplicate key value violates unique constraint \"%s\"", ri.def.Name).
+		WithDetail("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))
+}
+
+// insertIndexEntries adds row's entries (at tid) to every index of x.rel,
+// checking unique indexes: a live row with the same key raises 23505; a row
+// whose inserter or deleter is still running is waited for, then rechecked.
+func (x *execCtx) insertIndexEntries(row []types.Datum, tid page.TID) error {
+	r := x.rel
+	for _, ri := range r.indexes {
+		key, hasNull := ri.key(row)
+		if !ri.def.Unique || hasNull {
+			ri.ix.Insert(key, tid)
+			continue
+		}
+		h := keyHash(ri, key)
+		for {
+			var wait uint32
+			conflict := false
+			ri.locks[h].Lock()
+			for _, other := range ri.ix.Lookup(key) {
+				if other == tid {
+					continue
+				}
+				tup, ok, err := r.heap.FetchAny(other)
+				if err != nil {
+					ri.locks[h].Unlock()
+					return err
+				}
+				if !ok {
+					continue
+				}
+				live, w := x.dirtyState(tup)
+				if !live {
+					continue
+				}
+				orow, err := newDecoder(r).decode(tup, other)
+				if err != nil {
+					ri.locks[h].Unlock()
+					return err
+				}
+				if !ri.keyEqual(key, orow) {
+					continue // stale entry
+				}
+				if w != 0 {
+					wait = w
+					break
+				}
+				conflict = true
+				break
+			}
+			if wait == 0 && !conflict {
+				ri.ix.Insert(key, tid)
+			}
+			ri.locks[h].Unlock()
+			if conflict {
+				return r.uniqueViolation(ri, key)
+			}
+			if wait == 0 {
+				break
+			}
+			if err := x.tx.WaitFor(x.ctx, wait); err != nil {
+				return mapCtxErr(x.ctx, err)
+			}
+		}
+	}
+	return nil
+}
+
+// insertRow stores one new row (values for the table's columns).
+func (x *execCtx) insertRow(row []types.Datum) (page.TID, error) {
+	r := x.rel
+	if err := r.checkNotNull(row); err != nil {
+		return page.TID{}, err
+	}
+	tup, err := r.encode(row)
+	if err != nil {
+		return page.TID{}, err
+	}
+	tid, err := r.heap.Insert(tup, x.xid, x.cid, x.s.ist)
+	if err != nil {
+		return page.TID{}, err
+	}
+	row[len(r.types)] = tid
+	if err := x.insertIndexEntries(row, tid); err != nil {
+		return page.TID{}, err
+	}
+	return tid, nil
+}
+
+func (x *execCtx) returning(exprs []sql.Expr, row []types.Datum) error {
+	if x.emitReturning == nil {
+		return nil
+	}
+	out := make([]types.Datum, len(exprs))
+	for i, e := range exprs {
+		v, err := x.ev.eval(e, row)
+		if err != nil {
+			return err
+		}
+		out[i] = v
+	}
+	x.emitReturning(out)
+	return nil
+}
+
+func (x *execCtx) insert(st *sql.Insert) (int64, error) {
+	r := x.rel
+	ncols := len(r.types)
+	given := make([]bool, ncols)
+	for _, c := range st.Cols {
+		given[c] = true
+	}
+	build := func(vals []types.Datum, dflt []bool) ([]types.Datum, error) {
+		row := make([]types.Datum, ncols+1)
+		need := make([]bool, ncols)
+		for c := range need {
+			need[c] = !given[c]
+		}
+		for i, c := range st.Cols {
+			if dflt != nil && dflt[i] {
+				need[c] = true
+				continue
+			}
+			row[c] = vals[i]
+		}
+		for c := 0; c < ncols; c++ {
+			if !need[c] || st.Defaults[c] == nil {
+				continue
+			}
+			v, err := x.ev.eval(st.Defaults[c], nil)
+			if err != nil {
+				return nil, err
+			}
+			row[c] = v
+		}
+		return row, nil
+	}
+	var n int64
+	emit := func(row []types.Datum) error {
+		if _, err := x.insertRow(row); err != nil {
+			return err
+		}
+		n++
+		if n%checkEvery == 0 {
+			if err := canceled(x.ctx); err != nil {
+				return err
+			}
+		}
+		return x.returning(st.Returning, row)
+	}
+	if st.Source != nil {
+		var src rowIter
+		var err error
+		sx := *x
+		sx.emitReturning = nil
+		if st.Source.Table != nil {
+			if sx.rel, err = x.s.e.rel(st.Source.Table.OID); err != nil {
+				return 0, err
+			}
+		} else {
+			sx.rel = nil
+		}
+		if src, err = sx.buildSelect(st.Source); err != nil {
+			return 0, err
+		}
+		defer src.Close()
+		for {
+			vals, ok, err := src.Next(x.ctx)
+			if err != nil {
+				return n, err
+			}
+			if !ok {
+				return n, nil
+			}
+			row, err := build(vals, nil)
+			if err != nil {
+				return n, err
+			}
+			if err := emit(row); err != nil {
+				return n, err
+			}
+		}
+	}
+	for _, exprs := range st.Values {
+		vals := make([]types.Datum, len(exprs))
+		dflt := make([]bool, len(exprs))
+		for i, e := range exprs {
+			if e == nil {
+				dflt[i] = true
+				continue
+			}
+			v, err := x.ev.eval(e, nil)
+			if err != nil {
+				return n, err
+			}
+			vals[i] = v
+		}
+		row, err := build(vals, dflt)
+		if err != nil {
+			return n, err
+		}
+		if err := emit(row); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// modify applies fn (Update or Delete of the version at tid) with
+// PostgreSQL's READ COMMITTED rules: wait for a running modifier, follow a
+// committed update to the newest version and recheck where there
+// (EvalPlanQual). It returns the row it was applied to, or ok=false if the
+// row is gone or no longer qualifies.
+func (x *execCtx) modify(row []types.Datum, where sql.Expr, fn func(row []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error)) ([]types.Datum, bool, error) {
+	r := x.rel
+	ncols := len(r.types)
+	for {
+		tid := row[ncols].(page.TID)
+		res, fd, err := fn(row, tid)
+		if err != nil {
+			return nil, false, err
+		}
+		switch res {
+		case heap.TMOk:
+			return row, true, nil
+		case heap.TMSelfModified, heap.TMDeleted, heap.TMInvisible:
+			return nil, false, nil
+		case heap.TMBeingModified:
+			if err := x.tx.WaitFor(x.ctx, fd.Xmax); err != nil {
+				return nil, false, mapCtxErr(x.ctx, err)
+			}
+			continue
+		case heap.TMUpdated:
+			next, ok, err := x.fetchNewer(fd.Ctid, fd.Xmax)
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			pass, err := x.ev.evalBool(where, next)
+			if err != nil {
+				return nil, false, err
+			}
+			if !pass {
+				return nil, false, nil
+			}
+			row = next
+		default:
+			return nil, false, pgerr.New(pgerr.InternalError, "unexpected heap result %v", res)
+		}
+	}
+}
+
+// fetchNewer reads the version at tid that transaction updater created,
+// waiting while its inserter runs.
+func (x *execCtx) fetchNewer(tid page.TID, updater uint32) ([]types.Datum, bool, error) {
+	for {
+		if err := canceled(x.ctx); err != nil {
+			return nil, false, err
+		}
+		tup, ok, err := x.rel.heap.FetchAny(tid)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		xmin := heap.Xmin(tup)
+		if updater != 0 && xmin != updater {
+			return nil, false, nil // the slot was reused: the row is gone
+		}
+		if xmin != x.xid {
+			switch x.s.e.txns.Status(xmin) {
+			case heap.XidAborted:
+				return nil, false, nil
+			case heap.XidInProgress:
+				if err := x.tx.WaitFor(x.ctx, xmin); err != nil {
+					return nil, false, mapCtxErr(x.ctx, err)
+				}
+				continue
+			}
+		}
+		row, err := newDecoder(x.rel).decode(tup, tid)
+		return row, err == nil, err
+	}
+}
+
+// lockRow takes a FOR UPDATE lock on row, returning the (possibly newer)
+// version locked.
+func (x *execCtx) lockRow(row []types.Datum, where sql.Expr) ([]types.Datum, bool, error) {
+	return x.modify(row, where, func(_ []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error) {
+		return x.rel.heap.Lock(x.snap, tid, x.xid, x.cid)
+	})
+}
+
+func (x *execCtx) update(st *sql.Update) (int64, error) {
+	r := x.rel
+	ncols := len(r.types)
+	src, err := x.source(st.Where)
+	if err != nil {
+		return 0, err
+	}
+	defer src.Close()
+	var n int64
+	for {
+		row, ok, err := src.Next(x.ctx)
+		if err != nil {
+			return n, err
+		}
+		if !ok {
+			return n, nil
+		}
+		var newRow []types.Datum
+		_, ok, err = x.modify(row, st.Where, func(old []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error) {
+			newRow = make([]types.Datum, ncols+1)
+			copy(newRow, old)
+			for _, it := range st.Set {
+				v, err := x.ev.eval(it.E, old)
+				if err != nil {
+					return 0, heap.FailureData{}, err
+				}
+				newRow[it.Col] = v
+			}
+			if err := r.checkNotNull(newRow); err != nil {
+				return 0, heap.FailureData{}, err
+			}
+			tup, err := r.encode(newRow)
+			if err != nil {
+				return 0, heap.FailureData{}, err
+			}
+			ntid, res, fd, err := r.heap.Update(x.snap, tid, tup, x.xid, x.cid, x.s.ist)
+			if err == nil && res == heap.TMOk {
+				newRow[ncols] = ntid
+			}
+			return res, fd, err
+		})
+		if err != nil {
+			return n, err
+		}
+		if !ok {
+			continue
+		}
+		if err := x.insertIndexEntries(newRow, newRow[ncols].(page.TID)); err != nil {
+			return n, err
+		}
+		n++
+		if err := x.returning(st.Returning, newRow); err != nil {
+			return n, err
+		}
+	}
+}
+
+func (x *execCtx) delete(st *sql.Delete) (int64, error) {
+	r := x.rel
+	src, err := x.source(st.Where)
+	if err != nil {
+		return 0, err
+	}
+	defer src.Close()
+	var n int64
+	for {
+		row, ok, err := src.Next(x.ctx)
+		if err != nil {
+			return n, err
+		}
+		if !ok {
+			return n, nil
+		}
+		row, ok, err = x.modify(row, st.Where, func(_ []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error) {
+			return r.heap.Delete(x.snap, tid, x.xid, x.cid)
+		})
+		if err != nil {
+			return n, err
+		}
+		if !ok {
+			continue
+		}
+		n++
+		if err := x.returning(st.Returning, row); err != nil {
+			return n, err
+		}
+	}
+}

@@ -1,0 +1,337 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"minipg/catalog"
+	"minipg/index"
+	"minipg/pgerr"
+	"minipg/sql"
+	"minipg/storage/buffer"
+	"minipg/storage/fsm"
+	"minipg/storage/heap"
+	"minipg/storage/page"
+	"minipg/txn"
+	"minipg/types"
+)
+
+// Config configures an Engine.
+type Config struct {
+	DataDir       string
+	SharedBuffers int64             // bytes; 0 means the shared_buffers setting or 128MB
+	Settings      map[string]string // -c name=value
+}
+
+// DefaultSharedBuffers is shared_buffers when not configured.
+const DefaultSharedBuffers = 128 << 20
+
+// Engine is one open data directory: catalog, buffer pool, transaction
+// manager and one heap (plus in-memory indexes) per table. It is shared by
+// all sessions.
+type Engine struct {
+	cfg      Config
+	log      *slog.Logger
+	cat      *catalog.Catalog
+	pool     *buffer.Pool
+	txns     *txn.Manager
+	settings map[string]string // server-wide values (defaults + -c)
+
+	checkpointHook func() error // set once before use; nil = flush + save
+
+	mu struct {
+		sync.RWMutex
+		rels map[uint32]*relation // table OID -> open relation
+	}
+}
+
+// relation is an open table.
+type relation struct {
+	def      *catalog.Table
+	heap     *heap.Relation
+	desc     heap.TupleDesc
+	types    []types.T
+	indexes  []*relIndex
+	defaults []sql.Expr // bound DEFAULT expressions (nil: NULL)
+}
+
+// relIndex is one in-memory index of a table.
+type relIndex struct {
+	def   catalog.Index
+	cols  []int // 0-based column positions
+	types []types.T
+	ix    *index.Index
+	locks [64]sync.Mutex // serialize unique check + insert per key hash
+}
+
+// Open opens (creating if needed) the data directory.
+func Open(cfg Config, log *slog.Logger) (*Engine, error) {
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	if cfg.DataDir == "" {
+		return nil, pgerr.New(pgerr.InvalidParameterValue, "no data directory given")
+	}
+	e := &Engine{cfg: cfg, log: log, settings: map[string]string{}}
+	for name, def := range gucTable {
+		e.settings[name] = def.def
+	}
+	for k, v := range cfg.Settings {
+		name := strings.ToLower(k)
+		if _, ok := gucTable[name]; !ok {
+			return nil, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter \"%s\"", k)
+		}
+		nv, err := checkGUC(name, v)
+		if err != nil {
+			return nil, err
+		}
+		e.settings[name] = nv
+	}
+	sb := cfg.SharedBuffers
+	if sb <= 0 {
+		n, err := parseMemory(e.settings["shared_buffers"])
+		if err != nil {
+			return nil, err
+		}
+		sb = n
+	}
+	e.settings["shared_buffers"] = formatMemory(sb)
+	if _, err := fsm.PolicyByName(e.settings["fsm_policy"]); err != nil {
+		// The configured default must exist; fall back to classic if the
+		// locality policy is not built in.
+		if e.settings["fsm_policy"] != "locality" {
+			return nil, err
+		}
+		e.settings["fsm_policy"] = "classic"
+	}
+	sql.PolicyValidator = func(name string) error {
+		_, err := fsm.PolicyByName(name)
+		return err
+	}
+	for _, d := range []string{"", "base", "pg_xact"} {
+		if err := os.MkdirAll(filepath.Join(cfg.DataDir, d), 0o700); err != nil {
+			return nil, pgerr.Wrapf(err, pgerr.IOError, "could not create directory \"%s\"", filepath.Join(cfg.DataDir, d))
+		}
+	}
+	var err error
+	if e.cat, err = catalog.Open(filepath.Join(cfg.DataDir, "catalog")); err != nil {
+		return nil, err
+	}
+	nbuf := int(sb / page.BlockSize)
+	if nbuf < 16 {
+		nbuf = 16
+	}
+	if e.pool, err = buffer.NewPool(buffer.Options{Dir: filepath.Join(cfg.DataDir, "base"), NBuffers: nbuf}); err != nil {
+		e.cat.Close()
+		return nil, err
+	}
+	if e.txns, err = txn.Open(filepath.Join(cfg.DataDir, "pg_xact")); err != nil {
+		e.pool.Close()
+		e.cat.Close()
+		return nil, err
+	}
+	e.mu.rels = map[uint32]*relation{}
+	for _, t := range e.cat.Tables() {
+		r, err := e.openRelation(t)
+		if err != nil {
+			e.Close()
+			return nil, err
+		}
+		if err := e.rebuildIndexes(r); err != nil {
+			e.Close()
+			return nil, err
+		}
+		e.mu.rels[t.OID] = r
+	}
+	return e, nil
+}
+
+// Pool returns the buffer pool (for storage-level hooks such as WAL).
+func (e *Engine) Pool() *buffer.Pool { return e.pool }
+
+// Txns returns the transaction manager.
+func (e *Engine) Txns() *txn.Manager { return e.txns }
+
+// Catalog returns the catalog.
+func (e *Engine) Catalog() *catalog.Catalog { return e.cat }
+
+// SetCheckpointHook replaces what CHECKPOINT does (default: flush all
+// buffers, fsync, save the commit log). Set it before the first session.
+func (e *Engine) SetCheckpointHook(fn func() error) { e.checkpointHook = fn }
+
+// Checkpoint runs the checkpoint hook.
+func (e *Engine) Checkpoint() error {
+	if e.checkpointHook != nil {
+		return e.checkpointHook()
+	}
+	if err := e.pool.FlushAll(); err != nil {
+		return err
+	}
+	if err := e.pool.Sync(); err != nil {
+		return err
+	}
+	return e.txns.Save()
+}
+
+// Close flushes and closes the engine.
+func (e *Engine) Close() error {
+	var first error
+	keep := func(err error) {
+		if err != nil && first == nil {
+			first = err
+		}
+	}
+	if e.pool != nil {
+		keep(e.pool.Close())
+	}
+	if e.txns != nil {
+		keep(e.txns.Close())
+	}
+	if e.cat != nil {
+		keep(e.cat.Close())
+	}
+	return first
+}
+
+// Setting returns a server-wide setting.
+func (e *Engine) Setting(name string) (string, bool) {
+	v, ok := e.settings[strings.ToLower(name)]
+	return v, ok
+}
+
+func colTypes(t *catalog.Table) []types.T {
+	out := make([]types.T, len(t.Columns))
+	for i, c := range t.Columns {
+		out[i] = types.T{OID: types.OID(c.TypeOID), Typmod: c.Typmod}
+	}
+	return out
+}
+
+// openRelation opens the heap of t and creates (empty) index structures.
+func (e *Engine) openRelation(t *catalog.Table) (*relation, error) {
+	r := &relation{def: t, types: colTypes(t)}
+	for _, ct := range r.types {
+		r.desc = append(r.desc, heap.Attr{Len: ct.Len(), Align: ct.Align()})
+	}
+	opts := heap.Options{FillFactor: heap.DefaultFillFactor}
+	if v, ok := t.Options["fillfactor"]; ok {
+		n, err := strconv.Atoi(v)
+		if err == nil {
+			opts.FillFactor = n
+		}
+	}
+	polName := e.settings["fsm_policy"]
+	if v, ok := t.Options["fsm_policy"]; ok {
+		polName = v
+	}
+	pol, err := fsm.PolicyByName(polName)
+	if err != nil {
+		e.log.Warn("unknown fsm_policy, using classic", "table", t.Name, "policy", polName)
+		pol = fsm.NewClassic()
+	}
+	opts.Policy = pol
+	rfn := buffer.RelFileNode(t.RelFileNode)
+	if !e.pool.Exists(rfn, buffer.MainFork) {
+		if err := e.pool.CreateRel(rfn); err != nil {
+			return nil, err
+		}
+	}
+	r.heap = heap.Open(e.pool, rfn, r.desc, opts)
+	for _, idef := range t.Indexes {
+		r.indexes = append(r.indexes, newRelIndex(r, idef))
+	}
+	if r.defaults, err = sql.Defaults(t); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func newRelIndex(r *relation, idef catalog.Index) *relIndex {
+	ri := &relIndex{def: idef}
+	var cmps []func(a, b any) int
+	for _, a := range idef.Columns {
+		c := int(a) - 1
+		t := r.types[c]
+		ri.cols = append(ri.cols, c)
+		ri.types = append(ri.types, t)
+		cmps = append(cmps, func(x, y any) int { return types.Compare(t, x, y) })
+	}
+	ri.ix = index.New(index.KeyCompare(cmps...), idef.Unique)
+	return ri
+}
+
+// key extracts ri's key from a table row.
+func (ri *relIndex) key(row []types.Datum) (index.Key, bool) {
+	k := make(index.Key, len(ri.cols))
+	hasNull := false
+	for i, c := range ri.cols {
+		k[i] = row[c]
+		if row[c] == nil {
+			hasNull = true
+		}
+	}
+	return k, hasNull
+}
+
+// rebuildIndexes fills r's indexes from the rows of the heap that a new
+// snapshot sees (at start-up nothing is in progress).
+func (e *Engine) rebuildIndexes(r *relation) error {
+	if len(r.indexes) == 0 {
+		return nil
+	}
+	tx := e.txns.Begin()
+	defer tx.Abort()
+	return e.fillIndexes(context.Background(), r, tx.Snapshot(), r.indexes)
+}
+
+// fillIndexes adds an entry to each of idxs for every row snap sees.
+func (e *Engine) fillIndexes(ctx context.Context, r *relation, snap *heap.Snapshot, idxs []*relIndex) error {
+	sc := r.heap.NewScan(snap)
+	defer sc.Close()
+	dec := newDecoder(r)
+	for {
+		tid, tup, ok, err := sc.Next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		row, err := dec.decode(tup, tid)
+		if err != nil {
+			return err
+		}
+		for _, ri := range idxs {
+			k, _ := ri.key(row)
+			ri.ix.Insert(k, tid)
+		}
+	}
+}
+
+// rel returns the open relation of table oid.
+func (e *Engine) rel(oid uint32) (*relation, error) {
+	e.mu.RLock()
+	r := e.mu.rels[oid]
+	e.mu.RUnlock()
+	if r == nil {
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation with OID %d does not exist", oid)
+	}
+	return r, nil
+}
+
+// relByName returns the open relation called name.
+func (e *Engine) relByName(name string) (*relation, error) {
+	t, ok := e.cat.Table(name)
+	if !ok {
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name)
+	}
+	return e.rel(t.OID)
+}
+
+func (e *Engine) String() string { return fmt.Sprintf("minipg engine %s", e.cfg.DataDir) }

@@ -1,0 +1,280 @@
+package executor
+
+import (
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"minipg/pgerr"
+	"minipg/sql"
+	"minipg/storage/page"
+	"minipg/types"
+)
+
+// evalCtx carries what expression evaluation needs besides the row.
+type evalCtx struct {
+	s      *Session
+	params []types.Datum
+}
+
+func (c *evalCtx) evalBool(e sql.Expr, row []types.Datum) (bool, error) {
+	if e == nil {
+		return true, nil
+	}
+	v, err := c.eval(e, row)
+	if err != nil || v == nil {
+		return false, err
+	}
+	return v.(bool), nil
+}
+
+func (c *evalCtx) eval(e sql.Expr, row []types.Datum) (types.Datum, error) {
+	switch x := e.(type) {
+	case *sql.Const:
+		return x.Val, nil
+	case *sql.Param:
+		if x.Idx >= len(c.params) {
+			return nil, pgerr.New(pgerr.UndefinedParameter, "there is no parameter $%d", x.Idx+1)
+		}
+		return c.params[x.Idx], nil
+	case *sql.ColRef:
+		return row[x.Idx], nil
+	case *sql.Arith:
+		l, err := c.eval(x.L, row)
+		if err != nil || l == nil {
+			return nil, err
+		}
+		r, err := c.eval(x.R, row)
+		if err != nil || r == nil {
+			return nil, err
+		}
+		return types.Arith(x.Op, x.T, l, r)
+	case *sql.Neg:
+		v, err := c.eval(x.X, row)
+		if err != nil || v == nil {
+			return nil, err
+		}
+		return types.Negate(x.T, v)
+	case *sql.Concat:
+		l, err := c.eval(x.L, row)
+		if err != nil || l == nil {
+			return nil, err
+		}
+		r, err := c.eval(x.R, row)
+		if err != nil || r == nil {
+			return nil, err
+		}
+		return asText(x.LT, l) + asText(x.RT, r), nil
+	case *sql.Cmp:
+		l, err := c.eval(x.L, row)
+		if err != nil || l == nil {
+			return nil, err
+		}
+		r, err := c.eval(x.R, row)
+		if err != nil || r == nil {
+			return nil, err
+		}
+		cmp := types.Compare(x.CT, l, r)
+		switch x.Op {
+		case "=":
+			return cmp == 0, nil
+		case "<>":
+			return cmp != 0, nil
+		case "<":
+			return cmp < 0, nil
+		case "<=":
+			return cmp <= 0, nil
+		case ">":
+			return cmp > 0, nil
+		case ">=":
+			return cmp >= 0, nil
+		}
+		return nil, pgerr.New(pgerr.InternalError, "unknown comparison %s", x.Op)
+	case *sql.BoolOp:
+		switch x.Op {
+		case "NOT":
+			v, err := c.eval(x.Args[0], row)
+			if err != nil || v == nil {
+				return nil, err
+			}
+			return !v.(bool), nil
+		case "AND":
+			sawNull := false
+			for _, a := range x.Args {
+				v, err := c.eval(a, row)
+				if err != nil {
+					return nil, err
+				}
+				if v == nil {
+					sawNull = true
+				} else if !v.(bool) {
+					return false, nil
+				}
+			}
+			if sawNull {
+				return nil, nil
+			}
+			return true, nil
+		default: // OR
+			sawNull := false
+			for _, a := range x.Args {
+				v, err := c.eval(a, row)
+				if err != nil {
+					return nil, err
+				}
+				if v == nil {
+					sawNull = true
+				} else if v.(bool) {
+					return true, nil
+				}
+			}
+			if sawNull {
+				return nil, nil
+			}
+			return false, nil
+		}
+	case *sql.IsNull:
+		v, err := c.eval(x.X, row)
+		if err != nil {
+			return nil, err
+		}
+		return (v == nil) != x.Not, nil
+	case *sql.InList:
+		v, err := c.eval(x.X, row)
+		if err != nil || v == nil {
+			return nil, err
+		}
+		sawNull := false
+		for _, it := range x.List {
+			w, err := c.eval(it, row)
+			if err != nil {
+				return nil, err
+			}
+			if w == nil {
+				sawNull = true
+				continue
+			}
+			if types.Compare(x.CT, v, w) == 0 {
+				return !x.Not, nil
+			}
+		}
+		if sawNull {
+			return nil, nil
+		}
+		return x.Not, nil
+	case *sql.Cast:
+		v, err := c.eval(x.X, row)
+		if err != nil || v == nil {
+			return nil, err
+		}
+		from := x.X.Type()
+		if from.OID == types.Unknown {
+			base := types.T{OID: x.T.OID, Typmod: -1}
+			if v, err = types.ParseText(base, v.(string)); err != nil {
+				return nil, err
+			}
+			from = base
+		}
+		return types.Coerce(v, from, x.T, x.Explicit)
+	case *sql.Coalesce:
+		for _, a := range x.Args {
+			v, err := c.eval(a, row)
+			if err != nil {
+				return nil, err
+			}
+			if v != nil {
+				return v, nil
+			}
+		}
+		return nil, nil
+	case *sql.Func:
+		return c.call(x, row)
+	}
+	return nil, pgerr.New(pgerr.InternalError, "cannot evaluate %T", e)
+}
+
+// asText renders a value as text for ||; char(n) loses its padding, as
+// PostgreSQL's bpchar-to-text cast does.
+func asText(t types.T, d types.Datum) string {
+	if s, ok := d.(string); ok {
+		if t.OID == types.Bpchar {
+			return strings.TrimRight(s, " ")
+		}
+		return s
+	}
+	return types.FormatText(t, d)
+}
+
+func (c *evalCtx) call(f *sql.Func, row []types.Datum) (types.Datum, error) {
+	args := make([]types.Datum, len(f.Args))
+	for i, a := range f.Args {
+		v, err := c.eval(a, row)
+		if err != nil {
+			return nil, err
+		}
+		if v == nil {
+			return nil, nil // all our functions are strict
+		}
+		args[i] = v
+	}
+	str := func(i int) string { return asText(f.Args[i].Type(), args[i]) }
+	switch f.Name {
+	case "version":
+		return "PostgreSQL " + c.s.e.settings["server_version"] + " (minipg) on x86_64-pc-linux-gnu, 64-bit", nil
+	case "now":
+		return c.s.txStart, nil
+	case "current_date":
+		t := c.s.txStart
+		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), nil
+	case "current_user", "session_user":
+		return c.s.user, nil
+	case "current_database":
+		return c.s.database, nil
+	case "pg_backend_pid":
+		return int64(c.s.pid), nil
+	case "pg_relation_size":
+		r, err := c.s.e.relByName(strings.ToLower(str(0)))
+		if err != nil {
+			return nil, err
+		}
+		n, err := r.heap.NBlocks()
+		if err != nil {
+			return nil, err
+		}
+		return int64(n) * page.BlockSize, nil
+	case "lower":
+		return strings.ToLower(str(0)), nil
+	case "upper":
+		return strings.ToUpper(str(0)), nil
+	case "btrim":
+		return strings.Trim(str(0), " "), nil
+	case "ltrim":
+		return strings.TrimLeft(str(0), " "), nil
+	case "rtrim":
+		return strings.TrimRight(str(0), " "), nil
+	case "length":
+		return int64(utf8.RuneCountInString(str(0))), nil
+	case "octet_length":
+		return int64(len(args[0].(string))), nil
+	case "abs":
+		switch v := args[0].(type) {
+		case int64:
+			if v < 0 {
+				return types.Negate(f.T, v)
+			}
+			return v, nil
+		case float64:
+			if v < 0 {
+				return -v, nil
+			}
+			return v, nil
+		case *apd.Decimal:
+			d := new(apd.Decimal)
+			d.Abs(v)
+			return d, nil
+		}
+	}
+	return nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", f.Name)
+}

@@ -1,0 +1,703 @@
+package executor
+
+import (
+	"context"
+	"sort"
+
+	"minipg/index"
+	"minipg/pgerr"
+	"minipg/sql"
+	"minipg/storage/heap"
+	"minipg/storage/page"
+	"minipg/txn"
+	"minipg/types"
+)
+
+// execCtx is one statement's execution state.
+type execCtx struct {
+	ctx  context.Context
+	s    *Session
+	ev   *evalCtx
+	tx   *txn.Txn
+	snap *heap.Snapshot
+	rel  *relation // nil for SELECT without FROM
+
+	xid, cid      uint32 // writes only
+	emitReturning func(row []types.Datum)
+}
+
+func (pt *Portal) newExecCtx(ctx context.Context, tableOID uint32, write bool) (*execCtx, error) {
+	s := pt.s
+	tx := s.ensureTx()
+	x := &execCtx{ctx: ctx, s: s, tx: tx, ev: &evalCtx{s: s, params: pt.params}}
+	if tableOID != 0 {
+		release, err := s.e.txns.LockRelation(ctx, tableOID, false)
+		if err != nil {
+			return nil, mapCtxErr(ctx, err)
+		}
+		pt.release = release
+		if x.rel, err = s.e.rel(tableOID); err != nil {
+			return nil, err
+		}
+	}
+	x.snap = tx.Snapshot()
+	if write {
+		xid, err := tx.Xid()
+		if err != nil {
+			return nil, err
+		}
+		x.xid, x.cid = xid, tx.UseCommandID()
+		x.snap.CurXid = xid
+	}
+	return x, nil
+}
+
+// checkEvery is how many rows pass between cancellation checks.
+const checkEvery = 256
+
+// seqScan reads every row the snapshot sees.
+type seqScan struct {
+	x   *execCtx
+	sc  *heap.Scan
+	dec *decoder
+	n   int
+}
+
+func (it *seqScan) Next(ctx context.Context) ([]types.Datum, bool, error) {
+	it.n++
+	if it.n%checkEvery == 0 {
+		if err := canceled(ctx); err != nil {
+			return nil, false, err
+		}
+	}
+	tid, tup, ok, err := it.sc.Next()
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	row, err := it.dec.decode(tup, tid)
+	return row, err == nil, err
+}
+
+func (it *seqScan) Close() { it.sc.Close() }
+
+// indexScan fetches the rows an index range points to.
+type indexScan struct {
+	x   *execCtx
+	it  *index.Iterator
+	dec *decoder
+	n   int
+}
+
+func (it *indexScan) Next(ctx context.Context) ([]types.Datum, bool, error) {
+	for {
+		it.n++
+		if it.n%checkEvery == 0 {
+			if err := canceled(ctx); err != nil {
+				return nil, false, err
+			}
+		}
+		_, tid, ok := it.it.Next()
+		if !ok {
+			return nil, false, nil
+		}
+		tup, ok, err := it.x.rel.heap.Fetch(it.x.snap, tid)
+		if err != nil {
+			return nil, false, err
+		}
+		if !ok {
+			continue
+		}
+		row, err := it.dec.decode(tup, tid)
+		return row, err == nil, err
+	}
+}
+
+func (it *indexScan) Close() {}
+
+// emptyIter produces nothing.
+type emptyIter struct{}
+
+func (emptyIter) Next(context.Context) ([]types.Datum, bool, error) { return nil, false, nil }
+func (emptyIter) Close()                                            {}
+
+// filterIter passes rows for which pred is true.
+type filterIter struct {
+	in   rowIter
+	ev   *evalCtx
+	pred sql.Expr
+}
+
+func (it *filterIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
+	for {
+		row, ok, err := it.in.Next(ctx)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		pass, err := it.ev.evalBool(it.pred, row)
+		if err != nil {
+			return nil, false, err
+		}
+		if pass {
+			return row, true, nil
+		}
+	}
+}
+
+func (it *filterIter) Close() { it.in.Close() }
+
+// conjuncts splits an AND tree.
+func conjuncts(e sql.Expr, out []sql.Expr) []sql.Expr {
+	if b, ok := e.(*sql.BoolOp); ok && b.Op == "AND" {
+		for _, a := range b.Args {
+			out = conjuncts(a, out)
+		}
+		return out
+	}
+	if e != nil {
+		out = append(out, e)
+	}
+	return out
+}
+
+// isConstExpr reports whether e reads no column.
+func isConstExpr(e sql.Expr) bool {
+	ok := true
+	sql.Walk(e, func(x sql.Expr) {
+		switch x.(type) {
+		case *sql.ColRef, *sql.Agg:
+			ok = false
+		case *sql.Func:
+			if x.(*sql.Func).Name == "now" {
+				return
+			}
+		}
+	})
+	return ok
+}
+
+// colBound is a comparison of column Col with a constant expression.
+type colBound struct {
+	col int
+	op  string // = < <= > >=
+	val sql.Expr
+}
+
+var flipOp = map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+// indexable extracts col-op-const comparisons usable with an index on a
+// column of type colT.
+func indexable(conj []sql.Expr, types_ []types.T) []colBound {
+	var out []colBound
+	for _, c := range conj {
+		cmp, ok := c.(*sql.Cmp)
+		if !ok || cmp.Op == "<>" {
+			continue
+		}
+		l, r, op := cmp.L, cmp.R, cmp.Op
+		col, isCol := l.(*sql.ColRef)
+		if !isCol {
+			col, isCol = r.(*sql.ColRef)
+			if !isCol {
+				continue
+			}
+			l, r, op = r, l, flipOp[op]
+		}
+		if col.Idx >= len(types_) || !isConstExpr(r) {
+			continue
+		}
+		ct, vt := types_[col.Idx].OID, r.Type().OID
+		if ct != vt && !(intKind(ct) && intKind(vt)) && !(strKind(ct) && strKind(vt) && ct != types.Bpchar && vt != types.Bpchar) {
+			continue
+		}
+		_ = l
+		out = append(out, colBound{col: col.Idx, op: op, val: r})
+	}
+	return out
+}
+
+func intKind(o types.OID) bool { return o == types.Int2 || o == types.Int4 || o == types.Int8 }
+func strKind(o types.OID) bool { return o == types.Text || o == types.Varchar }
+
+// indexPlan is a chosen index range.
+type indexPlan struct {
+	ri     *relIndex
+	eq     []sql.Expr // equality values for the leading columns
+	lo, hi sql.Expr   // range on the next column (nil: open)
+	loIncl bool
+	hiIncl bool
+}
+
+// chooseIndex picks the index matching the most leading columns.
+func chooseIndex(r *relation, where sql.Expr) *indexPlan {
+	if where == nil || len(r.indexes) == 0 {
+		return nil
+	}
+	bounds := indexable(conjuncts(where, nil), r.types)
+	if len(bounds) == 0 {
+		return nil
+	}
+	var best *indexPlan
+	bestScore := 0
+	for _, ri := range r.indexes {
+		p := &indexPlan{ri: ri}
+		score := 0
+		for _, c := range ri.cols {
+			var eq sql.Expr
+			for _, b := range bounds {
+				if b.col == c && b.op == "=" {
+					eq = b.val
+					break
+				}
+			}
+			if eq == nil {
+				for _, b := range bounds {
+					if b.col != c {
+						continue
+					}
+					switch b.op {
+					case ">", ">=":
+						if p.lo == nil {
+							p.lo, p.loIncl = b.val, b.op == ">="
+						}
+					case "<", "<=":
+						if p.hi == nil {
+							p.hi, p.hiIncl = b.val, b.op == "<="
+						}
+					}
+				}
+				if p.lo != nil || p.hi != nil {
+					score++
+				}
+				break
+			}
+			p.eq = append(p.eq, eq)
+			score += 2
+		}
+		if score == 0 {
+			continue
+		}
+		// A unique index fully matched by equalities is best.
+		if ri.def.Unique && len(p.eq) == len(ri.cols) {
+			score += 100
+		}
+		if score > bestScore {
+			best, bestScore = p, score
+		}
+	}
+	return best
+}
+
+// openIndexScan evaluates the plan's values and opens the range.
+func (x *execCtx) openIndexScan(p *indexPlan) (rowIter, error) {
+	var prefix index.Key
+	for i, e := range p.eq {
+		v, err := x.ev.eval(e, nil)
+		if err != nil {
+			return nil, err
+		}
+		if v == nil {
+			return emptyIter{}, nil
+		}
+		v, err = keyValue(p.ri.types[i], e.Type(), v)
+		if err != nil {
+			return nil, err
+		}
+		prefix = append(prefix, v)
+	}
+	lo, hi := index.Unbounded, index.Unbounded
+	if len(prefix) > 0 {
+		lo, hi = index.Incl(prefix), index.Incl(prefix)
+	}
+	k := len(prefix)
+	if p.lo != nil {
+		v, err := x.ev.eval(p.lo, nil)
+		if err != nil {
+			return nil, err
+		}
+		if v == nil {
+			return emptyIter{}, nil
+		}
+		if v, err = keyValue(p.ri.types[k], p.lo.Type(), v); err != nil {
+			return nil, err
+		}
+		key := append(append(index.Key{}, prefix...), v)
+		lo = index.Bound{Key: key, Inclusive: p.loIncl}
+	}
+	if p.hi != nil {
+		v, err := x.ev.eval(p.hi, nil)
+		if err != nil {
+			return nil, err
+		}
+		if v == nil {
+			return emptyIter{}, nil
+		}
+		if v, err = keyValue(p.ri.types[k], p.hi.Type(), v); err != nil {
+			return nil, err
+		}
+		key := append(append(index.Key{}, prefix...), v)
+		hi = index.Bound{Key: key, Inclusive: p.hiIncl}
+	} else if len(prefix) == 0 {
+		// Range with only a lower bound: NULL keys sort last; stop before them.
+		hi = index.Unbounded
+	}
+	return &indexScan{x: x, it: p.ri.ix.NewIterator(lo, hi, false), dec: newDecoder(x.rel)}, nil
+}
+
+// keyValue converts a comparison value to the index column's type.
+func keyValue(colT, valT types.T, v types.Datum) (types.Datum, error) {
+	if colT.OID == valT.OID || (intKind(colT.OID) && intKind(valT.OID)) {
+		return v, nil
+	}
+	return types.Coerce(v, valT, types.T{OID: colT.OID, Typmod: -1}, false)
+}
+
+// source returns the rows of x.rel that satisfy where (an index range when
+// one applies, else a sequential scan), filtered by where.
+func (x *execCtx) source(where sql.Expr) (rowIter, error) {
+	var in rowIter
+	if p := chooseIndex(x.rel, where); p != nil {
+		it, err := x.openIndexScan(p)
+		if err != nil {
+			return nil, err
+		}
+		in = it
+	} else {
+		in = &seqScan{x: x, sc: x.rel.heap.NewScan(x.snap), dec: newDecoder(x.rel)}
+	}
+	if where == nil {
+		return in, nil
+	}
+	return &filterIter{in: in, ev: x.ev, pred: where}, nil
+}
+
+// oneRow is the single empty row of a SELECT without FROM.
+type oneRow struct{ done bool }
+
+func (it *oneRow) Next(context.Context) ([]types.Datum, bool, error) {
+	if it.done {
+		return nil, false, nil
+	}
+	it.done = true
+	return []types.Datum{}, true, nil
+}
+func (it *oneRow) Close() {}
+
+// projectIter evaluates targets over each input row.
+type projectIter struct {
+	in      rowIter
+	ev      *evalCtx
+	targets []sql.Expr
+}
+
+func (it *projectIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
+	row, ok, err := it.in.Next(ctx)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	out := make([]types.Datum, len(it.targets))
+	for i, t := range it.targets {
+		if out[i], err = it.ev.eval(t, row); err != nil {
+			return nil, false, err
+		}
+	}
+	return out, true, nil
+}
+
+func (it *projectIter) Close() { it.in.Close() }
+
+// trimIter cuts rows to their first n values (drops sort-only columns).
+type trimIter struct {
+	in rowIter
+	n  int
+}
+
+func (it *trimIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
+	row, ok, err := it.in.Next(ctx)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	return row[:it.n], true, nil
+}
+func (it *trimIter) Close() { it.in.Close() }
+
+// limitIter skips offset rows and stops after limit (-1: none).
+type limitIter struct {
+	in            rowIter
+	offset, limit int64
+	seen          int64
+}
+
+func (it *limitIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
+	for it.offset > 0 {
+		_, ok, err := it.in.Next(ctx)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		it.offset--
+	}
+	if it.limit >= 0 && it.seen >= it.limit {
+		return nil, false, nil
+	}
+	row, ok, err := it.in.Next(ctx)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	it.seen++
+	return row, true, nil
+}
+func (it *limitIter) Close() { it.in.Close() }
+
+// distinctIter drops rows equal (on the first n values) to an earlier one.
+type distinctIter struct {
+	in    rowIter
+	n     int
+	typs  []types.T
+	seen  map[string]struct{}
+	keybf []byte
+}
+
+func (it *distinctIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
+	for {
+		row, ok, err := it.in.Next(ctx)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		it.keybf = it.keybf[:0]
+		for i := 0; i < it.n; i++ {
+			it.keybf = appendKeyNull(it.keybf, it.typs[i], row[i])
+		}
+		if _, dup := it.seen[string(it.keybf)]; dup {
+			continue
+		}
+		it.seen[string(it.keybf)] = struct{}{}
+		return row, true, nil
+	}
+}
+func (it *distinctIter) Close() { it.in.Close() }
+
+// appendKeyNull encodes a value (NULLs equal to each other) for hashing.
+func appendKeyNull(buf []byte, t types.T, d types.Datum) []byte {
+	if d == nil {
+		return append(buf, 0)
+	}
+	buf = append(buf, 1)
+	return types.AppendKey(buf, t, d)
+}
+
+// sortIter materializes its input and hands it out sorted.
+type sortIter struct {
+	in   rowIter
+	keys []sql.SortKey
+	rows [][]types.Datum
+	i    int
+	done bool
+}
+
+func compareRows(keys []sql.SortKey, a, b []types.Datum) int {
+	for _, k := range keys {
+		x, y := a[k.Idx], b[k.Idx]
+		var c int
+		switch {
+		case x == nil && y == nil:
+			c = 0
+		case x == nil:
+			c = 1
+			if k.NullsFirst {
+				c = -1
+			}
+			if k.Desc {
+				c = -c
+			}
+		case y == nil:
+			c = -1
+			if k.NullsFirst {
+				c = 1
+			}
+			if k.Desc {
+				c = -c
+			}
+		default:
+			c = types.Compare(k.T, x, y)
+		}
+		if c != 0 {
+			if k.Desc {
+				return -c
+			}
+			return c
+		}
+	}
+	return 0
+}
+
+func (it *sortIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
+	if !it.done {
+		for {
+			row, ok, err := it.in.Next(ctx)
+			if err != nil {
+				return nil, false, err
+			}
+			if !ok {
+				break
+			}
+			it.rows = append(it.rows, row)
+		}
+		it.done = true
+		if err := canceled(ctx); err != nil {
+			return nil, false, err
+		}
+		sort.SliceStable(it.rows, func(i, j int) bool { return compareRows(it.keys, it.rows[i], it.rows[j]) < 0 })
+	}
+	if it.i >= len(it.rows) {
+		return nil, false, nil
+	}
+	it.i++
+	return it.rows[it.i-1], true, nil
+}
+func (it *sortIter) Close() { it.in.Close() }
+
+// lockIter locks each row (SELECT ... FOR UPDATE), following updates to the
+// newest version and rechecking where on it.
+type lockIter struct {
+	in    rowIter
+	x     *execCtx
+	where sql.Expr
+}
+
+func (it *lockIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
+	for {
+		row, ok, err := it.in.Next(ctx)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		row, ok, err = it.x.lockRow(row, it.where)
+		if err != nil {
+			return nil, false, err
+		}
+		if ok {
+			return row, true, nil
+		}
+	}
+}
+func (it *lockIter) Close() { it.in.Close() }
+
+// evalLimit evaluates a LIMIT/OFFSET expression (-1 for none/NULL).
+func (x *execCtx) evalLimit(e sql.Expr, what string) (int64, error) {
+	if e == nil {
+		return -1, nil
+	}
+	v, err := x.ev.eval(e, nil)
+	if err != nil {
+		return 0, err
+	}
+	if v == nil {
+		return -1, nil
+	}
+	n := v.(int64)
+	if n < 0 {
+		if what == "OFFSET" {
+			return 0, pgerr.New(pgerr.Code("2201X"), "OFFSET must not be negative")
+		}
+		return 0, pgerr.New(pgerr.Code("2201W"), "LIMIT must not be negative")
+	}
+	return n, nil
+}
+
+// startSelect builds the SELECT pipeline:
+// source -> filter -> [lock] -> [aggregate -> having] -> project -> [distinct] -> [sort] -> [limit] -> trim.
+func (pt *Portal) startSelect(ctx context.Context, st *sql.Select) error {
+	var oid uint32
+	if st.Table != nil {
+		oid = st.Table.OID
+	}
+	x, err := pt.newExecCtx(ctx, oid, st.ForUpdate)
+	if err != nil {
+		return err
+	}
+	it, err := x.buildSelect(st)
+	if err != nil {
+		return err
+	}
+	pt.rows = it
+	pt.tagFn = func(n int64) string { return "SELECT " + itoa(n) }
+	return nil
+}
+
+// buildSelect builds st's pipeline over x.rel.
+func (x *execCtx) buildSelect(st *sql.Select) (rowIter, error) {
+	var it rowIter
+	var err error
+	if x.rel != nil {
+		if it, err = x.source(st.Where); err != nil {
+			return nil, err
+		}
+		if st.ForUpdate {
+			it = &lockIter{in: it, x: x, where: st.Where}
+		}
+	} else {
+		it = &oneRow{}
+		if st.Where != nil {
+			it = &filterIter{in: it, ev: x.ev, pred: st.Where}
+		}
+	}
+	if st.Grouped {
+		it = &aggIter{in: it, ev: x.ev, st: st}
+		if st.Having != nil {
+			it = &filterIter{in: it, ev: x.ev, pred: st.Having}
+		}
+	}
+	it = &projectIter{in: it, ev: x.ev, targets: st.Targets}
+	if st.Distinct {
+		typs := make([]types.T, st.NVisible)
+		for i := range typs {
+			typs[i] = st.Targets[i].Type()
+		}
+		it = &distinctIter{in: it, n: st.NVisible, typs: typs, seen: map[string]struct{}{}}
+	}
+	if len(st.Sort) > 0 {
+		it = &sortIter{in: it, keys: st.Sort}
+	}
+	if st.Limit != nil || st.Offset != nil {
+		lim, err := x.evalLimit(st.Limit, "LIMIT")
+		if err != nil {
+			it.Close()
+			return nil, err
+		}
+		off, err := x.evalLimit(st.Offset, "OFFSET")
+		if err != nil {
+			it.Close()
+			return nil, err
+		}
+		if off < 0 {
+			off = 0
+		}
+		it = &limitIter{in: it, offset: off, limit: lim}
+	}
+	if len(st.Targets) > st.NVisible {
+		it = &trimIter{in: it, n: st.NVisible}
+	}
+	return it, nil
+}
+
+func itoa(n int64) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
+
+var _ = page.TID{}

@@ -1,0 +1,268 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+
+	"minipg/pgerr"
+	"minipg/sql"
+	"minipg/types"
+)
+
+// rowIter produces rows; Close releases what it holds.
+type rowIter interface {
+	Next(ctx context.Context) ([]types.Datum, bool, error)
+	Close()
+}
+
+// sliceIter hands out buffered rows.
+type sliceIter struct {
+	rows [][]types.Datum
+	i    int
+}
+
+func (it *sliceIter) Next(context.Context) ([]types.Datum, bool, error) {
+	if it.i >= len(it.rows) {
+		return nil, false, nil
+	}
+	it.i++
+	return it.rows[it.i-1], true, nil
+}
+func (it *sliceIter) Close() {}
+
+// Run executes up to maxRows rows (0 = all) calling emit per row. done=false
+// means the portal is suspended (PortalSuspended) and Run may be called
+// again. tag is the CommandComplete tag once done.
+func (pt *Portal) Run(ctx context.Context, maxRows int, emit func(row []types.Datum) error) (tag string, done bool, err error) {
+	s := pt.s
+	if pt.done {
+		return pt.tag, true, nil
+	}
+	if !pt.started {
+		pt.started = true
+		if s.failed && s.explicit && !isTxnExit(pt.p.bound) {
+			pt.done = true
+			return "", true, errAborted()
+		}
+		if err := canceled(ctx); err != nil {
+			pt.finish(err)
+			return "", true, s.fail(err)
+		}
+		tag, err := pt.start(ctx)
+		if err != nil {
+			pt.finish(err)
+			return "", true, s.fail(err)
+		}
+		if pt.rows == nil {
+			pt.finish(nil)
+			pt.done, pt.tag = true, tag
+			return tag, true, nil
+		}
+	}
+	n := 0
+	for maxRows <= 0 || n < maxRows {
+		row, ok, err := pt.rows.Next(ctx)
+		if err != nil {
+			pt.finish(err)
+			return "", true, s.fail(err)
+		}
+		if !ok {
+			pt.finish(nil)
+			pt.done, pt.tag = true, pt.tagFn(pt.nrows)
+			return pt.tag, true, nil
+		}
+		if err := emit(row); err != nil {
+			pt.finish(err)
+			return "", true, s.fail(err)
+		}
+		pt.nrows++
+		n++
+	}
+	return "", false, nil
+}
+
+// finish ends the portal's statement: releases locks and iterators and
+// advances the command counter.
+func (pt *Portal) finish(err error) {
+	if pt.rows != nil {
+		pt.rows.Close()
+		pt.rows = nil
+	}
+	if pt.release != nil {
+		pt.release()
+		pt.release = nil
+	}
+	if err == nil && pt.s.tx != nil {
+		if e := pt.s.tx.NextCommand(); e != nil {
+			pt.s.failed = true
+		}
+	}
+}
+
+// Close releases the portal. A suspended statement ends here.
+func (pt *Portal) Close() {
+	if !pt.done && pt.started {
+		pt.finish(nil)
+		pt.done = true
+	}
+}
+
+// start begins executing the statement. Utility statements complete here
+// and return their tag with pt.rows nil; row-returning statements set
+// pt.rows and pt.tagFn.
+func (pt *Portal) start(ctx context.Context) (string, error) {
+	s := pt.s
+	switch st := pt.p.bound.Stmt.(type) {
+	case *sql.Txn:
+		return s.txnControl(st)
+	case *sql.Set:
+		return s.set(st)
+	case *sql.Show:
+		v, ok := s.settings[st.Name]
+		if !ok {
+			if st.Name == "all" {
+				return "", pgerr.Unimplemented("SHOW ALL")
+			}
+			return "", pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter \"%s\"", st.Name)
+		}
+		pt.rows = &sliceIter{rows: [][]types.Datum{{v}}}
+		pt.tagFn = func(int64) string { return "SHOW" }
+		return "", nil
+	case *sql.Discard:
+		return st.Tag, nil
+	case *sql.Checkpoint:
+		if err := s.e.Checkpoint(); err != nil {
+			return "", err
+		}
+		return "CHECKPOINT", nil
+	case *sql.CreateTable:
+		s.ensureTx()
+		return s.createTable(ctx, st)
+	case *sql.DropTable:
+		s.ensureTx()
+		return s.dropTable(ctx, st)
+	case *sql.CreateIndex:
+		s.ensureTx()
+		return s.createIndex(ctx, st)
+	case *sql.Vacuum:
+		if s.explicit {
+			return "", pgerr.New(pgerr.ActiveSQLTransaction, "VACUUM cannot run inside a transaction block")
+		}
+		return s.vacuum(ctx, st)
+	case *sql.Copy:
+		return "", pgerr.New(pgerr.ProtocolViolation, "COPY FROM STDIN must be run with CopyFrom")
+	case *sql.Select:
+		return "", pt.startSelect(ctx, st)
+	case *sql.Insert:
+		return pt.startDML(ctx, st.Table.OID, func(x *execCtx) (int64, error) { return x.insert(st) }, "INSERT 0 %d", st.Returning != nil)
+	case *sql.Update:
+		return pt.startDML(ctx, st.Table.OID, func(x *execCtx) (int64, error) { return x.update(st) }, "UPDATE %d", st.Returning != nil)
+	case *sql.Delete:
+		return pt.startDML(ctx, st.Table.OID, func(x *execCtx) (int64, error) { return x.delete(st) }, "DELETE %d", st.Returning != nil)
+	}
+	return "", pgerr.New(pgerr.InternalError, "unexpected statement %T", pt.p.bound.Stmt)
+}
+
+func (s *Session) txnControl(st *sql.Txn) (string, error) {
+	switch st.Kind {
+	case sql.TxnBegin:
+		if s.explicit {
+			s.notice(pgerr.SeverityWarning, pgerr.ActiveSQLTransaction, "there is already a transaction in progress")
+			return st.Tag, nil
+		}
+		s.ensureTx()
+		s.explicit = true
+		return "BEGIN", nil
+	case sql.TxnCommit:
+		if !s.explicit {
+			s.notice(pgerr.SeverityWarning, pgerr.NoActiveSQLTransaction, "there is no transaction in progress")
+			if s.failed {
+				return "ROLLBACK", s.endTx(false)
+			}
+			return "COMMIT", s.endTx(true)
+		}
+		if s.failed {
+			return "ROLLBACK", s.endTx(false)
+		}
+		return "COMMIT", s.endTx(true)
+	default:
+		if !s.explicit {
+			s.notice(pgerr.SeverityWarning, pgerr.NoActiveSQLTransaction, "there is no transaction in progress")
+		}
+		return "ROLLBACK", s.endTx(false)
+	}
+}
+
+func (s *Session) set(st *sql.Set) (string, error) {
+	tag := "SET"
+	if st.Reset {
+		tag = "RESET"
+	}
+	if st.Name == "" {
+		if st.Reset { // RESET ALL
+			for name, def := range gucTable {
+				if def.readOnly == "" {
+					s.setValue(name, s.e.settings[name])
+				}
+			}
+		}
+		return tag, nil
+	}
+	name := st.Name
+	if name == "time zone" {
+		name = "timezone"
+	}
+	def, ok := gucTable[name]
+	if !ok {
+		return "", pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter \"%s\"", st.Name)
+	}
+	switch def.readOnly {
+	case roInternal:
+		return "", pgerr.New(pgerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed", name)
+	case roPostmaster:
+		return "", pgerr.New(pgerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed without restarting the server", name)
+	}
+	v := s.e.settings[name]
+	if !st.Reset {
+		nv, err := checkGUC(name, st.Value)
+		if err != nil {
+			return "", err
+		}
+		v = nv
+	}
+	s.setValue(name, v)
+	return tag, nil
+}
+
+func (s *Session) setValue(name, v string) {
+	if s.settings[name] == v {
+		return
+	}
+	s.settings[name] = v
+	if gucTable[name].report {
+		s.changed[name] = v
+	}
+}
+
+// startDML runs an INSERT/UPDATE/DELETE to completion, buffering RETURNING
+// rows, so that a row limit on Execute only limits what is sent.
+func (pt *Portal) startDML(ctx context.Context, tableOID uint32, run func(*execCtx) (int64, error), tagFmt string, returning bool) (string, error) {
+	x, err := pt.newExecCtx(ctx, tableOID, true)
+	if err != nil {
+		return "", err
+	}
+	var buf [][]types.Datum
+	if returning {
+		x.emitReturning = func(row []types.Datum) { buf = append(buf, row) }
+	}
+	n, err := run(x)
+	if err != nil {
+		return "", err
+	}
+	if returning {
+		pt.rows = &sliceIter{rows: buf}
+		pt.tagFn = func(int64) string { return fmt.Sprintf(tagFmt, n) }
+		return "", nil
+	}
+	return fmt.Sprintf(tagFmt, n), nil
+}

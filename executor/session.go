@@ -1,0 +1,326 @@
+package executor
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"minipg/pgerr"
+	"minipg/sql"
+	"minipg/storage/heap"
+	"minipg/txn"
+	"minipg/types"
+)
+
+// Column describes one result column (RowDescription).
+type Column struct {
+	Name     string
+	Type     types.T
+	TableOID uint32
+	AttNum   int16
+}
+
+// Prepared is one parsed and bound statement.
+type Prepared struct {
+	SQL        string
+	ParamTypes []types.OID
+	Columns    []Column // nil => NoData
+	IsCopyFrom bool
+
+	bound      *sql.Bound
+	catVersion uint64
+	reqTypes   []types.OID // parameter types as the client gave them
+}
+
+var nextPID atomic.Int32
+
+// Session is one connection's state. It is not safe for concurrent use,
+// except that the context passed to Run/CopyFrom may be cancelled from
+// another goroutine.
+type Session struct {
+	e        *Engine
+	user     string
+	database string
+	pid      int32
+
+	settings map[string]string
+	changed  map[string]string // reported settings changed since ParamStatusChanges
+	notices  []*pgerr.Error
+
+	tx       *txn.Txn
+	explicit bool // inside BEGIN ... COMMIT
+	failed   bool // a statement failed in the current transaction
+	txStart  time.Time
+	ist      *heap.InsertState
+}
+
+// NewSession starts a session. startup holds the start-up packet's
+// parameters (user, database, application_name, client_encoding, ...);
+// settings among them are applied (invalid values are ignored).
+func (e *Engine) NewSession(startup map[string]string) *Session {
+	s := &Session{e: e, user: startup["user"], database: startup["database"], pid: nextPID.Add(1) + 1000,
+		settings: map[string]string{}, changed: map[string]string{}, ist: &heap.InsertState{}}
+	if s.user == "" {
+		s.user = "postgres"
+	}
+	if s.database == "" {
+		s.database = s.user
+	}
+	for k, v := range e.settings {
+		s.settings[k] = v
+	}
+	s.settings["session_authorization"] = s.user
+	for k, v := range startup {
+		name := strings.ToLower(k)
+		def, ok := gucTable[name]
+		if !ok || def.readOnly != "" {
+			continue
+		}
+		if nv, err := checkGUC(name, v); err == nil {
+			s.settings[name] = nv
+		}
+	}
+	for name, def := range gucTable {
+		if def.report {
+			s.changed[name] = s.settings[name]
+		}
+	}
+	return s
+}
+
+// Setting returns the session's value of a setting.
+func (s *Session) Setting(name string) (string, bool) {
+	v, ok := s.settings[strings.ToLower(name)]
+	return v, ok
+}
+
+// PID is the session's backend process id (BackendKeyData).
+func (s *Session) PID() int32 { return s.pid }
+
+// SplitQuery splits a simple-query string into statements.
+func SplitQuery(query string) ([]string, error) { return sql.Split(query) }
+
+func errAborted() error {
+	return pgerr.New(pgerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+}
+
+func isTxnExit(b *sql.Bound) bool {
+	if b == nil {
+		return false
+	}
+	t, ok := b.Stmt.(*sql.Txn)
+	return ok && (t.Kind == sql.TxnCommit || t.Kind == sql.TxnRollback)
+}
+
+// Prepare parses and binds ONE statement. An empty or comment-only query
+// returns (nil, nil) (EmptyQueryResponse). paramTypes[i] == 0 asks for the
+// type to be inferred.
+func (s *Session) Prepare(query string, paramTypes []types.OID) (*Prepared, error) {
+	for _, oid := range paramTypes {
+		if oid != 0 && !types.Known(oid) {
+			return nil, s.fail(pgerr.New(pgerr.FeatureNotSupported, "parameters of type OID %d are not supported", oid))
+		}
+	}
+	ver := s.e.cat.Version()
+	b, err := sql.Prepare(s.e.cat, query, paramTypes)
+	if s.failed && s.explicit && !isTxnExit(b) {
+		return nil, errAborted()
+	}
+	if err != nil {
+		return nil, s.fail(err)
+	}
+	if b == nil {
+		return nil, nil
+	}
+	p := &Prepared{SQL: query, ParamTypes: b.ParamTypes, bound: b, catVersion: ver,
+		reqTypes: append([]types.OID(nil), paramTypes...)}
+	p.Columns = convColumns(b.Columns)
+	_, p.IsCopyFrom = b.Stmt.(*sql.Copy)
+	return p, nil
+}
+
+func convColumns(cols []sql.ResultCol) []Column {
+	if cols == nil {
+		return nil
+	}
+	out := make([]Column, len(cols))
+	for i, c := range cols {
+		out[i] = Column{Name: c.Name, Type: c.T, TableOID: c.TableOID, AttNum: c.AttNum}
+	}
+	return out
+}
+
+// fail marks the current transaction failed (any error inside a transaction
+// aborts it) and returns err.
+func (s *Session) fail(err error) error {
+	if s.tx != nil || s.explicit {
+		s.failed = true
+	}
+	return err
+}
+
+// Portal is a bound statement ready to run.
+type Portal struct {
+	s      *Session
+	p      *Prepared
+	params []types.Datum
+
+	started bool
+	done    bool
+	tag     string
+	rows    rowIter // SELECT plan or buffered RETURNING rows
+	nrows   int64   // rows emitted so far
+	tagFn   func(n int64) string
+	release func()
+	copy    *sql.Copy
+}
+
+// Bind binds parameter values (already converted to p.ParamTypes).
+func (s *Session) Bind(p *Prepared, params []types.Datum) (*Portal, error) {
+	if s.failed && s.explicit && !isTxnExit(p.bound) {
+		return nil, errAborted()
+	}
+	if len(params) != len(p.ParamTypes) {
+		return nil, s.fail(pgerr.New(pgerr.ProtocolViolation, "bind message supplies %d parameters, but prepared statement requires %d", len(params), len(p.ParamTypes)))
+	}
+	if v := s.e.cat.Version(); v != p.catVersion {
+		// DDL since Prepare: bind the statement again.
+		b, err := sql.Prepare(s.e.cat, p.SQL, p.ParamTypes)
+		if err != nil {
+			return nil, s.fail(err)
+		}
+		if !sameColumns(convColumns(b.Columns), p.Columns) {
+			return nil, s.fail(pgerr.New(pgerr.FeatureNotSupported, "cached plan must not change result type"))
+		}
+		p.bound, p.catVersion = b, v
+	}
+	pt := &Portal{s: s, p: p, params: params}
+	if c, ok := p.bound.Stmt.(*sql.Copy); ok {
+		pt.copy = c
+	}
+	return pt, nil
+}
+
+func sameColumns(a, b []Column) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Type != b[i].Type {
+			return false
+		}
+	}
+	return true
+}
+
+// Columns returns the result columns (nil => NoData).
+func (pt *Portal) Columns() []Column { return pt.p.Columns }
+
+// Sync ends an implicit transaction (end of a simple-query message, or the
+// Sync message): commit it, or roll it back if a statement failed. Inside a
+// BEGIN block it does nothing.
+func (s *Session) Sync() error {
+	if s.explicit || s.tx == nil {
+		return nil
+	}
+	return s.endTx(!s.failed)
+}
+
+// endTx commits or aborts the open transaction and leaves the block.
+func (s *Session) endTx(commit bool) error {
+	tx := s.tx
+	s.tx, s.explicit, s.failed = nil, false, false
+	if tx == nil {
+		return nil
+	}
+	if commit {
+		return tx.Commit()
+	}
+	return tx.Abort()
+}
+
+// TxStatus returns 'I', 'T' or 'E' for ReadyForQuery.
+func (s *Session) TxStatus() byte {
+	switch {
+	case !s.explicit:
+		return 'I'
+	case s.failed:
+		return 'E'
+	}
+	return 'T'
+}
+
+// TakeNotices returns the warnings and notices raised since the last call.
+func (s *Session) TakeNotices() []*pgerr.Error {
+	n := s.notices
+	s.notices = nil
+	return n
+}
+
+func (s *Session) notice(severity string, code pgerr.Code, format string, args ...any) {
+	e := pgerr.New(code, format, args...)
+	e.Severity = severity
+	s.notices = append(s.notices, e)
+}
+
+// ParamStatusChanges returns the GUC_REPORT settings changed since the last
+// call (name as PostgreSQL spells it in ParameterStatus). The first call
+// after NewSession returns all of them with the session's values.
+func (s *Session) ParamStatusChanges() map[string]string {
+	if len(s.changed) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(s.changed))
+	for k, v := range s.changed {
+		out[reportName(k)] = v
+	}
+	s.changed = map[string]string{}
+	return out
+}
+
+func reportName(name string) string {
+	switch name {
+	case "datestyle":
+		return "DateStyle"
+	case "timezone":
+		return "TimeZone"
+	case "intervalstyle":
+		return "IntervalStyle"
+	}
+	return name
+}
+
+// Close aborts any open transaction.
+func (s *Session) Close() {
+	if s.tx != nil {
+		_ = s.tx.Abort()
+		s.tx = nil
+	}
+	s.explicit, s.failed = false, false
+}
+
+// ensureTx starts an implicit transaction if none is open.
+func (s *Session) ensureTx() *txn.Txn {
+	if s.tx == nil {
+		s.tx = s.e.txns.Begin()
+		s.txStart = time.Now().UTC().Truncate(time.Microsecond)
+	}
+	return s.tx
+}
+
+// canceled maps a done context to 57014.
+func canceled(ctx context.Context) error {
+	if ctx.Err() != nil {
+		return pgerr.New(pgerr.QueryCanceled, "canceling statement due to user request")
+	}
+	return nil
+}
+
+// mapCtxErr turns a context error returned by a wait into 57014.
+func mapCtxErr(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil && (err == ctx.Err()) {
+		return pgerr.New(pgerr.QueryCanceled, "canceling statement due to user request")
+	}
+	return err
+}

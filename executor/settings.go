@@ -1,0 +1,196 @@
+package executor
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"minipg/pgerr"
+	"minipg/storage/fsm"
+)
+
+// gucDef describes one configuration parameter.
+type gucDef struct {
+	def      string
+	report   bool   // GUC_REPORT: sent as ParameterStatus when it changes
+	readOnly string // non-empty: why SET is refused
+}
+
+const (
+	roInternal   = "internal"
+	roPostmaster = "postmaster"
+)
+
+// gucTable lists the settings minipg knows: those psql, pgx and JDBC send or
+// read at start-up, plus minipg's own.
+var gucTable = map[string]gucDef{
+	"server_version":                      {def: "15.20", report: true, readOnly: roInternal},
+	"server_version_num":                  {def: "150020", readOnly: roInternal},
+	"server_encoding":                     {def: "UTF8", report: true, readOnly: roInternal},
+	"client_encoding":                     {def: "UTF8", report: true},
+	"datestyle":                           {def: "ISO, MDY", report: true},
+	"intervalstyle":                       {def: "postgres", report: true},
+	"timezone":                            {def: "UTC", report: true},
+	"application_name":                    {def: "", report: true},
+	"integer_datetimes":                   {def: "on", report: true, readOnly: roInternal},
+	"standard_conforming_strings":         {def: "on", report: true},
+	"is_superuser":                        {def: "on", report: true, readOnly: roInternal},
+	"session_authorization":               {def: "postgres", report: true, readOnly: roInternal},
+	"search_path":                         {def: `"$user", public`},
+	"extra_float_digits":                  {def: "1"},
+	"client_min_messages":                 {def: "notice"},
+	"statement_timeout":                   {def: "0"},
+	"lock_timeout":                        {def: "0"},
+	"idle_in_transaction_session_timeout": {def: "0"},
+	"default_transaction_isolation":       {def: "read committed"},
+	"transaction_isolation":               {def: "read committed"},
+	"default_transaction_read_only":       {def: "off"},
+	"transaction_read_only":               {def: "off"},
+	"bytea_output":                        {def: "hex"},
+	"lc_messages":                         {def: "C"},
+	"lc_monetary":                         {def: "C"},
+	"lc_numeric":                          {def: "C"},
+	"lc_time":                             {def: "C"},
+	"max_identifier_length":               {def: "63", readOnly: roInternal},
+	"block_size":                          {def: "8192", readOnly: roInternal},
+	"synchronous_commit":                  {def: "on"},
+	"full_page_writes":                    {def: "on"},
+	"max_connections":                     {def: "100", readOnly: roPostmaster},
+	"shared_buffers":                      {def: "128MB", readOnly: roPostmaster},
+	"fsm_policy":                          {def: "locality"},
+	"fsm_reopen_percent":                  {def: "50"},
+	"fsm_small_table_blocks":              {def: "4"},
+	"jit":                                 {def: "off"},
+	"row_security":                        {def: "on"},
+	"escape_string_warning":               {def: "on"},
+	"geqo":                                {def: "on"},
+	"work_mem":                            {def: "4MB"},
+	"maintenance_work_mem":                {def: "64MB"},
+	"enable_seqscan":                      {def: "on"},
+	"enable_indexscan":                    {def: "on"},
+	"default_with_oids":                   {def: "off"},
+}
+
+// checkGUC validates and normalizes a value for name.
+func checkGUC(name, v string) (string, error) {
+	bad := func() error {
+		return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v)
+	}
+	switch name {
+	case "client_encoding":
+		switch strings.ToUpper(strings.ReplaceAll(strings.ReplaceAll(v, "-", ""), "_", "")) {
+		case "UTF8", "UNICODE":
+			return "UTF8", nil
+		case "SQLASCII":
+			return "SQL_ASCII", nil
+		}
+		return "", pgerr.New(pgerr.FeatureNotSupported, "conversion between %s and UTF8 is not supported", v)
+	case "standard_conforming_strings":
+		b, ok := parseBool(v)
+		if !ok {
+			return "", bad()
+		}
+		if !b {
+			return "", pgerr.New(pgerr.FeatureNotSupported, "standard_conforming_strings = off is not supported")
+		}
+		return "on", nil
+	case "extra_float_digits":
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < -15 || n > 3 {
+			return "", pgerr.New(pgerr.InvalidParameterValue, "%s is outside the valid range for parameter \"extra_float_digits\" (-15 .. 3)", v)
+		}
+		return strconv.Itoa(n), nil
+	case "fsm_policy":
+		if _, err := fsm.PolicyByName(v); err != nil {
+			return "", bad()
+		}
+		return strings.ToLower(v), nil
+	case "synchronous_commit", "full_page_writes", "jit", "row_security", "escape_string_warning", "geqo",
+		"enable_seqscan", "enable_indexscan", "default_transaction_read_only", "transaction_read_only":
+		b, ok := parseBool(v)
+		if !ok && !(name == "synchronous_commit" && (v == "local" || v == "remote_write" || v == "remote_apply")) {
+			return "", bad()
+		}
+		if !ok {
+			return v, nil
+		}
+		if b {
+			return "on", nil
+		}
+		return "off", nil
+	case "default_transaction_isolation", "transaction_isolation":
+		lv := strings.ToLower(v)
+		if lv != "read committed" && lv != "read uncommitted" {
+			return "", pgerr.New(pgerr.FeatureNotSupported, "isolation level \"%s\" is not supported", v)
+		}
+		return "read committed", nil
+	case "datestyle":
+		for _, p := range strings.Split(v, ",") {
+			switch strings.ToLower(strings.TrimSpace(p)) {
+			case "iso", "mdy", "us", "noneuropean", "default":
+			default:
+				return "", pgerr.New(pgerr.FeatureNotSupported, "DateStyle %s is not supported", v).WithHint("minipg supports \"ISO, MDY\".")
+			}
+		}
+		return "ISO, MDY", nil
+	case "shared_buffers":
+		n, err := parseMemory(v)
+		if err != nil {
+			return "", err
+		}
+		return formatMemory(n), nil
+	}
+	return v, nil
+}
+
+func parseBool(v string) (bool, bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "on", "true", "yes", "1", "t", "y":
+		return true, true
+	case "off", "false", "no", "0", "f", "n":
+		return false, true
+	}
+	return false, false
+}
+
+// parseMemory parses a memory size with PostgreSQL units (kB, MB, GB, TB;
+// a bare number counts 8kB pages, as shared_buffers does).
+func parseMemory(v string) (int64, error) {
+	s := strings.TrimSpace(v)
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	n, err := strconv.ParseInt(s[:i], 10, 64)
+	if err != nil {
+		return 0, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"shared_buffers\": \"%s\"", v)
+	}
+	switch strings.TrimSpace(s[i:]) {
+	case "":
+		return n * 8192, nil
+	case "B":
+		return n, nil
+	case "kB":
+		return n << 10, nil
+	case "MB":
+		return n << 20, nil
+	case "GB":
+		return n << 30, nil
+	case "TB":
+		return n << 40, nil
+	}
+	return 0, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"shared_buffers\": \"%s\"", v).
+		WithHint("Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".")
+}
+
+func formatMemory(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%dGB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%dMB", n>>20)
+	case n%(1<<10) == 0:
+		return fmt.Sprintf("%dkB", n>>10)
+	}
+	return fmt.Sprintf("%dB", n)
+}

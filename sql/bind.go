@@ -1,0 +1,226 @@
+package sql
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"minipg/pgerr"
+	"minipg/types"
+)
+
+// Bound is the result of Prepare: the statement, its parameter types and
+// its result columns (nil: the statement returns no rows).
+type Bound struct {
+	Stmt       Stmt
+	ParamTypes []types.OID
+	Columns    []ResultCol
+}
+
+// Prepare parses query (one statement) and binds it against cat.
+// paramTypes[i] == 0 asks for inference. A query without a statement gives
+// (nil, nil).
+func Prepare(cat Catalog, query string, paramTypes []types.OID) (*Bound, error) {
+	n, err := parseOne(query)
+	if err != nil || n == nil {
+		return nil, err
+	}
+	b := &binder{cat: cat, query: query, params: append([]types.OID(nil), paramTypes...)}
+	st, cols, err := b.stmt(n)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range b.params {
+		if p == 0 || p == types.Unknown {
+			b.params[i] = types.Text
+		}
+	}
+	fixParams(st, b.params)
+	if cols != nil {
+		cols = resultCols(st, cols)
+	}
+	return &Bound{Stmt: st, ParamTypes: b.params, Columns: cols}, nil
+}
+
+// ParseExpr binds a stand-alone expression (a column DEFAULT) coerced to t.
+func ParseExpr(text string, t types.T) (Expr, error) {
+	n, err := parseOne("SELECT " + text)
+	if err != nil {
+		return nil, err
+	}
+	sel := n.GetSelectStmt()
+	if sel == nil || len(sel.TargetList) != 1 {
+		return nil, pgerr.New(pgerr.SyntaxError, "invalid expression %q", text)
+	}
+	b := &binder{query: "SELECT " + text, aggErr: "DEFAULT expressions"}
+	e, err := b.expr(sel.TargetList[0].GetResTarget().Val)
+	if err != nil {
+		return nil, err
+	}
+	return b.coerce(e, t, types.CastAssignment, 0)
+}
+
+// resultCols refreshes column types after parameter types are final.
+func resultCols(st Stmt, cols []ResultCol) []ResultCol {
+	var ex []Expr
+	switch s := st.(type) {
+	case *Select:
+		ex = s.Targets[:s.NVisible]
+	case *Insert:
+		ex = s.Returning
+	case *Update:
+		ex = s.Returning
+	case *Delete:
+		ex = s.Returning
+	}
+	if len(ex) == len(cols) {
+		for i, e := range ex {
+			if cols[i].T.OID == types.Unknown || cols[i].T.OID == 0 {
+				cols[i].T = e.Type()
+			}
+			if cols[i].T.OID == types.Unknown {
+				cols[i].T = types.TText
+			}
+		}
+	}
+	return cols
+}
+
+func fixParams(st Stmt, params []types.OID) {
+	fix := func(e Expr) {
+		Walk(e, func(x Expr) {
+			if p, ok := x.(*Param); ok && p.T.OID == types.Unknown {
+				p.T = types.T{OID: params[p.Idx], Typmod: -1}
+			}
+		})
+	}
+	var fixSel func(s *Select)
+	fixSel = func(s *Select) {
+		if s == nil {
+			return
+		}
+		fix(s.Where)
+		fix(s.Having)
+		fix(s.Limit)
+		fix(s.Offset)
+		for _, e := range s.Group {
+			fix(e)
+		}
+		for _, e := range s.Targets {
+			fix(e)
+		}
+		for _, a := range s.Aggs {
+			fix(a)
+		}
+	}
+	switch s := st.(type) {
+	case *Select:
+		fixSel(s)
+	case *Insert:
+		fixSel(s.Source)
+		for _, r := range s.Values {
+			for _, e := range r {
+				fix(e)
+			}
+		}
+		for _, e := range s.Returning {
+			fix(e)
+		}
+	case *Update:
+		fix(s.Where)
+		for _, it := range s.Set {
+			fix(it.E)
+		}
+		for _, e := range s.Returning {
+			fix(e)
+		}
+	case *Delete:
+		fix(s.Where)
+		for _, e := range s.Returning {
+			fix(e)
+		}
+	}
+}
+
+func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
+	switch {
+	case n.GetSelectStmt() != nil:
+		s, err := b.selectStmt(n.GetSelectStmt())
+		if err != nil {
+			return nil, nil, err
+		}
+		return s, s.Columns, nil
+	case n.GetInsertStmt() != nil:
+		s, err := b.insertStmt(n.GetInsertStmt())
+		if err != nil {
+			return nil, nil, err
+		}
+		return s, s.Columns, nil
+	case n.GetUpdateStmt() != nil:
+		s, err := b.updateStmt(n.GetUpdateStmt())
+		if err != nil {
+			return nil, nil, err
+		}
+		return s, s.Columns, nil
+	case n.GetDeleteStmt() != nil:
+		s, err := b.deleteStmt(n.GetDeleteStmt())
+		if err != nil {
+			return nil, nil, err
+		}
+		return s, s.Columns, nil
+	case n.GetCreateStmt() != nil:
+		s, err := b.createTable(n.GetCreateStmt())
+		return s, nil, err
+	case n.GetDropStmt() != nil:
+		s, err := b.dropStmt(n.GetDropStmt())
+		return s, nil, err
+	case n.GetIndexStmt() != nil:
+		s, err := b.createIndex(n.GetIndexStmt())
+		return s, nil, err
+	case n.GetCopyStmt() != nil:
+		s, err := b.copyStmt(n.GetCopyStmt())
+		return s, nil, err
+	case n.GetVacuumStmt() != nil:
+		s, err := b.vacuumStmt(n.GetVacuumStmt())
+		return s, nil, err
+	case n.GetTransactionStmt() != nil:
+		s, err := b.txnStmt(n.GetTransactionStmt())
+		return s, nil, err
+	case n.GetVariableSetStmt() != nil:
+		s, err := b.setStmt(n.GetVariableSetStmt())
+		return s, nil, err
+	case n.GetVariableShowStmt() != nil:
+		name := strings.ToLower(n.GetVariableShowStmt().Name)
+		return &Show{Name: name}, []ResultCol{{Name: showColumnName(n.GetVariableShowStmt().Name), T: types.TText}}, nil
+	case n.GetCheckPointStmt() != nil:
+		return &Checkpoint{}, nil, nil
+	case n.GetDiscardStmt() != nil:
+		return &Discard{Tag: "DISCARD ALL"}, nil, nil
+	case n.GetExplainStmt() != nil:
+		return nil, nil, pgerr.Unimplemented("EXPLAIN")
+	case n.GetAlterTableStmt() != nil:
+		return nil, nil, pgerr.Unimplemented("ALTER TABLE")
+	case n.GetTruncateStmt() != nil:
+		return nil, nil, pgerr.Unimplemented("TRUNCATE")
+	case n.GetPrepareStmt() != nil, n.GetExecuteStmt() != nil, n.GetDeallocateStmt() != nil:
+		return nil, nil, pgerr.Unimplemented("SQL-level PREPARE/EXECUTE/DEALLOCATE")
+	}
+	name := strings.TrimSpace(strings.SplitN(n.String(), ":", 2)[0])
+	name = strings.TrimSuffix(strings.TrimPrefix(name, "{"), "}")
+	return nil, nil, pgerr.Unimplemented("statement " + name)
+}
+
+// showColumnName is the column name SHOW reports (PostgreSQL keeps the
+// canonical spelling of the setting).
+func showColumnName(name string) string {
+	if c, ok := canonicalNames[strings.ToLower(name)]; ok {
+		return c
+	}
+	return strings.ToLower(name)
+}
+
+var canonicalNames = map[string]string{
+	"datestyle":     "DateStyle",
+	"timezone":      "TimeZone",
+	"intervalstyle": "IntervalStyle",
+}

@@ -1,0 +1,559 @@
+package sql
+
+import (
+	"strconv"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"minipg/catalog"
+	"minipg/pgerr"
+	"minipg/types"
+)
+
+// deparseExpr renders an expression node back to SQL text.
+func deparseExpr(n *pg_query.Node) (string, error) {
+	res := &pg_query.ParseResult{Stmts: []*pg_query.RawStmt{{Stmt: &pg_query.Node{Node: &pg_query.Node_SelectStmt{
+		SelectStmt: &pg_query.SelectStmt{TargetList: []*pg_query.Node{{Node: &pg_query.Node_ResTarget{
+			ResTarget: &pg_query.ResTarget{Val: n}}}}}}}}}}
+	s, err := pg_query.Deparse(res)
+	if err != nil {
+		return "", pgerr.New(pgerr.InternalError, "cannot deparse expression: %v", err)
+	}
+	return strings.TrimPrefix(s, "SELECT "), nil
+}
+
+func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
+	if s.Relation.Relpersistence == "t" {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "temporary tables are not supported")
+	}
+	if len(s.InhRelations) > 0 || s.Partspec != nil || s.Partbound != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "inheritance and partitioning are not supported")
+	}
+	if s.OfTypename != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "typed tables are not supported")
+	}
+	name := s.Relation.Relname
+	if len(name) >= catalog.NameDataLen {
+		name = name[:catalog.NameDataLen-1]
+	}
+	def := &catalog.Table{Name: name, Options: map[string]string{}}
+	var pk []string
+	pkLoc := int32(-1)
+	var uniques [][]string
+	addPK := func(cols []string, loc int32) error {
+		if pk != nil {
+			return b.errAt(loc, pgerr.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", name)
+		}
+		pk, pkLoc = cols, loc
+		return nil
+	}
+	for _, el := range s.TableElts {
+		switch {
+		case el.GetColumnDef() != nil:
+			cd := el.GetColumnDef()
+			t, err := b.typeName(cd.TypeName)
+			if err != nil {
+				return nil, err
+			}
+			if t.OID == types.TID || t.OID == types.Unknown || t.OID == types.Void {
+				return nil, b.errAt(cd.Location, pgerr.FeatureNotSupported, "columns of type %s are not supported", t.Name())
+			}
+			col := catalog.Column{Name: cd.Colname, TypeOID: uint32(t.OID), Typmod: t.Typmod, NotNull: cd.IsNotNull}
+			if cd.Colname == "ctid" || cd.Colname == "xmin" || cd.Colname == "xmax" || cd.Colname == "cmin" || cd.Colname == "cmax" || cd.Colname == "tableoid" {
+				return nil, b.errAt(cd.Location, pgerr.DuplicateColumn, "column name \"%s\" conflicts with a system column name", cd.Colname)
+			}
+			for _, cn := range cd.Constraints {
+				c := cn.GetConstraint()
+				switch c.Contype {
+				case pg_query.ConstrType_CONSTR_NOTNULL:
+					col.NotNull = true
+				case pg_query.ConstrType_CONSTR_NULL:
+				case pg_query.ConstrType_CONSTR_DEFAULT:
+					txt, err := deparseExpr(c.RawExpr)
+					if err != nil {
+						return nil, err
+					}
+					if _, err := ParseExpr(txt, t); err != nil {
+						return nil, err
+					}
+					col.Default = txt
+				case pg_query.ConstrType_CONSTR_PRIMARY:
+					if err := addPK([]string{cd.Colname}, c.Location); err != nil {
+						return nil, err
+					}
+				case pg_query.ConstrType_CONSTR_UNIQUE:
+					uniques = append(uniques, []string{cd.Colname})
+				default:
+					return nil, b.errAt(c.Location, pgerr.FeatureNotSupported, "%s constraints are not supported", constraintName(c.Contype))
+				}
+			}
+			def.Columns = append(def.Columns, col)
+		case el.GetConstraint() != nil:
+			c := el.GetConstraint()
+			var keys []string
+			for _, k := range c.Keys {
+				keys = append(keys, k.GetString_().GetSval())
+			}
+			switch c.Contype {
+			case pg_query.ConstrType_CONSTR_PRIMARY:
+				if err := addPK(keys, c.Location); err != nil {
+					return nil, err
+				}
+			case pg_query.ConstrType_CONSTR_UNIQUE:
+				uniques = append(uniques, keys)
+			default:
+				return nil, b.errAt(c.Location, pgerr.FeatureNotSupported, "%s constraints are not supported", constraintName(c.Contype))
+			}
+		case el.GetTableLikeClause() != nil:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE TABLE ... LIKE is not supported")
+		default:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "this table element is not supported")
+		}
+	}
+	seen := map[string]bool{}
+	for _, c := range def.Columns {
+		if seen[c.Name] {
+			return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", c.Name)
+		}
+		seen[c.Name] = true
+	}
+	attnums := func(cols []string, loc int32) ([]int16, error) {
+		var out []int16
+		for _, cn := range cols {
+			found := false
+			for i, c := range def.Columns {
+				if c.Name == cn {
+					out = append(out, int16(i+1))
+					found = true
+				}
+			}
+			if !found {
+				return nil, b.errAt(loc, pgerr.UndefinedColumn, "column \"%s\" named in key does not exist", cn)
+			}
+		}
+		return out, nil
+	}
+	if pk != nil {
+		an, err := attnums(pk, pkLoc)
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range an {
+			def.Columns[a-1].NotNull = true
+		}
+		def.Indexes = append(def.Indexes, catalog.Index{Name: name + "_pkey", Columns: an, Unique: true, Primary: true})
+	}
+	for _, u := range uniques {
+		an, err := attnums(u, -1)
+		if err != nil {
+			return nil, err
+		}
+		def.Indexes = append(def.Indexes, catalog.Index{Name: name + "_" + strings.Join(u, "_") + "_key", Columns: an, Unique: true})
+	}
+	opts, err := b.relOptions(s.Options)
+	if err != nil {
+		return nil, err
+	}
+	def.Options = opts
+	return &CreateTable{Def: def, IfNotExists: s.IfNotExists}, nil
+}
+
+func constraintName(t pg_query.ConstrType) string {
+	switch t {
+	case pg_query.ConstrType_CONSTR_CHECK:
+		return "CHECK"
+	case pg_query.ConstrType_CONSTR_FOREIGN:
+		return "FOREIGN KEY"
+	case pg_query.ConstrType_CONSTR_EXCLUSION:
+		return "EXCLUDE"
+	case pg_query.ConstrType_CONSTR_IDENTITY:
+		return "identity"
+	case pg_query.ConstrType_CONSTR_GENERATED:
+		return "generated column"
+	}
+	return "deferrable"
+}
+
+// defElemValue renders a DefElem argument as text (as PostgreSQL's
+// defGetString does).
+func defElemValue(d *pg_query.DefElem) string {
+	a := d.Arg
+	switch {
+	case a == nil:
+		return ""
+	case a.GetInteger() != nil:
+		return strconv.Itoa(int(a.GetInteger().Ival))
+	case a.GetFloat() != nil:
+		return a.GetFloat().Fval
+	case a.GetString_() != nil:
+		return a.GetString_().Sval
+	case a.GetBoolean() != nil:
+		if a.GetBoolean().Boolval {
+			return "true"
+		}
+		return "false"
+	case a.GetTypeName() != nil:
+		tn := a.GetTypeName()
+		return tn.Names[len(tn.Names)-1].GetString_().GetSval()
+	case a.GetAConst() != nil:
+		c := a.GetAConst()
+		switch {
+		case c.GetIval() != nil:
+			return strconv.Itoa(int(c.GetIval().Ival))
+		case c.GetSval() != nil:
+			return c.GetSval().Sval
+		case c.GetFval() != nil:
+			return c.GetFval().Fval
+		case c.GetBoolval() != nil:
+			if c.GetBoolval().Boolval {
+				return "true"
+			}
+			return "false"
+		}
+	}
+	return ""
+}
+
+// PolicyValidator validates an fsm_policy value (set by the executor to
+// fsm.PolicyByName); nil accepts "classic" and "locality".
+var PolicyValidator func(name string) error
+
+// relOptions validates WITH (...) storage parameters as PostgreSQL's
+// reloptions do.
+func (b *binder) relOptions(defs []*pg_query.Node) (map[string]string, error) {
+	opts := map[string]string{}
+	for _, n := range defs {
+		d := n.GetDefElem()
+		if d.Defnamespace != "" {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter namespace \"%s\"", d.Defnamespace)
+		}
+		v := defElemValue(d)
+		switch d.Defname {
+		case "fillfactor":
+			if err := ValidateFillFactor(v); err != nil {
+				return nil, err
+			}
+			n, _ := strconv.Atoi(strings.TrimSpace(v))
+			v = strconv.Itoa(n)
+		case "fsm_policy":
+			if err := ValidatePolicy(v); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter \"%s\"", d.Defname)
+		}
+		opts[d.Defname] = v
+	}
+	return opts, nil
+}
+
+// ValidateFillFactor checks a fillfactor value as PostgreSQL does.
+func ValidateFillFactor(v string) error {
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
+	if err != nil {
+		return pgerr.New(pgerr.InvalidParameterValue, "invalid value for integer option \"fillfactor\": %s", v)
+	}
+	if n < 10 || n > 100 {
+		return pgerr.New(pgerr.InvalidParameterValue, "value %s out of bounds for option \"fillfactor\"", v).
+			WithDetail("Valid values are between \"10\" and \"100\".")
+	}
+	return nil
+}
+
+// ValidatePolicy checks an fsm_policy value.
+func ValidatePolicy(v string) error {
+	if PolicyValidator != nil {
+		return PolicyValidator(v)
+	}
+	if v != "classic" && v != "locality" {
+		return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"fsm_policy\": \"%s\"", v).
+			WithHint("Valid values are \"classic\" and \"locality\".")
+	}
+	return nil
+}
+
+func (b *binder) dropStmt(s *pg_query.DropStmt) (*DropTable, error) {
+	switch s.RemoveType {
+	case pg_query.ObjectType_OBJECT_TABLE:
+	case pg_query.ObjectType_OBJECT_INDEX:
+		return nil, pgerr.Unimplemented("DROP INDEX")
+	default:
+		return nil, pgerr.Unimplemented("DROP " + strings.TrimPrefix(s.RemoveType.String(), "OBJECT_"))
+	}
+	if s.Behavior == pg_query.DropBehavior_DROP_CASCADE {
+		// Nothing depends on tables here; CASCADE is the same as RESTRICT.
+	}
+	out := &DropTable{IfExists: s.MissingOk}
+	for _, o := range s.Objects {
+		items := o.GetList().GetItems()
+		if len(items) == 0 {
+			continue
+		}
+		if len(items) == 2 && items[0].GetString_().GetSval() != "public" {
+			return nil, pgerr.New(pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", items[0].GetString_().GetSval(), items[1].GetString_().GetSval())
+		}
+		out.Names = append(out.Names, items[len(items)-1].GetString_().GetSval())
+	}
+	return out, nil
+}
+
+func (b *binder) createIndex(s *pg_query.IndexStmt) (*CreateIndex, error) {
+	if s.AccessMethod != "" && s.AccessMethod != "btree" {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "index access method \"%s\" is not supported", s.AccessMethod)
+	}
+	if s.WhereClause != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "partial indexes are not supported")
+	}
+	if len(s.IndexIncludingParams) > 0 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "INCLUDE columns are not supported")
+	}
+	t, err := b.table(s.Relation)
+	if err != nil {
+		return nil, err
+	}
+	idx := catalog.Index{Name: s.Idxname, Unique: s.Unique || s.Primary, Primary: s.Primary}
+	var names []string
+	for _, p := range s.IndexParams {
+		ie := p.GetIndexElem()
+		if ie.Expr != nil {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "expression indexes are not supported")
+		}
+		if ie.Ordering == pg_query.SortByDir_SORTBY_DESC {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "descending index columns are not supported")
+		}
+		c := t.ColumnIndex(ie.Name)
+		if c < 0 {
+			return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" does not exist", ie.Name)
+		}
+		idx.Columns = append(idx.Columns, int16(c+1))
+		names = append(names, ie.Name)
+	}
+	return &CreateIndex{Table: t, Index: idx, IfNotExists: s.IfNotExists}, nil
+}
+
+func (b *binder) copyStmt(s *pg_query.CopyStmt) (*Copy, error) {
+	if !s.IsFrom {
+		return nil, pgerr.Unimplemented("COPY TO")
+	}
+	if s.Query != nil || s.Relation == nil {
+		return nil, pgerr.Unimplemented("COPY (query)")
+	}
+	if s.Filename != "" || s.IsProgram {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY FROM a file or program is not supported").
+			WithHint("Use COPY ... FROM STDIN.")
+	}
+	if s.WhereClause != nil {
+		return nil, pgerr.Unimplemented("COPY ... WHERE")
+	}
+	t, err := b.table(s.Relation)
+	if err != nil {
+		return nil, err
+	}
+	out := &Copy{Table: t, Format: "text", Delimiter: '\t', Null: `\N`, Quote: '"', Escape: '"'}
+	if len(s.Attlist) == 0 {
+		for i := range t.Columns {
+			out.Cols = append(out.Cols, i)
+		}
+	} else {
+		for _, a := range s.Attlist {
+			name := a.GetString_().GetSval()
+			c := t.ColumnIndex(name)
+			if c < 0 {
+				return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, t.Name)
+			}
+			for _, x := range out.Cols {
+				if x == c {
+					return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", name)
+				}
+			}
+			out.Cols = append(out.Cols, c)
+		}
+	}
+	var delim, null, quote, escape *string
+	for _, n := range s.Options {
+		d := n.GetDefElem()
+		v := defElemValue(d)
+		switch d.Defname {
+		case "format":
+			switch v {
+			case "text", "csv", "binary":
+				out.Format = v
+			default:
+				return nil, pgerr.New(pgerr.InvalidParameterValue, "COPY format \"%s\" not recognized", v)
+			}
+		case "delimiter":
+			delim = &v
+		case "null":
+			null = &v
+		case "header":
+			switch strings.ToLower(v) {
+			case "", "true", "on", "1", "yes":
+				out.Header = true
+			case "false", "off", "0", "no":
+				out.Header = false
+			case "match":
+				out.Header = true
+			default:
+				return nil, pgerr.New(pgerr.SyntaxError, "header requires a Boolean value or \"match\"")
+			}
+		case "quote":
+			quote = &v
+		case "escape":
+			escape = &v
+		case "encoding":
+			if u := strings.ToUpper(strings.ReplaceAll(v, "-", "")); u != "UTF8" && u != "SQL_ASCII" {
+				return nil, pgerr.Unimplemented("COPY encoding " + v)
+			}
+		case "freeze":
+		default:
+			return nil, pgerr.New(pgerr.SyntaxError, "option \"%s\" not recognized", d.Defname)
+		}
+	}
+	if out.Format == "binary" && (delim != nil || null != nil || quote != nil || escape != nil) {
+		return nil, pgerr.New(pgerr.SyntaxError, "cannot specify DELIMITER in BINARY mode")
+	}
+	if out.Format == "csv" {
+		out.Delimiter, out.Null = ',', ""
+	}
+	if delim != nil {
+		if len(*delim) != 1 {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY delimiter must be a single one-byte character")
+		}
+		out.Delimiter = (*delim)[0]
+	}
+	if null != nil {
+		out.Null = *null
+	}
+	if quote != nil {
+		if out.Format != "csv" {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY quote available only in CSV mode")
+		}
+		if len(*quote) != 1 {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY quote must be a single one-byte character")
+		}
+		out.Quote, out.Escape = (*quote)[0], (*quote)[0]
+	}
+	if escape != nil {
+		if out.Format != "csv" {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY escape available only in CSV mode")
+		}
+		if len(*escape) != 1 {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY escape must be a single one-byte character")
+		}
+		out.Escape = (*escape)[0]
+	}
+	if out.Format == "text" && out.Header {
+		// PostgreSQL 15 allows HEADER in text mode too.
+	}
+	if out.Defaults, err = Defaults(t); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (b *binder) vacuumStmt(s *pg_query.VacuumStmt) (*Vacuum, error) {
+	for _, o := range s.Options {
+		d := o.GetDefElem()
+		switch d.Defname {
+		case "verbose", "analyze", "freeze", "skip_locked", "index_cleanup", "truncate", "process_toast", "parallel", "disable_page_skipping":
+		case "full":
+			return nil, pgerr.Unimplemented("VACUUM FULL")
+		default:
+			return nil, pgerr.New(pgerr.SyntaxError, "unrecognized VACUUM option \"%s\"", d.Defname)
+		}
+	}
+	if !s.IsVacuumcmd {
+		return nil, pgerr.Unimplemented("ANALYZE")
+	}
+	out := &Vacuum{}
+	for _, r := range s.Rels {
+		vr := r.GetVacuumRelation()
+		t, err := b.table(vr.Relation)
+		if err != nil {
+			return nil, err
+		}
+		out.Tables = append(out.Tables, t)
+	}
+	return out, nil
+}
+
+func (b *binder) txnStmt(s *pg_query.TransactionStmt) (*Txn, error) {
+	for _, o := range s.Options {
+		d := o.GetDefElem()
+		if d.Defname == "transaction_isolation" {
+			v := strings.ToLower(defElemValue(d))
+			if v != "read committed" && v != "read uncommitted" {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "isolation level %s is not supported", strings.ToUpper(v)).
+					WithHint("minipg runs every transaction at READ COMMITTED.")
+			}
+		}
+	}
+	switch s.Kind {
+	case pg_query.TransactionStmtKind_TRANS_STMT_BEGIN:
+		return &Txn{Kind: TxnBegin, Tag: "BEGIN"}, nil
+	case pg_query.TransactionStmtKind_TRANS_STMT_START:
+		return &Txn{Kind: TxnBegin, Tag: "START TRANSACTION"}, nil
+	case pg_query.TransactionStmtKind_TRANS_STMT_COMMIT:
+		if s.Chain {
+			return nil, pgerr.Unimplemented("COMMIT AND CHAIN")
+		}
+		return &Txn{Kind: TxnCommit, Tag: "COMMIT"}, nil
+	case pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK:
+		if s.Chain {
+			return nil, pgerr.Unimplemented("ROLLBACK AND CHAIN")
+		}
+		return &Txn{Kind: TxnRollback, Tag: "ROLLBACK"}, nil
+	case pg_query.TransactionStmtKind_TRANS_STMT_SAVEPOINT, pg_query.TransactionStmtKind_TRANS_STMT_RELEASE,
+		pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO:
+		return nil, pgerr.Unimplemented("SAVEPOINT")
+	}
+	return nil, pgerr.Unimplemented("two-phase commit")
+}
+
+func (b *binder) setStmt(s *pg_query.VariableSetStmt) (*Set, error) {
+	name := strings.ToLower(s.Name)
+	switch s.Kind {
+	case pg_query.VariableSetKind_VAR_SET_VALUE:
+		var parts []string
+		for _, a := range s.Args {
+			c := a.GetAConst()
+			switch {
+			case c == nil:
+				if a.GetTypeCast() != nil {
+					tc := a.GetTypeCast()
+					if cc := tc.Arg.GetAConst(); cc != nil && cc.GetSval() != nil {
+						parts = append(parts, cc.GetSval().Sval)
+						continue
+					}
+				}
+				return nil, pgerr.New(pgerr.SyntaxError, "invalid value for SET %s", name)
+			case c.GetSval() != nil:
+				parts = append(parts, c.GetSval().Sval)
+			case c.GetIval() != nil:
+				parts = append(parts, strconv.Itoa(int(c.GetIval().Ival)))
+			case c.GetFval() != nil:
+				parts = append(parts, c.GetFval().Fval)
+			case c.GetBoolval() != nil:
+				parts = append(parts, strconv.FormatBool(c.GetBoolval().Boolval))
+			}
+		}
+		return &Set{Name: name, Value: strings.Join(parts, ", "), Local: s.IsLocal}, nil
+	case pg_query.VariableSetKind_VAR_SET_DEFAULT, pg_query.VariableSetKind_VAR_RESET:
+		return &Set{Name: name, Reset: true, Local: s.IsLocal}, nil
+	case pg_query.VariableSetKind_VAR_RESET_ALL:
+		return &Set{Reset: true}, nil
+	case pg_query.VariableSetKind_VAR_SET_MULTI:
+		// SET TRANSACTION / SET SESSION CHARACTERISTICS: accept READ COMMITTED only.
+		for _, a := range s.Args {
+			if d := a.GetDefElem(); d != nil && d.Defname == "transaction_isolation" {
+				v := strings.ToLower(defElemValue(d))
+				if v != "read committed" && v != "read uncommitted" {
+					return nil, pgerr.New(pgerr.FeatureNotSupported, "isolation level %s is not supported", strings.ToUpper(v))
+				}
+			}
+		}
+		return &Set{Name: "", Value: "", Reset: false, Local: true}, nil
+	}
+	return nil, pgerr.Unimplemented("SET FROM CURRENT")
+}

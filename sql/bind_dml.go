@@ -1,0 +1,311 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"minipg/catalog"
+	"minipg/pgerr"
+	"minipg/types"
+)
+
+func colType(c catalog.Column) types.T {
+	return types.T{OID: types.OID(c.TypeOID), Typmod: c.Typmod}
+}
+
+// Defaults binds the DEFAULT expressions of t's columns (nil: NULL).
+func Defaults(t *catalog.Table) ([]Expr, error) {
+	out := make([]Expr, len(t.Columns))
+	for i, c := range t.Columns {
+		if c.Default == "" {
+			continue
+		}
+		e, err := ParseExpr(c.Default, colType(c))
+		if err != nil {
+			return nil, err
+		}
+		out[i] = e
+	}
+	return out, nil
+}
+
+// returning binds a RETURNING list over the table's row.
+func (b *binder) returning(t *catalog.Table, list []*pg_query.Node) ([]Expr, []ResultCol, error) {
+	if len(list) == 0 {
+		return nil, nil, nil
+	}
+	b.sc = &scope{table: t, alias: t.Name}
+	b.agg, b.aggErr = nil, "RETURNING"
+	var exprs []Expr
+	var cols []ResultCol
+	for _, n := range list {
+		rt := n.GetResTarget()
+		if cr := rt.Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+			for i, c := range t.Columns {
+				exprs = append(exprs, &ColRef{Idx: i, T: colType(c), Name: c.Name})
+				cols = append(cols, ResultCol{Name: c.Name, T: colType(c), TableOID: t.OID, AttNum: int16(i + 1)})
+			}
+			continue
+		}
+		e, err := b.expr(rt.Val)
+		if err != nil {
+			return nil, nil, err
+		}
+		if isUnknown(e) {
+			if _, ok := e.(*Param); !ok {
+				if e, err = b.coerce(e, types.TText, types.CastImplicit, rt.Location); err != nil {
+					return nil, nil, err
+				}
+			}
+		}
+		name := rt.Name
+		if name == "" {
+			name, _ = figureColname(rt.Val)
+		}
+		rc := ResultCol{Name: name, T: e.Type()}
+		if c, ok := e.(*ColRef); ok && c.Idx < len(t.Columns) {
+			rc.TableOID, rc.AttNum = t.OID, int16(c.Idx+1)
+		}
+		exprs = append(exprs, e)
+		cols = append(cols, rc)
+	}
+	return exprs, cols, nil
+}
+
+func (b *binder) insertStmt(s *pg_query.InsertStmt) (*Insert, error) {
+	if s.WithClause != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH queries are not supported")
+	}
+	if s.OnConflictClause != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "INSERT ... ON CONFLICT is not supported")
+	}
+	t, err := b.table(s.Relation)
+	if err != nil {
+		return nil, err
+	}
+	out := &Insert{Table: t}
+	if len(s.Cols) == 0 {
+		for i := range t.Columns {
+			out.Cols = append(out.Cols, i)
+		}
+	} else {
+		seen := map[int]bool{}
+		for _, cn := range s.Cols {
+			rt := cn.GetResTarget()
+			if len(rt.Indirection) > 0 {
+				return nil, b.errAt(rt.Location, pgerr.FeatureNotSupported, "assignment to a field or array element is not supported")
+			}
+			idx := t.ColumnIndex(rt.Name)
+			if idx < 0 {
+				return nil, b.errAt(rt.Location, pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.Name)
+			}
+			if seen[idx] {
+				return nil, b.errAt(rt.Location, pgerr.DuplicateColumn, "column \"%s\" specified more than once", rt.Name)
+			}
+			seen[idx] = true
+			out.Cols = append(out.Cols, idx)
+		}
+	}
+	for _, c := range out.Cols {
+		out.ColTypes = append(out.ColTypes, colType(t.Columns[c]))
+	}
+	if out.Defaults, err = Defaults(t); err != nil {
+		return nil, err
+	}
+	sel := s.SelectStmt.GetSelectStmt()
+	switch {
+	case sel == nil:
+		// DEFAULT VALUES
+		out.Cols, out.ColTypes = nil, nil
+		out.Values = [][]Expr{{}}
+	case len(sel.ValuesLists) > 0:
+		b.sc, b.agg, b.aggErr = nil, nil, "VALUES"
+		for _, vl := range sel.ValuesLists {
+			items := vl.GetList().GetItems()
+			if len(items) > len(out.Cols) {
+				return nil, b.errAt(exprLocation(items[len(out.Cols)]), pgerr.SyntaxError, "INSERT has more expressions than target columns")
+			}
+			if len(items) < len(out.Cols) && len(s.Cols) > 0 {
+				return nil, b.errAt(exprLocation(s.Cols[len(items)]), pgerr.SyntaxError, "INSERT has more target columns than expressions")
+			}
+			row := make([]Expr, len(items))
+			for i, it := range items {
+				if it.GetSetToDefault() != nil {
+					continue
+				}
+				e, err := b.expr(it)
+				if err != nil {
+					return nil, err
+				}
+				col := t.Columns[out.Cols[i]]
+				if row[i], err = b.assign(e, colType(col), col.Name, exprLocation(it)); err != nil {
+					return nil, err
+				}
+			}
+			out.Values = append(out.Values, row)
+		}
+		if len(s.Cols) == 0 && len(out.Values) > 0 {
+			// Without a column list, VALUES fills the leading columns.
+			n := len(out.Values[0])
+			for _, r := range out.Values {
+				if len(r) != n {
+					return nil, pgerr.New(pgerr.SyntaxError, "VALUES lists must all be the same length")
+				}
+			}
+			out.Cols, out.ColTypes = out.Cols[:n], out.ColTypes[:n]
+		}
+	default:
+		src, err := b.selectStmt(sel)
+		if err != nil {
+			return nil, err
+		}
+		if src.NVisible > len(out.Cols) {
+			return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns")
+		}
+		if src.NVisible < len(out.Cols) {
+			if len(s.Cols) > 0 {
+				return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions")
+			}
+			out.Cols, out.ColTypes = out.Cols[:src.NVisible], out.ColTypes[:src.NVisible]
+		}
+		for i := 0; i < src.NVisible; i++ {
+			col := t.Columns[out.Cols[i]]
+			e, err := b.assign(src.Targets[i], colType(col), col.Name, 0)
+			if err != nil {
+				return nil, err
+			}
+			src.Targets[i] = e
+		}
+		out.Source = src
+	}
+	if out.Returning, out.Columns, err = b.returning(t, s.ReturningList); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func exprLocation(n *pg_query.Node) int32 {
+	switch {
+	case n.GetAConst() != nil:
+		return n.GetAConst().Location
+	case n.GetColumnRef() != nil:
+		return n.GetColumnRef().Location
+	case n.GetResTarget() != nil:
+		return n.GetResTarget().Location
+	case n.GetAExpr() != nil:
+		return n.GetAExpr().Location
+	case n.GetTypeCast() != nil:
+		return n.GetTypeCast().Location
+	case n.GetFuncCall() != nil:
+		return n.GetFuncCall().Location
+	case n.GetParamRef() != nil:
+		return n.GetParamRef().Location
+	}
+	return -1
+}
+
+func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
+	if s.WithClause != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH queries are not supported")
+	}
+	if len(s.FromClause) > 0 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "UPDATE ... FROM is not supported")
+	}
+	t, err := b.table(s.Relation)
+	if err != nil {
+		return nil, err
+	}
+	alias := t.Name
+	if s.Relation.Alias != nil && s.Relation.Alias.Aliasname != "" {
+		alias = s.Relation.Alias.Aliasname
+	}
+	out := &Update{Table: t}
+	b.sc = &scope{table: t, alias: alias}
+	b.agg, b.aggErr = nil, "UPDATE"
+	var defaults []Expr
+	seen := map[int]bool{}
+	for _, n := range s.TargetList {
+		rt := n.GetResTarget()
+		if len(rt.Indirection) > 0 {
+			return nil, b.errAt(rt.Location, pgerr.FeatureNotSupported, "assignment to a field or array element is not supported")
+		}
+		if rt.Val.GetMultiAssignRef() != nil {
+			return nil, b.errAt(rt.Location, pgerr.FeatureNotSupported, "multiple-column assignment is not supported")
+		}
+		idx := t.ColumnIndex(rt.Name)
+		if idx < 0 {
+			return nil, b.errAt(rt.Location, pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.Name)
+		}
+		if seen[idx] {
+			return nil, b.errAt(rt.Location, pgerr.SyntaxError, "multiple assignments to same column \"%s\"", rt.Name)
+		}
+		seen[idx] = true
+		col := t.Columns[idx]
+		var e Expr
+		if rt.Val.GetSetToDefault() != nil {
+			if defaults == nil {
+				if defaults, err = Defaults(t); err != nil {
+					return nil, err
+				}
+			}
+			e = defaults[idx]
+			if e == nil {
+				e = &Const{T: colType(col)}
+			}
+		} else {
+			if e, err = b.expr(rt.Val); err != nil {
+				return nil, err
+			}
+			if e, err = b.assign(e, colType(col), col.Name, rt.Location); err != nil {
+				return nil, err
+			}
+		}
+		out.Set = append(out.Set, SetItem{Col: idx, E: e})
+	}
+	if s.WhereClause != nil {
+		b.aggErr = "WHERE"
+		w, err := b.expr(s.WhereClause)
+		if err != nil {
+			return nil, err
+		}
+		if out.Where, err = b.requireBool(w, "WHERE", 0); err != nil {
+			return nil, err
+		}
+	}
+	if out.Returning, out.Columns, err = b.returning(t, s.ReturningList); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (b *binder) deleteStmt(s *pg_query.DeleteStmt) (*Delete, error) {
+	if s.WithClause != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH queries are not supported")
+	}
+	if len(s.UsingClause) > 0 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "DELETE ... USING is not supported")
+	}
+	t, err := b.table(s.Relation)
+	if err != nil {
+		return nil, err
+	}
+	alias := t.Name
+	if s.Relation.Alias != nil && s.Relation.Alias.Aliasname != "" {
+		alias = s.Relation.Alias.Aliasname
+	}
+	out := &Delete{Table: t}
+	b.sc = &scope{table: t, alias: alias}
+	if s.WhereClause != nil {
+		b.agg, b.aggErr = nil, "WHERE"
+		w, err := b.expr(s.WhereClause)
+		if err != nil {
+			return nil, err
+		}
+		if out.Where, err = b.requireBool(w, "WHERE", 0); err != nil {
+			return nil, err
+		}
+	}
+	if out.Returning, out.Columns, err = b.returning(t, s.ReturningList); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -1,0 +1,427 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"minipg/catalog"
+	"minipg/pgerr"
+	"minipg/types"
+)
+
+// fromClause binds FROM: nothing or one table (with an optional alias).
+func (b *binder) fromClause(from []*pg_query.Node) error {
+	if len(from) == 0 {
+		b.sc = nil
+		return nil
+	}
+	if len(from) > 1 {
+		return pgerr.New(pgerr.FeatureNotSupported, "joins are not supported").
+			WithHint("minipg reads one table per SELECT.")
+	}
+	rv := from[0].GetRangeVar()
+	if rv == nil {
+		switch {
+		case from[0].GetJoinExpr() != nil:
+			return pgerr.New(pgerr.FeatureNotSupported, "joins are not supported")
+		case from[0].GetRangeSubselect() != nil:
+			return pgerr.New(pgerr.FeatureNotSupported, "subqueries in FROM are not supported")
+		case from[0].GetRangeFunction() != nil:
+			return pgerr.New(pgerr.FeatureNotSupported, "functions in FROM are not supported")
+		}
+		return pgerr.New(pgerr.FeatureNotSupported, "this FROM item is not supported")
+	}
+	t, err := b.table(rv)
+	if err != nil {
+		return err
+	}
+	alias := t.Name
+	if rv.Alias != nil && rv.Alias.Aliasname != "" {
+		alias = rv.Alias.Aliasname
+	}
+	b.sc = &scope{table: t, alias: alias}
+	return nil
+}
+
+func (b *binder) table(rv *pg_query.RangeVar) (*catalog.Table, error) {
+	if rv.Schemaname != "" && rv.Schemaname != "public" && rv.Schemaname != "pg_catalog" {
+		return nil, b.errAt(rv.Location, pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname)
+	}
+	t, ok := b.cat.Table(rv.Relname)
+	if !ok {
+		return nil, b.errAt(rv.Location, pgerr.UndefinedTable, "relation \"%s\" does not exist", rv.Relname)
+	}
+	return t, nil
+}
+
+// figureColname is PostgreSQL's FigureColname: the name a target gets
+// without AS, and its strength (0 none, 1 type name, 2 real name).
+func figureColname(n *pg_query.Node) (string, int) {
+	switch {
+	case n == nil:
+	case n.GetColumnRef() != nil:
+		f := n.GetColumnRef().Fields
+		if s := f[len(f)-1].GetString_(); s != nil {
+			return s.Sval, 2
+		}
+	case n.GetFuncCall() != nil:
+		return opName(n.GetFuncCall().Funcname), 2
+	case n.GetTypeCast() != nil:
+		tc := n.GetTypeCast()
+		if name, s := figureColname(tc.Arg); s == 2 {
+			return name, 2
+		}
+		if tn := tc.TypeName; tn != nil && len(tn.Names) > 0 {
+			nm := tn.Names[len(tn.Names)-1].GetString_().GetSval()
+			if pretty, ok := castColNames[nm]; ok {
+				nm = pretty
+			}
+			return nm, 1
+		}
+	case n.GetCoalesceExpr() != nil:
+		return "coalesce", 2
+	case n.GetSqlvalueFunction() != nil:
+		switch n.GetSqlvalueFunction().Op {
+		case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N:
+			return "current_timestamp", 2
+		case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
+			return "localtimestamp", 2
+		case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
+			return "current_date", 2
+		case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_USER:
+			return "current_user", 2
+		case pg_query.SQLValueFunctionOp_SVFOP_SESSION_USER:
+			return "session_user", 2
+		case pg_query.SQLValueFunctionOp_SVFOP_USER:
+			return "user", 2
+		case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
+			return "current_schema", 2
+		case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:
+			return "current_catalog", 2
+		}
+	case n.GetCaseExpr() != nil:
+		return "case", 1
+	}
+	return "?column?", 0
+}
+
+// castColNames maps the grammar's internal type names to the names
+// FigureColname reports for them (it reports the last name component).
+var castColNames = map[string]string{}
+
+type target struct {
+	e    Expr
+	name string
+	loc  int32
+}
+
+func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
+	if s.Op != pg_query.SetOperation_SETOP_NONE && s.Op != pg_query.SetOperation_SET_OPERATION_UNDEFINED {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "UNION, INTERSECT and EXCEPT are not supported")
+	}
+	if s.WithClause != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH queries are not supported")
+	}
+	if len(s.ValuesLists) > 0 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "VALUES lists outside INSERT are not supported")
+	}
+	if s.IntoClause != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "SELECT INTO is not supported")
+	}
+	if len(s.WindowClause) > 0 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported")
+	}
+	if err := b.fromClause(s.FromClause); err != nil {
+		return nil, err
+	}
+	out := &Select{}
+	if b.sc != nil {
+		out.Table = b.sc.table
+	}
+	// WHERE
+	if s.WhereClause != nil {
+		b.agg, b.aggErr = nil, "WHERE"
+		w, err := b.expr(s.WhereClause)
+		if err != nil {
+			return nil, err
+		}
+		if w, err = b.requireBool(w, "WHERE", 0); err != nil {
+			return nil, err
+		}
+		out.Where = w
+	}
+	ag := &aggCtx{}
+	b.agg = ag
+	// Targets
+	var targets []target
+	for _, tn := range s.TargetList {
+		rt := tn.GetResTarget()
+		if cr := rt.Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+			if b.sc == nil {
+				return nil, b.errAt(cr.Location, pgerr.SyntaxError, "SELECT * with no tables specified is not valid")
+			}
+			if len(cr.Fields) == 2 && cr.Fields[0].GetString_().GetSval() != b.sc.alias {
+				return nil, b.errAt(cr.Location, pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", cr.Fields[0].GetString_().GetSval())
+			}
+			for i, c := range b.sc.table.Columns {
+				targets = append(targets, target{e: &ColRef{Idx: i, T: types.T{OID: types.OID(c.TypeOID), Typmod: c.Typmod}, Name: c.Name}, name: c.Name})
+			}
+			continue
+		}
+		e, err := b.expr(rt.Val)
+		if err != nil {
+			return nil, err
+		}
+		name := rt.Name
+		if name == "" {
+			name, _ = figureColname(rt.Val)
+		}
+		targets = append(targets, target{e: e, name: name, loc: rt.Location})
+	}
+	nvis := len(targets)
+	// GROUP BY
+	for _, g := range s.GroupClause {
+		e, err := b.groupOrSortExpr(g, targets[:nvis], "GROUP BY")
+		if err != nil {
+			return nil, err
+		}
+		if _, isAgg := e.(*Agg); isAgg {
+			return nil, pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in GROUP BY")
+		}
+		out.Group = append(out.Group, e)
+	}
+	// HAVING
+	if s.HavingClause != nil {
+		h, err := b.expr(s.HavingClause)
+		if err != nil {
+			return nil, err
+		}
+		if h, err = b.requireBool(h, "HAVING", 0); err != nil {
+			return nil, err
+		}
+		out.Having = h
+	}
+	// ORDER BY
+	for _, sn := range s.SortClause {
+		sb := sn.GetSortBy()
+		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "ORDER BY ... USING is not supported")
+		}
+		idx := -1
+		if cr := sb.Node.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+			name := cr.Fields[0].GetString_().Sval
+			for i, t := range targets[:nvis] {
+				if t.name == name {
+					if idx >= 0 && exprKey(targets[idx].e) != exprKey(t.e) {
+						return nil, b.errAt(cr.Location, pgerr.AmbiguousColumn, "ORDER BY \"%s\" is ambiguous", name)
+					}
+					if idx < 0 {
+						idx = i
+					}
+				}
+			}
+		}
+		if idx < 0 {
+			e, err := b.groupOrSortExpr(sb.Node, targets[:nvis], "ORDER BY")
+			if err != nil {
+				return nil, err
+			}
+			k := exprKey(e)
+			for i, t := range targets {
+				if exprKey(t.e) == k {
+					idx = i
+					break
+				}
+			}
+			if idx < 0 {
+				if s.DistinctClause != nil {
+					return nil, pgerr.New(pgerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
+				}
+				targets = append(targets, target{e: e, name: "?column?"})
+				idx = len(targets) - 1
+			}
+		}
+		key := SortKey{Idx: idx, Desc: sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC}
+		key.NullsFirst = key.Desc
+		switch sb.SortbyNulls {
+		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
+			key.NullsFirst = true
+		case pg_query.SortByNulls_SORTBY_NULLS_LAST:
+			key.NullsFirst = false
+		}
+		out.Sort = append(out.Sort, key)
+	}
+	b.agg = nil
+	// DISTINCT
+	if s.DistinctClause != nil {
+		if len(s.DistinctClause) > 0 && s.DistinctClause[0] != nil && s.DistinctClause[0].Node != nil {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "SELECT DISTINCT ON is not supported")
+		}
+		out.Distinct = true
+	}
+	// Unknown-typed outputs become text, as PostgreSQL resolves them.
+	for i := range targets {
+		if isUnknown(targets[i].e) {
+			if _, ok := targets[i].e.(*Param); ok {
+				continue
+			}
+			e, err := b.coerce(targets[i].e, types.TText, types.CastImplicit, targets[i].loc)
+			if err != nil {
+				return nil, err
+			}
+			targets[i].e = e
+		}
+	}
+	for i := range out.Sort {
+		out.Sort[i].T = targets[out.Sort[i].Idx].e.Type()
+	}
+	// Aggregation
+	out.Aggs = ag.aggs
+	out.Grouped = len(out.Group) > 0 || len(out.Aggs) > 0 || out.Having != nil
+	if out.Grouped {
+		for i := range targets {
+			e, err := b.toGroupRow(targets[i].e, out)
+			if err != nil {
+				return nil, err
+			}
+			targets[i].e = e
+		}
+		if out.Having != nil {
+			h, err := b.toGroupRow(out.Having, out)
+			if err != nil {
+				return nil, err
+			}
+			out.Having = h
+		}
+	}
+	for _, t := range targets {
+		out.Targets = append(out.Targets, t.e)
+	}
+	out.NVisible = nvis
+	for i, t := range targets[:nvis] {
+		rc := ResultCol{Name: t.name, T: t.e.Type()}
+		if c, ok := t.e.(*ColRef); ok && !out.Grouped && out.Table != nil && c.Idx < len(out.Table.Columns) {
+			rc.TableOID = out.Table.OID
+			rc.AttNum = int16(c.Idx + 1)
+		} else if out.Grouped {
+			if c, ok := t.e.(*ColRef); ok && c.Idx < len(out.Group) {
+				if g, ok := out.Group[c.Idx].(*ColRef); ok && out.Table != nil && g.Idx < len(out.Table.Columns) {
+					rc.TableOID = out.Table.OID
+					rc.AttNum = int16(g.Idx + 1)
+				}
+			}
+		}
+		_ = i
+		out.Columns = append(out.Columns, rc)
+	}
+	// LIMIT / OFFSET
+	var err error
+	if s.LimitCount != nil {
+		if c := s.LimitCount.GetAConst(); c == nil || !c.Isnull {
+			if out.Limit, err = b.limitExpr(s.LimitCount, "LIMIT"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if s.LimitOffset != nil {
+		if out.Offset, err = b.limitExpr(s.LimitOffset, "OFFSET"); err != nil {
+			return nil, err
+		}
+	}
+	if s.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "FETCH ... WITH TIES is not supported")
+	}
+	for _, lc := range s.LockingClause {
+		l := lc.GetLockingClause()
+		if l.WaitPolicy != pg_query.LockWaitPolicy_LockWaitBlock {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "NOWAIT and SKIP LOCKED are not supported")
+		}
+		if out.Table == nil {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE without a table is not supported")
+		}
+		if out.Grouped || out.Distinct {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE is not allowed with aggregate functions, GROUP BY or DISTINCT")
+		}
+		out.ForUpdate = true
+	}
+	return out, nil
+}
+
+func (b *binder) limitExpr(n *pg_query.Node, clause string) (Expr, error) {
+	saved := b.agg
+	b.agg, b.aggErr = nil, clause
+	defer func() { b.agg = saved }()
+	savedSc := b.sc
+	b.sc = nil
+	defer func() { b.sc = savedSc }()
+	e, err := b.expr(n)
+	if err != nil {
+		return nil, err
+	}
+	if e.Type().Category() != 'N' && !isUnknown(e) {
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type bigint, not type %s", clause, e.Type().Name())
+	}
+	return b.coerce(e, types.TInt8, types.CastAssignment, 0)
+}
+
+// groupOrSortExpr binds a GROUP BY / ORDER BY item: an integer constant is a
+// 1-based target position; a bare name not found among the input columns
+// matches an output column name.
+func (b *binder) groupOrSortExpr(n *pg_query.Node, targets []target, clause string) (Expr, error) {
+	if c := n.GetAConst(); c != nil && c.GetIval() != nil {
+		pos := int(c.GetIval().Ival)
+		if pos < 1 || pos > len(targets) {
+			return nil, b.errAt(c.Location, pgerr.InvalidColumnReference, "%s position %d is not in select list", clause, pos)
+		}
+		return targets[pos-1].e, nil
+	}
+	e, err := b.expr(n)
+	if err != nil {
+		if pgerr.CodeOf(err) == pgerr.UndefinedColumn && clause == "GROUP BY" {
+			if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+				for _, t := range targets {
+					if t.name == cr.Fields[0].GetString_().Sval {
+						return t.e, nil
+					}
+				}
+			}
+		}
+		return nil, err
+	}
+	return e, nil
+}
+
+// toGroupRow rewrites an expression over the scan row into one over the
+// group row (group keys, then aggregate results).
+func (b *binder) toGroupRow(e Expr, s *Select) (Expr, error) {
+	k := exprKey(e)
+	for i, g := range s.Group {
+		if exprKey(g) == k {
+			return &ColRef{Idx: i, T: g.Type(), Name: colName(g)}, nil
+		}
+	}
+	switch x := e.(type) {
+	case *Agg:
+		for i, a := range s.Aggs {
+			if a == x {
+				return &ColRef{Idx: len(s.Group) + i, T: a.T, Name: a.Name}, nil
+			}
+		}
+		return nil, pgerr.New(pgerr.InternalError, "aggregate not found")
+	case *ColRef:
+		name := x.Name
+		if s.Table != nil {
+			name = s.Table.Name + "." + x.Name
+		}
+		return nil, pgerr.New(pgerr.GroupingError, "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", name)
+	case *Const, *Param:
+		return e, nil
+	}
+	return mapChildren(e, func(c Expr) (Expr, error) { return b.toGroupRow(c, s) })
+}
+
+func colName(e Expr) string {
+	if c, ok := e.(*ColRef); ok {
+		return c.Name
+	}
+	return "?column?"
+}

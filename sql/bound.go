@@ -1,0 +1,292 @@
+package sql
+
+import (
+	"minipg/catalog"
+	"minipg/types"
+)
+
+// Expr is a bound expression. Column references index into the row the
+// expression is evaluated over (see each statement for the row layout).
+type Expr interface {
+	Type() types.T
+}
+
+// Const is a constant (already converted to T).
+type Const struct {
+	T   types.T
+	Val types.Datum
+
+	loc    int32 // byte offset of the literal in the query
+	locSet bool
+}
+
+// Param is $n (Idx is n-1). Its value arrives already converted to the
+// prepared statement's parameter type.
+type Param struct {
+	Idx int
+	T   types.T
+}
+
+// ColRef reads slot Idx of the input row.
+type ColRef struct {
+	Idx  int
+	T    types.T
+	Name string
+}
+
+// Arith is a binary arithmetic operator (+ - * / %) on operands already cast
+// to T.
+type Arith struct {
+	Op   byte
+	L, R Expr
+	T    types.T
+}
+
+// Neg is unary minus.
+type Neg struct {
+	X Expr
+	T types.T
+}
+
+// Concat is the text || operator; operands are rendered as text.
+type Concat struct {
+	L, R   Expr
+	LT, RT types.T
+}
+
+// Cmp is a comparison; both operands have type CT (or compatible integer
+// types when CT is an integer type).
+type Cmp struct {
+	Op   string // = <> < <= > >=
+	L, R Expr
+	CT   types.T
+}
+
+// BoolOp is AND / OR / NOT (NOT has one argument).
+type BoolOp struct {
+	Op   string // AND OR NOT
+	Args []Expr
+}
+
+// IsNull is IS [NOT] NULL.
+type IsNull struct {
+	X   Expr
+	Not bool
+}
+
+// InList is x [NOT] IN (list); all operands have type CT.
+type InList struct {
+	X    Expr
+	List []Expr
+	Not  bool
+	CT   types.T
+}
+
+// Cast converts X to T (types.Coerce).
+type Cast struct {
+	X        Expr
+	T        types.T
+	Explicit bool
+}
+
+// Func is a scalar function call.
+type Func struct {
+	Name string
+	Args []Expr
+	T    types.T
+}
+
+// Coalesce returns its first non-NULL argument.
+type Coalesce struct {
+	Args []Expr
+	T    types.T
+}
+
+// Agg is an aggregate call; Arg is nil for count(*). It only appears in
+// Select.Aggs; target expressions refer to its result through ColRef.
+type Agg struct {
+	Name     string // count sum min max avg
+	Arg      Expr
+	Distinct bool
+	T        types.T
+}
+
+// Type implementations.
+func (e *Const) Type() types.T    { return e.T }
+func (e *Param) Type() types.T    { return e.T }
+func (e *ColRef) Type() types.T   { return e.T }
+func (e *Arith) Type() types.T    { return e.T }
+func (e *Neg) Type() types.T      { return e.T }
+func (e *Concat) Type() types.T   { return types.TText }
+func (e *Cmp) Type() types.T      { return types.TBool }
+func (e *BoolOp) Type() types.T   { return types.TBool }
+func (e *IsNull) Type() types.T   { return types.TBool }
+func (e *InList) Type() types.T   { return types.TBool }
+func (e *Cast) Type() types.T     { return e.T }
+func (e *Func) Type() types.T     { return e.T }
+func (e *Coalesce) Type() types.T { return e.T }
+func (e *Agg) Type() types.T      { return e.T }
+
+// ResultCol describes one output column.
+type ResultCol struct {
+	Name     string
+	T        types.T
+	TableOID uint32
+	AttNum   int16
+}
+
+// Stmt is a bound statement.
+type Stmt interface{ stmt() }
+
+// SortKey orders by target Idx.
+type SortKey struct {
+	Idx        int
+	Desc       bool
+	NullsFirst bool
+	T          types.T
+}
+
+// Select is a bound SELECT.
+//
+// Row layout: a scan row has the table's columns, then ctid (slot
+// len(Table.Columns)). Where, Group and Agg arguments are evaluated over the
+// scan row. If Grouped, Targets and Having are evaluated over the group row:
+// the Group values, then one slot per Aggs entry; otherwise over the scan
+// row. Targets[:NVisible] are the output columns; the rest are sort-only.
+type Select struct {
+	Table     *catalog.Table // nil: no FROM (one empty row)
+	Where     Expr
+	Grouped   bool
+	Group     []Expr
+	Aggs      []*Agg
+	Having    Expr
+	Targets   []Expr
+	NVisible  int
+	Columns   []ResultCol
+	Distinct  bool
+	Sort      []SortKey
+	Limit     Expr // nil: none; int8
+	Offset    Expr
+	ForUpdate bool
+}
+
+// Insert is a bound INSERT. Each source row (Values row or Source output)
+// has len(Cols) values going to table columns Cols[i]. A nil Values entry is
+// DEFAULT. Defaults[c] is column c's default (nil: NULL). Returning is
+// evaluated over the new row (columns + ctid).
+type Insert struct {
+	Table     *catalog.Table
+	Cols      []int
+	ColTypes  []types.T // table column types, by position in Cols
+	Values    [][]Expr
+	Source    *Select
+	Defaults  []Expr
+	Returning []Expr
+	Columns   []ResultCol
+}
+
+// SetItem assigns E (evaluated over the old row) to column Col.
+type SetItem struct {
+	Col int
+	E   Expr
+}
+
+// Update is a bound UPDATE.
+type Update struct {
+	Table     *catalog.Table
+	Where     Expr
+	Set       []SetItem
+	Returning []Expr // over the new row
+	Columns   []ResultCol
+}
+
+// Delete is a bound DELETE.
+type Delete struct {
+	Table     *catalog.Table
+	Where     Expr
+	Returning []Expr // over the deleted row
+	Columns   []ResultCol
+}
+
+// CreateTable is a bound CREATE TABLE.
+type CreateTable struct {
+	Def         *catalog.Table
+	IfNotExists bool
+}
+
+// DropTable is a bound DROP TABLE.
+type DropTable struct {
+	Names    []string
+	IfExists bool
+}
+
+// CreateIndex is a bound CREATE INDEX.
+type CreateIndex struct {
+	Table       *catalog.Table
+	Index       catalog.Index
+	IfNotExists bool
+}
+
+// Copy is a bound COPY ... FROM STDIN.
+type Copy struct {
+	Table     *catalog.Table
+	Cols      []int
+	Format    string // text csv binary
+	Delimiter byte
+	Null      string
+	Header    bool
+	Quote     byte
+	Escape    byte
+	Defaults  []Expr
+}
+
+// Vacuum is VACUUM [tables]; no tables means all.
+type Vacuum struct{ Tables []*catalog.Table }
+
+// TxnKind is the kind of a transaction control statement.
+type TxnKind int
+
+// Transaction control statements.
+const (
+	TxnBegin TxnKind = iota
+	TxnCommit
+	TxnRollback
+)
+
+// Txn is BEGIN / COMMIT / ROLLBACK.
+type Txn struct {
+	Kind TxnKind
+	Tag  string // BEGIN, START TRANSACTION, COMMIT, ROLLBACK
+}
+
+// Set is SET name = value / SET name TO DEFAULT / RESET name / RESET ALL.
+type Set struct {
+	Name  string // lower-case; "" for RESET ALL
+	Value string
+	Reset bool // value is the default
+	Local bool
+}
+
+// Show is SHOW name.
+type Show struct{ Name string }
+
+// Checkpoint is CHECKPOINT.
+type Checkpoint struct{}
+
+// Discard is DISCARD ALL and similar statements that are accepted and ignored.
+type Discard struct{ Tag string }
+
+func (*Select) stmt()      {}
+func (*Insert) stmt()      {}
+func (*Update) stmt()      {}
+func (*Delete) stmt()      {}
+func (*CreateTable) stmt() {}
+func (*DropTable) stmt()   {}
+func (*CreateIndex) stmt() {}
+func (*Copy) stmt()        {}
+func (*Vacuum) stmt()      {}
+func (*Txn) stmt()         {}
+func (*Set) stmt()         {}
+func (*Show) stmt()        {}
+func (*Checkpoint) stmt()  {}
+func (*Discard) stmt()     {}

@@ -1,0 +1,142 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+)
+
+// mapChildren returns e with each direct child replaced by fn(child).
+func mapChildren(e Expr, fn func(Expr) (Expr, error)) (Expr, error) {
+	var err error
+	m := func(x Expr) Expr {
+		if x == nil || err != nil {
+			return x
+		}
+		var y Expr
+		y, err = fn(x)
+		return y
+	}
+	ms := func(xs []Expr) []Expr {
+		out := make([]Expr, len(xs))
+		for i, x := range xs {
+			out[i] = m(x)
+		}
+		return out
+	}
+	switch e := e.(type) {
+	case *Arith:
+		c := *e
+		c.L, c.R = m(e.L), m(e.R)
+		return &c, err
+	case *Neg:
+		c := *e
+		c.X = m(e.X)
+		return &c, err
+	case *Concat:
+		c := *e
+		c.L, c.R = m(e.L), m(e.R)
+		return &c, err
+	case *Cmp:
+		c := *e
+		c.L, c.R = m(e.L), m(e.R)
+		return &c, err
+	case *BoolOp:
+		c := *e
+		c.Args = ms(e.Args)
+		return &c, err
+	case *IsNull:
+		c := *e
+		c.X = m(e.X)
+		return &c, err
+	case *InList:
+		c := *e
+		c.X = m(e.X)
+		c.List = ms(e.List)
+		return &c, err
+	case *Cast:
+		c := *e
+		c.X = m(e.X)
+		return &c, err
+	case *Func:
+		c := *e
+		c.Args = ms(e.Args)
+		return &c, err
+	case *Coalesce:
+		c := *e
+		c.Args = ms(e.Args)
+		return &c, err
+	case *Agg:
+		c := *e
+		c.Arg = m(e.Arg)
+		return &c, err
+	}
+	return e, nil
+}
+
+// Walk calls fn on e and every expression below it (pre-order).
+func Walk(e Expr, fn func(Expr)) {
+	if e == nil {
+		return
+	}
+	fn(e)
+	_, _ = mapChildren(e, func(x Expr) (Expr, error) {
+		Walk(x, fn)
+		return x, nil
+	})
+}
+
+// exprKey is a structural fingerprint: equal keys mean equal expressions.
+func exprKey(e Expr) string {
+	var b strings.Builder
+	writeKey(&b, e)
+	return b.String()
+}
+
+func writeKey(b *strings.Builder, e Expr) {
+	if e == nil {
+		b.WriteString("nil")
+		return
+	}
+	switch e := e.(type) {
+	case *Const:
+		fmt.Fprintf(b, "const(%d,%d,%T:%v)", e.T.OID, e.T.Typmod, e.Val, e.Val)
+		return
+	case *Param:
+		fmt.Fprintf(b, "$%d", e.Idx+1)
+		return
+	case *ColRef:
+		fmt.Fprintf(b, "col%d", e.Idx)
+		return
+	case *Arith:
+		fmt.Fprintf(b, "arith%c%d", e.Op, e.T.OID)
+	case *Neg:
+		b.WriteString("neg")
+	case *Concat:
+		b.WriteString("concat")
+	case *Cmp:
+		fmt.Fprintf(b, "cmp%s%d", e.Op, e.CT.OID)
+	case *BoolOp:
+		b.WriteString(e.Op)
+	case *IsNull:
+		fmt.Fprintf(b, "isnull%v", e.Not)
+	case *InList:
+		fmt.Fprintf(b, "in%v", e.Not)
+	case *Cast:
+		fmt.Fprintf(b, "cast%d,%d,%v", e.T.OID, e.T.Typmod, e.Explicit)
+	case *Func:
+		b.WriteString("f:" + e.Name)
+	case *Coalesce:
+		b.WriteString("coalesce")
+	case *Agg:
+		fmt.Fprintf(b, "agg:%s%v", e.Name, e.Distinct)
+	default:
+		fmt.Fprintf(b, "%T", e)
+	}
+	b.WriteByte('(')
+	_, _ = mapChildren(e, func(x Expr) (Expr, error) {
+		writeKey(b, x)
+		b.WriteByte(',')
+		return x, nil
+	})
+	b.WriteByte(')')
+}
