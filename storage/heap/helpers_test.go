@@ -33,11 +33,14 @@ func mkRow(tb testing.TB, id int32, payload string) []byte {
 }
 
 // rowOf decodes an (id, payload) tuple.
+// tb may be nil (from a goroutine); then a failure panics.
 func rowOf(tb testing.TB, tup []byte) (int32, string) {
-	tb.Helper()
 	vals := make([][]byte, 2)
 	nulls := make([]bool, 2)
 	if err := DeformTuple(testDesc, tup, vals, nulls); err != nil {
+		if tb == nil {
+			panic(err)
+		}
 		tb.Fatal(err)
 	}
 	return int32(binary.LittleEndian.Uint32(vals[0])), string(vals[1])

@@ -9,19 +9,23 @@ import (
 // that run without the transaction manager: it assigns xids, keeps a commit
 // log in a map, and takes READ COMMITTED-style snapshots. Xids below the
 // next one that were never committed or aborted explicitly count as running
-// until Commit or Abort. OldestXmin (Horizon) is the oldest running xid; it
-// does not know about snapshots taken by callers, so tests that keep old
-// snapshots around pass their own horizon to Vacuum.
+// until Commit or Abort.
+//
+// OldestXmin (Horizon) is, as PostgreSQL computes it, the oldest of the
+// running xids and of the snapshot xmins they hold: a snapshot taken for a
+// running transaction (Snapshot with cur != 0) holds the horizon back until
+// that transaction ends. A snapshot taken without a transaction (cur == 0)
+// holds nothing back; use one only when no pruning can race with it.
 type MapOracle struct {
 	mu      sync.RWMutex // protects the fields below
 	next    uint32
 	status  map[uint32]XidStatus
-	running map[uint32]struct{}
+	running map[uint32]uint32 // running xid -> oldest xmin of its snapshots (or itself)
 }
 
 // NewMapOracle returns an oracle whose first xid is FirstNormal (3).
 func NewMapOracle() *MapOracle {
-	return &MapOracle{next: FirstNormal, status: map[uint32]XidStatus{}, running: map[uint32]struct{}{}}
+	return &MapOracle{next: FirstNormal, status: map[uint32]XidStatus{}, running: map[uint32]uint32{}}
 }
 
 // Begin assigns a new running xid.
@@ -31,7 +35,7 @@ func (o *MapOracle) Begin() uint32 {
 	x := o.next
 	o.next++
 	o.status[x] = XidInProgress
-	o.running[x] = struct{}{}
+	o.running[x] = x
 	return x
 }
 
@@ -70,14 +74,15 @@ func (o *MapOracle) Status(xid uint32) XidStatus {
 	return XidInProgress
 }
 
-// OldestXmin implements Horizon: the oldest running xid, or the next xid.
+// OldestXmin implements Horizon: the oldest running xid or xmin of a
+// running transaction's snapshot, or the next xid if nothing runs.
 func (o *MapOracle) OldestXmin() uint32 {
 	o.mu.RLock()
 	defer o.mu.RUnlock()
 	h := o.next
-	for x := range o.running {
-		if XidPrecedes(x, h) {
-			h = x
+	for _, xmin := range o.running {
+		if XidPrecedes(xmin, h) {
+			h = xmin
 		}
 	}
 	return h
@@ -86,8 +91,8 @@ func (o *MapOracle) OldestXmin() uint32 {
 // Snapshot takes a snapshot for transaction cur (0 for none) at command
 // cid: Xmax is the next xid, Xip the running ones, Xmin the oldest of them.
 func (o *MapOracle) Snapshot(cur, cid uint32) *Snapshot {
-	o.mu.RLock()
-	defer o.mu.RUnlock()
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	s := &Snapshot{Xmin: o.next, Xmax: o.next, CurXid: cur, CurCid: cid, Oracle: o}
 	for x := range o.running {
 		s.Xip = append(s.Xip, x)
@@ -96,5 +101,8 @@ func (o *MapOracle) Snapshot(cur, cid uint32) *Snapshot {
 		}
 	}
 	slices.Sort(s.Xip)
+	if held, ok := o.running[cur]; ok && XidPrecedes(s.Xmin, held) {
+		o.running[cur] = s.Xmin
+	}
 	return s
 }

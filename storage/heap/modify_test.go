@@ -1,0 +1,445 @@
+package heap
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"minipg/storage/page"
+)
+
+// TestUpdateToOtherPage: an update that does not fit on the old page goes
+// elsewhere; the old version points at the new one, which is HEAP_UPDATED;
+// the old page is marked full and prunable.
+func TestUpdateToOtherPage(t *testing.T) {
+	e := newEnv(t, 16, Options{})
+	payload := strings.Repeat("p", 400)
+	tids := e.insertCommitted(t, 0, 18, payload) // 18 * 436 bytes: page 0 full
+	if tids[17].Block != 0 {
+		t.Fatalf("setup: row 17 at %s", tids[17])
+	}
+	x := e.o.Begin()
+	ntid, res, _, err := e.rel.Update(e.snap(x, 0), tids[3], mkRow(t, 3, payload+"!"), x, 0, nil)
+	if err != nil || res != TMOk {
+		t.Fatal(res, err)
+	}
+	if ntid.Block == 0 {
+		t.Fatalf("new version at %s on the full page", ntid)
+	}
+	old := e.rawTuple(t, tids[3])
+	if Xmax(old) != x || Ctid(old) != ntid || Infomask(old)&(HeapXmaxInvalid|HeapXmaxLockOnly|HeapLockMask) != 0 {
+		t.Errorf("old version: xmax %d ctid %s infomask %#x", Xmax(old), Ctid(old), Infomask(old))
+	}
+	nw := e.rawTuple(t, ntid)
+	if Xmin(nw) != x || Infomask(nw)&HeapUpdated == 0 || Ctid(nw) != ntid || Infomask(nw)&HeapXmaxInvalid == 0 {
+		t.Errorf("new version: xmin %d ctid %s infomask %#x", Xmin(nw), Ctid(nw), Infomask(nw))
+	}
+	e.withPage(t, 0, func(p page.Page) {
+		if page.Flags(p)&page.PDPageFull == 0 || page.PruneXid(p) != x {
+			t.Errorf("old page: flags %#x prune xid %d", page.Flags(p), page.PruneXid(p))
+		}
+	})
+	// Before commit: others see the old version, x sees the new one.
+	if rows := e.scanAll(t, e.snap(0, 0)); rows[3].tid != tids[3] {
+		t.Errorf("other snapshot sees row 3 at %s", rows[3].tid)
+	}
+	if rows := e.scanAll(t, e.snap(x, 1)); rows[3].tid != ntid || len(rows) != 18 {
+		t.Errorf("own snapshot sees row 3 at %s (%d rows)", rows[3].tid, len(rows))
+	}
+	e.o.Commit(x)
+	if rows := e.scanAll(t, e.snap(0, 0)); rows[3].tid != ntid || rows[3].payload != payload+"!" {
+		t.Errorf("after commit row 3 at %s", rows[3].tid)
+	}
+	mustCheckPages(t, e.rel)
+}
+
+// TestUpdateChainFollow: READ COMMITTED's recheck. A writer whose
+// snapshot predates a committed update gets TMUpdated and the next
+// version's TID, follows the chain and updates the newest version; a
+// committed delete gives TMDeleted.
+func TestUpdateChainFollow(t *testing.T) {
+	e := newEnv(t, 16, Options{})
+	tid := e.insertCommitted(t, 1, 1, "v1")[0]
+	t2 := e.o.Begin()
+	old := e.snap(t2, 0) // t2's statement snapshot sees v1
+
+	var chain []page.TID
+	cur := tid
+	for i := 2; i <= 3; i++ {
+		t1 := e.o.Begin()
+		ntid, res, _, err := e.rel.Update(e.snap(t1, 0), cur, mkRow(t, 1, fmt.Sprintf("v%d", i)), t1, 0, nil)
+		if err != nil || res != TMOk {
+			t.Fatal(res, err)
+		}
+		e.o.Commit(t1)
+		chain = append(chain, ntid)
+		cur = ntid
+	}
+	if _, ok, _ := e.rel.Fetch(old, tid); !ok {
+		t.Fatal("old snapshot no longer sees v1")
+	}
+
+	// Follow the chain the way the executor does.
+	at := tid
+	hops := 0
+	for {
+		ntid, res, fd, err := e.rel.Update(old, at, mkRow(t, 1, "v4"), t2, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res == TMOk {
+			cur = ntid
+			break
+		}
+		if res != TMUpdated {
+			t.Fatalf("hop %d: %v", hops, res)
+		}
+		next, ok, err := e.rel.FetchAny(fd.Ctid)
+		if err != nil || !ok || Xmin(next) != fd.Xmax {
+			t.Fatalf("hop %d: next version at %s: ok=%v err=%v xmin=%d want %d", hops, fd.Ctid, ok, err, Xmin(next), fd.Xmax)
+		}
+		if fd.Ctid != chain[hops] {
+			t.Fatalf("hop %d: ctid %s, want %s", hops, fd.Ctid, chain[hops])
+		}
+		at = fd.Ctid
+		hops++
+	}
+	if hops != 2 {
+		t.Errorf("%d hops, want 2", hops)
+	}
+	e.o.Commit(t2)
+	rows := e.scanAll(t, e.snap(0, 0))
+	if len(rows) != 1 || rows[1].payload != "v4" || rows[1].tid != cur {
+		t.Errorf("after the chain: %v", rows)
+	}
+
+	// A committed delete: TMDeleted, ctid = itself.
+	t3, t4 := e.o.Begin(), e.o.Begin()
+	s4 := e.snap(t4, 0)
+	if res, _, err := e.rel.Delete(e.snap(t3, 0), cur, t3, 0); err != nil || res != TMOk {
+		t.Fatal(res, err)
+	}
+	e.o.Commit(t3)
+	res, fd, err := e.rel.Delete(s4, cur, t4, 0)
+	if err != nil || res != TMDeleted || fd.Ctid != cur || fd.Xmax != t3 {
+		t.Errorf("delete of a deleted row: %v %+v %v", res, fd, err)
+	}
+	if res, _, _ := e.rel.Lock(s4, cur, t4, 0); res != TMDeleted {
+		t.Errorf("lock of a deleted row: %v", res)
+	}
+	mustCheckPages(t, e.rel)
+}
+
+// TestConcurrentUpdatersBlock: a second writer gets TMBeingModified with
+// the first writer's xid for Update, Delete and Lock; after an abort it
+// proceeds on the same version, after a commit it is sent down the chain.
+func TestConcurrentUpdatersBlock(t *testing.T) {
+	e := newEnv(t, 16, Options{})
+	tid := e.insertCommitted(t, 1, 1, "v1")[0]
+	for _, abort := range []bool{true, false} {
+		t1, t2 := e.o.Begin(), e.o.Begin()
+		s2 := e.snap(t2, 0)
+		ntid, res, _, err := e.rel.Update(e.snap(t1, 0), tid, mkRow(t, 1, "t1"), t1, 0, nil)
+		if err != nil || res != TMOk {
+			t.Fatal(res, err)
+		}
+		_, res, fd, err := e.rel.Update(s2, tid, mkRow(t, 1, "t2"), t2, 0, nil)
+		if err != nil || res != TMBeingModified || fd.Xmax != t1 {
+			t.Fatalf("concurrent update: %v %+v %v", res, fd, err)
+		}
+		if res, fd, _ := e.rel.Delete(s2, tid, t2, 0); res != TMBeingModified || fd.Xmax != t1 {
+			t.Errorf("concurrent delete: %v %+v", res, fd)
+		}
+		if res, fd, _ := e.rel.Lock(s2, tid, t2, 0); res != TMBeingModified || fd.Xmax != t1 {
+			t.Errorf("concurrent lock: %v %+v", res, fd)
+		}
+		if abort {
+			e.o.Abort(t1)
+			t2tid, res, _, err := e.rel.Update(s2, tid, mkRow(t, 1, "t2"), t2, 0, nil)
+			if err != nil || res != TMOk {
+				t.Fatalf("after abort: %v %v", res, err)
+			}
+			e.o.Commit(t2)
+			tid = t2tid
+		} else {
+			e.o.Commit(t1)
+			_, res, fd, err := e.rel.Update(s2, tid, mkRow(t, 1, "t2"), t2, 0, nil)
+			if err != nil || res != TMUpdated || fd.Ctid != ntid || fd.Xmax != t1 {
+				t.Fatalf("after commit: %v %+v %v", res, fd, err)
+			}
+			e.o.Abort(t2)
+			tid = ntid
+		}
+	}
+	rows := e.scanAll(t, e.snap(0, 0))
+	if len(rows) != 1 || rows[1].payload != "t1" {
+		t.Errorf("final rows %v", rows)
+	}
+}
+
+// TestRowLock: FOR UPDATE locks block writers but not readers; a lock
+// held by the writer's own transaction does not block it; the lock of an
+// ended transaction does not block anyone.
+func TestRowLock(t *testing.T) {
+	e := newEnv(t, 16, Options{})
+	tid := e.insertCommitted(t, 1, 1, "v1")[0]
+	t1, t2 := e.o.Begin(), e.o.Begin()
+	if res, _, err := e.rel.Lock(e.snap(t1, 0), tid, t1, 0); err != nil || res != TMOk {
+		t.Fatal(res, err)
+	}
+	raw := e.rawTuple(t, tid)
+	if Xmax(raw) != t1 || Infomask(raw)&(HeapXmaxLockOnly|HeapXmaxExclLock) != HeapXmaxLockOnly|HeapXmaxExclLock ||
+		Infomask2(raw)&HeapKeysUpdated == 0 || Ctid(raw) != tid {
+		t.Errorf("locked tuple: xmax %d infomask %#x infomask2 %#x", Xmax(raw), Infomask(raw), Infomask2(raw))
+	}
+	if _, ok, _ := e.rel.Fetch(e.snap(t2, 0), tid); !ok {
+		t.Error("a row lock hid the row from a reader")
+	}
+	if res, fd, _ := e.rel.Lock(e.snap(t2, 0), tid, t2, 0); res != TMBeingModified || fd.Xmax != t1 {
+		t.Errorf("second locker: %v %+v", res, fd)
+	}
+	if res, _, _ := e.rel.Lock(e.snap(t1, 1), tid, t1, 1); res != TMOk {
+		t.Errorf("relock by the holder: %v", res)
+	}
+	// The holder may update its locked row.
+	ntid, res, _, err := e.rel.Update(e.snap(t1, 1), tid, mkRow(t, 1, "v2"), t1, 1, nil)
+	if err != nil || res != TMOk {
+		t.Fatalf("update by the lock holder: %v %v", res, err)
+	}
+	e.o.Commit(t1)
+	// Lock of a committed locker that then updated: t2 is sent down the chain.
+	if res, fd, _ := e.rel.Lock(e.snap(t2, 0), tid, t2, 0); res != TMUpdated || fd.Ctid != ntid {
+		t.Errorf("lock after update: %v %+v", res, fd)
+	}
+	// A lock by a transaction that committed (or aborted) without updating
+	// does not block.
+	for _, commit := range []bool{true, false} {
+		t3 := e.o.Begin()
+		if res, _, _ := e.rel.Lock(e.snap(t3, 0), ntid, t3, 0); res != TMOk {
+			t.Fatalf("lock: %v", res)
+		}
+		if commit {
+			e.o.Commit(t3)
+		} else {
+			e.o.Abort(t3)
+		}
+		if res, _, _ := e.rel.Lock(e.snap(t2, 0), ntid, t2, 0); res != TMOk {
+			t.Errorf("lock after the locker ended (commit=%v): %v", commit, res)
+		}
+		e.o.Commit(t2)
+		t2 = e.o.Begin()
+	}
+	e.o.Commit(t2)
+	mustCheckPages(t, e.rel)
+}
+
+// TestOwnChanges: cmin/cmax semantics inside one transaction, including
+// the combo command id of a row inserted and updated by it.
+func TestOwnChanges(t *testing.T) {
+	e := newEnv(t, 16, Options{})
+	x := e.o.Begin()
+	v1, err := e.rel.Insert(mkRow(t, 1, "v1"), x, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := e.rel.Fetch(e.snap(x, 0), v1); ok {
+		t.Error("command 0 sees its own insert")
+	}
+	if _, ok, _ := e.rel.Fetch(e.snap(x, 1), v1); !ok {
+		t.Error("command 1 does not see command 0's insert")
+	}
+	if _, res, _, _ := e.rel.Update(e.snap(x, 0), v1, mkRow(t, 1, "no"), x, 0, nil); res != TMInvisible {
+		t.Errorf("update of a row inserted by the same command: %v", res)
+	}
+	v2, res, _, err := e.rel.Update(e.snap(x, 1), v1, mkRow(t, 1, "v2"), x, 1, nil)
+	if err != nil || res != TMOk {
+		t.Fatal(res, err)
+	}
+	raw := e.rawTuple(t, v1)
+	if Infomask(raw)&HeapComboCid == 0 || cmin(raw) != 0 || cmax(raw) != 1 {
+		t.Errorf("combo cid: infomask %#x cid %#x", Infomask(raw), Cid(raw))
+	}
+	// Command 1 still sees v1 (deleted by itself), not v2 (inserted by itself).
+	s1 := e.snap(x, 1)
+	if _, ok, _ := e.rel.Fetch(s1, v1); !ok {
+		t.Error("command 1 lost v1")
+	}
+	if _, ok, _ := e.rel.Fetch(s1, v2); ok {
+		t.Error("command 1 sees v2")
+	}
+	if _, res, _, _ := e.rel.Update(s1, v1, mkRow(t, 1, "no"), x, 1, nil); res != TMSelfModified {
+		t.Errorf("second update in the same command: %v", res)
+	}
+	s2 := e.snap(x, 2)
+	if _, res, _, _ := e.rel.Update(s2, v1, mkRow(t, 1, "no"), x, 2, nil); res != TMInvisible {
+		t.Errorf("update of a version replaced by an earlier command: %v", res)
+	}
+	if rows := e.scanAll(t, s2); len(rows) != 1 || rows[1].tid != v2 {
+		t.Errorf("command 2 sees %v", rows)
+	}
+	if rows := e.scanAll(t, e.snap(0, 0)); len(rows) != 0 {
+		t.Errorf("another transaction sees %v", rows)
+	}
+	if res, _, err := e.rel.Delete(s2, v2, x, 2); err != nil || res != TMOk {
+		t.Fatal(res, err)
+	}
+	if rows := e.scanAll(t, e.snap(x, 3)); len(rows) != 0 {
+		t.Errorf("after own delete: %v", rows)
+	}
+	e.o.Commit(x)
+	if rows := e.scanAll(t, e.snap(0, 0)); len(rows) != 0 {
+		t.Errorf("after commit: %v", rows)
+	}
+	mustCheckPages(t, e.rel)
+}
+
+// TestReadCommittedCounter: sessions increment one row concurrently with
+// PostgreSQL's READ COMMITTED protocol (wait for a running writer, follow
+// the chain after a committed one); no increment is lost, and concurrent
+// scans always see exactly one version of every row.
+func TestReadCommittedCounter(t *testing.T) {
+	sessions, perSession := 8, 150
+	if testing.Short() || raceEnabled {
+		perSession = 40
+	}
+	e := newEnv(t, 32, Options{})
+	e.insertCommitted(t, 0, 50, "0")
+	var wg sync.WaitGroup
+	errc := make(chan error, sessions+2)
+	stop := make(chan struct{})
+	for range 2 {
+		wg.Add(1)
+		go func() { // readers
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					errc <- nil
+					return
+				default:
+				}
+				seen := map[int32]bool{}
+				rx := e.o.Begin() // a transaction, so that its snapshot holds back pruning
+				s := e.rel.NewScan(e.o.Snapshot(rx, 0))
+				for {
+					_, tup, ok, err := s.Next()
+					if err != nil {
+						errc <- err
+						return
+					}
+					if !ok {
+						break
+					}
+					id, _ := rowOf(nil, tup)
+					if seen[id] {
+						errc <- fmt.Errorf("a scan saw row %d twice", id)
+						return
+					}
+					seen[id] = true
+				}
+				e.o.Commit(rx)
+				if len(seen) != 50 {
+					errc <- fmt.Errorf("a scan saw %d rows", len(seen))
+					return
+				}
+			}
+		}()
+	}
+	var writers sync.WaitGroup
+	for g := range sessions {
+		writers.Add(1)
+		go func() {
+			defer writers.Done()
+			rng := rand.New(rand.NewPCG(uint64(g), 1))
+			for range perSession {
+				id := int32(0)
+				if rng.IntN(2) == 0 {
+					id = int32(1 + rng.IntN(49))
+				}
+				if err := increment(e, id); err != nil {
+					errc <- err
+					return
+				}
+			}
+			errc <- nil
+		}()
+	}
+	writers.Wait()
+	close(stop)
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows := e.scanAll(t, e.snap(0, 0))
+	total := 0
+	for _, r := range rows {
+		var n int
+		fmt.Sscan(r.payload, &n)
+		total += n
+	}
+	if total != sessions*perSession {
+		t.Errorf("sum of counters %d, want %d (lost updates)", total, sessions*perSession)
+	}
+	mustCheckPages(t, e.rel)
+	if _, err := e.rel.Vacuum(e.o.OldestXmin(), e.o, nil); err != nil {
+		t.Fatal(err)
+	}
+	mustCheck(t, e.rel)
+}
+
+// increment adds one to row id's counter in its own transaction, the way
+// the executor runs UPDATE t SET n = n + 1 WHERE id = $1 in READ COMMITTED.
+func increment(e *testEnv, id int32) error {
+	x := e.o.Begin()
+	snap := e.o.Snapshot(x, 0)
+	// Find the row with the statement's snapshot.
+	var at page.TID
+	var cur []byte
+	s := e.rel.NewScan(snap)
+	for {
+		tid, tup, ok, err := s.Next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("row %d not found", id)
+		}
+		if rid, _ := rowOf(nil, tup); rid == id {
+			at, cur = tid, tup
+			break
+		}
+	}
+	s.Close()
+	for {
+		var n int
+		_, p := rowOf(nil, cur)
+		fmt.Sscan(p, &n)
+		_, res, fd, err := e.rel.Update(snap, at, mkRow(nil, id, fmt.Sprint(n+1)), x, 0, nil)
+		if err != nil {
+			return err
+		}
+		switch res {
+		case TMOk:
+			e.o.Commit(x)
+			return nil
+		case TMBeingModified:
+			for e.o.Status(fd.Xmax) == XidInProgress {
+				runtime.Gosched()
+			}
+		case TMUpdated:
+			next, ok, err := e.rel.FetchAny(fd.Ctid)
+			if err != nil || !ok || Xmin(next) != fd.Xmax {
+				return fmt.Errorf("chain from %s to %s broken: ok=%v err=%v", at, fd.Ctid, ok, err)
+			}
+			at, cur = fd.Ctid, next
+		default:
+			return fmt.Errorf("increment of %d at %s: %v", id, at, res)
+		}
+	}
+}
