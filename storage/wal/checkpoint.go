@@ -1,0 +1,122 @@
+package wal
+
+import (
+	"encoding/binary"
+	"time"
+)
+
+// CheckpointOptions say what a checkpoint does besides logging.
+type CheckpointOptions struct {
+	// Shutdown logs a shutdown checkpoint (XLOG_CHECKPOINT_SHUTDOWN) and
+	// records the cluster as cleanly shut down; no record may be inserted
+	// after it.
+	Shutdown bool
+	// FlushBuffers is called once the redo point is fixed. It must write
+	// every page dirtied before redo and make it durable (buffer.Pool
+	// FlushAll + Sync), and persist whatever else the checkpoint covers
+	// (commit status). Pages it writes go through the WAL rule as usual.
+	FlushBuffers func(redo uint64) error
+	// Extra is stored in the checkpoint record (e.g. the next xid) and
+	// returned by LastCheckpoint after a restart.
+	Extra []byte
+}
+
+// CheckpointInfo is what a checkpoint record holds (CheckPoint).
+//
+//	main data:  0          8            16
+//	            +----------+------------+------------------+
+//	            | redo u64 | time i64   | extra (caller's) |
+//	            |          | unix nanos |                  |
+//	            +----------+------------+------------------+
+type CheckpointInfo struct {
+	LSN      uint64 // where the checkpoint record starts
+	Redo     uint64 // replay starts here
+	Time     time.Time
+	Shutdown bool
+	Extra    []byte
+}
+
+func decodeCheckpoint(rec *DecodedRecord) (CheckpointInfo, error) {
+	if len(rec.MainData) < 16 {
+		return CheckpointInfo{}, wrap(ErrCorrupt, nil, "checkpoint record at %s is too short", FormatLSN(rec.LSN))
+	}
+	d := rec.MainData
+	return CheckpointInfo{
+		LSN:      rec.LSN,
+		Redo:     binary.LittleEndian.Uint64(d[0:]),
+		Time:     time.Unix(0, int64(binary.LittleEndian.Uint64(d[8:]))),
+		Shutdown: rec.Info == InfoCheckpointShutdown,
+		Extra:    append([]byte(nil), d[16:]...),
+	}, nil
+}
+
+// Checkpoint performs a checkpoint (CreateCheckPoint): it fixes the redo
+// point at the current insert position (from now on the first change to a
+// page logs a full-page image), calls FlushBuffers, logs the checkpoint
+// record, flushes it, rewrites the control file atomically, and recycles or
+// removes the segments wholly before the redo point. Checkpoints are
+// serialized; inserts and flushes go on meanwhile.
+func (l *Log) Checkpoint(o CheckpointOptions) (CheckpointInfo, error) {
+	l.ckptMu.Lock()
+	defer l.ckptMu.Unlock()
+	if err := l.failed(); err != nil {
+		return CheckpointInfo{}, err
+	}
+	l.mu.Lock()
+	redo := l.mu.insertLSN
+	l.redo.Store(redo)
+	l.mu.Unlock()
+
+	if o.FlushBuffers != nil {
+		if err := o.FlushBuffers(redo); err != nil {
+			return CheckpointInfo{}, err
+		}
+	}
+	now := time.Now()
+	data := make([]byte, 16+len(o.Extra))
+	binary.LittleEndian.PutUint64(data[0:], redo)
+	binary.LittleEndian.PutUint64(data[8:], uint64(now.UnixNano()))
+	copy(data[16:], o.Extra)
+	info := InfoCheckpointOnline
+	if o.Shutdown {
+		info = InfoCheckpointShutdown
+	}
+	lsn, end, err := l.insert(&Record{Rmgr: RmgrXLOG, Info: info, MainData: data})
+	if err != nil {
+		return CheckpointInfo{}, err
+	}
+	if err := l.Flush(end); err != nil {
+		return CheckpointInfo{}, err
+	}
+	ctl := l.control
+	ctl.Checkpoint, ctl.Redo, ctl.Time = lsn, redo, now.Unix()
+	ctl.State = StateInProduction
+	if o.Shutdown {
+		ctl.State = StateShutdown
+	}
+	if err := writeControl(l.controlPath, &ctl); err != nil {
+		return CheckpointInfo{}, err
+	}
+	l.control = ctl
+	l.stats.checkpoints.Add(1)
+	removed, recycled, err := l.removeOldSegments(redo)
+	if err != nil {
+		// The checkpoint itself is done; old segments stay for the next one.
+		l.log.Warn("could not remove old WAL segments", "err", err)
+	}
+	info2 := CheckpointInfo{LSN: lsn, Redo: redo, Time: now, Shutdown: o.Shutdown, Extra: o.Extra}
+	l.log.Debug("checkpoint complete", "lsn", FormatLSN(lsn), "redo", FormatLSN(redo),
+		"removed", removed, "recycled", recycled)
+	return info2, nil
+}
+
+// LastCheckpoint returns the checkpoint found by Open (or the bootstrap
+// checkpoint of a new cluster), with the Extra its creator stored.
+func (l *Log) LastCheckpoint() CheckpointInfo { return l.recov.ckpt }
+
+// Control returns the control file's content as last written.
+func (l *Log) Control() ControlData {
+	l.ckptMu.Lock()
+	defer l.ckptMu.Unlock()
+	return l.control
+}

@@ -1,0 +1,123 @@
+package wal
+
+import (
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// DBState is the cluster state recorded in the control file.
+type DBState uint32
+
+// States (a subset of PostgreSQL's DBState).
+const (
+	StateShutdown     DBState = 1 // DB_SHUTDOWNED: the last checkpoint was a shutdown checkpoint
+	StateInProduction DBState = 2 // DB_IN_PRODUCTION: running, or crashed
+)
+
+func (s DBState) String() string {
+	switch s {
+	case StateShutdown:
+		return "shut down"
+	case StateInProduction:
+		return "in production"
+	}
+	return "unknown"
+}
+
+// ControlData is the content of <datadir>/global/pg_control.
+//
+//	0        4         8       12         16                 24           32          40      44          64
+//	+--------+---------+-------+----------+------------------+------------+-----------+-------+-----------+
+//	| magic  | version | state | seg size | checkpoint LSN   | redo LSN   | time      | crc   | zero pad  |
+//	| "MPGC" | u32 = 1 | u32   | u32      | u64              | u64        | i64 unix s| u32   |           |
+//	+--------+---------+-------+----------+------------------+------------+-----------+-------+-----------+
+//
+// All little-endian; crc is CRC-32C of bytes 0..39. The file is replaced
+// atomically: written to pg_control.tmp, fsynced, renamed, directory fsynced.
+type ControlData struct {
+	State       DBState
+	SegmentSize int64
+	Checkpoint  uint64 // LSN of the last checkpoint record
+	Redo        uint64 // its redo pointer: replay starts here
+	Time        int64  // when it was written (unix seconds)
+}
+
+const (
+	controlMagic   = 0x4347504D // "MPGC"
+	controlVersion = 1
+	controlSize    = 64
+	controlName    = "pg_control"
+)
+
+func (c *ControlData) marshal() []byte {
+	b := make([]byte, controlSize)
+	le := binary.LittleEndian
+	le.PutUint32(b[0:], controlMagic)
+	le.PutUint32(b[4:], controlVersion)
+	le.PutUint32(b[8:], uint32(c.State))
+	le.PutUint32(b[12:], uint32(c.SegmentSize))
+	le.PutUint64(b[16:], c.Checkpoint)
+	le.PutUint64(b[24:], c.Redo)
+	le.PutUint64(b[32:], uint64(c.Time))
+	le.PutUint32(b[40:], crc32.Checksum(b[:40], castagnoli))
+	return b
+}
+
+func unmarshalControl(b []byte, path string) (*ControlData, error) {
+	le := binary.LittleEndian
+	if len(b) != controlSize || le.Uint32(b[0:]) != controlMagic {
+		return nil, wrap(ErrCorrupt, nil, "invalid control file %q", path)
+	}
+	if le.Uint32(b[40:]) != crc32.Checksum(b[:40], castagnoli) {
+		return nil, wrap(ErrCorrupt, nil, "incorrect checksum in control file %q", path)
+	}
+	if v := le.Uint32(b[4:]); v != controlVersion {
+		return nil, wrap(ErrCorrupt, nil, "control file %q has version %d, this build expects %d", path, v, controlVersion)
+	}
+	return &ControlData{
+		State:       DBState(le.Uint32(b[8:])),
+		SegmentSize: int64(le.Uint32(b[12:])),
+		Checkpoint:  le.Uint64(b[16:]),
+		Redo:        le.Uint64(b[24:]),
+		Time:        int64(le.Uint64(b[32:])),
+	}, nil
+}
+
+// readControl returns the control file, or (nil, nil) if there is none.
+func readControl(path string) (*ControlData, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, wrap(ErrIO, err, "could not read control file %q", path)
+	}
+	return unmarshalControl(b, path)
+}
+
+// writeControl replaces the control file atomically.
+func writeControl(path string, c *ControlData) error {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return wrap(ErrIO, err, "could not create %q", tmp)
+	}
+	_, err = f.Write(c.marshal())
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		return wrap(ErrIO, err, "could not write control file %q", path)
+	}
+	return syncDir(filepath.Dir(path))
+}

@@ -1,0 +1,35 @@
+package wal
+
+import (
+	"fmt"
+
+	"minipg/pgerr"
+)
+
+// Sentinels. Errors returned by the package wrap one of these, so that
+// errors.Is works and pgerr.CodeOf finds the SQLSTATE.
+var (
+	// ErrCorrupt: a record, the control file or a checkpoint is damaged.
+	ErrCorrupt = pgerr.New(pgerr.DataCorrupted, "wal: corrupt")
+	// ErrIO: reading, writing or fsyncing WAL or the control file failed.
+	ErrIO = pgerr.New(pgerr.IOError, "wal: I/O error")
+	// ErrRecordTooBig: a record exceeds MaxRecordSize or MaxBlockRefs.
+	ErrRecordTooBig = pgerr.New(pgerr.ProgramLimitExceeded, "wal: record too big")
+	// ErrFlushBeyondInsert: Flush asked for an LSN that was never inserted.
+	ErrFlushBeyondInsert = pgerr.New(pgerr.InternalError, "wal: flush request beyond end of WAL")
+	// ErrNoRedo: replay met a record of a resource manager with no redo function.
+	ErrNoRedo = pgerr.New(pgerr.InternalError, "wal: no redo function")
+	// ErrClosed: the log was closed, or failed an fsync and refuses further work.
+	ErrClosed = pgerr.New(pgerr.ObjectNotInPrerequisiteState, "wal: log is closed")
+)
+
+func wrap(sentinel *pgerr.Error, cause error, format string, args ...any) error {
+	e := &pgerr.Error{Code: sentinel.Code, Message: fmt.Sprintf(format, args...), Cause: sentinel}
+	if cause != nil {
+		e.Detail = cause.Error()
+	}
+	return e
+}
+
+// FormatLSN prints an LSN as PostgreSQL does: %X/%X of its high and low halves.
+func FormatLSN(lsn uint64) string { return fmt.Sprintf("%X/%X", uint32(lsn>>32), uint32(lsn)) }

@@ -1,0 +1,153 @@
+package wal
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+)
+
+// Segment sizes.
+const (
+	DefaultSegmentSize = 16 << 20 // wal_segment_size
+	MinSegmentSize     = 64 << 10
+	timeline           = 1 // minipg has one timeline; kept in the name for PostgreSQL's look
+)
+
+// SegmentName returns the file name of segment segno, as PostgreSQL's
+// XLogFileName: timeline, then the segment number split in "log" and "seg"
+// parts of 32 bits of LSN space each, 8 hex digits apiece.
+func SegmentName(segno uint64, segSize int64) string {
+	perID := uint64(1<<32) / uint64(segSize)
+	return fmt.Sprintf("%08X%08X%08X", timeline, segno/perID, segno%perID)
+}
+
+// parseSegmentName is the inverse of SegmentName.
+func parseSegmentName(name string, segSize int64) (uint64, bool) {
+	if len(name) != 24 {
+		return 0, false
+	}
+	tli, err1 := strconv.ParseUint(name[0:8], 16, 32)
+	hi, err2 := strconv.ParseUint(name[8:16], 16, 32)
+	lo, err3 := strconv.ParseUint(name[16:24], 16, 32)
+	perID := uint64(1<<32) / uint64(segSize)
+	if err1 != nil || err2 != nil || err3 != nil || tli != timeline || lo >= perID {
+		return 0, false
+	}
+	return hi*perID + lo, true
+}
+
+// listSegments returns the segment numbers present in dir, ascending.
+func listSegments(dir string, segSize int64) ([]uint64, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, wrap(ErrIO, err, "could not read WAL directory %q", dir)
+	}
+	var segs []uint64
+	for _, e := range ents {
+		if n, ok := parseSegmentName(e.Name(), segSize); ok && e.Type().IsRegular() {
+			segs = append(segs, n)
+		}
+	}
+	sort.Slice(segs, func(i, j int) bool { return segs[i] < segs[j] })
+	return segs, nil
+}
+
+func (l *Log) segPath(segno uint64) string {
+	return filepath.Join(l.walDir, SegmentName(segno, l.segSize))
+}
+
+// segFileLocked returns segment segno open for writing, creating it (full
+// size, zero-filled: a sparse file) if absent. l.w is held.
+func (l *Log) segFileLocked(segno uint64) (*os.File, error) {
+	if f := l.w.files[segno]; f != nil {
+		return f, nil
+	}
+	path := l.segPath(segno)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, wrap(ErrIO, err, "could not open WAL segment %q", path)
+	}
+	st, err := f.Stat()
+	if err == nil && st.Size() < l.segSize {
+		// New segment: give it its full size (zeroes), and make the
+		// directory entry durable.
+		if err = f.Truncate(l.segSize); err == nil {
+			l.w.newFile = true
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, wrap(ErrIO, err, "could not initialize WAL segment %q", path)
+	}
+	l.w.files[segno] = f
+	return f, nil
+}
+
+// removeOldSegments recycles or removes the segments wholly before redo
+// (RemoveOldXlogFiles). Recycled segments are renamed to future segment
+// numbers, up to Options.RecycleSegments of them; their stale contents are
+// harmless because every record's CRC covers its own LSN.
+func (l *Log) removeOldSegments(redo uint64) (removed, recycled int, err error) {
+	l.w.Lock()
+	defer l.w.Unlock()
+	segs, err := listSegments(l.walDir, l.segSize)
+	if err != nil {
+		return 0, 0, err
+	}
+	keepFrom := redo / uint64(l.segSize)
+	l.mu.Lock()
+	cur := l.mu.insertLSN / uint64(l.segSize)
+	l.mu.Unlock()
+	if w := l.w.written / uint64(l.segSize); w > cur {
+		cur = w
+	}
+	highest, future := cur, 0
+	for _, s := range segs {
+		if s > highest {
+			highest = s
+		}
+		if s > cur {
+			future++
+		}
+	}
+	for _, s := range segs {
+		if s >= keepFrom {
+			break
+		}
+		if f := l.w.files[s]; f != nil {
+			f.Close()
+			delete(l.w.files, s)
+		}
+		if future < l.opts.RecycleSegments {
+			highest++
+			if err := os.Rename(l.segPath(s), l.segPath(highest)); err != nil {
+				return removed, recycled, wrap(ErrIO, err, "could not recycle WAL segment %q", l.segPath(s))
+			}
+			future++
+			recycled++
+			continue
+		}
+		if err := os.Remove(l.segPath(s)); err != nil {
+			return removed, recycled, wrap(ErrIO, err, "could not remove WAL segment %q", l.segPath(s))
+		}
+		removed++
+	}
+	if removed+recycled > 0 {
+		err = syncDir(l.walDir)
+	}
+	return removed, recycled, err
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return wrap(ErrIO, err, "could not open directory %q", dir)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return wrap(ErrIO, err, "could not fsync directory %q", dir)
+	}
+	return nil
+}
