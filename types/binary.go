@@ -73,7 +73,7 @@ func AppendBinary(buf []byte, t T, d Datum) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return binary.BigEndian.AppendUint64(buf, math.Float64bits(v)), nil
+		return binary.BigEndian.AppendUint64(buf, float8Bits(v)), nil
 	case Numeric:
 		v, err := asNumeric(t, d)
 		if err != nil {
@@ -117,9 +117,11 @@ func appendNumericBinary(buf []byte, v *apd.Decimal) []byte {
 		return append(buf, 0, 0, 0, 0, 0xC0, 0, 0, 0)
 	case apd.Infinite:
 		if v.Negative {
-			return append(buf, 0, 0, 0, 0, 0xF0, 0, 0, 0)
+			return append(buf, 0, 0, 0, 0, 0xF0, 0, 0, 0x20)
 		}
-		return append(buf, 0, 0, 0, 0, 0xD0, 0, 0, 0)
+		// PostgreSQL reads the dscale of a special value through the short
+		// header's dscale bits, which give 32 for the infinities.
+		return append(buf, 0, 0, 0, 0, 0xD0, 0, 0, 0x20)
 	}
 	neg, weight, dscale, digits := numToPG(v)
 	buf = binary.BigEndian.AppendUint16(buf, uint16(len(digits)))

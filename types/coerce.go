@@ -353,7 +353,7 @@ func NumericToInt(v *apd.Decimal, to OID) (Datum, error) {
 func numericToFloat(v *apd.Decimal, to OID) (Datum, error) {
 	switch v.Form {
 	case apd.NaN, apd.NaNSignaling:
-		return math.NaN(), nil
+		return NaN, nil
 	case apd.Infinite:
 		if v.Negative {
 			return math.Inf(-1), nil

@@ -97,7 +97,7 @@ func AppendDisk(buf []byte, t T, d Datum) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return binary.LittleEndian.AppendUint64(buf, math.Float64bits(v)), nil
+		return binary.LittleEndian.AppendUint64(buf, float8Bits(v)), nil
 	case Numeric:
 		v, err := asNumeric(t, d)
 		if err != nil {

@@ -9,6 +9,18 @@ import (
 	"minipg/pgerr"
 )
 
+// NaN is the float NaN PostgreSQL produces (bits 0x7ff8000000000000; Go's
+// math.NaN has a different payload).
+var NaN = math.Float64frombits(0x7ff8000000000000)
+
+// float8Bits is math.Float64bits with every NaN written as PostgreSQL's.
+func float8Bits(f float64) uint64 {
+	if f != f {
+		return 0x7ff8000000000000
+	}
+	return math.Float64bits(f)
+}
+
 // parseFloat is float8in / float4in: glibc strtod/strtof syntax (decimal,
 // hexadecimal, inf/infinity/nan in any case) with leading and trailing
 // white space, out-of-range results (overflow, or underflow to zero) as 22003.
@@ -23,7 +35,7 @@ func parseFloat(in string, bits int) (Datum, error) {
 	s := trimSpace(in)
 	switch strings.ToLower(s) {
 	case "nan", "+nan", "-nan":
-		return math.NaN(), nil
+		return NaN, nil
 	case "infinity", "+infinity", "inf", "+inf":
 		return math.Inf(1), nil
 	case "-infinity", "-inf":
