@@ -37,6 +37,7 @@ type tcase struct {
 	isErr   bool
 	errCode string
 	errMsg  string
+	errDet  string // DETAIL, if any
 }
 
 func (c tcase) String() string {
@@ -99,6 +100,12 @@ func readCases(t *testing.T, path string) (header []string, cases []tcase) {
 					t.Fatalf("%s:%d: bad error: %v", path, n, err)
 				}
 				c.errMsg, _ = strconv.Unquote(q)
+				rest = strings.TrimLeft(rest[len(q):], " ")
+				if rest != "" {
+					if q, err = strconv.QuotedPrefix(rest); err == nil {
+						c.errDet, _ = strconv.Unquote(q)
+					}
+				}
 			} else if rest != "" {
 				q, err := strconv.QuotedPrefix(rest)
 				if err != nil {
@@ -129,7 +136,11 @@ func writeCases(t *testing.T, path string, header []string, cases []tcase) {
 			b.WriteString(strconv.Quote(f))
 		}
 		if c.isErr {
-			fmt.Fprintf(&b, " -> error %q %q\n", c.errCode, c.errMsg)
+			fmt.Fprintf(&b, " -> error %q %q", c.errCode, c.errMsg)
+			if c.errDet != "" {
+				fmt.Fprintf(&b, " %q", c.errDet)
+			}
+			b.WriteByte('\n')
 		} else {
 			fmt.Fprintf(&b, " -> %q\n", c.out)
 		}
@@ -179,9 +190,9 @@ func rewriteFile(t *testing.T, path string, sqlFor func(c tcase) string, post fu
 	for i := range cases {
 		c := &cases[i]
 		rows, pe := pgQuery(t, conn, sqlFor(*c))
-		c.isErr, c.out, c.errCode, c.errMsg = false, "", "", ""
+		c.isErr, c.out, c.errCode, c.errMsg, c.errDet = false, "", "", "", ""
 		if pe != nil {
-			c.isErr, c.errCode, c.errMsg = true, pe.Code, pe.Message
+			c.isErr, c.errCode, c.errMsg, c.errDet = true, pe.Code, pe.Message, pe.Detail
 			// leave the session usable after an error inside a transaction
 			_, _ = pgQuery(t, conn, "ROLLBACK")
 			continue
@@ -229,6 +240,9 @@ func checkResult(t *testing.T, c tcase, got string, err error) {
 		}
 		if code := string(pgerr.CodeOf(err)); code != c.errCode || err.Error() != c.errMsg {
 			t.Errorf("%v: got error %s %q, want %s %q", c, code, err.Error(), c.errCode, c.errMsg)
+		}
+		if det := pgerr.Flatten(err).Detail; det != c.errDet {
+			t.Errorf("%v: got detail %q, want %q", c, det, c.errDet)
 		}
 		return
 	}
