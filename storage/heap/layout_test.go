@@ -244,6 +244,17 @@ var layoutCases = []layoutCase{
 // maxHeapTupleSize is MaxHeapTupleSize: BLCKSZ - MAXALIGN(page header + one line pointer).
 const maxHeapTupleSize = page.BlockSize - (page.HeaderSize+page.ItemIDSize+page.MaxAlign-1)/page.MaxAlign*page.MaxAlign
 
+// targetFreeSpace is RelationGetBufferForTuple's space requirement for a
+// tuple of MAXALIGNed length n at fillfactor ff.
+func targetFreeSpace(n, ff int) int {
+	save := page.BlockSize * (100 - ff) / 100
+	nearlyEmpty := maxHeapTupleSize - page.MaxHeapTuplesPerPage/8*page.ItemIDSize
+	if n+save > nearlyEmpty {
+		return max(n, nearlyEmpty)
+	}
+	return n + save
+}
+
 // rowsOnFirstBlock replays PostgreSQL 15's INSERT path
 // (RelationGetBufferForTuple) for a fresh table: the first row extends the
 // relation and goes on the new page whatever the fill factor; each next row
@@ -260,20 +271,13 @@ func rowsOnFirstBlock(t *testing.T, c layoutCase, ff int) (page.Page, int) {
 	t.Helper()
 	p := make(page.Page, page.BlockSize)
 	page.Init(p, 0)
-	save := page.BlockSize * (100 - ff) / 100
-	nearlyEmpty := maxHeapTupleSize - page.MaxHeapTuplesPerPage/8*page.ItemIDSize
 	for i := 1; ; i++ {
 		vals, nulls := c.row(i)
 		tup, err := FormTuple(c.desc, vals, nulls)
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := page.MaxAlignLen(len(tup))
-		target := n + save
-		if target > nearlyEmpty {
-			target = max(n, nearlyEmpty)
-		}
-		if i > 1 && target > page.HeapFreeSpace(p) {
+		if i > 1 && targetFreeSpace(page.MaxAlignLen(len(tup)), ff) > page.HeapFreeSpace(p) {
 			return p, i - 1
 		}
 		if page.AddItem(p, tup, 0, false, true) == 0 {
@@ -348,4 +352,37 @@ func bitString(tup []byte) string {
 		}
 	}
 	return b.String()
+}
+
+// TestLayoutNearlyEmptyPage checks the nearlyEmptyFreeSpace rule, which
+// PostgreSQL 15 has (measured there):
+//
+//	CREATE TABLE tne (id int, v text) WITH (fillfactor=10, autovacuum_enabled=off);
+//	INSERT INTO tne SELECT i, repeat('a', 600) FROM generate_series(1,2) i;  -- (0,1), (1,1)
+//	DELETE FROM tne WHERE id = 1; VACUUM tne;     -- block 0: pd_lower 28, pd_upper 8192
+//	INSERT INTO tne VALUES (3, repeat('b', 1000)); -- new session: lands at (0,1)
+//
+// The 1032-byte tuple plus the 7372-byte fill-factor reserve exceeds the
+// page, but a page with no tuples counts as empty enough: targetFreeSpace is
+// max(len, 8016) <= PageGetHeapFreeSpace = 8160.
+func TestLayoutNearlyEmptyPage(t *testing.T) {
+	p := make(page.Page, page.BlockSize)
+	page.Init(p, 0)
+	old, _ := FormTuple(TupleDesc{attInt4, attText}, [][]byte{le4(1), []byte(strings.Repeat("a", 600))}, nil)
+	page.AddItem(p, old, 0, false, true)
+	page.SetItemID(p, 1, 0, page.LPDead, 0) // VACUUM's pruning pass
+	page.RepairFragmentation(p)
+	page.SetItemID(p, 1, 0, page.LPUnused, 0) // its second heap pass
+	page.TruncateLinePointerArray(p)
+	if page.Lower(p) != 28 || page.Upper(p) != 8192 || page.HeapFreeSpace(p) != 8160 {
+		t.Fatalf("after vacuum: lower %d upper %d free %d", page.Lower(p), page.Upper(p), page.HeapFreeSpace(p))
+	}
+	tup, _ := FormTuple(TupleDesc{attInt4, attText}, [][]byte{le4(3), []byte(strings.Repeat("b", 1000))}, nil)
+	n := page.MaxAlignLen(len(tup))
+	if n != 1032 || targetFreeSpace(n, 10) != 8016 || targetFreeSpace(n, 10) > page.HeapFreeSpace(p) {
+		t.Fatalf("len %d target %d", n, targetFreeSpace(n, 10))
+	}
+	if off := page.AddItem(p, tup, 0, false, true); off != 1 {
+		t.Fatalf("landed at offset %d, PostgreSQL uses (0,1)", off)
+	}
 }
