@@ -320,3 +320,32 @@ func FuzzPage(f *testing.F) {
 		_, _ = ParseTID(string(head))
 	})
 }
+
+// TestRepairFragmentationPostgreSQL15 replays a prune measured on
+// PostgreSQL 15 with pageinspect:
+//
+//	CREATE TABLE tprune(a int, b text) WITH (fillfactor=10, autovacuum_enabled=off);
+//	INSERT INTO tprune VALUES (1, repeat('x',300));
+//	BEGIN; UPDATE tprune SET a=2; UPDATE tprune SET a=3; DELETE FROM tprune; COMMIT;
+//	-- lp 1..3: lp_off 7856, 7520, 7184, lp_len 332; pd_lower 36, pd_upper 7184
+//	SELECT count(*) FROM tprune;  -- prunes: lp 1 LP_DEAD, lp 2 and 3 removed
+//	-- pd_lower 28, pd_upper 8192, pd_flags 0; one line pointer (lp_flags 3, lp_len 0)
+func TestRepairFragmentationPostgreSQL15(t *testing.T) {
+	p := newPage(t)
+	for i := 0; i < 3; i++ {
+		AddItem(p, item(332, byte(i)), 0, false, true)
+	}
+	if o, _, _ := ItemID(p, 3); o != 7184 || Lower(p) != 36 {
+		t.Fatalf("before: lp 3 at %d, lower %d", o, Lower(p))
+	}
+	SetItemID(p, 1, 0, LPDead, 0) // heap_page_prune's decisions
+	SetItemID(p, 2, 0, LPUnused, 0)
+	SetItemID(p, 3, 0, LPUnused, 0)
+	RepairFragmentation(p)
+	if Lower(p) != 28 || Upper(p) != 8192 || Flags(p) != 0 {
+		t.Fatalf("after: lower %d upper %d flags %d", Lower(p), Upper(p), Flags(p))
+	}
+	if o, f, l := ItemID(p, 1); o != 0 || f != LPDead || l != 0 {
+		t.Fatalf("lp 1: %d %d %d", o, f, l)
+	}
+}
