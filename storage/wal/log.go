@@ -299,9 +299,7 @@ func (l *Log) cutTail(end uint64) error {
 				return wrap(ErrIO, err, "could not open WAL segment %q", path)
 			}
 			off := int64(end % uint64(l.segSize))
-			if err = f.Truncate(off); err == nil {
-				err = f.Truncate(l.segSize)
-			}
+			err = zeroFill(f, off, l.segSize)
 			if err == nil {
 				err = f.Sync()
 			}
@@ -530,7 +528,7 @@ func (l *Log) syncLocked() error {
 	cur := l.w.written / uint64(l.segSize)
 	for segno := range l.w.unsynced {
 		f := l.w.files[segno]
-		if err := f.Sync(); err != nil {
+		if err := fdatasync(f); err != nil {
 			return wrap(ErrIO, err, "could not fsync WAL segment %s", SegmentName(segno, l.segSize))
 		}
 		l.stats.sync.Add(1)

@@ -71,11 +71,14 @@ func (l *Log) segFileLocked(segno uint64) (*os.File, error) {
 	}
 	st, err := f.Stat()
 	if err == nil && st.Size() < l.segSize {
-		// New segment: give it its full size (zeroes), and make the
-		// directory entry durable.
-		if err = f.Truncate(l.segSize); err == nil {
-			l.w.newFile = true
+		// New segment: zero-fill it to its full size (XLogFileInit), so
+		// later writes need no block allocation, fsync it, and make the
+		// directory entry durable at the next flush.
+		err = zeroFill(f, st.Size(), l.segSize)
+		if err == nil {
+			err = f.Sync()
 		}
+		l.w.newFile = true
 	}
 	if err != nil {
 		f.Close()
@@ -134,10 +137,14 @@ func (l *Log) removeOldSegments(redo uint64) (removed, recycled int, err error) 
 		}
 		removed++
 	}
-	if removed+recycled > 0 {
-		err = syncDir(l.walDir)
+	// PreallocXlogFiles: have the next segment ready so that a commit does
+	// not wait for it to be zero-filled.
+	if _, err := os.Stat(l.segPath(cur + 1)); err != nil {
+		if _, err := l.segFileLocked(cur + 1); err != nil {
+			return removed, recycled, err
+		}
 	}
-	return removed, recycled, err
+	return removed, recycled, syncDir(l.walDir)
 }
 
 func syncDir(dir string) error {
@@ -148,6 +155,20 @@ func syncDir(dir string) error {
 	defer d.Close()
 	if err := d.Sync(); err != nil {
 		return wrap(ErrIO, err, "could not fsync directory %q", dir)
+	}
+	return nil
+}
+
+var zeroes = make([]byte, 64<<10)
+
+// zeroFill writes zeroes to f from off to size.
+func zeroFill(f *os.File, off, size int64) error {
+	for off < size {
+		n := min(int64(len(zeroes)), size-off)
+		if _, err := f.WriteAt(zeroes[:n], off); err != nil {
+			return err
+		}
+		off += n
 	}
 	return nil
 }
