@@ -65,7 +65,13 @@ func newEnv(tb testing.TB, nbuf int, opts Options) *testEnv {
 	if err := pool.CreateRel(testRel); err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { _ = pool.Close() })
+	tb.Cleanup(func() {
+		// Every operation must have released its pins.
+		if err := pool.Check(false); err != nil {
+			tb.Errorf("buffer pool after the test: %v", err)
+		}
+		_ = pool.Close()
+	})
 	if opts.Policy == nil {
 		opts.Policy = fsm.NewClassic()
 	}

@@ -13,9 +13,9 @@ import (
 // so a page counts as "empty" when the unavailable space is slight.
 const nearlyEmptyFreeSpace = MaxHeapTupleSize - (page.MaxHeapTuplesPerPage / 8 * page.ItemIDSize)
 
-// targetFreeSpace is the free space a page needs to take a tuple of need
+// insertTargetFreeSpace is the free space a page needs to take a tuple of need
 // (MAXALIGNed) bytes with saveFree bytes of fillfactor reserve.
-func targetFreeSpace(need, saveFree int) int {
+func insertTargetFreeSpace(need, saveFree int) int {
 	if need+saveFree > nearlyEmptyFreeSpace {
 		return max(need, nearlyEmptyFreeSpace)
 	}
@@ -36,7 +36,7 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 	if need > MaxHeapTupleSize {
 		return nil, errRowTooBig(need)
 	}
-	target := targetFreeSpace(need, r.saveFree)
+	target := insertTargetFreeSpace(need, r.saveFree)
 	req := fsm.Request{
 		Need:     need,
 		SaveFree: r.saveFree,
