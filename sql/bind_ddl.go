@@ -322,7 +322,7 @@ func (b *binder) createIndex(s *pg_query.IndexStmt) (*CreateIndex, error) {
 		if ie.Ordering == pg_query.SortByDir_SORTBY_DESC {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "descending index columns are not supported")
 		}
-		c := t.ColumnIndex(ie.Name)
+		c := colIndex(t, ie.Name)
 		if c < 0 {
 			return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" does not exist", ie.Name)
 		}
@@ -358,7 +358,7 @@ func (b *binder) copyStmt(s *pg_query.CopyStmt) (*Copy, error) {
 	} else {
 		for _, a := range s.Attlist {
 			name := a.GetString_().GetSval()
-			c := t.ColumnIndex(name)
+			c := colIndex(t, name)
 			if c < 0 {
 				return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, t.Name)
 			}

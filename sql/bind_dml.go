@@ -94,7 +94,7 @@ func (b *binder) insertStmt(s *pg_query.InsertStmt) (*Insert, error) {
 			if len(rt.Indirection) > 0 {
 				return nil, b.errAt(rt.Location, pgerr.FeatureNotSupported, "assignment to a field or array element is not supported")
 			}
-			idx := t.ColumnIndex(rt.Name)
+			idx := colIndex(t, rt.Name)
 			if idx < 0 {
 				return nil, b.errAt(rt.Location, pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.Name)
 			}
@@ -231,7 +231,7 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 		if rt.Val.GetMultiAssignRef() != nil {
 			return nil, b.errAt(rt.Location, pgerr.FeatureNotSupported, "multiple-column assignment is not supported")
 		}
-		idx := t.ColumnIndex(rt.Name)
+		idx := colIndex(t, rt.Name)
 		if idx < 0 {
 			return nil, b.errAt(rt.Location, pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.Name)
 		}
@@ -308,4 +308,14 @@ func (b *binder) deleteStmt(s *pg_query.DeleteStmt) (*Delete, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// colIndex returns the 0-based position of column name in t, or -1.
+func colIndex(t *catalog.Table, name string) int {
+	for i, c := range t.Columns {
+		if c.Name == name {
+			return i
+		}
+	}
+	return -1
 }
