@@ -89,6 +89,9 @@ func (s *fakeSession) Prepare(q string, paramTypes []types.OID) (*Statement, err
 	if s.failed && f[0] != "commit" && f[0] != "rollback" {
 		return nil, pgerr.New(pgerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
+	for len(f) < 4 {
+		f = append(f, "") // missing arguments read as empty
+	}
 	st := &Statement{SQL: q, Impl: f}
 	switch f[0] {
 	case "rows":
@@ -193,7 +196,11 @@ func (p *fakePortal) Run(ctx context.Context, maxRows int, emit func(row []types
 	case "insert":
 		return "INSERT 0 1", true, nil
 	case "fail":
-		return "", true, s.fail(pgerr.New(pgerr.Code(p.f[1]), "%s", strings.Join(p.f[2:], " ")))
+		code := pgerr.Code(p.f[1])
+		if len(code) != 5 || code == pgerr.InternalError {
+			code = pgerr.DataException
+		}
+		return "", true, s.fail(pgerr.New(code, "%s", strings.TrimSpace(strings.Join(p.f[2:], " "))))
 	case "begin":
 		if s.inBlock {
 			s.notices = append(s.notices, &pgerr.Error{Code: pgerr.ActiveSQLTransaction, Severity: pgerr.SeverityWarning, Message: "there is already a transaction in progress"})
