@@ -104,6 +104,12 @@ func TestReadBufferNewPagesAndRoundTrip(t *testing.T) {
 	if !p.Exists(rel, MainFork) || p.Exists(rel, FSMFork) {
 		t.Fatal("Exists: want main fork only")
 	}
+	if err := p.CreateFork(rel, FSMFork); err != nil || !p.Exists(rel, FSMFork) {
+		t.Fatalf("CreateFork: %v", err)
+	}
+	if n, err := p.NBlocks(rel, FSMFork); n != 0 || err != nil {
+		t.Fatalf("new FSM fork: %d blocks, %v", n, err)
+	}
 	if first := mustExtend(t, p, rel, MainFork, nblocks); first != 0 {
 		t.Fatalf("first = %d", first)
 	}

@@ -108,12 +108,18 @@ func (p *Pool) openForkLocked(ff *forkFile, create bool) (*os.File, error) {
 
 // CreateRel creates the (empty) main fork file of rel. An existing file is
 // left as it is, so that redo of a create is idempotent.
-func (p *Pool) CreateRel(rel RelFileNode) error {
+func (p *Pool) CreateRel(rel RelFileNode) error { return p.CreateFork(rel, MainFork) }
+
+// CreateFork creates the (empty) file of one fork of rel; an existing file
+// is left as it is.
+func (p *Pool) CreateFork(rel RelFileNode, fork Fork) error {
 	if p.closed.Load() {
 		return ErrClosed
 	}
-	rs := p.relState(rel)
-	_, _, err := p.openFork(rs, MainFork, true)
+	if fork >= numForks {
+		return wrap(ErrNoFile, nil, "invalid fork %d", fork)
+	}
+	_, _, err := p.openFork(p.relState(rel), fork, true)
 	return err
 }
 

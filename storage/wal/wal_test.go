@@ -777,3 +777,47 @@ func BenchmarkCommit(b *testing.B) {
 		})
 	}
 }
+
+func TestStorageRedo(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base")
+	l := openTest(t, dir, testOptions(nil))
+	pool, err := buffer.NewPool(buffer.Options{Dir: base, NBuffers: 16, FlushWAL: l.Flush})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []func() (uint64, error){
+		func() (uint64, error) { return l.LogCreate(1, buffer.MainFork) },
+		func() (uint64, error) { return l.LogCreate(1, buffer.FSMFork) },
+		func() (uint64, error) { return l.LogCreate(2, buffer.MainFork) },
+		func() (uint64, error) { return l.LogTruncate(1, buffer.MainFork, 3) },
+		func() (uint64, error) { return l.LogDrop(2) },
+	}
+	for _, s := range steps {
+		if _, err := s(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Only rel 1's main fork was ever extended (6 pages, never synced).
+	pool.CreateRel(1)
+	pool.Extend(1, buffer.MainFork, 6)
+	if err := l.FlushAll(); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	l = openTest(t, dir, testOptions(nil))
+	defer l.Close()
+	pool2, err := buffer.NewPool(buffer.Options{Dir: base, NBuffers: 16, FlushWAL: l.Flush})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool2.Close()
+	l.RegisterRedo(RmgrStorage, StorageRedo(pool2))
+	if _, err := l.Recover(); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := pool2.NBlocks(1, buffer.MainFork); n != 3 || !pool2.Exists(1, buffer.FSMFork) || pool2.Exists(2, buffer.MainFork) {
+		t.Fatalf("after redo: rel 1 has %d blocks, fsm %v, rel 2 exists %v", n,
+			pool2.Exists(1, buffer.FSMFork), pool2.Exists(2, buffer.MainFork))
+	}
+}

@@ -1,0 +1,87 @@
+package wal
+
+import (
+	"encoding/binary"
+
+	"minipg/storage/buffer"
+)
+
+// RmgrStorage info values (storage_xlog.h numbers, plus a drop record:
+// PostgreSQL logs drops in the commit record instead).
+const (
+	InfoSmgrCreate   uint8 = 0x10 // XLOG_SMGR_CREATE
+	InfoSmgrTruncate uint8 = 0x20 // XLOG_SMGR_TRUNCATE
+	InfoSmgrDrop     uint8 = 0x30 // minipg: the relation's files are removed
+)
+
+// Storage record main data:
+//
+//	create:    rel u32 | fork u8
+//	truncate:  rel u32 | fork u8 | nblocks u32
+//	drop:      rel u32
+func storageData(rel buffer.RelFileNode, fork buffer.Fork, nblocks uint32, n int) []byte {
+	d := make([]byte, n)
+	binary.LittleEndian.PutUint32(d, uint32(rel))
+	if n > 4 {
+		d[4] = byte(fork)
+	}
+	if n > 5 {
+		binary.LittleEndian.PutUint32(d[5:], nblocks)
+	}
+	return d
+}
+
+// LogCreate logs the creation of a relation fork's file (log_smgrcreate).
+// Log it before creating the file; it need not be flushed before the file
+// is used (the first page write flushes past it).
+func (l *Log) LogCreate(rel buffer.RelFileNode, fork buffer.Fork) (uint64, error) {
+	return l.Insert(&Record{Rmgr: RmgrStorage, Info: InfoSmgrCreate, MainData: storageData(rel, fork, 0, 5)})
+}
+
+// LogTruncate logs the truncation of a fork to nblocks. As RelationTruncate
+// does, the caller must Flush the returned LSN before truncating the file:
+// a truncation that reached disk must never be undone by replaying older
+// records that extend the fork again.
+func (l *Log) LogTruncate(rel buffer.RelFileNode, fork buffer.Fork, nblocks uint32) (uint64, error) {
+	return l.Insert(&Record{Rmgr: RmgrStorage, Info: InfoSmgrTruncate, MainData: storageData(rel, fork, nblocks, 9)})
+}
+
+// LogDrop logs the removal of all of a relation's files. Flush it (it is
+// part of the dropping transaction's commit) before unlinking the files.
+func (l *Log) LogDrop(rel buffer.RelFileNode) (uint64, error) {
+	return l.Insert(&Record{Rmgr: RmgrStorage, Info: InfoSmgrDrop, MainData: storageData(rel, 0, 0, 4)})
+}
+
+// StorageRedo returns the RmgrStorage redo function over pool: register it
+// with l.RegisterRedo(RmgrStorage, StorageRedo(pool)).
+func StorageRedo(pool *buffer.Pool) RedoFunc {
+	return func(rec *DecodedRecord) error {
+		d := rec.MainData
+		bad := func() error {
+			return wrap(ErrCorrupt, nil, "invalid storage record at %s (info %#x, %d bytes)",
+				FormatLSN(rec.LSN), rec.Info, len(d))
+		}
+		if len(d) < 4 {
+			return bad()
+		}
+		rel := buffer.RelFileNode(binary.LittleEndian.Uint32(d))
+		switch rec.Info {
+		case InfoSmgrCreate:
+			if len(d) != 5 || d[4] > byte(buffer.FSMFork) {
+				return bad()
+			}
+			return pool.CreateFork(rel, buffer.Fork(d[4]))
+		case InfoSmgrTruncate:
+			if len(d) != 9 || d[4] > byte(buffer.FSMFork) {
+				return bad()
+			}
+			return pool.TruncateRel(rel, buffer.Fork(d[4]), binary.LittleEndian.Uint32(d[5:]))
+		case InfoSmgrDrop:
+			if len(d) != 4 {
+				return bad()
+			}
+			return pool.DropRel(rel)
+		}
+		return bad()
+	}
+}
