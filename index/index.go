@@ -78,11 +78,20 @@ func New(cmp CompareFunc, unique bool) *Index {
 // Unique reports whether the index was created as unique.
 func (ix *Index) Unique() bool { return ix.unique }
 
+// less orders entries by key, then TID. Keys are compared on their common
+// prefix, so that a search pivot with a prefix key sorts next to the entries
+// that start with it (all stored keys have the index's full length).
 func (ix *Index) less(a, b entry) bool {
-	if c := ix.cmp(a.key, b.key); c != 0 {
+	if c := ix.comparePrefix(a.key, b.key); c != 0 {
 		return c < 0
 	}
 	return tidLess(a.tid, b.tid)
+}
+
+// comparePrefix compares a and b on their first min(len(a), len(b)) columns.
+func (ix *Index) comparePrefix(a, b Key) int {
+	n := min(len(a), len(b))
+	return ix.cmp(a[:n], b[:n])
 }
 
 func tidLess(a, b page.TID) bool {
@@ -128,10 +137,15 @@ func (ix *Index) Len() int {
 // caller checks visibility in the heap.
 func (ix *Index) Lookup(key Key) []page.TID {
 	var out []page.TID
-	ix.Scan(Incl(key), Incl(key), func(_ Key, tid page.TID) bool {
-		out = append(out, tid)
+	ix.mu.RLock()
+	ix.tree.AscendGreaterOrEqual(entry{key: key, tid: minTID}, func(e entry) bool {
+		if ix.comparePrefix(e.key, key) != 0 {
+			return false
+		}
+		out = append(out, e.tid)
 		return true
 	})
+	ix.mu.RUnlock()
 	return out
 }
 

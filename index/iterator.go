@@ -14,19 +14,110 @@ type Iterator struct {
 	lo, hi  Bound
 	reverse bool
 
-	buf  []entry
-	pos  int
-	last *entry // last entry handed out; resume point
-	done bool   // no more entries after buf
+	buf     []entry
+	pos     int
+	last    entry // last entry handed out; resume point
+	started bool  // last is set
+	done    bool  // no more entries after buf
 }
 
+var (
+	minTID = page.TID{}
+	maxTID = page.TID{Block: 0xFFFFFFFF, Offset: 0xFFFF}
+)
+
 // NewIterator returns an iterator over lo..hi (see Bound), descending if
-// reverse.
+// reverse. No lock is held between calls.
 func (ix *Index) NewIterator(lo, hi Bound, reverse bool) *Iterator {
-	panic("unimplemented")
+	return &Iterator{ix: ix, lo: lo, hi: hi, reverse: reverse}
 }
 
 // Next returns the next entry, or ok=false at the end of the range.
 func (it *Iterator) Next() (key Key, tid page.TID, ok bool) {
-	panic("unimplemented")
+	if it.pos == len(it.buf) {
+		if it.done {
+			return nil, page.TID{}, false
+		}
+		it.fill()
+		if len(it.buf) == 0 {
+			return nil, page.TID{}, false
+		}
+	}
+	e := it.buf[it.pos]
+	it.buf[it.pos] = entry{}
+	it.pos++
+	it.last, it.started = e, true
+	return e.key, e.tid, true
+}
+
+// aboveLo reports whether e is on the right side of the lower bound.
+func (it *Iterator) aboveLo(e entry) bool {
+	if it.lo.Key == nil {
+		return true
+	}
+	c := it.ix.comparePrefix(e.key, it.lo.Key)
+	return c > 0 || (c == 0 && it.lo.Inclusive)
+}
+
+// belowHi reports whether e is on the right side of the upper bound.
+func (it *Iterator) belowHi(e entry) bool {
+	if it.hi.Key == nil {
+		return true
+	}
+	c := it.ix.comparePrefix(e.key, it.hi.Key)
+	return c < 0 || (c == 0 && it.hi.Inclusive)
+}
+
+// fill copies the next batch of entries into buf under the read lock.
+func (it *Iterator) fill() {
+	it.buf, it.pos = it.buf[:0], 0
+	ix := it.ix
+	full := false
+	visit := func(e entry) bool {
+		if it.started && !ix.less(it.last, e) && !ix.less(e, it.last) {
+			return true // the resume point itself
+		}
+		if it.reverse {
+			if !it.belowHi(e) {
+				return true
+			}
+			if !it.aboveLo(e) {
+				it.done = true
+				return false
+			}
+		} else {
+			if !it.aboveLo(e) {
+				return true
+			}
+			if !it.belowHi(e) {
+				it.done = true
+				return false
+			}
+		}
+		if len(it.buf) == batchSize {
+			full = true
+			return false
+		}
+		it.buf = append(it.buf, e)
+		return true
+	}
+	ix.mu.RLock()
+	switch {
+	case it.started && it.reverse:
+		ix.tree.DescendLessOrEqual(it.last, visit)
+	case it.started:
+		ix.tree.AscendGreaterOrEqual(it.last, visit)
+	case it.reverse && it.hi.Key == nil:
+		ix.tree.Descend(visit)
+	case it.reverse:
+		ix.tree.DescendLessOrEqual(entry{key: it.hi.Key, tid: maxTID}, visit)
+	case it.lo.Key == nil:
+		ix.tree.Ascend(visit)
+	default:
+		ix.tree.AscendGreaterOrEqual(entry{key: it.lo.Key, tid: minTID}, visit)
+	}
+	ix.mu.RUnlock()
+	if !full {
+		it.done = true
+	}
 }
