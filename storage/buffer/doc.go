@@ -41,8 +41,9 @@
 // Clock sweep as in PostgreSQL: the hand passes frames, lowering usage
 // counts of unpinned ones; the first unpinned frame with usage 0 is the
 // victim. ReadBuffer raises the usage count (up to 5) on every pin. If the
-// hand passes every frame once without finding one unpinned, ReadBuffer
-// fails with "no unpinned buffers available" (53000).
+// hand passes every frame without finding one unpinned (a few passes, with
+// a yield between them, since most pins are brief), ReadBuffer fails with
+// "no unpinned buffers available" (53000).
 //
 // # Locking
 //

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -44,10 +45,11 @@ type Options struct {
 
 // Constants as in PostgreSQL's buf_internals.h / lwlock.h.
 const (
-	maxUsageCount  = 5  // BM_MAX_USAGE_COUNT
-	numPartitions  = 64 // NUM_BUFFER_PARTITIONS is 128; 64 is plenty here
-	minBuffers     = 16
-	invalidateWait = 10 * time.Second // how long DropRel/TruncateRel wait for pins to go
+	maxUsageCount   = 5  // BM_MAX_USAGE_COUNT
+	numPartitions   = 64 // NUM_BUFFER_PARTITIONS is 128; 64 is plenty here
+	minBuffers      = 16
+	invalidateWait  = 10 * time.Second // how long DropRel/TruncateRel wait for pins to go
+	allPinnedRounds = 8                // clock-sweep passes finding every frame pinned before giving up
 )
 
 // Pool is the shared buffer pool. All methods are safe for concurrent use.
@@ -301,11 +303,13 @@ func (p *Pool) unlockPartitions(a, b int) {
 
 // clockSweep returns an unpinned frame with usage count 0, pinned by the
 // caller (StrategyGetBuffer). Each pass over a frame in use lowers its usage
-// count; it gives up with ErrNoUnpinnedBuffers after passing every frame
-// once without finding an unpinned one, as PostgreSQL does.
+// count. Having passed every frame without finding one unpinned, it yields
+// and sweeps again a few times (pins are mostly short-lived: other sessions
+// between ReadBuffer and Release, or sweeping themselves), then gives up
+// with ErrNoUnpinnedBuffers as PostgreSQL does.
 func (p *Pool) clockSweep() (*Buffer, error) {
 	n := uint64(len(p.frames))
-	tries := n
+	tries, rounds := n, 0
 	for {
 		b := &p.frames[(p.hand.Add(1)-1)%n]
 		b.hdr.Lock()
@@ -322,7 +326,11 @@ func (p *Pool) clockSweep() (*Buffer, error) {
 		}
 		b.hdr.Unlock()
 		if tries == 0 {
-			return nil, wrap(ErrNoUnpinnedBuffers, nil, "no unpinned buffers available")
+			if rounds++; rounds > allPinnedRounds {
+				return nil, wrap(ErrNoUnpinnedBuffers, nil, "no unpinned buffers available")
+			}
+			runtime.Gosched()
+			tries = n
 		}
 	}
 }
