@@ -19,6 +19,9 @@ import (
 // written, so that a large result streams instead of piling up in memory.
 const flushThreshold = 64 << 10
 
+// authenticationTimeout bounds the start-up phase (authentication_timeout).
+const authenticationTimeout = time.Minute
+
 // conn is one client connection. Everything but the fields under mu and
 // terminating is used by the connection's own goroutine only.
 type conn struct {
@@ -78,6 +81,12 @@ func (s *Server) ServeConn(ctx context.Context, nc net.Conn) {
 		portals: make(map[string]*portal),
 	}
 	defer nc.Close()
+	if !s.track(c) {
+		c.sendError(fatal(codeCannotConnectNow, "the database system is shutting down"))
+		_ = c.flush()
+		return
+	}
+	defer s.untrack(c)
 	defer func() {
 		if r := recover(); r != nil {
 			c.log.Error("panic in connection", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
@@ -86,8 +95,14 @@ func (s *Server) ServeConn(ctx context.Context, nc net.Conn) {
 		}
 		c.closeSession()
 	}()
+	// Start-up must finish within authenticationTimeout, as PostgreSQL's
+	// authentication_timeout, so that silent clients do not pile up.
+	_ = nc.SetDeadline(time.Now().Add(authenticationTimeout))
 	if !c.handshake() {
 		return
+	}
+	if !c.terminating.Load() {
+		_ = nc.SetDeadline(time.Time{})
 	}
 	defer s.unregister(c)
 	c.log = c.log.With("pid", c.pid, "user", c.user)

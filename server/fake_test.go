@@ -218,7 +218,7 @@ func (p *fakePortal) Run(ctx context.Context, maxRows int, emit func(row []types
 		s.inBlock, s.failed = false, false
 		return tag, true, nil
 	case "notice":
-		s.notices = append(s.notices, &pgerr.Error{Severity: pgerr.SeverityNotice, Message: strings.Join(p.f[1:], " ")})
+		s.notices = append(s.notices, &pgerr.Error{Severity: pgerr.SeverityNotice, Message: strings.TrimSpace(strings.Join(p.f[1:], " "))})
 		return "DO", true, nil
 	case "set":
 		if s.changes == nil {

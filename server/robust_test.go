@@ -76,6 +76,8 @@ func TestShutdownTerminatesConnections(t *testing.T) {
 	ts := startTestServer(t, nil)
 	idle, _ := ts.connect()
 	busy, _ := ts.connect()
+	silent := ts.dial() // never sends a startup packet
+	silent.sendRaw([]byte{0, 0})
 	busy.send(&pgproto3.Query{String: "sleep"})
 	time.Sleep(10 * time.Millisecond) // not needed for correctness: either order ends the same way
 	ts.stop()
@@ -85,6 +87,7 @@ func TestShutdownTerminatesConnections(t *testing.T) {
 		"ErrorResponse ERROR 57014 canceling statement due to user request",
 		"ReadyForQuery I",
 		"ErrorResponse FATAL 57P01 terminating connection due to administrator command")
+	expect(t, silent.untilClosed())
 	if _, err := net.Dial("tcp", ts.addr); err == nil {
 		t.Fatal("server still accepting")
 	}

@@ -50,7 +50,8 @@ type Server struct {
 
 	mu struct {
 		sync.Mutex
-		conns    map[uint32]*conn // by BackendKeyData process id
+		all      map[*conn]struct{} // every connection being served, from accept on
+		conns    map[uint32]*conn   // by BackendKeyData process id, once started up
 		shutdown bool
 	}
 }
@@ -73,6 +74,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.auth = auth
 	s.mu.conns = make(map[uint32]*conn)
+	s.mu.all = make(map[*conn]struct{})
 	var b [2]byte
 	_, _ = rand.Read(b[:])
 	s.nextPID.Store(1000 + uint32(binary.BigEndian.Uint16(b[:]))) // looks like a pid, not guessable from 0
@@ -145,14 +147,32 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 func (s *Server) Shutdown() {
 	s.mu.Lock()
 	s.mu.shutdown = true
-	conns := make([]*conn, 0, len(s.mu.conns))
-	for _, c := range s.mu.conns {
+	conns := make([]*conn, 0, len(s.mu.all))
+	for c := range s.mu.all {
 		conns = append(conns, c)
 	}
 	s.mu.Unlock()
 	for _, c := range conns {
 		c.terminate()
 	}
+}
+
+// track adds c to the connections Shutdown terminates; it reports false
+// when the server is shutting down.
+func (s *Server) track(c *conn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.mu.shutdown {
+		return false
+	}
+	s.mu.all[c] = struct{}{}
+	return true
+}
+
+func (s *Server) untrack(c *conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.mu.all, c)
 }
 
 // register assigns c a process id and makes it reachable by CancelRequest.
