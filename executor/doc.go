@@ -13,6 +13,40 @@
 //	Portal.CopyFrom(ctx, r)            COPY ... FROM STDIN data stream
 //	Session.Sync()                     ends an implicit transaction
 //
+// Additions to the contract (all additive):
+//
+//   - ParamStatusChanges' first call after NewSession returns every
+//     GUC_REPORT setting with the session's value (start-up parameters
+//     applied), so the server can send its start-up ParameterStatus
+//     messages from it; later calls return what SET/RESET changed.
+//   - Session.Setting(name) reads a session setting; Session.PID is the
+//     backend pid for BackendKeyData.
+//   - Engine.Pool, Engine.Txns, Engine.Catalog expose the storage layers
+//     for WAL and tools; Engine.SetCheckpointHook replaces what CHECKPOINT
+//     does (default: flush all buffers, fsync, save the commit log).
+//
+// # Statement lifecycle
+//
+// Prepare binds against the catalog and remembers the catalog version; Bind
+// rebinds the SQL if DDL happened since (and fails with 0A000 "cached plan
+// must not change result type" if the result columns changed). Run starts
+// the statement on its first call: SELECT builds a pipeline of iterators
+//
+//	source (index range or sequential scan) -> filter -> [FOR UPDATE lock]
+//	  -> [aggregate -> HAVING] -> project -> [DISTINCT] -> [sort] -> [LIMIT] -> trim
+//
+// which streams; rows are pulled as the client asks (Execute row limits
+// suspend the pipeline). INSERT/UPDATE/DELETE run to completion on the first
+// Run and buffer their RETURNING rows. Every statement takes a shared
+// relation lock (txn.Manager.LockRelation) for its duration; DROP TABLE and
+// CREATE INDEX take it exclusively.
+//
+// An index is used when the WHERE clause has col = const on leading index
+// columns and/or a range (<, <=, >, >=, BETWEEN) on the next one, where
+// const is a constant or parameter of the column's type (or any integer type
+// for an integer column). The WHERE clause is always re-evaluated on the
+// fetched rows.
+//
 // # Transactions
 //
 // A Session has at most one open transaction. A statement run outside a
@@ -21,11 +55,27 @@
 // failed state ('E'): every statement but COMMIT/ROLLBACK returns 25P02, and
 // COMMIT rolls back and answers with the tag ROLLBACK.
 //
-// Isolation is READ COMMITTED: each statement takes a new snapshot. UPDATE and
-// DELETE that find a row being modified by another transaction wait for it
-// (txn.Manager.Wait) and, if it was updated, follow t_ctid to the newest
-// version and re-evaluate the WHERE clause on it (PostgreSQL's EvalPlanQual).
+// Isolation is READ COMMITTED: each statement takes a new snapshot. UPDATE,
+// DELETE and SELECT FOR UPDATE that find a row being modified by another
+// transaction wait for it (txn.Txn.WaitFor, which detects deadlocks) and,
+// if it was updated, follow t_ctid to the newest version and re-evaluate the
+// WHERE clause on it (PostgreSQL's EvalPlanQual), applying the change there.
+//
+// Unique indexes are checked after the heap insert, under a per-index
+// striped mutex keyed by the key's hash: every index entry with the same key
+// is fetched with SnapshotDirty rules; a live one raises 23505, one whose
+// inserter or deleter is still running is waited for and the check
+// repeated. Index entries are never removed by DELETE or UPDATE; VACUUM
+// removes the entries of the row versions it removes.
 //
 // DDL (CREATE/DROP TABLE, CREATE INDEX) is applied to the catalog at once and
 // is not undone by ROLLBACK.
+//
+// # Locking
+//
+// Engine.mu guards the map of open relations; a *relation is immutable once
+// published (CREATE INDEX publishes a copy with the new index). relIndex.locks
+// serialize the unique check and entry insertion of one key hash; they are
+// taken while holding no buffer lock and never while waiting for a
+// transaction.
 package executor

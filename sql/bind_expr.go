@@ -108,6 +108,12 @@ func (b *binder) coerce(e Expr, t types.T, ctx types.CastContext, loc int32) (Ex
 			return nil, errMismatch
 		}
 	}
+	if c, ok := e.(*Const); ok {
+		// Fold a cast of a constant; a failing one is left for run time.
+		if v, err := types.Coerce(c.Val, from, t, ctx == types.CastExplicit); err == nil {
+			return &Const{T: t, Val: v, loc: c.loc, locSet: c.locSet}, nil
+		}
+	}
 	return &Cast{X: e, T: t, Explicit: ctx == types.CastExplicit}, nil
 }
 
