@@ -55,6 +55,7 @@ func (c *conn) handshake() bool {
 		return true
 	}
 	if !isIOError(err) && err != errCancelDone {
+		c.log.Info("connection rejected", "user", c.user, "err", err)
 		c.sendError(err)
 		_ = c.flush()
 	}
