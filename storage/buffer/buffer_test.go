@@ -193,7 +193,26 @@ func TestEvictionConcurrent(t *testing.T) {
 			}
 			want := make([]atomic.Uint64, tc.nblocks)
 			var wg sync.WaitGroup
-			errc := make(chan error, tc.ng)
+			errc := make(chan error, tc.ng+1)
+			// A checkpointer flushing everything now and then races with
+			// eviction writes of the same pages.
+			stop := make(chan struct{})
+			flusherDone := make(chan struct{})
+			go func() {
+				defer close(flusherDone)
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					if err := p.FlushAll(); err != nil {
+						errc <- err
+						return
+					}
+					runtime.Gosched()
+				}
+			}()
 			for g := 0; g < tc.ng; g++ {
 				wg.Add(1)
 				go func(seed uint64) {
@@ -230,6 +249,8 @@ func TestEvictionConcurrent(t *testing.T) {
 				}(uint64(g))
 			}
 			wg.Wait()
+			close(stop)
+			<-flusherDone
 			close(errc)
 			for err := range errc {
 				t.Fatal(err)
@@ -799,5 +820,85 @@ func TestReadBufferZeroed(t *testing.T) {
 	}
 	if err := p.Check(false); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Concurrent misses on one block produce one read and one frame.
+func TestConcurrentMissesShareOneRead(t *testing.T) {
+	p := newTestPool(t, 64, nil)
+	const rel, rounds, ng = 12, 40, 8
+	mustExtend(t, p, rel, MainFork, rounds)
+	for r := uint32(0); r < rounds; r++ {
+		start := make(chan struct{})
+		got := make([]*Buffer, ng)
+		var wg sync.WaitGroup
+		for g := 0; g < ng; g++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				b, err := p.ReadBuffer(rel, MainFork, r)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got[g] = b
+			}()
+		}
+		close(start)
+		wg.Wait()
+		for _, b := range got {
+			if b != got[0] {
+				t.Fatalf("block %d: two frames", r)
+			}
+		}
+		for _, b := range got {
+			b.Release()
+		}
+	}
+	if st := p.Stats(rel); st.BlocksRead != rounds {
+		t.Fatalf("%d reads for %d blocks", st.BlocksRead, rounds)
+	}
+	if err := p.Check(false); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// BenchmarkReadBufferMiss reads a relation eight times the pool's size in a
+// cycle, so that every read evicts (half of the victims dirty).
+func BenchmarkReadBufferMiss(b *testing.B) {
+	for _, ng := range []int{1, 4} {
+		b.Run(fmt.Sprintf("goroutines=%d", ng), func(b *testing.B) {
+			p := newTestPool(b, 64, nil)
+			const rel, nblocks = 1, 512
+			mustExtend(b, p, rel, MainFork, nblocks)
+			for blk := uint32(0); blk < nblocks; blk++ {
+				writeTestBlock(b, p, rel, blk, 0, 0)
+			}
+			b.ResetTimer()
+			var wg sync.WaitGroup
+			per := b.N / ng
+			for g := 0; g < ng; g++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := 0; i < per; i++ {
+						blk := uint32((i*ng + g) % nblocks)
+						buf, err := p.ReadBuffer(rel, MainFork, blk)
+						if err != nil {
+							b.Error(err)
+							return
+						}
+						if i%2 == 0 {
+							buf.Lock()
+							buf.MarkDirty()
+							buf.Unlock()
+						}
+						buf.Release()
+					}
+				}()
+			}
+			wg.Wait()
+		})
 	}
 }
