@@ -1,0 +1,204 @@
+package pgxtest
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
+)
+
+// Wire scripts: messages sent and the replies expected, one line per
+// reply. They run against minipg and, when a PostgreSQL 15 is reachable
+// ($MINIPG_PG_DSN, default postgres://postgres:postgres@127.0.0.1:5432/postgres),
+// against it too, which proves the expectations.
+
+type wireStep struct {
+	send []pgproto3.FrontendMessage
+	want []string // replies up to and including ReadyForQuery
+}
+
+var wireSetup = []string{
+	"drop table if exists wire_t",
+	"create table wire_t (id integer primary key, name text)",
+	"insert into wire_t values (1, 'a'), (2, 'b'), (3, 'c')",
+}
+
+var wireScript = []wireStep{
+	{send: []pgproto3.FrontendMessage{
+		&pgproto3.Parse{Name: "s", Query: "select id, name from wire_t where id >= $1 order by id"},
+		&pgproto3.Describe{ObjectType: 'S', Name: "s"}, &pgproto3.Sync{}},
+		want: []string{"ParseComplete", "ParameterDescription [23]", "RowDescription id:23:0,name:25:0", "ReadyForQuery I"}},
+	{send: []pgproto3.FrontendMessage{
+		&pgproto3.Bind{PreparedStatement: "s", DestinationPortal: "p", Parameters: [][]byte{[]byte("2")}, ResultFormatCodes: []int16{1, 0}},
+		&pgproto3.Describe{ObjectType: 'P', Name: "p"},
+		&pgproto3.Execute{Portal: "p", MaxRows: 1}, &pgproto3.Execute{Portal: "p", MaxRows: 1}, &pgproto3.Execute{Portal: "p"}, &pgproto3.Sync{}},
+		want: []string{"BindComplete", "RowDescription id:23:1,name:25:0",
+			"DataRow 0x00000002|b", "PortalSuspended", "DataRow 0x00000003|c", "PortalSuspended", "CommandComplete SELECT 0", "ReadyForQuery I"}},
+	{send: []pgproto3.FrontendMessage{
+		&pgproto3.Parse{Name: "s", Query: "select 1"}, &pgproto3.Bind{PreparedStatement: "s"}, &pgproto3.Execute{}, &pgproto3.Sync{}},
+		want: []string{"ErrorResponse ERROR 42P05 prepared statement \"s\" already exists", "ReadyForQuery I"}},
+	{send: []pgproto3.FrontendMessage{
+		&pgproto3.Bind{PreparedStatement: "s", Parameters: [][]byte{{0, 0, 0, 3}}, ParameterFormatCodes: []int16{1}, ResultFormatCodes: []int16{0}},
+		&pgproto3.Execute{}, &pgproto3.Sync{}},
+		want: []string{"BindComplete", "DataRow 3|c", "CommandComplete SELECT 1", "ReadyForQuery I"}},
+	{send: []pgproto3.FrontendMessage{
+		&pgproto3.Parse{Query: "insert into wire_t values ($1, $2)"}, &pgproto3.Describe{ObjectType: 'S'}, &pgproto3.Sync{}},
+		want: []string{"ParseComplete", "ParameterDescription [23 25]", "NoData", "ReadyForQuery I"}},
+	{send: []pgproto3.FrontendMessage{
+		&pgproto3.Parse{Query: "select 1/(id-id) from wire_t where id = 1"}, &pgproto3.Bind{}, &pgproto3.Execute{},
+		&pgproto3.Parse{Query: "select 1"}, &pgproto3.Bind{}, &pgproto3.Execute{}, &pgproto3.Sync{}},
+		want: []string{"ParseComplete", "BindComplete", "ErrorResponse ERROR 22012 division by zero", "ReadyForQuery I"}},
+	{send: []pgproto3.FrontendMessage{&pgproto3.Query{String: "begin; insert into wire_t values (1, 'dup'); select 1"}},
+		want: []string{"CommandComplete BEGIN", "ErrorResponse ERROR 23505 duplicate key value violates unique constraint \"wire_t_pkey\"", "ReadyForQuery E"}},
+	{send: []pgproto3.FrontendMessage{&pgproto3.Query{String: "select 1"}},
+		want: []string{"ErrorResponse ERROR 25P02 current transaction is aborted, commands ignored until end of transaction block", "ReadyForQuery E"}},
+	{send: []pgproto3.FrontendMessage{&pgproto3.Query{String: "commit"}},
+		want: []string{"CommandComplete ROLLBACK", "ReadyForQuery I"}},
+	{send: []pgproto3.FrontendMessage{&pgproto3.Query{String: "commit"}},
+		want: []string{"NoticeResponse WARNING 25P01 there is no transaction in progress", "CommandComplete COMMIT", "ReadyForQuery I"}},
+	{send: []pgproto3.FrontendMessage{&pgproto3.Query{String: "copy wire_t from stdin"}, &pgproto3.CopyData{Data: []byte("10\tx\n")}, &pgproto3.CopyFail{Message: "boom"}},
+		want: []string{"CopyInResponse 0 [0 0]", "ErrorResponse ERROR 57014 COPY from stdin failed: boom", "ReadyForQuery I"}},
+	{send: []pgproto3.FrontendMessage{&pgproto3.Query{String: "copy wire_t from stdin"}, &pgproto3.CopyData{Data: []byte("11\ty\n12\t")},
+		&pgproto3.CopyData{Data: []byte("\\N\n")}, &pgproto3.CopyDone{}},
+		want: []string{"CopyInResponse 0 [0 0]", "CommandComplete COPY 2", "ReadyForQuery I"}},
+	{send: []pgproto3.FrontendMessage{&pgproto3.Query{String: "select count(*), count(name) from wire_t; select 2 as two"}},
+		want: []string{"RowDescription count:20:0,count:20:0", "DataRow 5|4", "CommandComplete SELECT 1",
+			"RowDescription two:23:0", "DataRow 2", "CommandComplete SELECT 1", "ReadyForQuery I"}},
+	{send: []pgproto3.FrontendMessage{&pgproto3.Query{String: "-- ping"}},
+		want: []string{"EmptyQueryResponse", "ReadyForQuery I"}},
+	{send: []pgproto3.FrontendMessage{&pgproto3.Query{String: "select 1; selec 2"}},
+		want: []string{"ErrorResponse ERROR 42601 syntax error at or near \"selec\" @11", "ReadyForQuery I"}},
+	{send: []pgproto3.FrontendMessage{&pgproto3.Query{String: "update wire_t set name = name || '!' where id > 10"}},
+		want: []string{"CommandComplete UPDATE 2", "ReadyForQuery I"}},
+	{send: []pgproto3.FrontendMessage{&pgproto3.Query{String: "delete from wire_t where id > 10"}},
+		want: []string{"CommandComplete DELETE 2", "ReadyForQuery I"}},
+}
+
+// runWireScript connects to dsn, runs the setup with pgconn, hijacks the
+// connection and plays the script, failing on the first difference.
+func runWireScript(t *testing.T, dsn string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	pc, err := pgconn.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sql := range wireSetup {
+		if _, err := pc.Exec(ctx, sql).ReadAll(); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+	}
+	hc, err := pc.Hijack()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hc.Conn.Close()
+	_ = hc.Conn.SetDeadline(time.Now().Add(60 * time.Second))
+	fe := hc.Frontend
+	for i, step := range wireScript {
+		for _, m := range step.send {
+			fe.Send(m)
+		}
+		if err := fe.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for {
+			msg, err := fe.Receive()
+			if err != nil {
+				t.Fatalf("step %d: receive after %q: %v", i, got, err)
+			}
+			got = append(got, summarize(msg))
+			if _, ok := msg.(*pgproto3.ReadyForQuery); ok {
+				break
+			}
+		}
+		if !reflect.DeepEqual(got, step.want) {
+			t.Fatalf("step %d:\ngot:\n\t%s\nwant:\n\t%s", i, strings.Join(got, "\n\t"), strings.Join(step.want, "\n\t"))
+		}
+	}
+	fe.Send(&pgproto3.Query{String: "drop table wire_t"})
+	fe.Send(&pgproto3.Terminate{})
+	_ = fe.Flush()
+}
+
+func TestWireScript(t *testing.T) {
+	runWireScript(t, startServer(t))
+}
+
+// TestWireScriptPostgres proves the script's expectations on PostgreSQL.
+func TestWireScriptPostgres(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	dsn := os.Getenv("MINIPG_PG_DSN")
+	if dsn == "" {
+		dsn = "postgres://postgres:postgres@127.0.0.1:5432/postgres?sslmode=disable"
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	pc, err := pgconn.Connect(ctx, dsn)
+	if err != nil {
+		t.Skipf("no PostgreSQL at %s: %v", dsn, err)
+	}
+	pc.Close(ctx)
+	runWireScript(t, dsn)
+}
+
+func printable(b []byte) string {
+	for _, c := range b {
+		if c < 0x20 || c > 0x7e {
+			return "0x" + hex.EncodeToString(b)
+		}
+	}
+	return string(b)
+}
+
+// summarize renders a backend message as one comparable line (as package
+// server's wire tests do).
+func summarize(msg pgproto3.BackendMessage) string {
+	switch m := msg.(type) {
+	case *pgproto3.ReadyForQuery:
+		return fmt.Sprintf("ReadyForQuery %c", m.TxStatus)
+	case *pgproto3.RowDescription:
+		var f []string
+		for _, fd := range m.Fields {
+			f = append(f, fmt.Sprintf("%s:%d:%d", fd.Name, fd.DataTypeOID, fd.Format))
+		}
+		return "RowDescription " + strings.Join(f, ",")
+	case *pgproto3.DataRow:
+		var v []string
+		for _, b := range m.Values {
+			if b == nil {
+				v = append(v, "NULL")
+			} else {
+				v = append(v, printable(b))
+			}
+		}
+		return "DataRow " + strings.Join(v, "|")
+	case *pgproto3.CommandComplete:
+		return "CommandComplete " + string(m.CommandTag)
+	case *pgproto3.ErrorResponse:
+		s := fmt.Sprintf("ErrorResponse %s %s %s", m.Severity, m.Code, m.Message)
+		if m.Position != 0 {
+			s += fmt.Sprintf(" @%d", m.Position)
+		}
+		return s
+	case *pgproto3.NoticeResponse:
+		return fmt.Sprintf("NoticeResponse %s %s %s", m.Severity, m.Code, m.Message)
+	case *pgproto3.ParameterDescription:
+		return fmt.Sprintf("ParameterDescription %v", m.ParameterOIDs)
+	case *pgproto3.CopyInResponse:
+		return fmt.Sprintf("CopyInResponse %d %v", m.OverallFormat, m.ColumnFormatCodes)
+	case *pgproto3.ParameterStatus:
+		return fmt.Sprintf("ParameterStatus %s=%s", m.Name, m.Value)
+	}
+	return strings.TrimPrefix(fmt.Sprintf("%T", msg), "*pgproto3.")
+}
