@@ -98,6 +98,7 @@ func (l *Log) Checkpoint(o CheckpointOptions) (CheckpointInfo, error) {
 		return CheckpointInfo{}, err
 	}
 	l.control = ctl
+	l.ckptEnd.Store(end)
 	l.stats.checkpoints.Add(1)
 	removed, recycled, err := l.removeOldSegments(redo)
 	if err != nil {
@@ -120,3 +121,7 @@ func (l *Log) Control() ControlData {
 	defer l.ckptMu.Unlock()
 	return l.control
 }
+
+// lastCheckpointEnd returns the end LSN of the last checkpoint record written
+// by this process (0 if none).
+func (l *Log) lastCheckpointEnd() uint64 { return l.ckptEnd.Load() }

@@ -25,12 +25,12 @@
 //	| u32      | u32      | u64 (LSN of the     | u8    | u8    | u8      | u8  | u32      |
 //	|          |          | previous record)    |       |       |         |     |          |
 //	+----------+----------+---------------------+-------+-------+---------+-----+----------+
-//	| nblocks block headers, 20 bytes each                                                  |
-//	+----------------------------------------------------------------------------------------+
-//	| for each block in order: image (BlockSize - hole_len bytes, if HAS_IMAGE), then data   |
-//	+----------------------------------------------------------------------------------------+
-//	| main data (the rest, up to tot_len)                                                    |
-//	+----------------------------------------------------------------------------------------+
+//	| nblocks block headers, 20 bytes each                                                 |
+//	+--------------------------------------------------------------------------------------+
+//	| for each block in order: image (BlockSize - hole_len bytes, if HAS_IMAGE), then data |
+//	+--------------------------------------------------------------------------------------+
+//	| main data (the rest, up to tot_len)                                                  |
+//	+--------------------------------------------------------------------------------------+
 //
 // tot_len counts the whole record, header included. crc is CRC-32C
 // (Castagnoli) computed over the bytes after the header, then header bytes
@@ -41,11 +41,11 @@
 //
 // Block header (XLogRecordBlockHeader + XLogRecordBlockImageHeader):
 //
-//	 0            4            8      9       10          12          14     16           20
-//	 +------------+------------+------+-------+-----------+-----------+------+------------+
-//	 | relfilenode| block      | fork | flags | hole_off  | hole_len  | 0    | data_len   |
-//	 | u32        | u32        | u8   | u8    | u16       | u16       | u16  | u32        |
-//	 +------------+------------+------+-------+-----------+-----------+------+------------+
+//	0            4            8      9       10          12          14     16           20
+//	+------------+------------+------+-------+-----------+-----------+------+------------+
+//	| relfilenode| block      | fork | flags | hole_off  | hole_len  | 0    | data_len   |
+//	| u32        | u32        | u8   | u8    | u16       | u16       | u16  | u32        |
+//	+------------+------------+------+-------+-----------+-----------+------+------------+
 //
 //	flags: 0x01 HAS_IMAGE   a full-page image follows
 //	       0x02 HAS_HOLE    the image leaves out [hole_off, hole_off+hole_len)

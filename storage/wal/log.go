@@ -93,10 +93,12 @@ type Log struct {
 		err      error // a failed write/fsync: the log refuses further work
 	}
 	flushedPos atomic.Uint64 // mirror of fl.flushed
+	broken     atomic.Bool   // fl.err is set
 
-	ckptMu  sync.Mutex   // one checkpoint at a time; protects control
-	control ControlData  // as last written
-	recov   recoveryInfo // set by Open, used by Recover
+	ckptEnd atomic.Uint64 // end of the last checkpoint record written
+	ckptMu  sync.Mutex    // one checkpoint at a time; protects control
+	control ControlData   // as last written
+	recov   recoveryInfo  // set by Open, used by Recover
 
 	redoFuncs [MaxRmgrID + 1]RedoFunc
 
@@ -441,6 +443,7 @@ func (l *Log) Flush(lsn uint64) error {
 	l.fl.flushing = false
 	if err != nil {
 		l.fl.err = err
+		l.broken.Store(true)
 	} else if end > l.fl.flushed {
 		l.fl.flushed = end
 		l.flushedPos.Store(end)
@@ -456,6 +459,9 @@ func (l *Log) FlushAll() error { return l.Flush(l.InsertLSN()) }
 func (l *Log) failed() error {
 	if l.closed.Load() {
 		return ErrClosed
+	}
+	if !l.broken.Load() {
+		return nil
 	}
 	l.fl.Lock()
 	defer l.fl.Unlock()
@@ -484,6 +490,7 @@ func (l *Log) writeOut(sync bool) (uint64, error) {
 		l.fl.Lock()
 		if l.fl.err == nil {
 			l.fl.err = err
+			l.broken.Store(true)
 		}
 		l.fl.Unlock()
 		return 0, err

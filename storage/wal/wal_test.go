@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"minipg/pgerr"
 	"minipg/storage/buffer"
@@ -819,5 +820,47 @@ func TestStorageRedo(t *testing.T) {
 	if n, _ := pool2.NBlocks(1, buffer.MainFork); n != 3 || !pool2.Exists(1, buffer.FSMFork) || pool2.Exists(2, buffer.MainFork) {
 		t.Fatalf("after redo: rel 1 has %d blocks, fsm %v, rel 2 exists %v", n,
 			pool2.Exists(1, buffer.FSMFork), pool2.Exists(2, buffer.MainFork))
+	}
+}
+
+func TestCheckpointerVolumeAndRequest(t *testing.T) {
+	l := openTest(t, t.TempDir(), testOptions(nil))
+	defer l.Close()
+	var mu sync.Mutex
+	calls := 0
+	c := l.StartCheckpointer(CheckpointerOptions{MaxWAL: 4 * testSegSize, Poll: time.Millisecond,
+		Prepare: func() CheckpointOptions {
+			return CheckpointOptions{FlushBuffers: func(uint64) error {
+				mu.Lock()
+				calls++
+				mu.Unlock()
+				return nil
+			}}
+		}})
+	defer c.Stop()
+	if err := c.Request(); err != nil {
+		t.Fatal(err)
+	}
+	before := l.Stats().Checkpoints
+	if before < 1 {
+		t.Fatal("requested checkpoint did not run")
+	}
+	// Write more than MaxWAL/2 since the redo point: a checkpoint follows.
+	for l.InsertLSN()-l.RedoLSN() <= 2*testSegSize {
+		if _, err := l.Insert(&Record{Rmgr: RmgrHeap, MainData: make([]byte, 1000)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for l.Stats().Checkpoints == before {
+		time.Sleep(time.Millisecond)
+	}
+	c.Stop()
+	if err := c.Request(); !errors.Is(err, ErrClosed) {
+		t.Fatalf("request after stop: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if int64(calls) != l.Stats().Checkpoints-1 { // the bootstrap checkpoint has no FlushBuffers
+		t.Fatalf("%d FlushBuffers calls, %d checkpoints", calls, l.Stats().Checkpoints)
 	}
 }
