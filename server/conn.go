@@ -107,7 +107,11 @@ func (s *Server) ServeConn(ctx context.Context, nc net.Conn) {
 	defer s.unregister(c)
 	c.log = c.log.With("pid", c.pid, "user", c.user)
 	c.log.Debug("connection ready")
-	err := c.messageLoop(ctx)
+	// Statements derive their contexts from the connection's own, so that
+	// they do not all register with (and contend on) the server's.
+	connCtx, cancelConn := context.WithCancel(ctx)
+	defer cancelConn()
+	err := c.messageLoop(connCtx)
 	switch {
 	case err == nil:
 		c.log.Debug("connection terminated by client")
