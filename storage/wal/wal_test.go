@@ -864,3 +864,19 @@ func TestCheckpointerVolumeAndRequest(t *testing.T) {
 		t.Fatalf("%d FlushBuffers calls, %d checkpoints", calls, l.Stats().Checkpoints)
 	}
 }
+
+// Asynchronous commit: without Flush, the WAL writer makes the record
+// durable on its own.
+func TestWALWriterFlushesAsyncCommits(t *testing.T) {
+	o := testOptions(nil)
+	o.WriterDelay = time.Millisecond
+	l := openTest(t, t.TempDir(), o)
+	defer l.Close()
+	lsn, err := l.Insert(&Record{Rmgr: RmgrXact, MainData: []byte("async")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for l.FlushedLSN() < lsn {
+		time.Sleep(time.Millisecond)
+	}
+}
