@@ -6,10 +6,13 @@ import (
 )
 
 // relLocks is the relation lock table: one shared/exclusive lock per
-// relation OID, held by DML shared and by DDL (DROP TABLE, CREATE INDEX)
-// exclusively, for the duration of a statement.
+// relation OID, held shared by DML and exclusively by DDL (DROP TABLE,
+// CREATE INDEX, ALTER TABLE), for the duration of a statement. It is a
+// simplification of PostgreSQL's heavyweight locks (RowExclusiveLock vs
+// AccessExclusiveLock), without deadlock detection: a waiter gives up when
+// its statement's ctx is cancelled.
 type relLocks struct {
-	mu    sync.Mutex // protects locks
+	mu    sync.Mutex // protects locks and every relLock's fields
 	locks map[uint32]*relLock
 }
 
@@ -18,13 +21,84 @@ type relLock struct {
 	readers        int
 	writer         bool
 	waitingWriters int
-	changed        chan struct{} // closed (and replaced) on every release
+	changed        chan struct{} // closed (and replaced) when the lock is released
 }
 
 // LockRelation takes the lock on relation oid, shared or exclusive, waiting
-// while it conflicts; a waiting exclusive request blocks new shared ones.
-// Returns ctx.Err() if ctx ends first. The returned func releases the lock
-// and must be called exactly once.
+// while it conflicts; a waiting exclusive request blocks new shared ones, so
+// DDL is not starved by a stream of DML. Returns ctx.Err() if ctx ends
+// first. The returned func releases the lock and must be called exactly
+// once. The caller must not hold a buffer lock or Manager lock while waiting.
 func (m *Manager) LockRelation(ctx context.Context, oid uint32, exclusive bool) (release func(), err error) {
-	panic("unimplemented")
+	r := &m.rel
+	r.mu.Lock()
+	if r.locks == nil {
+		r.locks = make(map[uint32]*relLock)
+	}
+	l := r.locks[oid]
+	if l == nil {
+		l = &relLock{changed: make(chan struct{})}
+		r.locks[oid] = l
+	}
+	l.refs++
+	if exclusive {
+		l.waitingWriters++
+	}
+	for {
+		if exclusive && !l.writer && l.readers == 0 {
+			l.waitingWriters--
+			l.writer = true
+			break
+		}
+		if !exclusive && !l.writer && l.waitingWriters == 0 {
+			l.readers++
+			break
+		}
+		ch := l.changed
+		r.mu.Unlock()
+		select {
+		case <-ch:
+			r.mu.Lock()
+		case <-ctx.Done():
+			r.mu.Lock()
+			if exclusive {
+				l.waitingWriters--
+				// Readers held back by this writer may go now.
+				l.wakeLocked()
+			}
+			r.releaseRefLocked(oid, l)
+			r.mu.Unlock()
+			return nil, ctx.Err()
+		}
+	}
+	r.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			r.mu.Lock()
+			if exclusive {
+				l.writer = false
+			} else {
+				l.readers--
+			}
+			l.wakeLocked()
+			r.releaseRefLocked(oid, l)
+			r.mu.Unlock()
+		})
+	}, nil
+}
+
+// wakeLocked wakes everyone waiting on l; they recheck. Caller holds mu.
+func (l *relLock) wakeLocked() {
+	close(l.changed)
+	l.changed = make(chan struct{})
+}
+
+// releaseRefLocked drops one reference and forgets an unused lock. Caller
+// holds mu.
+func (r *relLocks) releaseRefLocked(oid uint32, l *relLock) {
+	l.refs--
+	if l.refs == 0 {
+		delete(r.locks, oid)
+	}
 }

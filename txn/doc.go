@@ -1,0 +1,73 @@
+// Package txn owns transaction ids, the commit log, snapshots, waits for
+// other transactions and the relation lock table.
+//
+// # Transaction ids
+//
+// Xids are 32-bit and assigned in increasing order starting at 3
+// (FirstNormalTransactionId); 1 (bootstrap) and 2 (frozen) are always
+// committed and 0 is invalid. A transaction gets an xid lazily, on its first
+// write or row lock (Txn.Xid); read-only transactions never get one, as in
+// PostgreSQL. minipg does not freeze tuples, so instead of wrapping around it
+// refuses new xids (54000) near the end of the space.
+//
+// # Commit log
+//
+// Two bits per xid in growable in-memory pages, with PostgreSQL's pg_xact
+// values: 00 not recorded, 01 committed, 10 aborted. Status answers
+// heap.Oracle:
+//
+//   - committed or aborted as recorded;
+//   - in progress exactly while the transaction is in the running set;
+//   - otherwise aborted: an xid that is neither recorded nor running was
+//     running when the server stopped or crashed.
+//
+// Ending a transaction records its status and removes it from the running set
+// under one lock, so no snapshot or Status call can see it finished in one
+// and running in the other (PostgreSQL's order: clog, then ProcArray).
+//
+// # Durability
+//
+// Save writes the log and the next xid to <dir>/pg_xact atomically (at a
+// checkpoint and at clean shutdown); Open loads it. Commits after the last
+// Save are made durable by the WAL: Commit calls the commit hook ("write the
+// commit record and flush", group-committed by the WAL) before it updates the
+// log, and replay calls RecoverCommitted/RecoverAborted/AdvanceNextXid
+// before the first Begin. Save waits for commits between their record and
+// their log update, so a checkpoint that fixes its redo point first and then
+// calls Save cannot miss a commit whose record lies before the redo point.
+// Independently of the WAL, <dir>/pg_xact_limit reserves xids in batches of
+// 8192 before they are handed out, so an xid is never reused after a crash.
+//
+// # Snapshots and command ids
+//
+// READ COMMITTED: one snapshot per statement (Txn.Snapshot): xmax = next
+// xid, xip = running xids other than our own, xmin = oldest running xid.
+// Command ids follow CommandCounterIncrement: writes take UseCommandID, and
+// NextCommand after each statement advances the id only if the statement
+// wrote, so a statement sees the rows of the statements before it and not its
+// own. A transaction advertises the xmin of its oldest snapshot (until
+// ResetXmin or its end) so that OldestXmin, the VACUUM horizon, never lets
+// VACUUM remove a tuple a running statement may still need.
+//
+// # Waiting
+//
+// Each running xid has a channel closed when it ends. Manager.Wait waits on
+// it (ctx cancellation returns ctx.Err()); Txn.WaitFor also records the
+// wait-for edge and fails with 40P01 when waiting would close a cycle.
+//
+// # Locking
+//
+// Manager.mu (RWMutex) guards the log, the next xid, the running and open
+// transaction sets, the commit-in-progress set and the wait-for graph. It is
+// held for short in-memory work only, plus one small fsynced file write every
+// 8192 xids; the commit/abort hooks, Save's file write and every wait happen
+// without it. Status and Snapshot take it shared. saveMu serializes Save and
+// is taken before mu. The relation lock table has its own mutex, never held
+// with mu. A Txn is used by one goroutine at a time.
+//
+// # Relation locks
+//
+// LockRelation is a shared/exclusive lock per relation OID with writer
+// preference, held shared by DML and exclusively by DDL for a statement, and
+// cancellable through ctx.
+package txn

@@ -1,0 +1,5 @@
+package txn
+
+import "runtime"
+
+func runtimeGosched() { runtime.Gosched() }
