@@ -370,3 +370,52 @@ func numericToFloat(v *apd.Decimal, to OID) (Datum, error) {
 // Now returns the current time as a timestamp Datum (microsecond precision),
 // as 'now' reads it.
 func Now() time.Time { return MicrosToTimestamp(nowMicros()) }
+
+// CommonType is PostgreSQL's select_common_type for the supported types:
+// the type that CASE branches, UNION columns, VALUES rows and IN lists are
+// resolved to. Pass the types in the order PostgreSQL considers them (for
+// CASE the ELSE branch first). Unknown inputs take the others' type (all
+// unknown: text). A new type replaces the current one when the current one
+// is not its category's preferred type and converts to it implicitly but
+// not the other way round. ok is false when the categories differ (the
+// caller reports 42804 "<context> types %s and %s cannot be matched").
+// The typmod is kept when all inputs share it, else -1.
+func CommonType(ts []T) (T, bool) {
+	cur := TUnknown
+	for _, n := range ts {
+		if n.OID == Unknown || n.OID == cur.OID {
+			continue
+		}
+		if cur.OID == Unknown {
+			cur = T{n.OID, -1}
+			continue
+		}
+		if Category(n.OID) != Category(cur.OID) {
+			return T{}, false
+		}
+		if !IsPreferred(cur.OID) && CastContextOf(cur.OID, n.OID) == CastImplicit &&
+			CastContextOf(n.OID, cur.OID) != CastImplicit {
+			cur = T{n.OID, -1}
+		}
+	}
+	if cur.OID == Unknown {
+		return TText, true
+	}
+	// select_common_typmod
+	mod, first := int32(-1), true
+	for _, n := range ts {
+		if n.OID == Unknown {
+			continue
+		}
+		if n.OID != cur.OID {
+			return cur, true
+		}
+		if first {
+			mod, first = n.Typmod, false
+		} else if n.Typmod != mod {
+			return cur, true
+		}
+	}
+	cur.Typmod = mod
+	return cur, true
+}

@@ -528,23 +528,34 @@ func cmpInt(a, b int) int {
 // numStripZeros returns the value without trailing fractional zeros
 // (for hashing and keys: 1.0 and 1.00 are equal).
 func numStripZeros(d *apd.Decimal) *apd.Decimal {
-	if d.Form != apd.Finite || d.Exponent == 0 || d.Coeff.Sign() == 0 {
-		if d.Form == apd.Finite && d.Coeff.Sign() == 0 {
-			return &apd.Decimal{}
-		}
+	if d.Form != apd.Finite {
 		return d
 	}
-	r := new(apd.Decimal)
-	r.Set(d)
-	var q, rem apd.BigInt
-	ten := apd.NewBigInt(10)
-	for r.Exponent < 0 {
-		q.QuoRem(&r.Coeff, ten, &rem)
-		if rem.Sign() != 0 {
-			break
-		}
-		r.Coeff.Set(&q)
-		r.Exponent++
+	if d.Coeff.Sign() == 0 {
+		return &apd.Decimal{}
 	}
+	if d.Exponent == 0 {
+		return d
+	}
+	if d.Coeff.IsUint64() {
+		u, e := d.Coeff.Uint64(), d.Exponent
+		for e < 0 && u%10 == 0 {
+			u /= 10
+			e++
+		}
+		r := &apd.Decimal{Negative: d.Negative, Exponent: e}
+		r.Coeff.SetUint64(u)
+		return r
+	}
+	str := d.Coeff.Append(nil, 10)
+	n := 0
+	for n < -int(d.Exponent) && str[len(str)-1-n] == '0' {
+		n++
+	}
+	if n == 0 {
+		return d
+	}
+	r := &apd.Decimal{Negative: d.Negative, Exponent: d.Exponent + int32(n)}
+	r.Coeff.SetString(string(str[:len(str)-n]), 10)
 	return r
 }

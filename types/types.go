@@ -1,20 +1,3 @@
-// Package types is minipg's type system: PostgreSQL 15's built-in types that
-// minipg supports, their OIDs and typmods, their Go representation (Datum),
-// text and binary I/O (typinput/typoutput, typreceive/typsend), their on-disk
-// bytes inside a heap tuple, comparison, casts and arithmetic.
-//
-// Datum representation (nil is SQL NULL):
-//
-//	bool                          bool
-//	int2, int4, int8              int64
-//	float4, float8                float64 (float4 values are exact float32s)
-//	numeric                       *apd.Decimal (never mutated once built)
-//	text, varchar, bpchar         string (bpchar is stored blank-padded)
-//	timestamp, date               time.Time in UTC (date at midnight)
-//	tid                           page.TID
-//	unknown                       string
-//
-// The package owns no state and is safe for concurrent use.
 package types
 
 import (
