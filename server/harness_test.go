@@ -17,14 +17,14 @@ import (
 
 // testServer runs a Server with a fakeBackend on a loopback port.
 type testServer struct {
-	t    *testing.T
+	t    testing.TB
 	srv  *Server
 	be   *fakeBackend
 	addr string
 	stop func()
 }
 
-func startTestServer(t *testing.T, mod func(*Config)) *testServer {
+func startTestServer(t testing.TB, mod func(*Config)) *testServer {
 	t.Helper()
 	be := &fakeBackend{}
 	cfg := Config{Backend: be, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
@@ -61,7 +61,7 @@ func startTestServer(t *testing.T, mod func(*Config)) *testServer {
 	return ts
 }
 
-type testWriter struct{ t *testing.T }
+type testWriter struct{ t testing.TB }
 
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimRight(string(p), "\n"))
@@ -71,7 +71,7 @@ func (w testWriter) Write(p []byte) (int, error) {
 // client is a raw protocol client: it sends frontend messages and reads
 // backend messages summarized as one line each (see summarize).
 type client struct {
-	t  *testing.T
+	t  testing.TB
 	nc net.Conn
 	fe *pgproto3.Frontend
 }
@@ -165,7 +165,7 @@ func (c *client) untilClosed() []string {
 	}
 }
 
-func expect(t *testing.T, got []string, want ...string) {
+func expect(t testing.TB, got []string, want ...string) {
 	t.Helper()
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got:\n\t%s\nwant:\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))

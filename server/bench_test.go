@@ -1,0 +1,46 @@
+package server
+
+import (
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+)
+
+// Benchmarks of the wire layer alone (fake backend): one round trip per
+// iteration over loopback TCP.
+
+func benchRoundTrip(b *testing.B, msgs ...pgproto3.FrontendMessage) {
+	ts := startTestServer(b, nil)
+	c, _ := ts.connect()
+	b.ResetTimer()
+	for range b.N {
+		for _, m := range msgs {
+			c.fe.Send(m)
+		}
+		if err := c.fe.Flush(); err != nil {
+			b.Fatal(err)
+		}
+		for {
+			msg, err := c.fe.Receive()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, ok := msg.(*pgproto3.ReadyForQuery); ok {
+				break
+			}
+		}
+	}
+}
+
+func BenchmarkSimpleQuery(b *testing.B) {
+	benchRoundTrip(b, &pgproto3.Query{String: "rows 1"})
+}
+
+func BenchmarkExtendedBindExecute(b *testing.B) {
+	benchRoundTrip(b, &pgproto3.Parse{Query: "echo $1"}, &pgproto3.Bind{Parameters: [][]byte{{0, 0, 0, 1}}, ParameterFormatCodes: []int16{1}, ResultFormatCodes: []int16{1}},
+		&pgproto3.Execute{}, &pgproto3.Sync{})
+}
+
+func BenchmarkRows1000(b *testing.B) {
+	benchRoundTrip(b, &pgproto3.Query{String: "rows 1000"})
+}
