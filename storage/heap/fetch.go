@@ -54,7 +54,7 @@ func (r *Relation) fetch(snap *Snapshot, tid page.TID) ([]byte, bool, error) {
 	q.add(tid.Offset, t, hints)
 	buf.RUnlock()
 	if len(q) > 0 {
-		applyQueuedHints(buf, q)
+		r.applyQueuedHints(buf, q)
 	}
 	return out, visible, nil
 }
@@ -91,7 +91,7 @@ func normalItem(p page.Page, blk uint32, off uint16) ([]byte, error) {
 
 // applyQueuedHints sets hint bits found under a share lock (see hintQueue).
 // The caller holds a pin but no lock.
-func applyQueuedHints(buf *buffer.Buffer, q hintQueue) {
+func (r *Relation) applyQueuedHints(buf *buffer.Buffer, q hintQueue) {
 	buf.Lock()
 	p := buf.Page()
 	changed := false
@@ -110,6 +110,7 @@ func applyQueuedHints(buf *buffer.Buffer, q hintQueue) {
 	}
 	if changed {
 		buf.MarkDirty() // MarkBufferDirtyHint: not WAL-logged
+		r.stats.hintDirty.Add(1)
 	}
 	buf.Unlock()
 }
@@ -215,7 +216,7 @@ func (s *Scan) readPage(blk uint32) error {
 	}
 	buf.RUnlock()
 	if len(q) > 0 {
-		applyQueuedHints(buf, q)
+		s.r.applyQueuedHints(buf, q)
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package heap
 
 import (
+	"sync/atomic"
+
 	"minipg/storage/buffer"
 	"minipg/storage/fsm"
 	"minipg/storage/page"
@@ -40,6 +42,33 @@ type Relation struct {
 	saveFree int // RelationGetTargetPageFreeSpace: bytes an insert leaves free
 	policy   fsm.Policy
 	fsm      *fsm.Map
+	stats    relCounters
+}
+
+// Stats are a relation's heap-level counters since Open.
+type Stats struct {
+	Inserts          int64 // tuples inserted (Insert and MultiInsert)
+	UpdatesSamePage  int64 // updates whose new version went on the old version's page
+	UpdatesOtherPage int64 // updates that had to go through the insert path
+	Deletes          int64
+	Locks            int64 // FOR UPDATE locks taken
+	PagesPruned      int64 // opportunistic prunes that removed something (heap_page_prune_opt)
+	TuplesPruned     int64 // versions those prunes removed
+	HintPagesDirtied int64 // hint-bit-only page changes (MarkBufferDirtyHint calls)
+}
+
+type relCounters struct {
+	inserts, updSame, updOther, deletes, locks, pagesPruned, tuplesPruned, hintDirty atomic.Int64
+}
+
+// Stats returns the relation's counters.
+func (r *Relation) Stats() Stats {
+	c := &r.stats
+	return Stats{
+		Inserts: c.inserts.Load(), UpdatesSamePage: c.updSame.Load(), UpdatesOtherPage: c.updOther.Load(),
+		Deletes: c.deletes.Load(), Locks: c.locks.Load(), PagesPruned: c.pagesPruned.Load(),
+		TuplesPruned: c.tuplesPruned.Load(), HintPagesDirtied: c.hintDirty.Load(),
+	}
 }
 
 // Open returns the access handle of relation rel, whose main fork must have

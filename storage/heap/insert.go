@@ -25,6 +25,7 @@ func (r *Relation) Insert(tup []byte, xid, cid uint32, st *InsertState) (page.TI
 	tid, err := r.putTuple(buf, tup, xid, cid, 0)
 	if err == nil {
 		r.logChange(walInsert, buf, nil)
+		r.stats.inserts.Add(1)
 	}
 	buf.Unlock()
 	buf.Release()
@@ -78,6 +79,7 @@ func (r *Relation) MultiInsert(tups [][]byte, xid, cid uint32, st *InsertState) 
 		r.logChange(walMultiInsert, buf, nil)
 		buf.Unlock()
 		buf.Release()
+		r.stats.inserts.Add(int64(n))
 		done += n
 	}
 	return tids, nil

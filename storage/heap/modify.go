@@ -80,6 +80,7 @@ func (r *Relation) beginModify(tid page.TID, xid, cid uint32, o Oracle) (buf *bu
 	res, hints := satisfiesUpdate(t, tid.Block, tid.Offset, xid, cid, o)
 	if applyHints(t, hints) {
 		buf.MarkDirty() // hint bits only
+		r.stats.hintDirty.Add(1)
 	}
 	if res == TMBeingModified && Xmax(t) == xid && xmaxIsLockedOnly(Infomask(t)) {
 		// We already hold the row lock (SELECT ... FOR UPDATE earlier in
@@ -166,8 +167,10 @@ func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid
 		// A hint that the old page could use pruning.
 		page.SetFlags(p, page.Flags(p)|page.PDPageFull)
 		r.logChange(walUpdate, buf, newbuf)
+		r.stats.updOther.Add(1)
 	} else {
 		r.logChange(walSameUpdate, buf, nil)
+		r.stats.updSame.Add(1)
 	}
 	r.unlockPair(buf, newbuf)
 	return ntid, TMOk, FailureData{}, nil
@@ -207,6 +210,7 @@ func (r *Relation) Delete(snap *Snapshot, tid page.TID, xid, cid uint32) (Result
 	SetCtid(t, tid)
 	setPrunable(buf.Page(), xid)
 	r.logChange(walDelete, buf, nil)
+	r.stats.deletes.Add(1)
 	buf.Unlock()
 	buf.Release()
 	return TMOk, FailureData{}, nil
@@ -230,6 +234,7 @@ func (r *Relation) Lock(snap *Snapshot, tid page.TID, xid, cid uint32) (Result, 
 		SetInfomask2(t, Infomask2(t)|HeapKeysUpdated)
 		SetXmax(t, xid)
 		r.logChange(walLock, buf, nil)
+		r.stats.locks.Add(1)
 	}
 	buf.Unlock()
 	buf.Release()

@@ -29,6 +29,9 @@ func TestUpdateToOtherPage(t *testing.T) {
 	if ntid.Block == 0 {
 		t.Fatalf("new version at %s on the full page", ntid)
 	}
+	if st := e.rel.Stats(); st.UpdatesOtherPage != 1 || st.UpdatesSamePage != 0 || st.Inserts != 18 {
+		t.Errorf("stats %+v", st)
+	}
 	old := e.rawTuple(t, tids[3])
 	if Xmax(old) != x || Ctid(old) != ntid || Infomask(old)&(HeapXmaxInvalid|HeapXmaxLockOnly|HeapLockMask) != 0 {
 		t.Errorf("old version: xmax %d ctid %s infomask %#x", Xmax(old), Ctid(old), Infomask(old))

@@ -40,7 +40,10 @@ func (r *Relation) maybePrune(buf *buffer.Buffer, o Oracle) {
 	buf.RUnlock()
 	buf.Lock()
 	if px = page.PruneXid(p); px != InvalidXid && XidPrecedes(px, horizon) && r.pruneSpaceLow(p) {
-		r.prunePage(buf, horizon, o)
+		if res := r.prunePage(buf, horizon, o); res.removed > 0 {
+			r.stats.pagesPruned.Add(1)
+			r.stats.tuplesPruned.Add(int64(res.removed))
+		}
 	}
 	buf.Unlock()
 	buf.RLock()
@@ -103,6 +106,7 @@ func (r *Relation) prunePage(buf *buffer.Buffer, oldestXmin uint32, o Oracle) pr
 		r.logChange(walPrune, buf, nil)
 	case hinted || oldPrune != newPrune || oldFlags != page.Flags(p):
 		buf.MarkDirty() // hint-only change, as MarkBufferDirtyHint
+		r.stats.hintDirty.Add(1)
 	}
 	return res
 }

@@ -196,6 +196,9 @@ func TestPruneOnFetch(t *testing.T) {
 	if n, _ := e.rel.NBlocks(); n != 1 {
 		t.Errorf("%d blocks after %d updates of one row: pruning did not reuse space", n, updates)
 	}
+	if st := e.rel.Stats(); st.PagesPruned == 0 || st.TuplesPruned < updates-15 || st.UpdatesSamePage != updates {
+		t.Errorf("stats %+v", st)
+	}
 	dead := 0
 	e.withPage(t, 0, func(p page.Page) {
 		for off := uint16(1); off <= page.MaxOffset(p); off++ {
