@@ -19,22 +19,25 @@ type Buffer struct {
 	content sync.RWMutex // the content lock: protects data
 	ioMu    sync.Mutex   // held while the page is being written (one writer at a time)
 
-	hdr    sync.Mutex // the buffer header lock: protects the fields below
-	tag    Tag
-	hasTag bool          // tag is set and the frame is in the mapping table
-	valid  bool          // data holds the block (false while reading it in)
-	dirty  bool          // data differs from disk
-	pins   int32         // refcount
-	usage  uint8         // clock-sweep usage count, <= maxUsageCount
-	ioDone chan struct{} // closed when the read-in that set valid=false ends
-	rs     *relState     // the relation's state (counters, files)
+	// hdr is the buffer header (BufferDesc state and its spinlock).
+	hdr struct {
+		sync.Mutex               // protects the fields below
+		tag        Tag           // the block held, when hasTag
+		hasTag     bool          // tag is set and the frame is in the mapping table
+		valid      bool          // data holds the block (false while reading it in)
+		dirty      bool          // data differs from disk
+		pins       int32         // refcount
+		usage      uint8         // clock-sweep usage count, <= maxUsageCount
+		ioDone     chan struct{} // closed when the read-in that set valid=false ends
+		rs         *relState     // the relation's state (counters, files)
+	}
 }
 
 // pinLocked adds a pin and bumps the usage count; hdr is held.
 func (b *Buffer) pinLocked() {
-	b.pins++
-	if b.usage < maxUsageCount {
-		b.usage++
+	b.hdr.pins++
+	if b.hdr.usage < maxUsageCount {
+		b.hdr.usage++
 	}
 }
 
@@ -42,11 +45,12 @@ func (b *Buffer) pinLocked() {
 // Lock, change it only under Lock (and then call MarkDirty).
 func (b *Buffer) Page() page.Page { return page.Page(b.data) }
 
-// Tag returns the buffer's block identity. Valid while pinned.
-func (b *Buffer) Tag() Tag { return b.tag }
+// Tag returns the buffer's block identity. It needs no lock: a frame is
+// retagged only when its pin count is zero, so it is stable while pinned.
+func (b *Buffer) Tag() Tag { return b.hdr.tag }
 
 // Block returns the block number. Valid while pinned.
-func (b *Buffer) Block() uint32 { return b.tag.Block }
+func (b *Buffer) Block() uint32 { return b.hdr.tag.Block }
 
 // Lock takes the content lock exclusively. The buffer must be pinned.
 func (b *Buffer) Lock() { b.content.Lock() }
@@ -64,13 +68,13 @@ func (b *Buffer) RUnlock() { b.content.RUnlock() }
 // lock. The relation's BlocksDirtied counts clean -> dirty transitions.
 func (b *Buffer) MarkDirty() {
 	b.hdr.Lock()
-	if !b.valid || b.pins <= 0 {
+	if !b.hdr.valid || b.hdr.pins <= 0 {
 		b.hdr.Unlock()
 		panic("buffer: MarkDirty of a buffer that is not pinned and valid")
 	}
-	if !b.dirty {
-		b.dirty = true
-		b.rs.stats.dirtied.Add(1)
+	if !b.hdr.dirty {
+		b.hdr.dirty = true
+		b.hdr.rs.stats.dirtied.Add(1)
 	}
 	b.hdr.Unlock()
 }
@@ -78,8 +82,8 @@ func (b *Buffer) MarkDirty() {
 // Release unpins the buffer. The caller must not hold its content lock.
 func (b *Buffer) Release() {
 	b.hdr.Lock()
-	b.pins--
-	if b.pins < 0 {
+	b.hdr.pins--
+	if b.hdr.pins < 0 {
 		b.hdr.Unlock()
 		panic("buffer: Release of a buffer that is not pinned")
 	}
@@ -93,7 +97,7 @@ func (b *Buffer) Release() {
 // The WAL rule: Options.FlushWAL(pd_lsn) is called before the write.
 func (b *Buffer) flush() error {
 	b.hdr.Lock()
-	dirty := b.dirty
+	dirty := b.hdr.dirty
 	b.hdr.Unlock()
 	if !dirty {
 		return nil
@@ -103,12 +107,12 @@ func (b *Buffer) flush() error {
 	b.ioMu.Lock()
 	defer b.ioMu.Unlock()
 	b.hdr.Lock()
-	if !b.dirty || !b.valid {
+	if !b.hdr.dirty || !b.hdr.valid {
 		b.hdr.Unlock()
 		return nil
 	}
-	b.dirty = false
-	tag, rs := b.tag, b.rs
+	b.hdr.dirty = false
+	tag, rs := b.hdr.tag, b.hdr.rs
 	b.hdr.Unlock()
 
 	err := error(nil)
@@ -122,7 +126,7 @@ func (b *Buffer) flush() error {
 	}
 	if err != nil {
 		b.hdr.Lock()
-		b.dirty = true
+		b.hdr.dirty = true
 		b.hdr.Unlock()
 	}
 	return err

@@ -377,8 +377,8 @@ func TestDirtyWrittenBeforeReuse(t *testing.T) {
 	}
 	resident := map[uint32]bool{}
 	for i := range p.frames {
-		if p.frames[i].hasTag {
-			resident[p.frames[i].tag.Block] = true
+		if p.frames[i].hdr.hasTag {
+			resident[p.frames[i].hdr.tag.Block] = true
 		}
 	}
 	ondisk := 0
@@ -469,7 +469,7 @@ func TestCorruptPage(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i := range p.frames {
-				if p.frames[i].hasTag && p.frames[i].tag.Block == 1 {
+				if p.frames[i].hdr.hasTag && p.frames[i].hdr.tag.Block == 1 {
 					t.Fatal("a frame for the corrupt block was left behind")
 				}
 			}
@@ -536,7 +536,7 @@ func TestFlushWALBeforeWrite(t *testing.T) {
 	}
 	dirty := 0
 	for i := range p2.frames {
-		if p2.frames[i].dirty {
+		if p2.frames[i].hdr.dirty {
 			dirty++
 		}
 	}
@@ -719,8 +719,8 @@ func TestTruncateAndDrop(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range p.frames {
-		if p.frames[i].hasTag {
-			t.Fatalf("frame %d still holds %v", i, p.frames[i].tag)
+		if p.frames[i].hdr.hasTag {
+			t.Fatalf("frame %d still holds %v", i, p.frames[i].hdr.tag)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(p.opts.Dir, "8_fsm")); !os.IsNotExist(err) {

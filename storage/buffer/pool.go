@@ -154,7 +154,7 @@ func (p *Pool) readBuffer(rel RelFileNode, fork Fork, blk uint32, zero bool) (*B
 			b := &p.frames[id]
 			b.hdr.Lock()
 			b.pinLocked()
-			valid, done := b.valid, b.ioDone
+			valid, done := b.hdr.valid, b.hdr.ioDone
 			b.hdr.Unlock()
 			part.Unlock()
 			if valid {
@@ -163,7 +163,7 @@ func (p *Pool) readBuffer(rel RelFileNode, fork Fork, blk uint32, zero bool) (*B
 			// Another goroutine is reading the block in: wait for it.
 			<-done
 			b.hdr.Lock()
-			valid = b.valid
+			valid = b.hdr.valid
 			b.hdr.Unlock()
 			if valid {
 				return b, nil
@@ -202,7 +202,7 @@ func (p *Pool) loadBuffer(tag Tag, zero bool) (*Buffer, error) {
 
 	newPart := partitionOf(tag)
 	victim.hdr.Lock()
-	oldTag, hadTag := victim.tag, victim.hasTag
+	oldTag, hadTag := victim.hdr.tag, victim.hdr.hasTag
 	victim.hdr.Unlock()
 	// The victim's tag cannot change while we hold its pin (retagging needs
 	// pins == 1), so oldTag is stable.
@@ -214,15 +214,15 @@ func (p *Pool) loadBuffer(tag Tag, zero bool) (*Buffer, error) {
 	if _, ok := p.mapping[newPart].m[tag]; ok {
 		// Someone else loaded it first: drop our victim and look again.
 		victim.hdr.Lock()
-		victim.pins--
+		victim.hdr.pins--
 		victim.hdr.Unlock()
 		p.unlockPartitions(oldPart, newPart)
 		return nil, errRetry
 	}
 	victim.hdr.Lock()
-	if victim.pins != 1 || victim.dirty {
+	if victim.hdr.pins != 1 || victim.hdr.dirty {
 		// Pinned by a lookup of its old tag, or dirtied since we flushed.
-		victim.pins--
+		victim.hdr.pins--
 		victim.hdr.Unlock()
 		p.unlockPartitions(oldPart, newPart)
 		return nil, errRetry
@@ -230,11 +230,11 @@ func (p *Pool) loadBuffer(tag Tag, zero bool) (*Buffer, error) {
 	if hadTag {
 		delete(p.mapping[oldPart].m, oldTag)
 	}
-	victim.tag, victim.hasTag, victim.valid = tag, true, false
-	victim.rs = rs
-	victim.usage = 1
+	victim.hdr.tag, victim.hdr.hasTag, victim.hdr.valid = tag, true, false
+	victim.hdr.rs = rs
+	victim.hdr.usage = 1
 	done := make(chan struct{})
-	victim.ioDone = done
+	victim.hdr.ioDone = done
 	victim.hdr.Unlock()
 	p.mapping[newPart].m[tag] = victim.id
 	p.unlockPartitions(oldPart, newPart)
@@ -255,17 +255,17 @@ func (p *Pool) loadBuffer(tag Tag, zero bool) (*Buffer, error) {
 		part.Lock()
 		victim.hdr.Lock()
 		delete(part.m, tag)
-		victim.hasTag, victim.valid, victim.usage = false, false, 0
-		victim.rs = nil
+		victim.hdr.hasTag, victim.hdr.valid, victim.hdr.usage = false, false, 0
+		victim.hdr.rs = nil
 		clear(victim.data)
-		victim.pins--
+		victim.hdr.pins--
 		close(done)
 		victim.hdr.Unlock()
 		part.Unlock()
 		return nil, err
 	}
 	victim.hdr.Lock()
-	victim.valid = true
+	victim.hdr.valid = true
 	close(done)
 	victim.hdr.Unlock()
 	return victim, nil
@@ -313,13 +313,13 @@ func (p *Pool) clockSweep() (*Buffer, error) {
 	for {
 		b := &p.frames[(p.hand.Add(1)-1)%n]
 		b.hdr.Lock()
-		if b.pins == 0 {
-			if b.usage == 0 {
-				b.pins = 1
+		if b.hdr.pins == 0 {
+			if b.hdr.usage == 0 {
+				b.hdr.pins = 1
 				b.hdr.Unlock()
 				return b, nil
 			}
-			b.usage--
+			b.hdr.usage--
 			tries = n
 		} else {
 			tries--
@@ -350,7 +350,7 @@ func (p *Pool) flushMatching(match func(Tag) bool) error {
 	for i := range p.frames {
 		b := &p.frames[i]
 		b.hdr.Lock()
-		if !b.valid || !b.dirty || !match(b.tag) {
+		if !b.hdr.valid || !b.hdr.dirty || !match(b.hdr.tag) {
 			b.hdr.Unlock()
 			continue
 		}
@@ -374,7 +374,7 @@ func (p *Pool) invalidate(match func(Tag) bool) error {
 		b := &p.frames[i]
 		for {
 			b.hdr.Lock()
-			tag, ok := b.tag, b.hasTag && match(b.tag)
+			tag, ok := b.hdr.tag, b.hdr.hasTag && match(b.hdr.tag)
 			b.hdr.Unlock()
 			if !ok {
 				break
@@ -382,15 +382,15 @@ func (p *Pool) invalidate(match func(Tag) bool) error {
 			part := &p.mapping[partitionOf(tag)]
 			part.Lock()
 			b.hdr.Lock()
-			if !b.hasTag || b.tag != tag {
+			if !b.hdr.hasTag || b.hdr.tag != tag {
 				b.hdr.Unlock()
 				part.Unlock()
 				continue // retagged meanwhile; look again
 			}
-			if b.pins == 0 {
+			if b.hdr.pins == 0 {
 				delete(part.m, tag)
-				b.hasTag, b.valid, b.dirty, b.usage = false, false, false, 0
-				b.rs = nil
+				b.hdr.hasTag, b.hdr.valid, b.hdr.dirty, b.hdr.usage = false, false, false, 0
+				b.hdr.rs = nil
 				b.hdr.Unlock()
 				part.Unlock()
 				break
@@ -455,10 +455,10 @@ func (p *Pool) Check(pinsAllowed bool) error {
 			}
 			b := &p.frames[id]
 			b.hdr.Lock()
-			ok := b.hasTag && b.tag == tag
+			ok := b.hdr.hasTag && b.hdr.tag == tag
 			b.hdr.Unlock()
 			if !ok {
-				return fmt.Errorf("buffer: mapping %v -> frame %d, frame has tag %v", tag, id, b.tag)
+				return fmt.Errorf("buffer: mapping %v -> frame %d, frame has tag %v", tag, id, b.hdr.tag)
 			}
 			seen++
 		}
@@ -467,7 +467,7 @@ func (p *Pool) Check(pinsAllowed bool) error {
 	for i := range p.frames {
 		b := &p.frames[i]
 		b.hdr.Lock()
-		hasTag, pins, usage, dirty, valid := b.hasTag, b.pins, b.usage, b.dirty, b.valid
+		hasTag, pins, usage, dirty, valid := b.hdr.hasTag, b.hdr.pins, b.hdr.usage, b.hdr.dirty, b.hdr.valid
 		b.hdr.Unlock()
 		if hasTag {
 			tagged++
