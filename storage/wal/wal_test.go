@@ -880,3 +880,78 @@ func TestWALWriterFlushesAsyncCommits(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// A crash can leave the WAL cut at any byte, followed by zeroes (never
+// written) or garbage (old or torn sectors). Open must end the WAL exactly at
+// the last record that lies wholly before the cut.
+func TestTornWriteAtAnyByte(t *testing.T) {
+	src := t.TempDir()
+	l := openTest(t, src, testOptions(nil))
+	rng := rand.New(rand.NewPCG(7, 8))
+	var starts []uint64
+	for l.InsertLSN() < 3*testSegSize+testSegSize/3 {
+		s, _, err := l.insert(randomRecord(rng, len(starts)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		starts = append(starts, s)
+	}
+	end := l.InsertLSN()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	segs, _ := listSegments(filepath.Join(src, "wal"), testSegSize)
+	files := map[uint64][]byte{}
+	for _, s := range segs {
+		files[s], _ = os.ReadFile(filepath.Join(src, "wal", SegmentName(s, testSegSize)))
+	}
+	control, _ := os.ReadFile(filepath.Join(src, "global", "pg_control"))
+	first := starts[0]
+	for i := 0; i < 40; i++ {
+		cut := first + 1 + rng.Uint64N(end-first-1)
+		if i == 0 {
+			cut = starts[len(starts)/2] // exactly at a record boundary
+		}
+		garbage := i%2 == 1
+		t.Run(fmt.Sprintf("cut=%s/garbage=%v", FormatLSN(cut), garbage), func(t *testing.T) {
+			dir := t.TempDir()
+			os.MkdirAll(filepath.Join(dir, "wal"), 0o700)
+			os.MkdirAll(filepath.Join(dir, "global"), 0o700)
+			os.WriteFile(filepath.Join(dir, "global", "pg_control"), control, 0o600)
+			for s, data := range files {
+				data = bytes.Clone(data)
+				lo, hi := int64(s)*testSegSize, int64(s+1)*testSegSize
+				for pos := max(lo, int64(cut)); pos < hi; pos++ {
+					if garbage {
+						data[pos-lo] = byte(rng.Uint32())
+					} else {
+						data[pos-lo] = 0
+					}
+				}
+				os.WriteFile(filepath.Join(dir, "wal", SegmentName(s, testSegSize)), data, 0o600)
+			}
+			// The last record wholly before the cut.
+			want := starts[0]
+			for j := range starts {
+				recEnd := end
+				if j+1 < len(starts) {
+					recEnd = starts[j+1]
+				}
+				if recEnd > cut {
+					break
+				}
+				want = recEnd
+			}
+			l := openTest(t, dir, testOptions(nil))
+			defer l.Close()
+			if got := l.InsertLSN(); got != want {
+				t.Fatalf("end of WAL %s, want %s", FormatLSN(got), FormatLSN(want))
+			}
+			n := 0
+			l.RegisterRedo(RmgrHeap, func(*DecodedRecord) error { n++; return nil })
+			if _, err := l.Recover(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
