@@ -1,0 +1,49 @@
+package tpcc
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// WALStats is one reading of pg_stat_wal.
+type WALStats struct {
+	Records, FPI, Bytes float64
+}
+
+// Sub returns s - o.
+func (s WALStats) Sub(o WALStats) WALStats {
+	return WALStats{s.Records - o.Records, s.FPI - o.FPI, s.Bytes - o.Bytes}
+}
+
+// ReadWAL reads pg_stat_wal's wal_records, wal_fpi and wal_bytes. The error
+// is returned as is: a server without the view reports "n/a".
+func ReadWAL(ctx context.Context, c *pgx.Conn) (WALStats, error) {
+	var s WALStats
+	err := c.QueryRow(ctx, "SELECT wal_records, wal_fpi, wal_bytes FROM pg_stat_wal").Scan(&s.Records, &s.FPI, &s.Bytes)
+	return s, err
+}
+
+// settleWAL waits for other backends' statistics to reach pg_stat_wal:
+// PostgreSQL publishes a backend's WAL counters when it goes idle (at most
+// once a second) or exits. It reads until two readings 300 ms apart agree,
+// for at most 3 s, and returns the last reading.
+func settleWAL(ctx context.Context, c *pgx.Conn) (WALStats, error) {
+	prev, err := ReadWAL(ctx, c)
+	if err != nil {
+		return prev, err
+	}
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); {
+		time.Sleep(300 * time.Millisecond)
+		cur, err := ReadWAL(ctx, c)
+		if err != nil {
+			return cur, err
+		}
+		if cur == prev {
+			return cur, nil
+		}
+		prev = cur
+	}
+	return prev, nil
+}
