@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"minipg/pgerr"
 	"minipg/storage/page"
 )
 
@@ -191,7 +192,8 @@ func (l *Log) bootstrap() error {
 		return err
 	}
 	if len(segs) > 0 {
-		return wrap(ErrCorrupt, nil, "control file %q is missing but WAL segments exist", l.controlPath)
+		e := wrap(ErrCorrupt, nil, "control file %q is missing but WAL segments exist", l.controlPath).(*pgerr.Error)
+		return e.WithHint("If this data directory was never started successfully, remove %q to initialize it.", l.walDir)
 	}
 	start := uint64(l.segSize)
 	l.setPosition(start, 0)
