@@ -215,3 +215,33 @@ func TestMiscBehaviour(t *testing.T) {
 		t.Errorf("timestamp infinity -> date")
 	}
 }
+
+// TestNumericRound: SELECT round(2.5), round(-2.5), round(1234.5678, 2),
+// round(1234.5678, -2), trunc(1234.5678, 2), trunc(-1234.5678,-2),
+// round(0.5::numeric, 0), round(99.95, 1), trunc(1.999), round(1.5, 3)
+// on PostgreSQL 15.20 gives 3|-3|1234.57|1200|1234.56|-1200|1|100.0|1|1.500.
+func TestNumericRound(t *testing.T) {
+	num := func(s string) *apd.Decimal {
+		d, err := ParseText(TNumeric, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.(*apd.Decimal)
+	}
+	got := []string{
+		FormatText(TNumeric, NumericRound(num("2.5"), 0)), FormatText(TNumeric, NumericRound(num("-2.5"), 0)),
+		FormatText(TNumeric, NumericRound(num("1234.5678"), 2)), FormatText(TNumeric, NumericRound(num("1234.5678"), -2)),
+		FormatText(TNumeric, NumericTrunc(num("1234.5678"), 2)), FormatText(TNumeric, NumericTrunc(num("-1234.5678"), -2)),
+		FormatText(TNumeric, NumericRound(num("0.5"), 0)), FormatText(TNumeric, NumericRound(num("99.95"), 1)),
+		FormatText(TNumeric, NumericTrunc(num("1.999"), 0)), FormatText(TNumeric, NumericRound(num("1.5"), 3)),
+	}
+	want := []string{"3", "-3", "1234.57", "1200", "1234.56", "-1200", "1", "100.0", "1", "1.500"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("case %d: got %s want %s", i, got[i], want[i])
+		}
+	}
+	if _, err := TypeByName("timestamptz", nil); pgerr.CodeOf(err) != pgerr.FeatureNotSupported {
+		t.Errorf("timestamptz: %v", err)
+	}
+}

@@ -133,6 +133,17 @@ func numCheckFormat(d *apd.Decimal) error {
 	return nil
 }
 
+// NumericRound is round(numeric, scale): half away from zero; a negative
+// scale rounds to tens, hundreds...; NaN and infinities are returned as is.
+func NumericRound(d *apd.Decimal, scale int) *apd.Decimal {
+	return numRound(numCanon(d), max(min(scale, 2*NumericMaxPrecision), -2*NumericMaxPrecision))
+}
+
+// NumericTrunc is trunc(numeric, scale).
+func NumericTrunc(d *apd.Decimal, scale int) *apd.Decimal {
+	return numTrunc(numCanon(d), max(min(scale, 2*NumericMaxPrecision), -2*NumericMaxPrecision))
+}
+
 // numRound rounds a canonical value to scale digits after the point, half
 // away from zero (PostgreSQL's round_var). A negative scale rounds to tens,
 // hundreds...; the result's display scale is max(scale, 0).

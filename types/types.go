@@ -68,6 +68,9 @@ func VarcharT(n int) T { return T{Varchar, int32(n) + VarHdrSz} }
 // BpcharT returns character(n).
 func BpcharT(n int) T { return T{Bpchar, int32(n) + VarHdrSz} }
 
+// TimestampT returns timestamp(p) (0 <= p <= 6).
+func TimestampT(p int) T { return T{Timestamp, int32(p)} }
+
 // NumericPrecScale returns numeric(p,s)'s precision and scale; ok is false
 // when t has no typmod.
 func (t T) NumericPrecScale() (p, s int, ok bool) {
