@@ -31,5 +31,8 @@ func wrap(sentinel *pgerr.Error, cause error, format string, args ...any) error 
 	return e
 }
 
+// InvalidLSN is InvalidXLogRecPtr: no record starts or ends at 0.
+const InvalidLSN uint64 = 0
+
 // FormatLSN prints an LSN as PostgreSQL does: %X/%X of its high and low halves.
 func FormatLSN(lsn uint64) string { return fmt.Sprintf("%X/%X", uint32(lsn>>32), uint32(lsn)) }
