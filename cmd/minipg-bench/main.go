@@ -2,7 +2,10 @@
 // pgx and reports round trips and rows per second side by side, measured in
 // one run so that the ratio is meaningful on a noisy machine.
 //
-//	minipg-bench -server bin/minipg [-pg postgres://...] [-duration 5s]
+//	minipg-bench [rt] -server bin/minipg [-pg postgres://...] [-duration 5s]
+//
+// The TPC-C subcommands (load, locality, run, delivery-pass, neworders) are
+// described in tpcc.go.
 //
 // With -server it starts that binary on a free loopback port with a fresh
 // data directory and reports its peak resident set size (VmHWM) as well;
@@ -34,6 +37,9 @@ type target struct {
 }
 
 func main() {
+	if runSubcommand() { // TPC-C subcommands, tpcc.go
+		return
+	}
 	serverBin := flag.String("server", "", "minipg binary to start on a free port")
 	minipgDSN := flag.String("minipg", "", "DSN of a running minipg (instead of -server)")
 	pgDSN := flag.String("pg", os.Getenv("PGBENCH_DSN"), "DSN of a PostgreSQL 15 to compare with")

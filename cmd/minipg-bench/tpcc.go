@@ -1,0 +1,377 @@
+// TPC-C (BenchmarkSQL-like) subcommands of minipg-bench. The driver itself
+// lives in package minipg/tpcc; this file parses flags, runs a subcommand
+// against every target in turn and prints the figures side by side.
+//
+//	minipg-bench [rt] [flags]          pgx round trips (the default)
+//	minipg-bench load          -pg DSN -minipg DSN -w 2 -workers 4 [-scale 1] [-mode batch|values|copy]
+//	minipg-bench locality      -dsn DSN [-dsn DSN]
+//	minipg-bench run           -dsn DSN -terminals 4 -duration 1m | -txns N
+//	minipg-bench delivery-pass -dsn DSN [-per-district 300] [-workers 1]
+//	minipg-bench neworders     -dsn DSN [-n 1000] [-terminals 1]
+//
+// Targets are given with -dsn (repeatable, optionally NAME=DSN) or -minipg
+// and -pg; with two targets a ratio column (first/second) is printed.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"math"
+	"os"
+	"strings"
+	"time"
+
+	"minipg/tpcc"
+)
+
+var tpccCommands = map[string]bool{"load": true, "locality": true, "run": true, "delivery-pass": true, "neworders": true}
+
+// runSubcommand runs a TPC-C subcommand named by os.Args[1] and reports
+// true, or strips an explicit "rt" and reports false so that main runs the
+// round-trip benchmark.
+func runSubcommand() bool {
+	if len(os.Args) < 2 {
+		return false
+	}
+	if os.Args[1] == "rt" {
+		os.Args = append(os.Args[:1], os.Args[2:]...)
+		return false
+	}
+	if !tpccCommands[os.Args[1]] {
+		return false
+	}
+	log.SetFlags(0)
+	tpccMain(os.Args[1], os.Args[2:])
+	return true
+}
+
+type targetFlag []string
+
+func (t *targetFlag) String() string     { return strings.Join(*t, ",") }
+func (t *targetFlag) Set(s string) error { *t = append(*t, s); return nil }
+
+func tpccMain(cmd string, args []string) {
+	fs := flag.NewFlagSet("minipg-bench "+cmd, flag.ExitOnError)
+	var dsns targetFlag
+	fs.Var(&dsns, "dsn", "target DSN, or NAME=DSN (repeatable)")
+	minipgDSN := fs.String("minipg", "", "DSN of a running minipg (a target named minipg)")
+	pgDSN := fs.String("pg", "", "DSN of a PostgreSQL 15 (a target named postgresql)")
+	schema := fs.String("schema", "", "search_path for the bmsql_* tables (PostgreSQL only)")
+	seed := fs.Uint64("seed", 1, "random seed")
+	// load
+	warehouses := fs.Int("w", 1, "load: warehouses")
+	workers := fs.Int("workers", 0, "load: loader connections (default 4); delivery-pass: delivering connections (default 1)")
+	scale := fs.Float64("scale", 1, "load: scale of the per-district and item counts (0.01 for quick tests)")
+	mode := fs.String("mode", "batch", "load: batch (single-row INSERTs), values (multi-row VALUES) or copy")
+	noLocality := fs.Bool("no-locality", false, "load: skip the locality report")
+	// run / neworders
+	terminals := fs.Int("terminals", 0, "run: terminals (default 4); neworders: terminals (default 1)")
+	duration := fs.Duration("duration", time.Minute, "run: duration (unless -txns)")
+	txns := fs.Int("txns", 0, "run: stop after this many transactions instead of -duration")
+	rollback := fs.Int("rollback-pct", 1, "run, neworders: New-Orders that roll back on an unused item")
+	n := fs.Int("n", 1000, "neworders: New-Order transactions")
+	// delivery-pass
+	perDistrict := fs.Int("per-district", 300, "delivery-pass: oldest undelivered orders to deliver per district")
+	checkpoint := fs.Bool("checkpoint", true, "delivery-pass, neworders: CHECKPOINT before measuring")
+	fs.Parse(args) //nolint:errcheck // ExitOnError
+
+	type target struct{ name, dsn string }
+	var targets []target
+	if *minipgDSN != "" {
+		targets = append(targets, target{"minipg", *minipgDSN})
+	}
+	if *pgDSN != "" {
+		targets = append(targets, target{"postgresql", *pgDSN})
+	}
+	for i, d := range dsns {
+		name := fmt.Sprintf("db%d", i+1)
+		if k, v, ok := strings.Cut(d, "="); ok && !strings.Contains(k, " ") && !strings.Contains(k, "/") {
+			name, d = k, v
+		}
+		targets = append(targets, target{name, d})
+	}
+	if len(targets) == 0 {
+		log.Fatalf("minipg-bench %s: give -dsn DSN (repeatable) or -minipg DSN / -pg DSN", cmd)
+	}
+	def := func(v *int, d int) int {
+		if *v == 0 {
+			return d
+		}
+		return *v
+	}
+	logf := func(format string, a ...any) { log.Printf("  "+format, a...) }
+
+	var fn func(ctx context.Context, connect tpcc.Connector, r *result) error
+	switch cmd {
+	case "load":
+		m, err := tpcc.ParseMode(*mode)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fn = func(ctx context.Context, connect tpcc.Connector, r *result) error {
+			res, err := tpcc.Load(ctx, connect, tpcc.LoadOptions{Warehouses: *warehouses, Workers: def(workers, 4),
+				Scale: *scale, Mode: m, Seed: *seed, Logf: logf})
+			for _, f := range res.Fallbacks {
+				r.note("index fallback: " + f)
+			}
+			if err != nil {
+				return err
+			}
+			r.num("load: rows", float64(res.Rows), "%.0f")
+			r.num("load: seconds (data)", res.LoadTime.Seconds(), "%.1f")
+			r.num("load: rows/s", float64(res.Rows)/res.LoadTime.Seconds(), "%.0f")
+			r.num("load: seconds (indexes)", res.IndexTime.Seconds(), "%.1f")
+			r.num("load: seconds (vacuum)", res.VacuumTime.Seconds(), "%.1f")
+			if *noLocality {
+				return nil
+			}
+			return localityReport(ctx, connect, r)
+		}
+	case "locality":
+		fn = localityReport
+	case "run":
+		fn = func(ctx context.Context, connect tpcc.Connector, r *result) error {
+			d := *duration
+			if *txns > 0 {
+				d = 0
+			}
+			res, err := tpcc.Run(ctx, connect, tpcc.RunOptions{Terminals: def(terminals, 4), Duration: d, Txns: *txns,
+				Seed: *seed, RollbackPct: *rollback})
+			if err != nil {
+				return err
+			}
+			if res.FirstErr != nil {
+				r.note("first error: " + res.FirstErr.Error())
+			}
+			r.num("tpmC (New-Orders/min)", res.TpmC(), "%.0f")
+			r.num("transactions/s", float64(res.Total())/res.Elapsed.Seconds(), "%.1f")
+			for typ := tpcc.NewOrder; typ <= tpcc.StockLevel; typ++ {
+				s := &res.Tx[typ]
+				r.num(typ.String()+": count", float64(s.Count), "%.0f")
+				r.num(typ.String()+": mean ms", ms(s.Mean()), "%.2f")
+				r.num(typ.String()+": p90 ms", ms(s.Percentile(90)), "%.2f")
+				r.num(typ.String()+": p99 ms", ms(s.Percentile(99)), "%.2f")
+				r.num(typ.String()+": retries", float64(s.Retries), "%.0f")
+				r.num(typ.String()+": errors", float64(s.Errors), "%.0f")
+			}
+			r.num("NewOrder: expected rollbacks", float64(res.Tx[tpcc.NewOrder].Rollbacks), "%.0f")
+			return nil
+		}
+	case "delivery-pass":
+		fn = func(ctx context.Context, connect tpcc.Connector, r *result) error {
+			res, err := tpcc.DeliveryPass(ctx, connect, tpcc.DeliveryPassOptions{PerDistrict: *perDistrict,
+				Workers: def(workers, 1), Checkpoint: *checkpoint, Seed: *seed})
+			if res != nil && res.CheckpointErr != nil {
+				r.note("CHECKPOINT failed: " + res.CheckpointErr.Error())
+			}
+			if err != nil {
+				return err
+			}
+			t := float64(res.Orders)
+			r.num("delivery: transactions (orders)", t, "%.0f")
+			r.num("delivery: seconds", res.Elapsed.Seconds(), "%.1f")
+			r.num("delivery: transactions/s", t/res.Elapsed.Seconds(), "%.0f")
+			r.num("order lines updated on their page %", pct(res.LinesSamePage, res.Lines), "%.1f")
+			for _, x := range []struct {
+				when string
+				l    tpcc.Locality
+			}{{"before", res.Before}, {"after", res.After}} {
+				r.num("delivered orders "+x.when+": % on 2+ blocks", x.l.Pct(x.l.Multi2), "%.2f")
+				r.num("delivered orders "+x.when+": % on 3+ blocks", x.l.Pct(x.l.Multi3), "%.2f")
+				r.num("delivered orders "+x.when+": % non-contiguous", x.l.Pct(x.l.NonContig), "%.2f")
+				r.num("delivered orders "+x.when+": max spread (blocks)", float64(x.l.MaxSpread), "%.0f")
+			}
+			walRows(r, res.WAL, "per transaction", t, "%.2f")
+			return nil
+		}
+	case "neworders":
+		fn = func(ctx context.Context, connect tpcc.Connector, r *result) error {
+			res, err := tpcc.NewOrders(ctx, connect, tpcc.NewOrdersOptions{N: *n, Terminals: def(terminals, 1),
+				Checkpoint: *checkpoint, Seed: *seed, RollbackPct: *rollback})
+			if res != nil && res.CheckpointErr != nil {
+				r.note("CHECKPOINT failed: " + res.CheckpointErr.Error())
+			}
+			if err != nil {
+				return err
+			}
+			no := res.Run.Tx[tpcc.NewOrder]
+			r.num("new orders (incl. expected rollbacks)", float64(no.Count), "%.0f")
+			r.num("expected rollbacks", float64(no.Rollbacks), "%.0f")
+			r.num("elapsed seconds", res.Run.Elapsed.Seconds(), "%.2f")
+			r.num("new orders/s", float64(no.Count)/res.Run.Elapsed.Seconds(), "%.0f")
+			r.num("mean latency ms", ms(no.Mean()), "%.2f")
+			walRows(r, res.WAL, "per 1,000 new orders", float64(no.Count)/1000, "%.0f")
+			l := res.Locality
+			r.num("new orders' lines: % on 2+ blocks", l.Pct(l.Multi2), "%.2f")
+			r.num("new orders' lines: % on 3+ blocks", l.Pct(l.Multi3), "%.2f")
+			r.num("new orders' lines: % non-contiguous", l.Pct(l.NonContig), "%.2f")
+			r.num("new orders' lines: max spread (blocks)", float64(l.MaxSpread), "%.0f")
+			return nil
+		}
+	}
+
+	ctx := context.Background()
+	var results []*result
+	for _, t := range targets {
+		log.Printf("%s: %s on %s", cmd, t.name, t.dsn)
+		r := &result{name: t.name}
+		results = append(results, r)
+		connect, err := tpcc.DSNConnector(t.dsn, *schema)
+		if err == nil {
+			start := time.Now()
+			err = fn(ctx, connect, r)
+			log.Printf("%s: %s done in %v", cmd, t.name, time.Since(start).Round(time.Millisecond))
+		}
+		if err != nil {
+			r.note("FAILED: " + err.Error())
+			log.Printf("%s: %s: %v", cmd, t.name, err)
+		}
+	}
+	printResults(results)
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func pct(a, b int) float64 {
+	if b == 0 {
+		return math.NaN()
+	}
+	return 100 * float64(a) / float64(b)
+}
+
+func walRows(r *result, w tpcc.WALDelta, per string, div float64, format string) {
+	if w.Err != nil {
+		r.note("pg_stat_wal: " + w.Err.Error())
+		r.na("WAL records " + per)
+		r.na("WAL FPIs " + per)
+		r.na("WAL bytes " + per)
+		r.na("WAL bytes total")
+		return
+	}
+	r.num("WAL records "+per, w.Records/div, format)
+	r.num("WAL FPIs "+per, w.FPI/div, "%.2f")
+	r.num("WAL bytes "+per, w.Bytes/div, "%.0f")
+	r.num("WAL bytes total", w.Bytes, "%.0f")
+}
+
+func localityReport(ctx context.Context, connect tpcc.Connector, r *result) error {
+	c, err := connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close(ctx)
+	for _, rel := range []string{"bmsql_order_line", "bmsql_customer", "bmsql_stock", "bmsql_oorder"} {
+		var size int64
+		if err := c.QueryRow(ctx, "SELECT pg_relation_size('"+rel+"')").Scan(&size); err != nil {
+			r.na(rel + " blocks")
+			r.note(fmt.Sprintf("pg_relation_size(%s): %v", rel, err))
+			continue
+		}
+		r.num(rel+" blocks", float64(size/8192), "%.0f")
+	}
+	rows, err := tpcc.OrderLineBlocks(ctx, c, nil)
+	if err != nil {
+		return fmt.Errorf("order_line ctids: %w", err)
+	}
+	l := tpcc.ComputeLocality(rows)
+	r.num("orders", float64(l.Groups), "%.0f")
+	r.num("order lines per block", float64(l.Rows)/float64(max(1, l.TotalBlock)), "%.1f")
+	r.num("orders on 2+ blocks %", l.Pct(l.Multi2), "%.2f")
+	r.num("orders on 3+ blocks %", l.Pct(l.Multi3), "%.3f")
+	r.num("orders on 3+ blocks", float64(l.Multi3), "%.0f")
+	r.num("orders non-contiguous %", l.Pct(l.NonContig), "%.2f")
+	r.num("orders: max spread (blocks)", float64(l.MaxSpread), "%.0f")
+	r.num("orders: mean blocks", l.AvgBlocks, "%.3f")
+	cust, err := tpcc.CustomerBlocks(ctx, c)
+	if err != nil {
+		return fmt.Errorf("customer ctids: %w", err)
+	}
+	cl := tpcc.ComputeLocality(cust)
+	r.num("customers of a district: mean blocks", cl.AvgBlocks, "%.0f")
+	r.num("customers of a district: mean span", cl.AvgSpan, "%.0f")
+	return nil
+}
+
+// result is one target's figures, in the order they were recorded.
+type result struct {
+	name  string
+	names []string
+	vals  map[string]cell
+	notes []string
+}
+
+type cell struct {
+	v      float64
+	format string
+	na     bool
+}
+
+func (r *result) set(name string, c cell) {
+	if r.vals == nil {
+		r.vals = map[string]cell{}
+	}
+	if _, ok := r.vals[name]; !ok {
+		r.names = append(r.names, name)
+	}
+	r.vals[name] = c
+}
+
+func (r *result) num(name string, v float64, format string) { r.set(name, cell{v: v, format: format}) }
+func (r *result) na(name string)                            { r.set(name, cell{na: true}) }
+func (r *result) note(s string)                             { r.notes = append(r.notes, s) }
+
+// printResults prints one row per figure and one column per target, and a
+// ratio column when there are two targets.
+func printResults(results []*result) {
+	var names []string
+	seen := map[string]bool{}
+	for _, r := range results {
+		for _, n := range r.names {
+			if !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	w := 8
+	for _, n := range names {
+		w = max(w, len(n))
+	}
+	fmt.Printf("\n%-*s", w, "")
+	for _, r := range results {
+		fmt.Printf("  %14s", r.name)
+	}
+	if len(results) == 2 {
+		fmt.Printf("  %14s", results[0].name+"/"+results[1].name)
+	}
+	fmt.Println()
+	for _, n := range names {
+		fmt.Printf("%-*s", w, n)
+		for _, r := range results {
+			c, ok := r.vals[n]
+			switch {
+			case !ok || c.na || math.IsNaN(c.v):
+				fmt.Printf("  %14s", "n/a")
+			default:
+				fmt.Printf("  %14s", fmt.Sprintf(c.format, c.v))
+			}
+		}
+		if len(results) == 2 {
+			a, aok := results[0].vals[n]
+			b, bok := results[1].vals[n]
+			if aok && bok && !a.na && !b.na && b.v != 0 && !math.IsNaN(a.v) && !math.IsNaN(b.v) {
+				fmt.Printf("  %14.2f", a.v/b.v)
+			} else {
+				fmt.Printf("  %14s", "")
+			}
+		}
+		fmt.Println()
+	}
+	for _, r := range results {
+		for _, s := range r.notes {
+			fmt.Printf("%s: %s\n", r.name, s)
+		}
+	}
+}
