@@ -3,7 +3,6 @@ package types
 import (
 	"encoding/binary"
 	"encoding/hex"
-	"strings"
 	"testing"
 )
 
@@ -108,5 +107,4 @@ func TestDiskNumericFromPageinspect(t *testing.T) {
 			t.Errorf("%s: got %s want %s", in, got, want)
 		}
 	}
-	_ = strings.TrimSpace
 }

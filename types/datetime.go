@@ -207,11 +207,65 @@ func atoiSmall(s string) int {
 	return n
 }
 
-// decodeDateTime parses the date/time forms minipg accepts:
-// 'YYYY-MM-DD[( |T)HH:MM[:SS[.ffffff]]][ tz][ BC|AD]', 'MM/DD/YYYY ...',
-// 'YYYYMMDD', and the special words. A time zone is accepted and ignored
-// (as PostgreSQL does for timestamp without time zone). ok is false on a
-// syntax error.
+var monthNames = []string{"january", "february", "march", "april", "may", "june", "july",
+	"august", "september", "october", "november", "december"}
+
+var dayNames = []string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"}
+
+// monthByName returns 1..12 for "mar", "march", "sept" ...; 0 if none.
+func monthByName(s string) int {
+	if len(s) < 3 {
+		return 0
+	}
+	for i, m := range monthNames {
+		if strings.HasPrefix(m, s) || (s == "sept" && i == 8) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+func isDayName(s string) bool {
+	if len(s) < 3 {
+		return false
+	}
+	for _, d := range dayNames {
+		if strings.HasPrefix(d, s) || (len(s) >= 3 && strings.HasPrefix(s, d[:3]) && strings.HasPrefix(d, strings.TrimSuffix(s, "."))) {
+			return true
+		}
+	}
+	return s == "tues" || s == "wednes" || s == "thur" || s == "thurs"
+}
+
+// zoneNames are time zone abbreviations accepted (and ignored: a timestamp
+// without time zone drops the zone, as PostgreSQL does).
+var zoneNames = map[string]bool{
+	"z": true, "zulu": true, "utc": true, "gmt": true, "ut": true, "pst": true, "pdt": true,
+	"mst": true, "mdt": true, "cst": true, "cdt": true, "est": true, "edt": true, "akst": true,
+	"akdt": true, "hst": true, "cet": true, "cest": true, "eet": true, "eest": true, "wet": true,
+	"west": true, "bst": true, "ist": true, "jst": true, "kst": true, "msk": true, "aest": true,
+	"aedt": true, "nzst": true, "nzdt": true,
+}
+
+// twoDigitYear applies PostgreSQL's rule for 1- and 2-digit years.
+func twoDigitYear(y int, digits int) int {
+	if digits > 2 {
+		return y
+	}
+	if y < 70 {
+		return y + 2000
+	}
+	return y + 1900
+}
+
+// decodeDateTime parses the date/time forms minipg accepts (a subset of
+// PostgreSQL's ParseDateTime/DecodeDateTime with DateStyle ISO, MDY):
+// 'YYYY-MM-DD', 'YYYYMMDD', 'YYYY/MM/DD', 'YYYY.MM.DD', 'MM/DD/YYYY', month
+// names ('Mar 5 2024', '5 March 2024', '2024-Mar-05', '05-Mar-2024'),
+// optional weekday names, a time 'HH:MM[:SS[.ffffff]]' after a blank or T,
+// AM/PM, BC/AD, and a time zone (+hh[:mm], -hhmm, Z, UTC, PST, Area/City)
+// that is accepted and ignored, as for timestamp without time zone. ok is
+// false on a syntax error.
 func decodeDateTime(in string) (f dtFields, ok bool) {
 	s := strings.ToLower(trimSpace(in))
 	switch s {
@@ -219,6 +273,7 @@ func decodeDateTime(in string) (f dtFields, ok bool) {
 		f.special = s
 		return f, true
 	}
+	s = strings.ReplaceAll(s, ",", " ")
 	// Split "dateTtime" into two fields.
 	fields := strings.Fields(s)
 	if len(fields) > 0 {
@@ -227,6 +282,8 @@ func decodeDateTime(in string) (f dtFields, ok bool) {
 		}
 	}
 	hasTime := false
+	var nums []string // bare numbers next to a month name
+	namedMonth := false
 	for _, fld := range fields {
 		switch {
 		case fld == "bc":
@@ -236,34 +293,58 @@ func decodeDateTime(in string) (f dtFields, ok bool) {
 			f.am = true
 		case fld == "pm":
 			f.pm = true
-		case fld == "z" || fld == "utc" || fld == "gmt" || fld == "zulu":
-		case !f.hasDate && strings.IndexByte(fld, '-') > 0 && fld[0] != '+':
+		case zoneNames[fld]:
+		case !namedMonth && !f.hasDate && monthByName(strings.TrimSuffix(fld, ".")) > 0:
+			f.month = monthByName(strings.TrimSuffix(fld, "."))
+			namedMonth = true
+		case isDayName(strings.TrimSuffix(fld, ".")):
+		case hasTime && strings.IndexByte(fld, '/') > 0 && !allDigits(strings.ReplaceAll(fld, "/", "")):
+			// a zone name such as europe/paris
+		case !f.hasDate && !namedMonth && strings.IndexByte(fld, '-') > 0 && fld[0] != '+':
 			p := strings.Split(fld, "-")
-			if len(p) != 3 || !allDigits(p[0]) || !allDigits(p[1]) || !allDigits(p[2]) {
+			if len(p) != 3 {
 				return f, false
 			}
-			f.year, f.month, f.day = atoiSmall(p[0]), atoiSmall(p[1]), atoiSmall(p[2])
+			switch {
+			case allDigits(p[0]) && allDigits(p[1]) && allDigits(p[2]):
+				if len(p[0]) <= 2 && len(p[2]) >= 3 { // MM-DD-YYYY
+					f.month, f.day, f.year = atoiSmall(p[0]), atoiSmall(p[1]), atoiSmall(p[2])
+				} else {
+					f.year, f.month, f.day = atoiSmall(p[0]), atoiSmall(p[1]), atoiSmall(p[2])
+				}
+			case allDigits(p[0]) && monthByName(p[1]) > 0 && allDigits(p[2]):
+				f.month = monthByName(p[1])
+				if len(p[0]) >= 3 { // YYYY-Mon-DD
+					f.year, f.day = atoiSmall(p[0]), atoiSmall(p[2])
+				} else { // DD-Mon-YYYY
+					f.day, f.year = atoiSmall(p[0]), twoDigitYear(atoiSmall(p[2]), len(p[2]))
+				}
+			case monthByName(p[0]) > 0 && allDigits(p[1]) && allDigits(p[2]): // Mon-DD-YYYY
+				f.month, f.day, f.year = monthByName(p[0]), atoiSmall(p[1]), twoDigitYear(atoiSmall(p[2]), len(p[2]))
+			default:
+				return f, false
+			}
 			f.hasDate = true
-		case !f.hasDate && strings.IndexByte(fld, '/') > 0:
-			p := strings.Split(fld, "/")
+		case !f.hasDate && !namedMonth && (strings.IndexByte(fld, '/') > 0 || strings.Count(fld, ".") == 2):
+			sep := "/"
+			if strings.IndexByte(fld, '/') < 0 {
+				sep = "."
+			}
+			p := strings.Split(fld, sep)
 			if len(p) != 3 || !allDigits(p[0]) || !allDigits(p[1]) || !allDigits(p[2]) {
 				return f, false
 			}
 			if len(p[0]) >= 3 { // YYYY/MM/DD
 				f.year, f.month, f.day = atoiSmall(p[0]), atoiSmall(p[1]), atoiSmall(p[2])
 			} else { // MDY
-				f.month, f.day, f.year = atoiSmall(p[0]), atoiSmall(p[1]), atoiSmall(p[2])
-				if len(p[2]) <= 2 {
-					f.year += 1900
-					if f.year < 1970 {
-						f.year += 100
-					}
-				}
+				f.month, f.day, f.year = atoiSmall(p[0]), atoiSmall(p[1]), twoDigitYear(atoiSmall(p[2]), len(p[2]))
 			}
 			f.hasDate = true
-		case !f.hasDate && len(fld) == 8 && allDigits(fld):
+		case !f.hasDate && !namedMonth && len(fld) == 8 && allDigits(fld):
 			f.year, f.month, f.day = atoiSmall(fld[:4]), atoiSmall(fld[4:6]), atoiSmall(fld[6:])
 			f.hasDate = true
+		case !f.hasDate && allDigits(fld) && len(nums) < 2:
+			nums = append(nums, fld) // day and year next to a month name
 		case !hasTime && strings.IndexByte(fld, ':') > 0:
 			// time, possibly followed by a zone: +hh[:mm], -hh[:mm], z
 			tm := fld
@@ -284,6 +365,16 @@ func decodeDateTime(in string) (f dtFields, ok bool) {
 		default:
 			return f, false
 		}
+	}
+	if namedMonth && !f.hasDate && len(nums) == 2 {
+		d, y := nums[0], nums[1]
+		if len(d) >= 3 || atoiSmall(d) > 31 {
+			d, y = y, d
+		}
+		f.day, f.year = atoiSmall(d), twoDigitYear(atoiSmall(y), len(y))
+		f.hasDate = true
+	} else if len(nums) > 0 {
+		return f, false
 	}
 	if !f.hasDate {
 		return f, false
