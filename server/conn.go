@@ -58,13 +58,14 @@ type prepStmt struct {
 
 // portal is a bound statement. p is nil for an empty query.
 type portal struct {
-	name    string
-	stmt    *prepStmt
-	p       Portal
-	cols    []Column
-	formats []int16 // per column
-	done    bool    // ran to completion
-	tag     string  // its CommandComplete tag
+	name      string
+	stmt      *prepStmt
+	p         Portal
+	cols      []Column
+	formats   []int16 // per column
+	done      bool    // ran to completion
+	suspended bool    // an Execute stopped at its row limit
+	tag       string  // its CommandComplete tag
 }
 
 // ServeConn runs the protocol on nc until the client terminates, a FATAL

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -132,9 +133,10 @@ func (c *conn) execute(ctx context.Context, m *pgproto3.Execute) error {
 		return nil
 	}
 	if pt.done {
-		// A finished SELECT fetches nothing more; other statements run once.
-		if strings.HasPrefix(pt.tag, "SELECT") {
-			c.send(&pgproto3.CommandComplete{CommandTag: []byte("SELECT 0")})
+		// As PostgreSQL: a finished portal that returns rows fetches no
+		// more ("SELECT 0"); other statements run only once.
+		if pt.cols != nil && pt.tag != "" {
+			c.send(&pgproto3.CommandComplete{CommandTag: []byte(withCount(pt.tag, 0))})
 			return nil
 		}
 		return pgerr.New(pgerr.ObjectNotInPrerequisiteState, "portal \"%s\" cannot be run", pt.name)
@@ -151,7 +153,16 @@ func (c *conn) execute(ctx context.Context, m *pgproto3.Execute) error {
 		if maxRows < 0 {
 			maxRows = 0
 		}
-		tag, finished, err = pt.p.Run(ctx, maxRows, c.rowSender(pt.cols, pt.formats))
+		emit := c.rowSender(pt.cols, pt.formats)
+		rows := 0
+		tag, finished, err = pt.p.Run(ctx, maxRows, func(row []types.Datum) error {
+			rows++
+			return emit(row)
+		})
+		if err == nil && finished && pt.suspended {
+			// The tag of a resumed portal counts the rows of this Execute.
+			tag = withCount(tag, rows)
+		}
 	}
 	if err != nil {
 		pt.done = true
@@ -159,6 +170,7 @@ func (c *conn) execute(ctx context.Context, m *pgproto3.Execute) error {
 	}
 	c.sendNotices()
 	if !finished {
+		pt.suspended = true
 		c.send(&pgproto3.PortalSuspended{})
 		return c.maybeFlush()
 	}
@@ -187,4 +199,17 @@ func (c *conn) closePortal(name string) {
 		}
 		delete(c.portals, name)
 	}
+}
+
+// withCount replaces the row count at the end of a command tag ("SELECT 5",
+// "INSERT 0 5") with n; a tag without a count is returned as it is.
+func withCount(tag string, n int) string {
+	i := strings.LastIndexByte(tag, ' ')
+	if i < 0 {
+		return tag
+	}
+	if _, err := strconv.Atoi(tag[i+1:]); err != nil {
+		return tag
+	}
+	return tag[:i+1] + strconv.Itoa(n)
 }
