@@ -1,9 +1,23 @@
 package catalog
 
 import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/cockroachdb/pebble"
+	"github.com/cockroachdb/pebble/vfs"
+
+	"minipg/pgerr"
 )
 
 // FirstNormalObjectID is the first OID given to user objects, as in
@@ -12,6 +26,9 @@ const FirstNormalObjectID uint32 = 16384
 
 // NameDataLen is NAMEDATALEN: identifiers are at most NameDataLen-1 bytes.
 const NameDataLen = 64
+
+// MaxColumns is MaxHeapAttributeNumber.
+const MaxColumns = 1600
 
 // Column is one column of a table (a pg_attribute row). Its attribute number
 // is its 1-based position in Table.Columns.
@@ -23,7 +40,8 @@ type Column struct {
 	Default string `json:"default,omitempty"` // DEFAULT expression as SQL text; "" for none
 }
 
-// Index describes one index of a table (a pg_index/pg_class pair).
+// Index describes one index of a table (a pg_index/pg_class pair). Primary
+// implies Unique.
 type Index struct {
 	Name    string  `json:"name"`
 	OID     uint32  `json:"oid"`
@@ -48,9 +66,13 @@ type Table struct {
 //
 // Locking: ddlMu serializes DDL (each one reads the cache, writes one synced
 // pebble batch, then publishes the new cache); mu guards the cache and is held
-// only briefly, never across I/O. Lock order: ddlMu, then mu.
+// only briefly, never across I/O. The cache is modified only with both held,
+// so a DDL may read it holding ddlMu alone. Lock order: ddlMu, then mu.
 type Catalog struct {
 	db *pebble.DB
+
+	// commit writes a DDL batch; b.Commit(pebble.Sync) except in tests.
+	commit func(b *pebble.Batch) error
 
 	ddlMu sync.Mutex // serializes DDL, including the synced batch
 
@@ -64,66 +86,391 @@ type Catalog struct {
 	}
 }
 
+// quietLogger drops pebble's informational messages.
+type quietLogger struct{}
+
+func (quietLogger) Infof(string, ...any) {}
+func (quietLogger) Fatalf(format string, args ...any) {
+	log.Printf("catalog: pebble: "+format, args...)
+	os.Exit(1)
+}
+
 // Open opens (creating if needed) the catalog stored in dir.
-func Open(dir string) (*Catalog, error) { panic("unimplemented") }
+func Open(dir string) (*Catalog, error) {
+	if err := ensureDir(dir); err != nil {
+		return nil, err
+	}
+	return open(dir, nil)
+}
+
+// ensureDir creates dir if needed and makes its directory entry durable.
+func ensureDir(dir string) error {
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return pgerr.Wrapf(err, pgerr.IOError, "could not create directory %q", dir)
+	}
+	d, err := os.Open(filepath.Dir(filepath.Clean(dir)))
+	if err != nil {
+		return pgerr.Wrapf(err, pgerr.IOError, "could not open directory %q", filepath.Dir(dir))
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return pgerr.Wrapf(err, pgerr.IOError, "could not fsync directory %q", filepath.Dir(dir))
+	}
+	return nil
+}
+
+// open opens the catalog on fs (nil: the OS file system).
+func open(dir string, fs vfs.FS) (*Catalog, error) {
+	opts := &pebble.Options{Logger: quietLogger{}, FS: fs}
+	db, err := pebble.Open(dir, opts)
+	if err != nil {
+		return nil, pgerr.Wrapf(err, pgerr.IOError, "could not open catalog in %q", dir)
+	}
+	c := &Catalog{db: db}
+	c.commit = func(b *pebble.Batch) error { return b.Commit(pebble.Sync) }
+	if err := c.load(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// load reads every table and the OID counter into the cache.
+func (c *Catalog) load() error {
+	c.mu.byOID = make(map[uint32]*Table)
+	c.mu.byName = make(map[string]*Table)
+	c.mu.indexes = make(map[string]uint32)
+	c.mu.nextOID = FirstNormalObjectID
+
+	iter, err := c.db.NewIter(&pebble.IterOptions{
+		LowerBound: []byte(tablePrefix),
+		UpperBound: []byte(tablePrefixEnd),
+	})
+	if err != nil {
+		return pgerr.Wrapf(err, pgerr.IOError, "could not read catalog")
+	}
+	for iter.First(); iter.Valid(); iter.Next() {
+		t, err := decodeTable(iter.Key(), iter.Value())
+		if err != nil {
+			iter.Close()
+			return err
+		}
+		c.publishLocked(t)
+		c.mu.nextOID = max(c.mu.nextOID, t.maxOID()+1)
+	}
+	if err := iter.Close(); err != nil {
+		return pgerr.Wrapf(err, pgerr.IOError, "could not read catalog")
+	}
+	v, closer, err := c.db.Get([]byte(oidSeqKey))
+	switch {
+	case errors.Is(err, pebble.ErrNotFound):
+	case err != nil:
+		return pgerr.Wrapf(err, pgerr.IOError, "could not read catalog")
+	default:
+		n, perr := strconv.ParseUint(string(v), 10, 32)
+		closer.Close()
+		if perr != nil {
+			return corrupt("key %q: %v", oidSeqKey, perr)
+		}
+		c.mu.nextOID = max(c.mu.nextOID, uint32(n))
+	}
+	return nil
+}
 
 // Close closes the store. The catalog must not be used afterwards.
-func (c *Catalog) Close() error { panic("unimplemented") }
+func (c *Catalog) Close() error {
+	c.ddlMu.Lock()
+	defer c.ddlMu.Unlock()
+	if c.db == nil {
+		return nil
+	}
+	err := c.db.Close()
+	c.db = nil
+	if err != nil {
+		return pgerr.Wrapf(err, pgerr.IOError, "could not close catalog")
+	}
+	return nil
+}
 
 // Version returns a counter bumped by every successful DDL; a plan cache may
 // compare it to decide whether its bound statements are stale.
-func (c *Catalog) Version() uint64 { panic("unimplemented") }
+func (c *Catalog) Version() uint64 {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.mu.version
+}
 
 // Table returns the table named name (exact, case-sensitive match: the SQL
 // layer folds unquoted identifiers to lower case before asking).
-func (c *Catalog) Table(name string) (*Table, bool) { panic("unimplemented") }
+func (c *Catalog) Table(name string) (*Table, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	t, ok := c.mu.byName[name]
+	return t, ok
+}
 
 // TableByOID returns the table with the given OID.
-func (c *Catalog) TableByOID(oid uint32) (*Table, bool) { panic("unimplemented") }
+func (c *Catalog) TableByOID(oid uint32) (*Table, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	t, ok := c.mu.byOID[oid]
+	return t, ok
+}
 
 // Tables returns all tables ordered by OID.
-func (c *Catalog) Tables() []*Table { panic("unimplemented") }
+func (c *Catalog) Tables() []*Table {
+	c.mu.RLock()
+	out := make([]*Table, 0, len(c.mu.byOID))
+	for _, t := range c.mu.byOID {
+		out = append(out, t)
+	}
+	c.mu.RUnlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].OID < out[j].OID })
+	return out
+}
 
 // IndexByName returns the index named name and its table.
-func (c *Catalog) IndexByName(name string) (*Table, Index, bool) { panic("unimplemented") }
+func (c *Catalog) IndexByName(name string) (*Table, Index, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	oid, ok := c.mu.indexes[name]
+	if !ok {
+		return nil, Index{}, false
+	}
+	t := c.mu.byOID[oid]
+	for _, idx := range t.Indexes {
+		if idx.Name == name {
+			return t, idx, true
+		}
+	}
+	return nil, Index{}, false
+}
 
 // RelationExists reports whether a table or an index is called name (they
 // share one namespace, as relations in pg_class do).
-func (c *Catalog) RelationExists(name string) bool { panic("unimplemented") }
+func (c *Catalog) RelationExists(name string) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.relationExistsLocked(name)
+}
+
+func (c *Catalog) relationExistsLocked(name string) bool {
+	_, t := c.mu.byName[name]
+	_, i := c.mu.indexes[name]
+	return t || i
+}
 
 // CreateTable stores a new table. def gives Name, Columns, Options and
 // Indexes (index OIDs are ignored); the catalog assigns the table's OID, its
 // RelFileNode (equal to the OID, as PostgreSQL does for a new relation) and
-// the index OIDs, writes one synced batch and returns the stored definition.
+// the index OIDs, marks primary-key columns NOT NULL and primary indexes
+// unique, writes one synced batch and returns the stored definition (def
+// itself is not kept or changed).
 // Errors: 42P07 if the table or one of its index names is taken by any
 // relation; 42701 for a duplicate column name; 42P16 for more than one
-// primary key.
-// The caller creates the heap file for RelFileNode (before or after, as its
-// crash story needs: a file without a catalog entry is garbage, a catalog
-// entry without a file is not).
-func (c *Catalog) CreateTable(def *Table) (*Table, error) { panic("unimplemented") }
+// primary key; 54011 for more than 1600 columns.
+// The caller creates the heap file for RelFileNode (a file without a catalog
+// entry is garbage; a catalog entry without a file is not).
+func (c *Catalog) CreateTable(def *Table) (*Table, error) {
+	t := def.Clone()
+	if len(t.Columns) > MaxColumns {
+		return nil, pgerr.New(pgerr.TooManyColumns, "tables can have at most %d columns", MaxColumns)
+	}
+	seen := make(map[string]bool, len(t.Columns))
+	for _, col := range t.Columns {
+		if seen[col.Name] {
+			return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", col.Name)
+		}
+		seen[col.Name] = true
+	}
+	if len(t.Options) == 0 {
+		t.Options = nil
+	}
+
+	c.ddlMu.Lock()
+	defer c.ddlMu.Unlock()
+	if err := c.usableLocked(); err != nil {
+		return nil, err
+	}
+	if c.relationExistsLocked(t.Name) {
+		return nil, errRelationExists(t.Name)
+	}
+	next := c.mu.nextOID
+	t.OID = next
+	t.RelFileNode = next
+	next++
+	names := map[string]bool{t.Name: true}
+	primary := false
+	for i := range t.Indexes {
+		idx := &t.Indexes[i]
+		if names[idx.Name] || c.relationExistsLocked(idx.Name) {
+			return nil, errRelationExists(idx.Name)
+		}
+		names[idx.Name] = true
+		if idx.Primary {
+			if primary {
+				return nil, errMultiplePrimaryKeys(t.Name)
+			}
+			primary = true
+		}
+		if err := t.fixIndex(idx); err != nil {
+			return nil, err
+		}
+		idx.OID = next
+		next++
+	}
+	if err := c.writeLocked(next, []*Table{t}, nil); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.mu.nextOID = next
+	c.publishLocked(t)
+	c.mu.version++
+	c.mu.Unlock()
+	return t, nil
+}
 
 // DropTable removes a table and its indexes in one synced batch and returns
 // the removed definition, so that the caller can drop its heap file and its
 // in-memory indexes. 42P01 if there is no such table.
-func (c *Catalog) DropTable(oid uint32) (*Table, error) { panic("unimplemented") }
+func (c *Catalog) DropTable(oid uint32) (*Table, error) {
+	c.ddlMu.Lock()
+	defer c.ddlMu.Unlock()
+	if err := c.usableLocked(); err != nil {
+		return nil, err
+	}
+	t, ok := c.mu.byOID[oid]
+	if !ok {
+		return nil, errNoTable(oid)
+	}
+	if err := c.writeLocked(c.mu.nextOID, nil, []uint32{oid}); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.unpublishLocked(t)
+	c.mu.version++
+	c.mu.Unlock()
+	return t, nil
+}
 
 // AddIndex adds an index to a table; idx.OID is assigned. 42P07 if any
 // relation has idx.Name; 42P16 if idx is primary and the table already has
-// a primary key; 42P01 if the table is gone. Returns the updated table.
+// a primary key; 42P01 if the table is gone. A primary key marks its columns
+// NOT NULL (the caller has checked the rows). Returns the updated table and
+// the stored index.
 func (c *Catalog) AddIndex(tableOID uint32, idx Index) (*Table, Index, error) {
-	panic("unimplemented")
+	c.ddlMu.Lock()
+	defer c.ddlMu.Unlock()
+	if err := c.usableLocked(); err != nil {
+		return nil, Index{}, err
+	}
+	old, ok := c.mu.byOID[tableOID]
+	if !ok {
+		return nil, Index{}, errNoTable(tableOID)
+	}
+	if c.relationExistsLocked(idx.Name) {
+		return nil, Index{}, errRelationExists(idx.Name)
+	}
+	if _, has := old.PrimaryKey(); has && idx.Primary {
+		return nil, Index{}, errMultiplePrimaryKeys(old.Name)
+	}
+	t := old.Clone()
+	idx.Columns = slices.Clone(idx.Columns)
+	if err := t.fixIndex(&idx); err != nil {
+		return nil, Index{}, err
+	}
+	idx.OID = c.mu.nextOID
+	t.Indexes = append(t.Indexes, idx)
+	if err := c.writeLocked(idx.OID+1, []*Table{t}, nil); err != nil {
+		return nil, Index{}, err
+	}
+	c.mu.Lock()
+	c.mu.nextOID = idx.OID + 1
+	c.unpublishLocked(old)
+	c.publishLocked(t)
+	c.mu.version++
+	c.mu.Unlock()
+	return t, idx, nil
 }
 
-// DropIndex removes the index called name; 42704 if there is none. Returns
+// DropIndex removes the index called name; 42704 if there is none, 2BP01
+// for a primary key (PostgreSQL drops it only with its constraint). Returns
 // the updated table and the removed index.
-func (c *Catalog) DropIndex(name string) (*Table, Index, error) { panic("unimplemented") }
+func (c *Catalog) DropIndex(name string) (*Table, Index, error) {
+	c.ddlMu.Lock()
+	defer c.ddlMu.Unlock()
+	if err := c.usableLocked(); err != nil {
+		return nil, Index{}, err
+	}
+	oid, ok := c.mu.indexes[name]
+	if !ok {
+		return nil, Index{}, pgerr.New(pgerr.UndefinedObject, "index \"%s\" does not exist", name)
+	}
+	old := c.mu.byOID[oid]
+	t := old.Clone()
+	var removed Index
+	for i, idx := range t.Indexes {
+		if idx.Name == name {
+			removed = idx
+			t.Indexes = slices.Delete(t.Indexes, i, i+1)
+			break
+		}
+	}
+	if removed.Primary {
+		return nil, Index{}, pgerr.New(pgerr.DependentObjectsStillExist,
+			"cannot drop index %s because constraint %s on table %s requires it", name, name, t.Name).
+			WithHint("You can drop constraint %s on table %s instead.", name, t.Name)
+	}
+	if err := c.writeLocked(c.mu.nextOID, []*Table{t}, nil); err != nil {
+		return nil, Index{}, err
+	}
+	c.mu.Lock()
+	c.unpublishLocked(old)
+	c.publishLocked(t)
+	c.mu.version++
+	c.mu.Unlock()
+	return t, removed, nil
+}
 
 // SetOptions merges opts into the table's options (ALTER TABLE ... SET);
 // an option whose value is "" is removed (ALTER TABLE ... RESET). Values are
 // stored as given: the SQL layer validates them. Returns the updated table.
 func (c *Catalog) SetOptions(tableOID uint32, opts map[string]string) (*Table, error) {
-	panic("unimplemented")
+	c.ddlMu.Lock()
+	defer c.ddlMu.Unlock()
+	if err := c.usableLocked(); err != nil {
+		return nil, err
+	}
+	old, ok := c.mu.byOID[tableOID]
+	if !ok {
+		return nil, errNoTable(tableOID)
+	}
+	t := old.Clone()
+	if t.Options == nil {
+		t.Options = make(map[string]string, len(opts))
+	}
+	for k, v := range opts {
+		if v == "" {
+			delete(t.Options, k)
+		} else {
+			t.Options[k] = v
+		}
+	}
+	if len(t.Options) == 0 {
+		t.Options = nil
+	}
+	if err := c.writeLocked(c.mu.nextOID, []*Table{t}, nil); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.unpublishLocked(old)
+	c.publishLocked(t)
+	c.mu.version++
+	c.mu.Unlock()
+	return t, nil
 }
 
 // ChooseRelationName picks a relation name that is not in use, as
@@ -132,17 +479,178 @@ func (c *Catalog) SetOptions(tableOID uint32, opts map[string]string) (*Table, e
 // until free. name2 may be "". The name is only free at the time of the call:
 // CreateTable/AddIndex still check.
 func (c *Catalog) ChooseRelationName(name1, name2, label string) string {
-	panic("unimplemented")
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	modlabel := label
+	for pass := 1; ; pass++ {
+		name := MakeObjectName(name1, name2, modlabel)
+		if !c.relationExistsLocked(name) {
+			return name
+		}
+		modlabel = fmt.Sprintf("%s%d", label, pass)
+	}
+}
+
+// MakeObjectName is PostgreSQL's makeObjectName: name1_name2_label, where
+// name1 and name2 (the longer first) are cut, on a UTF-8 character boundary,
+// so the whole fits in NameDataLen-1 bytes; label is never cut.
+func MakeObjectName(name1, name2, label string) string {
+	n1, n2 := len(name1), len(name2)
+	overhead := 0
+	if name2 != "" {
+		overhead++
+	}
+	if label != "" {
+		overhead += len(label) + 1
+	}
+	avail := NameDataLen - 1 - overhead
+	for n1+n2 > avail && n1+n2 > 0 {
+		if n1 > n2 {
+			n1--
+		} else {
+			n2--
+		}
+	}
+	name := clip(name1, n1)
+	if name2 != "" {
+		name += "_" + clip(name2, n2)
+	}
+	if label != "" {
+		name += "_" + label
+	}
+	return name
+}
+
+// clip cuts s to at most n bytes without splitting a UTF-8 character
+// (pg_mbcliplen).
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// usableLocked fails if the catalog is closed. Caller holds ddlMu.
+func (c *Catalog) usableLocked() error {
+	if c.db == nil {
+		return pgerr.New(pgerr.InternalError, "catalog: closed")
+	}
+	return nil
+}
+
+// writeLocked writes one synced batch: the OID counter, the tables in put
+// and the deletion of the tables in del. Caller holds ddlMu.
+func (c *Catalog) writeLocked(nextOID uint32, put []*Table, del []uint32) error {
+	b := c.db.NewBatch()
+	defer b.Close()
+	if err := b.Set([]byte(oidSeqKey), []byte(strconv.FormatUint(uint64(nextOID), 10)), nil); err != nil {
+		return pgerr.Wrapf(err, pgerr.IOError, "could not write catalog")
+	}
+	for _, t := range put {
+		v, err := json.Marshal(t)
+		if err != nil {
+			return pgerr.Wrapf(err, pgerr.InternalError, "could not encode table %q", t.Name)
+		}
+		if err := b.Set(tableKey(t.OID), v, nil); err != nil {
+			return pgerr.Wrapf(err, pgerr.IOError, "could not write catalog")
+		}
+	}
+	for _, oid := range del {
+		if err := b.Delete(tableKey(oid), nil); err != nil {
+			return pgerr.Wrapf(err, pgerr.IOError, "could not write catalog")
+		}
+	}
+	if err := c.commit(b); err != nil {
+		return pgerr.Wrapf(err, pgerr.IOError, "could not write catalog")
+	}
+	return nil
+}
+
+// publishLocked adds t to the cache. Caller holds mu (or is loading).
+func (c *Catalog) publishLocked(t *Table) {
+	c.mu.byOID[t.OID] = t
+	c.mu.byName[t.Name] = t
+	for _, idx := range t.Indexes {
+		c.mu.indexes[idx.Name] = t.OID
+	}
+}
+
+// unpublishLocked removes t from the cache. Caller holds mu.
+func (c *Catalog) unpublishLocked(t *Table) {
+	delete(c.mu.byOID, t.OID)
+	delete(c.mu.byName, t.Name)
+	for _, idx := range t.Indexes {
+		delete(c.mu.indexes, idx.Name)
+	}
+}
+
+// fixIndex checks idx's columns against t and applies the primary-key
+// rules (unique, columns NOT NULL).
+func (t *Table) fixIndex(idx *Index) error {
+	if len(idx.Columns) == 0 {
+		return pgerr.New(pgerr.InvalidTableDefinition, "index \"%s\" has no columns", idx.Name)
+	}
+	for _, a := range idx.Columns {
+		if a < 1 || int(a) > len(t.Columns) {
+			return pgerr.New(pgerr.UndefinedColumn, "index \"%s\": column number %d of table \"%s\" does not exist",
+				idx.Name, a, t.Name)
+		}
+	}
+	if idx.Primary {
+		idx.Unique = true
+		for _, a := range idx.Columns {
+			t.Columns[a-1].NotNull = true
+		}
+	}
+	return nil
 }
 
 // Clone returns a deep copy of t that the caller may modify.
-func (t *Table) Clone() *Table { panic("unimplemented") }
+func (t *Table) Clone() *Table {
+	c := *t
+	c.Columns = slices.Clone(t.Columns)
+	c.Options = maps.Clone(t.Options)
+	c.Indexes = slices.Clone(t.Indexes)
+	for i := range c.Indexes {
+		c.Indexes[i].Columns = slices.Clone(c.Indexes[i].Columns)
+	}
+	return &c
+}
 
 // ColumnIndex returns the 0-based position of the column called name, or -1.
-func (t *Table) ColumnIndex(name string) int { panic("unimplemented") }
+func (t *Table) ColumnIndex(name string) int {
+	for i, col := range t.Columns {
+		if col.Name == name {
+			return i
+		}
+	}
+	return -1
+}
 
 // PrimaryKey returns the table's primary key index.
-func (t *Table) PrimaryKey() (Index, bool) { panic("unimplemented") }
+func (t *Table) PrimaryKey() (Index, bool) {
+	for _, idx := range t.Indexes {
+		if idx.Primary {
+			return idx, true
+		}
+	}
+	return Index{}, false
+}
 
 // Option returns the value of reloption name.
-func (t *Table) Option(name string) (string, bool) { panic("unimplemented") }
+func (t *Table) Option(name string) (string, bool) {
+	v, ok := t.Options[name]
+	return v, ok
+}
+
+// maxOID is the largest OID t uses.
+func (t *Table) maxOID() uint32 {
+	m := max(t.OID, t.RelFileNode)
+	for _, idx := range t.Indexes {
+		m = max(m, idx.OID)
+	}
+	return m
+}

@@ -1,0 +1,43 @@
+// Package catalog keeps minipg's table definitions — columns, types,
+// typmods, NOT NULL, defaults, table options (reloptions), relfilenodes and
+// indexes — in a pebble store under <datadir>, with an in-memory copy for
+// lookups.
+//
+// # Keys
+//
+//	catalog/v1/table/0000016384 -> {"oid":16384,"name":"t","relfilenode":16384,
+//	                                "columns":[{"name":"id","type":23,"typmod":-1,"not_null":true}],
+//	                                "options":{"fillfactor":"90"},
+//	                                "indexes":[{"name":"t_pkey","oid":16385,"columns":[1],"unique":true,"primary":true}]}
+//	catalog/v1/seq/oid          -> "16386" (next OID to assign)
+//
+// Keys are readable and versioned ("v1"); values are JSON. OIDs start at
+// 16384 (FirstNormalObjectId) and are shared by tables and indexes; a new
+// table's relfilenode equals its OID, as in PostgreSQL.
+//
+// # Durability and atomicity
+//
+// Every DDL (CreateTable, DropTable, AddIndex, DropIndex, SetOptions) writes
+// one pebble batch — the changed table definitions and the OID counter — and
+// commits it with Sync before it returns, so an acknowledged DDL survives a
+// crash and a DDL is never half applied (pebble writes a batch as one WAL
+// record). The in-memory copy is updated only after the batch is durable.
+//
+// # Names
+//
+// Tables and indexes share one namespace (relations, as in pg_class):
+// creating either with a name in use is 42P07. Names are stored and matched
+// exactly as given; the SQL layer folds unquoted identifiers to lower case
+// and truncates them to NAMEDATALEN-1 bytes. ChooseRelationName builds
+// PostgreSQL-style generated names ("t_pkey", "t_a_idx", "t_a_idx1").
+//
+// # Immutability and locking
+//
+// A *Table handed out is never modified: a DDL stores a new *Table, so
+// readers need no lock and a plan may keep one (Version tells it when to
+// re-bind). ddlMu serializes DDL for the whole read-check-write-publish
+// sequence, including the synced batch; mu (RWMutex) guards the cache maps
+// and is held only for in-memory work. Lock order: ddlMu, then mu. The
+// catalog does not lock relations against concurrent DML: the executor holds
+// txn's relation lock exclusively around DDL.
+package catalog

@@ -1,0 +1,44 @@
+package catalog
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Keys. All catalog keys start with "catalog/v1/"; a future incompatible
+// encoding gets a new version prefix.
+//
+//	catalog/v1/table/<oid, 10 decimal digits>  -> JSON of Table
+//	catalog/v1/seq/oid                         -> next OID, decimal text
+//
+// The OID is zero-padded so that keys sort in OID order.
+const (
+	tablePrefix    = "catalog/v1/table/"
+	tablePrefixEnd = "catalog/v1/table0" // '0' follows '/'
+	oidSeqKey      = "catalog/v1/seq/oid"
+)
+
+func tableKey(oid uint32) []byte {
+	return fmt.Appendf(nil, "%s%010d", tablePrefix, oid)
+}
+
+func decodeTable(key, value []byte) (*Table, error) {
+	s, ok := strings.CutPrefix(string(key), tablePrefix)
+	if !ok {
+		return nil, corrupt("unexpected key %q", key)
+	}
+	oid, err := strconv.ParseUint(s, 10, 32)
+	if err != nil {
+		return nil, corrupt("key %q: %v", key, err)
+	}
+	var t Table
+	if err := json.Unmarshal(value, &t); err != nil {
+		return nil, corrupt("key %q: %v", key, err)
+	}
+	if t.OID != uint32(oid) || t.Name == "" {
+		return nil, corrupt("key %q: definition of table %q has OID %d", key, t.Name, t.OID)
+	}
+	return &t, nil
+}
