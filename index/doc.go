@@ -20,7 +20,9 @@
 // _bt_check_unique does: Lookup(key), and for each TID fetch the tuple; a
 // live committed tuple is a 23505 unique_violation, a tuple whose inserter
 // (or deleter) is still in progress means wait for that transaction and look
-// again, dead tuples are skipped. Concurrent inserters of one key must
+// again, dead tuples are skipped. A key with a NULL column never conflicts
+// (NULLS DISTINCT, PostgreSQL's default), so the check is skipped for it.
+// Concurrent inserters of one key must
 // serialize the check-and-insert (for example by inserting first and checking
 // for other entries after, as PostgreSQL does under the page lock).
 //

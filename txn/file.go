@@ -127,6 +127,26 @@ func decodeLimit(buf []byte) (uint32, error) {
 	return binary.LittleEndian.Uint32(buf[8:]), nil
 }
 
+// ensureDir creates dir if needed and makes its directory entry durable.
+func ensureDir(dir string) error {
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return ioError(err, "could not create directory %q", dir)
+	}
+	parent := filepath.Dir(filepath.Clean(dir))
+	d, err := os.Open(parent)
+	if err != nil {
+		return ioError(err, "could not open directory %q", parent)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return ioError(err, "could not fsync directory %q", parent)
+	}
+	return nil
+}
+
 // readFile returns the contents of dir/name, or nil if it does not exist.
 func readFile(dir, name string) ([]byte, error) {
 	b, err := os.ReadFile(filepath.Join(dir, name))

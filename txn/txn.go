@@ -2,7 +2,6 @@ package txn
 
 import (
 	"context"
-	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -81,8 +80,8 @@ var (
 // aborted: it was running at a crash or shutdown. WAL replay may then correct
 // that with RecoverCommitted before the first Begin.
 func Open(dir string) (*Manager, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, ioError(err, "could not create directory %q", dir)
+	if err := ensureDir(dir); err != nil {
+		return nil, err
 	}
 	m := &Manager{dir: dir}
 	m.mu.running = make(map[uint32]chan struct{})
@@ -297,6 +296,9 @@ func (m *Manager) assignXidLocked() (uint32, error) {
 	}
 	m.mu.nextXid++
 	m.mu.running[xid] = make(chan struct{})
+	if invariants {
+		m.checkLocked()
+	}
 	return xid, nil
 }
 
@@ -316,6 +318,9 @@ func (m *Manager) endLocked(t *Txn, st byte) {
 		delete(m.mu.waitsFor, t.xid)
 	}
 	delete(m.mu.active, t)
+	if invariants {
+		m.checkLocked()
+	}
 }
 
 // Xid returns the transaction's xid, assigning one on first call (the

@@ -1,0 +1,35 @@
+package txn
+
+import "fmt"
+
+// checkLocked verifies the manager's invariants; it panics on a broken one.
+// Called after every xid assignment and transaction end in builds with the
+// invariants tag. Caller holds m.mu.
+//
+//   - every running xid is normal, below the next xid and not recorded in
+//     the commit log;
+//   - the next xid never passes the reserved limit;
+//   - a commit in progress and a waiter are running transactions.
+func (m *Manager) checkLocked() {
+	if m.mu.nextXid > m.mu.xidLimit {
+		panic(fmt.Sprintf("txn: next xid %d beyond reserved limit %d", m.mu.nextXid, m.mu.xidLimit))
+	}
+	for x := range m.mu.running {
+		if x < FirstNormalXid || x >= m.mu.nextXid {
+			panic(fmt.Sprintf("txn: running xid %d outside [%d, %d)", x, FirstNormalXid, m.mu.nextXid))
+		}
+		if st := m.mu.clog.get(x); st != statusInProgress {
+			panic(fmt.Sprintf("txn: running xid %d has status %d in the commit log", x, st))
+		}
+	}
+	for x := range m.mu.inCommit {
+		if _, ok := m.mu.running[x]; !ok {
+			panic(fmt.Sprintf("txn: committing xid %d not running", x))
+		}
+	}
+	for w := range m.mu.waitsFor {
+		if _, ok := m.mu.running[w]; !ok {
+			panic(fmt.Sprintf("txn: waiting xid %d not running", w))
+		}
+	}
+}
