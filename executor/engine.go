@@ -38,7 +38,7 @@ const DefaultSharedBuffers = 128 << 20
 type Engine struct {
 	cfg      Config
 	log      *slog.Logger
-	cat      *catalog.Catalog
+	cat      catalogStore
 	pool     *buffer.Pool
 	txns     *txn.Manager
 	settings map[string]string // server-wide values (defaults + -c)
@@ -50,6 +50,22 @@ type Engine struct {
 		rels map[uint32]*relation // table OID -> open relation
 	}
 }
+
+// catalogStore is the part of *catalog.Catalog the executor uses.
+type catalogStore interface {
+	Version() uint64
+	Table(name string) (*catalog.Table, bool)
+	Tables() []*catalog.Table
+	RelationExists(name string) bool
+	CreateTable(def *catalog.Table) (*catalog.Table, error)
+	DropTable(oid uint32) (*catalog.Table, error)
+	AddIndex(tableOID uint32, idx catalog.Index) (*catalog.Table, catalog.Index, error)
+	ChooseRelationName(name1, name2, label string) string
+	Close() error
+}
+
+// openCatalog opens the catalog of a data directory (tests may replace it).
+var openCatalog = func(dir string) (catalogStore, error) { return catalog.Open(dir) }
 
 // relation is an open table.
 type relation struct {
@@ -120,7 +136,7 @@ func Open(cfg Config, log *slog.Logger) (*Engine, error) {
 		}
 	}
 	var err error
-	if e.cat, err = catalog.Open(filepath.Join(cfg.DataDir, "catalog")); err != nil {
+	if e.cat, err = openCatalog(filepath.Join(cfg.DataDir, "catalog")); err != nil {
 		return nil, err
 	}
 	nbuf := int(sb / page.BlockSize)
@@ -159,7 +175,10 @@ func (e *Engine) Pool() *buffer.Pool { return e.pool }
 func (e *Engine) Txns() *txn.Manager { return e.txns }
 
 // Catalog returns the catalog.
-func (e *Engine) Catalog() *catalog.Catalog { return e.cat }
+func (e *Engine) Catalog() *catalog.Catalog {
+	c, _ := e.cat.(*catalog.Catalog)
+	return c
+}
 
 // SetCheckpointHook replaces what CHECKPOINT does (default: flush all
 // buffers, fsync, save the commit log). Set it before the first session.

@@ -41,6 +41,9 @@ func runSimple(s *Session, query string, copyData string) string {
 		s.Sync()
 		return out.String()
 	}
+	if len(stmts) == 0 {
+		out.WriteString("EMPTY\n")
+	}
 	for _, q := range stmts {
 		err := runOne(s, q, copyData, &out)
 		for _, n := range s.TakeNotices() {
@@ -114,7 +117,10 @@ func formatRow(cols []Column, row []types.Datum) string {
 			parts[i] = types.FormatText(cols[i].Type, v)
 		}
 	}
-	return strings.Join(parts, "|")
+	if line := strings.Join(parts, "|"); line != "" {
+		return line
+	}
+	return "(empty)"
 }
 
 // TestScripts runs testdata/*.txt: blocks of

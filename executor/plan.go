@@ -41,6 +41,10 @@ func (pt *Portal) newExecCtx(ctx context.Context, tableOID uint32, write bool) (
 		}
 	}
 	x.snap = tx.Snapshot()
+	if !pt.active {
+		pt.active = true
+		s.active++
+	}
 	if write {
 		xid, err := tx.Xid()
 		if err != nil {

@@ -92,9 +92,21 @@ func (pt *Portal) finish(err error) {
 		pt.release()
 		pt.release = nil
 	}
-	if err == nil && pt.s.tx != nil {
-		if e := pt.s.tx.NextCommand(); e != nil {
-			pt.s.failed = true
+	s := pt.s
+	if err == nil && s.tx != nil {
+		if e := s.tx.NextCommand(); e != nil {
+			s.failed = true
+		}
+	}
+	if pt.active {
+		pt.active = false
+		if s.active > 0 {
+			s.active--
+		}
+		if s.active == 0 && s.tx != nil {
+			// No snapshot of this transaction is in use any more (READ
+			// COMMITTED): stop holding back VACUUM's horizon.
+			s.tx.ResetXmin()
 		}
 	}
 }
@@ -172,7 +184,7 @@ func (s *Session) txnControl(st *sql.Txn) (string, error) {
 		}
 		s.ensureTx()
 		s.explicit = true
-		return "BEGIN", nil
+		return st.Tag, nil
 	case sql.TxnCommit:
 		if !s.explicit {
 			s.notice(pgerr.SeverityWarning, pgerr.NoActiveSQLTransaction, "there is no transaction in progress")

@@ -53,6 +53,7 @@ type Session struct {
 	failed   bool // a statement failed in the current transaction
 	txStart  time.Time
 	ist      *heap.InsertState
+	active   int // portals holding a snapshot
 }
 
 // NewSession starts a session. startup holds the start-up packet's
@@ -174,6 +175,7 @@ type Portal struct {
 	tagFn   func(n int64) string
 	release func()
 	copy    *sql.Copy
+	active  bool // counted in Session.active
 }
 
 // Bind binds parameter values (already converted to p.ParamTypes).
@@ -230,7 +232,7 @@ func (s *Session) Sync() error {
 // endTx commits or aborts the open transaction and leaves the block.
 func (s *Session) endTx(commit bool) error {
 	tx := s.tx
-	s.tx, s.explicit, s.failed = nil, false, false
+	s.tx, s.explicit, s.failed, s.active = nil, false, false, 0
 	if tx == nil {
 		return nil
 	}
