@@ -136,14 +136,16 @@ func Load(ctx context.Context, connect Connector, o LoadOptions) (LoadResult, er
 				return
 			}
 			defer c.Close(context.Background())
-			ld := &loader{conn: c, mode: o.Mode, sc: sc, warehouses: o.Warehouses,
-				rnd: NewRand(o.Seed + uint64(w+1)*7919), consts: consts}
+			ld := &loader{conn: c, mode: o.Mode, sc: sc, warehouses: o.Warehouses, consts: consts}
 			for {
 				job := int(next.Add(1) - 1)
 				if job > o.Warehouses {
 					return
 				}
 				t0 := time.Now()
+				// Seeded per job, not per worker: the same data whichever
+				// worker loads a warehouse, so targets can be compared.
+				ld.rnd = NewRand(o.Seed + uint64(job+1)*7919)
 				n, err := ld.job(ctx, job)
 				if err != nil {
 					errs[w] = fmt.Errorf("worker %d, job %d: %w", w, job, err)
