@@ -22,6 +22,13 @@ func mustOpen(t *testing.T, dir string) *Catalog {
 	return c
 }
 
+func check(t *testing.T, c *Catalog) {
+	t.Helper()
+	if err := c.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func orders() *Table {
 	return &Table{
 		Name: "orders",
@@ -75,11 +82,13 @@ func TestCreateDropReopen(t *testing.T) {
 	if _, err := c.SetOptions(items.OID, map[string]string{"fsm_policy": "classic"}); err != nil {
 		t.Fatal(err)
 	}
+	check(t, c)
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
 
 	c = mustOpen(t, dir)
+	check(t, c)
 	got, ok := c.Table("orders")
 	if !ok {
 		t.Fatal("orders lost on reopen")
@@ -176,6 +185,7 @@ func TestErrors(t *testing.T) {
 	if len(c.Tables()) != 1 {
 		t.Fatalf("failed DDL left tables: %v", c.Tables())
 	}
+	check(t, c)
 	// A failed DDL consumed no OID.
 	x, err := c.CreateTable(&Table{Name: "x"})
 	if err != nil || x.OID != tb.Indexes[0].OID+1 {
@@ -279,9 +289,11 @@ func TestConcurrentDDL(t *testing.T) {
 			t.Fatalf("t%d created %d times", i, n)
 		}
 	}
+	check(t, c)
 	c.Close()
 	c = mustOpen(t, dir)
 	defer c.Close()
+	check(t, c)
 	if len(c.Tables()) != names {
 		t.Fatalf("%d tables after reopen", len(c.Tables()))
 	}
@@ -354,6 +366,7 @@ func TestCrashAtomicity(t *testing.T) {
 	if err != nil || nt.OID != tb.Indexes[0].OID+1 {
 		t.Fatalf("after crashes: oid %d err %v", nt.OID, err)
 	}
+	check(t, c)
 	c.Close()
 }
 
@@ -369,5 +382,22 @@ func TestCorruptEntry(t *testing.T) {
 	c.Close()
 	if _, err := open("cat", fs); !pgerr.IsCorruption(err) {
 		t.Fatalf("open with a corrupt entry: %v", err)
+	}
+}
+
+// TestCheckFindsDamage: Check reports a cache that disagrees with the store.
+func TestCheckFindsDamage(t *testing.T) {
+	c := mustOpen(t, t.TempDir())
+	defer c.Close()
+	tb, err := c.CreateTable(orders())
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, c)
+	bad := tb.Clone()
+	bad.Columns[0].NotNull = false
+	c.mu.byOID[tb.OID] = bad
+	if err := c.Check(); !pgerr.IsCorruption(err) {
+		t.Fatalf("Check = %v", err)
 	}
 }
