@@ -413,8 +413,11 @@ func (t *Txn) ResetXmin() { t.xmin.Store(InvalidXid) }
 // closes the cycle is the one that fails). ctx.Err() if ctx ends first.
 func (t *Txn) WaitFor(ctx context.Context, xid uint32) error {
 	m := t.m
-	if t.xid == InvalidXid || xid == t.xid {
+	if t.xid == InvalidXid {
 		return m.Wait(ctx, xid)
+	}
+	if xid == t.xid {
+		return errDeadlock(t.xid, xid) // waiting for ourselves would never end
 	}
 	m.mu.Lock()
 	ch, ok := m.mu.running[xid]

@@ -186,7 +186,6 @@ func TestDeadlock(t *testing.T) {
 	m := open(t, t.TempDir())
 	a, b, c := m.Begin(), m.Begin(), m.Begin()
 	xa, xb, xc := mustXid(t, a), mustXid(t, b), mustXid(t, c)
-	_ = xc
 	aDone := make(chan error)
 	go func() { aDone <- a.WaitFor(context.Background(), xb) }() // a -> b
 	bDone := make(chan error)
@@ -208,6 +207,9 @@ func TestDeadlock(t *testing.T) {
 			break
 		}
 		runtimeGosched()
+	}
+	if err := c.WaitFor(context.Background(), xc); pgerr.CodeOf(err) != pgerr.DeadlockDetected {
+		t.Fatalf("waiting for oneself = %v", err)
 	}
 	// c -> a closes the cycle a -> b -> c -> a.
 	err := c.WaitFor(context.Background(), xa)
