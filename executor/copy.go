@@ -220,10 +220,7 @@ func (ld *copyLoader) readText(ctx context.Context, br *bufio.Reader) error {
 		if len(fields) > len(c.Cols) {
 			return badCopy("extra data after last expected column")
 		}
-		if len(fields) < len(c.Cols) {
-			return badCopy("missing data for column \"%s\"", ld.x.rel.def.Columns[c.Cols[len(fields)]].Name)
-		}
-		vals := make([]types.Datum, len(fields))
+		vals := make([]types.Datum, len(c.Cols))
 		for i, f := range fields {
 			if f.raw == c.Null {
 				continue
@@ -231,6 +228,10 @@ func (ld *copyLoader) readText(ctx context.Context, br *bufio.Reader) error {
 			if vals[i], err = ld.parseField(i, f.val); err != nil {
 				return err
 			}
+		}
+		if len(fields) < len(c.Cols) {
+			// Fields are converted in order first, as PostgreSQL does.
+			return badCopy("missing data for column \"%s\"", ld.x.rel.def.Columns[c.Cols[len(fields)]].Name)
 		}
 		if err := ld.addRow(vals); err != nil {
 			return err
@@ -344,10 +345,7 @@ func (ld *copyLoader) readCSV(ctx context.Context, br *bufio.Reader) error {
 		if len(fields) > len(c.Cols) {
 			return badCopy("extra data after last expected column")
 		}
-		if len(fields) < len(c.Cols) {
-			return badCopy("missing data for column \"%s\"", ld.x.rel.def.Columns[c.Cols[len(fields)]].Name)
-		}
-		vals := make([]types.Datum, len(fields))
+		vals := make([]types.Datum, len(c.Cols))
 		for i, f := range fields {
 			if !f.quoted && f.val == c.Null {
 				continue
@@ -355,6 +353,9 @@ func (ld *copyLoader) readCSV(ctx context.Context, br *bufio.Reader) error {
 			if vals[i], err = ld.parseField(i, f.val); err != nil {
 				return err
 			}
+		}
+		if len(fields) < len(c.Cols) {
+			return badCopy("missing data for column \"%s\"", ld.x.rel.def.Columns[c.Cols[len(fields)]].Name)
 		}
 		if err := ld.addRow(vals); err != nil {
 			return err

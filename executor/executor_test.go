@@ -3,9 +3,11 @@ package executor
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"minipg/pgerr"
 	"minipg/types"
@@ -301,8 +303,12 @@ func TestCancel(t *testing.T) {
 		pt.Close()
 		done <- err
 	}()
+	for e.txns.Running() == nil || len(e.txns.Running()) < 2 {
+		runtime.Gosched() // wait until s2's update has an xid (it is about to block)
+	}
+	time.Sleep(20 * time.Millisecond)
 	cancel2()
-	if err := <-done; pgerr.CodeOf(err) != pgerr.QueryCanceled && err != nil {
+	if err := <-done; pgerr.CodeOf(err) != pgerr.QueryCanceled {
 		t.Fatalf("blocked update: %v", err)
 	}
 	s2.Sync()
