@@ -38,7 +38,6 @@ func (e *testEnv) corruptOnDisk(tb testing.TB, blk uint32, damage func(p page.Pa
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { _ = pool.Close() })
 	e.pool = pool
 	e.rel = Open(pool, testRel, testDesc, Options{})
 }
