@@ -198,7 +198,11 @@ func TestRandomOps(t *testing.T) {
 	ix := New(c, false)
 	m := &model{cmp: c}
 	rng := rand.New(rand.NewSource(1))
-	for step := 0; step < 20000; step++ {
+	steps := 20000
+	if testing.Short() {
+		steps = 5000
+	}
+	for step := 0; step < steps; step++ {
 		e := entry{k(int64(rng.Intn(1000))), tid(uint32(rng.Intn(50)), uint16(rng.Intn(5)+1))}
 		switch r := rng.Intn(10); {
 		case r < 6:
