@@ -198,9 +198,9 @@ func TestRandomOps(t *testing.T) {
 	ix := New(c, false)
 	m := &model{cmp: c}
 	rng := rand.New(rand.NewSource(1))
-	steps := 20000
+	steps := 8000
 	if testing.Short() {
-		steps = 5000
+		steps = 3000
 	}
 	for step := 0; step < steps; step++ {
 		e := entry{k(int64(rng.Intn(1000))), tid(uint32(rng.Intn(50)), uint16(rng.Intn(5)+1))}
