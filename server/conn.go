@@ -65,6 +65,7 @@ type portal struct {
 	formats   []int16 // per column
 	done      bool    // ran to completion
 	suspended bool    // an Execute stopped at its row limit
+	failed    bool    // an Execute failed: it cannot run again
 	tag       string  // its CommandComplete tag
 }
 

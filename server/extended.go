@@ -132,6 +132,9 @@ func (c *conn) execute(ctx context.Context, m *pgproto3.Execute) error {
 		c.send(&pgproto3.EmptyQueryResponse{})
 		return nil
 	}
+	if pt.failed {
+		return pgerr.New(pgerr.ObjectNotInPrerequisiteState, "portal \"%s\" cannot be run", pt.name)
+	}
 	if pt.done {
 		// As PostgreSQL: a finished portal that returns rows fetches no
 		// more ("SELECT 0"); other statements run only once.
@@ -165,7 +168,7 @@ func (c *conn) execute(ctx context.Context, m *pgproto3.Execute) error {
 		}
 	}
 	if err != nil {
-		pt.done = true
+		pt.failed = true
 		return err
 	}
 	c.sendNotices()

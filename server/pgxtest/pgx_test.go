@@ -19,7 +19,7 @@ import (
 )
 
 // startServer runs minipg on a fresh data directory and returns its DSN.
-func startServer(t *testing.T) string {
+func startServer(t testing.TB) string {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	eng, err := executor.Open(executor.Config{DataDir: t.TempDir(), SharedBuffers: 16 << 20}, log)
