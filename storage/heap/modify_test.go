@@ -398,7 +398,11 @@ func TestReadCommittedCounter(t *testing.T) {
 
 // increment adds one to row id's counter in its own transaction, the way
 // the executor runs UPDATE t SET n = n + 1 WHERE id = $1 in READ COMMITTED.
-func increment(e *testEnv, id int32) error {
+func increment(e *testEnv, id int32) error { return incrementPad(e, id, 0) }
+
+// incrementPad is increment with pad bytes of padding after the counter,
+// so that new versions vary in size and move between pages.
+func incrementPad(e *testEnv, id int32, pad int) error {
 	x := e.o.Begin()
 	snap := e.o.Snapshot(x, 0)
 	// Find the row with the statement's snapshot.
@@ -423,7 +427,7 @@ func increment(e *testEnv, id int32) error {
 		var n int
 		_, p := rowOf(nil, cur)
 		fmt.Sscan(p, &n)
-		_, res, fd, err := e.rel.Update(snap, at, mkRow(nil, id, fmt.Sprint(n+1)), x, 0, nil)
+		_, res, fd, err := e.rel.Update(snap, at, mkRow(nil, id, fmt.Sprint(n+1)+" "+strings.Repeat("#", pad)), x, 0, nil)
 		if err != nil {
 			return err
 		}
@@ -445,4 +449,74 @@ func increment(e *testEnv, id int32) error {
 			return fmt.Errorf("increment of %d at %s: %v", id, at, res)
 		}
 	}
+}
+
+// TestConcurrentUpdatesMove: large rows of varying size updated by several
+// sessions while VACUUM runs, so that new versions move between pages in
+// both directions (the two-buffer locking of UPDATE, FSM reuse of freed
+// space); no update is lost.
+func TestConcurrentUpdatesMove(t *testing.T) {
+	sessions, perSession := 4, 150
+	if testing.Short() || raceEnabled {
+		perSession = 40
+	}
+	e := newEnv(t, 48, Options{FillFactor: 90})
+	e.insertCommitted(t, 0, 60, "0 "+strings.Repeat("#", 900))
+	var wg sync.WaitGroup
+	errc := make(chan error, sessions+1)
+	stop := make(chan struct{})
+	var vacuums sync.WaitGroup
+	vacuums.Add(1)
+	go func() {
+		defer vacuums.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if _, err := e.rel.Vacuum(e.o.OldestXmin(), e.o, nil); err != nil {
+				errc <- err
+				return
+			}
+		}
+	}()
+	for g := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(g), 2))
+			for range perSession {
+				if err := incrementPad(e, int32(rng.IntN(60)), 200+rng.IntN(1800)); err != nil {
+					errc <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	vacuums.Wait()
+	close(errc)
+	for err := range errc {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, r := range e.scanAll(t, e.snap(0, 0)) {
+		var n int
+		fmt.Sscan(r.payload, &n)
+		total += n
+	}
+	if total != sessions*perSession {
+		t.Errorf("sum of counters %d, want %d", total, sessions*perSession)
+	}
+	st := e.rel.Stats()
+	if st.UpdatesOtherPage == 0 {
+		t.Errorf("no update moved to another page: %+v", st)
+	}
+	t.Logf("%+v", st)
+	if _, err := e.rel.Vacuum(e.o.OldestXmin(), e.o, nil); err != nil {
+		t.Fatal(err)
+	}
+	mustCheck(t, e.rel)
 }
