@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,6 +62,13 @@ func count(t *testing.T, c *pgx.Conn, q string) int64 {
 // hold after any mix (clause 3.3.2).
 func checkConsistency(t *testing.T, c *pgx.Conn) {
 	t.Helper()
+	bad, err := Check(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bad {
+		t.Errorf("Check: %s", b)
+	}
 	for _, q := range []string{
 		// 2: d_next_o_id - 1 = max(o_id) = max(no_o_id)
 		`SELECT count(*) FROM bmsql_district WHERE d_next_o_id - 1 <> (SELECT max(o_id) FROM bmsql_oorder WHERE o_w_id = d_w_id AND o_d_id = d_id)`,
@@ -203,4 +211,31 @@ func TestRunMixAndPasses(t *testing.T) {
 		t.Errorf("neworders: locality over %d orders, want %d", no.Locality.Groups, want)
 	}
 	checkConsistency(t, c)
+
+	// Check finds broken conditions.
+	for _, q := range []string{
+		"UPDATE bmsql_district SET d_ytd = d_ytd + 1 WHERE d_w_id = 1 AND d_id = 1",
+		"DELETE FROM bmsql_order_line WHERE ol_w_id = 2 AND ol_d_id = 3 AND ol_o_id = 5 AND ol_number = 1",
+	} {
+		if _, err := c.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bad, err := Check(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"condition 1": false, "condition 4": false, "condition 6": false}
+	for _, b := range bad {
+		for k := range want {
+			if strings.HasPrefix(b, k+":") {
+				want[k] = true
+			}
+		}
+	}
+	for k, found := range want {
+		if !found {
+			t.Errorf("Check did not report %s; got %q", k, bad)
+		}
+	}
 }

@@ -8,6 +8,7 @@
 //	minipg-bench run           -dsn DSN -terminals 4 -duration 1m | -txns N
 //	minipg-bench delivery-pass -dsn DSN [-per-district 300] [-workers 1]
 //	minipg-bench neworders     -dsn DSN [-n 1000] [-terminals 1]
+//	minipg-bench check         -dsn DSN    TPC-C consistency conditions
 //
 // Targets are given with -dsn (repeatable, optionally NAME=DSN) or -minipg
 // and -pg; with two targets a ratio column (first/second) is printed.
@@ -26,7 +27,7 @@ import (
 	"minipg/tpcc"
 )
 
-var tpccCommands = map[string]bool{"load": true, "locality": true, "run": true, "delivery-pass": true, "neworders": true}
+var tpccCommands = map[string]bool{"load": true, "locality": true, "run": true, "delivery-pass": true, "neworders": true, "check": true}
 
 // runSubcommand runs a TPC-C subcommand named by os.Args[1] and reports
 // true, or strips an explicit "rt" and reports false so that main runs the
@@ -131,6 +132,23 @@ func tpccMain(cmd string, args []string) {
 		}
 	case "locality":
 		fn = localityReport
+	case "check":
+		fn = func(ctx context.Context, connect tpcc.Connector, r *result) error {
+			c, err := connect(ctx)
+			if err != nil {
+				return err
+			}
+			defer c.Close(ctx)
+			bad, err := tpcc.Check(ctx, c)
+			if err != nil {
+				return err
+			}
+			for _, b := range bad {
+				r.note(b)
+			}
+			r.num("consistency violations", float64(len(bad)), "%.0f")
+			return nil
+		}
 	case "run":
 		fn = func(ctx context.Context, connect tpcc.Connector, r *result) error {
 			d := *duration
