@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"minipg/pgerr"
+	"minipg/storage/buffer"
 	"minipg/storage/page"
 )
 
@@ -394,4 +395,32 @@ func TestPageImageLikePostgres(t *testing.T) {
 			t.Errorf("row %d at %s, PostgreSQL has (0,%d)", id, rows[id].tid, off)
 		}
 	}
+}
+
+// TestStaleTarget: a session's target block past the end of the relation
+// (after the relation was truncated, as TRUNCATE does) is skipped.
+func TestStaleTarget(t *testing.T) {
+	e := newEnv(t, 16, Options{})
+	var st InsertState
+	x := e.o.Begin()
+	for i := range 400 {
+		if _, err := e.rel.Insert(mkRow(t, int32(i), strings.Repeat("s", 50)), x, 0, &st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.o.Commit(x)
+	if st.target(testRel) < 2 {
+		t.Fatalf("setup: target %d", st.target(testRel))
+	}
+	if err := e.pool.TruncateRel(testRel, buffer.MainFork, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.rel.FSM().Truncate(0); err != nil {
+		t.Fatal(err)
+	}
+	tid, err := e.rel.Insert(mkRow(t, 1, "after"), e.o.Begin(), 0, &st)
+	if err != nil || tid != (page.TID{Block: 0, Offset: 1}) {
+		t.Fatalf("insert after truncation: %s %v", tid, err)
+	}
+	mustCheckPages(t, e.rel)
 }
