@@ -292,7 +292,7 @@ func chooseIndex(r *relation, where sql.Expr) *indexPlan {
 }
 
 // openIndexScan evaluates the plan's values and opens the range.
-func (x *execCtx) openIndexScan(p *indexPlan) (rowIter, error) {
+func (x *execCtx) openIndexScan(p *indexPlan, reverse bool) (rowIter, error) {
 	var prefix index.Key
 	for i, e := range p.eq {
 		v, err := x.ev.eval(e, nil)
@@ -344,7 +344,7 @@ func (x *execCtx) openIndexScan(p *indexPlan) (rowIter, error) {
 		// Range with only a lower bound: NULL keys sort last; stop before them.
 		hi = index.Unbounded
 	}
-	return &indexScan{x: x, it: p.ri.ix.NewIterator(lo, hi, false), dec: newDecoder(x.rel)}, nil
+	return &indexScan{x: x, it: p.ri.ix.NewIterator(lo, hi, reverse), dec: newDecoder(x.rel)}, nil
 }
 
 // keyValue converts a comparison value to the index column's type.
@@ -358,20 +358,66 @@ func keyValue(colT, valT types.T, v types.Datum) (types.Datum, error) {
 // source returns the rows of x.rel that satisfy where (an index range when
 // one applies, else a sequential scan), filtered by where.
 func (x *execCtx) source(where sql.Expr) (rowIter, error) {
+	it, _, err := x.orderedSource(where, nil)
+	return it, err
+}
+
+// orderedSource is source that also tries to return rows in the order of
+// sort (keys over the scan row's columns); sorted reports success, in which
+// case the caller need not sort.
+func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey) (it rowIter, sorted bool, err error) {
 	var in rowIter
 	if p := chooseIndex(x.rel, where); p != nil {
-		it, err := x.openIndexScan(p)
+		reverse, ok := indexOrder(p, sort)
+		it, err := x.openIndexScan(p, reverse)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		in = it
+		in, sorted = it, ok
 	} else {
 		in = &seqScan{x: x, sc: x.rel.heap.NewScan(x.snap), dec: newDecoder(x.rel)}
 	}
 	if where == nil {
-		return in, nil
+		return in, sorted, nil
 	}
-	return &filterIter{in: in, ev: x.ev, pred: where}, nil
+	return &filterIter{in: in, ev: x.ev, pred: where}, sorted, nil
+}
+
+// indexOrder reports whether scanning p forward (or backward) yields rows
+// ordered by sort, whose Idx here are scan-row column positions. Columns
+// bound by equality may appear anywhere; the others must follow the index
+// columns after the equality prefix. The index orders NULL last, which is
+// ASC NULLS LAST or, backward, DESC NULLS FIRST.
+func indexOrder(p *indexPlan, sort []sql.SortKey) (reverse, ok bool) {
+	if len(sort) == 0 {
+		return false, false
+	}
+	next := len(p.eq)
+	dirSet := false
+	for _, k := range sort {
+		bound := false
+		for i := range p.eq {
+			if p.ri.cols[i] == k.Idx {
+				bound = true
+			}
+		}
+		if bound {
+			continue
+		}
+		if next >= len(p.ri.cols) || p.ri.cols[next] != k.Idx {
+			return false, false
+		}
+		next++
+		desc := k.Desc
+		if desc != k.NullsFirst {
+			return false, false
+		}
+		if dirSet && desc != reverse {
+			return false, false
+		}
+		reverse, dirSet = desc, true
+	}
+	return reverse, true
 }
 
 // oneRow is the single empty row of a SELECT without FROM.
@@ -630,8 +676,22 @@ func (pt *Portal) startSelect(ctx context.Context, st *sql.Select) error {
 func (x *execCtx) buildSelect(st *sql.Select) (rowIter, error) {
 	var it rowIter
 	var err error
+	sorted := false
 	if x.rel != nil {
-		if it, err = x.source(st.Where); err != nil {
+		// Sort keys that are plain columns may be served by index order.
+		var scanSort []sql.SortKey
+		if !st.Grouped && !st.Distinct {
+			for _, k := range st.Sort {
+				c, ok := st.Targets[k.Idx].(*sql.ColRef)
+				if !ok || c.Idx >= len(x.rel.types) {
+					scanSort = nil
+					break
+				}
+				k.Idx = c.Idx
+				scanSort = append(scanSort, k)
+			}
+		}
+		if it, sorted, err = x.orderedSource(st.Where, scanSort); err != nil {
 			return nil, err
 		}
 		if st.ForUpdate {
@@ -657,7 +717,7 @@ func (x *execCtx) buildSelect(st *sql.Select) (rowIter, error) {
 		}
 		it = &distinctIter{in: it, n: st.NVisible, typs: typs, seen: map[string]struct{}{}}
 	}
-	if len(st.Sort) > 0 {
+	if len(st.Sort) > 0 && !sorted {
 		it = &sortIter{in: it, keys: st.Sort}
 	}
 	if st.Limit != nil || st.Offset != nil {
