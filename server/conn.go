@@ -232,9 +232,6 @@ func (c *conn) send(msg pgproto3.BackendMessage) { c.be.Send(msg) }
 // flush writes what send queued.
 func (c *conn) flush() error {
 	c.unflushed = 0
-	if c.terminating.Load() {
-		_ = c.nc.SetWriteDeadline(time.Now().Add(time.Second))
-	}
 	if err := c.be.Flush(); err != nil {
 		return &ioError{err}
 	}
@@ -312,4 +309,6 @@ func (c *conn) terminate() {
 	c.terminating.Store(true)
 	c.cancelStatement()
 	_ = c.nc.SetReadDeadline(time.Now())
+	// A client that does not read its results must not hold up shutdown.
+	_ = c.nc.SetWriteDeadline(time.Now().Add(2 * time.Second))
 }

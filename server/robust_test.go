@@ -176,3 +176,15 @@ func (c *memConn) SetWriteDeadline(t time.Time) error { return nil }
 
 var _ = strings.Contains
 var _ = binary.BigEndian
+
+// TestShutdownWithClientNotReading: a client that never reads its results
+// (the server blocks writing) does not keep the server from stopping.
+func TestShutdownWithClientNotReading(t *testing.T) {
+	ts := startTestServer(t, nil)
+	c, _ := ts.connect()
+	c.send(&pgproto3.Query{String: "rows 10000000"})
+	other, _ := ts.connect()
+	checkAlive(t, other) // the stuck connection does not block others
+	ts.stop()
+	ts.stop = nil
+}
