@@ -3,12 +3,10 @@ package server
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"io"
 	"log/slog"
 	"net"
-	"strings"
 	"testing"
 	"time"
 
@@ -153,7 +151,7 @@ func FuzzMessageLoop(f *testing.F) {
 		out := &bytes.Buffer{}
 		nc := &memConn{r: bytes.NewReader(in), w: out}
 		srv.ServeConn(context.Background(), nc)
-		if bytes.Contains(out.Bytes(), []byte("XX000")) {
+		if bytes.Contains(out.Bytes(), []byte("CXX000\x00")) {
 			t.Fatalf("internal error for input %q: %q", data, out.Bytes())
 		}
 	})
@@ -174,8 +172,6 @@ func (c *memConn) SetDeadline(t time.Time) error      { return nil }
 func (c *memConn) SetReadDeadline(t time.Time) error  { return nil }
 func (c *memConn) SetWriteDeadline(t time.Time) error { return nil }
 
-var _ = strings.Contains
-var _ = binary.BigEndian
 
 // TestShutdownWithClientNotReading: a client that never reads its results
 // (the server blocks writing) does not keep the server from stopping.
@@ -187,4 +183,38 @@ func TestShutdownWithClientNotReading(t *testing.T) {
 	checkAlive(t, other) // the stuck connection does not block others
 	ts.stop()
 	ts.stop = nil
+}
+
+// FuzzStartup feeds arbitrary bytes as the start-up phase (startup packet,
+// SSL/GSS/cancel requests, SASL messages) to a server with trust and to
+// one that requires SCRAM.
+func FuzzStartup(f *testing.F) {
+	start, _ := (&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersion30, Parameters: map[string]string{"user": "u", "database": "d"}}).Encode(nil)
+	ssl, _ := (&pgproto3.SSLRequest{}).Encode(nil)
+	cancel, _ := (&pgproto3.CancelRequest{ProcessID: 1, SecretKey: []byte{1, 2, 3, 4}}).Encode(nil)
+	sasl, _ := (&pgproto3.SASLInitialResponse{AuthMechanism: "SCRAM-SHA-256", Data: []byte("n,,n=,r=abcdefghijklmnop")}).Encode(nil)
+	f.Add(start)
+	f.Add(append(append([]byte(nil), ssl...), start...))
+	f.Add(cancel)
+	f.Add(append(append([]byte(nil), start...), sasl...))
+	f.Add([]byte{0, 0, 0, 8, 0, 2, 0, 0})
+	discard := slog.New(slog.NewTextHandler(io.Discard, nil))
+	var servers []*Server
+	for _, pw := range []string{"", "pw"} {
+		// A small maximum message size: a claimed length is allocated up front.
+		srv, err := New(Config{Backend: &fakeBackend{}, Logger: discard, Password: pw, MaxMessageSize: 1 << 16})
+		if err != nil {
+			f.Fatal(err)
+		}
+		servers = append(servers, srv)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, srv := range servers {
+			out := &bytes.Buffer{}
+			srv.ServeConn(context.Background(), &memConn{r: bytes.NewReader(data), w: out})
+			if bytes.Contains(out.Bytes(), []byte("CXX000\x00")) {
+				t.Fatalf("internal error for input %q: %q", data, out.Bytes())
+			}
+		}
+	})
 }
