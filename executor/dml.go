@@ -262,7 +262,7 @@ func (x *execCtx) insert(st *sql.Insert) (int64, error) {
 		sx := *x
 		sx.emitReturning = nil
 		if st.Source.Table != nil {
-			if sx.rel, err = x.s.e.rel(st.Source.Table.OID); err != nil {
+			if sx.rel, err = x.openRel(st.Source.Table.OID); err != nil {
 				return 0, err
 			}
 		} else {

@@ -118,6 +118,7 @@ func Open(cfg Config, log *slog.Logger) (*Engine, error) {
 		sb = n
 	}
 	e.settings["shared_buffers"] = formatMemory(sb)
+	e.settings["data_directory"] = cfg.DataDir
 	if _, err := fsm.PolicyByName(e.settings["fsm_policy"]); err != nil {
 		// The configured default must exist; fall back to classic if the
 		// locality policy is not built in.

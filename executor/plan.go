@@ -24,19 +24,27 @@ type execCtx struct {
 
 	xid, cid      uint32 // writes only
 	emitReturning func(row []types.Datum)
+	pt            *Portal // owner of the relation locks
+}
+
+// openRel takes a shared lock on table oid for the rest of the statement
+// and returns its open relation.
+func (x *execCtx) openRel(oid uint32) (*relation, error) {
+	release, err := x.s.e.txns.LockRelation(x.ctx, oid, false)
+	if err != nil {
+		return nil, mapCtxErr(x.ctx, err)
+	}
+	x.pt.release = append(x.pt.release, release)
+	return x.s.e.rel(oid)
 }
 
 func (pt *Portal) newExecCtx(ctx context.Context, tableOID uint32, write bool) (*execCtx, error) {
 	s := pt.s
 	tx := s.ensureTx()
-	x := &execCtx{ctx: ctx, s: s, tx: tx, ev: &evalCtx{s: s, params: pt.params}}
+	x := &execCtx{ctx: ctx, s: s, tx: tx, ev: &evalCtx{s: s, params: pt.params}, pt: pt}
 	if tableOID != 0 {
-		release, err := s.e.txns.LockRelation(ctx, tableOID, false)
-		if err != nil {
-			return nil, mapCtxErr(ctx, err)
-		}
-		pt.release = release
-		if x.rel, err = s.e.rel(tableOID); err != nil {
+		var err error
+		if x.rel, err = x.openRel(tableOID); err != nil {
 			return nil, err
 		}
 	}
@@ -677,7 +685,11 @@ func (x *execCtx) buildSelect(st *sql.Select) (rowIter, error) {
 	var it rowIter
 	var err error
 	sorted := false
-	if x.rel != nil {
+	if len(st.From) > 1 {
+		if it, err = x.joinSource(st); err != nil {
+			return nil, err
+		}
+	} else if x.rel != nil {
 		// Sort keys that are plain columns may be served by index order.
 		var scanSort []sql.SortKey
 		if !st.Grouped && !st.Distinct {

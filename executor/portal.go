@@ -88,10 +88,10 @@ func (pt *Portal) finish(err error) {
 		pt.rows.Close()
 		pt.rows = nil
 	}
-	if pt.release != nil {
-		pt.release()
-		pt.release = nil
+	for _, rel := range pt.release {
+		rel()
 	}
+	pt.release = nil
 	s := pt.s
 	if err == nil && s.tx != nil {
 		if e := s.tx.NextCommand(); e != nil {

@@ -173,7 +173,7 @@ type Portal struct {
 	rows    rowIter // SELECT plan or buffered RETURNING rows
 	nrows   int64   // rows emitted so far
 	tagFn   func(n int64) string
-	release func()
+	release []func() // relation locks to release when the statement ends
 	copy    *sql.Copy
 	active  bool // counted in Session.active
 }

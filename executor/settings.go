@@ -69,6 +69,22 @@ var gucTable = map[string]gucDef{
 	"enable_seqscan":                      {def: "on"},
 	"enable_indexscan":                    {def: "on"},
 	"default_with_oids":                   {def: "off"},
+	"checkpoint_timeout":                  {def: "5min", readOnly: roPostmaster},
+	"max_wal_size":                        {def: "1GB", readOnly: roPostmaster},
+	"wal_level":                           {def: "replica", readOnly: roPostmaster},
+	"commit_delay":                        {def: "0"},
+	"wal_sync_method":                     {def: "fdatasync", readOnly: roPostmaster},
+	"listen_addresses":                    {def: "127.0.0.1", readOnly: roPostmaster},
+	"port":                                {def: "5433", readOnly: roPostmaster},
+	"data_directory":                      {def: "", readOnly: roPostmaster},
+}
+
+// RegisterSetting adds a configuration parameter (e.g. one a storage
+// subsystem reads with Engine.Setting). readOnly is "" (settable with SET),
+// "internal" or "postmaster" (only with -c at start-up). Call it before
+// Open; it is not safe for concurrent use with sessions.
+func RegisterSetting(name, def, readOnly string, report bool) {
+	gucTable[strings.ToLower(name)] = gucDef{def: def, report: report, readOnly: readOnly}
 }
 
 // checkGUC validates and normalizes a value for name.

@@ -33,7 +33,7 @@ func (b *binder) returning(t *catalog.Table, list []*pg_query.Node) ([]Expr, []R
 	if len(list) == 0 {
 		return nil, nil, nil
 	}
-	b.sc = &scope{table: t, alias: t.Name}
+	b.sc = singleScope(t, t.Name)
 	b.agg, b.aggErr = nil, "RETURNING"
 	var exprs []Expr
 	var cols []ResultCol
@@ -219,7 +219,7 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 		alias = s.Relation.Alias.Aliasname
 	}
 	out := &Update{Table: t}
-	b.sc = &scope{table: t, alias: alias}
+	b.sc = singleScope(t, alias)
 	b.agg, b.aggErr = nil, "UPDATE"
 	var defaults []Expr
 	seen := map[int]bool{}
@@ -293,7 +293,7 @@ func (b *binder) deleteStmt(s *pg_query.DeleteStmt) (*Delete, error) {
 		alias = s.Relation.Alias.Aliasname
 	}
 	out := &Delete{Table: t}
-	b.sc = &scope{table: t, alias: alias}
+	b.sc = singleScope(t, alias)
 	if s.WhereClause != nil {
 		b.agg, b.aggErr = nil, "WHERE"
 		w, err := b.expr(s.WhereClause)

@@ -18,10 +18,20 @@ type Catalog interface {
 	Table(name string) (*catalog.Table, bool)
 }
 
-// scope is the FROM clause visible to column references: at most one table.
-type scope struct {
+// scopeTable is one table visible to column references.
+type scopeTable struct {
 	table *catalog.Table
 	alias string // name the table is referred to by
+	base  int    // slot of its first column in the row
+}
+
+// scope is the FROM clause visible to column references.
+type scope struct {
+	tables []scopeTable
+}
+
+func singleScope(t *catalog.Table, alias string) *scope {
+	return &scope{tables: []scopeTable{{table: t, alias: alias}}}
 }
 
 // aggCtx collects aggregate calls while binding a SELECT's targets.
@@ -493,23 +503,43 @@ func (b *binder) columnRef(cr *pg_query.ColumnRef) (Expr, error) {
 	default:
 		return nil, b.errAt(cr.Location, pgerr.FeatureNotSupported, "qualified names with schema are not supported: %s", strings.Join(names, "."))
 	}
-	if b.sc == nil || b.sc.table == nil {
+	if b.sc == nil || len(b.sc.tables) == 0 {
 		if tbl != "" {
 			return nil, b.errAt(cr.Location, pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", tbl)
 		}
 		return nil, b.errAt(cr.Location, pgerr.UndefinedColumn, "column \"%s\" does not exist", col)
 	}
-	if tbl != "" && tbl != b.sc.alias {
-		return nil, b.errAt(cr.Location, pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", tbl)
-	}
-	t := b.sc.table
-	for i, c := range t.Columns {
-		if c.Name == col {
-			return &ColRef{Idx: i, T: types.T{OID: types.OID(c.TypeOID), Typmod: c.Typmod}, Name: col}, nil
+	var found *ColRef
+	tableSeen := false
+	for _, st := range b.sc.tables {
+		if tbl != "" && tbl != st.alias {
+			continue
 		}
+		tableSeen = true
+		t := st.table
+		var ref *ColRef
+		for i, c := range t.Columns {
+			if c.Name == col {
+				ref = &ColRef{Idx: st.base + i, T: types.T{OID: types.OID(c.TypeOID), Typmod: c.Typmod}, Name: col}
+				break
+			}
+		}
+		if ref == nil && col == "ctid" {
+			ref = &ColRef{Idx: st.base + len(t.Columns), T: types.TTID, Name: "ctid"}
+		}
+		if ref == nil {
+			continue
+		}
+		if found != nil {
+			return nil, b.errAt(cr.Location, pgerr.AmbiguousColumn, "column reference \"%s\" is ambiguous", col)
+		}
+		found = ref
 	}
-	if col == "ctid" {
-		return &ColRef{Idx: len(t.Columns), T: types.TTID, Name: "ctid"}, nil
+	if found != nil {
+		return found, nil
+	}
+	if tbl != "" && !tableSeen {
+		return nil, b.errAt(cr.Location, pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", tbl)
 	}
 	if tbl != "" {
 		return nil, b.errAt(cr.Location, pgerr.UndefinedColumn, "column %s.%s does not exist", tbl, col)

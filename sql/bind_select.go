@@ -8,38 +8,75 @@ import (
 	"minipg/types"
 )
 
-// fromClause binds FROM: nothing or one table (with an optional alias).
-func (b *binder) fromClause(from []*pg_query.Node) error {
+// fromClause binds FROM: nothing, or tables joined by commas, CROSS JOIN
+// or [INNER] JOIN ... ON (the ON conditions are returned, to be ANDed into
+// WHERE).
+func (b *binder) fromClause(from []*pg_query.Node) ([]*pg_query.Node, error) {
+	b.sc = nil
 	if len(from) == 0 {
-		b.sc = nil
-		return nil
+		return nil, nil
 	}
-	if len(from) > 1 {
-		return pgerr.New(pgerr.FeatureNotSupported, "joins are not supported").
-			WithHint("minipg reads one table per SELECT.")
-	}
-	rv := from[0].GetRangeVar()
-	if rv == nil {
+	sc := &scope{}
+	var quals []*pg_query.Node
+	var add func(n *pg_query.Node) error
+	add = func(n *pg_query.Node) error {
 		switch {
-		case from[0].GetJoinExpr() != nil:
-			return pgerr.New(pgerr.FeatureNotSupported, "joins are not supported")
-		case from[0].GetRangeSubselect() != nil:
+		case n.GetRangeVar() != nil:
+			rv := n.GetRangeVar()
+			t, err := b.table(rv)
+			if err != nil {
+				return err
+			}
+			alias := t.Name
+			if rv.Alias != nil && rv.Alias.Aliasname != "" {
+				alias = rv.Alias.Aliasname
+			}
+			base := 0
+			for _, st := range sc.tables {
+				if st.alias == alias {
+					return b.errAt(rv.Location, pgerr.Code("42712"), "table name \"%s\" specified more than once", alias)
+				}
+				base = st.base + len(st.table.Columns) + 1
+			}
+			sc.tables = append(sc.tables, scopeTable{table: t, alias: alias, base: base})
+			return nil
+		case n.GetJoinExpr() != nil:
+			j := n.GetJoinExpr()
+			if j.Jointype != pg_query.JoinType_JOIN_INNER {
+				return pgerr.New(pgerr.FeatureNotSupported, "outer joins are not supported").
+					WithHint("minipg supports inner joins (JOIN ... ON, CROSS JOIN and comma-separated tables).")
+			}
+			if j.IsNatural || len(j.UsingClause) > 0 {
+				return pgerr.New(pgerr.FeatureNotSupported, "NATURAL JOIN and JOIN ... USING are not supported").
+					WithHint("Write the join condition with ON.")
+			}
+			if j.Alias != nil {
+				return pgerr.New(pgerr.FeatureNotSupported, "aliases of joins are not supported")
+			}
+			if err := add(j.Larg); err != nil {
+				return err
+			}
+			if err := add(j.Rarg); err != nil {
+				return err
+			}
+			if j.Quals != nil {
+				quals = append(quals, j.Quals)
+			}
+			return nil
+		case n.GetRangeSubselect() != nil:
 			return pgerr.New(pgerr.FeatureNotSupported, "subqueries in FROM are not supported")
-		case from[0].GetRangeFunction() != nil:
+		case n.GetRangeFunction() != nil:
 			return pgerr.New(pgerr.FeatureNotSupported, "functions in FROM are not supported")
 		}
 		return pgerr.New(pgerr.FeatureNotSupported, "this FROM item is not supported")
 	}
-	t, err := b.table(rv)
-	if err != nil {
-		return err
+	for _, n := range from {
+		if err := add(n); err != nil {
+			return nil, err
+		}
 	}
-	alias := t.Name
-	if rv.Alias != nil && rv.Alias.Aliasname != "" {
-		alias = rv.Alias.Aliasname
-	}
-	b.sc = &scope{table: t, alias: alias}
-	return nil
+	b.sc = sc
+	return quals, nil
 }
 
 func (b *binder) table(rv *pg_query.RangeVar) (*catalog.Table, error) {
@@ -130,14 +167,30 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 	if len(s.WindowClause) > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported")
 	}
-	if err := b.fromClause(s.FromClause); err != nil {
+	quals, err := b.fromClause(s.FromClause)
+	if err != nil {
 		return nil, err
 	}
 	out := &Select{}
 	if b.sc != nil {
-		out.Table = b.sc.table
+		out.Table = b.sc.tables[0].table
+		for _, st := range b.sc.tables {
+			out.From = append(out.From, FromTable{Table: st.table, Base: st.base})
+		}
 	}
-	// WHERE
+	// WHERE, with the join conditions
+	var conds []Expr
+	for _, q := range quals {
+		b.agg, b.aggErr = nil, "JOIN conditions"
+		w, err := b.expr(q)
+		if err != nil {
+			return nil, err
+		}
+		if w, err = b.requireBool(w, "JOIN/ON", 0); err != nil {
+			return nil, err
+		}
+		conds = append(conds, w)
+	}
 	if s.WhereClause != nil {
 		b.agg, b.aggErr = nil, "WHERE"
 		w, err := b.expr(s.WhereClause)
@@ -147,7 +200,14 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 		if w, err = b.requireBool(w, "WHERE", 0); err != nil {
 			return nil, err
 		}
-		out.Where = w
+		conds = append(conds, w)
+	}
+	switch len(conds) {
+	case 0:
+	case 1:
+		out.Where = conds[0]
+	default:
+		out.Where = &BoolOp{Op: "AND", Args: conds}
 	}
 	ag := &aggCtx{}
 	b.agg = ag
@@ -159,11 +219,18 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 			if b.sc == nil {
 				return nil, b.errAt(cr.Location, pgerr.SyntaxError, "SELECT * with no tables specified is not valid")
 			}
-			if len(cr.Fields) == 2 && cr.Fields[0].GetString_().GetSval() != b.sc.alias {
-				return nil, b.errAt(cr.Location, pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", cr.Fields[0].GetString_().GetSval())
+			matched := false
+			for _, st := range b.sc.tables {
+				if len(cr.Fields) == 2 && cr.Fields[0].GetString_().GetSval() != st.alias {
+					continue
+				}
+				matched = true
+				for i, c := range st.table.Columns {
+					targets = append(targets, target{e: &ColRef{Idx: st.base + i, T: types.T{OID: types.OID(c.TypeOID), Typmod: c.Typmod}, Name: c.Name}, name: c.Name})
+				}
 			}
-			for i, c := range b.sc.table.Columns {
-				targets = append(targets, target{e: &ColRef{Idx: i, T: types.T{OID: types.OID(c.TypeOID), Typmod: c.Typmod}, Name: c.Name}, name: c.Name})
+			if !matched {
+				return nil, b.errAt(cr.Location, pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", cr.Fields[0].GetString_().GetSval())
 			}
 			continue
 		}
@@ -299,14 +366,12 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 	out.NVisible = nvis
 	for i, t := range targets[:nvis] {
 		rc := ResultCol{Name: t.name, T: t.e.Type()}
-		if c, ok := t.e.(*ColRef); ok && !out.Grouped && out.Table != nil && c.Idx < len(out.Table.Columns) {
-			rc.TableOID = out.Table.OID
-			rc.AttNum = int16(c.Idx + 1)
+		if c, ok := t.e.(*ColRef); ok && !out.Grouped {
+			rc.TableOID, rc.AttNum = out.source(c.Idx)
 		} else if out.Grouped {
 			if c, ok := t.e.(*ColRef); ok && c.Idx < len(out.Group) {
-				if g, ok := out.Group[c.Idx].(*ColRef); ok && out.Table != nil && g.Idx < len(out.Table.Columns) {
-					rc.TableOID = out.Table.OID
-					rc.AttNum = int16(g.Idx + 1)
+				if g, ok := out.Group[c.Idx].(*ColRef); ok {
+					rc.TableOID, rc.AttNum = out.source(g.Idx)
 				}
 			}
 		}
@@ -314,7 +379,6 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 		out.Columns = append(out.Columns, rc)
 	}
 	// LIMIT / OFFSET
-	var err error
 	if s.LimitCount != nil {
 		if c := s.LimitCount.GetAConst(); c == nil || !c.Isnull {
 			if out.Limit, err = b.limitExpr(s.LimitCount, "LIMIT"); err != nil {
@@ -337,6 +401,9 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 		}
 		if out.Table == nil {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE without a table is not supported")
+		}
+		if len(out.From) > 1 {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE with joins is not supported")
 		}
 		if out.Grouped || out.Distinct {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE is not allowed with aggregate functions, GROUP BY or DISTINCT")
@@ -424,4 +491,15 @@ func colName(e Expr) string {
 		return c.Name
 	}
 	return "?column?"
+}
+
+// source returns the table OID and attribute number of scan-row slot idx
+// (0, 0 for ctid or no table).
+func (s *Select) source(idx int) (uint32, int16) {
+	for _, f := range s.From {
+		if idx >= f.Base && idx < f.Base+len(f.Table.Columns) {
+			return f.Table.OID, int16(idx - f.Base + 1)
+		}
+	}
+	return 0, 0
 }

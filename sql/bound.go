@@ -150,11 +150,14 @@ type SortKey struct {
 //
 // Row layout: a scan row has the table's columns, then ctid (slot
 // len(Table.Columns)). Where, Group and Agg arguments are evaluated over the
-// scan row. If Grouped, Targets and Having are evaluated over the group row:
+// scan row; with several FROM tables the scan row is their rows (each
+// followed by its ctid) side by side, see From, and the inner join's
+// conditions are part of Where. If Grouped, Targets and Having are evaluated over the group row:
 // the Group values, then one slot per Aggs entry; otherwise over the scan
 // row. Targets[:NVisible] are the output columns; the rest are sort-only.
 type Select struct {
-	Table     *catalog.Table // nil: no FROM (one empty row)
+	Table     *catalog.Table // first FROM table; nil: no FROM (one empty row)
+	From      []FromTable    // all FROM tables (inner joins), in row order
 	Where     Expr
 	Grouped   bool
 	Group     []Expr
@@ -168,6 +171,13 @@ type Select struct {
 	Limit     Expr // nil: none; int8
 	Offset    Expr
 	ForUpdate bool
+}
+
+// FromTable is one table of a join: its columns (then its ctid) start at
+// slot Base of the joined row.
+type FromTable struct {
+	Table *catalog.Table
+	Base  int
 }
 
 // Insert is a bound INSERT. Each source row (Values row or Source output)

@@ -140,3 +140,16 @@ func writeKey(b *strings.Builder, e Expr) {
 	})
 	b.WriteByte(')')
 }
+
+// Rewrite returns e with every node for which fn returns (x, true) replaced
+// by x (children of a replaced node are not visited).
+func Rewrite(e Expr, fn func(Expr) (Expr, bool)) Expr {
+	if e == nil {
+		return nil
+	}
+	if x, ok := fn(e); ok {
+		return x
+	}
+	out, _ := mapChildren(e, func(c Expr) (Expr, error) { return Rewrite(c, fn), nil })
+	return out
+}
