@@ -33,9 +33,13 @@ race:
 regress:
 	$(GO) test -tags $(TAGS) -count=1 -run TestRegress -v ./regress/
 
-bench:
+# Go benchmarks of the storage layer, then the pgx benchmark against a fresh
+# server (and PostgreSQL side by side when PGDSN is set, e.g.
+# PGDSN=postgres://postgres:secret@127.0.0.1:5432/postgres).
+PGDSN ?=
+bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./storage/... ./index/...
-	$(GO) run ./cmd/minipg-bench $(BENCHFLAGS)
+	./bin/minipg-bench rt -server ./bin/minipg $(if $(PGDSN),-pg '$(PGDSN)') $(BENCHFLAGS)
 
 vet:
 	$(GO) vet ./...

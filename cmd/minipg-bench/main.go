@@ -269,7 +269,12 @@ func benchConcurrent(ctx context.Context, dsn string, clients int, d time.Durati
 		return 0, err
 	}
 	c.Close(ctx)
-	pool, err := pgxpool.New(ctx, dsn+"&pool_max_conns="+fmt.Sprint(clients))
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return 0, err
+	}
+	cfg.MaxConns = int32(clients)
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return 0, err
 	}
