@@ -89,6 +89,7 @@ func (s *Server) ServeConn(ctx context.Context, nc net.Conn) {
 		return
 	}
 	defer s.untrack(c)
+	defer s.unregister(c) // no-op unless the start-up registered c
 	defer func() {
 		if r := recover(); r != nil {
 			c.log.Error("panic in connection", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
@@ -106,7 +107,6 @@ func (s *Server) ServeConn(ctx context.Context, nc net.Conn) {
 	if !c.terminating.Load() {
 		_ = nc.SetDeadline(time.Time{})
 	}
-	defer s.unregister(c)
 	c.log = c.log.With("pid", c.pid, "user", c.user)
 	c.log.Debug("connection ready")
 	// Statements derive their contexts from the connection's own, so that

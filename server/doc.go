@@ -108,7 +108,12 @@
 // PQ_LARGE_MESSAGE_LIMIT). A panic in a connection goroutine is recovered,
 // logged with its stack, reported as FATAL XX000 and the connection closed;
 // other connections and the server go on. FuzzMessageLoop feeds random
-// bytes to the loop.
+// bytes to the message loop and FuzzStartup to the start-up and
+// authentication phase. Start-up must complete within a minute (as
+// authentication_timeout) and authentication messages are limited to 64 kB.
+// A message body is allocated at its announced length before it arrives
+// (as in PostgreSQL), so the maximum message size also bounds what one
+// connection can make the server allocate.
 //
 // # Compatibility notes
 //
