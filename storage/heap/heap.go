@@ -43,6 +43,8 @@ type Relation struct {
 	policy   fsm.Policy
 	fsm      *fsm.Map
 	stats    relCounters
+
+	indexAttrs atomic.Pointer[IndexAttrs] // set by SetIndexAttrs; nil = no indexes
 }
 
 // Stats are a relation's heap-level counters since Open.
@@ -50,6 +52,7 @@ type Stats struct {
 	Inserts          int64 // tuples inserted (Insert and MultiInsert)
 	UpdatesSamePage  int64 // updates whose new version went on the old version's page
 	UpdatesOtherPage int64 // updates that had to go through the insert path
+	UpdatesHot       int64 // same-page updates that made a heap-only tuple (HOT)
 	Deletes          int64
 	Locks            int64 // FOR UPDATE locks taken
 	PagesPruned      int64 // opportunistic prunes that removed something (heap_page_prune_opt)
@@ -58,7 +61,7 @@ type Stats struct {
 }
 
 type relCounters struct {
-	inserts, updSame, updOther, deletes, locks, pagesPruned, tuplesPruned, hintDirty atomic.Int64
+	inserts, updSame, updOther, updHot, deletes, locks, pagesPruned, tuplesPruned, hintDirty atomic.Int64
 }
 
 // Stats returns the relation's counters.
@@ -66,7 +69,8 @@ func (r *Relation) Stats() Stats {
 	c := &r.stats
 	return Stats{
 		Inserts: c.inserts.Load(), UpdatesSamePage: c.updSame.Load(), UpdatesOtherPage: c.updOther.Load(),
-		Deletes: c.deletes.Load(), Locks: c.locks.Load(), PagesPruned: c.pagesPruned.Load(),
+		UpdatesHot: c.updHot.Load(),
+		Deletes:    c.deletes.Load(), Locks: c.locks.Load(), PagesPruned: c.pagesPruned.Load(),
 		TuplesPruned: c.tuplesPruned.Load(), HintPagesDirtied: c.hintDirty.Load(),
 	}
 }

@@ -1,0 +1,232 @@
+package heap
+
+// Heap-only tuples (HOT), after PostgreSQL 15's heapam.c (heap_update's HOT
+// decision, heap_hot_search_buffer, heap_get_root_tuples). See README.md,
+// "HOT chains".
+//
+// An UPDATE whose new version goes on the old version's page and changes no
+// indexed column makes a HOT chain: the old version gets HEAP_HOT_UPDATED,
+// the new one HEAP_ONLY_TUPLE, and no index entry is made for the new one.
+// Index entries point at the chain's root line pointer (a tuple that is not
+// heap-only, or, after pruning, an LP_REDIRECT to the first surviving
+// member); a fetch through an index walks the chain on the page to the
+// member visible to the snapshot.
+
+import (
+	"bytes"
+	"slices"
+
+	"minipg/storage/page"
+)
+
+// IndexAttrs are the columns (0-based) covered by the relation's indexes,
+// PostgreSQL's RelationGetIndexAttrBitmap.
+type IndexAttrs struct {
+	// Indexed: columns of any index (INDEX_ATTR_BITMAP_HOT_BLOCKING). An
+	// update that changes one of them is never HOT.
+	Indexed []int
+	// Key: columns of unique indexes (INDEX_ATTR_BITMAP_KEY). An update that
+	// changes one of them sets HEAP_KEYS_UPDATED on the old version.
+	Key []int
+}
+
+// SetIndexAttrs records which columns the relation's indexes cover; Update
+// compares them between the old and new versions (binary equality, as
+// heap_update's HeapDetermineColumnsInfo). A Relation starts with no
+// indexed columns, so every same-page update is HOT: a caller with indexes
+// must call SetIndexAttrs before its first Update, and again (holding off
+// updates, e.g. under an exclusive relation lock) whenever the set of
+// indexes changes.
+func (r *Relation) SetIndexAttrs(a IndexAttrs) {
+	c := &IndexAttrs{Indexed: slices.Clone(a.Indexed), Key: slices.Clone(a.Key)}
+	r.indexAttrs.Store(c)
+}
+
+// modifiedColumns reports whether newtup differs from the old version t in
+// an indexed column (hot: false means a HOT update is allowed) and in a key
+// column. A column is unchanged when both are NULL or both are non-NULL with
+// equal bytes. A tuple that cannot be deformed counts as changed.
+func (r *Relation) modifiedColumns(t, newtup []byte) (indexed, key bool) {
+	a := r.indexAttrs.Load()
+	if a == nil || (len(a.Indexed) == 0 && len(a.Key) == 0) {
+		return false, false
+	}
+	n := len(r.desc)
+	ov, nv := make([][]byte, n), make([][]byte, n)
+	on, nn := make([]bool, n), make([]bool, n)
+	if DeformTuple(r.desc, t, ov, on) != nil || DeformTuple(r.desc, newtup, nv, nn) != nil {
+		return true, len(a.Key) > 0
+	}
+	changed := func(cols []int) bool {
+		for _, c := range cols {
+			if c < 0 || c >= n {
+				continue
+			}
+			if on[c] != nn[c] || (!on[c] && !bytes.Equal(ov[c], nv[c])) {
+				return true
+			}
+		}
+		return false
+	}
+	return changed(a.Indexed), changed(a.Key)
+}
+
+// hotSearch is heap_hot_search_buffer's walk on the locked page p: starting
+// at root offset off, follow an LP_REDIRECT (only at the start) and the
+// HEAP_HOT_UPDATED links (t_ctid on the same page, each member's t_xmin
+// equal to its predecessor's update xid), calling visit on each member until
+// it returns true. It returns that member's offset, or 0. A heap-only tuple
+// at the start is not a chain root (index entries never point at one), so
+// nothing is visited. The walk stops after MaxOffset steps (a loop is
+// corruption, which Check reports).
+func hotSearch(p page.Page, off uint16, visit func(off uint16, t []byte) bool) uint16 {
+	maxoff := page.MaxOffset(p)
+	atStart := true
+	var priorXmax uint32
+	for steps := 0; steps <= int(maxoff); steps++ {
+		if off < 1 || off > maxoff {
+			return 0
+		}
+		lpOff, flags, lpLen := page.ItemID(p, off)
+		if flags != page.LPNormal {
+			if flags == page.LPRedirect && atStart {
+				off = uint16(lpOff)
+				atStart = false
+				continue
+			}
+			return 0
+		}
+		if lpLen < TupleHeaderSize || lpOff < page.Upper(p) || lpOff+lpLen > page.Special(p) {
+			return 0 // corrupt line pointer: Check reports it
+		}
+		t := page.Item(p, off)
+		if atStart && Infomask2(t)&HeapOnlyTuple != 0 {
+			return 0
+		}
+		if priorXmax != InvalidXid && Xmin(t) != priorXmax {
+			return 0 // broken chain: the slot was reused
+		}
+		if visit(off, t) {
+			return off
+		}
+		if Infomask2(t)&HeapHotUpdated == 0 {
+			return 0
+		}
+		off = Ctid(t).Offset
+		atStart = false
+		priorXmax = updateXid(t)
+	}
+	return 0
+}
+
+// updateXid is HeapTupleHeaderGetUpdateXid (no multixacts in minipg).
+func updateXid(t []byte) uint32 { return Xmax(t) }
+
+// FetchHot is an index fetch (heapam_index_fetch_tuple): tid is what an
+// index entry holds, the root of a HOT chain; FetchHot follows the chain on
+// tid's page and returns the member visible to snap, its own TID (which
+// differs from tid after a HOT update) and a copy of it. ok is false when no
+// member is visible, or tid names nothing. Like Fetch it may prune the page
+// first.
+func (r *Relation) FetchHot(snap *Snapshot, tid page.TID) (visible page.TID, tup []byte, ok bool, err error) {
+	if snap == nil || snap.Oracle == nil {
+		return page.TID{}, nil, false, ErrNoOracle
+	}
+	buf, err := r.readBlockIfExists(tid.Block)
+	if err != nil || buf == nil {
+		return page.TID{}, nil, false, err
+	}
+	defer buf.Release()
+	buf.RLock()
+	r.maybePrune(buf, snap.Oracle)
+	var q hintQueue
+	off := hotSearch(buf.Page(), tid.Offset, func(off uint16, t []byte) bool {
+		vis, hints := satisfiesMVCC(t, snap)
+		q.add(off, t, hints)
+		if vis {
+			tup = append([]byte(nil), t...)
+		}
+		return vis
+	})
+	buf.RUnlock()
+	if len(q) > 0 {
+		r.applyQueuedHints(buf, q)
+	}
+	if off == 0 {
+		return page.TID{}, nil, false, nil
+	}
+	return page.TID{Block: tid.Block, Offset: off}, tup, true, nil
+}
+
+// FetchHotMatch walks the HOT chain rooted at tid like FetchHot but picks
+// the first member for which match returns true, for callers with their
+// own visibility rule (a uniqueness check's SnapshotDirty). match runs under
+// the page's share lock on a slice into the page: it must not keep the
+// slice, modify it, or wait. It returns the member's TID and a copy of it.
+func (r *Relation) FetchHotMatch(tid page.TID, match func(tup []byte) bool) (found page.TID, tup []byte, ok bool, err error) {
+	buf, err := r.readBlockIfExists(tid.Block)
+	if err != nil || buf == nil {
+		return page.TID{}, nil, false, err
+	}
+	defer buf.Release()
+	buf.RLock()
+	defer buf.RUnlock()
+	off := hotSearch(buf.Page(), tid.Offset, func(_ uint16, t []byte) bool {
+		if match(t) {
+			tup = append([]byte(nil), t...)
+			return true
+		}
+		return false
+	})
+	if off == 0 {
+		return page.TID{}, nil, false, nil
+	}
+	return page.TID{Block: tid.Block, Offset: off}, tup, true, nil
+}
+
+// HotRoots is heap_get_root_tuples for block blk: roots[off] is the offset
+// of the root line pointer of the HOT chain that the tuple at off belongs
+// to (off itself for a tuple that is not heap-only), 0 for line pointers
+// that hold no tuple and heap-only tuples no chain reaches. An index build
+// makes entries with the root TID. len(roots) is MaxOffset+1. The answer is
+// stable for live tuples: pruning keeps a live member's root in place.
+func (r *Relation) HotRoots(blk uint32) ([]uint16, error) {
+	buf, err := r.readBlockIfExists(blk)
+	if err != nil || buf == nil {
+		return nil, err
+	}
+	defer buf.Release()
+	buf.RLock()
+	defer buf.RUnlock()
+	return hotRoots(buf.Page()), nil
+}
+
+// hotRoots computes HotRoots on a locked page.
+func hotRoots(p page.Page) []uint16 {
+	if page.IsNew(p) {
+		return nil
+	}
+	maxoff := page.MaxOffset(p)
+	roots := make([]uint16, int(maxoff)+1)
+	for off := uint16(1); off <= maxoff; off++ {
+		lpOff, flags, lpLen := page.ItemID(p, off)
+		switch flags {
+		case page.LPNormal:
+			if lpLen < TupleHeaderSize || lpOff < page.Upper(p) || lpOff+lpLen > page.Special(p) {
+				continue
+			}
+			if Infomask2(page.Item(p, off))&HeapOnlyTuple != 0 {
+				continue // reached from its root
+			}
+		case page.LPRedirect:
+		default:
+			continue
+		}
+		root := off
+		hotSearch(p, off, func(m uint16, _ []byte) bool {
+			roots[m] = root
+			return false
+		})
+	}
+	return roots
+}
