@@ -84,7 +84,7 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 			return err
 		}
 		pt.p = p
-		if pc := p.Columns(); len(pc) == len(cols) {
+		if pc := p.Columns(); cols != nil && len(pc) == len(cols) {
 			pt.cols = pc
 		}
 	}

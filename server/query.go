@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 )
@@ -30,11 +32,21 @@ func (c *conn) simpleQuery(ctx context.Context, query string) error {
 		stmts = []string{query}
 	}
 	ran := false
+	cursor := 0
 	for _, sql := range stmts {
+		// Where the statement starts in the message, for error positions.
+		offset := -1
+		if i := strings.Index(query[cursor:], sql); i >= 0 {
+			offset = cursor + i
+			cursor = offset + len(sql)
+		}
 		empty, err := c.runSimpleStatement(ctx, sql)
 		if err != nil {
 			if isIOError(err) || isFatal(err) {
 				return err
+			}
+			if offset > 0 {
+				err = shiftPosition(err, int32(utf8.RuneCountInString(query[:offset])))
 			}
 			c.sendError(err)
 			ran = true
@@ -81,4 +93,15 @@ func (c *conn) runSimpleStatement(ctx context.Context, sql string) (empty bool, 
 	c.sendNotices()
 	c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
 	return false, c.maybeFlush()
+}
+
+// shiftPosition makes an error position that is relative to one statement
+// relative to the whole query string, as PostgreSQL reports it.
+func shiftPosition(err error, chars int32) error {
+	pe := toPGError(err)
+	if pe.Position <= 0 {
+		return err
+	}
+	pe.Position += chars
+	return pe
 }
