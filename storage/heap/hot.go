@@ -230,3 +230,8 @@ func hotRoots(p page.Page) []uint16 {
 	}
 	return roots
 }
+
+// IsHeapOnly reports whether tuple t has HEAP_ONLY_TUPLE: it is a HOT
+// update's new version, which has no index entries of its own. After
+// Update, the caller's newtup says whether the update was HOT.
+func IsHeapOnly(t []byte) bool { return Infomask2(t)&HeapOnlyTuple != 0 }

@@ -110,7 +110,19 @@ func (r *Relation) beginModify(tid page.TID, xid, cid uint32, o Oracle) (buf *bu
 // new one HEAP_UPDATED.
 //
 // A Result other than TMOk means nothing was changed; see Result for what
-// the caller does next. An error other than a pgerr from the layers below
+// the caller does next.
+//
+// HOT: when the new version goes on the old version's page and no column
+// named in SetIndexAttrs' Indexed changed (binary comparison), the update is
+// heap-only: the old version gets HEAP_HOT_UPDATED, the new one
+// HEAP_ONLY_TUPLE. As PostgreSQL's heap_update does with its caller's
+// tuple, Update then also sets HEAP_ONLY_TUPLE in newtup's header (and
+// clears it otherwise): the caller tests IsHeapOnly(newtup) and, if true,
+// must not insert index entries for the new version (the existing entries
+// reach it through the HOT chain; see FetchHot). A changed column of
+// SetIndexAttrs' Key sets HEAP_KEYS_UPDATED on the old version.
+//
+// An error other than a pgerr from the layers below
 // is never returned with partial changes, except that on an I/O error while
 // finding a new page the old version stays locked by xid (the transaction
 // is expected to abort, which releases it).
@@ -131,6 +143,14 @@ func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid
 		buf.Release()
 		return page.TID{}, 0, FailureData{}, err
 	}
+	// HeapDetermineColumnsInfo: a changed key column takes the row's
+	// exclusive (key) lock, HEAP_KEYS_UPDATED; a changed indexed column
+	// rules out HOT.
+	indexedChanged, keyChanged := r.modifiedColumns(t, newtup)
+	var keysUpdated uint16
+	if keyChanged {
+		keysUpdated = HeapKeysUpdated
+	}
 	need := page.MaxAlignLen(len(newtup))
 	p := buf.Page()
 	newbuf := buf
@@ -138,9 +158,10 @@ func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid
 		// Lock the old version against other writers while its page is
 		// unlocked (heap_update's xmax_lock_old_tuple).
 		SetInfomask(t, Infomask(t)&^(heapXmaxBits|HeapMoved)|HeapXmaxLockOnly|HeapXmaxExclLock)
-		SetInfomask2(t, Infomask2(t)&^(HeapKeysUpdated|HeapHotUpdated))
+		SetInfomask2(t, Infomask2(t)&^(HeapKeysUpdated|HeapHotUpdated)|keysUpdated)
 		SetXmax(t, xid)
 		setCidValue(t, cidVal, combo)
+		SetCtid(t, otid) // looks locked, not updated, meanwhile
 		r.logChange(walLock, buf, nil)
 		buf.Unlock()
 		newbuf, err = r.getBufferForTuple(need, buf, st, 1)
@@ -157,8 +178,16 @@ func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid
 		r.unlockPair(buf, newbuf)
 		return page.TID{}, 0, FailureData{}, err
 	}
+	hot := newbuf == buf && !indexedChanged
 	SetInfomask(t, Infomask(t)&^(heapXmaxBits|HeapMoved))
-	SetInfomask2(t, Infomask2(t)&^(HeapKeysUpdated|HeapHotUpdated))
+	SetInfomask2(t, Infomask2(t)&^(HeapKeysUpdated|HeapHotUpdated)|keysUpdated)
+	SetInfomask2(newtup, Infomask2(newtup)&^HeapOnlyTuple)
+	if hot {
+		SetInfomask2(t, Infomask2(t)|HeapHotUpdated)
+		nt := page.Item(p, ntid.Offset)
+		SetInfomask2(nt, Infomask2(nt)|HeapOnlyTuple)
+		SetInfomask2(newtup, Infomask2(newtup)|HeapOnlyTuple)
+	}
 	SetXmax(t, xid)
 	setCidValue(t, cidVal, combo)
 	SetCtid(t, ntid)
@@ -171,6 +200,9 @@ func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid
 	} else {
 		r.logChange(walSameUpdate, buf, nil)
 		r.stats.updSame.Add(1)
+		if hot {
+			r.stats.updHot.Add(1)
+		}
 	}
 	r.unlockPair(buf, newbuf)
 	return ntid, TMOk, FailureData{}, nil
@@ -231,8 +263,11 @@ func (r *Relation) Lock(snap *Snapshot, tid page.TID, xid, cid uint32) (Result, 
 	}
 	if !ownLock {
 		SetInfomask(t, Infomask(t)&^(heapXmaxBits|HeapMoved)|HeapXmaxLockOnly|HeapXmaxExclLock)
-		SetInfomask2(t, Infomask2(t)|HeapKeysUpdated)
+		// A lock-only xmax ends any HOT chain and forward link left by an
+		// aborted update (heap_lock_tuple).
+		SetInfomask2(t, Infomask2(t)&^HeapHotUpdated|HeapKeysUpdated)
 		SetXmax(t, xid)
+		SetCtid(t, tid)
 		r.logChange(walLock, buf, nil)
 		r.stats.locks.Add(1)
 	}
