@@ -225,3 +225,22 @@ func FuzzStartup(f *testing.F) {
 		}
 	})
 }
+
+// TestNegotiateDownFrom32: pgx asking for protocol 3.2 is told 3.0 and
+// carries on, as with PostgreSQL 15.
+func TestNegotiateDownFrom32(t *testing.T) {
+	ts := startTestServer(t, nil)
+	ctx := context.Background()
+	conn, err := pgconn.Connect(ctx, "postgres://bob@"+ts.addr+"/db?sslmode=disable&max_protocol_version=3.2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	res := conn.ExecParams(ctx, "echo $1", [][]byte{[]byte("7")}, nil, nil, nil).Read()
+	if res.Err != nil || len(res.Rows) != 1 || string(res.Rows[0][0]) != "7" {
+		t.Fatalf("%v %v", res.Rows, res.Err)
+	}
+	if err := conn.CancelRequest(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
