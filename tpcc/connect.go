@@ -6,6 +6,10 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
+// AppName is the application_name of the driver's sessions, so that
+// activity of other sessions can be told apart (see OtherSessions).
+const AppName = "minipg-bench"
+
 // DSNConnector returns a Connector for dsn. A non-empty schema becomes the
 // connections' search_path, so that several databases of bmsql_* tables can
 // live side by side in one PostgreSQL database.
@@ -16,6 +20,9 @@ func DSNConnector(dsn, schema string) (Connector, error) {
 	}
 	if schema != "" {
 		cfg.RuntimeParams["search_path"] = schema
+	}
+	if cfg.RuntimeParams["application_name"] == "" {
+		cfg.RuntimeParams["application_name"] = AppName
 	}
 	return func(ctx context.Context) (*pgx.Conn, error) {
 		return pgx.ConnectConfig(ctx, cfg.Copy())

@@ -15,6 +15,9 @@ import (
 type WALDelta struct {
 	WALStats
 	Err error // pg_stat_wal could not be read: "n/a"
+	// OtherSessions is the number of busy sessions of other applications
+	// seen during the interval (their WAL is in the delta too); -1 unknown.
+	OtherSessions int
 }
 
 func measureStart(ctx context.Context, c *pgx.Conn, checkpoint bool) (WALStats, error, error) {
@@ -107,6 +110,7 @@ func DeliveryPass(ctx context.Context, connect Connector, o DeliveryPassOptions)
 	}
 	var next, delivered atomic.Int64
 	errs := make([]error, o.Workers)
+	stopWatch := watchOthers(ctx, admin)
 	start := time.Now()
 	var wg sync.WaitGroup
 	for i, c := range conns {
@@ -143,6 +147,7 @@ func DeliveryPass(ctx context.Context, connect Connector, o DeliveryPassOptions)
 	}
 	wg.Wait()
 	res.Elapsed = time.Since(start)
+	others := stopWatch()
 	res.Orders = int(delivered.Load())
 	for _, c := range conns {
 		flushStats(c)
@@ -154,6 +159,7 @@ func DeliveryPass(ctx context.Context, connect Connector, o DeliveryPassOptions)
 		}
 	}
 	res.WAL = walDelta(ctx, admin, wal0, walErr)
+	res.WAL.OtherSessions = others
 	after, err := OrderLineBlocks(ctx, admin, keep)
 	if err != nil {
 		return res, fmt.Errorf("order_line blocks: %w", err)
@@ -221,8 +227,10 @@ func NewOrders(ctx context.Context, connect Connector, o NewOrdersOptions) (*New
 	res := &NewOrdersResult{}
 	wal0, walErr, ckErr := measureStart(ctx, admin, o.Checkpoint)
 	res.CheckpointErr = ckErr
+	stopWatch := watchOthers(ctx, admin)
 	res.Run, err = Run(ctx, connect, RunOptions{Terminals: o.Terminals, Txns: o.N, Seed: o.Seed,
 		RollbackPct: o.RollbackPct, Single: true, Only: NewOrder})
+	others := stopWatch()
 	if err != nil {
 		return res, err
 	}
@@ -230,6 +238,7 @@ func NewOrders(ctx context.Context, connect Connector, o NewOrdersOptions) (*New
 		return res, res.Run.FirstErr
 	}
 	res.WAL = walDelta(ctx, admin, wal0, walErr)
+	res.WAL.OtherSessions = others
 	all, err := OrderLineBlocks(ctx, admin, nil)
 	if err != nil {
 		return res, fmt.Errorf("order_line blocks: %w", err)

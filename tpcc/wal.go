@@ -2,6 +2,7 @@ package tpcc
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -46,4 +47,55 @@ func settleWAL(ctx context.Context, c *pgx.Conn) (WALStats, error) {
 		prev = cur
 	}
 	return prev, nil
+}
+
+// watchOthers samples pg_stat_activity every 500 ms on c (which the caller
+// must not use meanwhile) for sessions of other applications that are busy
+// (active or in a transaction): pg_stat_wal is cluster-wide, so their WAL
+// would be counted as ours. stop returns how many distinct such sessions
+// were seen, or -1 when the server has no pg_stat_activity.
+func watchOthers(ctx context.Context, c *pgx.Conn) (stop func() int) {
+	const q = `SELECT pid FROM pg_stat_activity WHERE backend_type = 'client backend'
+		AND application_name <> '` + AppName + `' AND state <> 'idle' AND pid <> pg_backend_pid()`
+	seen := map[int32]bool{}
+	failed := false
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	sample := func() {
+		rows, err := c.Query(ctx, q)
+		if err != nil {
+			failed = true
+			return
+		}
+		pids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
+		if err != nil {
+			failed = true
+			return
+		}
+		for _, p := range pids {
+			seen[p] = true
+		}
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(500 * time.Millisecond)
+		defer t.Stop()
+		for !failed {
+			sample()
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() int {
+		close(done)
+		wg.Wait()
+		if failed {
+			return -1
+		}
+		return len(seen)
+	}
 }

@@ -268,6 +268,9 @@ func walRows(r *result, w tpcc.WALDelta, per string, div float64, format string)
 		r.na("WAL bytes total")
 		return
 	}
+	if w.OtherSessions > 0 {
+		r.note(fmt.Sprintf("%d busy sessions of other applications during the measurement: pg_stat_wal is cluster-wide, the WAL figures include theirs", w.OtherSessions))
+	}
 	r.num("WAL records "+per, w.Records/div, format)
 	r.num("WAL FPIs "+per, w.FPI/div, "%.2f")
 	r.num("WAL bytes "+per, w.Bytes/div, "%.0f")
