@@ -158,7 +158,7 @@ func (ld *copyLoader) flush() error {
 	for i, tid := range tids {
 		ld.rows[i][ncols] = tid
 		if len(r.indexes) > 0 {
-			if err := ld.x.insertIndexEntries(ld.rows[i], tid); err != nil {
+			if err := ld.x.insertIndexEntries(ld.rows[i], tid, nil); err != nil {
 				return err
 			}
 		}

@@ -112,11 +112,14 @@ func (r *relation) uniqueViolation(ri *relIndex, key index.Key) error {
 // insertIndexEntries adds row's entries (at tid) to every index of x.rel,
 // checking unique indexes: a live row with the same key raises 23505; a row
 // whose inserter or deleter is still running is waited for, then rechecked.
-func (x *execCtx) insertIndexEntries(row []types.Datum, tid page.TID) error {
+//
+// old is the previous version of the row for an UPDATE (nil for INSERT): a
+// unique key it already had needs no check, since the old version held it.
+func (x *execCtx) insertIndexEntries(row []types.Datum, tid page.TID, old []types.Datum) error {
 	r := x.rel
 	for _, ri := range r.indexes {
 		key, hasNull := ri.key(row)
-		if !ri.def.Unique || hasNull {
+		if !ri.def.Unique || hasNull || (old != nil && ri.keyEqual(key, old)) {
 			ri.ix.Insert(key, tid)
 			continue
 		}
@@ -135,6 +138,9 @@ func (x *execCtx) insertIndexEntries(row []types.Datum, tid page.TID) error {
 					return err
 				}
 				if !ok {
+					// Pruned to a dead line pointer: the entry is useless
+					// (VACUUM would drop it before the TID is reused).
+					ri.ix.Delete(key, other)
 					continue
 				}
 				live, w := x.dirtyState(tup)
@@ -189,7 +195,7 @@ func (x *execCtx) insertRow(row []types.Datum) (page.TID, error) {
 		return page.TID{}, err
 	}
 	row[len(r.types)] = tid
-	if err := x.insertIndexEntries(row, tid); err != nil {
+	if err := x.insertIndexEntries(row, tid, nil); err != nil {
 		return page.TID{}, err
 	}
 	return tid, nil
@@ -414,7 +420,7 @@ func (x *execCtx) update(st *sql.Update) (int64, error) {
 			return n, nil
 		}
 		var newRow []types.Datum
-		_, ok, err = x.modify(row, st.Where, func(old []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error) {
+		row, ok, err = x.modify(row, st.Where, func(old []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error) {
 			newRow = make([]types.Datum, ncols+1)
 			copy(newRow, old)
 			for _, it := range st.Set {
@@ -443,7 +449,7 @@ func (x *execCtx) update(st *sql.Update) (int64, error) {
 		if !ok {
 			continue
 		}
-		if err := x.insertIndexEntries(newRow, newRow[ncols].(page.TID)); err != nil {
+		if err := x.insertIndexEntries(newRow, newRow[ncols].(page.TID), row); err != nil {
 			return n, err
 		}
 		n++

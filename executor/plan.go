@@ -375,7 +375,14 @@ func (x *execCtx) source(where sql.Expr) (rowIter, error) {
 // case the caller need not sort.
 func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey) (it rowIter, sorted bool, err error) {
 	var in rowIter
-	if p := chooseIndex(x.rel, where); p != nil {
+	if e := tidQual(where, len(x.rel.types)); e != nil {
+		// ctid = const: fetch that one version.
+		v, err := x.ev.eval(e, nil)
+		if err != nil {
+			return nil, false, err
+		}
+		in = &tidScan{x: x, tid: v}
+	} else if p := chooseIndex(x.rel, where); p != nil {
 		reverse, ok := indexOrder(p, sort)
 		it, err := x.openIndexScan(p, reverse)
 		if err != nil {
@@ -427,6 +434,45 @@ func indexOrder(p *indexPlan, sort []sql.SortKey) (reverse, ok bool) {
 	}
 	return reverse, true
 }
+
+// tidQual finds a "ctid = constant" conjunct (ctid is slot ctidIdx).
+func tidQual(where sql.Expr, ctidIdx int) sql.Expr {
+	for _, c := range conjuncts(where, nil) {
+		cmp, ok := c.(*sql.Cmp)
+		if !ok || cmp.Op != "=" {
+			continue
+		}
+		for _, pair := range [][2]sql.Expr{{cmp.L, cmp.R}, {cmp.R, cmp.L}} {
+			if col, ok := pair[0].(*sql.ColRef); ok && col.Idx == ctidIdx && pair[1].Type().OID == types.TID && isConstExpr(pair[1]) {
+				return pair[1]
+			}
+		}
+	}
+	return nil
+}
+
+// tidScan returns the version at one TID if the snapshot sees it.
+type tidScan struct {
+	x    *execCtx
+	tid  types.Datum
+	done bool
+}
+
+func (it *tidScan) Next(context.Context) ([]types.Datum, bool, error) {
+	if it.done || it.tid == nil {
+		return nil, false, nil
+	}
+	it.done = true
+	tid := it.tid.(page.TID)
+	tup, ok, err := it.x.rel.heap.Fetch(it.x.snap, tid)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	row, err := newDecoder(it.x.rel).decode(tup, tid)
+	return row, err == nil, err
+}
+
+func (it *tidScan) Close() {}
 
 // oneRow is the single empty row of a SELECT without FROM.
 type oneRow struct{ done bool }
@@ -776,4 +822,3 @@ func itoa(n int64) string {
 	return string(b[i:])
 }
 
-var _ = page.TID{}
