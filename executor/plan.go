@@ -821,4 +821,3 @@ func itoa(n int64) string {
 	}
 	return string(b[i:])
 }
-
