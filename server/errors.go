@@ -16,8 +16,9 @@ import (
 
 // SQLSTATEs the server raises that pgerr has no name for.
 const (
-	codeCannotConnectNow pgerr.Code = "57P03"
-	codeInvalidPortal    pgerr.Code = "34000"
+	codeCannotConnectNow   pgerr.Code = "57P03"
+	codeTooManyConnections pgerr.Code = "53300"
+	codeInvalidPortal      pgerr.Code = "34000"
 )
 
 // ioError marks a failure of the connection itself (client gone, broken

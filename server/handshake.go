@@ -126,8 +126,8 @@ func (c *conn) startup() error {
 
 	c.key = make([]byte, 4)
 	_, _ = rand.Read(c.key)
-	if !c.srv.register(c) {
-		return fatal(codeCannotConnectNow, "the database system is shutting down")
+	if err := c.srv.register(c); err != nil {
+		return err
 	}
 	c.sess = c.srv.cfg.Backend.NewSession(params)
 

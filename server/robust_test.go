@@ -244,3 +244,27 @@ func TestNegotiateDownFrom32(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestMaxConnections(t *testing.T) {
+	ts := startTestServer(t, func(cfg *Config) { cfg.MaxConnections = 2 })
+	a, _ := ts.connect()
+	ts.connect()
+	c := ts.dial()
+	c.send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersion30, Parameters: map[string]string{"user": "alice"}})
+	expect(t, c.untilClosed(), "ErrorResponse FATAL 53300 sorry, too many clients already")
+	a.send(&pgproto3.Terminate{})
+	expect(t, a.untilClosed())
+	// The slot frees once the server has seen the Terminate; retry until then.
+	for i := 0; ; i++ {
+		c := ts.dial()
+		c.send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersion30, Parameters: map[string]string{"user": "alice"}})
+		got := c.untilReady()
+		if got[len(got)-1] == "ReadyForQuery I" {
+			break
+		}
+		if i == 1000 {
+			t.Fatalf("no slot after a client left: %q", got)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

@@ -34,6 +34,10 @@ type Config struct {
 	// MaxMessageSize bounds a frontend message body; 0 means
 	// DefaultMaxMessageSize. A larger message is a FATAL 08P01.
 	MaxMessageSize int
+
+	// MaxConnections bounds the connections past start-up (max_connections);
+	// 0 means 100, PostgreSQL's default. One more is FATAL 53300.
+	MaxConnections int
 }
 
 // Server accepts connections and runs one goroutine per connection.
@@ -63,6 +67,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if cfg.MaxConnections <= 0 {
+		cfg.MaxConnections = 100
 	}
 	if cfg.MaxMessageSize <= 0 {
 		cfg.MaxMessageSize = DefaultMaxMessageSize
@@ -176,12 +183,16 @@ func (s *Server) untrack(c *conn) {
 }
 
 // register assigns c a process id and makes it reachable by CancelRequest.
-// It reports false when the server is shutting down.
-func (s *Server) register(c *conn) bool {
+// It fails when the server is shutting down or has max_connections
+// connections.
+func (s *Server) register(c *conn) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.mu.shutdown {
-		return false
+		return fatal(codeCannotConnectNow, "the database system is shutting down")
+	}
+	if len(s.mu.conns) >= s.cfg.MaxConnections {
+		return fatal(codeTooManyConnections, "sorry, too many clients already")
 	}
 	for {
 		pid := s.nextPID.Add(1)
@@ -191,7 +202,7 @@ func (s *Server) register(c *conn) bool {
 		if _, taken := s.mu.conns[pid]; !taken {
 			c.pid = pid
 			s.mu.conns[pid] = c
-			return true
+			return nil
 		}
 	}
 }

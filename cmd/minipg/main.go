@@ -5,7 +5,7 @@
 // -D defaults to ./data (created on first start), -p to 5433, -h to
 // 127.0.0.1 ("*" listens on all interfaces). Any setting can be given as
 // -c name=value (repeatable), for example shared_buffers=128MB,
-// fsm_policy=classic, log_level=debug. The settings go to the executor,
+// fsm_policy=classic, max_connections=200, log_level=debug. The settings go to the executor,
 // which reports them with SHOW, except those the server keeps for itself:
 //
 //	password          require this password (also $MINIPG_PASSWORD); unset: trust
@@ -150,6 +150,14 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 		}
 		maxMsg = int(n)
 	}
+	maxConns := 0
+	if v, ok := opts.settings["max_connections"]; ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return fmt.Errorf("max_connections: invalid value %q", v)
+		}
+		maxConns = n // also kept in the executor's settings, for SHOW
+	}
 	engSettings := make(map[string]string, len(opts.settings))
 	for k, v := range opts.settings {
 		switch k {
@@ -181,6 +189,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 		Password:       password,
 		AuthMethod:     authMethod,
 		MaxMessageSize: maxMsg,
+		MaxConnections: maxConns,
 	})
 	if err != nil {
 		_ = eng.Close()
