@@ -324,8 +324,8 @@ func TestMultiInsertFillsPages(t *testing.T) {
 // TestPageImageLikePostgres: line pointers and page header after a
 // single-session sequence with updates (non-HOT), deletes, VACUUM and
 // inserts equal PostgreSQL 15's. Reference, from pageinspect on PostgreSQL
-// 15 (autovacuum off; the index on t makes the updates non-HOT, as all of
-// minipg's are):
+// 15 (autovacuum off; the index on t makes the updates non-HOT, and
+// SetIndexAttrs tells the heap about it):
 //
 //	create table hz (id int4, t text); create index on hz (t);
 //	insert into hz select g, 'row-' || g from generate_series(1,6) g;
@@ -338,6 +338,7 @@ func TestMultiInsertFillsPages(t *testing.T) {
 //	select lower, upper, flags, prune_xid from page_header(get_raw_page('hz', 0));
 func TestPageImageLikePostgres(t *testing.T) {
 	e := newEnv(t, 16, Options{})
+	e.rel.SetIndexAttrs(IndexAttrs{Indexed: []int{1}})
 	tids := map[int32]page.TID{}
 	for i := int32(1); i <= 6; i++ {
 		tids[i] = e.insertCommitted(t, int(i), 1, fmt.Sprintf("row-%d", i))[0]

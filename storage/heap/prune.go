@@ -1,9 +1,11 @@
 package heap
 
-// Page pruning, after PostgreSQL 15's pruneheap.c without HOT chains: a
-// version dead to everyone loses its storage and its line pointer becomes
-// LP_DEAD. The line pointer stays (an index entry may still point at it)
-// until VACUUM has let the caller drop index entries and marks it unused.
+// Page pruning, after PostgreSQL 15's pruneheap.c: a version dead to
+// everyone loses its storage. A heap-only tuple's line pointer becomes
+// LP_UNUSED at once (no index entry points at it); a chain root's becomes
+// LP_REDIRECT to the chain's first surviving member, or LP_DEAD when the
+// whole chain is dead. An LP_DEAD line pointer stays (index entries point at
+// it) until VACUUM has let the caller drop them and marks it unused.
 
 import (
 	"minipg/storage/buffer"
@@ -51,64 +53,238 @@ func (r *Relation) maybePrune(buf *buffer.Buffer, o Oracle) {
 
 // pruneResult counts what prunePage saw.
 type pruneResult struct {
-	removed      int // tuples made LP_DEAD now
+	removed      int // tuples whose storage was freed now (heap_page_prune's ndeleted)
 	live         int
 	recentlyDead int
 	inProgress   int
 }
 
+// prunePlan is what heap_page_prune decided for one page, in the terms of
+// PostgreSQL's xl_heap_prune record: line pointers to redirect (pairs of
+// from, to offsets), to mark LP_DEAD, and to mark LP_UNUSED. applyPrune
+// carries it out; it is the only code that changes a page for pruning.
+type prunePlan struct {
+	redirected []uint16 // from, to, from, to, ...
+	nowDead    []uint16
+	nowUnused  []uint16
+}
+
+func (pl *prunePlan) empty() bool {
+	return len(pl.redirected) == 0 && len(pl.nowDead) == 0 && len(pl.nowUnused) == 0
+}
+
+// applyPrune is heap_page_prune_execute on the exclusively locked page p:
+// set the planned redirects, dead and unused line pointers, then compact
+// the page (PageRepairFragmentation). Recovery replays a prune by calling
+// it with the logged plan.
+func applyPrune(p page.Page, pl *prunePlan) {
+	for i := 0; i+1 < len(pl.redirected); i += 2 {
+		page.SetItemID(p, pl.redirected[i], int(pl.redirected[i+1]), page.LPRedirect, 0)
+	}
+	for _, off := range pl.nowDead {
+		page.SetItemID(p, off, 0, page.LPDead, 0)
+	}
+	for _, off := range pl.nowUnused {
+		page.SetItemID(p, off, 0, page.LPUnused, 0)
+	}
+	page.RepairFragmentation(p)
+}
+
+// pruneState is heap_page_prune's working state (PruneState).
+type pruneState struct {
+	p        page.Page
+	blk      uint32
+	htsv     [page.MaxHeapTuplesPerPage + 1]vacStatus
+	normal   [page.MaxHeapTuplesPerPage + 1]bool // LP_NORMAL with a sane tuple
+	marked   [page.MaxHeapTuplesPerPage + 1]bool // entered in the plan
+	plan     prunePlan
+	newPrune uint32 // new pd_prune_xid
+	removed  int
+}
+
+func (ps *pruneState) recordPrunable(xid uint32) {
+	if ps.newPrune == InvalidXid || XidPrecedes(xid, ps.newPrune) {
+		ps.newPrune = xid
+	}
+}
+
+func (ps *pruneState) recordRedirect(from, to uint16) {
+	ps.plan.redirected = append(ps.plan.redirected, from, to)
+	ps.marked[from], ps.marked[to] = true, true
+}
+
+func (ps *pruneState) recordDead(off uint16) {
+	ps.plan.nowDead = append(ps.plan.nowDead, off)
+	ps.marked[off] = true
+}
+
+func (ps *pruneState) recordUnused(off uint16) {
+	ps.plan.nowUnused = append(ps.plan.nowUnused, off)
+	ps.marked[off] = true
+}
+
+// pruneChain is heap_prune_chain: prune the HOT chain whose root line
+// pointer is at root. Members dead to everyone up to the last dead one are
+// removed: heap-only members become LP_UNUSED; the root becomes LP_DEAD if
+// the whole chain is dead, else an LP_REDIRECT to the first surviving
+// member. A heap-only tuple is visited here only as a chain member, except
+// a dead one that continues no chain (left by an aborted update), which is
+// made unused at once. A redirect whose chain has gone becomes LP_DEAD.
+func (ps *pruneState) pruneChain(root uint16) {
+	p := ps.p
+	maxoff := page.MaxOffset(p)
+	_, rootFlags, _ := page.ItemID(p, root)
+	if rootFlags == page.LPNormal {
+		if !ps.normal[root] {
+			return // damaged: left alone
+		}
+		t := page.Item(p, root)
+		if Infomask2(t)&HeapOnlyTuple != 0 {
+			if ps.htsv[root] == vacDead && Infomask2(t)&HeapHotUpdated == 0 {
+				ps.recordUnused(root)
+				ps.removed++
+			}
+			return
+		}
+	}
+	var chain []uint16
+	var latestDead uint16
+	var priorXmax uint32
+	for off := root; ; {
+		if off < 1 || off > maxoff || ps.marked[off] {
+			break
+		}
+		lpOff, flags, _ := page.ItemID(p, off)
+		if flags == page.LPRedirect {
+			if len(chain) > 0 {
+				break // a redirect only starts a chain
+			}
+			chain = append(chain, off)
+			off = uint16(lpOff)
+			continue
+		}
+		if flags != page.LPNormal || !ps.normal[off] {
+			break // unused, dead or damaged: the chain ends
+		}
+		t := page.Item(p, off)
+		if priorXmax != InvalidXid && Xmin(t) != priorXmax {
+			break
+		}
+		chain = append(chain, off)
+		dead, recentlyDead := false, false
+		switch ps.htsv[off] {
+		case vacDead:
+			dead = true
+		case vacRecentlyDead:
+			recentlyDead = true
+			ps.recordPrunable(updateXid(t))
+		case vacDeleteInProgress:
+			ps.recordPrunable(updateXid(t))
+		}
+		if dead {
+			latestDead = off
+		} else if !recentlyDead {
+			break
+		}
+		if Infomask2(t)&HeapHotUpdated == 0 {
+			break
+		}
+		off = Ctid(t).Offset
+		priorXmax = updateXid(t)
+	}
+	if latestDead != 0 {
+		i := 1
+		for ; i < len(chain) && chain[i-1] != latestDead; i++ {
+			ps.recordUnused(chain[i])
+			ps.removed++
+		}
+		if rootFlags == page.LPNormal {
+			ps.removed++
+		}
+		if i >= len(chain) {
+			ps.recordDead(root)
+		} else {
+			ps.recordRedirect(root, chain[i])
+		}
+	} else if len(chain) < 2 && rootFlags == page.LPRedirect {
+		ps.recordDead(root)
+	}
+}
+
 // prunePage is heap_page_prune on the exclusively locked page of buf:
-// versions dead before oldestXmin become LP_DEAD, the page is compacted
-// (PageRepairFragmentation), pd_prune_xid is reset to the oldest xmax that
-// may become prunable later, and PD_PAGE_FULL is cleared.
+// every HOT chain is pruned as pruneChain says, the plan is applied and
+// logged, pd_prune_xid is reset to the oldest xmax that may become
+// prunable later, and PD_PAGE_FULL is cleared. Versions dead before
+// oldestXmin are removed; their root line pointers stay (LP_DEAD or
+// LP_REDIRECT) because index entries point at them.
 func (r *Relation) prunePage(buf *buffer.Buffer, oldestXmin uint32, o Oracle) pruneResult {
 	var res pruneResult
-	p := buf.Page()
+	ps := &pruneState{p: buf.Page(), blk: buf.Block()}
+	p := ps.p
 	maxoff := page.MaxOffset(p)
-	var newPrune uint32
 	hinted := false
 	for off := uint16(1); off <= maxoff; off++ {
 		t, err := normalItem(p, buf.Block(), off)
 		if err != nil || t == nil {
 			continue // corruption is Check's to report; leave the item alone
 		}
+		ps.normal[off] = true
 		vs, hints := satisfiesVacuum(t, oldestXmin, o)
 		if applyHints(t, hints) {
 			hinted = true
 		}
-		switch vs {
-		case vacDead:
-			page.SetItemID(p, off, 0, page.LPDead, 0)
-			res.removed++
-		case vacRecentlyDead, vacDeleteInProgress:
-			if vs == vacRecentlyDead {
-				res.recentlyDead++
-			} else {
-				res.inProgress++
-			}
-			if x := Xmax(t); newPrune == InvalidXid || XidPrecedes(x, newPrune) {
-				newPrune = x
-			}
-		case vacInsertInProgress:
+		ps.htsv[off] = vs
+	}
+	for off := uint16(1); off <= maxoff; off++ {
+		if ps.marked[off] {
+			continue
+		}
+		if _, flags, _ := page.ItemID(p, off); flags == page.LPUnused || flags == page.LPDead {
+			continue
+		}
+		ps.pruneChain(off)
+	}
+	// What stays, for VACUUM's counts.
+	for off := uint16(1); off <= maxoff; off++ {
+		if !ps.normal[off] || ps.marked[off] && !isRedirectTarget(&ps.plan, off) {
+			continue
+		}
+		switch ps.htsv[off] {
+		case vacRecentlyDead:
+			res.recentlyDead++
+		case vacInsertInProgress, vacDeleteInProgress:
 			res.inProgress++
-		default:
+		case vacLive:
 			res.live++
 		}
 	}
-	if res.removed > 0 {
-		page.RepairFragmentation(p)
+	res.removed = ps.removed
+	pruned := !ps.plan.empty()
+	if pruned {
+		applyPrune(p, &ps.plan)
 	}
 	oldPrune, oldFlags := page.PruneXid(p), page.Flags(p)
-	page.SetPruneXid(p, newPrune)
+	page.SetPruneXid(p, ps.newPrune)
 	page.SetFlags(p, oldFlags&^page.PDPageFull)
 	switch {
-	case res.removed > 0:
+	case pruned:
 		r.logChange(walPrune, buf, nil)
-	case hinted || oldPrune != newPrune || oldFlags != page.Flags(p):
+	case hinted || oldPrune != ps.newPrune || oldFlags != page.Flags(p):
 		buf.MarkDirty() // hint-only change, as MarkBufferDirtyHint
 		r.stats.hintDirty.Add(1)
 	}
 	return res
+}
+
+// isRedirectTarget reports whether off is the target of a planned redirect
+// (marked, but kept).
+func isRedirectTarget(pl *prunePlan, off uint16) bool {
+	for i := 1; i < len(pl.redirected); i += 2 {
+		if pl.redirected[i] == off {
+			return true
+		}
+	}
+	return false
 }
 
 // setPrunable is PageSetPrunable: remember that xid's deletion or update

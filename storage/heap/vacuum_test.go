@@ -174,9 +174,11 @@ func TestVacuumCallbackError(t *testing.T) {
 // TestPruneOnFetch: a row updated many times on its page gets its dead
 // versions pruned by fetches (heap_page_prune_opt), so the page's space is
 // reused instead of the relation growing; VACUUM then reclaims the LP_DEAD
-// line pointers.
+// line pointers. The payload is indexed and changes, so the updates are not
+// HOT (TestHotPruneOnFetch is the HOT variant).
 func TestPruneOnFetch(t *testing.T) {
 	e := newEnv(t, 16, Options{})
+	e.rel.SetIndexAttrs(IndexAttrs{Indexed: []int{1}})
 	payload := strings.Repeat("u", 500) // 536 bytes a version: 15 per page
 	cur := e.insertCommitted(t, 1, 1, payload)[0]
 	const updates = 150
@@ -186,6 +188,7 @@ func TestPruneOnFetch(t *testing.T) {
 		if _, ok, err := e.rel.Fetch(s, cur); err != nil || !ok {
 			t.Fatalf("update %d: fetch %s: %v %v", i, cur, ok, err)
 		}
+		payload = strings.Repeat(string(rune('a'+i%26)), 500)
 		ntid, res, _, err := e.rel.Update(s, cur, mkRow(t, 1, payload), x, 0, nil)
 		if err != nil || res != TMOk {
 			t.Fatalf("update %d: %v %v", i, res, err)
