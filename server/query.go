@@ -24,7 +24,13 @@ func (c *conn) simpleQuery(ctx context.Context, query string) error {
 	ctx, done := c.startStatement(ctx)
 	defer done()
 
-	stmts, err := c.srv.cfg.Backend.SplitQuery(query)
+	// Statements are separated by semicolons: without one there is at most
+	// one statement, and splitting (a full parse) can be skipped.
+	stmts := []string{query}
+	var err error
+	if strings.IndexByte(query, ';') >= 0 {
+		stmts, err = c.srv.cfg.Backend.SplitQuery(query)
+	}
 	if err != nil {
 		// Let Prepare report the syntax error (with its position) on the
 		// whole string, so that the session sees it and fails an open
