@@ -40,6 +40,10 @@ func runSubcommand() bool {
 		os.Args = append(os.Args[:1], os.Args[2:]...)
 		return false
 	}
+	if os.Args[1] == "help" {
+		fmt.Print(usage)
+		return true
+	}
 	if !tpccCommands[os.Args[1]] {
 		return false
 	}
@@ -47,6 +51,20 @@ func runSubcommand() bool {
 	tpccMain(os.Args[1], os.Args[2:])
 	return true
 }
+
+const usage = `usage: minipg-bench [subcommand] [flags]
+
+  rt             pgx round trips, COPY, commits (the default; see minipg-bench rt -h)
+  load           create and load the bmsql_* tables, build indexes, VACUUM, report locality
+  locality       report order-line and customer locality of a loaded database
+  run            run terminals through the TPC-C mix for -duration or -txns
+  delivery-pass  deliver the -per-district oldest orders, locality before/after, WAL per transaction
+  neworders      run -n New-Orders after a CHECKPOINT, WAL per 1,000 new orders
+  check          TPC-C consistency conditions
+
+Targets: -dsn DSN (repeatable, NAME=DSN), or -minipg DSN and -pg DSN.
+Run "minipg-bench SUBCOMMAND -h" for the flags.
+`
 
 type targetFlag []string
 
