@@ -9,7 +9,6 @@ import (
 	"minipg/pgerr"
 	"minipg/sql"
 	"minipg/storage/buffer"
-	"minipg/storage/heap"
 	"minipg/storage/page"
 	"minipg/types"
 )
@@ -250,4 +249,30 @@ func (e *Engine) vacuumRel(ctx context.Context, oid uint32) error {
 	return err
 }
 
-var _ = heap.TMOk
+// alterOptions changes storage parameters and reopens the table's heap with
+// them (the indexes are kept).
+func (s *Session) alterOptions(ctx context.Context, st *sql.AlterOptions) (string, error) {
+	e := s.e
+	release, err := e.txns.LockRelation(ctx, st.Table.OID, true)
+	if err != nil {
+		return "", mapCtxErr(ctx, err)
+	}
+	defer release()
+	old, err := e.rel(st.Table.OID)
+	if err != nil {
+		return "", err
+	}
+	t, err := e.cat.SetOptions(st.Table.OID, st.Options)
+	if err != nil {
+		return "", err
+	}
+	r, err := e.openRelation(t)
+	if err != nil {
+		return "", err
+	}
+	r.indexes = old.indexes
+	e.mu.Lock()
+	e.mu.rels[t.OID] = r
+	e.mu.Unlock()
+	return "ALTER TABLE", nil
+}

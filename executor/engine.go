@@ -60,6 +60,7 @@ type catalogStore interface {
 	CreateTable(def *catalog.Table) (*catalog.Table, error)
 	DropTable(oid uint32) (*catalog.Table, error)
 	AddIndex(tableOID uint32, idx catalog.Index) (*catalog.Table, catalog.Index, error)
+	SetOptions(tableOID uint32, opts map[string]string) (*catalog.Table, error)
 	ChooseRelationName(name1, name2, label string) string
 	Close() error
 }

@@ -156,6 +156,8 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 	case *sql.CreateIndex:
 		s.ensureTx()
 		return s.createIndex(ctx, st)
+	case *sql.AlterOptions:
+		return s.alterOptions(ctx, st)
 	case *sql.Vacuum:
 		if s.explicit {
 			return "", pgerr.New(pgerr.ActiveSQLTransaction, "VACUUM cannot run inside a transaction block")

@@ -199,7 +199,8 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 	case n.GetExplainStmt() != nil:
 		return nil, nil, pgerr.Unimplemented("EXPLAIN")
 	case n.GetAlterTableStmt() != nil:
-		return nil, nil, pgerr.Unimplemented("ALTER TABLE")
+		s, err := b.alterTable(n.GetAlterTableStmt())
+		return s, nil, err
 	case n.GetTruncateStmt() != nil:
 		return nil, nil, pgerr.Unimplemented("TRUNCATE")
 	case n.GetPrepareStmt() != nil, n.GetExecuteStmt() != nil, n.GetDeallocateStmt() != nil:

@@ -250,6 +250,13 @@ type Copy struct {
 	Defaults  []Expr
 }
 
+// AlterOptions is ALTER TABLE t SET (...) / RESET (...): Options maps
+// each named option to its new value, "" for RESET.
+type AlterOptions struct {
+	Table   *catalog.Table
+	Options map[string]string
+}
+
 // Vacuum is VACUUM [tables]; no tables means all.
 type Vacuum struct{ Tables []*catalog.Table }
 
@@ -286,17 +293,18 @@ type Checkpoint struct{}
 // Discard is DISCARD ALL and similar statements that are accepted and ignored.
 type Discard struct{ Tag string }
 
-func (*Select) stmt()      {}
-func (*Insert) stmt()      {}
-func (*Update) stmt()      {}
-func (*Delete) stmt()      {}
-func (*CreateTable) stmt() {}
-func (*DropTable) stmt()   {}
-func (*CreateIndex) stmt() {}
-func (*Copy) stmt()        {}
-func (*Vacuum) stmt()      {}
-func (*Txn) stmt()         {}
-func (*Set) stmt()         {}
-func (*Show) stmt()        {}
-func (*Checkpoint) stmt()  {}
-func (*Discard) stmt()     {}
+func (*Select) stmt()       {}
+func (*Insert) stmt()       {}
+func (*Update) stmt()       {}
+func (*Delete) stmt()       {}
+func (*CreateTable) stmt()  {}
+func (*DropTable) stmt()    {}
+func (*CreateIndex) stmt()  {}
+func (*Copy) stmt()         {}
+func (*Vacuum) stmt()       {}
+func (*AlterOptions) stmt() {}
+func (*Txn) stmt()          {}
+func (*Set) stmt()          {}
+func (*Show) stmt()         {}
+func (*Checkpoint) stmt()   {}
+func (*Discard) stmt()      {}
