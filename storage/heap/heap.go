@@ -6,6 +6,7 @@ import (
 	"minipg/storage/buffer"
 	"minipg/storage/fsm"
 	"minipg/storage/page"
+	"minipg/storage/wal"
 )
 
 // MaxHeapTupleSize is PostgreSQL's MaxHeapTupleSize: the largest tuple that
@@ -25,6 +26,9 @@ type Options struct {
 	// Policy places new tuples (fsm.NewClassic() when nil). A Policy keeps
 	// per-relation counters, so each Relation needs its own instance.
 	Policy fsm.Policy
+	// WAL logs every page change (nil: changes are not logged, as in
+	// storage-only tests). See wal.go.
+	WAL *wal.Log
 }
 
 // Relation is one table's heap (main fork plus free space map), shared by
@@ -42,6 +46,7 @@ type Relation struct {
 	saveFree int // RelationGetTargetPageFreeSpace: bytes an insert leaves free
 	policy   fsm.Policy
 	fsm      *fsm.Map
+	wal      *wal.Log // nil: changes are not logged
 	stats    relCounters
 
 	indexAttrs atomic.Pointer[IndexAttrs] // set by SetIndexAttrs; nil = no indexes
@@ -95,6 +100,7 @@ func Open(pool *buffer.Pool, rel buffer.RelFileNode, desc TupleDesc, opts Option
 		saveFree: page.BlockSize * (100 - ff) / 100,
 		policy:   pol,
 		fsm:      fsm.OpenMap(pool, rel),
+		wal:      opts.WAL,
 	}
 }
 

@@ -24,7 +24,7 @@ func (r *Relation) Insert(tup []byte, xid, cid uint32, st *InsertState) (page.TI
 	}
 	tid, err := r.putTuple(buf, tup, xid, cid, 0)
 	if err == nil {
-		r.logChange(walInsert, buf, nil)
+		r.logChange(walInsert, buf, nil, tid.Offset)
 		r.stats.inserts.Add(1)
 	}
 	buf.Unlock()
@@ -66,7 +66,7 @@ func (r *Relation) MultiInsert(tups [][]byte, xid, cid uint32, st *InsertState) 
 			tid, err := r.putTuple(buf, t, xid, cid, 0)
 			if err != nil {
 				if n > 0 {
-					r.logChange(walMultiInsert, buf, nil)
+					r.logChange(walMultiInsert, buf, nil, tidOffsets(tids[done:done+n])...)
 				}
 				buf.Unlock()
 				buf.Release()
@@ -76,7 +76,7 @@ func (r *Relation) MultiInsert(tups [][]byte, xid, cid uint32, st *InsertState) 
 			remaining -= page.MaxAlignLen(len(t)) + page.ItemIDSize
 			n++
 		}
-		r.logChange(walMultiInsert, buf, nil)
+		r.logChange(walMultiInsert, buf, nil, tidOffsets(tids[done:done+n])...)
 		buf.Unlock()
 		buf.Release()
 		r.stats.inserts.Add(int64(n))

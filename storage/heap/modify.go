@@ -162,7 +162,7 @@ func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid
 		SetXmax(t, xid)
 		setCidValue(t, cidVal, combo)
 		SetCtid(t, otid) // looks locked, not updated, meanwhile
-		r.logChange(walLock, buf, nil)
+		r.logChange(walLock, buf, nil, otid.Offset)
 		buf.Unlock()
 		newbuf, err = r.getBufferForTuple(need, buf, st, 1)
 		if err != nil {
@@ -195,10 +195,10 @@ func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid
 	if newbuf != buf {
 		// A hint that the old page could use pruning.
 		page.SetFlags(p, page.Flags(p)|page.PDPageFull)
-		r.logChange(walUpdate, buf, newbuf)
+		r.logChange(walUpdate, buf, newbuf, otid.Offset, ntid.Offset)
 		r.stats.updOther.Add(1)
 	} else {
-		r.logChange(walSameUpdate, buf, nil)
+		r.logChange(walSameUpdate, buf, nil, otid.Offset, ntid.Offset)
 		r.stats.updSame.Add(1)
 		if hot {
 			r.stats.updHot.Add(1)
@@ -241,7 +241,7 @@ func (r *Relation) Delete(snap *Snapshot, tid page.TID, xid, cid uint32) (Result
 	setCidValue(t, cidVal, combo)
 	SetCtid(t, tid)
 	setPrunable(buf.Page(), xid)
-	r.logChange(walDelete, buf, nil)
+	r.logChange(walDelete, buf, nil, tid.Offset)
 	r.stats.deletes.Add(1)
 	buf.Unlock()
 	buf.Release()
@@ -268,7 +268,7 @@ func (r *Relation) Lock(snap *Snapshot, tid page.TID, xid, cid uint32) (Result, 
 		SetInfomask2(t, Infomask2(t)&^HeapHotUpdated|HeapKeysUpdated)
 		SetXmax(t, xid)
 		SetCtid(t, tid)
-		r.logChange(walLock, buf, nil)
+		r.logChange(walLock, buf, nil, tid.Offset)
 		r.stats.locks.Add(1)
 	}
 	buf.Unlock()

@@ -7,19 +7,19 @@ import (
 	"minipg/storage/page"
 )
 
-// walKind names the heap change a page modification belongs to; it becomes
-// the WAL record type (XLOG_HEAP_*) once storage/wal exists.
+// walKind names the heap change a page modification belongs to; it decides
+// the WAL record type (walrecords.go).
 type walKind uint8
 
 const (
-	walInsert      walKind = iota + 1 // XLOG_HEAP_INSERT
-	walMultiInsert                    // XLOG_HEAP2_MULTI_INSERT
-	walUpdate                         // XLOG_HEAP_UPDATE (new version on another page)
-	walSameUpdate                     // XLOG_HEAP_UPDATE with old and new on one page
-	walDelete                         // XLOG_HEAP_DELETE
-	walLock                           // XLOG_HEAP_LOCK
-	walPrune                          // XLOG_HEAP2_PRUNE
-	walVacuum                         // XLOG_HEAP2_VACUUM
+	walInsert      walKind = iota + 1 // XLOG_HEAP_INSERT (offs: the new tuple)
+	walMultiInsert                    // XLOG_HEAP2_MULTI_INSERT (offs: the new tuples)
+	walUpdate                         // XLOG_HEAP_UPDATE, new version on another page (offs: old, new)
+	walSameUpdate                     // XLOG_HEAP_(HOT_)UPDATE on one page (offs: old, new)
+	walDelete                         // XLOG_HEAP_DELETE (offs: the tuple)
+	walLock                           // XLOG_HEAP_LOCK (offs: the tuple)
+	walPrune                          // XLOG_HEAP2_PRUNE (derived from the page)
+	walVacuum                         // XLOG_HEAP2_VACUUM (derived from the page)
 	walInitPage                       // a new page initialized by the insert path
 )
 
@@ -35,17 +35,27 @@ func (k walKind) String() string {
 // logChange is the one place where a heap page change is finished: every
 // operation calls it exactly once per change, while it still holds the
 // exclusive content lock on b1 (and b2, the second page of an update, or
-// nil), after the page bytes are final. It marks the buffers dirty and, with
-// the invariants build tag, verifies the pages.
+// nil), after the page bytes are final. It marks the buffers dirty, logs the
+// change when the relation has a WAL (XLogInsert with a full-page image of
+// each page on its first change after the checkpoint's redo point, decided
+// by wal.Insert) and sets pd_lsn of b1 and b2 to the record's end LSN before
+// the caller releases the locks. With the invariants build tag it verifies
+// the pages.
 //
-// TODO(wal): build the record for kind here (XLogInsert, with a full-page
-// image of each page on its first change after the checkpoint's redo point)
-// and set pd_lsn on b1 and b2 to its end LSN before the locks are released.
+// offs are the line pointers the change is about, as listed on each kind
+// (update: the old version's offset on b1, then the new version's on b2 or
+// b1); prune and vacuum records are derived from the page itself. A change
+// logChange cannot describe (an unknown kind, offsets missing) is logged as
+// forced full-page images, which is always correct, only bigger.
+//
 // Hint-bit changes do not come here (MarkBufferDirtyHint, not WAL-logged).
-func (r *Relation) logChange(kind walKind, b1, b2 *buffer.Buffer) {
+func (r *Relation) logChange(kind walKind, b1, b2 *buffer.Buffer, offs ...uint16) {
 	b1.MarkDirty()
 	if b2 != nil && b2 != b1 {
 		b2.MarkDirty()
+	}
+	if r.wal != nil {
+		r.writeWAL(kind, b1, b2, offs)
 	}
 	if invariants {
 		r.assertPage(b1, kind)
