@@ -172,6 +172,54 @@ func (r *Relation) checkPage(p page.Page, blk, nblocks uint32) error {
 		if xminInvalid(Infomask(t)) && Infomask(t)&HeapXmaxCommitted != 0 {
 			return errCorruptTID(tid, "aborted inserter but committed deleter")
 		}
+		if Infomask2(t)&HeapOnlyTuple != 0 && Infomask(t)&HeapUpdated == 0 {
+			return errCorruptTID(tid, "heap-only tuple that is not the result of an update")
+		}
+		if Infomask2(t)&HeapHotUpdated != 0 && ctid.Block != blk {
+			return errCorruptTID(tid, "HOT-updated, but t_ctid %s is on another page", ctid)
+		}
+	}
+	return checkHotChains(p, blk)
+}
+
+// checkHotChains checks the HOT chains of a page whose line pointers and
+// tuples checkPage found sane: a redirect points at a heap-only tuple, and
+// following each chain from its root (hotSearch) never comes back to a
+// member or reaches a member of another root's chain.
+func checkHotChains(p page.Page, blk uint32) error {
+	maxoff := page.MaxOffset(p)
+	var reachedFrom [page.MaxHeapTuplesPerPage + 1]uint16
+	for off := uint16(1); off <= maxoff; off++ {
+		lpOff, flags, _ := page.ItemID(p, off)
+		switch flags {
+		case page.LPRedirect:
+			to := uint16(lpOff)
+			if _, tf, _ := page.ItemID(p, to); tf != page.LPNormal || !IsHeapOnly(page.Item(p, to)) {
+				return errCorruptTID(page.TID{Block: blk, Offset: off}, "redirect to %d, which is not a heap-only tuple", to)
+			}
+		case page.LPNormal:
+			if IsHeapOnly(page.Item(p, off)) {
+				continue // a member, reached from its root
+			}
+		default:
+			continue
+		}
+		var bad error
+		hotSearch(p, off, func(m uint16, _ []byte) bool {
+			if reachedFrom[m] != 0 {
+				if reachedFrom[m] == off {
+					bad = errCorruptTID(page.TID{Block: blk, Offset: off}, "HOT chain loops at %d", m)
+				} else {
+					bad = errCorruptTID(page.TID{Block: blk, Offset: m}, "in the HOT chains of both %d and %d", reachedFrom[m], off)
+				}
+				return true
+			}
+			reachedFrom[m] = off
+			return false
+		})
+		if bad != nil {
+			return bad
+		}
 	}
 	return nil
 }

@@ -126,6 +126,7 @@ type Scan struct {
 	started bool
 	next    uint32 // next block to read
 	tids    []page.TID
+	roots   []uint16 // hotRoots of the current page when it has heap-only tuples, else nil
 	tups    [][]byte
 	pos     int
 	err     error
@@ -168,6 +169,20 @@ func (s *Scan) Next() (tid page.TID, tup []byte, ok bool, err error) {
 	return s.tids[i], s.tups[i], true, nil
 }
 
+// RootTID is the TID an index entry for the tuple last returned by Next
+// must hold: the root line pointer of its HOT chain (heap_get_root_tuples),
+// which is the tuple's own TID unless it is heap-only. Index builds use it.
+func (s *Scan) RootTID() page.TID {
+	if s.pos == 0 || s.pos > len(s.tids) {
+		return page.TID{}
+	}
+	tid := s.tids[s.pos-1]
+	if int(tid.Offset) < len(s.roots) && s.roots[tid.Offset] != 0 {
+		tid.Offset = s.roots[tid.Offset]
+	}
+	return tid
+}
+
 // Close ends the scan.
 func (s *Scan) Close() {
 	s.closed = true
@@ -177,7 +192,7 @@ func (s *Scan) Close() {
 // readPage is heapgetpage: prune if worthwhile, then collect the visible
 // tuples of blk under a share lock.
 func (s *Scan) readPage(blk uint32) error {
-	s.tids, s.tups, s.pos = s.tids[:0], s.tups[:0], 0
+	s.tids, s.tups, s.pos, s.roots = s.tids[:0], s.tups[:0], 0, nil
 	buf, err := s.r.pool.ReadBuffer(s.r.rel, buffer.MainFork, blk)
 	if err != nil {
 		return err
@@ -212,6 +227,9 @@ func (s *Scan) readPage(blk uint32) error {
 		start := len(arena)
 		arena = append(arena, t...)
 		s.tids = append(s.tids, page.TID{Block: blk, Offset: off})
+		if s.roots == nil && IsHeapOnly(t) {
+			s.roots = hotRoots(p)
+		}
 		s.tups = append(s.tups, arena[start:len(arena):len(arena)])
 	}
 	buf.RUnlock()

@@ -163,15 +163,20 @@ func (r *Relation) FetchHot(snap *Snapshot, tid page.TID) (visible page.TID, tup
 // own visibility rule (a uniqueness check's SnapshotDirty). match runs under
 // the page's share lock on a slice into the page: it must not keep the
 // slice, modify it, or wait. It returns the member's TID and a copy of it.
-func (r *Relation) FetchHotMatch(tid page.TID, match func(tup []byte) bool) (found page.TID, tup []byte, ok bool, err error) {
+// allDead (heap_hot_search_buffer's all_dead) is true when tid leads to no
+// tuple at all (its line pointer is dead or unused, or a redirect whose
+// chain is gone): an index entry pointing at tid is useless.
+func (r *Relation) FetchHotMatch(tid page.TID, match func(tup []byte) bool) (found page.TID, tup []byte, ok, allDead bool, err error) {
 	buf, err := r.readBlockIfExists(tid.Block)
 	if err != nil || buf == nil {
-		return page.TID{}, nil, false, err
+		return page.TID{}, nil, false, buf == nil && err == nil, err
 	}
 	defer buf.Release()
 	buf.RLock()
 	defer buf.RUnlock()
+	visited := 0
 	off := hotSearch(buf.Page(), tid.Offset, func(_ uint16, t []byte) bool {
+		visited++
 		if match(t) {
 			tup = append([]byte(nil), t...)
 			return true
@@ -179,9 +184,9 @@ func (r *Relation) FetchHotMatch(tid page.TID, match func(tup []byte) bool) (fou
 		return false
 	})
 	if off == 0 {
-		return page.TID{}, nil, false, nil
+		return page.TID{}, nil, false, visited == 0, nil
 	}
-	return page.TID{Block: tid.Block, Offset: off}, tup, true, nil
+	return page.TID{Block: tid.Block, Offset: off}, tup, true, false, nil
 }
 
 // HotRoots is heap_get_root_tuples for block blk: roots[off] is the offset
