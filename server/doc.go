@@ -42,12 +42,14 @@
 //     then SCRAM-SHA-256 (RFC 5802/7677 via github.com/xdg-go/scram, no
 //     channel binding), or MD5 or cleartext if configured. A wrong
 //     password is FATAL 28P01.
-//  4. The session is created (Backend.NewSession with the start-up
-//     parameters), and the server sends AuthenticationOk, ParameterStatus
-//     for PostgreSQL 15's GUC_REPORT settings (server_version, encodings,
-//     DateStyle, TimeZone, integer_datetimes, standard_conforming_strings,
-//     ...), BackendKeyData (process id and a random 4-byte secret) and
-//     ReadyForQuery.
+//  4. The connection gets a process id (FATAL 53300 past
+//     Config.MaxConnections, 57P03 during shutdown), the session is created
+//     (Backend.NewSession with the start-up parameters; its first
+//     ParamStatusChanges override the defaults below), and the server
+//     sends AuthenticationOk, ParameterStatus for PostgreSQL 15's
+//     GUC_REPORT settings (server_version, encodings, DateStyle, TimeZone,
+//     integer_datetimes, standard_conforming_strings, ...), BackendKeyData
+//     (process id and a random 4-byte secret) and ReadyForQuery.
 //  5. The message loop (conn.go) runs until Terminate, a FATAL error or a
 //     broken socket. On the way out the session is closed, which aborts an
 //     open transaction.
@@ -60,7 +62,9 @@
 // sent and the rest of the message skipped. Then Session.Sync ends the
 // implicit transaction (commit, or rollback after an error) and
 // ReadyForQuery carries the transaction status (I, T or E). A message with
-// no statement gets EmptyQueryResponse. If SplitQuery itself fails (a
+// no statement gets EmptyQueryResponse. Error positions count from the
+// start of the whole message, as PostgreSQL reports them; a message
+// without a semicolon is passed to Prepare whole, without SplitQuery. If SplitQuery itself fails (a
 // syntax error), the whole string is handed to Prepare so that the engine
 // reports the error with its position and fails an open transaction block.
 //
@@ -117,8 +121,8 @@
 //
 // # Compatibility notes
 //
-//   - server_version is "15.0 (minipg)": libpq and psql read version
-//     150000 from it.
+//   - server_version is the engine's (15.20), or "15.0 (minipg)" when the
+//     engine does not report one: libpq and psql read 150000 or more.
 //   - There is no TLS and no GSSAPI; sslmode=prefer clients fall back to
 //     the clear, sslmode=require clients fail.
 //   - One password serves every user name (there are no roles); the user
