@@ -47,6 +47,8 @@ type binder struct {
 	sc     *scope
 	agg    *aggCtx // nil: aggregates not allowed here
 	aggErr string  // clause name for "aggregate functions are not allowed in %s"
+
+	allowVirtual bool // table lookups may return virtual tables (SELECT's FROM)
 }
 
 func (b *binder) errAt(loc int32, code pgerr.Code, format string, args ...any) *pgerr.Error {
@@ -667,7 +669,25 @@ func (b *binder) aexpr(a *pg_query.A_Expr) (Expr, error) {
 	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
 		return nil, b.errAt(a.Location, pgerr.FeatureNotSupported, "IS DISTINCT FROM is not supported")
 	case pg_query.A_Expr_Kind_AEXPR_LIKE, pg_query.A_Expr_Kind_AEXPR_ILIKE:
-		return nil, b.errAt(a.Location, pgerr.FeatureNotSupported, "LIKE is not supported")
+		x, err := b.expr(a.Lexpr)
+		if err != nil {
+			return nil, err
+		}
+		p, err := b.expr(a.Rexpr)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range []*Expr{&x, &p} {
+			if isUnknown(*e) {
+				if *e, err = b.coerce(*e, types.TText, types.CastImplicit, a.Location); err != nil {
+					return nil, err
+				}
+			}
+			if (*e).Type().Category() != 'S' {
+				return nil, b.opError(a.Location, op, x.Type(), p.Type())
+			}
+		}
+		return &Like{X: x, Pattern: p, Not: strings.HasPrefix(op, "!"), Fold: a.Kind == pg_query.A_Expr_Kind_AEXPR_ILIKE}, nil
 	}
 	return nil, b.errAt(a.Location, pgerr.FeatureNotSupported, "operator kind %s is not supported", a.Kind.String())
 }
@@ -829,6 +849,19 @@ func (b *binder) funcCall(fc *pg_query.FuncCall) (Expr, error) {
 			return nil, undefined()
 		}
 		return &Func{Name: name, Args: args, T: types.T{OID: args[0].Type().OID, Typmod: -1}}, nil
+	}
+	if f := LookupFunction(name); f != nil && len(f.Args) == len(args) {
+		for i, a := range args {
+			x, err := b.coerce(a, types.T{OID: f.Args[i], Typmod: -1}, types.CastImplicit, fc.Location)
+			if err != nil {
+				if err == errMismatch {
+					return nil, undefined()
+				}
+				return nil, err
+			}
+			args[i] = x
+		}
+		return &Func{Name: name, Args: args, T: f.Result}, nil
 	}
 	return nil, undefined()
 }

@@ -85,6 +85,9 @@ func (b *binder) table(rv *pg_query.RangeVar) (*catalog.Table, error) {
 	}
 	t, ok := b.cat.Table(rv.Relname)
 	if !ok {
+		if v := lookupVirtual(rv.Relname); v != nil && b.allowVirtual {
+			return v.Table, nil
+		}
 		return nil, b.errAt(rv.Location, pgerr.UndefinedTable, "relation \"%s\" does not exist", rv.Relname)
 	}
 	return t, nil
@@ -167,7 +170,9 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 	if len(s.WindowClause) > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported")
 	}
+	b.allowVirtual = true
 	quals, err := b.fromClause(s.FromClause)
+	b.allowVirtual = false
 	if err != nil {
 		return nil, err
 	}

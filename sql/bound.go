@@ -82,6 +82,13 @@ type InList struct {
 	CT   types.T
 }
 
+// Like is X [NOT] LIKE/ILIKE Pattern (text operands, backslash escapes).
+type Like struct {
+	X, Pattern Expr
+	Not        bool
+	Fold       bool // ILIKE
+}
+
 // Cast converts X to T (types.Coerce).
 type Cast struct {
 	X        Expr
@@ -123,6 +130,7 @@ func (e *BoolOp) Type() types.T   { return types.TBool }
 func (e *IsNull) Type() types.T   { return types.TBool }
 func (e *InList) Type() types.T   { return types.TBool }
 func (e *Cast) Type() types.T     { return e.T }
+func (e *Like) Type() types.T     { return types.TBool }
 func (e *Func) Type() types.T     { return e.T }
 func (e *Coalesce) Type() types.T { return e.T }
 func (e *Agg) Type() types.T      { return e.T }

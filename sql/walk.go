@@ -57,6 +57,10 @@ func mapChildren(e Expr, fn func(Expr) (Expr, error)) (Expr, error) {
 		c := *e
 		c.X = m(e.X)
 		return &c, err
+	case *Like:
+		c := *e
+		c.X, c.Pattern = m(e.X), m(e.Pattern)
+		return &c, err
 	case *Func:
 		c := *e
 		c.Args = ms(e.Args)
@@ -123,6 +127,8 @@ func writeKey(b *strings.Builder, e Expr) {
 		fmt.Fprintf(b, "in%v", e.Not)
 	case *Cast:
 		fmt.Fprintf(b, "cast%d,%d,%v", e.T.OID, e.T.Typmod, e.Explicit)
+	case *Like:
+		fmt.Fprintf(b, "like%v%v", e.Not, e.Fold)
 	case *Func:
 		b.WriteString("f:" + e.Name)
 	case *Coalesce:
