@@ -129,6 +129,12 @@ func (s *Session) createIndex(ctx context.Context, st *sql.CreateIndex) (string,
 		if err := canceled(ctx); err != nil {
 			return "", err
 		}
+		// Entries point at the root of each version's HOT chain
+		// (heap_get_root_tuples).
+		roots, err := r.heap.HotRoots(blk)
+		if err != nil {
+			return "", err
+		}
 		for off := uint16(1); off <= page.MaxHeapTuplesPerPage; off++ {
 			tid := page.TID{Block: blk, Offset: off}
 			tup, ok, err := r.heap.FetchAny(tid)
@@ -157,7 +163,11 @@ func (s *Session) createIndex(ctx context.Context, st *sql.CreateIndex) (string,
 				}
 				seen[string(kb)] = true
 			}
-			ri.ix.Insert(key, tid)
+			root := tid
+			if int(off) < len(roots) && roots[off] != 0 {
+				root.Offset = roots[off]
+			}
+			ri.ix.Insert(key, root)
 		}
 	}
 	t, stored, err := e.cat.AddIndex(st.Table.OID, idx)
@@ -168,6 +178,7 @@ func (s *Session) createIndex(ctx context.Context, st *sql.CreateIndex) (string,
 	nr := *r
 	nr.def = t
 	nr.indexes = append(append([]*relIndex(nil), r.indexes...), ri)
+	setIndexAttrs(&nr)
 	e.mu.Lock()
 	e.mu.rels[t.OID] = &nr
 	e.mu.Unlock()

@@ -109,6 +109,21 @@ func (r *relation) uniqueViolation(ri *relIndex, key index.Key) error {
 		WithDetail("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))
 }
 
+// setIndexAttrs tells the heap which columns r's indexes cover, for its HOT
+// decision (an update that changes none of them and stays on its page makes
+// no index entries) and HEAP_KEYS_UPDATED (columns of unique indexes). Call
+// it whenever r.indexes changes, under the exclusive relation lock.
+func setIndexAttrs(r *relation) {
+	var a heap.IndexAttrs
+	for _, ri := range r.indexes {
+		a.Indexed = append(a.Indexed, ri.cols...)
+		if ri.def.Unique || ri.def.Primary {
+			a.Key = append(a.Key, ri.cols...)
+		}
+	}
+	r.heap.SetIndexAttrs(a)
+}
+
 // insertIndexEntries adds row's entries (at tid) to every index of x.rel,
 // checking unique indexes: a live row with the same key raises 23505; a row
 // whose inserter or deleter is still running is waited for, then rechecked.
@@ -132,15 +147,21 @@ func (x *execCtx) insertIndexEntries(row []types.Datum, tid page.TID, old []type
 				if other == tid {
 					continue
 				}
-				tup, ok, err := r.heap.FetchAny(other)
+				// other is the root of a HOT chain: check its live member.
+				_, tup, ok, allDead, err := r.heap.FetchHotMatch(other, func(t []byte) bool {
+					live, _ := x.dirtyState(t)
+					return live
+				})
 				if err != nil {
 					ri.locks[h].Unlock()
 					return err
 				}
 				if !ok {
-					// Pruned to a dead line pointer: the entry is useless
-					// (VACUUM would drop it before the TID is reused).
-					ri.ix.Delete(key, other)
+					if allDead {
+						// Pruned to a dead line pointer: the entry is useless
+						// (VACUUM would drop it before the TID is reused).
+						ri.ix.Delete(key, other)
+					}
 					continue
 				}
 				live, w := x.dirtyState(tup)
@@ -420,6 +441,7 @@ func (x *execCtx) update(st *sql.Update) (int64, error) {
 			return n, nil
 		}
 		var newRow []types.Datum
+		hot := false
 		row, ok, err = x.modify(row, st.Where, func(old []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error) {
 			newRow = make([]types.Datum, ncols+1)
 			copy(newRow, old)
@@ -440,6 +462,7 @@ func (x *execCtx) update(st *sql.Update) (int64, error) {
 			ntid, res, fd, err := r.heap.Update(x.snap, tid, tup, x.xid, x.cid, x.s.ist)
 			if err == nil && res == heap.TMOk {
 				newRow[ncols] = ntid
+				hot = heap.IsHeapOnly(tup)
 			}
 			return res, fd, err
 		})
@@ -449,8 +472,12 @@ func (x *execCtx) update(st *sql.Update) (int64, error) {
 		if !ok {
 			continue
 		}
-		if err := x.insertIndexEntries(newRow, newRow[ncols].(page.TID), row); err != nil {
-			return n, err
+		// A HOT update changed no indexed column and its new version is
+		// reached through the chain root the index entries point at.
+		if !hot {
+			if err := x.insertIndexEntries(newRow, newRow[ncols].(page.TID), row); err != nil {
+				return n, err
+			}
 		}
 		n++
 		if err := x.returning(st.Returning, newRow); err != nil {

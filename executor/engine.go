@@ -267,6 +267,7 @@ func (e *Engine) openRelation(t *catalog.Table) (*relation, error) {
 	for _, idef := range t.Indexes {
 		r.indexes = append(r.indexes, newRelIndex(r, idef))
 	}
+	setIndexAttrs(r)
 	if r.defaults, err = sql.Defaults(t); err != nil {
 		return nil, err
 	}
@@ -330,7 +331,7 @@ func (e *Engine) fillIndexes(ctx context.Context, r *relation, snap *heap.Snapsh
 		}
 		for _, ri := range idxs {
 			k, _ := ri.key(row)
-			ri.ix.Insert(k, tid)
+			ri.ix.Insert(k, sc.RootTID()) // the HOT chain's root
 		}
 	}
 }

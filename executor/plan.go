@@ -112,14 +112,16 @@ func (it *indexScan) Next(ctx context.Context) ([]types.Datum, bool, error) {
 		if !ok {
 			return nil, false, nil
 		}
-		tup, ok, err := it.x.rel.heap.Fetch(it.x.snap, tid)
+		// The entry names the root of a HOT chain; the visible member
+		// may be a later version on the same page.
+		vtid, tup, ok, err := it.x.rel.heap.FetchHot(it.x.snap, tid)
 		if err != nil {
 			return nil, false, err
 		}
 		if !ok {
 			continue
 		}
-		row, err := it.dec.decode(tup, tid)
+		row, err := it.dec.decode(tup, vtid)
 		return row, err == nil, err
 	}
 }
