@@ -36,6 +36,9 @@ func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string,
 		}
 		return "", err
 	}
+	if err := e.walLogCreate(t.RelFileNode); err != nil {
+		return "", err
+	}
 	if err := e.pool.CreateRel(buffer.RelFileNode(t.RelFileNode)); err != nil {
 		return "", err
 	}
@@ -74,7 +77,10 @@ func (s *Session) dropTable(ctx context.Context, st *sql.DropTable) (string, err
 			e.mu.Lock()
 			delete(e.mu.rels, t.OID)
 			e.mu.Unlock()
-			err = e.pool.DropRel(buffer.RelFileNode(t.RelFileNode))
+			// The catalog change is committed: log the drop, then unlink.
+			if err = e.walLogDrop(t.RelFileNode); err == nil {
+				err = e.pool.DropRel(buffer.RelFileNode(t.RelFileNode))
+			}
 		}
 		release()
 		if err != nil {

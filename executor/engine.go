@@ -44,6 +44,7 @@ type Engine struct {
 	settings map[string]string // server-wide values (defaults + -c)
 
 	checkpointHook func() error // set once before use; nil = flush + save
+	wal            *engineWAL   // write-ahead log (wal.go)
 
 	mu struct {
 		sync.RWMutex
@@ -145,13 +146,22 @@ func Open(cfg Config, log *slog.Logger) (*Engine, error) {
 	if nbuf < 16 {
 		nbuf = 16
 	}
-	if e.pool, err = buffer.NewPool(buffer.Options{Dir: filepath.Join(cfg.DataDir, "base"), NBuffers: nbuf}); err != nil {
+	if err = e.openWAL(); err != nil {
+		e.cat.Close()
+		return nil, err
+	}
+	if e.pool, err = buffer.NewPool(buffer.Options{Dir: filepath.Join(cfg.DataDir, "base"), NBuffers: nbuf, FlushWAL: e.flushWAL}); err != nil {
+		e.closeWAL()
 		e.cat.Close()
 		return nil, err
 	}
 	if e.txns, err = txn.Open(filepath.Join(cfg.DataDir, "pg_xact")); err != nil {
 		e.pool.Close()
 		e.cat.Close()
+		return nil, err
+	}
+	if err := e.recoverWAL(); err != nil {
+		e.Close()
 		return nil, err
 	}
 	e.mu.rels = map[uint32]*relation{}
@@ -166,6 +176,10 @@ func Open(cfg Config, log *slog.Logger) (*Engine, error) {
 			return nil, err
 		}
 		e.mu.rels[t.OID] = r
+	}
+	if err := e.startWAL(); err != nil {
+		e.Close()
+		return nil, err
 	}
 	return e, nil
 }
@@ -208,12 +222,14 @@ func (e *Engine) Close() error {
 			first = err
 		}
 	}
+	keep(e.shutdownWAL())
 	if e.pool != nil {
 		keep(e.pool.Close())
 	}
 	if e.txns != nil {
 		keep(e.txns.Close())
 	}
+	keep(e.closeWAL())
 	if e.cat != nil {
 		keep(e.cat.Close())
 	}
@@ -257,6 +273,7 @@ func (e *Engine) openRelation(t *catalog.Table) (*relation, error) {
 		pol = fsm.NewClassic()
 	}
 	opts.Policy = pol
+	opts.WAL = e.walLog()
 	rfn := buffer.RelFileNode(t.RelFileNode)
 	if !e.pool.Exists(rfn, buffer.MainFork) {
 		if err := e.pool.CreateRel(rfn); err != nil {

@@ -245,6 +245,7 @@ func (s *Session) set(st *sql.Set) (string, error) {
 		v = nv
 	}
 	s.setValue(name, v)
+	s.e.walSettingChanged(name, v)
 	return tag, nil
 }
 

@@ -237,6 +237,7 @@ func (s *Session) endTx(commit bool) error {
 		return nil
 	}
 	if commit {
+		s.e.noteCommitMode(tx.XidIfAssigned(), s.settings["synchronous_commit"])
 		return tx.Commit()
 	}
 	return tx.Abort()

@@ -22,8 +22,16 @@ import (
 // RegisterRedo registers the redo functions of the Heap and Heap2 resource
 // managers with l, replaying into pool. Call it before l.Recover.
 func RegisterRedo(l *wal.Log, pool *buffer.Pool) {
-	l.RegisterRedo(wal.RmgrHeap, func(rec *wal.DecodedRecord) error { return heapRedo(pool, rec) })
-	l.RegisterRedo(wal.RmgrHeap2, func(rec *wal.DecodedRecord) error { return heap2Redo(pool, rec) })
+	h, h2 := RedoFuncs(pool)
+	l.RegisterRedo(wal.RmgrHeap, h)
+	l.RegisterRedo(wal.RmgrHeap2, h2)
+}
+
+// RedoFuncs returns the redo functions of the Heap and Heap2 resource
+// managers over pool, for a caller that wraps them (e.g. to note xids).
+func RedoFuncs(pool *buffer.Pool) (heap, heap2 wal.RedoFunc) {
+	return func(rec *wal.DecodedRecord) error { return heapRedo(pool, rec) },
+		func(rec *wal.DecodedRecord) error { return heap2Redo(pool, rec) }
 }
 
 func errRedo(rec *wal.DecodedRecord, format string, args ...any) error {
