@@ -1,11 +1,15 @@
 package pgxtest
 
 import (
+	"context"
 	"net/url"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // psqlScript exercises psql's simple-protocol path, COPY FROM STDIN inline
@@ -67,10 +71,15 @@ func TestPsqlPostgres(t *testing.T) {
 	if dsn == "" {
 		dsn = "postgres://postgres:postgres@127.0.0.1:5432/postgres?sslmode=disable"
 	}
-	got := runPsql(t, dsn)
-	if strings.Contains(got, "could not connect") || strings.Contains(got, "connection to server") {
-		t.Skipf("no PostgreSQL at %s: %s", dsn, got)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	pc, err := pgconn.Connect(ctx, dsn)
+	if err != nil {
+		t.Skipf("no PostgreSQL at %s: %v", dsn, err)
 	}
+	_, _ = pc.Exec(ctx, "drop table if exists psql_t").ReadAll() // left by an interrupted run
+	pc.Close(ctx)
+	got := runPsql(t, dsn)
 	if got != psqlWant {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, psqlWant)
 	}
