@@ -76,7 +76,8 @@ type relation struct {
 	desc     heap.TupleDesc
 	types    []types.T
 	indexes  []*relIndex
-	defaults []sql.Expr // bound DEFAULT expressions (nil: NULL)
+	defaults []sql.Expr        // bound DEFAULT expressions (nil: NULL)
+	virtual  *sql.VirtualTable // a system view: no heap
 }
 
 // relIndex is one in-memory index of a table.

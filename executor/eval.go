@@ -178,6 +178,24 @@ func (c *evalCtx) eval(e sql.Expr, row []types.Datum) (types.Datum, error) {
 			from = base
 		}
 		return types.Coerce(v, from, x.T, x.Explicit)
+	case *sql.Like:
+		v, err := c.eval(x.X, row)
+		if err != nil || v == nil {
+			return nil, err
+		}
+		p, err := c.eval(x.Pattern, row)
+		if err != nil || p == nil {
+			return nil, err
+		}
+		s, pat := asText(x.X.Type(), v), asText(x.Pattern.Type(), p)
+		if x.Fold {
+			s, pat = strings.ToLower(s), strings.ToLower(pat)
+		}
+		m, err := likeMatch([]rune(s), []rune(pat))
+		if err != nil {
+			return nil, err
+		}
+		return m != x.Not, nil
 	case *sql.Coalesce:
 		for _, a := range x.Args {
 			v, err := c.eval(a, row)
@@ -276,5 +294,49 @@ func (c *evalCtx) call(f *sql.Func, row []types.Datum) (types.Datum, error) {
 			return d, nil
 		}
 	}
+	if rf := sql.LookupFunction(f.Name); rf != nil {
+		return rf.Fn(c.s.e, args)
+	}
 	return nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", f.Name)
+}
+
+// likeMatch matches s against a LIKE pattern: % any run, _ one character,
+// backslash escapes the next character.
+func likeMatch(s, p []rune) (bool, error) {
+	for len(p) > 0 {
+		switch p[0] {
+		case '%':
+			for len(p) > 0 && p[0] == '%' {
+				p = p[1:]
+			}
+			if len(p) == 0 {
+				return true, nil
+			}
+			for i := 0; i <= len(s); i++ {
+				if ok, err := likeMatch(s[i:], p); ok || err != nil {
+					return ok, err
+				}
+			}
+			return false, nil
+		case '_':
+			if len(s) == 0 {
+				return false, nil
+			}
+			s, p = s[1:], p[1:]
+		case '\\':
+			if len(p) < 2 {
+				return false, pgerr.New(pgerr.InvalidEscapeSequence, "LIKE pattern must not end with escape character")
+			}
+			if len(s) == 0 || s[0] != p[1] {
+				return false, nil
+			}
+			s, p = s[1:], p[2:]
+		default:
+			if len(s) == 0 || s[0] != p[0] {
+				return false, nil
+			}
+			s, p = s[1:], p[1:]
+		}
+	}
+	return len(s) == 0, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 
+	"minipg/catalog"
 	"minipg/index"
 	"minipg/pgerr"
 	"minipg/sql"
@@ -30,6 +31,11 @@ type execCtx struct {
 // openRel takes a shared lock on table oid for the rest of the statement
 // and returns its open relation.
 func (x *execCtx) openRel(oid uint32) (*relation, error) {
+	if oid < catalog.FirstNormalObjectID {
+		if v := sql.VirtualTableByOID(oid); v != nil {
+			return &relation{def: v.Table, types: colTypes(v.Table), virtual: v}, nil
+		}
+	}
 	release, err := x.s.e.txns.LockRelation(x.ctx, oid, false)
 	if err != nil {
 		return nil, mapCtxErr(x.ctx, err)
@@ -377,7 +383,16 @@ func (x *execCtx) source(where sql.Expr) (rowIter, error) {
 // case the caller need not sort.
 func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey) (it rowIter, sorted bool, err error) {
 	var in rowIter
-	if e := tidQual(where, len(x.rel.types)); e != nil {
+	if v := x.rel.virtual; v != nil {
+		rows, err := v.Rows(x.s.e)
+		if err != nil {
+			return nil, false, err
+		}
+		for i, r := range rows {
+			rows[i] = append(r[:len(x.rel.types):len(x.rel.types)], nil) // no ctid
+		}
+		in = &sliceIter{rows: rows}
+	} else if e := tidQual(where, len(x.rel.types)); e != nil {
 		// ctid = const: fetch that one version.
 		v, err := x.ev.eval(e, nil)
 		if err != nil {
