@@ -22,8 +22,12 @@
 //   - Session.Setting(name) reads a session setting; Session.PID is the
 //     backend pid for BackendKeyData.
 //   - Engine.Pool, Engine.Txns, Engine.Catalog expose the storage layers
-//     for WAL and tools; Engine.SetCheckpointHook replaces what CHECKPOINT
-//     does (default: flush all buffers, fsync, save the commit log).
+//     for tools; Engine.SetCheckpointHook replaces what CHECKPOINT does.
+//   - RegisterSetting adds a configuration parameter before Open;
+//     sql.RegisterFunction and sql.RegisterVirtualTable add SQL functions
+//     and read-only system views (their callbacks get the *Engine as env).
+//     Built in: minipg_stat_fsm (the free-space policy's counters per
+//     table) and minipg_stat_io (buffer counters and size per table).
 //
 // # Statement lifecycle
 //
@@ -41,11 +45,23 @@
 // relation lock (txn.Manager.LockRelation) for its duration; DROP TABLE and
 // CREATE INDEX take it exclusively.
 //
-// An index is used when the WHERE clause has col = const on leading index
+// Plans are chosen by rule, per table: ctid = const fetches one version; an
+// index is used when the WHERE clause has col = const on leading index
 // columns and/or a range (<, <=, >, >=, BETWEEN) on the next one, where
 // const is a constant or parameter of the column's type (or any integer type
-// for an integer column). The WHERE clause is always re-evaluated on the
-// fetched rows.
+// for an integer column); otherwise the table is scanned. The WHERE clause
+// is always re-evaluated on the fetched rows. An ORDER BY on the index
+// columns after the equality prefix (all ASC NULLS LAST, or all DESC NULLS
+// FIRST read backward) is served by the index order without a sort.
+//
+// Inner joins (JOIN ... ON, CROSS JOIN, comma lists) are nested loops in
+// FROM order. Each conjunct of WHERE/ON runs at the first table where the
+// columns it reads are available, with the outer rows' values substituted
+// as constants, so inner.k = outer.k becomes an index lookup on inner.
+//
+// Index entries point at the root of a row version's HOT chain; an
+// UPDATE the heap makes heap-only (no indexed column changed, same page)
+// adds no entries.
 //
 // # Transactions
 //
