@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"log/slog"
 	"strconv"
 	"strings"
 
@@ -37,11 +38,15 @@ func (c *conn) parse(m *pgproto3.Parse) error {
 	for i, o := range m.ParameterOIDs {
 		oids[i] = types.OID(o)
 	}
+	if c.log.Enabled(context.Background(), slog.LevelDebug) {
+		c.log.Debug("parse", "name", m.Name, "sql", m.Query)
+	}
 	st, err := c.sess.Prepare(m.Query, oids)
 	if err != nil {
 		return err
 	}
 	c.stmts[m.Name] = &prepStmt{name: m.Name, st: st}
+	c.sendNotices()
 	c.send(&pgproto3.ParseComplete{})
 	return nil
 }
@@ -89,6 +94,7 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 		}
 	}
 	c.portals[pt.name] = pt
+	c.sendNotices()
 	c.send(&pgproto3.BindComplete{})
 	return nil
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 	"unicode/utf8"
 
@@ -17,6 +18,9 @@ import (
 //
 // It returns only connection failures and FATAL errors.
 func (c *conn) simpleQuery(ctx context.Context, query string) error {
+	if c.log.Enabled(ctx, slog.LevelDebug) {
+		c.log.Debug("query", "sql", query)
+	}
 	// PostgreSQL drops the unnamed statement and portal on a simple query.
 	delete(c.stmts, "")
 	c.closePortal("")
