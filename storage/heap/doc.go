@@ -5,8 +5,8 @@
 // fsm.Policy where a tuple goes (hio.go, RelationGetBufferForTuple),
 // visibility (visibility.go, HeapTupleSatisfiesMVCC / Update / Vacuum),
 // fetch and sequential scan (fetch.go), update, delete and FOR UPDATE row
-// locks with PostgreSQL's TM_Result protocol (modify.go), opportunistic page
-// pruning (prune.go), VACUUM (vacuum.go) and the consistency checker
+// locks with PostgreSQL's TM_Result protocol (modify.go), HOT chains and
+// index fetches through them (hot.go), opportunistic page pruning (prune.go), VACUUM (vacuum.go) and the consistency checker
 // (check.go). README.md describes the design, the locking rules and what is
 // a hint.
 //
@@ -16,6 +16,9 @@
 //   - A TID never changes while its version exists; it becomes reusable
 //     only after Vacuum reported it to the caller's dropIndexEntries.
 //   - t_ctid of a version is itself, or the next version after UPDATE.
+//   - A HEAP_HOT_UPDATED version's t_ctid is on its page and names a
+//     HEAP_ONLY_TUPLE version; an LP_REDIRECT names a heap-only tuple on its
+//     page; index entries point at chain roots, never at heap-only tuples.
 //   - Pages are modified only under the exclusive content lock, and every
 //     modification ends in logChange (the future WAL hook).
 //
