@@ -58,3 +58,16 @@ func TestShiftPosition(t *testing.T) {
 		t.Fatalf("%+v", pe)
 	}
 }
+
+func TestParseOptions(t *testing.T) {
+	got, err := parseOptions(`-c search_path=a\ b  --Client-Min-Messages=warning -cfsm_policy=classic`)
+	want := map[string]string{"search_path": "a b", "client_min_messages": "warning", "fsm_policy": "classic"}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("%v %v", got, err)
+	}
+	for _, bad := range []string{"-x", "-c", "-c novalue", "plain"} {
+		if _, err := parseOptions(bad); pgerr.CodeOf(err) != pgerr.SyntaxError {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}

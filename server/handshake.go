@@ -119,6 +119,20 @@ func (c *conn) startup() error {
 	if params["database"] == "" {
 		params["database"] = c.user
 	}
+	if opts, ok := params["options"]; ok {
+		// Command-line switches for the backend (libpq's PGOPTIONS); the
+		// startup packet's own parameters take precedence, as in PostgreSQL.
+		settings, err := parseOptions(opts)
+		if err != nil {
+			return err
+		}
+		for name, val := range settings {
+			if _, set := params[name]; !set {
+				params[name] = val
+			}
+		}
+		delete(params, "options")
+	}
 
 	if err := c.srv.auth.authenticate(c, c.user); err != nil {
 		return err
@@ -214,4 +228,67 @@ func parseStartupParams(b []byte) (map[string]string, []string, error) {
 		}
 		params[name] = val
 	}
+}
+
+// parseOptions reads the "options" startup parameter as PostgreSQL does
+// (pg_split_opts, then the -c/-- switches): arguments are separated by
+// white space, a backslash escapes the next character, and each setting is
+// "-c name=value", "-cname=value" or "--name=value". Names are folded to
+// lower case with '-' read as '_'.
+func parseOptions(s string) (map[string]string, error) {
+	var args []string
+	var cur strings.Builder
+	inArg, escaped := false, false
+	for _, r := range s {
+		switch {
+		case escaped:
+			cur.WriteRune(r)
+			escaped, inArg = false, true
+		case r == '\\':
+			escaped, inArg = true, true
+		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
+			if inArg {
+				args = append(args, cur.String())
+				cur.Reset()
+				inArg = false
+			}
+		default:
+			cur.WriteRune(r)
+			inArg = true
+		}
+	}
+	if inArg {
+		args = append(args, cur.String())
+	}
+	out := make(map[string]string)
+	bad := func(arg string) error {
+		return &pgerr.Error{Code: pgerr.SyntaxError, Severity: pgerr.SeverityFatal,
+			Message: fmt.Sprintf("invalid command-line argument for server process: %s", arg),
+			Hint:    "Try \"minipg --help\" for more information."}
+	}
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		var setting string
+		switch {
+		case arg == "-c":
+			if i+1 == len(args) {
+				return nil, bad(arg)
+			}
+			i++
+			setting = args[i]
+		case strings.HasPrefix(arg, "--"):
+			setting = arg[2:]
+		case strings.HasPrefix(arg, "-c"):
+			setting = arg[2:]
+		default:
+			return nil, bad(arg)
+		}
+		name, val, ok := strings.Cut(setting, "=")
+		if !ok || name == "" {
+			return nil, &pgerr.Error{Code: pgerr.SyntaxError, Severity: pgerr.SeverityFatal,
+				Message: fmt.Sprintf("-c %s requires a value", setting)}
+		}
+		out[strings.ReplaceAll(strings.ToLower(name), "-", "_")] = val
+	}
+	return out, nil
 }

@@ -376,3 +376,17 @@ func TestCancel(t *testing.T) {
 	c.send(&pgproto3.Query{String: "insert"})
 	expect(t, c.untilReady(), "CommandComplete INSERT 0 1", "ReadyForQuery I")
 }
+
+func TestStartupOptions(t *testing.T) {
+	ts := startTestServer(t, nil)
+	c := ts.dial()
+	c.send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersion30,
+		Parameters: map[string]string{"user": "alice", "options": `-c application_name=from\ options`}})
+	got := c.untilReady()
+	expect(t, got[1:2], "ParameterStatus application_name=from options")
+
+	c = ts.dial()
+	c.send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersion30,
+		Parameters: map[string]string{"user": "alice", "options": "-Z"}})
+	expect(t, c.untilClosed(), "ErrorResponse FATAL 42601 invalid command-line argument for server process: -Z")
+}
