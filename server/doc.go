@@ -44,7 +44,8 @@
 //     password is FATAL 28P01.
 //  4. The connection gets a process id (FATAL 53300 past
 //     Config.MaxConnections, 57P03 during shutdown), the session is created
-//     (Backend.NewSession with the start-up parameters; its first
+//     (Backend.NewSession with the start-up parameters, to which the
+//     "options" parameter's -c name=value switches are added; its first
 //     ParamStatusChanges override the defaults below), and the server
 //     sends AuthenticationOk, ParameterStatus for PostgreSQL 15's
 //     GUC_REPORT settings (server_version, encodings, DateStyle, TimeZone,

@@ -1,6 +1,6 @@
 // Command minipg is the minipg server. Its flags follow postgres(1):
 //
-//	minipg [-D datadir] [-p port] [-h listen_address] [-c name=value ...]
+//	minipg [-D datadir] [-p port] [-h listen_address] [-c name=value ...] [--name=value ...]
 //
 // -D defaults to ./data (created on first start), -p to 5433, -h to
 // 127.0.0.1 ("*" listens on all interfaces). Any setting can be given as
@@ -76,6 +76,17 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	host := fs.String("h", "127.0.0.1", `listen address ("*" for all)`)
 	settings := settingsFlag{}
 	fs.Var(settings, "c", "setting name=value (repeatable)")
+	// postgres also takes any setting as --name=value.
+	var rewritten []string
+	for _, a := range args {
+		if name, _, ok := strings.Cut(strings.TrimPrefix(a, "--"), "="); ok && strings.HasPrefix(a, "--") &&
+			name != "D" && name != "p" && name != "h" && name != "c" {
+			rewritten = append(rewritten, "-c", a[2:])
+			continue
+		}
+		rewritten = append(rewritten, a)
+	}
+	args = rewritten
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}

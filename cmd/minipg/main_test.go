@@ -24,6 +24,10 @@ func TestParseArgs(t *testing.T) {
 	if err != nil || o.addr != ":5" || o.dataDir != "data" {
 		t.Fatalf("%+v %v", o, err)
 	}
+	o, err = parseArgs([]string{"--shared_buffers=1GB", "--p=7", "-c", "fsm_policy=classic"}, io.Discard)
+	if err != nil || o.settings["shared_buffers"] != "1GB" || o.addr != "127.0.0.1:7" || o.settings["fsm_policy"] != "classic" {
+		t.Fatalf("%+v %v", o, err)
+	}
 	if _, err := parseArgs([]string{"-c", "novalue"}, io.Discard); err == nil {
 		t.Fatal("accepted -c without =")
 	}
