@@ -197,9 +197,10 @@ func isConstExpr(e sql.Expr) bool {
 
 // colBound is a comparison of column Col with a constant expression.
 type colBound struct {
-	col int
-	op  string // = < <= > >=
-	val sql.Expr
+	col  int
+	op   string // = < <= > >= in
+	val  sql.Expr
+	list []sql.Expr // op "in"
 }
 
 var flipOp = map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -208,7 +209,26 @@ var flipOp = map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "
 // column of type colT.
 func indexable(conj []sql.Expr, types_ []types.T) []colBound {
 	var out []colBound
+	typeOK := func(ct, vt types.OID) bool {
+		return ct == vt || (intKind(ct) && intKind(vt)) || (strKind(ct) && strKind(vt))
+	}
 	for _, c := range conj {
+		if in, ok := c.(*sql.InList); ok && !in.Not {
+			col, isCol := in.X.(*sql.ColRef)
+			if !isCol || col.Idx >= len(types_) {
+				continue
+			}
+			usable := len(in.List) > 0
+			for _, v := range in.List {
+				if !isConstExpr(v) || !typeOK(types_[col.Idx].OID, v.Type().OID) {
+					usable = false
+				}
+			}
+			if usable {
+				out = append(out, colBound{col: col.Idx, op: "in", list: in.List})
+			}
+			continue
+		}
 		cmp, ok := c.(*sql.Cmp)
 		if !ok || cmp.Op == "<>" {
 			continue
@@ -242,6 +262,8 @@ func strKind(o types.OID) bool { return o == types.Text || o == types.Varchar }
 type indexPlan struct {
 	ri     *relIndex
 	eq     []sql.Expr // equality values for the leading columns
+	inPos  int        // with inList: the leading column given by a list
+	inList []sql.Expr // col IN (list): one lookup per distinct value
 	lo, hi sql.Expr   // range on the next column (nil: open)
 	loIncl bool
 	hiIncl bool
@@ -267,6 +289,19 @@ func chooseIndex(r *relation, where sql.Expr) *indexPlan {
 				if b.col == c && b.op == "=" {
 					eq = b.val
 					break
+				}
+			}
+			if eq == nil && p.inList == nil {
+				for _, b := range bounds {
+					if b.col == c && b.op == "in" {
+						p.inPos, p.inList = len(p.eq), b.list
+						break
+					}
+				}
+				if p.inList != nil && p.inPos == len(p.eq) {
+					p.eq = append(p.eq, nil)
+					score += 2
+					continue
 				}
 			}
 			if eq == nil {
@@ -307,10 +342,14 @@ func chooseIndex(r *relation, where sql.Expr) *indexPlan {
 	return best
 }
 
-// openIndexScan evaluates the plan's values and opens the range.
+// openIndexScan evaluates the plan's values and opens the range (one range
+// per distinct IN value).
 func (x *execCtx) openIndexScan(p *indexPlan, reverse bool) (rowIter, error) {
-	var prefix index.Key
+	prefix := make(index.Key, len(p.eq))
 	for i, e := range p.eq {
+		if p.inList != nil && i == p.inPos {
+			continue
+		}
 		v, err := x.ev.eval(e, nil)
 		if err != nil {
 			return nil, err
@@ -318,12 +357,48 @@ func (x *execCtx) openIndexScan(p *indexPlan, reverse bool) (rowIter, error) {
 		if v == nil {
 			return emptyIter{}, nil
 		}
-		v, err = keyValue(p.ri.types[i], e.Type(), v)
+		if prefix[i], err = keyValue(p.ri.types[i], e.Type(), v); err != nil {
+			return nil, err
+		}
+	}
+	if p.inList == nil {
+		return x.openRange(p, prefix, reverse)
+	}
+	t := p.ri.types[p.inPos]
+	var vals []types.Datum
+	for _, e := range p.inList {
+		v, err := x.ev.eval(e, nil)
 		if err != nil {
 			return nil, err
 		}
-		prefix = append(prefix, v)
+		if v == nil {
+			continue
+		}
+		if v, err = keyValue(t, e.Type(), v); err != nil {
+			return nil, err
+		}
+		vals = append(vals, v)
 	}
+	sort.Slice(vals, func(i, j int) bool { return types.Compare(t, vals[i], vals[j]) < 0 })
+	its := &multiIter{}
+	for i, v := range vals {
+		if i > 0 && types.Compare(t, vals[i-1], v) == 0 {
+			continue
+		}
+		k := append(index.Key(nil), prefix...)
+		k[p.inPos] = v
+		it, err := x.openRange(p, k, reverse)
+		if err != nil {
+			return nil, err
+		}
+		its.its = append(its.its, it)
+	}
+	return its, nil
+}
+
+// openRange opens the index range: entries starting with prefix, limited by
+// the plan's range on the next column.
+func (x *execCtx) openRange(p *indexPlan, prefix index.Key, reverse bool) (rowIter, error) {
 	lo, hi := index.Unbounded, index.Unbounded
 	if len(prefix) > 0 {
 		lo, hi = index.Incl(prefix), index.Incl(prefix)
@@ -356,11 +431,31 @@ func (x *execCtx) openIndexScan(p *indexPlan, reverse bool) (rowIter, error) {
 		}
 		key := append(append(index.Key{}, prefix...), v)
 		hi = index.Bound{Key: key, Inclusive: p.hiIncl}
-	} else if len(prefix) == 0 {
-		// Range with only a lower bound: NULL keys sort last; stop before them.
-		hi = index.Unbounded
 	}
 	return &indexScan{x: x, it: p.ri.ix.NewIterator(lo, hi, reverse), dec: newDecoder(x.rel)}, nil
+}
+
+// multiIter concatenates iterators.
+type multiIter struct {
+	its []rowIter
+	i   int
+}
+
+func (it *multiIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
+	for it.i < len(it.its) {
+		row, ok, err := it.its[it.i].Next(ctx)
+		if err != nil || ok {
+			return row, ok, err
+		}
+		it.i++
+	}
+	return nil, false, nil
+}
+
+func (it *multiIter) Close() {
+	for _, c := range it.its {
+		c.Close()
+	}
 }
 
 // keyValue converts a comparison value to the index column's type.
@@ -421,7 +516,7 @@ func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey) (it rowIter,
 // columns after the equality prefix. The index orders NULL last, which is
 // ASC NULLS LAST or, backward, DESC NULLS FIRST.
 func indexOrder(p *indexPlan, sort []sql.SortKey) (reverse, ok bool) {
-	if len(sort) == 0 {
+	if len(sort) == 0 || p.inList != nil {
 		return false, false
 	}
 	next := len(p.eq)
