@@ -3,7 +3,10 @@ package heap
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"minipg/pgerr"
@@ -583,4 +586,154 @@ func TestCheckBadRedirect(t *testing.T) {
 			t.Log(err)
 		})
 	}
+}
+
+// TestHotConcurrent: writers update their own rows through FetchHot (HOT
+// when the new version fits on the page, else to another page with a new
+// "index entry"), readers check through the roots that every row has
+// exactly one version visible to their snapshot, and VACUUM runs all the
+// while, dropping the roots of dead chains. At the end every row has its
+// last value and Check passes.
+func TestHotConcurrent(t *testing.T) {
+	const writers, rowsPer = 4, 10
+	perWriter := 200
+	if testing.Short() || raceEnabled {
+		perWriter = 50
+	}
+	e := newEnv(t, 32, Options{FillFactor: 80})
+	e.rel.SetIndexAttrs(IndexAttrs{Indexed: []int{0}})
+	var mu sync.Mutex // guards roots and want
+	roots := map[int32][]page.TID{}
+	want := map[int32]string{}
+	for id := int32(0); id < writers*rowsPer; id++ {
+		p := fmt.Sprintf("%d-0-%s", id, strings.Repeat("x", 20))
+		roots[id] = []page.TID{e.insertCommitted(t, int(id), 1, p)[0]}
+		want[id] = p
+	}
+	visible := func(s *Snapshot, id int32) (page.TID, string, int, error) {
+		mu.Lock()
+		rs := slices.Clone(roots[id])
+		mu.Unlock()
+		var at page.TID
+		var payload string
+		n := 0
+		for _, r := range rs {
+			vt, tup, ok, err := e.rel.FetchHot(s, r)
+			if err != nil {
+				return at, "", 0, err
+			}
+			if ok {
+				if gid, p := rowOf(nil, tup); gid == id {
+					at, payload = vt, p
+					n++
+				}
+			}
+		}
+		return at, payload, n, nil
+	}
+	var wg sync.WaitGroup
+	errc := make(chan error, writers+2)
+	var stop atomic.Bool
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range perWriter {
+				id := int32(w*rowsPer + i%rowsPer)
+				x := e.o.Begin()
+				s := e.snap(x, 0)
+				cur, _, n, err := visible(s, id)
+				if err != nil || n != 1 {
+					errc <- fmt.Errorf("writer %d: row %d: %d visible versions, %v", w, id, n, err)
+					return
+				}
+				p := fmt.Sprintf("%d-%d-%s", id, i+1, strings.Repeat("y", (i*7)%300))
+				newtup := mkRow(nil, id, p)
+				ntid, res, _, err := e.rel.Update(s, cur, newtup, x, 0, nil)
+				if err != nil || res != TMOk {
+					errc <- fmt.Errorf("writer %d: update %s: %v %v", w, cur, res, err)
+					return
+				}
+				if IsHeapOnly(newtup) != (ntid.Block == cur.Block) {
+					errc <- fmt.Errorf("writer %d: %s -> %s, heap-only %v", w, cur, ntid, IsHeapOnly(newtup))
+					return
+				}
+				mu.Lock()
+				if !IsHeapOnly(newtup) {
+					roots[id] = append(roots[id], ntid)
+				}
+				want[id] = p
+				mu.Unlock()
+				e.o.Commit(x)
+			}
+			errc <- nil
+		}()
+	}
+	wg.Add(2)
+	go func() { // reader
+		defer wg.Done()
+		for !stop.Load() {
+			rx := e.o.Begin()
+			s := e.snap(rx, 0)
+			for id := int32(0); id < writers*rowsPer; id++ {
+				if _, _, n, err := visible(s, id); err != nil || n != 1 {
+					errc <- fmt.Errorf("reader: row %d: %d visible versions, %v", id, n, err)
+					e.o.Commit(rx)
+					return
+				}
+			}
+			e.o.Commit(rx)
+		}
+		errc <- nil
+	}()
+	go func() { // VACUUM
+		defer wg.Done()
+		for !stop.Load() {
+			_, err := e.rel.Vacuum(e.o.OldestXmin(), e.o, func(dead []page.TID) error {
+				gone := map[page.TID]bool{}
+				for _, d := range dead {
+					gone[d] = true
+				}
+				mu.Lock()
+				for id, rs := range roots {
+					roots[id] = slices.DeleteFunc(rs, func(r page.TID) bool { return gone[r] })
+				}
+				mu.Unlock()
+				return nil
+			})
+			if err != nil {
+				errc <- err
+				return
+			}
+		}
+		errc <- nil
+	}()
+	for range writers {
+		if err := <-errc; err != nil {
+			stop.Store(true)
+			wg.Wait()
+			t.Fatal(err)
+		}
+	}
+	stop.Store(true)
+	wg.Wait()
+	for range 2 {
+		if err := <-errc; err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := e.snap(0, 0)
+	for id, w := range want {
+		if _, p, n, err := visible(s, id); err != nil || n != 1 || p != w {
+			t.Errorf("row %d: %d versions, %q, want %q (%v)", id, n, p, w, err)
+		}
+	}
+	if st := e.rel.Stats(); st.UpdatesHot == 0 || st.UpdatesOtherPage == 0 {
+		t.Errorf("stats %+v: want both HOT and other-page updates", st)
+	}
+	mustCheckPages(t, e.rel)
+	if _, err := e.rel.Vacuum(e.o.OldestXmin(), e.o, nil); err != nil {
+		t.Fatal(err)
+	}
+	mustCheck(t, e.rel)
 }
