@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"minipg/pgerr"
 	"minipg/sql"
@@ -69,7 +70,7 @@ func (pt *Portal) copyFrom(ctx context.Context, r io.Reader) (int64, error) {
 	}
 	rel := x.rel
 	ncols := len(rel.types)
-	ld := &copyLoader{x: x, c: c, ist: heap.NewBulkInsertState()}
+	ld := &copyLoader{x: x, c: c, ist: heap.NewBulkInsertState(), enc: newEncoder(rel)}
 	ld.colTypes = make([]types.T, len(c.Cols))
 	for i, col := range c.Cols {
 		ld.colTypes[i] = rel.types[col]
@@ -102,6 +103,7 @@ type copyLoader struct {
 	colTypes []types.T
 	given    []bool
 	ist      *heap.InsertState
+	enc      *encoder
 	rows     [][]types.Datum
 	tups     [][]byte
 	n        int64
@@ -130,20 +132,22 @@ func (ld *copyLoader) addRow(vals []types.Datum) error {
 	if err := r.checkNotNull(row); err != nil {
 		return err
 	}
-	tup, err := r.encode(row)
+	tup, err := ld.enc.encode(row)
 	if err != nil {
 		return err
 	}
-	ld.rows = append(ld.rows, row)
+	if len(r.indexes) > 0 {
+		ld.rows = append(ld.rows, row) // for the index entries
+	}
 	ld.tups = append(ld.tups, tup)
-	if len(ld.rows) >= copyBatch {
+	if len(ld.tups) >= copyBatch {
 		return ld.flush()
 	}
 	return nil
 }
 
 func (ld *copyLoader) flush() error {
-	if len(ld.rows) == 0 {
+	if len(ld.tups) == 0 {
 		return nil
 	}
 	if err := canceled(ld.x.ctx); err != nil {
@@ -155,9 +159,9 @@ func (ld *copyLoader) flush() error {
 		return err
 	}
 	ncols := len(r.types)
-	for i, tid := range tids {
-		ld.rows[i][ncols] = tid
-		if len(r.indexes) > 0 {
+	if len(r.indexes) > 0 {
+		for i, tid := range tids {
+			ld.rows[i][ncols] = tid
 			if err := ld.x.insertIndexEntries(ld.rows[i], tid, nil); err != nil {
 				return err
 			}
@@ -244,6 +248,18 @@ type textField struct{ raw, val string }
 // splitText splits a text-format line at unescaped delimiters and
 // de-escapes each field; raw keeps the field as written (for the NULL test).
 func splitText(line string, delim byte) ([]textField, error) {
+	if strings.IndexByte(line, '\\') < 0 {
+		// No escapes: fields are substrings.
+		out := make([]textField, 0, 8)
+		for {
+			i := strings.IndexByte(line, delim)
+			if i < 0 {
+				return append(out, textField{raw: line, val: line}), nil
+			}
+			out = append(out, textField{raw: line[:i], val: line[:i]})
+			line = line[i+1:]
+		}
+	}
 	var out []textField
 	var val []byte
 	start := 0

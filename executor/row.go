@@ -55,3 +55,42 @@ func (r *relation) encode(row []types.Datum) ([]byte, error) {
 	}
 	return heap.FormTuple(r.desc, vals, nulls)
 }
+
+// encoder forms tuples reusing its buffers (COPY).
+type encoder struct {
+	r     *relation
+	vals  [][]byte
+	nulls []bool
+	offs  []int
+	buf   []byte
+}
+
+func newEncoder(r *relation) *encoder {
+	n := len(r.types)
+	return &encoder{r: r, vals: make([][]byte, n), nulls: make([]bool, n), offs: make([]int, n+1)}
+}
+
+// encode is relation.encode without per-column allocations.
+func (en *encoder) encode(row []types.Datum) ([]byte, error) {
+	en.buf = en.buf[:0]
+	for i, t := range en.r.types {
+		en.offs[i] = len(en.buf)
+		en.nulls[i] = row[i] == nil
+		if row[i] == nil {
+			continue
+		}
+		var err error
+		if en.buf, err = types.AppendDisk(en.buf, t, row[i]); err != nil {
+			return nil, err
+		}
+	}
+	en.offs[len(en.r.types)] = len(en.buf)
+	for i := range en.r.types {
+		if en.nulls[i] {
+			en.vals[i] = nil
+			continue
+		}
+		en.vals[i] = en.buf[en.offs[i]:en.offs[i+1]]
+	}
+	return heap.FormTuple(en.r.desc, en.vals, en.nulls)
+}
