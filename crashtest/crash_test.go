@@ -20,7 +20,10 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-var binPath string
+var (
+	binPath   string
+	buildTags string // "invariants" when the tests are built with that tag
+)
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "minipg-crashtest")
@@ -29,7 +32,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binPath = filepath.Join(dir, "minipg")
-	if out, err := exec.Command("go", "build", "-o", binPath, "minipg/cmd/minipg").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-tags", buildTags, "-o", binPath, "minipg/cmd/minipg").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building cmd/minipg: %v\n%s", err, out)
 		os.RemoveAll(dir)
 		os.Exit(1)
@@ -515,6 +518,95 @@ func TestWALCorruptionStopsReplay(t *testing.T) {
 	var n int
 	if err := c.QueryRow(context.Background(), "SELECT count(*) FROM t WHERE id = -1").Scan(&n); err != nil || n != 1 {
 		t.Fatalf("after recovery: %v (%d rows)", err, n)
+	}
+	s.stop(t)
+}
+
+// TestWALViewsAndSettings: pg_stat_wal, pg_current_wal_lsn(), per-table
+// pages dirtied, minipg_check, CHECKPOINT, full_page_writes and
+// synchronous_commit through SQL, and a clean shutdown that needs no replay.
+func TestWALViewsAndSettings(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := startServer(t, dir)
+	c := connect(t, s)
+	exec1(t, c, "CREATE TABLE w (id int PRIMARY KEY, v text)")
+	walStats := func() (records, fpi int64, bytes string) {
+		t.Helper()
+		rows, err := c.Query(ctx, "SELECT wal_records, wal_fpi, wal_bytes FROM pg_stat_wal")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		fds := rows.FieldDescriptions()
+		if len(fds) != 3 || fds[0].DataTypeOID != 20 || fds[1].DataTypeOID != 20 || fds[2].DataTypeOID != 1700 {
+			t.Fatalf("pg_stat_wal columns: %+v", fds)
+		}
+		if !rows.Next() {
+			t.Fatal("pg_stat_wal has no row")
+		}
+		var b any
+		if err := rows.Scan(&records, &fpi, &b); err != nil {
+			t.Fatal(err)
+		}
+		return records, fpi, fmt.Sprint(b)
+	}
+	lsn := func() string {
+		t.Helper()
+		var l string
+		if err := c.QueryRow(ctx, "SELECT pg_current_wal_lsn()").Scan(&l); err != nil {
+			t.Fatal(err)
+		}
+		if hi, lo, ok := strings.Cut(l, "/"); !ok || hi == "" || lo == "" || strings.ToUpper(l) != l {
+			t.Fatalf("pg_current_wal_lsn() = %q, want X/X", l)
+		}
+		return l
+	}
+	l0 := lsn()
+	r0, _, _ := walStats()
+	for i := 0; i < 200; i++ {
+		exec1(t, c, "INSERT INTO w VALUES ($1, 'x')", i)
+	}
+	r1, f1, _ := walStats()
+	if r1-r0 < 400 { // an insert and a commit record each
+		t.Fatalf("wal_records grew by %d for 200 committed inserts", r1-r0)
+	}
+	if l1 := lsn(); l1 == l0 {
+		t.Fatalf("pg_current_wal_lsn() did not move: %s", l1)
+	}
+	exec1(t, c, "CHECKPOINT")
+	exec1(t, c, "UPDATE w SET v = 'y' WHERE id = 1")
+	_, f2, _ := walStats()
+	if f2 <= f1 {
+		t.Fatalf("no full-page image after CHECKPOINT: wal_fpi %d -> %d", f1, f2)
+	}
+	exec1(t, c, "SET full_page_writes = off")
+	exec1(t, c, "CHECKPOINT")
+	exec1(t, c, "UPDATE w SET v = 'z' WHERE id = 2")
+	if _, f3, _ := walStats(); f3 != f2 {
+		t.Fatalf("full_page_writes = off still logged %d images", f3-f2)
+	}
+	exec1(t, c, "SET full_page_writes = on")
+	exec1(t, c, "SET synchronous_commit = off")
+	exec1(t, c, "INSERT INTO w VALUES (1000, 'async')")
+	var dirtied int64
+	if err := c.QueryRow(ctx, "SELECT pg_stat_get_blocks_dirtied('w')").Scan(&dirtied); err != nil || dirtied <= 0 {
+		t.Fatalf("pg_stat_get_blocks_dirtied('w') = %d, %v", dirtied, err)
+	}
+	var ok bool
+	if err := c.QueryRow(ctx, "SELECT minipg_check('w')").Scan(&ok); err != nil || !ok {
+		t.Fatalf("minipg_check('w') = %v, %v", ok, err)
+	}
+	exec1(t, c, "DROP TABLE w")
+	c.Close(ctx)
+	s.stop(t)
+	if !strings.Contains(s.log.String(), "shutdown") && strings.Contains(s.log.String(), "checkpoint failed") {
+		t.Fatalf("shutdown:\n%s", s.log)
+	}
+	// Clean shutdown: no replay at the next start.
+	s = startServer(t, dir)
+	if strings.Contains(s.log.String(), "redo starts") {
+		t.Fatalf("replay after a clean shutdown:\n%s", s.log)
 	}
 	s.stop(t)
 }

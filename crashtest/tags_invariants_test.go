@@ -1,0 +1,6 @@
+//go:build invariants
+
+package crashtest
+
+// The child server is built with the invariant checks too.
+func init() { buildTags = "invariants" }
