@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"minipg/pgerr"
@@ -50,6 +51,13 @@ type engineWAL struct {
 	// async holds xids committing with synchronous_commit = off: their
 	// commit record is not waited for (the WAL writer flushes it).
 	async sync.Map
+	// asyncEnd is the end of the newest asynchronous commit record. Every
+	// data page write flushes the WAL at least that far: a page may carry
+	// hint bits saying such a transaction committed, and must not reach
+	// disk before its commit record (PostgreSQL instead skips setting the
+	// hint until the record is flushed; minipg's heap does not know commit
+	// LSNs).
+	asyncEnd atomic.Uint64
 	// recovery: what replay saw.
 	seen      map[uint32]bool // xids of heap records
 	ended     map[uint32]bool // xids with a commit or abort record
@@ -76,8 +84,11 @@ func (e *Engine) openWAL() error {
 // walLog is the log, for heap.Options.WAL.
 func (e *Engine) walLog() *wal.Log { return e.wal.log }
 
-// flushWAL is buffer.Options.FlushWAL.
-func (e *Engine) flushWAL(lsn uint64) error { return e.wal.log.Flush(lsn) }
+// flushWAL is buffer.Options.FlushWAL: the WAL rule, plus the asynchronous
+// commits inserted so far (see engineWAL.asyncEnd).
+func (e *Engine) flushWAL(lsn uint64) error {
+	return e.wal.log.Flush(max(lsn, e.wal.asyncEnd.Load()))
+}
 
 func (w *engineWAL) note(xid uint32) {
 	if xid >= 3 {
@@ -234,8 +245,17 @@ func xactData() []byte {
 // commit: concurrent committers share one fsync in wal.Flush).
 func (e *Engine) commitRecord(xid uint32) error {
 	end, err := e.wal.log.Insert(&wal.Record{Rmgr: wal.RmgrXact, Info: xlXactCommit, Xid: xid, MainData: xactData()})
-	if _, async := e.wal.async.LoadAndDelete(xid); async || err != nil {
+	if err != nil {
+		e.wal.async.Delete(xid)
 		return err
+	}
+	if _, async := e.wal.async.LoadAndDelete(xid); async {
+		for {
+			old := e.wal.asyncEnd.Load()
+			if old >= end || e.wal.asyncEnd.CompareAndSwap(old, end) {
+				return nil
+			}
+		}
 	}
 	return e.wal.log.Flush(end)
 }
