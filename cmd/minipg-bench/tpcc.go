@@ -84,6 +84,7 @@ func tpccMain(cmd string, args []string) {
 	workers := fs.Int("workers", 0, "load: loader connections (default 4); delivery-pass: delivering connections (default 1)")
 	scale := fs.Float64("scale", 1, "load: scale of the per-district and item counts (0.01 for quick tests)")
 	mode := fs.String("mode", "batch", "load: batch (single-row INSERTs), values (multi-row VALUES) or copy")
+	chunk := fs.Int("chunk", tpcc.DefaultChunk, "load, batch mode: pipeline INSERTs in pieces of N, each waited for, as pgjdbc does; -1 = the whole batch at once")
 	noLocality := fs.Bool("no-locality", false, "load: skip the locality report")
 	// run / neworders
 	terminals := fs.Int("terminals", 0, "run: terminals (default 4); neworders: terminals (default 1)")
@@ -131,7 +132,7 @@ func tpccMain(cmd string, args []string) {
 		}
 		fn = func(ctx context.Context, connect tpcc.Connector, r *result) error {
 			res, err := tpcc.Load(ctx, connect, tpcc.LoadOptions{Warehouses: *warehouses, Workers: def(workers, 4),
-				Scale: *scale, Mode: m, Seed: *seed, Logf: logf})
+				Scale: *scale, Mode: m, Chunk: *chunk, Seed: *seed, Logf: logf})
 			for _, f := range res.Fallbacks {
 				r.note("index fallback: " + f)
 			}
