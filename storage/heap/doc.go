@@ -20,7 +20,7 @@
 //     HEAP_ONLY_TUPLE version; an LP_REDIRECT names a heap-only tuple on its
 //     page; index entries point at chain roots, never at heap-only tuples.
 //   - Pages are modified only under the exclusive content lock, and every
-//     modification ends in logChange (the future WAL hook).
+//     modification ends in logChange, which WAL-logs it and sets pd_lsn.
 //
 // Locking: pin before lock; at most two content locks, in block order; no
 // content lock while a Policy runs (it may take the extension lock).
