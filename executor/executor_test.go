@@ -398,8 +398,8 @@ func TestReadCommittedRecheck(t *testing.T) {
 	}
 	steps := []struct {
 		first, second, want string
-		final              int64 // n of row id after both
-		id                 int64
+		final               int64 // n of row id after both
+		id                  int64
 	}{
 		// The update no longer qualifies: n is not 0 any more.
 		{"UPDATE rc SET n = 1 WHERE id = 1", "UPDATE rc SET n = n + 10 WHERE id = 1 AND n = 0", "UPDATE 0", 1, 1},
