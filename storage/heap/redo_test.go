@@ -2,6 +2,7 @@ package heap
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"log/slog"
@@ -263,6 +264,9 @@ func TestRedoReproducesPages(t *testing.T) {
 					e.workload(t, rng, 2)
 				}
 				want := e.pages(t)
+				if seed == 1 {
+					e.requireAllRecordKinds(t)
+				}
 				stats := e.log.Stats()
 				if stats.Records == 0 || (fpw && stats.FPI == 0) || (!fpw && stats.FPI != 0) {
 					t.Fatalf("wal stats %+v with full_page_writes=%v", stats, fpw)
@@ -314,4 +318,47 @@ func TestTornPageRestoredFromFPI(t *testing.T) {
 		t.Fatalf("torn block %d: lsn %s, want %s", torn, wal.FormatLSN(page.LSN(got[torn])), wal.FormatLSN(page.LSN(want[torn])))
 	}
 	mustCheckPages(t, r.rel)
+}
+
+// requireAllRecordKinds reads the whole WAL and fails unless the workload
+// produced every heap record type, prunes with redirects among them.
+func (e *walEnv) requireAllRecordKinds(t *testing.T) {
+	t.Helper()
+	if err := e.log.FlushAll(); err != nil {
+		t.Fatal(err)
+	}
+	rd := e.log.NewReader(uint64(e.log.SegmentSize()))
+	defer rd.Close()
+	seen := map[string]int{}
+	for {
+		rec, err := rd.Next()
+		if err != nil {
+			break
+		}
+		switch {
+		case rec.Rmgr == wal.RmgrHeap && rec.Info&xlHeapInitPage != 0:
+			seen["init"]++
+			fallthrough
+		case rec.Rmgr == wal.RmgrHeap:
+			seen[map[uint8]string{xlHeapInsert: "insert", xlHeapDelete: "delete", xlHeapUpdate: "update",
+				xlHeapHotUpdate: "hot", xlHeapLock: "lock"}[rec.Info&xlHeapOpMask]]++
+			if op := rec.Info & xlHeapOpMask; (op == xlHeapUpdate || op == xlHeapHotUpdate) && len(rec.Blocks) == 2 {
+				seen["update-other-page"]++
+			}
+		case rec.Rmgr == wal.RmgrHeap2:
+			seen[map[uint8]string{xl2PageImage: "image", xl2Prune: "prune", xl2Vacuum: "vacuum",
+				xl2MultiInsert: "multi"}[rec.Info&^xlHeapInitPage]]++
+			if rec.Info == xl2Prune && binary.LittleEndian.Uint16(rec.MainData[4:]) > 0 {
+				seen["redirect"]++
+			}
+		}
+	}
+	for _, k := range []string{"insert", "multi", "init", "update", "update-other-page", "hot", "delete", "lock", "prune", "redirect", "vacuum"} {
+		if seen[k] == 0 {
+			t.Errorf("the workload logged no %s record: %v", k, seen)
+		}
+	}
+	if seen["image"] != 0 {
+		t.Errorf("%d changes fell back to page-image records", seen["image"])
+	}
 }
