@@ -293,3 +293,54 @@ func (s *Session) alterOptions(ctx context.Context, st *sql.AlterOptions) (strin
 	e.mu.Unlock()
 	return "ALTER TABLE", nil
 }
+
+func (s *Session) dropIndex(ctx context.Context, st *sql.DropIndex) (string, error) {
+	e := s.e
+	for _, name := range st.Names {
+		t, idx, ok := e.cat.IndexByName(name)
+		if !ok {
+			if st.IfExists {
+				s.notice(pgerr.SeverityNotice, pgerr.SuccessfulCompletion, "index \"%s\" does not exist, skipping", name)
+				continue
+			}
+			return "", pgerr.New(pgerr.UndefinedObject, "index \"%s\" does not exist", name)
+		}
+		if idx.Primary {
+			return "", pgerr.New(pgerr.Code("2BP01"), "cannot drop index %s because constraint %s on table %s requires it", name, name, t.Name).
+				WithHint("You can drop constraint %s on table %s instead.", name, t.Name)
+		}
+		if err := e.dropIndex(ctx, t.OID, name); err != nil {
+			return "", err
+		}
+	}
+	return "DROP INDEX", nil
+}
+
+func (e *Engine) dropIndex(ctx context.Context, oid uint32, name string) error {
+	release, err := e.txns.LockRelation(ctx, oid, true)
+	if err != nil {
+		return mapCtxErr(ctx, err)
+	}
+	defer release()
+	r, err := e.rel(oid)
+	if err != nil {
+		return err
+	}
+	t, _, err := e.cat.DropIndex(name)
+	if err != nil {
+		return err
+	}
+	nr := *r
+	nr.def = t
+	nr.indexes = nil
+	for _, ri := range r.indexes {
+		if ri.def.Name != name {
+			nr.indexes = append(nr.indexes, ri)
+		}
+	}
+	setIndexAttrs(&nr)
+	e.mu.Lock()
+	e.mu.rels[oid] = &nr
+	e.mu.Unlock()
+	return nil
+}

@@ -62,6 +62,8 @@ type catalogStore interface {
 	DropTable(oid uint32) (*catalog.Table, error)
 	AddIndex(tableOID uint32, idx catalog.Index) (*catalog.Table, catalog.Index, error)
 	SetOptions(tableOID uint32, opts map[string]string) (*catalog.Table, error)
+	IndexByName(name string) (*catalog.Table, catalog.Index, bool)
+	DropIndex(name string) (*catalog.Table, catalog.Index, error)
 	ChooseRelationName(name1, name2, label string) string
 	Close() error
 }

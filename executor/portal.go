@@ -35,6 +35,13 @@ func (it *sliceIter) Close() {}
 // again. tag is the CommandComplete tag once done.
 func (pt *Portal) Run(ctx context.Context, maxRows int, emit func(row []types.Datum) error) (tag string, done bool, err error) {
 	s := pt.s
+	defer func() {
+		if r := recover(); r != nil {
+			pt.finish(errAborted())
+			pt.done = true
+			tag, done, err = "", true, s.fail(internalError("executing", r))
+		}
+	}()
 	if pt.done {
 		return pt.tag, true, nil
 	}
@@ -156,6 +163,8 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 	case *sql.CreateIndex:
 		s.ensureTx()
 		return s.createIndex(ctx, st)
+	case *sql.DropIndex:
+		return s.dropIndex(ctx, st)
 	case *sql.AlterOptions:
 		return s.alterOptions(ctx, st)
 	case *sql.Vacuum:

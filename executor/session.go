@@ -117,7 +117,12 @@ func isTxnExit(b *sql.Bound) bool {
 // Prepare parses and binds ONE statement. An empty or comment-only query
 // returns (nil, nil) (EmptyQueryResponse). paramTypes[i] == 0 asks for the
 // type to be inferred.
-func (s *Session) Prepare(query string, paramTypes []types.OID) (*Prepared, error) {
+func (s *Session) Prepare(query string, paramTypes []types.OID) (p *Prepared, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, err = nil, s.fail(internalError("binding", r))
+		}
+	}()
 	for _, oid := range paramTypes {
 		if oid != 0 && !types.Known(oid) {
 			return nil, s.fail(pgerr.New(pgerr.FeatureNotSupported, "parameters of type OID %d are not supported", oid))
@@ -134,7 +139,7 @@ func (s *Session) Prepare(query string, paramTypes []types.OID) (*Prepared, erro
 	if b == nil {
 		return nil, nil
 	}
-	p := &Prepared{SQL: query, ParamTypes: b.ParamTypes, bound: b, catVersion: ver,
+	p = &Prepared{SQL: query, ParamTypes: b.ParamTypes, bound: b, catVersion: ver,
 		reqTypes: append([]types.OID(nil), paramTypes...)}
 	p.Columns = convColumns(b.Columns)
 	_, p.IsCopyFrom = b.Stmt.(*sql.Copy)
@@ -326,4 +331,10 @@ func mapCtxErr(ctx context.Context, err error) error {
 		return pgerr.New(pgerr.QueryCanceled, "canceling statement due to user request")
 	}
 	return err
+}
+
+// internalError turns a recovered panic into an XX000 error, so that a bug
+// in binding or evaluation fails the statement instead of the connection.
+func internalError(where string, r any) error {
+	return pgerr.New(pgerr.InternalError, "internal error while %s: %v", where, r)
 }

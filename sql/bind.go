@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
@@ -206,8 +207,7 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 	case n.GetPrepareStmt() != nil, n.GetExecuteStmt() != nil, n.GetDeallocateStmt() != nil:
 		return nil, nil, pgerr.Unimplemented("SQL-level PREPARE/EXECUTE/DEALLOCATE")
 	}
-	name := strings.TrimSpace(strings.SplitN(n.String(), ":", 2)[0])
-	name = strings.TrimSuffix(strings.TrimPrefix(name, "{"), "}")
+	name := strings.TrimPrefix(fmt.Sprintf("%T", n.Node), "*pg_query.Node_")
 	return nil, nil, pgerr.Unimplemented("statement " + name)
 }
 

@@ -33,6 +33,9 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 	if s.OfTypename != nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "typed tables are not supported")
 	}
+	if sc := s.Relation.Schemaname; sc != "" && sc != "public" {
+		return nil, b.errAt(s.Relation.Location, pgerr.Code("3F000"), "schema \"%s\" does not exist", sc)
+	}
 	name := s.Relation.Relname
 	if len(name) >= catalog.NameDataLen {
 		name = name[:catalog.NameDataLen-1]
@@ -273,11 +276,21 @@ func ValidatePolicy(v string) error {
 	return nil
 }
 
-func (b *binder) dropStmt(s *pg_query.DropStmt) (*DropTable, error) {
+func (b *binder) dropStmt(s *pg_query.DropStmt) (Stmt, error) {
 	switch s.RemoveType {
 	case pg_query.ObjectType_OBJECT_TABLE:
 	case pg_query.ObjectType_OBJECT_INDEX:
-		return nil, pgerr.Unimplemented("DROP INDEX")
+		if s.Concurrent {
+			return nil, pgerr.Unimplemented("DROP INDEX CONCURRENTLY")
+		}
+		out := &DropIndex{IfExists: s.MissingOk}
+		for _, o := range s.Objects {
+			items := o.GetList().GetItems()
+			if len(items) > 0 {
+				out.Names = append(out.Names, items[len(items)-1].GetString_().GetSval())
+			}
+		}
+		return out, nil
 	default:
 		return nil, pgerr.Unimplemented("DROP " + strings.TrimPrefix(s.RemoveType.String(), "OBJECT_"))
 	}

@@ -238,6 +238,12 @@ type DropTable struct {
 	IfExists bool
 }
 
+// DropIndex is a bound DROP INDEX.
+type DropIndex struct {
+	Names    []string
+	IfExists bool
+}
+
 // CreateIndex is a bound CREATE INDEX.
 type CreateIndex struct {
 	Table       *catalog.Table
@@ -307,6 +313,7 @@ func (*Update) stmt()       {}
 func (*Delete) stmt()       {}
 func (*CreateTable) stmt()  {}
 func (*DropTable) stmt()    {}
+func (*DropIndex) stmt()    {}
 func (*CreateIndex) stmt()  {}
 func (*Copy) stmt()         {}
 func (*Vacuum) stmt()       {}
