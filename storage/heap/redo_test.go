@@ -28,7 +28,7 @@ type walEnv struct {
 	o    *MapOracle
 }
 
-func openWALEnv(t *testing.T, dir string, fpw bool) *walEnv {
+func openWALEnv(t testing.TB, dir string, fpw bool) *walEnv {
 	t.Helper()
 	l, err := wal.Open(dir, wal.Options{SegmentSize: 1 << 20, NoSync: true, DisableFullPageWrites: !fpw,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
