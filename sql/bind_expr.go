@@ -378,6 +378,8 @@ func (b *binder) expr(n *pg_query.Node) (Expr, error) {
 			return &Const{T: types.TText, Val: "public"}, nil
 		}
 		return nil, b.errAt(sv.Location, pgerr.FeatureNotSupported, "%s is not supported", strings.ToLower(strings.TrimPrefix(sv.Op.String(), "SVFOP_")))
+	case n.GetCaseExpr() != nil:
+		return b.caseExpr(n.GetCaseExpr())
 	case n.GetSetToDefault() != nil:
 		return nil, b.errAt(n.GetSetToDefault().Location, pgerr.SyntaxError, "DEFAULT is not allowed in this context")
 	}
@@ -834,6 +836,60 @@ func (b *binder) funcCall(fc *pg_query.FuncCall) (Expr, error) {
 			name = "length"
 		}
 		return &Func{Name: name, Args: args, T: types.TInt4}, nil
+	case "round", "trunc", "floor", "ceil", "ceiling":
+		if len(args) < 1 || len(args) > 2 || (len(args) == 2 && (name == "floor" || name == "ceil" || name == "ceiling")) {
+			return nil, undefined()
+		}
+		if name == "ceiling" {
+			name = "ceil"
+		}
+		t := types.TNumeric
+		if a := args[0]; !isUnknown(a) && (a.Type().OID == types.Float8 || a.Type().OID == types.Float4) && len(args) == 1 {
+			t = types.TFloat8
+		} else if !isUnknown(a) && a.Type().Category() != 'N' {
+			return nil, undefined()
+		}
+		x, err := b.coerce(args[0], t, types.CastImplicit, fc.Location)
+		if err != nil {
+			return nil, err
+		}
+		args[0] = x
+		if len(args) == 2 {
+			if args[1], err = b.coerce(args[1], types.TInt4, types.CastImplicit, fc.Location); err != nil {
+				return nil, err
+			}
+			if intRank(args[1].Type().OID) == 0 {
+				return nil, undefined()
+			}
+		}
+		return &Func{Name: name, Args: args, T: t}, nil
+	case "mod":
+		if len(args) != 2 {
+			return nil, undefined()
+		}
+		return b.binary("%", args[0], args[1], fc.Location)
+	case "substr", "substring":
+		if len(args) < 2 || len(args) > 3 {
+			return nil, undefined()
+		}
+		var err error
+		if isUnknown(args[0]) {
+			if args[0], err = b.coerce(args[0], types.TText, types.CastImplicit, fc.Location); err != nil {
+				return nil, err
+			}
+		}
+		if args[0].Type().Category() != 'S' {
+			return nil, undefined()
+		}
+		for i := 1; i < len(args); i++ {
+			if args[i], err = b.coerce(args[i], types.TInt4, types.CastImplicit, fc.Location); err != nil {
+				return nil, err
+			}
+			if intRank(args[i].Type().OID) == 0 {
+				return nil, undefined()
+			}
+		}
+		return &Func{Name: "substr", Args: args, T: types.TText}, nil
 	case "abs":
 		if len(args) != 1 {
 			return nil, undefined()
@@ -946,4 +1002,81 @@ func (b *binder) aggCall(name string, fc *pg_query.FuncCall) (Expr, error) {
 	}
 	b.agg.aggs = append(b.agg.aggs, a)
 	return a, nil
+}
+
+func (b *binder) caseExpr(ce *pg_query.CaseExpr) (Expr, error) {
+	out := &Case{}
+	var arg Expr
+	var err error
+	if ce.Arg != nil {
+		if arg, err = b.expr(ce.Arg); err != nil {
+			return nil, err
+		}
+	}
+	for _, wn := range ce.Args {
+		w := wn.GetCaseWhen()
+		var cond Expr
+		if arg != nil {
+			v, err := b.expr(w.Expr)
+			if err != nil {
+				return nil, err
+			}
+			if cond, err = b.binary("=", arg, v, w.Location); err != nil {
+				return nil, err
+			}
+		} else {
+			if cond, err = b.expr(w.Expr); err != nil {
+				return nil, err
+			}
+			if cond, err = b.requireBool(cond, "CASE/WHEN", w.Location); err != nil {
+				return nil, err
+			}
+		}
+		r, err := b.expr(w.Result)
+		if err != nil {
+			return nil, err
+		}
+		out.Whens = append(out.Whens, cond)
+		out.Results = append(out.Results, r)
+	}
+	if ce.Defresult != nil {
+		if out.Else, err = b.expr(ce.Defresult); err != nil {
+			return nil, err
+		}
+	}
+	// Result type: the common type of the non-unknown results, else text.
+	all := append([]Expr(nil), out.Results...)
+	if out.Else != nil {
+		all = append(all, out.Else)
+	}
+	var t types.T
+	for _, r := range all {
+		if isUnknown(r) {
+			continue
+		}
+		if t.OID == 0 {
+			t = types.T{OID: r.Type().OID, Typmod: -1}
+			continue
+		}
+		c, ok := commonType(t, r.Type())
+		if !ok {
+			return nil, b.errAt(ce.Location, pgerr.DatatypeMismatch, "CASE types %s and %s cannot be matched", t.Name(), r.Type().Name())
+		}
+		t = c
+	}
+	if t.OID == 0 {
+		t = types.TText
+	}
+	out.T = t
+	for i, r := range out.Results {
+		if out.Results[i], err = b.coerce(r, t, types.CastImplicit, ce.Location); err != nil {
+			return nil, err
+		}
+	}
+	if out.Else != nil {
+		if out.Else, err = b.coerce(out.Else, t, types.CastImplicit, ce.Location); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }

@@ -96,6 +96,15 @@ type Cast struct {
 	Explicit bool
 }
 
+// Case is CASE [Arg] WHEN ... THEN ... [ELSE ...] END. With Arg, each
+// When is compared to it for equality (When holds the comparisons already).
+type Case struct {
+	Whens   []Expr // boolean conditions
+	Results []Expr
+	Else    Expr // nil: NULL
+	T       types.T
+}
+
 // Func is a scalar function call.
 type Func struct {
 	Name string
@@ -132,6 +141,7 @@ func (e *InList) Type() types.T   { return types.TBool }
 func (e *Cast) Type() types.T     { return e.T }
 func (e *Like) Type() types.T     { return types.TBool }
 func (e *Func) Type() types.T     { return e.T }
+func (e *Case) Type() types.T     { return e.T }
 func (e *Coalesce) Type() types.T { return e.T }
 func (e *Agg) Type() types.T      { return e.T }
 

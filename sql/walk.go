@@ -65,6 +65,11 @@ func mapChildren(e Expr, fn func(Expr) (Expr, error)) (Expr, error) {
 		c := *e
 		c.Args = ms(e.Args)
 		return &c, err
+	case *Case:
+		c := *e
+		c.Whens, c.Results = ms(e.Whens), ms(e.Results)
+		c.Else = m(e.Else)
+		return &c, err
 	case *Coalesce:
 		c := *e
 		c.Args = ms(e.Args)
@@ -129,6 +134,8 @@ func writeKey(b *strings.Builder, e Expr) {
 		fmt.Fprintf(b, "cast%d,%d,%v", e.T.OID, e.T.Typmod, e.Explicit)
 	case *Like:
 		fmt.Fprintf(b, "like%v%v", e.Not, e.Fold)
+	case *Case:
+		fmt.Fprintf(b, "case%d,%v", len(e.Whens), e.Else != nil)
 	case *Func:
 		b.WriteString("f:" + e.Name)
 	case *Coalesce:
