@@ -69,6 +69,18 @@ func (c *evalCtx) eval(e sql.Expr, row []types.Datum) (types.Datum, error) {
 		}
 		return asText(x.LT, l) + asText(x.RT, r), nil
 	case *sql.Cmp:
+		if x.Op[0] == 'I' { // IS [NOT] DISTINCT FROM: NULLs compare as values
+			l, err := c.eval(x.L, row)
+			if err != nil {
+				return nil, err
+			}
+			r, err := c.eval(x.R, row)
+			if err != nil {
+				return nil, err
+			}
+			same := (l == nil && r == nil) || (l != nil && r != nil && types.Compare(x.CT, l, r) == 0)
+			return same == (x.Op == "IS NOT DISTINCT FROM"), nil
+		}
 		l, err := c.eval(x.L, row)
 		if err != nil || l == nil {
 			return nil, err

@@ -669,7 +669,63 @@ func (b *binder) aexpr(a *pg_query.A_Expr) (Expr, error) {
 		}
 		return and, nil
 	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
-		return nil, b.errAt(a.Location, pgerr.FeatureNotSupported, "IS DISTINCT FROM is not supported")
+		l, err := b.expr(a.Lexpr)
+		if err != nil {
+			return nil, err
+		}
+		r, err := b.expr(a.Rexpr)
+		if err != nil {
+			return nil, err
+		}
+		c, err := b.binary("=", l, r, a.Location)
+		if err != nil {
+			return nil, err
+		}
+		cmp := c.(*Cmp)
+		cmp.Op = "IS DISTINCT FROM"
+		if a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT {
+			cmp.Op = "IS NOT DISTINCT FROM"
+		}
+		return cmp, nil
+	case pg_query.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
+		// x BETWEEN SYMMETRIC a AND b = (x BETWEEN a AND b) OR (x BETWEEN b AND a)
+		items := a.Rexpr.GetList().GetItems()
+		if len(items) != 2 {
+			return nil, b.errAt(a.Location, pgerr.SyntaxError, "syntax error in BETWEEN")
+		}
+		var ors []Expr
+		for _, pair := range [][2]*pg_query.Node{{items[0], items[1]}, {items[1], items[0]}} {
+			x1, err := b.expr(a.Lexpr)
+			if err != nil {
+				return nil, err
+			}
+			x2, err := b.expr(a.Lexpr)
+			if err != nil {
+				return nil, err
+			}
+			lo, err := b.expr(pair[0])
+			if err != nil {
+				return nil, err
+			}
+			hi, err := b.expr(pair[1])
+			if err != nil {
+				return nil, err
+			}
+			c1, err := b.binary(">=", x1, lo, a.Location)
+			if err != nil {
+				return nil, err
+			}
+			c2, err := b.binary("<=", x2, hi, a.Location)
+			if err != nil {
+				return nil, err
+			}
+			ors = append(ors, &BoolOp{Op: "AND", Args: []Expr{c1, c2}})
+		}
+		var out Expr = &BoolOp{Op: "OR", Args: ors}
+		if a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM {
+			out = &BoolOp{Op: "NOT", Args: []Expr{out}}
+		}
+		return out, nil
 	case pg_query.A_Expr_Kind_AEXPR_LIKE, pg_query.A_Expr_Kind_AEXPR_ILIKE:
 		x, err := b.expr(a.Lexpr)
 		if err != nil {

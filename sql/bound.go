@@ -57,7 +57,7 @@ type Concat struct {
 // Cmp is a comparison; both operands have type CT (or compatible integer
 // types when CT is an integer type).
 type Cmp struct {
-	Op   string // = <> < <= > >=
+	Op   string // = <> < <= > >= "IS DISTINCT FROM" "IS NOT DISTINCT FROM"
 	L, R Expr
 	CT   types.T
 }
