@@ -18,6 +18,8 @@ import (
 type evalCtx struct {
 	s      *Session
 	params []types.Datum
+	x      *execCtx                   // the statement (runs subqueries)
+	subs   map[*sql.Select]*subResult // subquery results, computed once
 }
 
 func (c *evalCtx) evalBool(e sql.Expr, row []types.Datum) (bool, error) {
@@ -209,6 +211,8 @@ func (c *evalCtx) eval(e sql.Expr, row []types.Datum) (types.Datum, error) {
 			return nil, err
 		}
 		return m != x.Not, nil
+	case *sql.SubPlan:
+		return c.subPlan(x, row)
 	case *sql.Case:
 		for i, w := range x.Whens {
 			ok, err := c.evalBool(w, row)

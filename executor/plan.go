@@ -23,6 +23,10 @@ type execCtx struct {
 	snap *heap.Snapshot
 	rel  *relation // nil for SELECT without FROM
 
+	// need, when set, lists the columns of rel a read-only scan must
+	// decode (see neededColumns); the others are left NULL in its rows.
+	need []bool
+
 	xid, cid      uint32 // writes only
 	emitReturning func(row []types.Datum)
 	pt            *Portal // owner of the relation locks
@@ -48,6 +52,7 @@ func (pt *Portal) newExecCtx(ctx context.Context, tableOID uint32, write bool) (
 	s := pt.s
 	tx := s.ensureTx()
 	x := &execCtx{ctx: ctx, s: s, tx: tx, ev: &evalCtx{s: s, params: pt.params}, pt: pt}
+	x.ev.x = x
 	if tableOID != 0 {
 		var err error
 		if x.rel, err = x.openRel(tableOID); err != nil {
@@ -432,7 +437,7 @@ func (x *execCtx) openRange(p *indexPlan, prefix index.Key, reverse bool) (rowIt
 		key := append(append(index.Key{}, prefix...), v)
 		hi = index.Bound{Key: key, Inclusive: p.hiIncl}
 	}
-	return &indexScan{x: x, it: p.ri.ix.NewIterator(lo, hi, reverse), dec: newDecoder(x.rel)}, nil
+	return &indexScan{x: x, it: p.ri.ix.NewIterator(lo, hi, reverse), dec: x.scanDecoder()}, nil
 }
 
 // multiIter concatenates iterators.
@@ -464,6 +469,46 @@ func keyValue(colT, valT types.T, v types.Datum) (types.Datum, error) {
 		return v, nil
 	}
 	return types.Coerce(v, valT, types.T{OID: colT.OID, Typmod: -1}, false)
+}
+
+// scanDecoder returns a decoder for a scan of x.rel that decodes the
+// columns in x.need (all when nil).
+func (x *execCtx) scanDecoder() *decoder {
+	d := newDecoder(x.rel)
+	d.need = x.need
+	return d
+}
+
+// neededColumns returns the columns of a single-table SELECT's scan row
+// (ncols table columns) that st reads, or nil when it reads all of them.
+func neededColumns(st *sql.Select, ncols int) []bool {
+	need := make([]bool, ncols)
+	all := true
+	mark := func(e sql.Expr) {
+		sql.Walk(e, func(x sql.Expr) {
+			if c, ok := x.(*sql.ColRef); ok && c.Idx < ncols {
+				need[c.Idx] = true
+			}
+		})
+	}
+	mark(st.Where)
+	mark(st.Having)
+	for _, e := range st.Group {
+		mark(e)
+	}
+	for _, a := range st.Aggs {
+		mark(a.Arg)
+	}
+	for _, e := range st.Targets {
+		mark(e)
+	}
+	for _, n := range need {
+		all = all && n
+	}
+	if all {
+		return nil
+	}
+	return need
 }
 
 // source returns the rows of x.rel that satisfy where (an index range when
@@ -502,7 +547,7 @@ func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey) (it rowIter,
 		}
 		in, sorted = it, ok
 	} else {
-		in = &seqScan{x: x, sc: x.rel.heap.NewScan(x.snap), dec: newDecoder(x.rel)}
+		in = &seqScan{x: x, sc: x.rel.heap.NewScan(x.snap), dec: x.scanDecoder()}
 	}
 	if where == nil {
 		return in, sorted, nil
@@ -861,7 +906,12 @@ func (x *execCtx) buildSelect(st *sql.Select) (rowIter, error) {
 				scanSort = append(scanSort, k)
 			}
 		}
-		if it, sorted, err = x.orderedSource(st.Where, scanSort); err != nil {
+		if !st.ForUpdate {
+			x.need = neededColumns(st, len(x.rel.types))
+		}
+		it, sorted, err = x.orderedSource(st.Where, scanSort)
+		x.need = nil
+		if err != nil {
 			return nil, err
 		}
 		if st.ForUpdate {

@@ -11,6 +11,7 @@ type decoder struct {
 	r     *relation
 	vals  [][]byte
 	nulls []bool
+	need  []bool // columns to decode; nil: all (the others stay nil)
 }
 
 func newDecoder(r *relation) *decoder {
@@ -24,7 +25,7 @@ func (d *decoder) decode(tup []byte, tid page.TID) ([]types.Datum, error) {
 	}
 	row := make([]types.Datum, len(d.r.types)+1)
 	for i, t := range d.r.types {
-		if d.nulls[i] {
+		if d.nulls[i] || (d.need != nil && !d.need[i]) {
 			continue
 		}
 		v, err := types.DecodeDisk(t, d.vals[i])

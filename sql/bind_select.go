@@ -140,6 +140,20 @@ func figureColname(n *pg_query.Node) (string, int) {
 		}
 	case n.GetCaseExpr() != nil:
 		return "case", 1
+	case n.GetSubLink() != nil:
+		sl := n.GetSubLink()
+		switch sl.SubLinkType {
+		case pg_query.SubLinkType_EXISTS_SUBLINK:
+			return "exists", 2
+		case pg_query.SubLinkType_EXPR_SUBLINK:
+			if sel := sl.Subselect.GetSelectStmt(); sel != nil && len(sel.TargetList) > 0 {
+				rt := sel.TargetList[0].GetResTarget()
+				if rt.Name != "" {
+					return rt.Name, 2
+				}
+				return figureColname(rt.Val)
+			}
+		}
 	}
 	return "?column?", 0
 }

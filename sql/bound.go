@@ -105,6 +105,18 @@ type Case struct {
 	T       types.T
 }
 
+// SubPlan is an uncorrelated subquery, run once per statement: Kind
+// "scalar" ((SELECT ...), one column, at most one row), "in" (X [NOT] IN
+// (SELECT ...), compared in type CT), or "exists".
+type SubPlan struct {
+	Kind   string
+	Select *Select
+	X      Expr
+	Not    bool
+	CT     types.T
+	T      types.T
+}
+
 // Func is a scalar function call.
 type Func struct {
 	Name string
@@ -141,6 +153,7 @@ func (e *InList) Type() types.T   { return types.TBool }
 func (e *Cast) Type() types.T     { return e.T }
 func (e *Like) Type() types.T     { return types.TBool }
 func (e *Func) Type() types.T     { return e.T }
+func (e *SubPlan) Type() types.T  { return e.T }
 func (e *Case) Type() types.T     { return e.T }
 func (e *Coalesce) Type() types.T { return e.T }
 func (e *Agg) Type() types.T      { return e.T }

@@ -65,6 +65,13 @@ func mapChildren(e Expr, fn func(Expr) (Expr, error)) (Expr, error) {
 		c := *e
 		c.Args = ms(e.Args)
 		return &c, err
+	case *SubPlan:
+		if e.X == nil {
+			return e, nil
+		}
+		c := *e
+		c.X = m(e.X)
+		return &c, err
 	case *Case:
 		c := *e
 		c.Whens, c.Results = ms(e.Whens), ms(e.Results)
@@ -136,6 +143,8 @@ func writeKey(b *strings.Builder, e Expr) {
 		fmt.Fprintf(b, "like%v%v", e.Not, e.Fold)
 	case *Case:
 		fmt.Fprintf(b, "case%d,%v", len(e.Whens), e.Else != nil)
+	case *SubPlan:
+		fmt.Fprintf(b, "subplan%p", e.Select)
 	case *Func:
 		b.WriteString("f:" + e.Name)
 	case *Coalesce:

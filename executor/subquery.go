@@ -1,0 +1,116 @@
+package executor
+
+import (
+	"minipg/pgerr"
+	"minipg/sql"
+	"minipg/types"
+)
+
+// subResult is what an uncorrelated subquery produced.
+type subResult struct {
+	rows    int
+	first   types.Datum         // scalar: the value
+	set     map[string]struct{} // in: keys of the non-NULL values
+	hasNull bool                // in: a NULL was among them
+}
+
+// runSubquery runs sp's SELECT once per statement, in the statement's
+// snapshot.
+func (c *evalCtx) runSubquery(sp *sql.SubPlan) (*subResult, error) {
+	if r := c.subs[sp.Select]; r != nil {
+		return r, nil
+	}
+	if c.x == nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "subqueries are not supported here")
+	}
+	x := *c.x
+	x.emitReturning, x.rel = nil, nil
+	if sp.Select.Table != nil && len(sp.Select.From) <= 1 {
+		rel, err := x.openRel(sp.Select.Table.OID)
+		if err != nil {
+			return nil, err
+		}
+		x.rel = rel
+	}
+	it, err := x.buildSelect(sp.Select)
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	res := &subResult{}
+	var innerT types.T
+	if sp.Kind == "in" {
+		res.set = map[string]struct{}{}
+		innerT = sp.Select.Targets[0].Type()
+	}
+	for {
+		row, ok, err := it.Next(x.ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		res.rows++
+		switch sp.Kind {
+		case "exists":
+		case "scalar":
+			if res.rows > 1 {
+				return nil, pgerr.New(pgerr.Code("21000"), "more than one row returned by a subquery used as an expression")
+			}
+			res.first = row[0]
+			continue
+		case "in":
+			v := row[0]
+			if v == nil {
+				res.hasNull = true
+				continue
+			}
+			if v, err = toCompareType(v, innerT, sp.CT); err != nil {
+				return nil, err
+			}
+			res.set[string(types.AppendKey(nil, sp.CT, v))] = struct{}{}
+			continue
+		}
+		break // exists: one row is enough
+	}
+	if c.subs == nil {
+		c.subs = map[*sql.Select]*subResult{}
+	}
+	c.subs[sp.Select] = res
+	return res, nil
+}
+
+func toCompareType(v types.Datum, from, to types.T) (types.Datum, error) {
+	if from.OID == to.OID || (intKind(from.OID) && intKind(to.OID)) {
+		return v, nil
+	}
+	return types.Coerce(v, from, to, false)
+}
+
+func (c *evalCtx) subPlan(sp *sql.SubPlan, row []types.Datum) (types.Datum, error) {
+	res, err := c.runSubquery(sp)
+	if err != nil {
+		return nil, err
+	}
+	switch sp.Kind {
+	case "exists":
+		return res.rows > 0, nil
+	case "scalar":
+		return res.first, nil
+	}
+	if res.rows == 0 {
+		return false, nil
+	}
+	v, err := c.eval(sp.X, row)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	if _, ok := res.set[string(types.AppendKey(nil, sp.CT, v))]; ok {
+		return true, nil
+	}
+	if res.hasNull {
+		return nil, nil
+	}
+	return false, nil
+}
