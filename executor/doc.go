@@ -59,6 +59,11 @@
 // columns it reads are available, with the outer rows' values substituted
 // as constants, so inner.k = outer.k becomes an index lookup on inner.
 //
+// Uncorrelated subqueries ((SELECT ...), IN (SELECT ...), EXISTS) run once
+// per statement, in its snapshot, and their results are kept in the
+// statement's evalCtx; a subquery that refers to the outer query fails to
+// bind (42703/42P01 with a hint).
+//
 // Index entries point at the root of a row version's HOT chain; an
 // UPDATE the heap makes heap-only (no indexed column changed, same page)
 // adds no entries.
