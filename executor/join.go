@@ -20,6 +20,7 @@ type joinLevel struct {
 	base  int
 	width int        // columns + ctid
 	conds []sql.Expr // over the joined row up to this table
+	left  bool       // LEFT JOIN: conds are its ON clause; no match => NULLs
 }
 
 func (x *execCtx) joinSource(st *sql.Select) (rowIter, error) {
@@ -31,7 +32,10 @@ func (x *execCtx) joinSource(st *sql.Select) (rowIter, error) {
 		}
 		lx := *x
 		lx.rel = rel
-		levels[i] = &joinLevel{x: &lx, base: f.Base, width: len(rel.types) + 1}
+		levels[i] = &joinLevel{x: &lx, base: f.Base, width: len(rel.types) + 1, left: f.Left}
+		if f.Left {
+			levels[i].conds = conjuncts(f.On, nil)
+		}
 	}
 	for _, c := range conjuncts(st.Where, nil) {
 		lvl := 0
@@ -44,6 +48,11 @@ func (x *execCtx) joinSource(st *sql.Select) (rowIter, error) {
 				}
 			}
 		})
+		if levels[lvl].left {
+			// A WHERE condition on a LEFT JOIN's table filters joined rows
+			// (NULL-extended ones included): only the final filter runs it.
+			continue
+		}
 		levels[lvl].conds = append(levels[lvl].conds, c)
 	}
 	var it rowIter = &joinIter{lvl: levels[0], outer: &oneRow{}}
@@ -55,10 +64,11 @@ func (x *execCtx) joinSource(st *sql.Select) (rowIter, error) {
 
 // joinIter pairs each outer row with the matching rows of one table.
 type joinIter struct {
-	lvl   *joinLevel
-	outer rowIter
-	cur   []types.Datum // current outer row
-	inner rowIter
+	lvl     *joinLevel
+	outer   rowIter
+	cur     []types.Datum // current outer row
+	inner   rowIter
+	matched bool // the current outer row had an inner row
 }
 
 // innerPred rewrites the level's conditions for one outer row: outer
@@ -97,7 +107,7 @@ func (it *joinIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
 			if err := canceled(ctx); err != nil {
 				return nil, false, err
 			}
-			it.cur = row
+			it.cur, it.matched = row, false
 			if it.inner, err = it.lvl.x.source(it.innerPred(row)); err != nil {
 				return nil, false, err
 			}
@@ -109,8 +119,14 @@ func (it *joinIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
 		if !ok {
 			it.inner.Close()
 			it.inner = nil
+			if it.lvl.left && !it.matched {
+				out := make([]types.Datum, len(it.cur)+it.lvl.width)
+				copy(out, it.cur)
+				return out, true, nil
+			}
 			continue
 		}
+		it.matched = true
 		out := make([]types.Datum, 0, len(it.cur)+len(row))
 		out = append(append(out, it.cur...), row...)
 		return out, true, nil

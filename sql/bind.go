@@ -113,6 +113,9 @@ func fixParams(st Stmt, params []types.OID) {
 		for _, a := range s.Aggs {
 			fix(a)
 		}
+		for _, f := range s.From {
+			fix(f.On)
+		}
 	}
 	switch s := st.(type) {
 	case *Select:

@@ -23,6 +23,8 @@ type scopeTable struct {
 	table *catalog.Table
 	alias string // name the table is referred to by
 	base  int    // slot of its first column in the row
+	left  bool   // right side of a LEFT JOIN
+	on    []*pg_query.Node
 }
 
 // scope is the FROM clause visible to column references.

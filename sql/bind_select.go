@@ -42,9 +42,13 @@ func (b *binder) fromClause(from []*pg_query.Node) ([]*pg_query.Node, error) {
 			return nil
 		case n.GetJoinExpr() != nil:
 			j := n.GetJoinExpr()
-			if j.Jointype != pg_query.JoinType_JOIN_INNER {
-				return pgerr.New(pgerr.FeatureNotSupported, "outer joins are not supported").
-					WithHint("minipg supports inner joins (JOIN ... ON, CROSS JOIN and comma-separated tables).")
+			left := j.Jointype == pg_query.JoinType_JOIN_LEFT
+			if j.Jointype != pg_query.JoinType_JOIN_INNER && !left {
+				return pgerr.New(pgerr.FeatureNotSupported, "RIGHT and FULL joins are not supported").
+					WithHint("minipg supports inner joins and LEFT JOIN; write a RIGHT JOIN as a LEFT JOIN.")
+			}
+			if left && j.Rarg.GetRangeVar() == nil {
+				return pgerr.New(pgerr.FeatureNotSupported, "the right side of a LEFT JOIN must be a table")
 			}
 			if j.IsNatural || len(j.UsingClause) > 0 {
 				return pgerr.New(pgerr.FeatureNotSupported, "NATURAL JOIN and JOIN ... USING are not supported").
@@ -60,7 +64,15 @@ func (b *binder) fromClause(from []*pg_query.Node) ([]*pg_query.Node, error) {
 				return err
 			}
 			if j.Quals != nil {
-				quals = append(quals, j.Quals)
+				if left {
+					st := &sc.tables[len(sc.tables)-1]
+					st.left, st.on = true, append(st.on, j.Quals)
+				} else {
+					quals = append(quals, j.Quals)
+				}
+			}
+			if left && j.Quals == nil {
+				sc.tables[len(sc.tables)-1].left = true
 			}
 			return nil
 		case n.GetRangeSubselect() != nil:
@@ -194,7 +206,27 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 	if b.sc != nil {
 		out.Table = b.sc.tables[0].table
 		for _, st := range b.sc.tables {
-			out.From = append(out.From, FromTable{Table: st.table, Base: st.base})
+			ft := FromTable{Table: st.table, Base: st.base, Left: st.left}
+			var on []Expr
+			for _, q := range st.on {
+				b.agg, b.aggErr = nil, "JOIN conditions"
+				w, err := b.expr(q)
+				if err != nil {
+					return nil, err
+				}
+				if w, err = b.requireBool(w, "JOIN/ON", 0); err != nil {
+					return nil, err
+				}
+				on = append(on, w)
+			}
+			switch len(on) {
+			case 0:
+			case 1:
+				ft.On = on[0]
+			default:
+				ft.On = &BoolOp{Op: "AND", Args: on}
+			}
+			out.From = append(out.From, ft)
 		}
 	}
 	// WHERE, with the join conditions

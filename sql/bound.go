@@ -209,6 +209,11 @@ type Select struct {
 type FromTable struct {
 	Table *catalog.Table
 	Base  int
+	// Left marks the right side of a LEFT JOIN: On (over the joined row up
+	// to this table) decides matches, and an outer row without a match is
+	// extended with NULLs.
+	Left bool
+	On   Expr
 }
 
 // Insert is a bound INSERT. Each source row (Values row or Source output)
