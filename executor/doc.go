@@ -54,10 +54,13 @@
 // columns after the equality prefix (all ASC NULLS LAST, or all DESC NULLS
 // FIRST read backward) is served by the index order without a sort.
 //
-// Inner joins (JOIN ... ON, CROSS JOIN, comma lists) are nested loops in
-// FROM order. Each conjunct of WHERE/ON runs at the first table where the
+// Joins (JOIN ... ON, CROSS JOIN, comma lists, LEFT JOIN) are nested loops
+// in FROM order. Each conjunct of WHERE/ON runs at the first table where the
 // columns it reads are available, with the outer rows' values substituted
-// as constants, so inner.k = outer.k becomes an index lookup on inner.
+// as constants, so inner.k = outer.k becomes an index lookup on inner. A
+// LEFT JOIN's table gets only its ON conditions; an outer row without a
+// match is extended with NULLs, and WHERE conditions on that table run on
+// the joined rows.
 //
 // Uncorrelated subqueries ((SELECT ...), IN (SELECT ...), EXISTS) run once
 // per statement, in its snapshot, and their results are kept in the

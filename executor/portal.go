@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"fmt"
+	"sort"
 
 	"minipg/pgerr"
 	"minipg/sql"
@@ -140,7 +141,13 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		v, ok := s.settings[st.Name]
 		if !ok {
 			if st.Name == "all" {
-				return "", pgerr.Unimplemented("SHOW ALL")
+				var rows [][]types.Datum
+				for _, name := range sortedSettings(s.settings) {
+					rows = append(rows, []types.Datum{reportName(name), s.settings[name], ""})
+				}
+				pt.rows = &sliceIter{rows: rows}
+				pt.tagFn = func(int64) string { return "SHOW" }
+				return "", nil
 			}
 			return "", pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter \"%s\"", st.Name)
 		}
@@ -289,4 +296,13 @@ func (pt *Portal) startDML(ctx context.Context, tableOID uint32, run func(*execC
 		return "", nil
 	}
 	return fmt.Sprintf(tagFmt, n), nil
+}
+
+func sortedSettings(m map[string]string) []string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
 }

@@ -195,6 +195,9 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 		return s, nil, err
 	case n.GetVariableShowStmt() != nil:
 		name := strings.ToLower(n.GetVariableShowStmt().Name)
+		if name == "all" {
+			return &Show{Name: name}, []ResultCol{{Name: "name", T: types.TText}, {Name: "setting", T: types.TText}, {Name: "description", T: types.TText}}, nil
+		}
 		return &Show{Name: name}, []ResultCol{{Name: showColumnName(n.GetVariableShowStmt().Name), T: types.TText}}, nil
 	case n.GetCheckPointStmt() != nil:
 		return &Checkpoint{}, nil, nil
