@@ -6,7 +6,7 @@ PORT    ?= 5433
 # Packages whose tests also run under the race detector.
 RACE_PKGS ?= ./storage/... ./txn/... ./index/... ./catalog/... ./server/... ./executor/...
 
-.PHONY: all build run test unit race regress bench vet fmt clean
+.PHONY: all build run test unit race regress bench bench-wal vet fmt clean
 
 all: build
 
@@ -40,6 +40,11 @@ PGDSN ?=
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./storage/... ./index/...
 	./bin/minipg-bench rt -server ./bin/minipg $(if $(PGDSN),-pg '$(PGDSN)') $(BENCHFLAGS)
+	PGDSN='$(PGDSN)' scripts/bench-wal.sh
+
+# WAL records, full-page images and bytes per 1,000 TPC-C New-Orders.
+bench-wal: build
+	PGDSN='$(PGDSN)' scripts/bench-wal.sh
 
 vet:
 	$(GO) vet ./...
