@@ -1,0 +1,77 @@
+// Package sql turns SQL text into bound statements: the parse tree of
+// PostgreSQL's own parser with every name resolved against the catalog and
+// every expression typed, ready for package executor to run. It does not
+// execute anything and never touches storage.
+//
+// # What it owns
+//
+// Parsing (parse.go). Split cuts a simple-query string into statements and
+// Prepare parses one with pg_query_go (libpg_query, PostgreSQL's grammar),
+// so minipg accepts exactly what PostgreSQL accepts. An empty or
+// comment-only query binds to nil (EmptyQueryResponse); more than one
+// statement in a prepared query is 42601, as in PostgreSQL.
+//
+// Binding (bind*.go). A binder walks the parse tree of one statement:
+//
+//	bind.go         Prepare, ParseExpr (column DEFAULTs), the statement switch
+//	bind_select.go  FROM (inner and LEFT joins, virtual tables), targets,
+//	                WHERE, GROUP BY / aggregates / HAVING, ORDER BY, LIMIT
+//	bind_dml.go     INSERT (VALUES or SELECT), UPDATE, DELETE, RETURNING, defaults
+//	bind_ddl.go     CREATE/DROP TABLE and INDEX, ALTER TABLE SET/RESET, COPY,
+//	                VACUUM, BEGIN/COMMIT/ROLLBACK, SET/RESET/SHOW, table options
+//	bind_expr.go    expressions: column references, operators, casts and
+//	                coercion, functions, aggregates, CASE, subqueries
+//
+// Names are looked up through the Catalog interface (a table name to its
+// *catalog.Table); functions and read-only system views registered by
+// other packages (RegisterFunction, RegisterVirtualTable in registry.go)
+// are consulted after the built-ins and after the catalog's tables.
+//
+// Bound statements (bound.go). Stmt is one of Select, Insert, Update,
+// Delete, CreateTable, DropTable, CreateIndex, DropIndex, Copy, Vacuum,
+// AlterOptions, Txn, Set, Show, Checkpoint and Discard; Expr is a tree of
+// Const, Param, ColRef, Arith, Cmp, BoolOp, Cast, Func, Agg, SubPlan, ...
+// each carrying its result type (types.T). A ColRef is a slot number in
+// the row the expression is evaluated over; each statement type documents
+// that row's layout (table columns, then ctid; joined tables side by side;
+// the group row of an aggregate query). Walk and mapChildren (walk.go)
+// visit and rewrite expression trees.
+//
+// Types. Constants are parsed into their final type at bind time; a
+// quoted literal stays of type unknown until context (the other operand,
+// the target column, an explicit cast) decides it, as in PostgreSQL.
+// Implicit, assignment and explicit casts follow types.CastContextOf;
+// arithmetic on two numeric-category operands takes PostgreSQL's result
+// type (the wider integer; numeric over integers; float8 over the rest).
+//
+// Parameter type inference. Prepare takes the parameter OIDs the client
+// sent; 0 asks for inference. A $n of unknown type takes the type its
+// context coerces it to (the column it is compared with or assigned to, the
+// other operand of an operator); one that nothing decides becomes text, as
+// PostgreSQL does. Bound.ParamTypes holds the final OIDs (for
+// ParameterDescription) and every Param in the tree is updated to match.
+//
+// Errors. Every error is a *pgerr.Error with PostgreSQL's SQLSTATE and,
+// where PostgreSQL reports one, its Position: the 1-based character (not
+// byte) offset into the query, taken from the parser's cursor position for
+// syntax errors (42601) and from the parse-tree node's location for
+// binding errors (42P01 undefined table, 42703 undefined column, 42883
+// operator does not exist, 42804 datatype mismatch, 22P02 bad literal, ...).
+// Statements minipg does not implement (EXPLAIN, TRUNCATE, SQL-level
+// PREPARE, ...) are 0A000 feature_not_supported.
+//
+// # Invariants
+//
+// A bound statement is self-contained: it holds the *catalog.Table it was
+// bound against, and every Expr in it has a final type (no unknown
+// remains after Prepare). Binding is pure: it reads the catalog and the
+// registry but changes nothing, so a failed Prepare leaves no trace.
+//
+// # Locking
+//
+// A binder belongs to one Prepare call and is not shared. The registry of
+// functions and virtual tables is guarded by its own RWMutex; registration
+// normally happens at start-up. The Catalog passed to Prepare must be safe
+// for concurrent lookups if sessions prepare statements in parallel (the
+// executor passes its engine's catalog).
+package sql
