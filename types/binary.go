@@ -2,7 +2,6 @@ package types
 
 import (
 	"encoding/binary"
-	"math"
 	"unicode/utf8"
 
 	"github.com/cockroachdb/apd/v3"
@@ -37,67 +36,16 @@ func EncodeBinary(t T, d Datum) ([]byte, error) { return AppendBinary(nil, t, d)
 
 // AppendBinary appends EncodeBinary(t, d) to buf.
 func AppendBinary(buf []byte, t T, d Datum) ([]byte, error) {
+	if out, ok, err := appendScalar(buf, binary.BigEndian, t, d); ok {
+		return out, err
+	}
 	switch t.OID {
-	case Bool:
-		v, err := asBool(t, d)
-		if err != nil {
-			return nil, err
-		}
-		if v {
-			return append(buf, 1), nil
-		}
-		return append(buf, 0), nil
-	case Int2, Int4, Int8:
-		v, err := asInt(t, d)
-		if err != nil {
-			return nil, err
-		}
-		if err := intRange(t.OID, v); err != nil {
-			return nil, err
-		}
-		switch t.OID {
-		case Int2:
-			return binary.BigEndian.AppendUint16(buf, uint16(v)), nil
-		case Int4:
-			return binary.BigEndian.AppendUint32(buf, uint32(v)), nil
-		}
-		return binary.BigEndian.AppendUint64(buf, uint64(v)), nil
-	case Float4:
-		v, err := asFloat(t, d)
-		if err != nil {
-			return nil, err
-		}
-		return binary.BigEndian.AppendUint32(buf, math.Float32bits(float32(v))), nil
-	case Float8:
-		v, err := asFloat(t, d)
-		if err != nil {
-			return nil, err
-		}
-		return binary.BigEndian.AppendUint64(buf, float8Bits(v)), nil
 	case Numeric:
 		v, err := asNumeric(t, d)
 		if err != nil {
 			return nil, err
 		}
 		return appendNumericBinary(buf, v), nil
-	case Text, Varchar, Bpchar, Unknown:
-		v, err := asString(t, d)
-		if err != nil {
-			return nil, err
-		}
-		return append(buf, v...), nil
-	case Timestamp:
-		v, err := asTime(t, d)
-		if err != nil {
-			return nil, err
-		}
-		return binary.BigEndian.AppendUint64(buf, uint64(TimestampMicros(v))), nil
-	case Date:
-		v, err := asTime(t, d)
-		if err != nil {
-			return nil, err
-		}
-		return binary.BigEndian.AppendUint32(buf, uint32(DateDays(v))), nil
 	case TID:
 		v, err := asTID(t, d)
 		if err != nil {
@@ -152,36 +100,11 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 		return nil
 	}
 	switch t.OID {
-	case Bool:
-		if err := fixed(1); err != nil {
+	case Bool, Int2, Int4, Int8, Float4, Float8:
+		if err := fixed(int(t.Len())); err != nil {
 			return nil, err
 		}
-		return b[0] != 0, nil
-	case Int2:
-		if err := fixed(2); err != nil {
-			return nil, err
-		}
-		return int64(int16(binary.BigEndian.Uint16(b))), nil
-	case Int4:
-		if err := fixed(4); err != nil {
-			return nil, err
-		}
-		return int64(int32(binary.BigEndian.Uint32(b))), nil
-	case Int8:
-		if err := fixed(8); err != nil {
-			return nil, err
-		}
-		return int64(binary.BigEndian.Uint64(b)), nil
-	case Float4:
-		if err := fixed(4); err != nil {
-			return nil, err
-		}
-		return float64(math.Float32frombits(binary.BigEndian.Uint32(b))), nil
-	case Float8:
-		if err := fixed(8); err != nil {
-			return nil, err
-		}
-		return math.Float64frombits(binary.BigEndian.Uint64(b)), nil
+		return decodeFixed(binary.BigEndian, t.OID, b), nil
 	case Numeric:
 		v, err := decodeNumericBinary(b)
 		if err != nil {

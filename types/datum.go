@@ -1,6 +1,7 @@
 package types
 
 import (
+	"encoding/binary"
 	"math"
 	"time"
 
@@ -98,4 +99,83 @@ func intRange(oid OID, v int64) error {
 		}
 	}
 	return nil
+}
+
+// appendScalar appends d in the layout shared by the send/receive and the
+// on-disk formats, which differ only in byte order for these types: bool,
+// int2/4/8, float4/8, the string types, timestamp and date. ok is false
+// for any other type (numeric, tid, ...), which each format encodes itself.
+func appendScalar(buf []byte, order binary.AppendByteOrder, t T, d Datum) (out []byte, ok bool, err error) {
+	switch t.OID {
+	case Bool:
+		v, err := asBool(t, d)
+		if err != nil {
+			return nil, true, err
+		}
+		if v {
+			return append(buf, 1), true, nil
+		}
+		return append(buf, 0), true, nil
+	case Int2, Int4, Int8:
+		v, err := asInt(t, d)
+		if err == nil {
+			err = intRange(t.OID, v)
+		}
+		if err != nil {
+			return nil, true, err
+		}
+		switch t.OID {
+		case Int2:
+			return order.AppendUint16(buf, uint16(v)), true, nil
+		case Int4:
+			return order.AppendUint32(buf, uint32(v)), true, nil
+		}
+		return order.AppendUint64(buf, uint64(v)), true, nil
+	case Float4, Float8:
+		v, err := asFloat(t, d)
+		if err != nil {
+			return nil, true, err
+		}
+		if t.OID == Float4 {
+			return order.AppendUint32(buf, math.Float32bits(float32(v))), true, nil
+		}
+		return order.AppendUint64(buf, float8Bits(v)), true, nil
+	case Text, Varchar, Bpchar, Unknown:
+		v, err := asString(t, d)
+		if err != nil {
+			return nil, true, err
+		}
+		return append(buf, v...), true, nil
+	case Timestamp:
+		v, err := asTime(t, d)
+		if err != nil {
+			return nil, true, err
+		}
+		return order.AppendUint64(buf, uint64(TimestampMicros(v))), true, nil
+	case Date:
+		v, err := asTime(t, d)
+		if err != nil {
+			return nil, true, err
+		}
+		return order.AppendUint32(buf, uint32(DateDays(v))), true, nil
+	}
+	return buf, false, nil
+}
+
+// decodeFixed is appendScalar's inverse for bool, int2/4/8 and float4/8;
+// the caller has checked that len(b) is t.Len().
+func decodeFixed(order binary.ByteOrder, oid OID, b []byte) Datum {
+	switch oid {
+	case Bool:
+		return b[0] != 0
+	case Int2:
+		return int64(int16(order.Uint16(b)))
+	case Int4:
+		return int64(int32(order.Uint32(b)))
+	case Int8:
+		return int64(order.Uint64(b))
+	case Float4:
+		return float64(math.Float32frombits(order.Uint32(b)))
+	}
+	return math.Float64frombits(order.Uint64(b))
 }

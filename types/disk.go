@@ -2,7 +2,6 @@ package types
 
 import (
 	"encoding/binary"
-	"math"
 
 	"github.com/cockroachdb/apd/v3"
 
@@ -61,43 +60,10 @@ func EncodeDisk(t T, d Datum) ([]byte, error) { return AppendDisk(nil, t, d) }
 
 // AppendDisk appends EncodeDisk(t, d) to buf.
 func AppendDisk(buf []byte, t T, d Datum) ([]byte, error) {
+	if out, ok, err := appendScalar(buf, binary.LittleEndian, t, d); ok {
+		return out, err
+	}
 	switch t.OID {
-	case Bool:
-		v, err := asBool(t, d)
-		if err != nil {
-			return nil, err
-		}
-		if v {
-			return append(buf, 1), nil
-		}
-		return append(buf, 0), nil
-	case Int2, Int4, Int8:
-		v, err := asInt(t, d)
-		if err != nil {
-			return nil, err
-		}
-		if err := intRange(t.OID, v); err != nil {
-			return nil, err
-		}
-		switch t.OID {
-		case Int2:
-			return binary.LittleEndian.AppendUint16(buf, uint16(v)), nil
-		case Int4:
-			return binary.LittleEndian.AppendUint32(buf, uint32(v)), nil
-		}
-		return binary.LittleEndian.AppendUint64(buf, uint64(v)), nil
-	case Float4:
-		v, err := asFloat(t, d)
-		if err != nil {
-			return nil, err
-		}
-		return binary.LittleEndian.AppendUint32(buf, math.Float32bits(float32(v))), nil
-	case Float8:
-		v, err := asFloat(t, d)
-		if err != nil {
-			return nil, err
-		}
-		return binary.LittleEndian.AppendUint64(buf, float8Bits(v)), nil
 	case Numeric:
 		v, err := asNumeric(t, d)
 		if err != nil {
@@ -107,24 +73,6 @@ func AppendDisk(buf []byte, t T, d Datum) ([]byte, error) {
 			return nil, err
 		}
 		return appendNumericDisk(buf, v), nil
-	case Text, Varchar, Bpchar, Unknown:
-		v, err := asString(t, d)
-		if err != nil {
-			return nil, err
-		}
-		return append(buf, v...), nil
-	case Timestamp:
-		v, err := asTime(t, d)
-		if err != nil {
-			return nil, err
-		}
-		return binary.LittleEndian.AppendUint64(buf, uint64(TimestampMicros(v))), nil
-	case Date:
-		v, err := asTime(t, d)
-		if err != nil {
-			return nil, err
-		}
-		return binary.LittleEndian.AppendUint32(buf, uint32(DateDays(v))), nil
 	case TID:
 		v, err := asTID(t, d)
 		if err != nil {
@@ -185,18 +133,8 @@ func DecodeDisk(t T, b []byte) (Datum, error) {
 		return nil, errCorrupt(t, len(b))
 	}
 	switch t.OID {
-	case Bool:
-		return b[0] != 0, nil
-	case Int2:
-		return int64(int16(binary.LittleEndian.Uint16(b))), nil
-	case Int4:
-		return int64(int32(binary.LittleEndian.Uint32(b))), nil
-	case Int8:
-		return int64(binary.LittleEndian.Uint64(b)), nil
-	case Float4:
-		return float64(math.Float32frombits(binary.LittleEndian.Uint32(b))), nil
-	case Float8:
-		return math.Float64frombits(binary.LittleEndian.Uint64(b)), nil
+	case Bool, Int2, Int4, Int8, Float4, Float8:
+		return decodeFixed(binary.LittleEndian, t.OID, b), nil
 	case Numeric:
 		v, ok := decodeNumericDisk(b)
 		if !ok {
