@@ -130,6 +130,8 @@ func (s *Session) createIndex(ctx context.Context, st *sql.CreateIndex) (string,
 		return "", err
 	}
 	dec := newDecoder(r)
+	dec.need = indexColumns(r, ri)
+	bld := ri.ix.NewBuilder()
 	seen := map[string]bool{}
 	for blk := uint32(0); blk < nblocks; blk++ {
 		if err := canceled(ctx); err != nil {
@@ -141,7 +143,9 @@ func (s *Session) createIndex(ctx context.Context, st *sql.CreateIndex) (string,
 		if err != nil {
 			return "", err
 		}
-		for off := uint16(1); off <= page.MaxHeapTuplesPerPage; off++ {
+		// len(roots) is the page's MaxOffset+1 (no tuples beyond it, and the
+		// exclusive lock keeps inserters out).
+		for off := uint16(1); int(off) < len(roots); off++ {
 			tid := page.TID{Block: blk, Offset: off}
 			tup, ok, err := r.heap.FetchAny(tid)
 			if err != nil {
@@ -173,9 +177,10 @@ func (s *Session) createIndex(ctx context.Context, st *sql.CreateIndex) (string,
 			if int(off) < len(roots) && roots[off] != 0 {
 				root.Offset = roots[off]
 			}
-			ri.ix.Insert(key, root)
+			bld.Add(key, root)
 		}
 	}
+	bld.Finish()
 	t, stored, err := e.cat.AddIndex(st.Table.OID, idx)
 	if err != nil {
 		return "", err
@@ -244,20 +249,7 @@ func (e *Engine) vacuumRel(ctx context.Context, oid uint32) error {
 				set[t] = struct{}{}
 			}
 			for _, ri := range r.indexes {
-				type ent struct {
-					k   index.Key
-					tid page.TID
-				}
-				var gone []ent
-				ri.ix.Scan(index.Unbounded, index.Unbounded, func(k index.Key, tid page.TID) bool {
-					if _, ok := set[tid]; ok {
-						gone = append(gone, ent{k, tid})
-					}
-					return true
-				})
-				for _, g := range gone {
-					ri.ix.Delete(g.k, g.tid)
-				}
+				ri.ix.DeleteTIDs(set)
 			}
 			return nil
 		}

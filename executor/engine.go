@@ -296,16 +296,34 @@ func (e *Engine) openRelation(t *catalog.Table) (*relation, error) {
 
 func newRelIndex(r *relation, idef catalog.Index) *relIndex {
 	ri := &relIndex{def: idef}
-	var cmps []func(a, b any) int
 	for _, a := range idef.Columns {
 		c := int(a) - 1
-		t := r.types[c]
 		ri.cols = append(ri.cols, c)
-		ri.types = append(ri.types, t)
-		cmps = append(cmps, func(x, y any) int { return types.Compare(t, x, y) })
+		ri.types = append(ri.types, r.types[c])
 	}
-	ri.ix = index.New(index.KeyCompare(cmps...), idef.Unique)
+	ri.ix = index.NewEncoded(ri.appendKey, idef.Unique)
 	return ri
+}
+
+// appendKey encodes k (ri's key or a prefix of it) as the index stores it:
+// types.AppendKey of each column, which orders as types.Compare does with
+// NULLs last.
+func (ri *relIndex) appendKey(dst []byte, k index.Key) []byte {
+	for i, v := range k {
+		dst = types.AppendKey(dst, ri.types[i], v)
+	}
+	return dst
+}
+
+// indexColumns returns the columns a decoder must decode for idxs' keys.
+func indexColumns(r *relation, idxs ...*relIndex) []bool {
+	need := make([]bool, len(r.types))
+	for _, ri := range idxs {
+		for _, c := range ri.cols {
+			need[c] = true
+		}
+	}
+	return need
 }
 
 // key extracts ri's key from a table row.
@@ -337,23 +355,32 @@ func (e *Engine) fillIndexes(ctx context.Context, r *relation, snap *heap.Snapsh
 	sc := r.heap.NewScan(snap)
 	defer sc.Close()
 	dec := newDecoder(r)
+	dec.need = indexColumns(r, idxs...)
+	blds := make([]*index.Builder, len(idxs))
+	for i, ri := range idxs {
+		blds[i] = ri.ix.NewBuilder()
+	}
 	for {
 		tid, tup, ok, err := sc.Next()
 		if err != nil {
 			return err
 		}
 		if !ok {
-			return nil
+			break
 		}
 		row, err := dec.decode(tup, tid)
 		if err != nil {
 			return err
 		}
-		for _, ri := range idxs {
+		for i, ri := range idxs {
 			k, _ := ri.key(row)
-			ri.ix.Insert(k, sc.RootTID()) // the HOT chain's root
+			blds[i].Add(k, sc.RootTID()) // the HOT chain's root
 		}
 	}
+	for _, b := range blds {
+		b.Finish()
+	}
+	return nil
 }
 
 // rel returns the open relation of table oid.

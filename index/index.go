@@ -1,7 +1,10 @@
 package index
 
 import (
+	"slices"
+	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/google/btree"
 
@@ -34,17 +37,38 @@ type entry struct {
 	tid page.TID
 }
 
+// Encoder appends the encoding of a key (or of a prefix of the index's
+// columns) to dst. The encoding must be order-preserving and self-delimiting
+// per column, NULLs last, as types.AppendKey is: comparing the encodings of
+// two keys byte-wise on their common length orders them as the keys.
+type Encoder func(dst []byte, k Key) []byte
+
+// eentry is an entry of an encoded index: the key's encoding, then the tid
+// (24 bytes in the tree, plus the key bytes).
+type eentry struct {
+	key string
+	tid page.TID
+}
+
 // Index is an in-memory ordered index from key to heap TID.
 //
-// Locking: mu protects tree. Lookups and iterator batches take it shared,
-// Insert/Delete/Clear exclusively; no callback of the caller runs while it is
-// held, so index methods may be called from inside a Scan callback.
+// An index made by NewEncoded stores each key as its encoding (see Encoder),
+// which takes a fraction of the memory of a slice of datums and compares
+// faster; its iterators and Scan hand out nil keys. An index made by New
+// keeps the keys it is given and orders them with its CompareFunc.
+//
+// Locking: mu protects tree and etree. Lookups and iterator batches take it
+// shared, Insert/Delete/Clear exclusively; no callback of the caller runs
+// while it is held, so index methods may be called from inside a Scan
+// callback.
 type Index struct {
-	cmp    CompareFunc
+	cmp    CompareFunc // New
+	enc    Encoder     // NewEncoded
 	unique bool
 
-	mu   sync.RWMutex // protects tree
-	tree *btree.BTreeG[entry]
+	mu    sync.RWMutex          // protects tree and etree
+	tree  *btree.BTreeG[entry]  // New
+	etree *btree.BTreeG[eentry] // NewEncoded
 }
 
 // Bound is one end of a range scan. A nil Key means unbounded. Key may be a
@@ -73,6 +97,35 @@ func New(cmp CompareFunc, unique bool) *Index {
 	ix := &Index{cmp: cmp, unique: unique}
 	ix.tree = btree.NewG[entry](32, ix.less)
 	return ix
+}
+
+// NewEncoded returns an empty index that stores keys encoded by enc (see
+// Encoder and Index).
+func NewEncoded(enc Encoder, unique bool) *Index {
+	ix := &Index{enc: enc, unique: unique}
+	ix.etree = btree.NewG[eentry](32, eless)
+	return ix
+}
+
+// eless orders encoded entries by key on their common length (a prefix
+// pivot sorts next to the keys that start with it), then by TID.
+func eless(a, b eentry) bool {
+	if c := cmpPrefix(a.key, b.key); c != 0 {
+		return c < 0
+	}
+	return tidLess(a.tid, b.tid)
+}
+
+// cmpPrefix compares a and b on their first min(len(a), len(b)) bytes.
+func cmpPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	return strings.Compare(a[:n], b[:n])
+}
+
+// encode returns k's encoding.
+func (ix *Index) encode(k Key) string {
+	var buf [64]byte
+	return string(ix.enc(buf[:0], k))
 }
 
 // Unique reports whether the index was created as unique.
@@ -104,6 +157,13 @@ func tidLess(a, b page.TID) bool {
 // Insert adds (key, tid). Inserting an entry that is already present is a
 // no-op. The index keeps key (see Key).
 func (ix *Index) Insert(key Key, tid page.TID) {
+	if ix.enc != nil {
+		e := eentry{key: ix.encode(key), tid: tid}
+		ix.mu.Lock()
+		ix.etree.ReplaceOrInsert(e)
+		ix.mu.Unlock()
+		return
+	}
 	ix.mu.Lock()
 	ix.tree.ReplaceOrInsert(entry{key: key, tid: tid})
 	ix.mu.Unlock()
@@ -111,16 +171,58 @@ func (ix *Index) Insert(key Key, tid page.TID) {
 
 // Delete removes (key, tid) and reports whether it was present.
 func (ix *Index) Delete(key Key, tid page.TID) bool {
+	if ix.enc != nil {
+		e := eentry{key: ix.encode(key), tid: tid}
+		ix.mu.Lock()
+		_, ok := ix.etree.Delete(e)
+		ix.mu.Unlock()
+		return ok
+	}
 	ix.mu.Lock()
 	_, ok := ix.tree.Delete(entry{key: key, tid: tid})
 	ix.mu.Unlock()
 	return ok
 }
 
+// DeleteTIDs removes every entry whose TID is in tids (VACUUM's removed
+// versions) and returns how many it removed.
+func (ix *Index) DeleteTIDs(tids map[page.TID]struct{}) int {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.enc != nil {
+		var gone []eentry
+		ix.etree.Ascend(func(e eentry) bool {
+			if _, ok := tids[e.tid]; ok {
+				gone = append(gone, e)
+			}
+			return true
+		})
+		for _, e := range gone {
+			ix.etree.Delete(e)
+		}
+		return len(gone)
+	}
+	var gone []entry
+	ix.tree.Ascend(func(e entry) bool {
+		if _, ok := tids[e.tid]; ok {
+			gone = append(gone, e)
+		}
+		return true
+	})
+	for _, e := range gone {
+		ix.tree.Delete(e)
+	}
+	return len(gone)
+}
+
 // Clear removes every entry (before a rebuild from the heap).
 func (ix *Index) Clear() {
 	ix.mu.Lock()
-	ix.tree.Clear(false)
+	if ix.enc != nil {
+		ix.etree.Clear(false)
+	} else {
+		ix.tree.Clear(false)
+	}
 	ix.mu.Unlock()
 }
 
@@ -128,6 +230,9 @@ func (ix *Index) Clear() {
 func (ix *Index) Len() int {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
+	if ix.enc != nil {
+		return ix.etree.Len()
+	}
 	return ix.tree.Len()
 }
 
@@ -137,6 +242,19 @@ func (ix *Index) Len() int {
 // caller checks visibility in the heap.
 func (ix *Index) Lookup(key Key) []page.TID {
 	var out []page.TID
+	if ix.enc != nil {
+		k := ix.encode(key)
+		ix.mu.RLock()
+		ix.etree.AscendGreaterOrEqual(eentry{key: k, tid: minTID}, func(e eentry) bool {
+			if cmpPrefix(e.key, k) != 0 {
+				return false
+			}
+			out = append(out, e.tid)
+			return true
+		})
+		ix.mu.RUnlock()
+		return out
+	}
 	ix.mu.RLock()
 	ix.tree.AscendGreaterOrEqual(entry{key: key, tid: minTID}, func(e entry) bool {
 		if ix.comparePrefix(e.key, key) != 0 {
@@ -161,4 +279,69 @@ func (ix *Index) Scan(lo, hi Bound, fn func(key Key, tid page.TID) bool) {
 			return
 		}
 	}
+}
+
+// builderChunk is the size of the blocks a Builder packs encoded keys into.
+const builderChunk = 64 << 10
+
+// Builder adds many entries at once (CREATE INDEX, the rebuild at
+// start-up). For an encoded index it packs the encoded keys into shared
+// blocks (one allocation per builderChunk bytes of keys instead of one per
+// key), sorts the entries and inserts them in key order; for other indexes
+// Add simply inserts. Entries become visible at Finish. A Builder is not
+// safe for concurrent use.
+type Builder struct {
+	ix      *Index
+	es      []eentry
+	chunk   []byte // current block; keys point into it and are never rewritten
+	scratch []byte
+}
+
+// NewBuilder returns a Builder adding to ix.
+func (ix *Index) NewBuilder() *Builder { return &Builder{ix: ix} }
+
+// Add queues (key, tid) (inserts it at once for an index made by New).
+func (b *Builder) Add(key Key, tid page.TID) {
+	if b.ix.enc == nil {
+		b.ix.Insert(key, tid)
+		return
+	}
+	b.scratch = b.ix.enc(b.scratch[:0], key)
+	n := len(b.scratch)
+	if n == 0 {
+		b.es = append(b.es, eentry{tid: tid})
+		return
+	}
+	if cap(b.chunk)-len(b.chunk) < n {
+		b.chunk = make([]byte, 0, max(builderChunk, n))
+	}
+	start := len(b.chunk)
+	b.chunk = append(b.chunk, b.scratch...)
+	// The bytes at chunk[start:start+n] are never written again.
+	b.es = append(b.es, eentry{key: unsafe.String(&b.chunk[start], n), tid: tid})
+}
+
+// Finish inserts the queued entries.
+func (b *Builder) Finish() {
+	if len(b.es) == 0 {
+		return
+	}
+	slices.SortFunc(b.es, func(x, y eentry) int {
+		if c := strings.Compare(x.key, y.key); c != 0 {
+			return c
+		}
+		switch {
+		case tidLess(x.tid, y.tid):
+			return -1
+		case tidLess(y.tid, x.tid):
+			return 1
+		}
+		return 0
+	})
+	b.ix.mu.Lock()
+	for _, e := range b.es {
+		b.ix.etree.ReplaceOrInsert(e)
+	}
+	b.ix.mu.Unlock()
+	b.es, b.chunk, b.scratch = nil, nil, nil
 }

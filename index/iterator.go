@@ -19,6 +19,12 @@ type Iterator struct {
 	last    entry // last entry handed out; resume point
 	started bool  // last is set
 	done    bool  // no more entries after buf
+
+	// Encoded indexes: the bounds' encodings, and entries instead of
+	// buf and last.
+	loK, hiK string
+	ebuf     []eentry
+	elast    eentry
 }
 
 var (
@@ -29,11 +35,37 @@ var (
 // NewIterator returns an iterator over lo..hi (see Bound), descending if
 // reverse. No lock is held between calls.
 func (ix *Index) NewIterator(lo, hi Bound, reverse bool) *Iterator {
-	return &Iterator{ix: ix, lo: lo, hi: hi, reverse: reverse}
+	it := &Iterator{ix: ix, lo: lo, hi: hi, reverse: reverse}
+	if ix.enc != nil {
+		if lo.Key != nil {
+			it.loK = ix.encode(lo.Key)
+		}
+		if hi.Key != nil {
+			it.hiK = ix.encode(hi.Key)
+		}
+	}
+	return it
 }
 
-// Next returns the next entry, or ok=false at the end of the range.
+// Next returns the next entry, or ok=false at the end of the range. The key
+// is nil for an encoded index (see Index).
 func (it *Iterator) Next() (key Key, tid page.TID, ok bool) {
+	if it.ix.enc != nil {
+		if it.pos == len(it.ebuf) {
+			if it.done {
+				return nil, page.TID{}, false
+			}
+			it.fillEnc()
+			if len(it.ebuf) == 0 {
+				return nil, page.TID{}, false
+			}
+		}
+		e := it.ebuf[it.pos]
+		it.ebuf[it.pos] = eentry{}
+		it.pos++
+		it.elast, it.started = e, true
+		return nil, e.tid, true
+	}
 	if it.pos == len(it.buf) {
 		if it.done {
 			return nil, page.TID{}, false
@@ -115,6 +147,74 @@ func (it *Iterator) fill() {
 		ix.tree.Ascend(visit)
 	default:
 		ix.tree.AscendGreaterOrEqual(entry{key: it.lo.Key, tid: minTID}, visit)
+	}
+	ix.mu.RUnlock()
+	if !full {
+		it.done = true
+	}
+}
+
+// fillEnc is fill for an encoded index.
+func (it *Iterator) fillEnc() {
+	it.ebuf, it.pos = it.ebuf[:0], 0
+	ix := it.ix
+	full := false
+	aboveLo := func(e eentry) bool {
+		if it.lo.Key == nil {
+			return true
+		}
+		c := cmpPrefix(e.key, it.loK)
+		return c > 0 || (c == 0 && it.lo.Inclusive)
+	}
+	belowHi := func(e eentry) bool {
+		if it.hi.Key == nil {
+			return true
+		}
+		c := cmpPrefix(e.key, it.hiK)
+		return c < 0 || (c == 0 && it.hi.Inclusive)
+	}
+	visit := func(e eentry) bool {
+		if it.started && e.tid == it.elast.tid && e.key == it.elast.key {
+			return true // the resume point itself
+		}
+		if it.reverse {
+			if !belowHi(e) {
+				return true
+			}
+			if !aboveLo(e) {
+				it.done = true
+				return false
+			}
+		} else {
+			if !aboveLo(e) {
+				return true
+			}
+			if !belowHi(e) {
+				it.done = true
+				return false
+			}
+		}
+		if len(it.ebuf) == batchSize {
+			full = true
+			return false
+		}
+		it.ebuf = append(it.ebuf, e)
+		return true
+	}
+	ix.mu.RLock()
+	switch {
+	case it.started && it.reverse:
+		ix.etree.DescendLessOrEqual(it.elast, visit)
+	case it.started:
+		ix.etree.AscendGreaterOrEqual(it.elast, visit)
+	case it.reverse && it.hi.Key == nil:
+		ix.etree.Descend(visit)
+	case it.reverse:
+		ix.etree.DescendLessOrEqual(eentry{key: it.hiK, tid: maxTID}, visit)
+	case it.lo.Key == nil:
+		ix.etree.Ascend(visit)
+	default:
+		ix.etree.AscendGreaterOrEqual(eentry{key: it.loK, tid: minTID}, visit)
 	}
 	ix.mu.RUnlock()
 	if !full {

@@ -1,0 +1,152 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime"
+	"strings"
+	"testing"
+
+	"minipg/types"
+)
+
+// stockDDL is TPC-C's stock table (BenchmarkSQL's columns).
+const stockDDL = `CREATE TABLE st (s_w_id integer not null, s_i_id integer not null,
+  s_quantity integer, s_ytd decimal(8,2), s_order_cnt integer, s_remote_cnt integer,
+  s_data varchar(50), s_dist_01 char(24), s_dist_02 char(24), s_dist_03 char(24),
+  s_dist_04 char(24), s_dist_05 char(24), s_dist_06 char(24), s_dist_07 char(24),
+  s_dist_08 char(24), s_dist_09 char(24), s_dist_10 char(24))`
+
+// loadStock creates st with n rows (warehouse 1..) through COPY.
+func loadStock(b *testing.B, s *Session, n int) {
+	b.Helper()
+	mustExec(b, s, stockDDL)
+	var sb strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&sb, "%d\t%d\t%d\t0.00\t0\t0\tdata for stock row %d of the table", 1+i/100000, 1+i%100000, 10+i%90, i)
+		for d := 0; d < 10; d++ {
+			fmt.Fprintf(&sb, "\tdist info %02d %11d", d, i)
+		}
+		sb.WriteByte('\n')
+	}
+	p, err := s.Prepare("COPY st FROM STDIN", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pt, _ := s.Bind(p, nil)
+	if _, err := pt.CopyFrom(context.Background(), strings.NewReader(sb.String())); err != nil {
+		b.Fatal(err)
+	}
+	if err := s.Sync(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+func openBenchEngine(b *testing.B, sharedBuffers int64) *Engine {
+	b.Helper()
+	e, err := Open(Config{DataDir: b.TempDir(), SharedBuffers: sharedBuffers}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return e
+}
+
+// runQuery runs one prepared query and returns the number of rows.
+func runQuery(b *testing.B, s *Session, q string, params ...types.Datum) int {
+	p, err := s.Prepare(q, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pt, err := s.Bind(p, params)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := 0
+	if _, _, err := pt.Run(context.Background(), 0, func([]types.Datum) error { n++; return nil }); err != nil {
+		b.Fatal(err)
+	}
+	pt.Close()
+	if err := s.Sync(); err != nil {
+		b.Fatal(err)
+	}
+	return n
+}
+
+func BenchmarkCountStar(b *testing.B) {
+	e := openBenchEngine(b, 128<<20)
+	defer e.Close()
+	s := e.NewSession(nil)
+	const n = 100000
+	loadStock(b, s, n)
+	runQuery(b, s, "SELECT count(*) FROM st")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		runQuery(b, s, "SELECT count(*) FROM st")
+	}
+	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "rows/s")
+}
+
+func BenchmarkScanFilter(b *testing.B) {
+	e := openBenchEngine(b, 128<<20)
+	defer e.Close()
+	s := e.NewSession(nil)
+	const n = 100000
+	loadStock(b, s, n)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if got := runQuery(b, s, "SELECT s_i_id, s_quantity FROM st WHERE s_quantity < 11"); got == 0 {
+			b.Fatal("no rows")
+		}
+	}
+	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "rows/s")
+}
+
+func BenchmarkInListPK(b *testing.B) {
+	e := openBenchEngine(b, 128<<20)
+	defer e.Close()
+	s := e.NewSession(nil)
+	loadStock(b, s, 100000)
+	mustExec(b, s, "CREATE UNIQUE INDEX st_pkey ON st (s_w_id, s_i_id)")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if got := runQuery(b, s, "SELECT count(*) FROM st WHERE s_w_id = 1 AND s_i_id IN (1, 2)"); got != 1 {
+			b.Fatal(got)
+		}
+	}
+}
+
+func BenchmarkBuildPK(b *testing.B) {
+	e := openBenchEngine(b, 128<<20)
+	defer e.Close()
+	s := e.NewSession(nil)
+	const n = 100000
+	loadStock(b, s, n)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		mustExec(b, s, fmt.Sprintf("CREATE UNIQUE INDEX st_pk%d ON st (s_w_id, s_i_id)", i))
+	}
+	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// BenchmarkIndexMemory reports the heap bytes one index entry of a
+// two-integer unique index takes after the build.
+func BenchmarkIndexMemory(b *testing.B) {
+	e := openBenchEngine(b, 128<<20)
+	defer e.Close()
+	s := e.NewSession(nil)
+	const n = 100000
+	loadStock(b, s, n)
+	var per float64
+	for i := 0; i < b.N; i++ {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		mustExec(b, s, fmt.Sprintf("CREATE UNIQUE INDEX st_m%d ON st (s_w_id, s_i_id)", i))
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		per = float64(after.HeapAlloc-before.HeapAlloc) / n
+	}
+	b.ReportMetric(per, "B/entry")
+}
