@@ -1,9 +1,6 @@
 package server
 
 import (
-	"context"
-	"encoding/hex"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -13,6 +10,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
+
+	"minipg/internal/testutil"
 )
 
 // testServer runs a Server with a fakeBackend on a loopback port.
@@ -21,7 +20,7 @@ type testServer struct {
 	srv  *Server
 	be   *fakeBackend
 	addr string
-	stop func()
+	stop func() // stops serving (once); also run at cleanup
 }
 
 func startTestServer(t testing.TB, mod func(*Config)) *testServer {
@@ -38,26 +37,8 @@ func startTestServer(t testing.TB, mod func(*Config)) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
-	ts := &testServer{t: t, srv: srv, be: be, addr: ln.Addr().String()}
-	ts.stop = func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	}
-	t.Cleanup(func() {
-		if ts.stop != nil {
-			ts.stop()
-			ts.stop = nil
-		}
-	})
+	ts := &testServer{t: t, srv: srv, be: be}
+	ts.addr, ts.stop = testutil.ServeLoopback(t, srv.Serve)
 	return ts
 }
 
@@ -69,7 +50,7 @@ func (w testWriter) Write(p []byte) (int, error) {
 }
 
 // client is a raw protocol client: it sends frontend messages and reads
-// backend messages summarized as one line each (see summarize).
+// backend messages summarized as one line each (see testutil.Summarize).
 type client struct {
 	t  testing.TB
 	nc net.Conn
@@ -119,7 +100,7 @@ func (c *client) recv() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return summarize(msg), nil
+	return testutil.Summarize(msg), nil
 }
 
 // untilReady reads messages up to and including ReadyForQuery.
@@ -170,58 +151,4 @@ func expect(t testing.TB, got []string, want ...string) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got:\n\t%s\nwant:\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
 	}
-}
-
-func printable(b []byte) string {
-	for _, c := range b {
-		if c < 0x20 || c > 0x7e {
-			return "0x" + hex.EncodeToString(b)
-		}
-	}
-	return string(b)
-}
-
-// summarize renders a backend message as one comparable line.
-func summarize(msg pgproto3.BackendMessage) string {
-	switch m := msg.(type) {
-	case *pgproto3.ParameterStatus:
-		return fmt.Sprintf("ParameterStatus %s=%s", m.Name, m.Value)
-	case *pgproto3.ReadyForQuery:
-		return fmt.Sprintf("ReadyForQuery %c", m.TxStatus)
-	case *pgproto3.RowDescription:
-		var f []string
-		for _, fd := range m.Fields {
-			f = append(f, fmt.Sprintf("%s:%d:%d", fd.Name, fd.DataTypeOID, fd.Format))
-		}
-		return "RowDescription " + strings.Join(f, ",")
-	case *pgproto3.DataRow:
-		var v []string
-		for _, b := range m.Values {
-			if b == nil {
-				v = append(v, "NULL")
-			} else {
-				v = append(v, printable(b))
-			}
-		}
-		return "DataRow " + strings.Join(v, "|")
-	case *pgproto3.CommandComplete:
-		return "CommandComplete " + string(m.CommandTag)
-	case *pgproto3.ErrorResponse:
-		s := fmt.Sprintf("ErrorResponse %s %s %s", m.Severity, m.Code, m.Message)
-		if m.Position != 0 {
-			s += fmt.Sprintf(" @%d", m.Position)
-		}
-		return s
-	case *pgproto3.NoticeResponse:
-		return fmt.Sprintf("NoticeResponse %s %s %s", m.Severity, m.Code, m.Message)
-	case *pgproto3.ParameterDescription:
-		return fmt.Sprintf("ParameterDescription %v", m.ParameterOIDs)
-	case *pgproto3.CopyInResponse:
-		return fmt.Sprintf("CopyInResponse %d %v", m.OverallFormat, m.ColumnFormatCodes)
-	case *pgproto3.BackendKeyData:
-		return "BackendKeyData"
-	case *pgproto3.NegotiateProtocolVersion:
-		return fmt.Sprintf("NegotiateProtocolVersion %d %v", m.NewestMinorProtocol, m.UnrecognizedOptions)
-	}
-	return strings.TrimPrefix(fmt.Sprintf("%T", msg), "*pgproto3.")
 }

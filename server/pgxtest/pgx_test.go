@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"minipg/executor"
+	"minipg/internal/testutil"
 	"minipg/server"
 	"minipg/server/execbackend"
 )
@@ -26,23 +27,15 @@ func startServer(t testing.TB) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- server.Serve(ctx, ln, server.Config{Backend: execbackend.New(eng), Logger: log}) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
+	t.Cleanup(func() { // after the server has stopped
 		if err := eng.Close(); err != nil {
 			t.Errorf("Engine.Close: %v", err)
 		}
 	})
-	return fmt.Sprintf("postgres://postgres@%s/postgres?sslmode=disable", ln.Addr())
+	addr, _ := testutil.ServeLoopback(t, func(ctx context.Context, ln net.Listener) error {
+		return server.Serve(ctx, ln, server.Config{Backend: execbackend.New(eng), Logger: log})
+	})
+	return fmt.Sprintf("postgres://postgres@%s/postgres?sslmode=disable", addr)
 }
 
 func connect(t *testing.T, dsn string, mode pgx.QueryExecMode) *pgx.Conn {

@@ -1,15 +1,13 @@
 package pgxtest
 
 import (
-	"context"
 	"net/url"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
+	"minipg/internal/testutil"
 )
 
 // psqlScript exercises psql's simple-protocol path, COPY FROM STDIN inline
@@ -67,18 +65,7 @@ func TestPsql(t *testing.T) {
 }
 
 func TestPsqlPostgres(t *testing.T) {
-	dsn := os.Getenv("MINIPG_PG_DSN")
-	if dsn == "" {
-		dsn = "postgres://postgres:postgres@127.0.0.1:5432/postgres?sslmode=disable"
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	pc, err := pgconn.Connect(ctx, dsn)
-	if err != nil {
-		t.Skipf("no PostgreSQL at %s: %v", dsn, err)
-	}
-	_, _ = pc.Exec(ctx, "drop table if exists psql_t").ReadAll() // left by an interrupted run
-	pc.Close(ctx)
+	dsn := testutil.ReferencePostgres(t, "MINIPG_PG_DSN", "drop table if exists psql_t") // left by an interrupted run
 	got := runPsql(t, dsn)
 	if got != psqlWant {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, psqlWant)

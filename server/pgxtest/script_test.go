@@ -2,9 +2,6 @@ package pgxtest
 
 import (
 	"context"
-	"encoding/hex"
-	"fmt"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,6 +9,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgproto3"
+
+	"minipg/internal/testutil"
 )
 
 // Wire scripts: messages sent and the replies expected, one line per
@@ -118,7 +117,7 @@ func runWireScript(t *testing.T, dsn string) {
 			if err != nil {
 				t.Fatalf("step %d: receive after %q: %v", i, got, err)
 			}
-			got = append(got, summarize(msg))
+			got = append(got, testutil.Summarize(msg))
 			if _, ok := msg.(*pgproto3.ReadyForQuery); ok {
 				break
 			}
@@ -141,67 +140,6 @@ func TestWireScriptPostgres(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
-	dsn := os.Getenv("MINIPG_PG_DSN")
-	if dsn == "" {
-		dsn = "postgres://postgres:postgres@127.0.0.1:5432/postgres?sslmode=disable"
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	pc, err := pgconn.Connect(ctx, dsn)
-	if err != nil {
-		t.Skipf("no PostgreSQL at %s: %v", dsn, err)
-	}
-	pc.Close(ctx)
+	dsn := testutil.ReferencePostgres(t, "MINIPG_PG_DSN")
 	runWireScript(t, dsn)
-}
-
-func printable(b []byte) string {
-	for _, c := range b {
-		if c < 0x20 || c > 0x7e {
-			return "0x" + hex.EncodeToString(b)
-		}
-	}
-	return string(b)
-}
-
-// summarize renders a backend message as one comparable line (as package
-// server's wire tests do).
-func summarize(msg pgproto3.BackendMessage) string {
-	switch m := msg.(type) {
-	case *pgproto3.ReadyForQuery:
-		return fmt.Sprintf("ReadyForQuery %c", m.TxStatus)
-	case *pgproto3.RowDescription:
-		var f []string
-		for _, fd := range m.Fields {
-			f = append(f, fmt.Sprintf("%s:%d:%d", fd.Name, fd.DataTypeOID, fd.Format))
-		}
-		return "RowDescription " + strings.Join(f, ",")
-	case *pgproto3.DataRow:
-		var v []string
-		for _, b := range m.Values {
-			if b == nil {
-				v = append(v, "NULL")
-			} else {
-				v = append(v, printable(b))
-			}
-		}
-		return "DataRow " + strings.Join(v, "|")
-	case *pgproto3.CommandComplete:
-		return "CommandComplete " + string(m.CommandTag)
-	case *pgproto3.ErrorResponse:
-		s := fmt.Sprintf("ErrorResponse %s %s %s", m.Severity, m.Code, m.Message)
-		if m.Position != 0 {
-			s += fmt.Sprintf(" @%d", m.Position)
-		}
-		return s
-	case *pgproto3.NoticeResponse:
-		return fmt.Sprintf("NoticeResponse %s %s %s", m.Severity, m.Code, m.Message)
-	case *pgproto3.ParameterDescription:
-		return fmt.Sprintf("ParameterDescription %v", m.ParameterOIDs)
-	case *pgproto3.CopyInResponse:
-		return fmt.Sprintf("CopyInResponse %d %v", m.OverallFormat, m.ColumnFormatCodes)
-	case *pgproto3.ParameterStatus:
-		return fmt.Sprintf("ParameterStatus %s=%s", m.Name, m.Value)
-	}
-	return strings.TrimPrefix(fmt.Sprintf("%T", msg), "*pgproto3.")
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"minipg/internal/testutil"
 )
 
 // typeCases: for each type, a value in text. The wire test sends it as a
@@ -113,17 +115,7 @@ func TestTypesWire(t *testing.T) {
 }
 
 func TestTypesWirePostgres(t *testing.T) {
-	dsn := os.Getenv("MINIPG_PG_DSN")
-	if dsn == "" {
-		dsn = "postgres://postgres:postgres@127.0.0.1:5432/postgres?sslmode=disable"
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	pc, err := pgconn.Connect(ctx, dsn)
-	if err != nil {
-		t.Skipf("no PostgreSQL at %s: %v", dsn, err)
-	}
-	pc.Close(ctx)
+	dsn := testutil.ReferencePostgres(t, "MINIPG_PG_DSN")
 	got := typeRoundTrips(t, dsn)
 	if os.Getenv("MINIPG_TYPES_REWRITE") != "" {
 		t.Logf("typeReplies:\n%s", strings.Join(got, "\n"))
