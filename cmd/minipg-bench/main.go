@@ -261,6 +261,45 @@ func benchCopy(ctx context.Context, dsn string, n int) (float64, error) {
 	return float64(n) / time.Since(start).Seconds(), nil
 }
 
+// concurrently runs clients workers at once until d has passed and returns
+// the statements per second they ran together. open(w) prepares worker w in
+// its goroutine and gives its step, which runs round i and says how many
+// statements that was, and what to release at the end (nil: nothing). The
+// first error stops its worker and is returned.
+func concurrently(clients int, d time.Duration, open func(w int) (step func(i int) (int, error), release func(), err error)) (float64, error) {
+	var ops atomic.Int64
+	var firstErr atomic.Value
+	var wg sync.WaitGroup
+	start := time.Now()
+	for w := 0; w < clients; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			step, release, err := open(w)
+			if err != nil {
+				firstErr.CompareAndSwap(nil, err)
+				return
+			}
+			if release != nil {
+				defer release()
+			}
+			for i := 0; time.Since(start) < d; i++ {
+				n, err := step(i)
+				if err != nil {
+					firstErr.CompareAndSwap(nil, err)
+					return
+				}
+				ops.Add(int64(n))
+			}
+		}(w)
+	}
+	wg.Wait()
+	if e := firstErr.Load(); e != nil {
+		return 0, e.(error)
+	}
+	return float64(ops.Load()) / time.Since(start).Seconds(), nil
+}
+
 // benchConcurrent runs clients connections, each alternating single-row
 // INSERTs and primary-key SELECTs, and returns statements per second.
 func benchConcurrent(ctx context.Context, dsn string, clients int, d time.Duration) (float64, error) {
@@ -279,34 +318,16 @@ func benchConcurrent(ctx context.Context, dsn string, clients int, d time.Durati
 		return 0, err
 	}
 	defer pool.Close()
-	var ops atomic.Int64
-	var firstErr atomic.Value
-	var wg sync.WaitGroup
-	start := time.Now()
-	for w := 0; w < clients; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := 0; time.Since(start) < d; i++ {
-				id := w*10_000_000 + i
-				if _, err := pool.Exec(ctx, "INSERT INTO bench_conc VALUES ($1, 'v')", id); err != nil {
-					firstErr.CompareAndSwap(nil, err)
-					return
-				}
-				var v string
-				if err := pool.QueryRow(ctx, "SELECT v FROM bench_conc WHERE id = $1", id).Scan(&v); err != nil {
-					firstErr.CompareAndSwap(nil, err)
-					return
-				}
-				ops.Add(2)
+	return concurrently(clients, d, func(w int) (func(int) (int, error), func(), error) {
+		return func(i int) (int, error) {
+			id := w*10_000_000 + i
+			if _, err := pool.Exec(ctx, "INSERT INTO bench_conc VALUES ($1, 'v')", id); err != nil {
+				return 0, err
 			}
-		}(w)
-	}
-	wg.Wait()
-	if e := firstErr.Load(); e != nil {
-		return 0, e.(error)
-	}
-	return float64(ops.Load()) / time.Since(start).Seconds(), nil
+			var v string
+			return 2, pool.QueryRow(ctx, "SELECT v FROM bench_conc WHERE id = $1", id).Scan(&v)
+		}, nil, nil
+	})
 }
 
 // benchCommits runs clients connections committing one-row transactions.
@@ -316,32 +337,14 @@ func benchCommits(ctx context.Context, dsn string, clients int, d time.Duration)
 		return 0, err
 	}
 	c.Close(ctx)
-	var commits atomic.Int64
-	var firstErr atomic.Value
-	var wg sync.WaitGroup
-	start := time.Now()
-	for w := 0; w < clients; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			conn, err := pgx.Connect(ctx, dsn)
-			if err != nil {
-				firstErr.CompareAndSwap(nil, err)
-				return
-			}
-			defer conn.Close(ctx)
-			for i := 0; time.Since(start) < d; i++ {
-				if _, err := conn.Exec(ctx, "INSERT INTO bench_commit VALUES ($1, 'v')", w*10_000_000+i); err != nil {
-					firstErr.CompareAndSwap(nil, err)
-					return
-				}
-				commits.Add(1)
-			}
-		}(w)
-	}
-	wg.Wait()
-	if e := firstErr.Load(); e != nil {
-		return 0, e.(error)
-	}
-	return float64(commits.Load()) / time.Since(start).Seconds(), nil
+	return concurrently(clients, d, func(w int) (func(int) (int, error), func(), error) {
+		conn, err := pgx.Connect(ctx, dsn)
+		if err != nil {
+			return nil, nil, err
+		}
+		return func(i int) (int, error) {
+			_, err := conn.Exec(ctx, "INSERT INTO bench_commit VALUES ($1, 'v')", w*10_000_000+i)
+			return 1, err
+		}, func() { conn.Close(ctx) }, nil
+	})
 }
