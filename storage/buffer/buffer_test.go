@@ -731,39 +731,55 @@ func TestTruncateAndDrop(t *testing.T) {
 func BenchmarkReadBufferHit(b *testing.B) {
 	for _, ng := range []int{1, 2, 4, 8} {
 		b.Run(fmt.Sprintf("goroutines=%d", ng), func(b *testing.B) {
-			p := newTestPool(b, 256, nil)
 			const rel, nblocks = 1, 128
-			mustExtend(b, p, rel, MainFork, nblocks)
-			for blk := uint32(0); blk < nblocks; blk++ {
-				writeTestBlock(b, p, rel, blk, 0, 0)
-			}
-			b.ResetTimer()
-			var wg sync.WaitGroup
-			per := b.N / ng
-			for g := 0; g < ng; g++ {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for i := 0; i < per; i++ {
-						blk := uint32((i*17 + g*31) % nblocks)
-						buf, err := p.ReadBuffer(rel, MainFork, blk)
-						if err != nil {
-							b.Error(err)
-							return
-						}
-						buf.RLock()
-						buf.RUnlock()
-						buf.Release()
-					}
-				}()
-			}
-			wg.Wait()
+			p := benchPool(b, 256, rel, nblocks)
+			readConcurrently(b, p, rel, ng, func(g, i int) uint32 {
+				return uint32((i*17 + g*31) % nblocks)
+			}, func(i int, buf *Buffer) {
+				buf.RLock()
+				buf.RUnlock()
+			})
 			b.StopTimer()
 			if st := p.Stats(rel); st.BlocksRead != nblocks {
 				b.Fatalf("misses: %d reads", st.BlocksRead)
 			}
 		})
 	}
+}
+
+// benchPool returns a pool of nbuf frames over relation rel of nblocks
+// written blocks, and resets the benchmark's timer.
+func benchPool(b *testing.B, nbuf int, rel RelFileNode, nblocks uint32) *Pool {
+	p := newTestPool(b, nbuf, nil)
+	mustExtend(b, p, rel, MainFork, int(nblocks))
+	for blk := uint32(0); blk < nblocks; blk++ {
+		writeTestBlock(b, p, rel, blk, 0, 0)
+	}
+	b.ResetTimer()
+	return p
+}
+
+// readConcurrently shares b.N reads among ng goroutines: read i of
+// goroutine g pins block blockOf(g, i), calls use on it and releases it.
+func readConcurrently(b *testing.B, p *Pool, rel RelFileNode, ng int, blockOf func(g, i int) uint32, use func(i int, buf *Buffer)) {
+	var wg sync.WaitGroup
+	per := b.N / ng
+	for g := 0; g < ng; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < per; i++ {
+				buf, err := p.ReadBuffer(rel, MainFork, blockOf(g, i))
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				use(i, buf)
+				buf.Release()
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 func TestReadBufferZeroed(t *testing.T) {
@@ -869,36 +885,17 @@ func TestConcurrentMissesShareOneRead(t *testing.T) {
 func BenchmarkReadBufferMiss(b *testing.B) {
 	for _, ng := range []int{1, 4} {
 		b.Run(fmt.Sprintf("goroutines=%d", ng), func(b *testing.B) {
-			p := newTestPool(b, 64, nil)
 			const rel, nblocks = 1, 512
-			mustExtend(b, p, rel, MainFork, nblocks)
-			for blk := uint32(0); blk < nblocks; blk++ {
-				writeTestBlock(b, p, rel, blk, 0, 0)
-			}
-			b.ResetTimer()
-			var wg sync.WaitGroup
-			per := b.N / ng
-			for g := 0; g < ng; g++ {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for i := 0; i < per; i++ {
-						blk := uint32((i*ng + g) % nblocks)
-						buf, err := p.ReadBuffer(rel, MainFork, blk)
-						if err != nil {
-							b.Error(err)
-							return
-						}
-						if i%2 == 0 {
-							buf.Lock()
-							buf.MarkDirty()
-							buf.Unlock()
-						}
-						buf.Release()
-					}
-				}()
-			}
-			wg.Wait()
+			p := benchPool(b, 64, rel, nblocks)
+			readConcurrently(b, p, rel, ng, func(g, i int) uint32 {
+				return uint32((i*ng + g) % nblocks)
+			}, func(i int, buf *Buffer) {
+				if i%2 == 0 {
+					buf.Lock()
+					buf.MarkDirty()
+					buf.Unlock()
+				}
+			})
 		})
 	}
 }
