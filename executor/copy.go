@@ -50,6 +50,10 @@ func (pt *Portal) CopyFrom(ctx context.Context, r io.Reader) (tag string, err er
 		pt.done = true
 		return "", errAborted()
 	}
+	if err := s.checkReadOnly("COPY FROM"); err != nil {
+		pt.done = true
+		return "", s.fail(err)
+	}
 	n, err := pt.copyFrom(ctx, r)
 	if err != nil {
 		pt.finish(err)
@@ -105,6 +109,7 @@ type copyLoader struct {
 	ist      *heap.InsertState
 	enc      *encoder
 	rows     [][]types.Datum
+	row      []types.Datum // reused by addRow when there are no indexes
 	tups     [][]byte
 	n        int64
 	line     int
@@ -115,7 +120,16 @@ type copyLoader struct {
 func (ld *copyLoader) addRow(vals []types.Datum) error {
 	r := ld.x.rel
 	ncols := len(r.types)
-	row := make([]types.Datum, ncols+1)
+	var row []types.Datum
+	if len(r.indexes) > 0 {
+		row = make([]types.Datum, ncols+1) // kept for the index entries
+	} else {
+		if ld.row == nil {
+			ld.row = make([]types.Datum, ncols+1)
+		}
+		row = ld.row
+		clear(row)
+	}
 	for i, col := range ld.c.Cols {
 		row[col] = vals[i]
 	}
@@ -457,6 +471,8 @@ func (ld *copyLoader) readBinary(ctx context.Context, br *bufio.Reader) error {
 	}
 	ncols := len(ld.c.Cols)
 	var b4 [4]byte
+	vals := make([]types.Datum, ncols) // addRow copies them
+	var fb []byte                      // field bytes; DecodeBinary keeps none
 	for {
 		var b2 [2]byte
 		if _, err := io.ReadFull(br, b2[:]); err != nil {
@@ -472,8 +488,8 @@ func (ld *copyLoader) readBinary(ctx context.Context, br *bufio.Reader) error {
 		if int(nf) != ncols {
 			return badCopy("row field count is %d, expected %d", nf, ncols)
 		}
-		vals := make([]types.Datum, ncols)
 		for i := 0; i < ncols; i++ {
+			vals[i] = nil
 			if _, err := io.ReadFull(br, b4[:]); err != nil {
 				return badCopy("unexpected EOF in COPY data")
 			}
@@ -484,7 +500,10 @@ func (ld *copyLoader) readBinary(ctx context.Context, br *bufio.Reader) error {
 			if l < 0 {
 				return badCopy("invalid field size")
 			}
-			buf := make([]byte, l)
+			if cap(fb) < int(l) {
+				fb = make([]byte, l)
+			}
+			buf := fb[:l]
 			if _, err := io.ReadFull(br, buf); err != nil {
 				return badCopy("unexpected EOF in COPY data")
 			}

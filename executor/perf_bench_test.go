@@ -1,7 +1,9 @@
 package executor
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"log/slog"
@@ -149,4 +151,45 @@ func BenchmarkIndexMemory(b *testing.B) {
 		per = float64(after.HeapAlloc-before.HeapAlloc) / n
 	}
 	b.ReportMetric(per, "B/entry")
+}
+
+// BenchmarkCopyBinary loads rows as pgx's CopyFrom sends them (binary COPY
+// of int4, int4, text), the rows of minipg-bench rt's COPY workload.
+func BenchmarkCopyBinary(b *testing.B) {
+	e := openBenchEngine(b, 128<<20)
+	defer e.Close()
+	s := e.NewSession(nil)
+	mustExec(b, s, "CREATE TABLE bcb (id int, v int, t text)")
+	const n = 50000
+	var buf []byte
+	buf = append(buf, "PGCOPY\n\377\r\n\x00"...)
+	buf = binary.BigEndian.AppendUint32(buf, 0)
+	buf = binary.BigEndian.AppendUint32(buf, 0)
+	for i := 0; i < n; i++ {
+		buf = binary.BigEndian.AppendUint16(buf, 3)
+		buf = binary.BigEndian.AppendUint32(buf, 4)
+		buf = binary.BigEndian.AppendUint32(buf, uint32(i))
+		buf = binary.BigEndian.AppendUint32(buf, 4)
+		buf = binary.BigEndian.AppendUint32(buf, uint32(i*3))
+		t := "some text of a row"
+		buf = binary.BigEndian.AppendUint32(buf, uint32(len(t)))
+		buf = append(buf, t...)
+	}
+	buf = binary.BigEndian.AppendUint16(buf, 0xFFFF)
+	b.SetBytes(int64(len(buf)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p, err := s.Prepare("COPY bcb FROM STDIN (FORMAT binary)", nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pt, _ := s.Bind(p, nil)
+		if _, err := pt.CopyFrom(context.Background(), bytes.NewReader(buf)); err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Sync(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "rows/s")
 }
