@@ -749,27 +749,14 @@ func BenchmarkCommit(b *testing.B) {
 			defer l.Close()
 			before := l.Stats()
 			rec := Record{Rmgr: RmgrXact, MainData: make([]byte, 32)}
-			var wg sync.WaitGroup
-			per := (b.N + ng - 1) / ng
-			b.ResetTimer()
-			for g := 0; g < ng; g++ {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					r := rec
-					for i := 0; i < per; i++ {
-						lsn, err := l.Insert(&r)
-						if err == nil {
-							err = l.Flush(lsn)
-						}
-						if err != nil {
-							b.Error(err)
-							return
-						}
-					}
-				}()
-			}
-			wg.Wait()
+			per := inParallel(b, ng, func() error {
+				r := rec
+				lsn, err := l.Insert(&r)
+				if err == nil {
+					err = l.Flush(lsn)
+				}
+				return err
+			})
 			b.StopTimer()
 			st := l.Stats()
 			commits := float64(per * ng)
@@ -969,23 +956,34 @@ func BenchmarkInsert(b *testing.B) {
 			rec := Record{Rmgr: RmgrHeap, Blocks: []BlockRef{{Rel: 1, Block: 7, Data: make([]byte, 120)}},
 				MainData: make([]byte, 3)}
 			b.SetBytes(int64(RecordHeaderSize + BlockHeaderSize + 123))
-			var wg sync.WaitGroup
-			per := (b.N + ng - 1) / ng
-			b.ResetTimer()
-			for g := 0; g < ng; g++ {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					r := rec
-					for i := 0; i < per; i++ {
-						if _, err := l.Insert(&r); err != nil {
-							b.Error(err)
-							return
-						}
-					}
-				}()
-			}
-			wg.Wait()
+			inParallel(b, ng, func() error {
+				r := rec
+				_, err := l.Insert(&r)
+				return err
+			})
 		})
 	}
+}
+
+// inParallel resets the timer and runs op per times in each of ng
+// goroutines, per being b.N/ng rounded up, which it returns; an error stops
+// that goroutine.
+func inParallel(b *testing.B, ng int, op func() error) (per int) {
+	var wg sync.WaitGroup
+	per = (b.N + ng - 1) / ng
+	b.ResetTimer()
+	for g := 0; g < ng; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < per; i++ {
+				if err := op(); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return per
 }
