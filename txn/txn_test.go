@@ -182,6 +182,19 @@ func TestWait(t *testing.T) {
 	}
 }
 
+// awaitWaiting returns once transaction xid is blocked in WaitFor.
+func awaitWaiting(m *Manager, xid uint32) {
+	for {
+		m.mu.RLock()
+		_, ok := m.mu.waitsFor[xid]
+		m.mu.RUnlock()
+		if ok {
+			return
+		}
+		runtimeGosched()
+	}
+}
+
 func TestDeadlock(t *testing.T) {
 	m := open(t, t.TempDir())
 	a, b, c := m.Begin(), m.Begin(), m.Begin()
@@ -189,25 +202,9 @@ func TestDeadlock(t *testing.T) {
 	aDone := make(chan error)
 	go func() { aDone <- a.WaitFor(context.Background(), xb) }() // a -> b
 	bDone := make(chan error)
-	for {
-		m.mu.RLock()
-		_, ok := m.mu.waitsFor[xa]
-		m.mu.RUnlock()
-		if ok {
-			break
-		}
-		runtimeGosched()
-	}
+	awaitWaiting(m, xa)
 	go func() { bDone <- b.WaitFor(context.Background(), xc) }() // b -> c
-	for {
-		m.mu.RLock()
-		_, ok := m.mu.waitsFor[xb]
-		m.mu.RUnlock()
-		if ok {
-			break
-		}
-		runtimeGosched()
-	}
+	awaitWaiting(m, xb)
 	if err := c.WaitFor(context.Background(), xc); pgerr.CodeOf(err) != pgerr.DeadlockDetected {
 		t.Fatalf("waiting for oneself = %v", err)
 	}
