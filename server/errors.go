@@ -97,15 +97,8 @@ func errorResponse(err error) *pgproto3.ErrorResponse {
 	if sev == "" {
 		sev = pgerr.SeverityError
 	}
-	return &pgproto3.ErrorResponse{
-		Severity:            sev,
-		SeverityUnlocalized: sev,
-		Code:                string(pe.Code),
-		Message:             pe.Message,
-		Detail:              pe.Detail,
-		Hint:                pe.Hint,
-		Position:            pe.Position,
-	}
+	r := responseFields(pe, sev, pe.Code)
+	return &r
 }
 
 // noticeResponse builds the NoticeResponse for a notice or warning.
@@ -118,13 +111,19 @@ func noticeResponse(n *pgerr.Error) *pgproto3.NoticeResponse {
 	if code == "" {
 		code = pgerr.SuccessfulCompletion
 	}
-	return &pgproto3.NoticeResponse{
+	r := pgproto3.NoticeResponse(responseFields(n, sev, code))
+	return &r
+}
+
+// responseFields are the fields ErrorResponse and NoticeResponse share.
+func responseFields(e *pgerr.Error, sev string, code pgerr.Code) pgproto3.ErrorResponse {
+	return pgproto3.ErrorResponse{
 		Severity:            sev,
 		SeverityUnlocalized: sev,
 		Code:                string(code),
-		Message:             n.Message,
-		Detail:              n.Detail,
-		Hint:                n.Hint,
-		Position:            n.Position,
+		Message:             e.Message,
+		Detail:              e.Detail,
+		Hint:                e.Hint,
+		Position:            e.Position,
 	}
 }
