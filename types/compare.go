@@ -2,6 +2,7 @@ package types
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"hash/maphash"
 	"math"
@@ -23,7 +24,7 @@ func Compare(t T, a, b Datum) int {
 	switch x := a.(type) {
 	case int64:
 		if y, ok := b.(int64); ok {
-			return cmpInt64(x, y)
+			return cmp.Compare(x, y)
 		}
 	case float64:
 		if y, ok := b.(float64); ok {
@@ -31,7 +32,7 @@ func Compare(t T, a, b Datum) int {
 		}
 	case bool:
 		if y, ok := b.(bool); ok {
-			return cmpInt(boolInt(x), boolInt(y))
+			return cmp.Compare(boolInt(x), boolInt(y))
 		}
 	case string:
 		if y, ok := b.(string); ok {
@@ -47,16 +48,16 @@ func Compare(t T, a, b Datum) int {
 	case time.Time:
 		if y, ok := b.(time.Time); ok {
 			if t.OID == Date {
-				return cmpInt64(int64(DateDays(x)), int64(DateDays(y)))
+				return cmp.Compare(DateDays(x), DateDays(y))
 			}
-			return cmpInt64(TimestampMicros(x), TimestampMicros(y))
+			return cmp.Compare(TimestampMicros(x), TimestampMicros(y))
 		}
 	case page.TID:
 		if y, ok := b.(page.TID); ok {
-			if c := cmpInt64(int64(x.Block), int64(y.Block)); c != 0 {
+			if c := cmp.Compare(x.Block, y.Block); c != 0 {
 				return c
 			}
-			return cmpInt64(int64(x.Offset), int64(y.Offset))
+			return cmp.Compare(x.Offset, y.Offset)
 		}
 	}
 	// Mixed or unexpected representations: fall back on the key encoding.
@@ -65,16 +66,6 @@ func Compare(t T, a, b Datum) int {
 
 // Equal reports whether Compare(t, a, b) == 0.
 func Equal(t T, a, b Datum) bool { return Compare(t, a, b) == 0 }
-
-func cmpInt64(a, b int64) int {
-	if a < b {
-		return -1
-	}
-	if a > b {
-		return 1
-	}
-	return 0
-}
 
 func cmpFloat(a, b float64) int {
 	an, bn := math.IsNaN(a), math.IsNaN(b)

@@ -1,6 +1,7 @@
 package types
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 
@@ -486,7 +487,7 @@ func numFromSigned(c *apd.BigInt, scale int) *apd.Decimal {
 func numCmp(a, b *apd.Decimal) int {
 	ra, rb := numRank(a), numRank(b)
 	if ra != rb || ra != 1 {
-		return cmpInt(ra, rb)
+		return cmp.Compare(ra, rb)
 	}
 	if a.Negative != b.Negative {
 		if a.Negative {
@@ -524,16 +525,6 @@ func numRank(d *apd.Decimal) int {
 		return 2
 	}
 	return 3
-}
-
-func cmpInt(a, b int) int {
-	if a < b {
-		return -1
-	}
-	if a > b {
-		return 1
-	}
-	return 0
 }
 
 // numStripZeros returns the value without trailing fractional zeros
