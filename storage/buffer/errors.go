@@ -1,6 +1,7 @@
 package buffer
 
 import (
+	"errors"
 	"fmt"
 
 	"minipg/pgerr"
@@ -26,6 +27,10 @@ var (
 	// ErrClosed: the pool was closed.
 	ErrClosed = pgerr.New(pgerr.ObjectNotInPrerequisiteState, "buffer: pool is closed")
 )
+
+// errRetry tells ReadBuffer to look the tag up again (see loadBuffer); it
+// never leaves the package.
+var errRetry = errors.New("retry")
 
 // wrap returns an error with sentinel's code, the given message and cause
 // sentinel (so errors.Is(err, sentinel) holds). detail, if non-nil, is the

@@ -1,7 +1,6 @@
 package buffer
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -180,8 +179,6 @@ func (p *Pool) readBuffer(rel RelFileNode, fork Fork, blk uint32, zero bool) (*B
 		return b, err
 	}
 }
-
-var errRetry = errors.New("retry")
 
 // loadBuffer finds a victim frame, gives it tag and reads the block into it
 // (or zeroes it, if zero is set).

@@ -1,6 +1,7 @@
 package wal
 
 import (
+	"errors"
 	"fmt"
 
 	"minipg/pgerr"
@@ -22,6 +23,9 @@ var (
 	// ErrClosed: the log was closed, or failed an fsync and refuses further work.
 	ErrClosed = pgerr.New(pgerr.ObjectNotInPrerequisiteState, "wal: log is closed")
 )
+
+// errEnd marks the end of valid WAL inside readAt.
+var errEnd = errors.New("end of WAL")
 
 func wrap(sentinel *pgerr.Error, cause error, format string, args ...any) error {
 	e := &pgerr.Error{Code: sentinel.Code, Message: fmt.Sprintf(format, args...), Cause: sentinel}

@@ -69,9 +69,6 @@ func (r *Reader) Close() {
 	r.files = map[uint64]*os.File{}
 }
 
-// errEnd marks the end of valid WAL inside readAt.
-var errEnd = errors.New("end of WAL")
-
 // readAt fills buf from the logical WAL stream at lsn, across segments.
 func (r *Reader) readAt(lsn uint64, buf []byte) error {
 	for len(buf) > 0 {
