@@ -156,6 +156,12 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return "", nil
 	case *sql.Discard:
 		return st.Tag, nil
+	case *sql.CreateTable, *sql.DropTable, *sql.CreateIndex, *sql.DropIndex, *sql.AlterOptions, *sql.Insert, *sql.Update, *sql.Delete:
+		if err := s.checkReadOnly(readOnlyName(st)); err != nil {
+			return "", err
+		}
+	}
+	switch st := pt.p.bound.Stmt.(type) {
 	case *sql.Checkpoint:
 		if err := s.e.Checkpoint(); err != nil {
 			return "", err
@@ -193,6 +199,28 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 	return "", pgerr.New(pgerr.InternalError, "unexpected statement %T", pt.p.bound.Stmt)
 }
 
+// readOnlyName names a writing statement as PostgreSQL's read-only
+// transaction error does.
+func readOnlyName(st sql.Stmt) string {
+	switch st.(type) {
+	case *sql.CreateTable:
+		return "CREATE TABLE"
+	case *sql.DropTable, *sql.DropIndex:
+		return "DROP"
+	case *sql.CreateIndex:
+		return "CREATE INDEX"
+	case *sql.AlterOptions:
+		return "ALTER TABLE"
+	case *sql.Insert:
+		return "INSERT"
+	case *sql.Update:
+		return "UPDATE"
+	case *sql.Delete:
+		return "DELETE"
+	}
+	return "COPY FROM"
+}
+
 func (s *Session) txnControl(st *sql.Txn) (string, error) {
 	switch st.Kind {
 	case sql.TxnBegin:
@@ -202,6 +230,9 @@ func (s *Session) txnControl(st *sql.Txn) (string, error) {
 		}
 		s.ensureTx()
 		s.explicit = true
+		if st.ReadOnly || s.settings["default_transaction_read_only"] == "on" {
+			s.assignSetting("transaction_read_only", "on", true)
+		}
 		return st.Tag, nil
 	case sql.TxnCommit:
 		if !s.explicit {
@@ -231,11 +262,16 @@ func (s *Session) set(st *sql.Set) (string, error) {
 	if st.Name == "" {
 		if st.Reset { // RESET ALL
 			for name, def := range gucTable {
-				if def.readOnly == "" {
-					s.setValue(name, s.e.settings[name])
+				if def.readOnly == "" && name != "transaction_read_only" {
+					s.assignSetting(name, s.e.settings[name], false)
 				}
 			}
 		}
+		return tag, nil
+	}
+	if st.Local && !s.explicit {
+		// The implicit transaction ends with this statement: no effect.
+		s.notice(pgerr.SeverityWarning, pgerr.NoActiveSQLTransaction, "SET LOCAL can only be used in transaction blocks")
 		return tag, nil
 	}
 	name := st.Name
@@ -260,9 +296,49 @@ func (s *Session) set(st *sql.Set) (string, error) {
 		}
 		v = nv
 	}
+	s.assignSetting(name, v, st.Local || name == "transaction_read_only")
+	return tag, nil
+}
+
+// assignSetting sets name for the session; inside a transaction it records
+// what to restore when the transaction ends (local: at its end either way;
+// otherwise only if it aborts), as PostgreSQL's GUC nesting does.
+func (s *Session) assignSetting(name, v string, local bool) {
+	if s.explicit || s.tx != nil {
+		if s.gucUndo == nil {
+			s.gucUndo, s.gucKeep = map[string]string{}, map[string]string{}
+		}
+		if _, ok := s.gucUndo[name]; !ok {
+			s.gucUndo[name] = s.settings[name]
+		}
+		if !local {
+			s.gucKeep[name] = v
+		}
+	}
 	s.setValue(name, v)
 	s.e.walSettingChanged(name, v)
-	return tag, nil
+}
+
+// endTxSettings restores the settings the ending transaction changed:
+// all of them on abort, those changed only by SET LOCAL on commit.
+func (s *Session) endTxSettings(commit bool) {
+	for name, old := range s.gucUndo {
+		v := old
+		if keep, ok := s.gucKeep[name]; ok && commit {
+			v = keep
+		}
+		s.setValue(name, v)
+		s.e.walSettingChanged(name, v)
+	}
+	s.gucUndo, s.gucKeep = nil, nil
+}
+
+// checkReadOnly refuses a statement that writes in a read-only transaction.
+func (s *Session) checkReadOnly(what string) error {
+	if s.settings["transaction_read_only"] == "on" {
+		return pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", what)
+	}
+	return nil
 }
 
 func (s *Session) setValue(name, v string) {

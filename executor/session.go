@@ -54,6 +54,13 @@ type Session struct {
 	txStart  time.Time
 	ist      *heap.InsertState
 	active   int // portals holding a snapshot
+
+	// Settings changed inside the current transaction: gucUndo holds each
+	// one's value before the transaction's first SET of it (restored on
+	// abort), gucKeep the value a plain SET gave it (kept on commit; a
+	// setting changed only by SET LOCAL reverts at commit too).
+	gucUndo map[string]string
+	gucKeep map[string]string
 }
 
 // NewSession starts a session. startup holds the start-up packet's
@@ -139,6 +146,7 @@ func (s *Session) Prepare(query string, paramTypes []types.OID) (p *Prepared, er
 	if b == nil {
 		return nil, nil
 	}
+	s.notices = append(s.notices, b.Notices...)
 	p = &Prepared{SQL: query, ParamTypes: b.ParamTypes, bound: b, catVersion: ver,
 		reqTypes: append([]types.OID(nil), paramTypes...)}
 	p.Columns = convColumns(b.Columns)
@@ -238,6 +246,7 @@ func (s *Session) Sync() error {
 func (s *Session) endTx(commit bool) error {
 	tx := s.tx
 	s.tx, s.explicit, s.failed, s.active = nil, false, false, 0
+	s.endTxSettings(commit)
 	if tx == nil {
 		return nil
 	}

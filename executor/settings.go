@@ -2,6 +2,7 @@ package executor
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -149,6 +150,18 @@ func checkGUC(name, v string) (string, error) {
 			}
 		}
 		return "ISO, MDY", nil
+	case "statement_timeout", "lock_timeout", "idle_in_transaction_session_timeout":
+		return checkTimeout(name, v)
+	case "client_min_messages":
+		lv := strings.ToLower(strings.TrimSpace(v))
+		switch lv {
+		case "debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error":
+			return lv, nil
+		case "debug":
+			return "debug2", nil
+		}
+		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
+			WithHint("Available values: debug5, debug4, debug3, debug2, debug1, log, notice, warning, error.")
 	case "shared_buffers":
 		n, err := parseMemory(v)
 		if err != nil {
@@ -157,6 +170,48 @@ func checkGUC(name, v string) (string, error) {
 		return formatMemory(n), nil
 	}
 	return v, nil
+}
+
+// checkTimeout validates a time setting kept in milliseconds (a number
+// with an optional unit us, ms, s, min, h or d; 0 .. INT_MAX ms) and
+// returns it as SHOW prints it, in the largest unit that divides it.
+func checkTimeout(name, v string) (string, error) {
+	s := strings.TrimSpace(v)
+	i := 0
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.' || (i == 0 && (s[i] == '-' || s[i] == '+'))) {
+		i++
+	}
+	num, err := strconv.ParseFloat(s[:i], 64)
+	if err != nil {
+		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v)
+	}
+	mult := map[string]float64{"": 1, "us": 0.001, "ms": 1, "s": 1000, "min": 60000, "h": 3600000, "d": 86400000}
+	m, ok := mult[strings.TrimSpace(s[i:])]
+	if !ok {
+		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
+			WithHint("Valid units for this parameter are \"us\", \"ms\", \"s\", \"min\", \"h\", and \"d\".")
+	}
+	ms := math.RoundToEven(num * m)
+	if ms > math.MaxInt32 || ms < math.MinInt32 {
+		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
+			WithHint("Value exceeds integer range.")
+	}
+	if ms < 0 {
+		return "", pgerr.New(pgerr.InvalidParameterValue, "%d ms is outside the valid range for parameter \"%s\" (0 .. 2147483647)", int64(ms), name)
+	}
+	n := int64(ms)
+	if n == 0 {
+		return "0", nil
+	}
+	for _, u := range []struct {
+		name string
+		ms   int64
+	}{{"d", 86400000}, {"h", 3600000}, {"min", 60000}, {"s", 1000}} {
+		if n%u.ms == 0 {
+			return fmt.Sprintf("%d%s", n/u.ms, u.name), nil
+		}
+	}
+	return fmt.Sprintf("%dms", n), nil
 }
 
 func parseBool(v string) (bool, bool) {

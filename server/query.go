@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgproto3"
+
+	"minipg/pgerr"
 )
 
 // simpleQuery runs a Query message: every statement in turn (Prepare, Bind,
@@ -84,6 +86,11 @@ func (c *conn) runSimpleStatement(ctx context.Context, sql string) (empty bool, 
 	}
 	p, err := c.sess.Bind(st, nil)
 	if err != nil {
+		if len(st.ParamTypes) > 0 {
+			// The simple protocol has no parameters: PostgreSQL rejects $n
+			// while parsing. (Bind has marked the transaction failed.)
+			return false, noParameter(sql)
+		}
 		return false, err
 	}
 	defer p.Close()
@@ -114,4 +121,33 @@ func shiftPosition(err error, chars int32) error {
 	}
 	pe.Position += chars
 	return pe
+}
+
+// noParameter is PostgreSQL's error for a $n in a simple query, pointing at
+// the first $n outside quotes.
+func noParameter(sql string) error {
+	var quote byte
+	for i := 0; i < len(sql); i++ {
+		switch ch := sql[i]; {
+		case quote != 0:
+			if ch == quote {
+				quote = 0
+			}
+		case ch == '\'' || ch == '"':
+			quote = ch
+		case ch == '$' && i+1 < len(sql) && sql[i+1] >= '0' && sql[i+1] <= '9' && (i == 0 || !isIdentByte(sql[i-1])):
+			j := i + 1
+			for j < len(sql) && sql[j] >= '0' && sql[j] <= '9' {
+				j++
+			}
+			e := pgerr.New(pgerr.UndefinedParameter, "there is no parameter %s", sql[i:j])
+			e.Position = int32(utf8.RuneCountInString(sql[:i])) + 1
+			return e
+		}
+	}
+	return pgerr.New(pgerr.UndefinedParameter, "there is no parameter $1")
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }

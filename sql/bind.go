@@ -16,6 +16,7 @@ type Bound struct {
 	Stmt       Stmt
 	ParamTypes []types.OID
 	Columns    []ResultCol
+	Notices    []*pgerr.Error // raised while parsing (identifier truncation)
 }
 
 // Prepare parses query (one statement) and binds it against cat.
@@ -40,7 +41,7 @@ func Prepare(cat Catalog, query string, paramTypes []types.OID) (*Bound, error) 
 	if cols != nil {
 		cols = resultCols(st, cols)
 	}
-	return &Bound{Stmt: st, ParamTypes: b.params, Columns: cols}, nil
+	return &Bound{Stmt: st, ParamTypes: b.params, Columns: cols, Notices: truncationNotices(query)}, nil
 }
 
 // ParseExpr binds a stand-alone expression (a column DEFAULT) coerced to t.
@@ -58,7 +59,14 @@ func ParseExpr(text string, t types.T) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.coerce(e, t, types.CastAssignment, 0)
+	// Convert to the type now, but enforce its length or precision only when
+	// the default is used (as PostgreSQL does: CREATE TABLE accepts
+	// varchar(3) DEFAULT 'toolong'; an INSERT that takes the default fails).
+	base := types.T{OID: t.OID, Typmod: -1}
+	if e, err = b.coerce(e, base, types.CastAssignment, 0); err != nil || t.Typmod < 0 {
+		return e, err
+	}
+	return &Cast{X: e, T: t}, nil
 }
 
 // resultCols refreshes column types after parameter types are final.
@@ -152,6 +160,11 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 		s, err := b.selectStmt(n.GetSelectStmt())
 		if err != nil {
 			return nil, nil, err
+		}
+		if s.Columns == nil {
+			// SELECT with an empty target list returns zero-column rows:
+			// a RowDescription with no fields, never NoData.
+			s.Columns = []ResultCol{}
 		}
 		return s, s.Columns, nil
 	case n.GetInsertStmt() != nil:

@@ -492,8 +492,12 @@ func (b *binder) vacuumStmt(s *pg_query.VacuumStmt) (*Vacuum, error) {
 }
 
 func (b *binder) txnStmt(s *pg_query.TransactionStmt) (*Txn, error) {
+	readOnly := false
 	for _, o := range s.Options {
 		d := o.GetDefElem()
+		if d.Defname == "transaction_read_only" {
+			readOnly = defElemValue(d) == "1"
+		}
 		if d.Defname == "transaction_isolation" {
 			v := strings.ToLower(defElemValue(d))
 			if v != "read committed" && v != "read uncommitted" {
@@ -504,9 +508,9 @@ func (b *binder) txnStmt(s *pg_query.TransactionStmt) (*Txn, error) {
 	}
 	switch s.Kind {
 	case pg_query.TransactionStmtKind_TRANS_STMT_BEGIN:
-		return &Txn{Kind: TxnBegin, Tag: "BEGIN"}, nil
+		return &Txn{Kind: TxnBegin, Tag: "BEGIN", ReadOnly: readOnly}, nil
 	case pg_query.TransactionStmtKind_TRANS_STMT_START:
-		return &Txn{Kind: TxnBegin, Tag: "START TRANSACTION"}, nil
+		return &Txn{Kind: TxnBegin, Tag: "START TRANSACTION", ReadOnly: readOnly}, nil
 	case pg_query.TransactionStmtKind_TRANS_STMT_COMMIT:
 		if s.Chain {
 			return nil, pgerr.Unimplemented("COMMIT AND CHAIN")
@@ -558,13 +562,26 @@ func (b *binder) setStmt(s *pg_query.VariableSetStmt) (*Set, error) {
 		return &Set{Reset: true}, nil
 	case pg_query.VariableSetKind_VAR_SET_MULTI:
 		// SET TRANSACTION / SET SESSION CHARACTERISTICS: accept READ COMMITTED only.
+		readOnly := ""
 		for _, a := range s.Args {
+			if d := a.GetDefElem(); d != nil && d.Defname == "transaction_read_only" {
+				readOnly = "off"
+				if defElemValue(d) == "1" {
+					readOnly = "on"
+				}
+			}
 			if d := a.GetDefElem(); d != nil && d.Defname == "transaction_isolation" {
 				v := strings.ToLower(defElemValue(d))
 				if v != "read committed" && v != "read uncommitted" {
 					return nil, pgerr.New(pgerr.FeatureNotSupported, "isolation level %s is not supported", strings.ToUpper(v))
 				}
 			}
+		}
+		if readOnly != "" {
+			if s.Name == "TRANSACTION" {
+				return &Set{Name: "transaction_read_only", Value: readOnly, Local: true}, nil
+			}
+			return &Set{Name: "default_transaction_read_only", Value: readOnly}, nil
 		}
 		return &Set{Name: "", Value: "", Reset: false, Local: true}, nil
 	}

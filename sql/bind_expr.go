@@ -1005,6 +1005,9 @@ func (b *binder) aggCall(name string, fc *pg_query.FuncCall) (Expr, error) {
 		b.agg.aggs = append(b.agg.aggs, a)
 		return a, nil
 	}
+	if len(fc.Args) == 0 && name == "count" {
+		return nil, b.errAt(fc.Location, pgerr.WrongObjectType, "count(*) must be used to call a parameterless aggregate function")
+	}
 	if len(fc.Args) != 1 {
 		return nil, b.errAt(fc.Location, pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(fc.Args))
 	}
@@ -1016,7 +1019,8 @@ func (b *binder) aggCall(name string, fc *pg_query.FuncCall) (Expr, error) {
 	}
 	if isUnknown(x) {
 		if name == "sum" || name == "avg" {
-			return nil, b.errAt(fc.Location, pgerr.UndefinedFunction, "function %s(unknown) is not unique", name)
+			return nil, b.errAt(fc.Location, pgerr.AmbiguousFunction, "function %s(unknown) is not unique", name).
+				WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
 		}
 		if x, err = b.coerce(x, types.TText, types.CastImplicit, fc.Location); err != nil {
 			return nil, err

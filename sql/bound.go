@@ -314,8 +314,9 @@ const (
 
 // Txn is BEGIN / COMMIT / ROLLBACK.
 type Txn struct {
-	Kind TxnKind
-	Tag  string // BEGIN, START TRANSACTION, COMMIT, ROLLBACK
+	Kind     TxnKind
+	Tag      string // BEGIN, START TRANSACTION, COMMIT, ROLLBACK
+	ReadOnly bool   // BEGIN READ ONLY
 }
 
 // Set is SET name = value / SET name TO DEFAULT / RESET name / RESET ALL.

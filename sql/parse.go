@@ -2,6 +2,7 @@ package sql
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -14,6 +15,9 @@ import (
 // Split splits a simple-query string into its statements (text only,
 // surrounding blanks trimmed); empty statements are dropped.
 func Split(query string) ([]string, error) {
+	if err := checkEncoding(query); err != nil {
+		return nil, err
+	}
 	parts, err := pg_query.SplitWithParser(query, true)
 	if err != nil {
 		return nil, parseError(query, err)
@@ -30,6 +34,9 @@ func Split(query string) ([]string, error) {
 // parseOne parses query, which must hold at most one statement. It returns
 // nil for an empty or comment-only query.
 func parseOne(query string) (*pg_query.Node, error) {
+	if err := checkEncoding(query); err != nil {
+		return nil, err
+	}
 	res, err := pg_query.Parse(query)
 	if err != nil {
 		return nil, parseError(query, err)
@@ -43,11 +50,100 @@ func parseOne(query string) (*pg_query.Node, error) {
 	return nil, pgerr.New(pgerr.SyntaxError, "cannot insert multiple commands into a prepared statement")
 }
 
+// maxIdentLen is NAMEDATALEN-1: longer identifiers are truncated.
+const maxIdentLen = 63
+
+// truncationNotices returns PostgreSQL's NOTICE (42622) for each identifier
+// in query longer than maxIdentLen bytes, which the parser truncates.
+func truncationNotices(query string) []*pgerr.Error {
+	// Cheap test first: a long run of identifier bytes, or a quoted name.
+	run, long := 0, strings.IndexByte(query, '"') >= 0
+	for i := 0; i < len(query) && !long; i++ {
+		c := query[i]
+		if c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 {
+			run++
+			long = run > maxIdentLen
+		} else {
+			run = 0
+		}
+	}
+	if !long {
+		return nil
+	}
+	res, err := pg_query.Scan(query)
+	if err != nil {
+		return nil
+	}
+	var out []*pgerr.Error
+	for _, t := range res.Tokens {
+		if t.Token != pg_query.Token_IDENT || t.End-t.Start <= maxIdentLen || int(t.End) > len(query) {
+			continue
+		}
+		id := query[t.Start:t.End]
+		if strings.HasPrefix(id, `"`) {
+			id = strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(id, `"`), `"`), `""`, `"`)
+		} else {
+			id = strings.Map(func(r rune) rune {
+				if r >= 'A' && r <= 'Z' {
+					return r + 'a' - 'A'
+				}
+				return r
+			}, id)
+		}
+		if len(id) <= maxIdentLen {
+			continue
+		}
+		n := maxIdentLen
+		for n > 0 && !utf8.RuneStart(id[n]) {
+			n--
+		}
+		e := pgerr.New(pgerr.NameTooLong, "identifier \"%s\" will be truncated to \"%s\"", id, id[:n])
+		e.Severity = pgerr.SeverityNotice
+		out = append(out, e)
+	}
+	return out
+}
+
+// checkEncoding rejects a query that is not valid UTF-8 as PostgreSQL's
+// pg_verify_mbstr does: 22021 naming the bytes of the bad character.
+func checkEncoding(query string) error {
+	if utf8.ValidString(query) {
+		return nil
+	}
+	for i := 0; i < len(query); {
+		r, size := utf8.DecodeRuneInString(query[i:])
+		if r != utf8.RuneError || size > 1 {
+			i += size
+			continue
+		}
+		n := 1
+		switch c := query[i]; {
+		case c >= 0xc0 && c < 0xe0:
+			n = 2
+		case c >= 0xe0 && c < 0xf0:
+			n = 3
+		case c >= 0xf0 && c < 0xf8:
+			n = 4
+		}
+		n = min(n, len(query)-i)
+		hex := make([]string, n)
+		for j := range hex {
+			hex[j] = fmt.Sprintf("0x%02x", query[i+j])
+		}
+		return pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": %s", strings.Join(hex, " "))
+	}
+	return nil
+}
+
 func parseError(query string, err error) error {
 	var pe *pgparser.Error
 	if errors.As(err, &pe) {
-		e := pgerr.New(pgerr.SyntaxError, "%s", pe.Message)
-		if pe.Cursorpos > 0 {
+		code := pgerr.SyntaxError
+		if strings.HasPrefix(pe.Message, "invalid byte sequence for encoding") {
+			code = pgerr.CharacterNotInRepertoire
+		}
+		e := pgerr.New(code, "%s", pe.Message)
+		if pe.Cursorpos > 0 && code == pgerr.SyntaxError {
 			e.Position = int32(pe.Cursorpos)
 		}
 		return e

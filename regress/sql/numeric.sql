@@ -1,0 +1,55 @@
+--
+-- numeric, float and integer arithmetic, rounding, overflow
+--
+\set VERBOSITY sqlstate
+CREATE TABLE nm (id int, a numeric, b numeric(10,3), c numeric(5,0), f4 real, f8 float8, i2 smallint, i8 bigint);
+INSERT INTO nm VALUES (1, 0.1, 1.0005, 2.5, 1.1, 1.1, 1, 1), (2, 1e20, -1.0005, -2.5, 3.4e38, 1.7976931348623157e308, -32768, -9223372036854775808), (3, -0.000001, 0.0004, 0.4, 1e-45, 5e-324, 32767, 9223372036854775807), (4, 123456789.123456789, 9999999.9995, 99999, 'NaN', '-Infinity', 0, 0);
+INSERT INTO nm VALUES (5, 'NaN', 'NaN', 'NaN', 'Infinity', 'NaN', NULL, NULL);
+SELECT * FROM nm ORDER BY id;
+SELECT * FROM nm ORDER BY a;
+SELECT * FROM nm ORDER BY f8 DESC;
+SELECT sum(a), sum(b), sum(c), sum(f4), sum(f8), sum(i2), sum(i8) FROM nm WHERE id < 4;
+SELECT avg(a), avg(b), avg(c), avg(i2), avg(i8) FROM nm WHERE id <> 5;
+SELECT sum(i8) FROM nm;
+SELECT min(a), max(a), min(f8), max(f8), min(f4), max(f4) FROM nm;
+SELECT count(*), count(a), count(i2) FROM nm;
+SELECT a + b, a - b, a * b, b / 3, c % 7 FROM nm WHERE id = 1;
+SELECT 1/3::numeric, 2/3::numeric(10,4), 10::numeric / 4, 1::numeric / 7 * 7;
+SELECT 0.000000000001::numeric * 0.000000000001;
+SELECT 12345678901234567890123456789::numeric * 98765432109876543210;
+SELECT -0.0::numeric, 0.00::numeric(5,2), 1.10::numeric, 100::numeric(10,2);
+SELECT 1.5::float4, 0.3::float4 + 0.6::float4, 1/3::float4, 16777217::float4;
+SELECT 1e15::float8, 1e16::float8, 1.5e-5::float8, 0.0001::float8, 1e-4::float8 * 10, -0.0::float8;
+SELECT 9007199254740993::float8, 0.1::float8 * 3;
+SELECT 3::int / 2::numeric, 3 / 2.0, 3::float8 / 2;
+SELECT 2::int2 * 3::int4, 2::int2 * 3::int8, 2::int4 * 1.5, 2::int8 * 1.5::float8;
+SELECT 1.0e10::numeric(12,1);
+SELECT 99999.5::numeric(5,0);
+SELECT 0.5::numeric(1,0), -0.5::numeric(1,0), 1.45::numeric(2,1), 1.55::numeric(2,1);
+SELECT 'NaN'::numeric(5,2), '  1.5  '::numeric, '1e3'::numeric, '.5'::numeric, '5.'::numeric, '-.5'::numeric;
+SELECT '1.5.5'::numeric;
+SELECT 'Infinity'::numeric;
+SELECT 1::numeric / 0;
+SELECT 0::numeric / 0;
+SELECT 'NaN'::numeric / 0;
+SELECT 5.5 % 2, -5.5 % 2, 5 % -2;
+SELECT 7::numeric(10,2) / 3::numeric(10,2);
+SELECT (1::numeric(10,2)) * (1::numeric(10,3));
+SELECT round(2.345, 2), round(-2.345, 2), trunc(2.345, 2), floor(-2.5), ceil(-2.5), round(2.5::numeric), abs(-2.5);
+SELECT mod(7, 3), mod(-7, 3), mod(7.5, 2);
+SELECT i2 + i2 FROM nm WHERE id = 3;
+SELECT i8 + 1 FROM nm WHERE id = 3;
+SELECT i8 * 2 FROM nm WHERE id = 2;
+SELECT -i8 FROM nm WHERE id = 2;
+SELECT abs(i8) FROM nm WHERE id = 2;
+SELECT f8 * 10 FROM nm WHERE id = 2;
+SELECT f4 * 10 FROM nm WHERE id = 2;
+SELECT i2::int2 * 2::int2 FROM nm WHERE id = 3;
+SELECT 2::smallint / 0::smallint;
+SELECT 32767::smallint - (-1)::smallint;
+SELECT 1e-400::numeric;
+SELECT 'Infinity'::float8 - 'Infinity'::float8, 'Infinity'::float8 * 0;
+SELECT 1::float8 / 'Infinity'::float8;
+SELECT 1e300::float8 * 1e300::float8;
+SELECT 1e-300::float8 * 1e-300::float8;
+DROP TABLE nm;
