@@ -75,37 +75,33 @@ func errDivByZero() error { return pgerr.New(pgerr.DivisionByZero, "division by 
 func Arith(op byte, t T, a, b Datum) (Datum, error) {
 	switch {
 	case isInt(t.OID):
-		x, err := asInt(t, a)
-		if err != nil {
-			return nil, err
-		}
-		y, err := asInt(t, b)
+		x, y, err := operands(t, a, b, asInt)
 		if err != nil {
 			return nil, err
 		}
 		return IntArith(op, t.OID, x, y)
 	case isFloat(t.OID):
-		x, err := asFloat(t, a)
-		if err != nil {
-			return nil, err
-		}
-		y, err := asFloat(t, b)
+		x, y, err := operands(t, a, b, asFloat)
 		if err != nil {
 			return nil, err
 		}
 		return FloatArith(op, t.OID, x, y)
 	case t.OID == Numeric:
-		x, err := asNumeric(t, a)
-		if err != nil {
-			return nil, err
-		}
-		y, err := asNumeric(t, b)
+		x, y, err := operands(t, a, b, asNumeric)
 		if err != nil {
 			return nil, err
 		}
 		return NumericArith(op, x, y)
 	}
 	return nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %c %s", t.Name(), op, t.Name())
+}
+
+// operands converts both operands of a binary operator with as.
+func operands[V any](t T, a, b Datum, as func(T, Datum) (V, error)) (x, y V, err error) {
+	if x, err = as(t, a); err == nil {
+		y, err = as(t, b)
+	}
+	return x, y, err
 }
 
 // IntArith is int2/int4/int8 arithmetic of width oid.
