@@ -68,6 +68,12 @@ func writeFileAtomic(dir, name string, data []byte) error {
 	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
 		return ioError(err, "could not rename file %q", tmp)
 	}
+	return syncDir(dir)
+}
+
+// syncDir fsyncs directory dir, making the entries created or renamed in
+// it durable.
+func syncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return ioError(err, "could not open directory %q", dir)
@@ -135,16 +141,7 @@ func ensureDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return ioError(err, "could not create directory %q", dir)
 	}
-	parent := filepath.Dir(filepath.Clean(dir))
-	d, err := os.Open(parent)
-	if err != nil {
-		return ioError(err, "could not open directory %q", parent)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return ioError(err, "could not fsync directory %q", parent)
-	}
-	return nil
+	return syncDir(filepath.Dir(filepath.Clean(dir)))
 }
 
 // readFile returns the contents of dir/name, or nil if it does not exist.
