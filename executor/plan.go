@@ -26,6 +26,10 @@ type execCtx struct {
 	// need, when set, lists the columns of rel a read-only scan must
 	// decode (see neededColumns); the others are left NULL in its rows.
 	need []bool
+	// reuseRows, when set, lets such a scan hand out one row slice over and
+	// over: its consumer (filter, then aggregate or projection) keeps
+	// values, never the row.
+	reuseRows bool
 
 	xid, cid      uint32 // writes only
 	emitReturning func(row []types.Datum)
@@ -475,7 +479,7 @@ func keyValue(colT, valT types.T, v types.Datum) (types.Datum, error) {
 // columns in x.need (all when nil).
 func (x *execCtx) scanDecoder() *decoder {
 	d := newDecoder(x.rel)
-	d.need = x.need
+	d.need, d.reuse = x.need, x.reuseRows
 	return d
 }
 
@@ -908,9 +912,10 @@ func (x *execCtx) buildSelect(st *sql.Select) (rowIter, error) {
 		}
 		if !st.ForUpdate {
 			x.need = neededColumns(st, len(x.rel.types))
+			x.reuseRows = true
 		}
 		it, sorted, err = x.orderedSource(st.Where, scanSort)
-		x.need = nil
+		x.need, x.reuseRows = nil, false
 		if err != nil {
 			return nil, err
 		}

@@ -12,6 +12,11 @@ type decoder struct {
 	vals  [][]byte
 	nulls []bool
 	need  []bool // columns to decode; nil: all (the others stay nil)
+
+	// reuse: decode returns the same row slice each time (the consumer
+	// keeps no row past the next call; see execCtx.reuseRows).
+	reuse bool
+	row   []types.Datum
 }
 
 func newDecoder(r *relation) *decoder {
@@ -20,11 +25,28 @@ func newDecoder(r *relation) *decoder {
 }
 
 func (d *decoder) decode(tup []byte, tid page.TID) ([]types.Datum, error) {
-	if err := heap.DeformTuple(d.r.desc, tup, d.vals, d.nulls); err != nil {
+	// Deform only up to the last column needed (all of them without need):
+	// the attributes after it are never looked at.
+	n := len(d.r.types)
+	if d.need != nil {
+		for n > 0 && !d.need[n-1] {
+			n--
+		}
+	}
+	if err := heap.DeformTuple(d.r.desc[:n], tup, d.vals[:n], d.nulls[:n]); err != nil {
 		return nil, err
 	}
-	row := make([]types.Datum, len(d.r.types)+1)
-	for i, t := range d.r.types {
+	var row []types.Datum
+	if d.reuse {
+		if d.row == nil {
+			d.row = make([]types.Datum, len(d.r.types)+1)
+		}
+		row = d.row
+		clear(row)
+	} else {
+		row = make([]types.Datum, len(d.r.types)+1)
+	}
+	for i, t := range d.r.types[:n] {
 		if d.nulls[i] || (d.need != nil && !d.need[i]) {
 			continue
 		}
