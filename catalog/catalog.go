@@ -339,12 +339,9 @@ func (c *Catalog) CreateTable(def *Table) (*Table, error) {
 func (c *Catalog) DropTable(oid uint32) (*Table, error) {
 	c.ddlMu.Lock()
 	defer c.ddlMu.Unlock()
-	if err := c.usableLocked(); err != nil {
+	t, err := c.tableLocked(oid)
+	if err != nil {
 		return nil, err
-	}
-	t, ok := c.mu.byOID[oid]
-	if !ok {
-		return nil, errNoTable(oid)
 	}
 	if err := c.writeLocked(c.mu.nextOID, nil, []uint32{oid}); err != nil {
 		return nil, err
@@ -364,12 +361,9 @@ func (c *Catalog) DropTable(oid uint32) (*Table, error) {
 func (c *Catalog) AddIndex(tableOID uint32, idx Index) (*Table, Index, error) {
 	c.ddlMu.Lock()
 	defer c.ddlMu.Unlock()
-	if err := c.usableLocked(); err != nil {
+	old, err := c.tableLocked(tableOID)
+	if err != nil {
 		return nil, Index{}, err
-	}
-	old, ok := c.mu.byOID[tableOID]
-	if !ok {
-		return nil, Index{}, errNoTable(tableOID)
 	}
 	if c.relationExistsLocked(idx.Name) {
 		return nil, Index{}, errRelationExists(idx.Name)
@@ -427,11 +421,7 @@ func (c *Catalog) DropIndex(name string) (*Table, Index, error) {
 	if err := c.writeLocked(c.mu.nextOID, []*Table{t}, nil); err != nil {
 		return nil, Index{}, err
 	}
-	c.mu.Lock()
-	c.unpublishLocked(old)
-	c.publishLocked(t)
-	c.mu.version++
-	c.mu.Unlock()
+	c.replace(old, t)
 	return t, removed, nil
 }
 
@@ -441,12 +431,9 @@ func (c *Catalog) DropIndex(name string) (*Table, Index, error) {
 func (c *Catalog) SetOptions(tableOID uint32, opts map[string]string) (*Table, error) {
 	c.ddlMu.Lock()
 	defer c.ddlMu.Unlock()
-	if err := c.usableLocked(); err != nil {
+	old, err := c.tableLocked(tableOID)
+	if err != nil {
 		return nil, err
-	}
-	old, ok := c.mu.byOID[tableOID]
-	if !ok {
-		return nil, errNoTable(tableOID)
 	}
 	t := old.Clone()
 	if t.Options == nil {
@@ -465,11 +452,7 @@ func (c *Catalog) SetOptions(tableOID uint32, opts map[string]string) (*Table, e
 	if err := c.writeLocked(c.mu.nextOID, []*Table{t}, nil); err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	c.unpublishLocked(old)
-	c.publishLocked(t)
-	c.mu.version++
-	c.mu.Unlock()
+	c.replace(old, t)
 	return t, nil
 }
 
@@ -531,6 +514,30 @@ func clip(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// tableLocked returns the table a DDL is about to change: 42P01 if there
+// is no table with that OID, an error if the catalog is closed. Caller holds
+// ddlMu.
+func (c *Catalog) tableLocked(oid uint32) (*Table, error) {
+	if err := c.usableLocked(); err != nil {
+		return nil, err
+	}
+	t, ok := c.mu.byOID[oid]
+	if !ok {
+		return nil, errNoTable(oid)
+	}
+	return t, nil
+}
+
+// replace publishes t in the place of old once the DDL's batch is written.
+// Caller holds ddlMu, not mu.
+func (c *Catalog) replace(old, t *Table) {
+	c.mu.Lock()
+	c.unpublishLocked(old)
+	c.publishLocked(t)
+	c.mu.version++
+	c.mu.Unlock()
 }
 
 // usableLocked fails if the catalog is closed. Caller holds ddlMu.
