@@ -484,13 +484,14 @@ func (x *execCtx) scanDecoder() *decoder {
 }
 
 // neededColumns returns the columns of a single-table SELECT's scan row
-// (ncols table columns) that st reads, or nil when it reads all of them.
+// (ncols table columns, then ctid at ncols) that st reads, or nil when it
+// reads all of them.
 func neededColumns(st *sql.Select, ncols int) []bool {
-	need := make([]bool, ncols)
+	need := make([]bool, ncols+1)
 	all := true
 	mark := func(e sql.Expr) {
 		sql.Walk(e, func(x sql.Expr) {
-			if c, ok := x.(*sql.ColRef); ok && c.Idx < ncols {
+			if c, ok := x.(*sql.ColRef); ok && c.Idx <= ncols {
 				need[c.Idx] = true
 			}
 		})

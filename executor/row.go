@@ -11,7 +11,7 @@ type decoder struct {
 	r     *relation
 	vals  [][]byte
 	nulls []bool
-	need  []bool // columns to decode; nil: all (the others stay nil)
+	need  []bool // columns to decode (then ctid, if present); nil: all (the others stay nil)
 
 	// reuse: decode returns the same row slice each time (the consumer
 	// keeps no row past the next call; see execCtx.reuseRows).
@@ -56,7 +56,9 @@ func (d *decoder) decode(tup []byte, tid page.TID) ([]types.Datum, error) {
 		}
 		row[i] = v
 	}
-	row[len(d.r.types)] = tid
+	if ncols := len(d.r.types); len(d.need) <= ncols || d.need[ncols] {
+		row[ncols] = tid
+	}
 	return row, nil
 }
 
