@@ -28,3 +28,20 @@ func DSNConnector(dsn, schema string) (Connector, error) {
 		return pgx.ConnectConfig(ctx, cfg.Copy())
 	}, nil
 }
+
+// openN opens n connections with connect; if one fails, it closes those
+// already open and returns the error.
+func openN(ctx context.Context, connect Connector, n int) ([]*pgx.Conn, error) {
+	conns := make([]*pgx.Conn, n)
+	for i := range conns {
+		c, err := connect(ctx)
+		if err != nil {
+			for _, c := range conns[:i] {
+				c.Close(context.Background())
+			}
+			return nil, err
+		}
+		conns[i] = c
+	}
+	return conns, nil
+}

@@ -141,14 +141,9 @@ func Run(ctx context.Context, connect Connector, o RunOptions) (*RunResult, erro
 		ctx, cancel = context.WithTimeout(ctx, o.Duration)
 		defer cancel()
 	}
-	conns := make([]*pgx.Conn, o.Terminals)
-	for i := range conns {
-		if conns[i], err = connect(ctx); err != nil {
-			for _, c := range conns[:i] {
-				c.Close(context.Background())
-			}
-			return nil, err
-		}
+	conns, err := openN(ctx, connect, o.Terminals)
+	if err != nil {
+		return nil, err
 	}
 	defer func() {
 		for _, c := range conns {

@@ -99,14 +99,9 @@ func DeliveryPass(ctx context.Context, connect Connector, o DeliveryPassOptions)
 	wal0, walErr, ckErr := measureStart(ctx, admin, o.Checkpoint)
 	res.CheckpointErr = ckErr
 
-	conns := make([]*pgx.Conn, o.Workers)
-	for i := range conns {
-		if conns[i], err = connect(ctx); err != nil {
-			for _, c := range conns[:i] {
-				c.Close(context.Background())
-			}
-			return nil, err
-		}
+	conns, err := openN(ctx, connect, o.Workers)
+	if err != nil {
+		return nil, err
 	}
 	var next, delivered atomic.Int64
 	errs := make([]error, o.Workers)
