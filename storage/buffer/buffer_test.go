@@ -60,13 +60,20 @@ func mustExtend(t testing.TB, p *Pool, rel RelFileNode, fork Fork, n int) uint32
 	return first
 }
 
-// writeBlock initializes block blk through the pool.
-func writeTestBlock(t testing.TB, p *Pool, rel RelFileNode, blk uint32, counter, lsn uint64) {
+// mustRead pins block blk of rel's main fork.
+func mustRead(t testing.TB, p *Pool, rel RelFileNode, blk uint32) *Buffer {
 	t.Helper()
 	b, err := p.ReadBuffer(rel, MainFork, blk)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return b
+}
+
+// writeTestBlock initializes block blk through the pool.
+func writeTestBlock(t testing.TB, p *Pool, rel RelFileNode, blk uint32, counter, lsn uint64) {
+	t.Helper()
+	b := mustRead(t, p, rel, blk)
 	b.Lock()
 	initTestPage(b.Page(), blk, counter)
 	setTestLSN(b.Page(), lsn)
@@ -77,10 +84,7 @@ func writeTestBlock(t testing.TB, p *Pool, rel RelFileNode, blk uint32, counter,
 
 func readCounter(t testing.TB, p *Pool, rel RelFileNode, blk uint32) uint64 {
 	t.Helper()
-	b, err := p.ReadBuffer(rel, MainFork, blk)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := mustRead(t, p, rel, blk)
 	defer b.Release()
 	b.RLock()
 	defer b.RUnlock()
@@ -114,10 +118,7 @@ func TestReadBufferNewPagesAndRoundTrip(t *testing.T) {
 		t.Fatalf("first = %d", first)
 	}
 	// New pages read as all zeroes.
-	b, err := p.ReadBuffer(rel, MainFork, 7)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := mustRead(t, p, rel, 7)
 	b.RLock()
 	for i, c := range b.Page() {
 		if c != 0 {
@@ -294,10 +295,7 @@ func TestPinnedNeverEvicted(t *testing.T) {
 	// Pin 12 of the 16 frames and keep them.
 	var pinned []*Buffer
 	for blk := uint32(100); blk < 112; blk++ {
-		b, err := p.ReadBuffer(rel, MainFork, blk)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := mustRead(t, p, rel, blk)
 		pinned = append(pinned, b)
 	}
 	// Churn the other 4 frames from several goroutines.
@@ -334,10 +332,7 @@ func TestPinnedNeverEvicted(t *testing.T) {
 	}
 	// Pin the remaining 4: now every frame is pinned.
 	for blk := uint32(0); blk < 4; blk++ {
-		b, err := p.ReadBuffer(rel, MainFork, blk)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := mustRead(t, p, rel, blk)
 		pinned = append(pinned, b)
 	}
 	_, err := p.ReadBuffer(rel, MainFork, 150)
@@ -346,10 +341,7 @@ func TestPinnedNeverEvicted(t *testing.T) {
 		t.Fatalf("all pinned: %v (code %s)", err, pgerr.CodeOf(err))
 	}
 	// A hit still works when every frame is pinned.
-	b, err := p.ReadBuffer(rel, MainFork, 105)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := mustRead(t, p, rel, 105)
 	b.Release()
 	for _, b := range pinned {
 		b.Release()
@@ -475,10 +467,7 @@ func TestCorruptPage(t *testing.T) {
 			}
 			// Other blocks are fine.
 			for _, blk := range []uint32{0, 2} {
-				b, err := p.ReadBuffer(rel, MainFork, blk)
-				if err != nil {
-					t.Fatal(err)
-				}
+				b := mustRead(t, p, rel, blk)
 				b.Release()
 			}
 		})
@@ -688,10 +677,7 @@ func TestTruncateAndDrop(t *testing.T) {
 	if first := mustExtend(t, p, rel, MainFork, 2); first != 4 {
 		t.Fatalf("first %d", first)
 	}
-	b, err := p.ReadBuffer(rel, MainFork, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := mustRead(t, p, rel, 5)
 	b.RLock()
 	if blk, _ := testPayload(b.Page()); blk != 0 {
 		t.Fatal("truncated block came back")
