@@ -84,6 +84,7 @@ func (c *conn) runSimpleStatement(ctx context.Context, sql string) (empty bool, 
 	if st == nil {
 		return true, nil
 	}
+	c.sendNotices() // raised while parsing: before the statement's results
 	p, err := c.sess.Bind(st, nil)
 	if err != nil {
 		if len(st.ParamTypes) > 0 {

@@ -81,6 +81,24 @@ var wireScript = []wireStep{
 		want: []string{"CommandComplete UPDATE 2", "ReadyForQuery I"}},
 	{send: []pgproto3.FrontendMessage{&pgproto3.Query{String: "delete from wire_t where id > 10"}},
 		want: []string{"CommandComplete DELETE 2", "ReadyForQuery I"}},
+	// Bad and odd input.
+	{send: []pgproto3.FrontendMessage{&pgproto3.Query{String: "select"}},
+		want: []string{"RowDescription ", "DataRow ", "CommandComplete SELECT 1", "ReadyForQuery I"}},
+	{send: []pgproto3.FrontendMessage{&pgproto3.Query{String: "select 'a\xffb'"}},
+		want: []string{"ErrorResponse ERROR 22021 invalid byte sequence for encoding \"UTF8\": 0xff", "ReadyForQuery I"}},
+	{send: []pgproto3.FrontendMessage{&pgproto3.Query{String: "select 1 as \"\xe6\x97\""}},
+		want: []string{"ErrorResponse ERROR 22021 invalid byte sequence for encoding \"UTF8\": 0xe6 0x97 0x22", "ReadyForQuery I"}},
+	{send: []pgproto3.FrontendMessage{&pgproto3.Query{String: "begin; select 1 where '$1' = $2"}},
+		want: []string{"CommandComplete BEGIN", "ErrorResponse ERROR 42P02 there is no parameter $2 @30", "ReadyForQuery E"}},
+	{send: []pgproto3.FrontendMessage{&pgproto3.Query{String: "rollback; begin read only; insert into wire_t values (20, 'x')"}},
+		want: []string{"CommandComplete ROLLBACK", "CommandComplete BEGIN",
+			"ErrorResponse ERROR 25006 cannot execute INSERT in a read-only transaction", "ReadyForQuery E"}},
+	{send: []pgproto3.FrontendMessage{&pgproto3.Query{String: "rollback; set statement_timeout = 'abc'"}},
+		want: []string{"CommandComplete ROLLBACK",
+			"ErrorResponse ERROR 22023 invalid value for parameter \"statement_timeout\": \"abc\"", "ReadyForQuery I"}},
+	{send: []pgproto3.FrontendMessage{&pgproto3.Query{String: "select 1 as " + strings.Repeat("x", 70)}},
+		want: []string{"NoticeResponse NOTICE 42622 identifier \"" + strings.Repeat("x", 70) + "\" will be truncated to \"" + strings.Repeat("x", 63) + "\"",
+			"RowDescription " + strings.Repeat("x", 63) + ":23:0", "DataRow 1", "CommandComplete SELECT 1", "ReadyForQuery I"}},
 }
 
 // runWireScript connects to dsn, runs the setup with pgconn, hijacks the
