@@ -130,9 +130,9 @@ func (s *Session) createIndex(ctx context.Context, st *sql.CreateIndex) (string,
 		return "", err
 	}
 	dec := newDecoder(r)
-	dec.need = indexColumns(r, ri)
+	dec.need, dec.reuse = indexColumns(r, ri), true // keys are copied out of the row
 	bld := ri.ix.NewBuilder()
-	seen := map[string]bool{}
+	seen := map[string]struct{}{} // encoded keys of live rows (unique)
 	for blk := uint32(0); blk < nblocks; blk++ {
 		if err := canceled(ctx); err != nil {
 			return "", err
@@ -163,21 +163,18 @@ func (s *Session) createIndex(ctx context.Context, st *sql.CreateIndex) (string,
 				return "", err
 			}
 			key, hasNull := ri.key(row)
-			if idx.Unique && !hasNull && live && wait == 0 {
-				var kb []byte
-				for i, v := range key {
-					kb = appendKeyNull(kb, ri.types[i], v)
-				}
-				if seen[string(kb)] {
-					return "", uniqueBuildError(r, ri, key)
-				}
-				seen[string(kb)] = true
-			}
 			root := tid
 			if int(off) < len(roots) && roots[off] != 0 {
 				root.Offset = roots[off]
 			}
-			bld.Add(key, root)
+			// enc is the key's encoding, equal for equal keys.
+			enc := bld.Add(key, root)
+			if idx.Unique && !hasNull && live && wait == 0 {
+				if _, dup := seen[enc]; dup {
+					return "", uniqueBuildError(r, ri, key)
+				}
+				seen[enc] = struct{}{}
+			}
 		}
 	}
 	bld.Finish()

@@ -315,9 +315,10 @@ func (ri *relIndex) appendKey(dst []byte, k index.Key) []byte {
 	return dst
 }
 
-// indexColumns returns the columns a decoder must decode for idxs' keys.
+// indexColumns returns the columns a decoder must decode for idxs' keys
+// (not the ctid).
 func indexColumns(r *relation, idxs ...*relIndex) []bool {
-	need := make([]bool, len(r.types))
+	need := make([]bool, len(r.types)+1)
 	for _, ri := range idxs {
 		for _, c := range ri.cols {
 			need[c] = true
@@ -355,7 +356,7 @@ func (e *Engine) fillIndexes(ctx context.Context, r *relation, snap *heap.Snapsh
 	sc := r.heap.NewScan(snap)
 	defer sc.Close()
 	dec := newDecoder(r)
-	dec.need = indexColumns(r, idxs...)
+	dec.need, dec.reuse = indexColumns(r, idxs...), true // keys are copied out of the row
 	blds := make([]*index.Builder, len(idxs))
 	for i, ri := range idxs {
 		blds[i] = ri.ix.NewBuilder()

@@ -300,17 +300,19 @@ type Builder struct {
 // NewBuilder returns a Builder adding to ix.
 func (ix *Index) NewBuilder() *Builder { return &Builder{ix: ix} }
 
-// Add queues (key, tid) (inserts it at once for an index made by New).
-func (b *Builder) Add(key Key, tid page.TID) {
+// Add queues (key, tid) (inserts it at once for an index made by New) and
+// returns the key's encoding, which stays valid and unchanged (equal keys
+// have equal encodings); "" for an index made by New.
+func (b *Builder) Add(key Key, tid page.TID) string {
 	if b.ix.enc == nil {
 		b.ix.Insert(key, tid)
-		return
+		return ""
 	}
 	b.scratch = b.ix.enc(b.scratch[:0], key)
 	n := len(b.scratch)
 	if n == 0 {
 		b.es = append(b.es, eentry{tid: tid})
-		return
+		return ""
 	}
 	if cap(b.chunk)-len(b.chunk) < n {
 		b.chunk = make([]byte, 0, max(builderChunk, n))
@@ -318,7 +320,9 @@ func (b *Builder) Add(key Key, tid page.TID) {
 	start := len(b.chunk)
 	b.chunk = append(b.chunk, b.scratch...)
 	// The bytes at chunk[start:start+n] are never written again.
-	b.es = append(b.es, eentry{key: unsafe.String(&b.chunk[start], n), tid: tid})
+	k := unsafe.String(&b.chunk[start], n)
+	b.es = append(b.es, eentry{key: k, tid: tid})
+	return k
 }
 
 // Finish inserts the queued entries.
