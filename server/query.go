@@ -79,6 +79,9 @@ func (c *conn) simpleQuery(ctx context.Context, query string) error {
 func (c *conn) runSimpleStatement(ctx context.Context, sql string) (empty bool, err error) {
 	st, err := c.sess.Prepare(sql, nil)
 	if err != nil {
+		if pgerr.CodeOf(err) == pgerr.IndeterminateDatatype {
+			return false, noParameter(sql) // an unused $n below a used one
+		}
 		return false, err
 	}
 	if st == nil {

@@ -34,6 +34,9 @@ func Prepare(cat Catalog, query string, paramTypes []types.OID) (*Bound, error) 
 	}
 	for i, p := range b.params {
 		if p == 0 || p == types.Unknown {
+			if !b.paramSeen[i] {
+				return nil, pgerr.New(pgerr.IndeterminateDatatype, "could not determine data type of parameter $%d", i+1)
+			}
 			b.params[i] = types.Text
 		}
 	}

@@ -46,9 +46,12 @@ type binder struct {
 	cat    Catalog
 	query  string
 	params []types.OID
-	sc     *scope
-	agg    *aggCtx // nil: aggregates not allowed here
-	aggErr string  // clause name for "aggregate functions are not allowed in %s"
+	// paramSeen: the $n (0-based) the statement uses; a parameter it does
+	// not use and the client did not type is 42P18.
+	paramSeen map[int]bool
+	sc        *scope
+	agg       *aggCtx // nil: aggregates not allowed here
+	aggErr    string  // clause name for "aggregate functions are not allowed in %s"
 
 	allowVirtual bool // table lookups may return virtual tables (SELECT's FROM)
 }
@@ -281,6 +284,10 @@ func (b *binder) expr(n *pg_query.Node) (Expr, error) {
 		}
 		idx := int(p.Number - 1)
 		oid := b.noteParam(idx)
+		if b.paramSeen == nil {
+			b.paramSeen = map[int]bool{}
+		}
+		b.paramSeen[idx] = true
 		if oid == 0 {
 			oid = types.Unknown
 		}

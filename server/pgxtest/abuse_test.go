@@ -40,7 +40,10 @@ func writeAndDrain(t *testing.T, addr string, data []byte, endStream bool) []byt
 	}
 	defer nc.Close()
 	_ = nc.SetDeadline(time.Now().Add(30 * time.Second))
+	wrote := make(chan struct{})
+	defer func() { nc.Close(); <-wrote }() // data is not written after return
 	go func() {
+		defer close(wrote)
 		// Then end the stream, as `head -c N /dev/urandom | nc` does: a
 		// message whose claimed length runs past the data is cut short.
 		_, _ = nc.Write(data)
@@ -203,16 +206,21 @@ func TestDisconnectMidCopy(t *testing.T) {
 		if n := count(t, conn, "abuse_copy"); n != 0 {
 			t.Fatalf("inTx=%v: %d rows of an unfinished COPY are visible", inTx, n)
 		}
-		// The keys the COPY inserted are free: its index entries do not
-		// block (or wait on) a new row with the same key.
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		_, err := conn.Exec(ctx, "insert into abuse_copy values (1, 'after'), (-1, 'after')")
-		cancel()
-		if err != nil {
-			t.Fatalf("inTx=%v: insert after the vanished COPY: %v", inTx, err)
+		// The keys the COPY inserted become free: a new row with the same
+		// key waits for the vanished transaction at most until it aborts.
+		// (One key per statement: the server may still be reading the
+		// COPY's buffered data, and a statement holding one key while
+		// waiting for another could deadlock with it, as in PostgreSQL.)
+		for _, key := range []int{1, 4999, -1} {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			_, err := conn.Exec(ctx, "insert into abuse_copy values ($1, 'after')", key)
+			cancel()
+			if err != nil {
+				t.Fatalf("inTx=%v: insert %d after the vanished COPY: %v", inTx, key, err)
+			}
 		}
-		if n := count(t, conn, "abuse_copy"); n != 2 {
-			t.Fatalf("inTx=%v: %d rows, want 2", inTx, n)
+		if n := count(t, conn, "abuse_copy"); n != 3 {
+			t.Fatalf("inTx=%v: %d rows, want 3", inTx, n)
 		}
 		mustExec(t, conn, "delete from abuse_copy")
 	}

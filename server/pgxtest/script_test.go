@@ -82,6 +82,10 @@ var wireScript = []wireStep{
 	{send: []pgproto3.FrontendMessage{&pgproto3.Query{String: "delete from wire_t where id > 10"}},
 		want: []string{"CommandComplete DELETE 2", "ReadyForQuery I"}},
 	// Bad and odd input.
+	{send: []pgproto3.FrontendMessage{&pgproto3.Parse{Query: "select $2::int"}, &pgproto3.Describe{ObjectType: 'S'}, &pgproto3.Sync{}},
+		want: []string{"ErrorResponse ERROR 42P18 could not determine data type of parameter $1", "ReadyForQuery I"}},
+	{send: []pgproto3.FrontendMessage{&pgproto3.Parse{Query: "select $2::int", ParameterOIDs: []uint32{25}}, &pgproto3.Describe{ObjectType: 'S'}, &pgproto3.Sync{}},
+		want: []string{"ParseComplete", "ParameterDescription [25 23]", "RowDescription int4:23:0", "ReadyForQuery I"}},
 	{send: []pgproto3.FrontendMessage{&pgproto3.Query{String: "select"}},
 		want: []string{"RowDescription ", "DataRow ", "CommandComplete SELECT 1", "ReadyForQuery I"}},
 	{send: []pgproto3.FrontendMessage{&pgproto3.Query{String: "select 'a\xffb'"}},
