@@ -92,6 +92,17 @@ func (b *binder) fromClause(from []*pg_query.Node) ([]*pg_query.Node, error) {
 }
 
 func (b *binder) table(rv *pg_query.RangeVar) (*catalog.Table, error) {
+	sysCatalog := func() error {
+		name := rv.Relname
+		if rv.Schemaname != "" {
+			name = rv.Schemaname + "." + name
+		}
+		return b.errAt(rv.Location, pgerr.FeatureNotSupported, "system catalog \"%s\" is not supported", name).
+			WithHint("minipg keeps no PostgreSQL system catalogs: psql's \\d commands and catalog queries do not work.")
+	}
+	if rv.Schemaname == "information_schema" {
+		return nil, sysCatalog()
+	}
 	if rv.Schemaname != "" && rv.Schemaname != "public" && rv.Schemaname != "pg_catalog" {
 		return nil, b.errAt(rv.Location, pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname)
 	}
@@ -100,9 +111,22 @@ func (b *binder) table(rv *pg_query.RangeVar) (*catalog.Table, error) {
 		if v := lookupVirtual(rv.Relname); v != nil && b.allowVirtual {
 			return v.Table, nil
 		}
+		if rv.Schemaname == "pg_catalog" || pgCatalogNames[rv.Relname] {
+			return nil, sysCatalog()
+		}
 		return nil, b.errAt(rv.Location, pgerr.UndefinedTable, "relation \"%s\" does not exist", rv.Relname)
 	}
 	return t, nil
+}
+
+// pgCatalogNames are PostgreSQL catalogs and system views that clients
+// (psql's \d, drivers, tools) query by their unqualified names.
+var pgCatalogNames = map[string]bool{
+	"pg_class": true, "pg_namespace": true, "pg_attribute": true, "pg_type": true, "pg_index": true,
+	"pg_database": true, "pg_tables": true, "pg_indexes": true, "pg_settings": true, "pg_roles": true,
+	"pg_user": true, "pg_proc": true, "pg_am": true, "pg_constraint": true, "pg_description": true,
+	"pg_views": true, "pg_locks": true, "pg_stat_activity": true, "pg_stat_user_tables": true,
+	"pg_attrdef": true, "pg_inherits": true, "pg_extension": true, "pg_collation": true,
 }
 
 // figureColname is PostgreSQL's FigureColname: the name a target gets
