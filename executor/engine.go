@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -168,17 +169,19 @@ func Open(cfg Config, log *slog.Logger) (*Engine, error) {
 		return nil, err
 	}
 	e.mu.rels = map[uint32]*relation{}
+	var rels []*relation
 	for _, t := range e.cat.Tables() {
 		r, err := e.openRelation(t)
 		if err != nil {
 			e.Close()
 			return nil, err
 		}
-		if err := e.rebuildIndexes(r); err != nil {
-			e.Close()
-			return nil, err
-		}
+		rels = append(rels, r)
 		e.mu.rels[t.OID] = r
+	}
+	if err := e.rebuildAllIndexes(rels); err != nil {
+		e.Close()
+		return nil, err
 	}
 	if err := e.startWAL(); err != nil {
 		e.Close()
@@ -338,6 +341,35 @@ func (ri *relIndex) key(row []types.Datum) (index.Key, bool) {
 		}
 	}
 	return k, hasNull
+}
+
+// rebuildAllIndexes rebuilds the indexes of rels at start-up, several
+// tables at once (one per CPU); it returns the first error.
+func (e *Engine) rebuildAllIndexes(rels []*relation) error {
+	work := make(chan *relation)
+	errs := make(chan error, len(rels))
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(rels)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range work {
+				errs <- e.rebuildIndexes(r)
+			}
+		}()
+	}
+	for _, r := range rels {
+		work <- r
+	}
+	close(work)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rebuildIndexes fills r's indexes from the rows of the heap that a new
