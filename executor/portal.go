@@ -296,6 +296,9 @@ func (s *Session) set(st *sql.Set) (string, error) {
 		}
 		v = nv
 	}
+	// A SET belongs to the (implicit) transaction it runs in: if a later
+	// statement of the same query string fails, it is undone.
+	s.ensureTx()
 	s.assignSetting(name, v, st.Local || name == "transaction_read_only")
 	return tag, nil
 }
