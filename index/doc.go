@@ -30,8 +30,8 @@
 //
 // The executor's indexes are made by NewEncoded: each key is stored as its
 // order-preserving encoding (types.AppendKey per column, NULLs last as
-// PostgreSQL's default btree ordering, ASC NULLS LAST), so an entry is one
-// string and a TID, compared byte-wise; a Builder packs the keys of an index
+// PostgreSQL's default btree ordering, ASC NULLS LAST) followed by the TID,
+// so an entry is one string, compared byte-wise; a Builder packs the keys of an index
 // build into shared blocks and inserts them sorted. New takes a CompareFunc
 // instead and keeps the keys as given; KeyCompare builds one from per-column
 // comparisons (types.Compare for each column's type) with NULLs last.

@@ -43,11 +43,26 @@ type entry struct {
 // two keys byte-wise on their common length orders them as the keys.
 type Encoder func(dst []byte, k Key) []byte
 
-// eentry is an entry of an encoded index: the key's encoding, then the tid
-// (24 bytes in the tree, plus the key bytes).
-type eentry struct {
-	key string
-	tid page.TID
+// An entry of an encoded index is one string: the key's encoding, then the
+// TID as 4 bytes of block and 2 of offset, big-endian (16 bytes in the tree,
+// plus the string's bytes). Since key encodings are self-delimiting, the
+// byte order of two entries is their order by key, then TID; a key (or key
+// prefix) encoding alone sorts before every entry that starts with it.
+const tidLen = 6
+
+// appendTID appends tid's 6 bytes to an encoded key.
+func appendTID(b []byte, tid page.TID) []byte {
+	return append(b, byte(tid.Block>>24), byte(tid.Block>>16), byte(tid.Block>>8), byte(tid.Block),
+		byte(tid.Offset>>8), byte(tid.Offset))
+}
+
+// entryTID returns the TID at the end of entry e.
+func entryTID(e string) page.TID {
+	t := e[len(e)-tidLen:]
+	return page.TID{
+		Block:  uint32(t[0])<<24 | uint32(t[1])<<16 | uint32(t[2])<<8 | uint32(t[3]),
+		Offset: uint16(t[4])<<8 | uint16(t[5]),
+	}
 }
 
 // Index is an in-memory ordered index from key to heap TID.
@@ -68,7 +83,7 @@ type Index struct {
 
 	mu    sync.RWMutex          // protects tree and etree
 	tree  *btree.BTreeG[entry]  // New
-	etree *btree.BTreeG[eentry] // NewEncoded
+	etree *btree.BTreeG[string] // NewEncoded: entries as described at tidLen
 }
 
 // Bound is one end of a range scan. A nil Key means unbounded. Key may be a
@@ -103,17 +118,8 @@ func New(cmp CompareFunc, unique bool) *Index {
 // Encoder and Index).
 func NewEncoded(enc Encoder, unique bool) *Index {
 	ix := &Index{enc: enc, unique: unique}
-	ix.etree = btree.NewG[eentry](32, eless)
+	ix.etree = btree.NewG[string](32, func(a, b string) bool { return a < b })
 	return ix
-}
-
-// eless orders encoded entries by key on their common length (a prefix
-// pivot sorts next to the keys that start with it), then by TID.
-func eless(a, b eentry) bool {
-	if c := cmpPrefix(a.key, b.key); c != 0 {
-		return c < 0
-	}
-	return tidLess(a.tid, b.tid)
 }
 
 // cmpPrefix compares a and b on their first min(len(a), len(b)) bytes.
@@ -126,6 +132,12 @@ func cmpPrefix(a, b string) int {
 func (ix *Index) encode(k Key) string {
 	var buf [64]byte
 	return string(ix.enc(buf[:0], k))
+}
+
+// encodeEntry returns the entry for (k, tid).
+func (ix *Index) encodeEntry(k Key, tid page.TID) string {
+	var buf [64]byte
+	return string(appendTID(ix.enc(buf[:0], k), tid))
 }
 
 // Unique reports whether the index was created as unique.
@@ -158,7 +170,7 @@ func tidLess(a, b page.TID) bool {
 // no-op. The index keeps key (see Key).
 func (ix *Index) Insert(key Key, tid page.TID) {
 	if ix.enc != nil {
-		e := eentry{key: ix.encode(key), tid: tid}
+		e := ix.encodeEntry(key, tid)
 		ix.mu.Lock()
 		ix.etree.ReplaceOrInsert(e)
 		ix.mu.Unlock()
@@ -172,7 +184,7 @@ func (ix *Index) Insert(key Key, tid page.TID) {
 // Delete removes (key, tid) and reports whether it was present.
 func (ix *Index) Delete(key Key, tid page.TID) bool {
 	if ix.enc != nil {
-		e := eentry{key: ix.encode(key), tid: tid}
+		e := ix.encodeEntry(key, tid)
 		ix.mu.Lock()
 		_, ok := ix.etree.Delete(e)
 		ix.mu.Unlock()
@@ -190,9 +202,9 @@ func (ix *Index) DeleteTIDs(tids map[page.TID]struct{}) int {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if ix.enc != nil {
-		var gone []eentry
-		ix.etree.Ascend(func(e eentry) bool {
-			if _, ok := tids[e.tid]; ok {
+		var gone []string
+		ix.etree.Ascend(func(e string) bool {
+			if _, ok := tids[entryTID(e)]; ok {
 				gone = append(gone, e)
 			}
 			return true
@@ -245,11 +257,11 @@ func (ix *Index) Lookup(key Key) []page.TID {
 	if ix.enc != nil {
 		k := ix.encode(key)
 		ix.mu.RLock()
-		ix.etree.AscendGreaterOrEqual(eentry{key: k, tid: minTID}, func(e eentry) bool {
-			if cmpPrefix(e.key, k) != 0 {
+		ix.etree.AscendGreaterOrEqual(k, func(e string) bool {
+			if cmpPrefix(e, k) != 0 {
 				return false
 			}
-			out = append(out, e.tid)
+			out = append(out, entryTID(e))
 			return true
 		})
 		ix.mu.RUnlock()
@@ -292,8 +304,8 @@ const builderChunk = 64 << 10
 // safe for concurrent use.
 type Builder struct {
 	ix      *Index
-	es      []eentry
-	chunk   []byte // current block; keys point into it and are never rewritten
+	es      []string
+	chunk   []byte // current block; entries point into it and are never rewritten
 	scratch []byte
 }
 
@@ -308,21 +320,17 @@ func (b *Builder) Add(key Key, tid page.TID) string {
 		b.ix.Insert(key, tid)
 		return ""
 	}
-	b.scratch = b.ix.enc(b.scratch[:0], key)
+	b.scratch = appendTID(b.ix.enc(b.scratch[:0], key), tid)
 	n := len(b.scratch)
-	if n == 0 {
-		b.es = append(b.es, eentry{tid: tid})
-		return ""
-	}
 	if cap(b.chunk)-len(b.chunk) < n {
 		b.chunk = make([]byte, 0, max(builderChunk, n))
 	}
 	start := len(b.chunk)
 	b.chunk = append(b.chunk, b.scratch...)
 	// The bytes at chunk[start:start+n] are never written again.
-	k := unsafe.String(&b.chunk[start], n)
-	b.es = append(b.es, eentry{key: k, tid: tid})
-	return k
+	e := unsafe.String(&b.chunk[start], n)
+	b.es = append(b.es, e)
+	return e[:n-tidLen]
 }
 
 // Finish inserts the queued entries.
@@ -330,18 +338,7 @@ func (b *Builder) Finish() {
 	if len(b.es) == 0 {
 		return
 	}
-	slices.SortFunc(b.es, func(x, y eentry) int {
-		if c := strings.Compare(x.key, y.key); c != 0 {
-			return c
-		}
-		switch {
-		case tidLess(x.tid, y.tid):
-			return -1
-		case tidLess(y.tid, x.tid):
-			return 1
-		}
-		return 0
-	})
+	slices.Sort(b.es)
 	b.ix.mu.Lock()
 	for _, e := range b.es {
 		b.ix.etree.ReplaceOrInsert(e)

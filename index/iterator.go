@@ -23,8 +23,8 @@ type Iterator struct {
 	// Encoded indexes: the bounds' encodings, and entries instead of
 	// buf and last.
 	loK, hiK string
-	ebuf     []eentry
-	elast    eentry
+	ebuf     []string
+	elast    string
 }
 
 var (
@@ -61,10 +61,10 @@ func (it *Iterator) Next() (key Key, tid page.TID, ok bool) {
 			}
 		}
 		e := it.ebuf[it.pos]
-		it.ebuf[it.pos] = eentry{}
+		it.ebuf[it.pos] = ""
 		it.pos++
 		it.elast, it.started = e, true
-		return nil, e.tid, true
+		return nil, entryTID(e), true
 	}
 	if it.pos == len(it.buf) {
 		if it.done {
@@ -159,22 +159,22 @@ func (it *Iterator) fillEnc() {
 	it.ebuf, it.pos = it.ebuf[:0], 0
 	ix := it.ix
 	full := false
-	aboveLo := func(e eentry) bool {
+	aboveLo := func(e string) bool {
 		if it.lo.Key == nil {
 			return true
 		}
-		c := cmpPrefix(e.key, it.loK)
+		c := cmpPrefix(e, it.loK)
 		return c > 0 || (c == 0 && it.lo.Inclusive)
 	}
-	belowHi := func(e eentry) bool {
+	belowHi := func(e string) bool {
 		if it.hi.Key == nil {
 			return true
 		}
-		c := cmpPrefix(e.key, it.hiK)
+		c := cmpPrefix(e, it.hiK)
 		return c < 0 || (c == 0 && it.hi.Inclusive)
 	}
-	visit := func(e eentry) bool {
-		if it.started && e.tid == it.elast.tid && e.key == it.elast.key {
+	visit := func(e string) bool {
+		if it.started && e == it.elast {
 			return true // the resume point itself
 		}
 		if it.reverse {
@@ -210,14 +210,33 @@ func (it *Iterator) fillEnc() {
 	case it.reverse && it.hi.Key == nil:
 		ix.etree.Descend(visit)
 	case it.reverse:
-		ix.etree.DescendLessOrEqual(eentry{key: it.hiK, tid: maxTID}, visit)
+		// Start at the least string above every entry that starts with
+		// hiK (visit skips the entries past the bound).
+		if succ, ok := prefixSuccessor(it.hiK); ok {
+			ix.etree.DescendLessOrEqual(succ, visit)
+		} else {
+			ix.etree.Descend(visit)
+		}
 	case it.lo.Key == nil:
 		ix.etree.Ascend(visit)
 	default:
-		ix.etree.AscendGreaterOrEqual(eentry{key: it.loK, tid: minTID}, visit)
+		ix.etree.AscendGreaterOrEqual(it.loK, visit)
 	}
 	ix.mu.RUnlock()
 	if !full {
 		it.done = true
 	}
+}
+
+// prefixSuccessor returns the least string greater than every string that
+// starts with p; ok=false when there is none (p is all 0xFF bytes).
+func prefixSuccessor(p string) (string, bool) {
+	b := []byte(p)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] != 0xFF {
+			b[i]++
+			return string(b[:i+1]), true
+		}
+	}
+	return "", false
 }
