@@ -205,8 +205,10 @@ func readOnlyName(st sql.Stmt) string {
 	switch st.(type) {
 	case *sql.CreateTable:
 		return "CREATE TABLE"
-	case *sql.DropTable, *sql.DropIndex:
-		return "DROP"
+	case *sql.DropTable:
+		return "DROP TABLE"
+	case *sql.DropIndex:
+		return "DROP INDEX"
 	case *sql.CreateIndex:
 		return "CREATE INDEX"
 	case *sql.AlterOptions:

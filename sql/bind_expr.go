@@ -70,6 +70,12 @@ func (b *binder) noteParam(idx int) types.OID {
 	return b.params[idx]
 }
 
+// baseName is a type's name without its modifier, as PostgreSQL's
+// format_type_be names types in operator and function errors.
+func baseName(t types.T) string {
+	return types.T{OID: t.OID, Typmod: -1}.Name()
+}
+
 func isUnknown(e Expr) bool {
 	return e.Type().OID == types.Unknown
 }
@@ -216,7 +222,7 @@ func commonType(l, r types.T) (types.T, bool) {
 }
 
 func (b *binder) opError(loc int32, op string, l, r types.T) error {
-	return b.errAt(loc, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l.Name(), op, r.Name()).
+	return b.errAt(loc, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", baseName(l), op, baseName(r)).
 		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 }
 
@@ -586,7 +592,8 @@ func (b *binder) aexpr(a *pg_query.A_Expr) (Expr, error) {
 					}
 				}
 				if x.Type().Category() != 'N' {
-					return nil, b.errAt(a.Location, pgerr.UndefinedFunction, "operator does not exist: - %s", x.Type().Name())
+					return nil, b.errAt(a.Location, pgerr.UndefinedFunction, "operator does not exist: - %s", baseName(x.Type())).
+						WithHint("No operator matches the given name and argument type. You might need to add an explicit type cast.")
 				}
 				return &Neg{X: x, T: types.T{OID: x.Type().OID, Typmod: -1}}, nil
 			case "+":
@@ -818,7 +825,7 @@ func (b *binder) binary(op string, l, r Expr, loc int32) (Expr, error) {
 		}
 		return &Concat{L: l, R: r, LT: l.Type(), RT: r.Type()}, nil
 	}
-	return nil, b.errAt(loc, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l.Type().Name(), op, r.Type().Name())
+	return nil, b.errAt(loc, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", baseName(l.Type()), op, baseName(r.Type()))
 }
 
 var aggNames = map[string]bool{"count": true, "sum": true, "min": true, "max": true, "avg": true}
@@ -1016,7 +1023,19 @@ func (b *binder) aggCall(name string, fc *pg_query.FuncCall) (Expr, error) {
 		return nil, b.errAt(fc.Location, pgerr.WrongObjectType, "count(*) must be used to call a parameterless aggregate function")
 	}
 	if len(fc.Args) != 1 {
-		return nil, b.errAt(fc.Location, pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(fc.Args))
+		var names []string
+		b.agg.inAgg = true
+		for _, a := range fc.Args {
+			x, err := b.expr(a)
+			if err != nil {
+				b.agg.inAgg = false
+				return nil, err
+			}
+			names = append(names, baseName(x.Type()))
+		}
+		b.agg.inAgg = false
+		return nil, b.errAt(fc.Location, pgerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(names, ", ")).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 	}
 	b.agg.inAgg = true
 	x, err := b.expr(fc.Args[0])
@@ -1036,7 +1055,7 @@ func (b *binder) aggCall(name string, fc *pg_query.FuncCall) (Expr, error) {
 	at := x.Type()
 	a.Arg = x
 	bad := func() error {
-		return b.errAt(fc.Location, pgerr.UndefinedFunction, "function %s(%s) does not exist", name, at.Name()).
+		return b.errAt(fc.Location, pgerr.UndefinedFunction, "function %s(%s) does not exist", name, baseName(at)).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 	}
 	switch name {

@@ -480,8 +480,22 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 		if len(out.From) > 1 {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE with joins is not supported")
 		}
-		if out.Grouped || out.Distinct {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE is not allowed with aggregate functions, GROUP BY or DISTINCT")
+		// CheckSelectLocking's checks, in its order and words.
+		strength := map[pg_query.LockClauseStrength]string{pg_query.LockClauseStrength_LCS_FORKEYSHARE: "FOR KEY SHARE",
+			pg_query.LockClauseStrength_LCS_FORSHARE: "FOR SHARE", pg_query.LockClauseStrength_LCS_FORNOKEYUPDATE: "FOR NO KEY UPDATE",
+		}[l.Strength]
+		if strength == "" {
+			strength = "FOR UPDATE"
+		}
+		switch {
+		case out.Distinct:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with DISTINCT clause", strength)
+		case len(out.Group) > 0:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with GROUP BY clause", strength)
+		case out.Having != nil:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with HAVING clause", strength)
+		case out.Grouped:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with aggregate functions", strength)
 		}
 		out.ForUpdate = true
 	}
