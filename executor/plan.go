@@ -30,6 +30,9 @@ type execCtx struct {
 	// over: its consumer (filter, then aggregate or projection) keeps
 	// values, never the row.
 	reuseRows bool
+	// needOwner is x itself while need and reuseRows apply: a copy of x
+	// (a subquery evaluated while the scan opens) does not inherit them.
+	needOwner *execCtx
 
 	xid, cid      uint32 // writes only
 	emitReturning func(row []types.Datum)
@@ -479,7 +482,9 @@ func keyValue(colT, valT types.T, v types.Datum) (types.Datum, error) {
 // columns in x.need (all when nil).
 func (x *execCtx) scanDecoder() *decoder {
 	d := newDecoder(x.rel)
-	d.need, d.reuse = x.need, x.reuseRows
+	if x.needOwner == x {
+		d.need, d.reuse = x.need, x.reuseRows
+	}
 	return d
 }
 
@@ -913,10 +918,10 @@ func (x *execCtx) buildSelect(st *sql.Select) (rowIter, error) {
 		}
 		if !st.ForUpdate {
 			x.need = neededColumns(st, len(x.rel.types))
-			x.reuseRows = true
+			x.reuseRows, x.needOwner = true, x
 		}
 		it, sorted, err = x.orderedSource(st.Where, scanSort)
-		x.need, x.reuseRows = nil, false
+		x.need, x.reuseRows, x.needOwner = nil, false, nil
 		if err != nil {
 			return nil, err
 		}
