@@ -106,11 +106,15 @@ func (b *binder) coerce(e Expr, t types.T, ctx types.CastContext, loc int32) (Ex
 			}
 			base := types.T{OID: t.OID, Typmod: -1}
 			v, err := types.ParseText(base, x.Val.(string))
-			if err == nil && t.Typmod >= 0 {
-				v, err = types.Coerce(v, base, t, ctx == types.CastExplicit)
-			}
 			if err != nil {
 				return nil, withPos(err, charPos(b.query, loc))
+			}
+			if t.Typmod >= 0 {
+				// Length and precision are checked after input, without
+				// a position, as PostgreSQL's typmod coercion does.
+				if v, err = types.Coerce(v, base, t, ctx == types.CastExplicit); err != nil {
+					return nil, err
+				}
 			}
 			return &Const{T: t, Val: v}, nil
 		}
@@ -335,7 +339,12 @@ func (b *binder) expr(n *pg_query.Node) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return b.coerce(x, t, types.CastExplicit, tc.Location)
+		loc := tc.Location
+		if c := tc.Arg.GetAConst(); c != nil && isUnknown(x) {
+			// A bad literal is reported at the literal, as coerce_type does.
+			loc = c.Location
+		}
+		return b.coerce(x, t, types.CastExplicit, loc)
 	case n.GetFuncCall() != nil:
 		return b.funcCall(n.GetFuncCall())
 	case n.GetCoalesceExpr() != nil:
