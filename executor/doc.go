@@ -40,7 +40,12 @@
 //	  -> [aggregate -> HAVING] -> project -> [DISTINCT] -> [sort] -> [LIMIT] -> trim
 //
 // which streams; rows are pulled as the client asks (Execute row limits
-// suspend the pipeline). INSERT/UPDATE/DELETE run to completion on the first
+// suspend the pipeline). The source of a single-table SELECT without FOR
+// UPDATE decodes only the columns the statement reads (tuples are deformed
+// up to the last of them; the others stay NULL in the scan row) and hands
+// out one row slice over and over, since filter, aggregate and projection
+// keep values, never the scan row. Index builds likewise decode only the
+// key columns. INSERT/UPDATE/DELETE run to completion on the first
 // Run and buffer their RETURNING rows. Every statement takes a shared
 // relation lock (txn.Manager.LockRelation) for its duration; DROP TABLE and
 // CREATE INDEX take it exclusively.
