@@ -60,6 +60,21 @@ func mustExtend(t testing.TB, p *Pool, rel RelFileNode, fork Fork, n int) uint32
 	return first
 }
 
+// extendOnDisk extends like mustExtend, then drops the new blocks' frames,
+// so that the first ReadBuffer of each reads it from the file (for tests
+// that spoil the file or count reads).
+func extendOnDisk(t testing.TB, p *Pool, rel RelFileNode, fork Fork, n int) uint32 {
+	t.Helper()
+	first := mustExtend(t, p, rel, fork, n)
+	err := p.invalidate(func(tg Tag) bool {
+		return tg.Rel == rel && tg.Fork == fork && tg.Block >= first && tg.Block < first+uint32(n)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return first
+}
+
 // mustRead pins block blk of rel's main fork.
 func mustRead(t testing.TB, p *Pool, rel RelFileNode, blk uint32) *Buffer {
 	t.Helper()
@@ -424,7 +439,7 @@ func TestCorruptPage(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newTestPool(t, 16, nil)
 			const rel = 77
-			mustExtend(t, p, rel, MainFork, 3)
+			extendOnDisk(t, p, rel, MainFork, 3)
 			buf := make([]byte, page.BlockSize)
 			tc.spoil(buf)
 			f, err := os.OpenFile(filepath.Join(p.opts.Dir, "77"), os.O_RDWR, 0)
@@ -542,9 +557,9 @@ func TestCounters(t *testing.T) {
 		do   func(t *testing.T)
 		want RelStats
 	}{
-		{"extend 10", func(t *testing.T) { mustExtend(t, p, rel, MainFork, 10) },
+		{"extend 10", func(t *testing.T) { extendOnDisk(t, p, rel, MainFork, 10) },
 			RelStats{BlocksExtended: 10, Extensions: 1}},
-		{"extend fsm 3", func(t *testing.T) { mustExtend(t, p, rel, FSMFork, 3) },
+		{"extend fsm 3", func(t *testing.T) { extendOnDisk(t, p, rel, FSMFork, 3) },
 			RelStats{BlocksExtended: 13, Extensions: 2}},
 		{"dirty 4 blocks", func(t *testing.T) {
 			for blk := uint32(0); blk < 4; blk++ {
@@ -771,7 +786,7 @@ func readConcurrently(b *testing.B, p *Pool, rel RelFileNode, ng int, blockOf fu
 func TestReadBufferZeroed(t *testing.T) {
 	p := newTestPool(t, 16, nil)
 	const rel = 31
-	mustExtend(t, p, rel, MainFork, 3)
+	extendOnDisk(t, p, rel, MainFork, 3)
 	// Block 1 on disk is garbage: ReadBuffer fails, ReadBufferZeroed does not read it.
 	f, err := os.OpenFile(filepath.Join(p.opts.Dir, "31"), os.O_RDWR, 0)
 	if err != nil {
@@ -829,7 +844,7 @@ func TestReadBufferZeroed(t *testing.T) {
 func TestConcurrentMissesShareOneRead(t *testing.T) {
 	p := newTestPool(t, 64, nil)
 	const rel, rounds, ng = 12, 40, 8
-	mustExtend(t, p, rel, MainFork, rounds)
+	extendOnDisk(t, p, rel, MainFork, rounds)
 	for r := uint32(0); r < rounds; r++ {
 		start := make(chan struct{})
 		got := make([]*Buffer, ng)
@@ -883,5 +898,141 @@ func BenchmarkReadBufferMiss(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// Extend puts the new pages in the pool (up to a quarter of it): the first
+// ReadBuffer of each is a hit on an all-zero page, not a read.
+func TestExtendInstallsFrames(t *testing.T) {
+	p := newTestPool(t, 64, nil)
+	const rel = 41
+	writeTestBlock(t, p, rel, mustExtend(t, p, rel, MainFork, 1), 7, 0)
+	first := mustExtend(t, p, rel, MainFork, 10)
+	if first != 1 {
+		t.Fatalf("first %d", first)
+	}
+	if err := p.Check(false); err != nil {
+		t.Fatal(err)
+	}
+	for blk := first; blk < first+10; blk++ {
+		b := mustRead(t, p, rel, blk)
+		b.RLock()
+		if !page.IsNew(b.Page()) || page.Upper(b.Page()) != 0 {
+			t.Fatalf("block %d not a new page", blk)
+		}
+		for _, c := range b.Page() {
+			if c != 0 {
+				t.Fatalf("block %d: frame not zeroed", blk)
+			}
+		}
+		b.RUnlock()
+		b.Release()
+	}
+	if st := p.Stats(rel); st.BlocksRead != 0 || st.BlocksWritten != 0 {
+		t.Fatalf("stats %+v: extended blocks were read or written", st)
+	}
+	if got := readCounter(t, p, rel, 0); got != 7 {
+		t.Fatalf("block 0 counter %d", got)
+	}
+	// More than a quarter of the pool: the rest is read from the file.
+	first = mustExtend(t, p, rel, MainFork, 40)
+	for blk := first; blk < first+40; blk++ {
+		mustRead(t, p, rel, blk).Release()
+	}
+	if st := p.Stats(rel); st.BlocksRead != 40-16 {
+		t.Fatalf("BlocksRead %d, want %d", st.BlocksRead, 40-16)
+	}
+	if err := p.Check(false); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A frame reused for an extended page is written out first if dirty, and
+// a page installed by Extend that is then changed survives eviction.
+func TestExtendInstallEvictsDirty(t *testing.T) {
+	p := newTestPool(t, 16, nil)
+	const rel = 42
+	mustExtend(t, p, rel, MainFork, 4)
+	for blk := uint32(0); blk < 4; blk++ {
+		writeTestBlock(t, p, rel, blk, uint64(100+blk), 0)
+	}
+	for range 20 { // 80 blocks through a 16-frame pool, 4 at a time
+		first := mustExtend(t, p, rel, MainFork, 4)
+		for blk := first; blk < first+4; blk++ {
+			writeTestBlock(t, p, rel, blk, uint64(100+blk), 0)
+		}
+	}
+	n, _ := p.NBlocks(rel, MainFork)
+	for blk := uint32(0); blk < n; blk++ {
+		if got := readCounter(t, p, rel, blk); got != uint64(100+blk) {
+			t.Fatalf("block %d counter %d", blk, got)
+		}
+	}
+	if st := p.Stats(rel); st.BlocksWritten == 0 {
+		t.Fatalf("stats %+v: no dirty frame written before reuse", st)
+	}
+	if err := p.Check(false); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Concurrent extenders (under the extension lock) each initialize their new
+// pages; each finds its pages new (no one else had them) and every page
+// ends up with its own contents.
+func TestExtendInstallConcurrent(t *testing.T) {
+	p := newTestPool(t, 64, nil)
+	const rel, ng, per = 43, 6, 30
+	lock := p.ExtensionLock(rel)
+	var wg sync.WaitGroup
+	for g := 0; g < ng; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < per; i++ {
+				n := 1 + (g+i)%3
+				lock.Lock()
+				first, err := p.Extend(rel, MainFork, n)
+				lock.Unlock()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				for blk := first; blk < first+uint32(n); blk++ {
+					b, err := p.ReadBuffer(rel, MainFork, blk)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					b.Lock()
+					if !page.IsNew(b.Page()) {
+						t.Errorf("block %d already initialized", blk)
+					}
+					initTestPage(b.Page(), blk, uint64(g))
+					b.MarkDirty()
+					b.Unlock()
+					b.Release()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	if err := p.Check(false); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.FlushAll(); err != nil {
+		t.Fatal(err)
+	}
+	n, _ := p.NBlocks(rel, MainFork)
+	for blk := uint32(0); blk < n; blk++ {
+		b := mustRead(t, p, rel, blk)
+		b.RLock()
+		if got, _ := testPayload(b.Page()); got != blk {
+			t.Errorf("block %d holds block %d", blk, got)
+		}
+		b.RUnlock()
+		b.Release()
 	}
 }

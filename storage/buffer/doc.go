@@ -51,7 +51,10 @@
 //     after Unlock/RUnlock. Change a page only under Lock, then MarkDirty.
 //   - Order, outermost first: content lock -> ioMu (one writer of a page at a
 //     time) -> mapping partition locks (ascending) -> buffer header lock.
-//     Relation file and rels locks are leaves.
+//     Relation file and rels locks are leaves, except that Extend takes
+//     mapping partition and header locks under its fork's file lock (to
+//     install the new pages before publishing the size); nothing takes a
+//     file lock under a partition or header lock.
 //   - A mapping partition lock is never held while waiting on a content lock
 //     or on I/O; the header lock is held only for a few field updates.
 //   - Callers (heap) hold at most two content locks at once, taken in block
@@ -63,9 +66,10 @@
 //
 // # Open questions
 //
-//   - Extend writes zero pages to the file and does not load them into the
-//     pool, so the first ReadBuffer of a new block is a (cheap) read and
-//     counts in BlocksRead; PostgreSQL 16 hands back pinned zeroed buffers.
+//   - Extend writes zero pages to the file and also installs them in the
+//     pool as zeroed, valid, clean frames (at most a quarter of the pool),
+//     before the new size is published, so the first ReadBuffer of a new
+//     block is a hit; PostgreSQL 16 hands them back pinned instead.
 //   - No ring buffers (BufferAccessStrategy) for bulk reads and COPY yet.
 //   - Sync fsyncs every open file; a checkpointer would rather keep a list
 //     of files written since the last one (PostgreSQL's pending-ops table).

@@ -160,9 +160,12 @@ var zeroBlocks = make([]byte, 64*page.BlockSize)
 // the relation's extension lock, so that concurrent extenders (and the FSM)
 // see a consistent size; Extend itself is also safe without it.
 //
-// The new pages are not loaded into the pool: ReadBuffer reads them (all
-// zeroes, IsNew) like any other block; ReadBufferZeroed avoids the read for
-// a caller that initializes the page anyway.
+// As PostgreSQL 16's ExtendBufferedRelBy, the new pages also enter the pool
+// (up to a quarter of it): each gets a zeroed, valid, clean, unpinned frame,
+// installed in the mapping before the new size is published, that is before
+// anyone else can learn the block numbers. The first ReadBuffer of a new
+// block is then a hit, not a read. A block that finds no frame (every frame
+// pinned) is read from the file, all zeroes, as before.
 func (p *Pool) Extend(rel RelFileNode, fork Fork, n int) (uint32, error) {
 	if p.closed.Load() {
 		return 0, ErrClosed
@@ -172,14 +175,19 @@ func (p *Pool) Extend(rel RelFileNode, fork Fork, n int) (uint32, error) {
 	}
 	rs := p.relState(rel)
 	ff := &rs.forks[fork]
+	// Take (pinned, clean) frames for the new pages before ff.mu: writing a
+	// dirty victim out may wait for the WAL.
+	victims := p.extendVictims(min(n, len(p.frames)/4))
 	ff.mu.Lock()
 	defer ff.mu.Unlock()
 	f, err := p.openForkLocked(ff, true)
 	if err != nil {
+		p.releaseVictims(victims)
 		return 0, err
 	}
 	first := ff.nblocks.Load()
 	if uint64(first)+uint64(n) >= uint64(page.InvalidBlock) {
+		p.releaseVictims(victims)
 		return 0, wrap(ErrIO, nil, "cannot extend file %q beyond %d blocks", ff.path, page.InvalidBlock)
 	}
 	buf := zeroBlocks
@@ -187,12 +195,78 @@ func (p *Pool) Extend(rel RelFileNode, fork Fork, n int) (uint32, error) {
 		buf = make([]byte, n*page.BlockSize)
 	}
 	if _, err := f.WriteAt(buf[:n*page.BlockSize], int64(first)*page.BlockSize); err != nil {
+		p.releaseVictims(victims)
 		return 0, wrap(ErrIO, err, "could not extend file %q", ff.path)
+	}
+	for i, v := range victims {
+		p.installZeroed(v, rs, Tag{Rel: rel, Fork: fork, Block: first + uint32(i)})
 	}
 	ff.nblocks.Store(first + uint32(n))
 	rs.stats.extended.Add(int64(n))
 	rs.stats.extensions.Add(1)
 	return first, nil
+}
+
+// extendVictims returns up to n frames for Extend, each pinned once by the
+// caller and written out if it was dirty. It stops early when the clock
+// sweep finds no unpinned frame or a write fails: the pages without a frame
+// are simply not loaded.
+func (p *Pool) extendVictims(n int) []*Buffer {
+	var victims []*Buffer
+	for range n {
+		v, err := p.clockSweep()
+		if err != nil {
+			break
+		}
+		if err := v.flush(); err != nil {
+			v.Release()
+			break
+		}
+		victims = append(victims, v)
+	}
+	return victims
+}
+
+func (p *Pool) releaseVictims(victims []*Buffer) {
+	for _, v := range victims {
+		v.Release()
+	}
+}
+
+// installZeroed gives victim (pinned once by the caller, clean) the new
+// block tag as a zeroed, valid, clean frame and drops the caller's pin. The
+// block is beyond the fork's published size, so no one can have it in the
+// pool but a read of a nonexistent block about to fail; then, or if the
+// victim got pinned or dirtied again, the victim is just released and the
+// block is read from disk on first use.
+func (p *Pool) installZeroed(victim *Buffer, rs *relState, tag Tag) {
+	newPart := partitionOf(tag)
+	victim.hdr.Lock()
+	oldTag, hadTag := victim.hdr.tag, victim.hdr.hasTag
+	victim.hdr.Unlock()
+	oldPart := -1
+	if hadTag {
+		oldPart = partitionOf(oldTag)
+	}
+	p.lockPartitions(oldPart, newPart)
+	defer p.unlockPartitions(oldPart, newPart)
+	victim.hdr.Lock()
+	defer victim.hdr.Unlock()
+	if _, ok := p.mapping[newPart].m[tag]; ok || victim.hdr.pins != 1 || victim.hdr.dirty {
+		victim.hdr.pins--
+		return
+	}
+	if hadTag {
+		delete(p.mapping[oldPart].m, oldTag)
+	}
+	// Only our pin, and the old tag is gone from the mapping: no one else
+	// can reach the frame's bytes.
+	clear(victim.data)
+	victim.hdr.tag, victim.hdr.hasTag, victim.hdr.valid = tag, true, true
+	victim.hdr.rs = rs
+	victim.hdr.usage = 1
+	victim.hdr.pins--
+	p.mapping[newPart].m[tag] = victim.id
 }
 
 // checkBlockExists returns the fork's open file if tag.Block is below its
