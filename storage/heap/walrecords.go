@@ -7,6 +7,7 @@ package heap
 import (
 	"encoding/binary"
 	"fmt"
+	"sync"
 
 	"minipg/storage/buffer"
 	"minipg/storage/page"
@@ -89,7 +90,9 @@ func (r *Relation) writeWAL(kind walKind, b1, b2 *buffer.Buffer, offs []uint16) 
 	if b2 == b1 {
 		b2 = nil
 	}
-	rec, ok := r.buildRecord(kind, b1, b2, offs)
+	sc := walScratchPool.Get().(*walScratch)
+	defer walScratchPool.Put(sc)
+	rec, ok := r.buildRecord(kind, b1, b2, offs, sc)
 	if !ok {
 		rec = &wal.Record{Rmgr: wal.RmgrHeap2, Info: xl2PageImage,
 			Blocks: []wal.BlockRef{r.blockRef(b1, nil, false)}}
@@ -114,9 +117,16 @@ func (r *Relation) blockRef(b *buffer.Buffer, data []byte, willInit bool) wal.Bl
 	return wal.BlockRef{Rel: r.rel, Fork: buffer.MainFork, Block: b.Block(), Page: b.Page(), WillInit: willInit, Data: data}
 }
 
+// walScratch holds reusable record buffers for writeWAL: wal.Log.Insert
+// copies the record, so they are free again once it returns.
+type walScratch struct{ main, data []byte }
+
+var walScratchPool = sync.Pool{New: func() any { return new(walScratch) }}
+
 // buildRecord assembles the record of one change; ok is false when the
-// change cannot be described (missing offsets, an unknown kind).
-func (r *Relation) buildRecord(kind walKind, b1, b2 *buffer.Buffer, offs []uint16) (*wal.Record, bool) {
+// change cannot be described (missing offsets, an unknown kind). Kinds with
+// large payloads (multi-insert) build them in sc.
+func (r *Relation) buildRecord(kind walKind, b1, b2 *buffer.Buffer, offs []uint16, sc *walScratch) (*wal.Record, bool) {
 	p := b1.Page()
 	item := func(p page.Page, off uint16) []byte {
 		if off == 0 || off > page.MaxOffset(p) {
@@ -160,11 +170,11 @@ func (r *Relation) buildRecord(kind walKind, b1, b2 *buffer.Buffer, offs []uint1
 		if init {
 			info |= xlHeapInitPage
 		}
-		main := make([]byte, 0, xlMultiHeaderSize+2*len(offs))
-		main = append(main, 0)
+		main := append(sc.main[:0], 0)
 		main = binary.LittleEndian.AppendUint16(main, uint16(len(offs)))
 		main = binary.LittleEndian.AppendUint32(main, Cid(first))
-		var data []byte
+		data := sc.data[:0]
+		defer func() { sc.main, sc.data = main[:0], data[:0] }()
 		for _, off := range offs {
 			t := item(p, off)
 			if t == nil {

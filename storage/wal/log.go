@@ -351,6 +351,13 @@ func (l *Log) NeedsFPI(pageLSN uint64) bool {
 	return l.fpw.Load() && pageLSN <= l.redo.Load()
 }
 
+// encodeBufs holds scratch buffers for Insert's record assembly, so that
+// a record (up to a few full-page images) costs no allocation.
+var encodeBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledEncodeBuf: larger scratch buffers (huge records) are not kept.
+const maxPooledEncodeBuf = 4 * page.BlockSize
+
 // Insert appends rec to the log and returns its end LSN (XLogInsert's
 // EndRecPtr): set the changed pages' pd_lsn to it (under their exclusive
 // content locks, before unlocking), and Flush to it to make the record
@@ -370,14 +377,23 @@ func (l *Log) insert(rec *Record) (uint64, uint64, error) {
 	for i := range rec.Blocks {
 		hasPages = hasPages || rec.Blocks[i].Page != nil
 	}
+	// The record is assembled in a reused buffer and copied into the WAL
+	// buffer under l.mu; the scratch goes back to the pool afterwards.
+	sp := encodeBufs.Get().(*[]byte)
+	defer func() {
+		if cap(*sp) <= maxPooledEncodeBuf {
+			encodeBufs.Put(sp)
+		}
+	}()
 	for {
 		redo, fpw := l.redo.Load(), l.fpw.Load()
 		buf, crc, nimg, err := encode(rec, func(b *BlockRef) bool {
 			return b.ForceImage || (fpw && !b.WillInit && page.LSN(b.Page) <= redo)
-		}, nil)
+		}, *sp)
 		if err != nil {
 			return 0, 0, err
 		}
+		*sp = buf
 		l.mu.Lock()
 		if hasPages && (l.redo.Load() != redo || l.fpw.Load() != fpw) {
 			// A checkpoint started (or full_page_writes changed) while we
