@@ -1036,3 +1036,26 @@ func TestExtendInstallConcurrent(t *testing.T) {
 		b.Release()
 	}
 }
+
+// The frames' memory is not on the Go heap (except in race builds): a big
+// pool adds next to nothing to HeapAlloc, and it works like any other.
+func TestArenaOutsideGoHeap(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	p := newTestPool(t, 8192, nil) // 64 MiB
+	runtime.ReadMemStats(&after)
+	if !raceEnabled && after.HeapAlloc > before.HeapAlloc+32<<20 {
+		t.Fatalf("pool of 64 MiB grew the Go heap by %d bytes", after.HeapAlloc-before.HeapAlloc)
+	}
+	const rel = 51
+	mustExtend(t, p, rel, MainFork, 100)
+	for blk := uint32(0); blk < 100; blk++ {
+		writeTestBlock(t, p, rel, blk, uint64(blk)*3, 0)
+	}
+	for blk := uint32(0); blk < 100; blk++ {
+		if got := readCounter(t, p, rel, blk); got != uint64(blk)*3 {
+			t.Fatalf("block %d counter %d", blk, got)
+		}
+	}
+}

@@ -3,7 +3,9 @@
 //
 // # What it owns
 //
-//   - A fixed array of NBuffers frames of page.BlockSize bytes, each with a
+//   - A fixed array of NBuffers frames of page.BlockSize bytes (an anonymous
+//     mmap outside the Go heap, unmapped when the Pool is unreachable, so
+//     page slices must not be kept after Release), each with a
 //     descriptor (Buffer): tag, pin count, usage count, dirty and valid bits,
 //     a content lock (sync.RWMutex).
 //   - The buffer mapping table Tag -> frame, split in partitions each with

@@ -60,7 +60,7 @@ const (
 type Pool struct {
 	opts    Options
 	frames  []Buffer
-	arena   []byte        // NBuffers * BlockSize, frame i at i*BlockSize
+	arena   []byte        // NBuffers * BlockSize, frame i at i*BlockSize (newArena)
 	hand    atomic.Uint64 // clock-sweep hand (nextVictimBuffer)
 	closed  atomic.Bool
 	mapping [numPartitions]partition
@@ -96,7 +96,7 @@ func NewPool(opts Options) (*Pool, error) {
 	}
 	p := &Pool{opts: opts}
 	p.frames = make([]Buffer, opts.NBuffers)
-	p.arena = make([]byte, opts.NBuffers*page.BlockSize)
+	p.arena = newArena(p, opts.NBuffers*page.BlockSize)
 	for i := range p.frames {
 		b := &p.frames[i]
 		b.id = int32(i)
