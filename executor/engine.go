@@ -47,6 +47,9 @@ type Engine struct {
 	checkpointHook func() error // set once before use; nil = flush + save
 	wal            *engineWAL   // write-ahead log (wal.go)
 
+	closeOnce sync.Once // Close runs once
+	closeErr  error     // what it returned
+
 	mu struct {
 		sync.RWMutex
 		rels map[uint32]*relation // table OID -> open relation
@@ -161,6 +164,7 @@ func Open(cfg Config, log *slog.Logger) (*Engine, error) {
 	}
 	if e.txns, err = txn.Open(filepath.Join(cfg.DataDir, "pg_xact")); err != nil {
 		e.pool.Close()
+		e.closeWAL()
 		e.cat.Close()
 		return nil, err
 	}
@@ -220,8 +224,17 @@ func (e *Engine) Checkpoint() error {
 	return e.txns.Save()
 }
 
-// Close flushes and closes the engine.
+// Close flushes and closes the engine: it stops the checkpointer, writes the
+// shutdown checkpoint and closes the pool, commit log, WAL and catalog (a
+// CHECKPOINT racing it fails with 55000 once the checkpointer has stopped).
+// Later calls wait for the first and return its result (a second shutdown
+// would save a stale commit log).
 func (e *Engine) Close() error {
+	e.closeOnce.Do(func() { e.closeErr = e.close() })
+	return e.closeErr
+}
+
+func (e *Engine) close() error {
 	var first error
 	keep := func(err error) {
 		if err != nil && first == nil {

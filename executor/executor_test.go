@@ -295,7 +295,7 @@ func TestCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx2, cancel2 := context.WithCancel(context.Background())
-	done := make(chan error)
+	done := make(chan error, 1)
 	go func() {
 		p, _ := s2.Prepare("UPDATE big SET a = 5 WHERE a = 1", nil)
 		pt, _ := s2.Bind(p, nil)
@@ -303,8 +303,13 @@ func TestCancel(t *testing.T) {
 		pt.Close()
 		done <- err
 	}()
-	for e.txns.Running() == nil || len(e.txns.Running()) < 2 {
-		runtime.Gosched() // wait until s2's update has an xid (it is about to block)
+	for len(e.txns.Running()) < 2 { // wait until s2's update has an xid (it is about to block)
+		select {
+		case err := <-done: // it cannot finish before s rolls back: fail rather than spin forever
+			t.Fatalf("blocked update returned at once: %v", err)
+		default:
+		}
+		runtime.Gosched()
 	}
 	time.Sleep(20 * time.Millisecond)
 	cancel2()
@@ -390,9 +395,15 @@ func TestReadCommittedRecheck(t *testing.T) {
 		}()
 		return ch
 	}
-	waitBlocked := func() {
-		// Both transactions have xids once s2's statement is waiting.
+	waitBlocked := func(q string, ch chan string) {
+		// Both transactions have xids once s2's statement is waiting. It
+		// cannot finish before s1 commits: fail rather than spin forever.
 		for len(e.txns.Running()) < 2 {
+			select {
+			case got := <-ch:
+				t.Fatalf("%s returned without waiting: %s", q, got)
+			default:
+			}
 			runtime.Gosched()
 		}
 	}
@@ -414,7 +425,7 @@ func TestReadCommittedRecheck(t *testing.T) {
 			t.Fatal(err)
 		}
 		ch := blocked(s2, st.second)
-		waitBlocked()
+		waitBlocked(st.second, ch)
 		mustExec(t, s1, "COMMIT")
 		if got := <-ch; got != st.want {
 			t.Errorf("%s after %s: %s, want %s", st.second, st.first, got, st.want)

@@ -27,6 +27,9 @@ func openTestEngine(t testing.TB, dir string) *Engine {
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
+	// Also closed when the test fails before its own Close: no checkpointer
+	// outlives its test. Close is idempotent.
+	t.Cleanup(func() { e.Close() })
 	return e
 }
 

@@ -52,6 +52,7 @@ func openBenchEngine(b *testing.B, sharedBuffers int64) *Engine {
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.Cleanup(func() { e.Close() })
 	return e
 }
 
@@ -219,6 +220,7 @@ func BenchmarkReopenRebuild(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.Cleanup(func() { e.Close() })
 	s := e.NewSession(nil)
 	const n = 100000
 	loadStock(b, s, n)
@@ -233,6 +235,7 @@ func BenchmarkReopenRebuild(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		b.Cleanup(func() { e.Close() })
 		b.StopTimer()
 		e.Close()
 		b.StartTimer()
