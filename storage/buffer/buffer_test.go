@@ -901,10 +901,10 @@ func BenchmarkReadBufferMiss(b *testing.B) {
 	}
 }
 
-// Extend puts the new pages in the pool (up to a quarter of it): the first
+// Extend puts the new pages in the pool (up to 1/16 of it): the first
 // ReadBuffer of each is a hit on an all-zero page, not a read.
 func TestExtendInstallsFrames(t *testing.T) {
-	p := newTestPool(t, 64, nil)
+	p := newTestPool(t, 256, nil)
 	const rel = 41
 	writeTestBlock(t, p, rel, mustExtend(t, p, rel, MainFork, 1), 7, 0)
 	first := mustExtend(t, p, rel, MainFork, 10)
@@ -934,7 +934,7 @@ func TestExtendInstallsFrames(t *testing.T) {
 	if got := readCounter(t, p, rel, 0); got != 7 {
 		t.Fatalf("block 0 counter %d", got)
 	}
-	// More than a quarter of the pool: the rest is read from the file.
+	// More than 1/16 of the pool: the rest is read from the file.
 	first = mustExtend(t, p, rel, MainFork, 40)
 	for blk := first; blk < first+40; blk++ {
 		mustRead(t, p, rel, blk).Release()
@@ -1057,5 +1057,41 @@ func TestArenaOutsideGoHeap(t *testing.T) {
 		if got := readCounter(t, p, rel, blk); got != uint64(blk)*3 {
 			t.Fatalf("block %d counter %d", blk, got)
 		}
+	}
+}
+
+// Extenders of different relations at once, on a small pool, do not pin
+// every frame between them: readers keep getting buffers.
+func TestExtendManyRelationsSmallPool(t *testing.T) {
+	p := newTestPool(t, 32, nil)
+	const ng, per = 8, 20
+	var wg sync.WaitGroup
+	for g := 0; g < ng; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rel := RelFileNode(60 + g)
+			for i := 0; i < per; i++ {
+				first, err := p.Extend(rel, MainFork, 64)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				b, err := p.ReadBuffer(rel, MainFork, first+uint32(i))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				b.Lock()
+				initTestPage(b.Page(), first+uint32(i), uint64(g))
+				b.MarkDirty()
+				b.Unlock()
+				b.Release()
+			}
+		}()
+	}
+	wg.Wait()
+	if err := p.Check(false); err != nil {
+		t.Fatal(err)
 	}
 }

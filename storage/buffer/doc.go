@@ -69,7 +69,7 @@
 // # Open questions
 //
 //   - Extend writes zero pages to the file and also installs them in the
-//     pool as zeroed, valid, clean frames (at most a quarter of the pool),
+//     pool as zeroed, valid, clean frames (at most 1/16 of the pool),
 //     before the new size is published, so the first ReadBuffer of a new
 //     block is a hit; PostgreSQL 16 hands them back pinned instead.
 //   - No ring buffers (BufferAccessStrategy) for bulk reads and COPY yet.

@@ -161,7 +161,7 @@ var zeroBlocks = make([]byte, 64*page.BlockSize)
 // see a consistent size; Extend itself is also safe without it.
 //
 // As PostgreSQL 16's ExtendBufferedRelBy, the new pages also enter the pool
-// (up to a quarter of it): each gets a zeroed, valid, clean, unpinned frame,
+// (at most 1/maxExtendPinFraction of it): each gets a zeroed, valid, clean, unpinned frame,
 // installed in the mapping before the new size is published, that is before
 // anyone else can learn the block numbers. The first ReadBuffer of a new
 // block is then a hit, not a read. A block that finds no frame (every frame
@@ -177,7 +177,7 @@ func (p *Pool) Extend(rel RelFileNode, fork Fork, n int) (uint32, error) {
 	ff := &rs.forks[fork]
 	// Take (pinned, clean) frames for the new pages before ff.mu: writing a
 	// dirty victim out may wait for the WAL.
-	victims := p.extendVictims(min(n, len(p.frames)/4))
+	victims := p.extendVictims(min(n, len(p.frames)/maxExtendPinFraction))
 	ff.mu.Lock()
 	defer ff.mu.Unlock()
 	f, err := p.openForkLocked(ff, true)
@@ -206,6 +206,11 @@ func (p *Pool) Extend(rel RelFileNode, fork Fork, n int) (uint32, error) {
 	rs.stats.extensions.Add(1)
 	return first, nil
 }
+
+// maxExtendPinFraction bounds the frames one Extend pins at once to a
+// fraction of the pool (PostgreSQL 16 limits a backend's pins likewise), so
+// that concurrent extenders cannot pin every frame.
+const maxExtendPinFraction = 16
 
 // extendVictims returns up to n frames for Extend, each pinned once by the
 // caller and written out if it was dirty. It stops early when the clock
