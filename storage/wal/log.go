@@ -54,7 +54,8 @@ type Stats struct {
 // concurrent use, except Recover, which must run alone before any Insert.
 //
 // Lock order (outermost first): ckptMu -> w (writer) -> mu (insert);
-// fl (flush state) is taken alone. No lock is held across an fsync except w.
+// fl (flush state) is taken alone or innermost (writeOut records a failed
+// write under w). No lock is held across an fsync except w.
 type Log struct {
 	dir, walDir, controlPath string
 	opts                     Options
