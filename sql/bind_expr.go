@@ -666,31 +666,10 @@ func (b *binder) aexpr(a *pg_query.A_Expr) (Expr, error) {
 		if len(items) != 2 {
 			return nil, b.errAt(a.Location, pgerr.SyntaxError, "syntax error in BETWEEN")
 		}
-		x1, err := b.expr(a.Lexpr)
+		and, err := b.between(a.Lexpr, items[0], items[1], a.Location)
 		if err != nil {
 			return nil, err
 		}
-		x2, err := b.expr(a.Lexpr)
-		if err != nil {
-			return nil, err
-		}
-		lo, err := b.expr(items[0])
-		if err != nil {
-			return nil, err
-		}
-		hi, err := b.expr(items[1])
-		if err != nil {
-			return nil, err
-		}
-		c1, err := b.binary(">=", x1, lo, a.Location)
-		if err != nil {
-			return nil, err
-		}
-		c2, err := b.binary("<=", x2, hi, a.Location)
-		if err != nil {
-			return nil, err
-		}
-		and := &BoolOp{Op: "AND", Args: []Expr{c1, c2}}
 		if a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN {
 			return &BoolOp{Op: "NOT", Args: []Expr{and}}, nil
 		}
@@ -722,31 +701,11 @@ func (b *binder) aexpr(a *pg_query.A_Expr) (Expr, error) {
 		}
 		var ors []Expr
 		for _, pair := range [][2]*pg_query.Node{{items[0], items[1]}, {items[1], items[0]}} {
-			x1, err := b.expr(a.Lexpr)
+			and, err := b.between(a.Lexpr, pair[0], pair[1], a.Location)
 			if err != nil {
 				return nil, err
 			}
-			x2, err := b.expr(a.Lexpr)
-			if err != nil {
-				return nil, err
-			}
-			lo, err := b.expr(pair[0])
-			if err != nil {
-				return nil, err
-			}
-			hi, err := b.expr(pair[1])
-			if err != nil {
-				return nil, err
-			}
-			c1, err := b.binary(">=", x1, lo, a.Location)
-			if err != nil {
-				return nil, err
-			}
-			c2, err := b.binary("<=", x2, hi, a.Location)
-			if err != nil {
-				return nil, err
-			}
-			ors = append(ors, &BoolOp{Op: "AND", Args: []Expr{c1, c2}})
+			ors = append(ors, and)
 		}
 		var out Expr = &BoolOp{Op: "OR", Args: ors}
 		if a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM {
@@ -775,6 +734,36 @@ func (b *binder) aexpr(a *pg_query.A_Expr) (Expr, error) {
 		return &Like{X: x, Pattern: p, Not: strings.HasPrefix(op, "!"), Fold: a.Kind == pg_query.A_Expr_Kind_AEXPR_ILIKE}, nil
 	}
 	return nil, b.errAt(a.Location, pgerr.FeatureNotSupported, "operator kind %s is not supported", a.Kind.String())
+}
+
+// between binds x BETWEEN lo AND hi as (x >= lo AND x <= hi). x is bound
+// twice, so that each comparison resolves its own operand types.
+func (b *binder) between(x, lo, hi *pg_query.Node, loc int32) (*BoolOp, error) {
+	x1, err := b.expr(x)
+	if err != nil {
+		return nil, err
+	}
+	x2, err := b.expr(x)
+	if err != nil {
+		return nil, err
+	}
+	l, err := b.expr(lo)
+	if err != nil {
+		return nil, err
+	}
+	h, err := b.expr(hi)
+	if err != nil {
+		return nil, err
+	}
+	c1, err := b.binary(">=", x1, l, loc)
+	if err != nil {
+		return nil, err
+	}
+	c2, err := b.binary("<=", x2, h, loc)
+	if err != nil {
+		return nil, err
+	}
+	return &BoolOp{Op: "AND", Args: []Expr{c1, c2}}, nil
 }
 
 func (b *binder) binary(op string, l, r Expr, loc int32) (Expr, error) {
