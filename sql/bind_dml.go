@@ -203,6 +203,21 @@ func exprLocation(n *pg_query.Node) int32 {
 	return -1
 }
 
+// targetTable resolves the table an UPDATE or DELETE changes and makes it,
+// under its alias if it has one, the only relation in scope.
+func (b *binder) targetTable(rv *pg_query.RangeVar) (*catalog.Table, error) {
+	t, err := b.table(rv)
+	if err != nil {
+		return nil, err
+	}
+	alias := t.Name
+	if rv.Alias != nil && rv.Alias.Aliasname != "" {
+		alias = rv.Alias.Aliasname
+	}
+	b.sc = singleScope(t, alias)
+	return t, nil
+}
+
 func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 	if s.WithClause != nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH queries are not supported")
@@ -210,16 +225,11 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 	if len(s.FromClause) > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "UPDATE ... FROM is not supported")
 	}
-	t, err := b.table(s.Relation)
+	t, err := b.targetTable(s.Relation)
 	if err != nil {
 		return nil, err
 	}
-	alias := t.Name
-	if s.Relation.Alias != nil && s.Relation.Alias.Aliasname != "" {
-		alias = s.Relation.Alias.Aliasname
-	}
 	out := &Update{Table: t}
-	b.sc = singleScope(t, alias)
 	b.agg, b.aggErr = nil, "UPDATE"
 	var defaults []Expr
 	seen := map[int]bool{}
@@ -284,16 +294,11 @@ func (b *binder) deleteStmt(s *pg_query.DeleteStmt) (*Delete, error) {
 	if len(s.UsingClause) > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DELETE ... USING is not supported")
 	}
-	t, err := b.table(s.Relation)
+	t, err := b.targetTable(s.Relation)
 	if err != nil {
 		return nil, err
 	}
-	alias := t.Name
-	if s.Relation.Alias != nil && s.Relation.Alias.Aliasname != "" {
-		alias = s.Relation.Alias.Aliasname
-	}
 	out := &Delete{Table: t}
-	b.sc = singleScope(t, alias)
 	if s.WhereClause != nil {
 		b.agg, b.aggErr = nil, "WHERE"
 		w, err := b.expr(s.WhereClause)
