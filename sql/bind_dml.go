@@ -272,12 +272,7 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 		out.Set = append(out.Set, SetItem{Col: idx, E: e})
 	}
 	if s.WhereClause != nil {
-		b.aggErr = "WHERE"
-		w, err := b.expr(s.WhereClause)
-		if err != nil {
-			return nil, err
-		}
-		if out.Where, err = b.requireBool(w, "WHERE", 0); err != nil {
+		if out.Where, err = b.condition(s.WhereClause, "WHERE", "WHERE"); err != nil {
 			return nil, err
 		}
 	}
@@ -300,12 +295,7 @@ func (b *binder) deleteStmt(s *pg_query.DeleteStmt) (*Delete, error) {
 	}
 	out := &Delete{Table: t}
 	if s.WhereClause != nil {
-		b.agg, b.aggErr = nil, "WHERE"
-		w, err := b.expr(s.WhereClause)
-		if err != nil {
-			return nil, err
-		}
-		if out.Where, err = b.requireBool(w, "WHERE", 0); err != nil {
+		if out.Where, err = b.condition(s.WhereClause, "WHERE", "WHERE"); err != nil {
 			return nil, err
 		}
 	}

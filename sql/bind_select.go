@@ -91,6 +91,17 @@ func (b *binder) fromClause(from []*pg_query.Node) ([]*pg_query.Node, error) {
 	return quals, nil
 }
 
+// condition binds a WHERE or JOIN/ON condition: aggregates are refused
+// (naming aggClause) and the result must be boolean (naming boolClause).
+func (b *binder) condition(n *pg_query.Node, aggClause, boolClause string) (Expr, error) {
+	b.agg, b.aggErr = nil, aggClause
+	w, err := b.expr(n)
+	if err != nil {
+		return nil, err
+	}
+	return b.requireBool(w, boolClause, 0)
+}
+
 func (b *binder) table(rv *pg_query.RangeVar) (*catalog.Table, error) {
 	sysCatalog := func() error {
 		name := rv.Relname
@@ -233,12 +244,8 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 			ft := FromTable{Table: st.table, Base: st.base, Left: st.left}
 			var on []Expr
 			for _, q := range st.on {
-				b.agg, b.aggErr = nil, "JOIN conditions"
-				w, err := b.expr(q)
+				w, err := b.condition(q, "JOIN conditions", "JOIN/ON")
 				if err != nil {
-					return nil, err
-				}
-				if w, err = b.requireBool(w, "JOIN/ON", 0); err != nil {
 					return nil, err
 				}
 				on = append(on, w)
@@ -256,23 +263,15 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 	// WHERE, with the join conditions
 	var conds []Expr
 	for _, q := range quals {
-		b.agg, b.aggErr = nil, "JOIN conditions"
-		w, err := b.expr(q)
+		w, err := b.condition(q, "JOIN conditions", "JOIN/ON")
 		if err != nil {
-			return nil, err
-		}
-		if w, err = b.requireBool(w, "JOIN/ON", 0); err != nil {
 			return nil, err
 		}
 		conds = append(conds, w)
 	}
 	if s.WhereClause != nil {
-		b.agg, b.aggErr = nil, "WHERE"
-		w, err := b.expr(s.WhereClause)
+		w, err := b.condition(s.WhereClause, "WHERE", "WHERE")
 		if err != nil {
-			return nil, err
-		}
-		if w, err = b.requireBool(w, "WHERE", 0); err != nil {
 			return nil, err
 		}
 		conds = append(conds, w)
