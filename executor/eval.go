@@ -22,6 +22,19 @@ type evalCtx struct {
 	subs   map[*sql.Select]*subResult // subquery results, computed once
 }
 
+// evalStrict2 evaluates the operands of a strict binary operator. If either
+// is NULL it returns l == nil (and skips r when l is NULL): the operator's
+// result is NULL.
+func (c *evalCtx) evalStrict2(le, re sql.Expr, row []types.Datum) (l, r types.Datum, err error) {
+	if l, err = c.eval(le, row); err != nil || l == nil {
+		return nil, nil, err
+	}
+	if r, err = c.eval(re, row); err != nil || r == nil {
+		return nil, nil, err
+	}
+	return l, r, nil
+}
+
 func (c *evalCtx) evalBool(e sql.Expr, row []types.Datum) (bool, error) {
 	if e == nil {
 		return true, nil
@@ -45,12 +58,8 @@ func (c *evalCtx) eval(e sql.Expr, row []types.Datum) (types.Datum, error) {
 	case *sql.ColRef:
 		return row[x.Idx], nil
 	case *sql.Arith:
-		l, err := c.eval(x.L, row)
+		l, r, err := c.evalStrict2(x.L, x.R, row)
 		if err != nil || l == nil {
-			return nil, err
-		}
-		r, err := c.eval(x.R, row)
-		if err != nil || r == nil {
 			return nil, err
 		}
 		return types.Arith(x.Op, x.T, l, r)
@@ -61,12 +70,8 @@ func (c *evalCtx) eval(e sql.Expr, row []types.Datum) (types.Datum, error) {
 		}
 		return types.Negate(x.T, v)
 	case *sql.Concat:
-		l, err := c.eval(x.L, row)
+		l, r, err := c.evalStrict2(x.L, x.R, row)
 		if err != nil || l == nil {
-			return nil, err
-		}
-		r, err := c.eval(x.R, row)
-		if err != nil || r == nil {
 			return nil, err
 		}
 		return asText(x.LT, l) + asText(x.RT, r), nil
@@ -83,12 +88,8 @@ func (c *evalCtx) eval(e sql.Expr, row []types.Datum) (types.Datum, error) {
 			same := (l == nil && r == nil) || (l != nil && r != nil && types.Compare(x.CT, l, r) == 0)
 			return same == (x.Op == "IS NOT DISTINCT FROM"), nil
 		}
-		l, err := c.eval(x.L, row)
+		l, r, err := c.evalStrict2(x.L, x.R, row)
 		if err != nil || l == nil {
-			return nil, err
-		}
-		r, err := c.eval(x.R, row)
-		if err != nil || r == nil {
 			return nil, err
 		}
 		cmp := types.Compare(x.CT, l, r)
