@@ -235,26 +235,36 @@ func (ld *copyLoader) readText(ctx context.Context, br *bufio.Reader) error {
 		if err != nil {
 			return err
 		}
-		if len(fields) > len(c.Cols) {
-			return badCopy("extra data after last expected column")
-		}
-		vals := make([]types.Datum, len(c.Cols))
-		for i, f := range fields {
-			if f.raw == c.Null {
-				continue
-			}
-			if vals[i], err = ld.parseField(i, f.val); err != nil {
-				return err
-			}
-		}
-		if len(fields) < len(c.Cols) {
-			// Fields are converted in order first, as PostgreSQL does.
-			return badCopy("missing data for column \"%s\"", ld.x.rel.def.Columns[c.Cols[len(fields)]].Name)
-		}
-		if err := ld.addRow(vals); err != nil {
+		if err := addFields(ld, fields,
+			func(f textField) bool { return f.raw == c.Null },
+			func(f textField) string { return f.val }); err != nil {
 			return err
 		}
 	}
+}
+
+// addFields converts one line's fields of a text or CSV COPY to a row and
+// adds it. Fields are converted in order before a missing column is
+// reported, as PostgreSQL does, so a bad value earlier on the line wins.
+func addFields[F any](ld *copyLoader, fields []F, isNull func(F) bool, val func(F) string) error {
+	ncols := len(ld.c.Cols)
+	if len(fields) > ncols {
+		return badCopy("extra data after last expected column")
+	}
+	vals := make([]types.Datum, ncols)
+	for i, f := range fields {
+		if isNull(f) {
+			continue
+		}
+		var err error
+		if vals[i], err = ld.parseField(i, val(f)); err != nil {
+			return err
+		}
+	}
+	if len(fields) < ncols {
+		return badCopy("missing data for column \"%s\"", ld.x.rel.def.Columns[ld.c.Cols[len(fields)]].Name)
+	}
+	return ld.addRow(vals)
 }
 
 type textField struct{ raw, val string }
@@ -372,22 +382,9 @@ func (ld *copyLoader) readCSV(ctx context.Context, br *bufio.Reader) error {
 			continue
 		}
 		first = false
-		if len(fields) > len(c.Cols) {
-			return badCopy("extra data after last expected column")
-		}
-		vals := make([]types.Datum, len(c.Cols))
-		for i, f := range fields {
-			if !f.quoted && f.val == c.Null {
-				continue
-			}
-			if vals[i], err = ld.parseField(i, f.val); err != nil {
-				return err
-			}
-		}
-		if len(fields) < len(c.Cols) {
-			return badCopy("missing data for column \"%s\"", ld.x.rel.def.Columns[c.Cols[len(fields)]].Name)
-		}
-		if err := ld.addRow(vals); err != nil {
+		if err := addFields(ld, fields,
+			func(f csvField) bool { return !f.quoted && f.val == c.Null },
+			func(f csvField) string { return f.val }); err != nil {
 			return err
 		}
 	}
