@@ -210,6 +210,31 @@ func numericCommon(a, b types.OID) types.T {
 }
 
 // commonType picks the type two operands of a comparison are compared in.
+// selectCommonType is PostgreSQL's select_common_type over the operands of
+// IN, CASE or COALESCE: the common type of those that are not unknown
+// literals, text if all are. When two cannot be matched, ok is false and t
+// and bad are the types that clash.
+func selectCommonType(es []Expr) (t, bad types.T, ok bool) {
+	for _, e := range es {
+		if isUnknown(e) {
+			continue
+		}
+		if t.OID == 0 {
+			t = types.T{OID: e.Type().OID, Typmod: -1}
+			continue
+		}
+		c, ok := commonType(t, e.Type())
+		if !ok {
+			return t, e.Type(), false
+		}
+		t = c
+	}
+	if t.OID == 0 {
+		t = types.TText
+	}
+	return t, types.T{}, true
+}
+
 func commonType(l, r types.T) (types.T, bool) {
 	lc, rc := l.Category(), r.Category()
 	switch {
@@ -350,32 +375,16 @@ func (b *binder) expr(n *pg_query.Node) (Expr, error) {
 	case n.GetCoalesceExpr() != nil:
 		ce := n.GetCoalesceExpr()
 		var args []Expr
-		var t types.T
 		for _, a := range ce.Args {
 			x, err := b.expr(a)
 			if err != nil {
 				return nil, err
 			}
 			args = append(args, x)
-			if !isUnknown(x) && t.OID == 0 {
-				t = types.T{OID: x.Type().OID, Typmod: -1}
-			}
 		}
-		if t.OID == 0 {
-			t = types.TText
-		}
-		for i, a := range args {
-			if a.Type().OID == t.OID {
-				continue
-			}
-			ct, ok := commonType(t, a.Type())
-			if !ok && !isUnknown(a) {
-				return nil, b.errAt(ce.Location, pgerr.DatatypeMismatch, "COALESCE types %s and %s cannot be matched", t.Name(), a.Type().Name())
-			}
-			if ok && !isUnknown(a) {
-				t = ct
-			}
-			_ = i
+		t, bad, ok := selectCommonType(args)
+		if !ok {
+			return nil, b.errAt(ce.Location, pgerr.DatatypeMismatch, "COALESCE types %s and %s cannot be matched", t.Name(), bad.Name())
 		}
 		for i, a := range args {
 			x, err := b.coerce(a, t, types.CastImplicit, ce.Location)
@@ -634,24 +643,10 @@ func (b *binder) aexpr(a *pg_query.A_Expr) (Expr, error) {
 			list = append(list, e)
 		}
 		// Resolve a common type over all operands.
-		var ct types.T
 		all := append([]Expr{x}, list...)
-		for _, e := range all {
-			if isUnknown(e) {
-				continue
-			}
-			if ct.OID == 0 {
-				ct = types.T{OID: e.Type().OID, Typmod: -1}
-				continue
-			}
-			c, ok := commonType(ct, e.Type())
-			if !ok {
-				return nil, b.opError(a.Location, "=", ct, e.Type())
-			}
-			ct = c
-		}
-		if ct.OID == 0 {
-			ct = types.TText
+		ct, bad, ok := selectCommonType(all)
+		if !ok {
+			return nil, b.opError(a.Location, "=", ct, bad)
 		}
 		for i, e := range all {
 			c, err := b.castTo(e, ct, exprLoc(e, a.Location))
@@ -1137,23 +1132,9 @@ func (b *binder) caseExpr(ce *pg_query.CaseExpr) (Expr, error) {
 	if out.Else != nil {
 		all = append(all, out.Else)
 	}
-	var t types.T
-	for _, r := range all {
-		if isUnknown(r) {
-			continue
-		}
-		if t.OID == 0 {
-			t = types.T{OID: r.Type().OID, Typmod: -1}
-			continue
-		}
-		c, ok := commonType(t, r.Type())
-		if !ok {
-			return nil, b.errAt(ce.Location, pgerr.DatatypeMismatch, "CASE types %s and %s cannot be matched", t.Name(), r.Type().Name())
-		}
-		t = c
-	}
-	if t.OID == 0 {
-		t = types.TText
+	t, bad, ok := selectCommonType(all)
+	if !ok {
+		return nil, b.errAt(ce.Location, pgerr.DatatypeMismatch, "CASE types %s and %s cannot be matched", t.Name(), bad.Name())
 	}
 	out.T = t
 	for i, r := range out.Results {
