@@ -55,3 +55,24 @@ func BenchmarkPgxSelectPK(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPgxCopy loads rows with pgx's binary CopyFrom in COPYs of
+// 200,000, the shape minipg-bench rt uses; one op is one row.
+func BenchmarkPgxCopy(b *testing.B) {
+	conn := benchConn(b)
+	ctx := context.Background()
+	if _, err := conn.Exec(ctx, "create table bench_copy (id int, v int, t text)"); err != nil {
+		b.Fatal(err)
+	}
+	const n = 200000
+	rows := make([][]any, n)
+	for i := range rows {
+		rows[i] = []any{int32(i), int32(i * 3), "some text of a row"}
+	}
+	b.ResetTimer()
+	for done := 0; done < b.N; done += n {
+		if _, err := conn.CopyFrom(ctx, pgx.Identifier{"bench_copy"}, []string{"id", "v", "t"}, pgx.CopyFromRows(rows)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -212,6 +212,9 @@ func (l *Log) bootstrap() error {
 // flushed). Used only while opening.
 func (l *Log) setPosition(end, prev uint64) {
 	l.mu.insertLSN, l.mu.prevLSN, l.mu.pendingStart = end, prev, end
+	if l.mu.pending == nil {
+		l.mu.pending = make([]byte, 0, l.opts.BufferSize+l.opts.BufferSize/4)
+	}
 	l.insertPos.Store(end)
 	l.w.written = end
 	l.fl.flushed = end
@@ -496,7 +499,13 @@ func (l *Log) writeOut(sync bool) (uint64, error) {
 	l.mu.Lock()
 	data, start := l.mu.pending, l.mu.pendingStart
 	end := start + uint64(len(data))
-	l.mu.pending, l.mu.spare = l.mu.spare[:0], nil
+	next := l.mu.spare
+	if next == nil {
+		// The first swap, or the last buffer grew too big to keep: a new
+		// one with room for a buffer's worth and the record that crosses it.
+		next = make([]byte, 0, l.opts.BufferSize+l.opts.BufferSize/4)
+	}
+	l.mu.pending, l.mu.spare = next[:0], nil
 	l.mu.pendingStart = end
 	l.mu.Unlock()
 
@@ -514,7 +523,7 @@ func (l *Log) writeOut(sync bool) (uint64, error) {
 		l.fl.Unlock()
 		return 0, err
 	}
-	if cap(data) <= 2*l.opts.BufferSize {
+	if cap(data) <= 4*l.opts.BufferSize {
 		l.mu.Lock()
 		if l.mu.spare == nil {
 			l.mu.spare = data[:0]
