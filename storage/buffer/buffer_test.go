@@ -1095,3 +1095,42 @@ func TestExtendManyRelationsSmallPool(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestExtendLargeIsZeroOnDisk: an extension big enough to use fallocate
+// leaves the file at the new size with all-zero pages, and pages written
+// before it keep their contents.
+func TestExtendLargeIsZeroOnDisk(t *testing.T) {
+	p := newTestPool(t, 64, nil)
+	rel := RelFileNode(77)
+	mustExtend(t, p, rel, MainFork, 1)
+	writeTestBlock(t, p, rel, 0, 7, 0)
+	if err := p.FlushRel(rel); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{fallocateMinBlocks - 1, fallocateMinBlocks, 40} {
+		first := extendOnDisk(t, p, rel, MainFork, n)
+		st, err := os.Stat(p.path(rel, MainFork))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := int64(first+uint32(n)) * page.BlockSize; st.Size() != want {
+			t.Fatalf("extend by %d: file is %d bytes, want %d", n, st.Size(), want)
+		}
+		for blk := first; blk < first+uint32(n); blk++ {
+			b := mustRead(t, p, rel, blk)
+			b.RLock()
+			if !page.IsNew(b.Page()) || b.Page()[page.BlockSize-1] != 0 {
+				t.Fatalf("block %d after extend by %d is not a zero page", blk, n)
+			}
+			b.RUnlock()
+			b.Release()
+		}
+	}
+	b := mustRead(t, p, rel, 0)
+	defer b.Release()
+	b.RLock()
+	defer b.RUnlock()
+	if blk, counter := testPayload(b.Page()); blk != 0 || counter != 7 {
+		t.Fatalf("block 0 holds (%d, %d), want (0, 7)", blk, counter)
+	}
+}

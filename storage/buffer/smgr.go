@@ -154,8 +154,24 @@ func (p *Pool) NBlocks(rel RelFileNode, fork Fork) (uint32, error) {
 // zeroBlocks is a shared source of zero pages for Extend.
 var zeroBlocks = make([]byte, 64*page.BlockSize)
 
+// zeroExtend appends n zero pages to f at off: fallocate for many pages
+// where the file system has it, else one write of zeroes.
+func zeroExtend(f *os.File, off int64, n int) error {
+	if n >= fallocateMinBlocks {
+		if ok, err := fallocate(f, off, int64(n)*page.BlockSize); ok || err != nil {
+			return err
+		}
+	}
+	buf := zeroBlocks
+	if n*page.BlockSize > len(buf) {
+		buf = make([]byte, n*page.BlockSize)
+	}
+	_, err := f.WriteAt(buf[:n*page.BlockSize], off)
+	return err
+}
+
 // Extend appends n zero-filled pages to the fork at its end with one write
-// (creating the file if needed) and returns the first new block number. The
+// or fallocate (creating the file if needed) and returns the first new block number. The
 // new size is visible to NBlocks as soon as Extend returns. The caller holds
 // the relation's extension lock, so that concurrent extenders (and the FSM)
 // see a consistent size; Extend itself is also safe without it.
@@ -190,11 +206,7 @@ func (p *Pool) Extend(rel RelFileNode, fork Fork, n int) (uint32, error) {
 		p.releaseVictims(victims)
 		return 0, wrap(ErrIO, nil, "cannot extend file %q beyond %d blocks", ff.path, page.InvalidBlock)
 	}
-	buf := zeroBlocks
-	if n*page.BlockSize > len(buf) {
-		buf = make([]byte, n*page.BlockSize)
-	}
-	if _, err := f.WriteAt(buf[:n*page.BlockSize], int64(first)*page.BlockSize); err != nil {
+	if err := zeroExtend(f, int64(first)*page.BlockSize, n); err != nil {
 		p.releaseVictims(victims)
 		return 0, wrap(ErrIO, err, "could not extend file %q", ff.path)
 	}

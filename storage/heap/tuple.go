@@ -36,6 +36,7 @@ package heap
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"minipg/pgerr"
 	"minipg/storage/page"
@@ -205,6 +206,13 @@ func checkDesc(desc TupleDesc) error {
 // aligned, else a 4-byte header aligned to the attribute's Align. isnull
 // may be nil (no nulls); values[i] of a null attribute is ignored.
 func FormTuple(desc TupleDesc, values [][]byte, isnull []bool) ([]byte, error) {
+	return AppendTuple(nil, desc, values, isnull)
+}
+
+// AppendTuple is FormTuple forming the tuple at the end of dst: it returns
+// dst extended by the tuple, which is the result's tail after len(dst).
+// Bulk loads form a batch of tuples in one reused buffer this way.
+func AppendTuple(dst []byte, desc TupleDesc, values [][]byte, isnull []bool) ([]byte, error) {
 	if err := checkDesc(desc); err != nil {
 		return nil, err
 	}
@@ -244,7 +252,10 @@ func FormTuple(desc TupleDesc, values [][]byte, isnull []bool) ([]byte, error) {
 	}
 	hoff = page.MaxAlignLen(hoff)
 
-	t := make([]byte, hoff+dataLen)
+	start := len(dst)
+	dst = slices.Grow(dst, hoff+dataLen)[:start+hoff+dataLen]
+	t := dst[start:]
+	clear(t)
 	SetCtid(t, page.TID{Block: page.InvalidBlock, Offset: page.InvalidOffset})
 	SetInfomask2(t, uint16(len(desc)))
 	t[offHoff] = byte(hoff)
@@ -280,7 +291,7 @@ func FormTuple(desc TupleDesc, values [][]byte, isnull []bool) ([]byte, error) {
 		}
 	}
 	SetInfomask(t, infomask)
-	return t, nil
+	return dst, nil
 }
 
 // DeformTuple is heap_deform_tuple: it sets values[i] to a slice of tup

@@ -44,6 +44,48 @@ func TestTupleRoundTrip(t *testing.T) {
 	}
 }
 
+// TestAppendTuple: tuples appended one after another into a buffer that
+// starts dirty are byte for byte what FormTuple makes on its own.
+func TestAppendTuple(t *testing.T) {
+	desc := TupleDesc{attInt4, attText, attInt8, attText}
+	buf := bytes.Repeat([]byte{0xFF}, 3) // garbage before, and reused capacity
+	buf = buf[:1]
+	var want [][]byte
+	var starts []int
+	for i := range 40 {
+		vals := [][]byte{le4(int32(i)), []byte(strings.Repeat("x", i*7)), le8(int64(-i)), []byte("tail")}
+		nulls := []bool{false, i%3 == 0, i%5 == 0, false}
+		w, err := FormTuple(desc, vals, nulls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, w)
+		starts = append(starts, len(buf))
+		if buf, err = AppendTuple(buf, desc, vals, nulls); err != nil {
+			t.Fatal(err)
+		}
+		if i == 20 {
+			// Reuse: dirty the unused capacity, as a reset batch buffer has it.
+			tail := buf[len(buf):cap(buf)]
+			for j := range tail {
+				tail[j] = 0xEE
+			}
+		}
+	}
+	if buf[0] != 0xFF {
+		t.Fatalf("prefix overwritten: %x", buf[0])
+	}
+	for i, w := range want {
+		end := len(buf)
+		if i+1 < len(starts) {
+			end = starts[i+1]
+		}
+		if got := buf[starts[i]:end]; !bytes.Equal(got, w) {
+			t.Fatalf("tuple %d: %x, want %x", i, got, w)
+		}
+	}
+}
+
 func TestTupleVarlenaHeaders(t *testing.T) {
 	desc := TupleDesc{attText}
 	for _, c := range []struct {
