@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"minipg/pgerr"
@@ -73,15 +74,10 @@ func (pt *Portal) copyFrom(ctx context.Context, r io.Reader) (int64, error) {
 		return 0, err
 	}
 	rel := x.rel
-	ncols := len(rel.types)
 	ld := &copyLoader{x: x, c: c, ist: heap.NewBulkInsertState(), enc: newEncoder(rel)}
 	ld.colTypes = make([]types.T, len(c.Cols))
 	for i, col := range c.Cols {
 		ld.colTypes[i] = rel.types[col]
-	}
-	ld.given = make([]bool, ncols)
-	for _, col := range c.Cols {
-		ld.given[col] = true
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	switch c.Format {
@@ -104,13 +100,14 @@ func (pt *Portal) copyFrom(ctx context.Context, r io.Reader) (int64, error) {
 type copyLoader struct {
 	x        *execCtx
 	c        *sql.Copy
-	colTypes []types.T
-	given    []bool
+	colTypes []types.T // of the COPY columns, in COPY order
 	ist      *heap.InsertState
 	enc      *encoder
-	rows     [][]types.Datum
-	row      []types.Datum // reused by addRow when there are no indexes
-	tups     [][]byte
+	arena    []byte          // the batch's tuples, one after another
+	tups     [][]byte        // the batch's tuples, slices of arena
+	rows     [][]types.Datum // the batch's rows, when there are index entries to make
+	row      []types.Datum   // reused by addRow when there are none
+	fb       []byte          // a field too big for the read buffer
 	n        int64
 	line     int
 }
@@ -118,42 +115,73 @@ type copyLoader struct {
 // addRow takes the values of the COPY columns (already typed) and queues a
 // full row.
 func (ld *copyLoader) addRow(vals []types.Datum) error {
-	r := ld.x.rel
-	ncols := len(r.types)
+	ld.enc.reset()
 	var row []types.Datum
-	if len(r.indexes) > 0 {
-		row = make([]types.Datum, ncols+1) // kept for the index entries
+	if len(ld.x.rel.indexes) > 0 {
+		row = make([]types.Datum, len(ld.x.rel.types)+1) // kept for the index entries
 	} else {
 		if ld.row == nil {
-			ld.row = make([]types.Datum, ncols+1)
+			ld.row = make([]types.Datum, len(ld.x.rel.types)+1)
 		}
 		row = ld.row
 		clear(row)
 	}
 	for i, col := range ld.c.Cols {
+		if err := ld.enc.setDatum(col, vals[i]); err != nil {
+			return err
+		}
 		row[col] = vals[i]
 	}
-	for col := 0; col < ncols; col++ {
-		if ld.given[col] || ld.c.Defaults[col] == nil {
+	return ld.finishRow(row)
+}
+
+// finishRow completes the row set in ld.enc (defaults for the columns COPY
+// does not give, the NOT NULL check) and queues its tuple. row holds the
+// same values as Datums, or is nil when only the encoder has them (binary
+// COPY); it is decoded from the encoder when Datums are needed.
+func (ld *copyLoader) finishRow(row []types.Datum) error {
+	en, r := ld.enc, ld.x.rel
+	for col := range r.types {
+		if en.set[col] || ld.c.Defaults[col] == nil {
 			continue
 		}
 		v, err := ld.x.ev.eval(ld.c.Defaults[col], nil)
 		if err != nil {
 			return err
 		}
-		row[col] = v
+		if err := en.setDatum(col, v); err != nil {
+			return err
+		}
+		if row != nil {
+			row[col] = v
+		}
 	}
-	if err := r.checkNotNull(row); err != nil {
-		return err
+	for i, c := range r.def.Columns {
+		if c.NotNull && (!en.set[i] || en.nulls[i]) {
+			if row == nil {
+				var err error
+				if row, err = en.datums(); err != nil {
+					return err
+				}
+			}
+			return r.checkNotNull(row)
+		}
 	}
-	tup, err := ld.enc.encode(row)
+	start := len(ld.arena)
+	arena, err := en.appendTuple(ld.arena)
 	if err != nil {
 		return err
 	}
+	ld.arena = arena
+	ld.tups = append(ld.tups, arena[start:len(arena):len(arena)])
 	if len(r.indexes) > 0 {
+		if row == nil {
+			if row, err = en.datums(); err != nil {
+				return err
+			}
+		}
 		ld.rows = append(ld.rows, row) // for the index entries
 	}
-	ld.tups = append(ld.tups, tup)
 	if len(ld.tups) >= copyBatch {
 		return ld.flush()
 	}
@@ -182,7 +210,8 @@ func (ld *copyLoader) flush() error {
 		}
 	}
 	ld.n += int64(len(tids))
-	ld.rows, ld.tups = ld.rows[:0], ld.tups[:0]
+	clear(ld.rows)
+	ld.rows, ld.tups, ld.arena = ld.rows[:0], ld.tups[:0], ld.arena[:0]
 	return nil
 }
 
@@ -467,53 +496,92 @@ func (ld *copyLoader) readBinary(ctx context.Context, br *bufio.Reader) error {
 		return badCopy("invalid COPY file header (wrong length)")
 	}
 	ncols := len(ld.c.Cols)
-	var b4 [4]byte
-	vals := make([]types.Datum, ncols) // addRow copies them
-	var fb []byte                      // field bytes; DecodeBinary keeps none
+	en := ld.enc
 	for {
-		var b2 [2]byte
-		if _, err := io.ReadFull(br, b2[:]); err != nil {
+		b, err := ld.next(br, 2)
+		if err != nil {
 			if err == io.EOF {
 				return nil // no trailer: accepted, as PostgreSQL does at EOF
 			}
 			return badCopy("unexpected EOF in COPY data")
 		}
-		nf := int16(binary.BigEndian.Uint16(b2[:]))
+		nf := int16(binary.BigEndian.Uint16(b))
 		if nf == -1 {
 			return nil
 		}
 		if int(nf) != ncols {
 			return badCopy("row field count is %d, expected %d", nf, ncols)
 		}
-		for i := 0; i < ncols; i++ {
-			vals[i] = nil
-			if _, err := io.ReadFull(br, b4[:]); err != nil {
+		// Each field goes straight from the wire format to the on-disk
+		// form in the encoder; no Datum is made unless an index or an
+		// error needs one.
+		en.reset()
+		for i, col := range ld.c.Cols {
+			if b, err = ld.next(br, 4); err != nil {
 				return badCopy("unexpected EOF in COPY data")
 			}
-			l := int32(binary.BigEndian.Uint32(b4[:]))
+			l := int32(binary.BigEndian.Uint32(b))
 			if l == -1 {
+				en.setNull(col)
 				continue
 			}
 			if l < 0 {
 				return badCopy("invalid field size")
 			}
-			if cap(fb) < int(l) {
-				fb = make([]byte, l)
-			}
-			buf := fb[:l]
-			if _, err := io.ReadFull(br, buf); err != nil {
+			if b, err = ld.next(br, int(l)); err != nil {
+				if pgerr.CodeOf(err) == pgerr.ProgramLimitExceeded {
+					return err
+				}
 				return badCopy("unexpected EOF in COPY data")
 			}
-			v, err := types.DecodeBinary(ld.colTypes[i], buf)
-			if err != nil {
+			t := ld.colTypes[i]
+			if err := en.setDisk(col, func(dst []byte) ([]byte, error) { return types.AppendDiskFromBinary(dst, t, b) }); err != nil {
 				return err
 			}
-			vals[i] = v
 		}
-		if err := ld.addRow(vals); err != nil {
+		if err := ld.finishRow(nil); err != nil {
 			return err
 		}
 	}
 }
+
+// next returns the next n bytes of the COPY stream, valid until the next
+// call; io.EOF when the stream ends before any of them, another error when
+// it ends inside them.
+func (ld *copyLoader) next(br *bufio.Reader, n int) ([]byte, error) {
+	if n <= br.Size() {
+		b, err := br.Peek(n)
+		if err != nil {
+			if len(b) > 0 && err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
+		br.Discard(n)
+		return b, nil
+	}
+	// A big field is read as it arrives, so that a length the data never
+	// backs cannot make us allocate it up front.
+	if n >= maxCopyField { // with room for the terminator, as enlargeStringInfo checks
+		return nil, pgerr.New(pgerr.ProgramLimitExceeded, "out of memory").
+			WithDetail("Cannot enlarge string buffer containing 0 bytes by %d more bytes.", n)
+	}
+	b := ld.fb[:0]
+	for len(b) < n {
+		chunk := min(n-len(b), 1<<20)
+		b = slices.Grow(b, chunk)
+		m, err := io.ReadFull(br, b[len(b):len(b)+chunk])
+		b = b[:len(b)+m]
+		if err != nil {
+			return nil, io.ErrUnexpectedEOF
+		}
+	}
+	ld.fb = b
+	return b, nil
+}
+
+// maxCopyField is PostgreSQL's MaxAllocSize, the largest field a COPY
+// can hold.
+const maxCopyField = 1<<30 - 1
 
 var _ = page.TID{}

@@ -81,41 +81,85 @@ func (r *relation) encode(row []types.Datum) ([]byte, error) {
 	return heap.FormTuple(r.desc, vals, nulls)
 }
 
-// encoder forms tuples reusing its buffers (COPY).
+// encoder forms tuples reusing its buffers (COPY). A row is set column by
+// column (setDisk, setNull, or setDatum for a value that is a Datum), then
+// appendTuple forms the tuple; reset starts the next row.
 type encoder struct {
 	r     *relation
 	vals  [][]byte
 	nulls []bool
-	offs  []int
+	set   []bool // column given a value or NULL since reset
+	spans [][2]int
 	buf   []byte
 }
 
 func newEncoder(r *relation) *encoder {
 	n := len(r.types)
-	return &encoder{r: r, vals: make([][]byte, n), nulls: make([]bool, n), offs: make([]int, n+1)}
+	return &encoder{r: r, vals: make([][]byte, n), nulls: make([]bool, n), set: make([]bool, n), spans: make([][2]int, n)}
 }
 
-// encode is relation.encode without per-column allocations.
-func (en *encoder) encode(row []types.Datum) ([]byte, error) {
+func (en *encoder) reset() {
 	en.buf = en.buf[:0]
-	for i, t := range en.r.types {
-		en.offs[i] = len(en.buf)
-		en.nulls[i] = row[i] == nil
-		if row[i] == nil {
-			continue
-		}
-		var err error
-		if en.buf, err = types.AppendDisk(en.buf, t, row[i]); err != nil {
-			return nil, err
-		}
+	clear(en.set)
+}
+
+// setDisk sets column col to the on-disk bytes fn appends to its argument.
+func (en *encoder) setDisk(col int, fn func([]byte) ([]byte, error)) error {
+	start := len(en.buf)
+	b, err := fn(en.buf)
+	if err != nil {
+		return err
 	}
-	en.offs[len(en.r.types)] = len(en.buf)
-	for i := range en.r.types {
+	en.buf = b
+	en.spans[col] = [2]int{start, len(b)}
+	en.nulls[col], en.set[col] = false, true
+	return nil
+}
+
+func (en *encoder) setNull(col int) { en.nulls[col], en.set[col] = true, true }
+
+func (en *encoder) setDatum(col int, d types.Datum) error {
+	if d == nil {
+		en.setNull(col)
+		return nil
+	}
+	return en.setDisk(col, func(b []byte) ([]byte, error) { return types.AppendDisk(b, en.r.types[col], d) })
+}
+
+// slice points vals at each column's bytes; columns not set are NULL.
+func (en *encoder) slice() {
+	for i := range en.vals {
+		if !en.set[i] {
+			en.nulls[i] = true
+		}
 		if en.nulls[i] {
 			en.vals[i] = nil
 			continue
 		}
-		en.vals[i] = en.buf[en.offs[i]:en.offs[i+1]]
+		en.vals[i] = en.buf[en.spans[i][0]:en.spans[i][1]]
 	}
-	return heap.FormTuple(en.r.desc, en.vals, en.nulls)
+}
+
+// datums decodes the row into Datums, with a slot for the ctid at the end,
+// for index entries and error details.
+func (en *encoder) datums() ([]types.Datum, error) {
+	en.slice()
+	row := make([]types.Datum, len(en.r.types)+1)
+	for i, t := range en.r.types {
+		if en.nulls[i] {
+			continue
+		}
+		d, err := types.DecodeDisk(t, en.vals[i])
+		if err != nil {
+			return nil, err
+		}
+		row[i] = d
+	}
+	return row, nil
+}
+
+// appendTuple forms the row's tuple at the end of dst.
+func (en *encoder) appendTuple(dst []byte) ([]byte, error) {
+	en.slice()
+	return heap.AppendTuple(dst, en.r.desc, en.vals, en.nulls)
 }

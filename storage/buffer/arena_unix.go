@@ -18,5 +18,6 @@ func newArena(p *Pool, size int) []byte {
 		return make([]byte, size)
 	}
 	runtime.AddCleanup(p, func(a []byte) { _ = syscall.Munmap(a) }, a)
+	adviseHugePages(a)
 	return a
 }

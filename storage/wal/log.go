@@ -97,6 +97,12 @@ type Log struct {
 	flushedPos atomic.Uint64 // mirror of fl.flushed
 	broken     atomic.Bool   // fl.err is set
 
+	// prealloc wakes the WAL writer to create the segment after the one
+	// being filled, so that inserts crossing into it find it ready;
+	// preallocated is the highest segment known to exist.
+	prealloc     chan struct{}
+	preallocated atomic.Uint64
+
 	ckptEnd atomic.Uint64 // end of the last checkpoint record written
 	ckptMu  sync.Mutex    // one checkpoint at a time; protects control
 	control ControlData   // as last written
@@ -143,6 +149,7 @@ func Open(datadir string, opts Options) (*Log, error) {
 		log:         opts.Logger,
 		stop:        make(chan struct{}),
 		stopped:     make(chan struct{}),
+		prealloc:    make(chan struct{}, 1),
 	}
 	l.fl.cond = sync.NewCond(&l.fl.Mutex)
 	l.w.files = map[uint64]*os.File{}
@@ -415,6 +422,13 @@ func (l *Log) insert(rec *Record) (uint64, uint64, error) {
 		over := len(l.mu.pending) >= l.opts.BufferSize
 		l.mu.Unlock()
 
+		if seg := end / uint64(l.segSize); seg+1 > l.preallocated.Load() && end%uint64(l.segSize) >= uint64(l.segSize)/2 {
+			select {
+			case l.prealloc <- struct{}{}:
+			default:
+			}
+		}
+
 		l.stats.records.Add(1)
 		l.stats.fpi.Add(int64(nimg))
 		l.stats.bytes.Add(int64(len(buf)))
@@ -593,6 +607,10 @@ func (l *Log) writer() {
 		select {
 		case <-l.stop:
 			return
+		case <-l.prealloc:
+			if err := l.preallocNext(); err != nil {
+				l.log.Warn("could not preallocate the next WAL segment", "err", err)
+			}
 		case <-t.C:
 			if ins := l.InsertLSN(); ins > l.FlushedLSN() {
 				if err := l.Flush(ins); err != nil {

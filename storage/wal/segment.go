@@ -172,3 +172,60 @@ func zeroFill(f *os.File, off, size int64) error {
 	}
 	return nil
 }
+
+// preallocNext creates, zero-filled, the segment after the one being
+// filled, if it does not exist yet (the WAL writer's part of PostgreSQL's
+// PreallocXlogFiles). The file is filled under a temporary name without
+// any lock, then renamed into place under l.w, as XLogFileInit does, so
+// that segFileLocked never sees a partly filled segment; if a writer made
+// the segment meanwhile, the temporary file is dropped.
+func (l *Log) preallocNext() error {
+	next := l.InsertLSN()/uint64(l.segSize) + 1
+	if next <= l.preallocated.Load() {
+		return nil
+	}
+	path := l.segPath(next)
+	if _, err := os.Stat(path); err == nil {
+		l.notePreallocated(next)
+		return nil
+	}
+	tmp := filepath.Join(l.walDir, "xlogtemp.prealloc")
+	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return wrap(ErrIO, err, "could not create file %q", tmp)
+	}
+	err = zeroFill(f, 0, l.segSize)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return wrap(ErrIO, err, "could not initialize WAL segment %q", tmp)
+	}
+	l.w.Lock()
+	defer l.w.Unlock()
+	if _, err := os.Stat(path); err == nil {
+		os.Remove(tmp)
+		l.notePreallocated(next)
+		return nil
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return wrap(ErrIO, err, "could not rename file %q to %q", tmp, path)
+	}
+	l.w.newFile = true // the directory entry becomes durable at the next flush
+	l.notePreallocated(next)
+	return nil
+}
+
+func (l *Log) notePreallocated(segno uint64) {
+	for {
+		cur := l.preallocated.Load()
+		if segno <= cur || l.preallocated.CompareAndSwap(cur, segno) {
+			return
+		}
+	}
+}

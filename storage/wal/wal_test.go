@@ -987,3 +987,61 @@ func inParallel(b *testing.B, ng int, op func() error) (per int) {
 	wg.Wait()
 	return per
 }
+
+// Once inserts pass the middle of a segment, the WAL writer creates the
+// next one in the background, full size, so that the insert that crosses
+// into it does not wait for the zero-fill; the log then continues into
+// it and reopens at the same end.
+func TestWALWriterPreallocatesNextSegment(t *testing.T) {
+	dir := t.TempDir()
+	o := testOptions(nil)
+	o.WriterDelay = time.Hour // only the preallocation wakes the writer
+	l := openTest(t, dir, o)
+	cur := l.InsertLSN() / testSegSize
+	next := l.segPath(cur + 2)
+	for l.InsertLSN()/testSegSize <= cur { // into segment cur+1, which the start-up checkpoint made
+		if _, err := l.Insert(&Record{Rmgr: RmgrHeap, MainData: make([]byte, 1000)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cur++
+	if _, err := os.Stat(next); !os.IsNotExist(err) {
+		t.Fatalf("segment %d exists before its predecessor is half full: %v", cur+1, err)
+	}
+	for l.InsertLSN()%testSegSize < testSegSize/2 && l.InsertLSN()/testSegSize == cur {
+		if _, err := l.Insert(&Record{Rmgr: RmgrHeap, MainData: make([]byte, 1000)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if l.InsertLSN()/testSegSize != cur {
+		t.Fatalf("records crossed the segment before its middle was seen")
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		st, err := os.Stat(next)
+		if err == nil && st.Size() == testSegSize {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("segment %d not preallocated: %v", cur+1, err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "wal", "xlogtemp.prealloc")); !os.IsNotExist(err) {
+		t.Fatalf("temporary file left behind: %v", err)
+	}
+	for l.InsertLSN()/testSegSize <= cur+1 {
+		if _, err := l.Insert(&Record{Rmgr: RmgrHeap, MainData: make([]byte, 1000)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	end := l.InsertLSN()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	l2 := openTest(t, dir, testOptions(nil))
+	defer l2.Close()
+	if l2.InsertLSN() != end {
+		t.Fatalf("reopened at %s, want %s", FormatLSN(l2.InsertLSN()), FormatLSN(end))
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !linux && unix && !race
+
+package buffer
+
+func adviseHugePages([]byte) {}
