@@ -2,7 +2,10 @@
 // pgx and reports round trips and rows per second side by side, measured in
 // one run so that the ratio is meaningful on a noisy machine.
 //
-//	minipg-bench [rt] -server bin/minipg [-pg postgres://...] [-duration 5s]
+//	minipg-bench [rt] -server bin/minipg [-pg postgres://...] [-duration 5s] [-rounds 3]
+//
+// Every workload runs -rounds times on each server, alternating which goes
+// first, and the median of each server's rounds is reported.
 //
 // The TPC-C subcommands (load, locality, run, delivery-pass, neworders) are
 // described in tpcc.go.
@@ -21,6 +24,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -46,6 +50,8 @@ func main() {
 	dur := flag.Duration("duration", 3*time.Second, "duration of each timed workload")
 	copyRows := flag.Int("copy-rows", 200000, "rows per COPY workload")
 	clients := flag.Int("clients", 32, "connections of the concurrent workload")
+	rounds := flag.Int("rounds", 3, "times each workload runs on each server (the median is reported)")
+	verbose := flag.Bool("v", false, "print every round's figure")
 	flag.Parse()
 	log.SetFlags(0)
 
@@ -64,44 +70,55 @@ func main() {
 		targets = append(targets, target{name: "postgresql", dsn: *pgDSN})
 	}
 
-	type result struct{ insert, selectPK, copyRows, conc, commits1, commits8, commits32 float64 }
-	results := make([]result, len(targets))
+	// Each workload runs on every target in turn, rounds times, the order
+	// of the targets alternating between rounds, and the median of a
+	// target's rounds is reported: a slow moment of a noisy machine then
+	// hits both servers alike and no single run decides a figure.
+	workloads := []struct {
+		name string
+		run  func(ctx context.Context, dsn string) (float64, error)
+	}{
+		{"single-row INSERT round trips/s", func(ctx context.Context, dsn string) (float64, error) { return benchInsert(ctx, dsn, *dur) }},
+		{"primary-key SELECT round trips/s", func(ctx context.Context, dsn string) (float64, error) { return benchSelect(ctx, dsn, *dur) }},
+		{"COPY rows/s", func(ctx context.Context, dsn string) (float64, error) { return benchCopy(ctx, dsn, *copyRows) }},
+		{fmt.Sprintf("%d conns INSERT+SELECT stmts/s", *clients), func(ctx context.Context, dsn string) (float64, error) {
+			return benchConcurrent(ctx, dsn, *clients, *dur)
+		}},
+		{"commits/s, 1 client", func(ctx context.Context, dsn string) (float64, error) { return benchCommits(ctx, dsn, 1, *dur) }},
+		{"commits/s, 8 clients", func(ctx context.Context, dsn string) (float64, error) { return benchCommits(ctx, dsn, 8, *dur) }},
+		{"commits/s, 32 clients", func(ctx context.Context, dsn string) (float64, error) { return benchCommits(ctx, dsn, 32, *dur) }},
+	}
 	ctx := context.Background()
-	for i, t := range targets {
-		var r result
-		var err error
-		if r.insert, err = benchInsert(ctx, t.dsn, *dur); err != nil {
-			log.Fatalf("%s insert: %v", t.name, err)
-		}
-		if r.selectPK, err = benchSelect(ctx, t.dsn, *dur); err != nil {
-			log.Fatalf("%s select: %v", t.name, err)
-		}
-		if r.copyRows, err = benchCopy(ctx, t.dsn, *copyRows); err != nil {
-			log.Fatalf("%s copy: %v", t.name, err)
-		}
-		if r.conc, err = benchConcurrent(ctx, t.dsn, *clients, *dur); err != nil {
-			log.Fatalf("%s concurrent: %v", t.name, err)
-		}
-		for _, n := range []int{1, 8, 32} {
-			c, err := benchCommits(ctx, t.dsn, n, *dur)
-			if err != nil {
-				log.Fatalf("%s commits x%d: %v", t.name, n, err)
-			}
-			switch n {
-			case 1:
-				r.commits1 = c
-			case 8:
-				r.commits8 = c
-			case 32:
-				r.commits32 = c
+	medians := make([][]float64, len(workloads)) // [workload][target]
+	for w, wl := range workloads {
+		samples := make([][]float64, len(targets))
+		for r := range *rounds {
+			for k := range targets {
+				ti := k
+				if r%2 == 1 {
+					ti = len(targets) - 1 - k
+				}
+				v, err := wl.run(ctx, targets[ti].dsn)
+				if err != nil {
+					log.Fatalf("%s, %s: %v", targets[ti].name, wl.name, err)
+				}
+				samples[ti] = append(samples[ti], v)
 			}
 		}
-		results[i] = r
-		if t.pid != 0 {
-			fmt.Printf("%s peak RSS after %d-connection workload: %s\n", t.name, *clients, vmHWM(t.pid))
+		medians[w] = make([]float64, len(targets))
+		for ti := range targets {
+			medians[w][ti] = median(samples[ti])
+		}
+		if *verbose {
+			fmt.Printf("%s: %v\n", wl.name, samples)
 		}
 	}
-	fmt.Printf("\n%-34s", "workload")
+	for _, t := range targets {
+		if t.pid != 0 {
+			fmt.Printf("%s peak RSS (VmHWM) after all workloads (up to %d connections): %s\n", t.name, *clients, vmHWM(t.pid))
+		}
+	}
+	fmt.Printf("\nmedian of %d rounds\n%-34s", *rounds, "workload")
 	for _, t := range targets {
 		fmt.Printf("%16s", t.name)
 	}
@@ -109,23 +126,31 @@ func main() {
 		fmt.Printf("%16s", "minipg/pg")
 	}
 	fmt.Println()
-	row := func(name string, get func(result) float64) {
-		fmt.Printf("%-34s", name)
-		for _, r := range results {
-			fmt.Printf("%16.0f", get(r))
+	for w, wl := range workloads {
+		fmt.Printf("%-34s", wl.name)
+		for _, v := range medians[w] {
+			fmt.Printf("%16.0f", v)
 		}
-		if len(results) == 2 && get(results[1]) > 0 {
-			fmt.Printf("%16.2f", get(results[0])/get(results[1]))
+		if len(targets) == 2 && medians[w][1] > 0 {
+			fmt.Printf("%16.2f", medians[w][0]/medians[w][1])
 		}
 		fmt.Println()
 	}
-	row("single-row INSERT round trips/s", func(r result) float64 { return r.insert })
-	row("primary-key SELECT round trips/s", func(r result) float64 { return r.selectPK })
-	row("COPY rows/s", func(r result) float64 { return r.copyRows })
-	row(fmt.Sprintf("%d conns INSERT+SELECT stmts/s", *clients), func(r result) float64 { return r.conc })
-	row("commits/s, 1 client", func(r result) float64 { return r.commits1 })
-	row("commits/s, 8 clients", func(r result) float64 { return r.commits8 })
-	row("commits/s, 32 clients", func(r result) float64 { return r.commits32 })
+}
+
+// median returns the middle value of xs (the mean of the two middle ones
+// for an even count).
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n == 0 {
+		return 0
+	}
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }
 
 func startServer(bin string) (target, func()) {
