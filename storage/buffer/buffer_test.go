@@ -1134,3 +1134,28 @@ func TestExtendLargeIsZeroOnDisk(t *testing.T) {
 		t.Fatalf("block 0 holds (%d, %d), want (0, 7)", blk, counter)
 	}
 }
+
+// TestDroppedFramesReused: the frames of a dropped relation go back on the
+// free list and are the next ones used, before frames never touched.
+func TestDroppedFramesReused(t *testing.T) {
+	p := newTestPool(t, 64, nil)
+	a, b := RelFileNode(81), RelFileNode(82)
+	mustExtend(t, p, a, MainFork, 10)
+	used := map[int32]bool{}
+	for blk := uint32(0); blk < 10; blk++ {
+		buf := mustRead(t, p, a, blk)
+		used[buf.id] = true
+		buf.Release()
+	}
+	if err := p.DropRel(a); err != nil {
+		t.Fatal(err)
+	}
+	mustExtend(t, p, b, MainFork, 10)
+	for blk := uint32(0); blk < 10; blk++ {
+		buf := mustRead(t, p, b, blk)
+		if !used[buf.id] {
+			t.Errorf("block %d of the new relation is in frame %d, not one of the dropped relation's %v", blk, buf.id, used)
+		}
+		buf.Release()
+	}
+}

@@ -62,6 +62,17 @@ type Pool struct {
 	frames  []Buffer
 	arena   []byte        // NBuffers * BlockSize, frame i at i*BlockSize (newArena)
 	hand    atomic.Uint64 // clock-sweep hand (nextVictimBuffer)
+
+	// free lists frames holding no page (at start, all of them; then
+	// those whose page was dropped), taken before the clock sweep runs,
+	// as PostgreSQL's buffer freelist: a table dropped and created again
+	// reuses the frames the old one had, which stay in memory, instead of
+	// the sweep walking on to frames never touched yet.
+	free struct {
+		sync.Mutex
+		ids []int32 // a stack: the most recently freed frame is reused first
+		n   atomic.Int32
+	}
 	closed  atomic.Bool
 	mapping [numPartitions]partition
 
@@ -106,6 +117,11 @@ func NewPool(opts Options) (*Pool, error) {
 	for i := range p.mapping {
 		p.mapping[i].m = make(map[Tag]int32)
 	}
+	p.free.ids = make([]int32, 0, opts.NBuffers)
+	for i := len(p.frames) - 1; i >= 0; i-- { // frame 0 is taken first
+		p.free.ids = append(p.free.ids, int32(i))
+	}
+	p.free.n.Store(int32(len(p.free.ids)))
 	p.rels.m = make(map[RelFileNode]*relState)
 	return p, nil
 }
@@ -305,6 +321,9 @@ func (p *Pool) unlockPartitions(a, b int) {
 // between ReadBuffer and Release, or sweeping themselves), then gives up
 // with ErrNoUnpinnedBuffers as PostgreSQL does.
 func (p *Pool) clockSweep() (*Buffer, error) {
+	if b := p.takeFree(); b != nil {
+		return b, nil
+	}
 	n := uint64(len(p.frames))
 	tries, rounds := n, 0
 	for {
@@ -330,6 +349,46 @@ func (p *Pool) clockSweep() (*Buffer, error) {
 			tries = n
 		}
 	}
+}
+
+// takeFree pops frames off the free list until one is unpinned with usage
+// count 0 and returns it pinned; nil when the list runs out. A listed frame
+// may have been taken by the sweep since, hence the check.
+func (p *Pool) takeFree() *Buffer {
+	for p.free.n.Load() > 0 {
+		p.free.Lock()
+		if len(p.free.ids) == 0 {
+			p.free.Unlock()
+			return nil
+		}
+		id := p.free.ids[len(p.free.ids)-1]
+		p.free.ids = p.free.ids[:len(p.free.ids)-1]
+		p.free.n.Store(int32(len(p.free.ids)))
+		p.free.Unlock()
+		b := &p.frames[id]
+		b.hdr.Lock()
+		if b.hdr.pins == 0 && b.hdr.usage == 0 {
+			b.hdr.pins = 1
+			b.hdr.Unlock()
+			return b
+		}
+		b.hdr.Unlock()
+	}
+	return nil
+}
+
+// putFree lists a frame whose page was dropped (StrategyFreeBuffer).
+func (p *Pool) putFree(id int32) {
+	p.free.Lock()
+	if len(p.free.ids) >= len(p.frames) {
+		// The list can hold a frame twice (freed again after the sweep
+		// took it while listed); it never needs to be longer than this.
+		p.free.Unlock()
+		return
+	}
+	p.free.ids = append(p.free.ids, id)
+	p.free.n.Store(int32(len(p.free.ids)))
+	p.free.Unlock()
 }
 
 // FlushAll writes every dirty buffer (a checkpoint's BufferSync; call Sync
@@ -390,6 +449,7 @@ func (p *Pool) invalidate(match func(Tag) bool) error {
 				b.hdr.rs = nil
 				b.hdr.Unlock()
 				part.Unlock()
+				p.putFree(b.id)
 				break
 			}
 			b.hdr.Unlock()
