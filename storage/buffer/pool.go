@@ -58,10 +58,10 @@ const (
 // rels.RWMutex and forkFile.mu are leaves with respect to all of these.
 // No partition lock is held while waiting for I/O or for a content lock.
 type Pool struct {
-	opts    Options
-	frames  []Buffer
-	arena   []byte        // NBuffers * BlockSize, frame i at i*BlockSize (newArena)
-	hand    atomic.Uint64 // clock-sweep hand (nextVictimBuffer)
+	opts   Options
+	frames []Buffer
+	arena  []byte        // NBuffers * BlockSize, frame i at i*BlockSize (newArena)
+	hand   atomic.Uint64 // clock-sweep hand (nextVictimBuffer)
 
 	// free lists frames holding no page (at start, all of them; then
 	// those whose page was dropped), taken before the clock sweep runs,
