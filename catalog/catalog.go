@@ -41,14 +41,22 @@ type Column struct {
 }
 
 // Index describes one index of a table (a pg_index/pg_class pair). Primary
-// implies Unique.
+// implies Unique and Constraint.
 type Index struct {
 	Name    string  `json:"name"`
 	OID     uint32  `json:"oid"`
 	Columns []int16 `json:"columns"` // attribute numbers (1-based), in key order
 	Unique  bool    `json:"unique,omitempty"`
 	Primary bool    `json:"primary,omitempty"`
+	// Constraint marks the index of a UNIQUE constraint (a pg_constraint
+	// row of the same name owns it): it is dropped with ALTER TABLE ... DROP
+	// CONSTRAINT, never with DROP INDEX. A primary key is always one.
+	Constraint bool `json:"constraint,omitempty"`
 }
+
+// IsConstraint reports whether idx belongs to a PRIMARY KEY or UNIQUE
+// constraint rather than being a plain CREATE INDEX.
+func (idx Index) IsConstraint() bool { return idx.Primary || idx.Constraint }
 
 // Table is the definition of one table. A *Table returned by the catalog is
 // immutable: every DDL builds a new one, so a caller may keep and read it
@@ -391,8 +399,8 @@ func (c *Catalog) AddIndex(tableOID uint32, idx Index) (*Table, Index, error) {
 }
 
 // DropIndex removes the index called name; 42704 if there is none, 2BP01
-// for a primary key (PostgreSQL drops it only with its constraint). Returns
-// the updated table and the removed index.
+// for the index of a constraint (PostgreSQL drops it only with its
+// constraint). Returns the updated table and the removed index.
 func (c *Catalog) DropIndex(name string) (*Table, Index, error) {
 	c.ddlMu.Lock()
 	defer c.ddlMu.Unlock()
@@ -413,7 +421,7 @@ func (c *Catalog) DropIndex(name string) (*Table, Index, error) {
 			break
 		}
 	}
-	if removed.Primary {
+	if removed.IsConstraint() {
 		return nil, Index{}, pgerr.New(pgerr.DependentObjectsStillExist,
 			"cannot drop index %s because constraint %s on table %s requires it", name, name, t.Name).
 			WithHint("You can drop constraint %s on table %s instead.", name, t.Name)
@@ -423,6 +431,67 @@ func (c *Catalog) DropIndex(name string) (*Table, Index, error) {
 	}
 	c.replace(old, t)
 	return t, removed, nil
+}
+
+// AlterConstraints drops the constraints named in drop (with their indexes)
+// and then adds the indexes in add (each a constraint: Primary or
+// Constraint set), in one synced batch, as one ALTER TABLE does. The added
+// indexes get their OIDs; a primary key marks its columns NOT NULL, and a
+// dropped one leaves them NOT NULL (PostgreSQL 15 does not undo attnotnull).
+// Errors: 42704 if a name in drop is not a constraint of the table; 42P07 if
+// an added name is taken by a relation that is not dropped here (or by an
+// earlier index of add); 42P16 for a second primary key; 42P01 if the table
+// is gone. The caller has checked the rows (uniqueness, no NULLs in new
+// NOT NULL columns). Returns the updated table and the stored added indexes.
+func (c *Catalog) AlterConstraints(tableOID uint32, drop []string, add []Index) (*Table, []Index, error) {
+	c.ddlMu.Lock()
+	defer c.ddlMu.Unlock()
+	old, err := c.tableLocked(tableOID)
+	if err != nil {
+		return nil, nil, err
+	}
+	t := old.Clone()
+	dropped := make(map[string]bool, len(drop))
+	for _, name := range drop {
+		i := slices.IndexFunc(t.Indexes, func(idx Index) bool { return idx.Name == name && idx.IsConstraint() })
+		if i < 0 {
+			return nil, nil, pgerr.New(pgerr.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", name, t.Name)
+		}
+		t.Indexes = slices.Delete(t.Indexes, i, i+1)
+		dropped[name] = true
+	}
+	next := c.mu.nextOID
+	added := make([]Index, 0, len(add))
+	for _, idx := range add {
+		if !idx.IsConstraint() {
+			return nil, nil, pgerr.New(pgerr.InternalError, "index \"%s\" is not a constraint", idx.Name)
+		}
+		taken := c.relationExistsLocked(idx.Name) && !dropped[idx.Name]
+		if taken || slices.ContainsFunc(added, func(a Index) bool { return a.Name == idx.Name }) {
+			return nil, nil, errRelationExists(idx.Name)
+		}
+		if _, has := t.PrimaryKey(); has && idx.Primary {
+			return nil, nil, errMultiplePrimaryKeys(t.Name)
+		}
+		idx.Columns = slices.Clone(idx.Columns)
+		if err := t.fixIndex(&idx); err != nil {
+			return nil, nil, err
+		}
+		idx.OID = next
+		next++
+		t.Indexes = append(t.Indexes, idx)
+		added = append(added, idx)
+	}
+	if err := c.writeLocked(next, []*Table{t}, nil); err != nil {
+		return nil, nil, err
+	}
+	c.mu.Lock()
+	c.mu.nextOID = next
+	c.unpublishLocked(old)
+	c.publishLocked(t)
+	c.mu.version++
+	c.mu.Unlock()
+	return t, added, nil
 }
 
 // SetOptions merges opts into the table's options (ALTER TABLE ... SET);

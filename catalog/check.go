@@ -10,7 +10,7 @@ import (
 // store: every stored table is cached and equal; names are unique across
 // tables and indexes; OIDs are unique and below the OID counter; index
 // columns exist; at most one primary key per table, unique, over NOT NULL
-// columns. It returns a DataCorrupted error describing the first violation.
+// columns; constraint indexes unique. It returns a DataCorrupted error describing the first violation.
 func (c *Catalog) Check() error {
 	c.ddlMu.Lock()
 	defer c.ddlMu.Unlock()
@@ -64,6 +64,9 @@ func (c *Catalog) Check() error {
 				if idx.Primary && !t.Columns[a-1].NotNull {
 					return corrupt("primary key column %q of %q is nullable", t.Columns[a-1].Name, t.Name)
 				}
+			}
+			if idx.Constraint && !idx.Unique {
+				return corrupt("constraint index %q is not unique", idx.Name)
 			}
 			if idx.Primary {
 				primaries++

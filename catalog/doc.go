@@ -17,11 +17,11 @@
 //
 // # Durability and atomicity
 //
-// Every DDL (CreateTable, DropTable, AddIndex, DropIndex, SetOptions) writes
-// one pebble batch — the changed table definitions and the OID counter — and
-// commits it with Sync before it returns, so an acknowledged DDL survives a
-// crash and a DDL is never half applied (pebble writes a batch as one WAL
-// record). The in-memory copy is updated only after the batch is durable.
+// Every DDL (CreateTable, DropTable, AddIndex, DropIndex, AlterConstraints,
+// SetOptions) writes one pebble batch — the changed table definitions and
+// the OID counter — and commits it with Sync before it returns, so an
+// acknowledged DDL survives a crash and a DDL is never half applied (pebble
+// writes a batch as one WAL record). The in-memory copy is updated only after the batch is durable.
 //
 // # Names
 //
@@ -30,6 +30,13 @@
 // exactly as given; the SQL layer folds unquoted identifiers to lower case
 // and truncates them to NAMEDATALEN-1 bytes. ChooseRelationName builds
 // PostgreSQL-style generated names ("t_pkey", "t_a_idx", "t_a_idx1").
+//
+// # Constraints
+//
+// A PRIMARY KEY or UNIQUE constraint is represented by its index alone
+// (Index.Primary, Index.Constraint): the constraint and its index share one
+// name, as PostgreSQL's pg_constraint row and its index do. Such an index is
+// dropped only with its constraint (AlterConstraints), never by DropIndex.
 //
 // # Immutability and locking
 //
