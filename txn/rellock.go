@@ -102,3 +102,35 @@ func (r *relLocks) releaseRefLocked(oid uint32, l *relLock) {
 		delete(r.locks, oid)
 	}
 }
+
+// TryLockRelationExclusive takes relation oid's lock exclusively only if
+// no one holds or waits for it (PostgreSQL's ConditionalLockRelation): it
+// never waits and never holds others back. ok=false means the lock is busy.
+func (m *Manager) TryLockRelationExclusive(oid uint32) (release func(), ok bool) {
+	r := &m.rel
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.locks == nil {
+		r.locks = make(map[uint32]*relLock)
+	}
+	l := r.locks[oid]
+	if l != nil && (l.writer || l.readers > 0 || l.waitingWriters > 0) {
+		return nil, false
+	}
+	if l == nil {
+		l = &relLock{changed: make(chan struct{})}
+		r.locks[oid] = l
+	}
+	l.refs++
+	l.writer = true
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			r.mu.Lock()
+			l.writer = false
+			l.wakeLocked()
+			r.releaseRefLocked(oid, l)
+			r.mu.Unlock()
+		})
+	}, true
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestRelationLocks(t *testing.T) {
@@ -107,4 +108,47 @@ func TestRelationLockExclusion(t *testing.T) {
 		}(g%3 == 0)
 	}
 	wg.Wait()
+}
+
+// TryLockRelationExclusive succeeds only on a free lock, never waits, and
+// its lock excludes others like an exclusive LockRelation.
+func TestTryLockRelationExclusive(t *testing.T) {
+	m := open(t, t.TempDir())
+	ctx := context.Background()
+	shared, err := m.LockRelation(ctx, 1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m.TryLockRelationExclusive(1); ok {
+		t.Fatal("took an exclusive lock over a shared one")
+	}
+	shared()
+	release, ok := m.TryLockRelationExclusive(1)
+	if !ok {
+		t.Fatal("free lock not taken")
+	}
+	if _, ok := m.TryLockRelationExclusive(1); ok {
+		t.Fatal("took the exclusive lock twice")
+	}
+	got := make(chan struct{})
+	go func() {
+		rel, err := m.LockRelation(ctx, 1, false)
+		if err == nil {
+			rel()
+		}
+		close(got)
+	}()
+	select {
+	case <-got:
+		t.Fatal("shared lock granted over the exclusive one")
+	case <-time.After(20 * time.Millisecond):
+	}
+	release()
+	<-got
+	release() // idempotent
+	if r, ok := m.TryLockRelationExclusive(1); !ok {
+		t.Fatal("lock not free after release")
+	} else {
+		r()
+	}
 }

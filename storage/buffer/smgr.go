@@ -362,6 +362,12 @@ func (p *Pool) TruncateRel(rel RelFileNode, fork Fork, nblocks uint32) error {
 		return wrap(ErrIO, err, "could not truncate file %q to %d blocks", ff.path, nblocks)
 	}
 	ff.nblocks.Store(nblocks)
+	// Made durable now: the dropped buffers' newer contents never reached
+	// the file, so a truncation undone by a crash after the next checkpoint
+	// (which replay would no longer redo) would bring back stale pages.
+	if err := f.Sync(); err != nil {
+		return wrap(ErrIO, err, "could not fsync file %q", ff.path)
+	}
 	return nil
 }
 

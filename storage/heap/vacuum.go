@@ -1,9 +1,10 @@
 package heap
 
-// VACUUM, after PostgreSQL 15's vacuumlazy.c (without the visibility map,
-// freezing or truncation): prune every page, collect the LP_DEAD items, let
-// the caller drop index entries that point at them, then mark them unused
-// and record each page's free space in the FSM.
+// VACUUM, after PostgreSQL 15's vacuumlazy.c (without the visibility map
+// or freezing; the truncation of empty pages at the end is in truncate.go):
+// prune every page, collect the LP_DEAD items, let the caller drop index
+// entries that point at them, then mark them unused and record each page's
+// free space in the FSM.
 
 import (
 	"minipg/storage/buffer"
