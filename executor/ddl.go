@@ -121,63 +121,11 @@ func (s *Session) createIndex(ctx context.Context, st *sql.CreateIndex) (string,
 		return "", err
 	}
 	ri := newRelIndex(r, idx)
-	// Index every version that anyone may still see (SnapshotAny minus the
-	// certainly dead), checking uniqueness among the live ones.
 	x := &execCtx{ctx: ctx, s: s, tx: s.ensureTx(), rel: r}
 	x.xid = x.tx.XidIfAssigned()
-	nblocks, err := r.heap.NBlocks()
-	if err != nil {
+	if _, err := x.buildIndex(ri, nil); err != nil {
 		return "", err
 	}
-	dec := newDecoder(r)
-	dec.need, dec.reuse = indexColumns(r, ri), true // keys are copied out of the row
-	bld := ri.ix.NewBuilder()
-	seen := map[string]struct{}{} // encoded keys of live rows (unique)
-	for blk := uint32(0); blk < nblocks; blk++ {
-		if err := canceled(ctx); err != nil {
-			return "", err
-		}
-		// Entries point at the root of each version's HOT chain
-		// (heap_get_root_tuples).
-		roots, err := r.heap.HotRoots(blk)
-		if err != nil {
-			return "", err
-		}
-		// len(roots) is the page's MaxOffset+1 (no tuples beyond it, and the
-		// exclusive lock keeps inserters out).
-		for off := uint16(1); int(off) < len(roots); off++ {
-			tid := page.TID{Block: blk, Offset: off}
-			tup, ok, err := r.heap.FetchAny(tid)
-			if err != nil {
-				return "", err
-			}
-			if !ok {
-				continue
-			}
-			live, wait := x.dirtyState(tup)
-			if !live && wait == 0 {
-				continue
-			}
-			row, err := dec.decode(tup, tid)
-			if err != nil {
-				return "", err
-			}
-			key, hasNull := ri.key(row)
-			root := tid
-			if int(off) < len(roots) && roots[off] != 0 {
-				root.Offset = roots[off]
-			}
-			// enc is the key's encoding, equal for equal keys.
-			enc := bld.Add(key, root)
-			if idx.Unique && !hasNull && live && wait == 0 {
-				if _, dup := seen[enc]; dup {
-					return "", uniqueBuildError(r, ri, key)
-				}
-				seen[enc] = struct{}{}
-			}
-		}
-	}
-	bld.Finish()
 	t, stored, err := e.cat.AddIndex(st.Table.OID, idx)
 	if err != nil {
 		return "", err
@@ -191,6 +139,85 @@ func (s *Session) createIndex(ctx context.Context, st *sql.CreateIndex) (string,
 	e.mu.rels[t.OID] = &nr
 	e.mu.Unlock()
 	return "CREATE INDEX", nil
+}
+
+// buildIndex fills ri, a new index of x.rel, from the heap; the caller
+// holds the table's exclusive lock. Every row version that anyone may still
+// see (SnapshotAny minus the certainly dead) gets an entry pointing at the
+// root of its HOT chain (heap_get_root_tuples), and a unique ri is checked
+// among the live versions (23505 "could not create unique index").
+//
+// notNull lists columns about to become NOT NULL: the first live version in
+// heap order with a NULL in one of them is reported as nullCol (the first
+// such column in attribute order; -1 if none) for the caller to raise once
+// all of its statement's indexes are built, as PostgreSQL verifies new NOT
+// NULL columns after the indexes. A version whose inserter is still running
+// counts: PostgreSQL would have waited for it to finish.
+func (x *execCtx) buildIndex(ri *relIndex, notNull []int) (nullCol int, err error) {
+	r, ctx := x.rel, x.ctx
+	nullCol = -1
+	nblocks, err := r.heap.NBlocks()
+	if err != nil {
+		return -1, err
+	}
+	dec := newDecoder(r)
+	dec.need, dec.reuse = indexColumns(r, ri), true // keys are copied out of the row
+	for _, c := range notNull {
+		dec.need[c] = true
+	}
+	bld := ri.ix.NewBuilder()
+	seen := map[string]struct{}{} // encoded keys of live rows (unique)
+	for blk := uint32(0); blk < nblocks; blk++ {
+		if err := canceled(ctx); err != nil {
+			return -1, err
+		}
+		roots, err := r.heap.HotRoots(blk)
+		if err != nil {
+			return -1, err
+		}
+		// len(roots) is the page's MaxOffset+1 (no tuples beyond it, and the
+		// exclusive lock keeps inserters out).
+		for off := uint16(1); int(off) < len(roots); off++ {
+			tid := page.TID{Block: blk, Offset: off}
+			tup, ok, err := r.heap.FetchAny(tid)
+			if err != nil {
+				return -1, err
+			}
+			if !ok {
+				continue
+			}
+			live, wait := x.dirtyState(tup)
+			if !live && wait == 0 {
+				continue
+			}
+			row, err := dec.decode(tup, tid)
+			if err != nil {
+				return -1, err
+			}
+			if live && nullCol < 0 {
+				for _, c := range notNull {
+					if row[c] == nil && (nullCol < 0 || c < nullCol) {
+						nullCol = c
+					}
+				}
+			}
+			key, hasNull := ri.key(row)
+			root := tid
+			if roots[off] != 0 {
+				root.Offset = roots[off]
+			}
+			// enc is the key's encoding, equal for equal keys.
+			enc := bld.Add(key, root)
+			if ri.def.Unique && !hasNull && live && wait == 0 {
+				if _, dup := seen[enc]; dup {
+					return -1, uniqueBuildError(r, ri, key)
+				}
+				seen[enc] = struct{}{}
+			}
+		}
+	}
+	bld.Finish()
+	return nullCol, nil
 }
 
 func uniqueBuildError(r *relation, ri *relIndex, key index.Key) error {
@@ -220,6 +247,9 @@ func (s *Session) vacuum(ctx context.Context, st *sql.Vacuum) (string, error) {
 			return "", err
 		}
 		if err := e.vacuumRel(ctx, oid); err != nil {
+			return "", err
+		}
+		if err := e.truncateEmptyTail(ctx, oid); err != nil {
 			return "", err
 		}
 	}
@@ -294,8 +324,8 @@ func (s *Session) dropIndex(ctx context.Context, st *sql.DropIndex) (string, err
 			}
 			return "", pgerr.New(pgerr.UndefinedObject, "index \"%s\" does not exist", name)
 		}
-		if idx.Primary {
-			return "", pgerr.New(pgerr.Code("2BP01"), "cannot drop index %s because constraint %s on table %s requires it", name, name, t.Name).
+		if idx.IsConstraint() {
+			return "", pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", name, name, t.Name).
 				WithHint("You can drop constraint %s on table %s instead.", name, t.Name)
 		}
 		if err := e.dropIndex(ctx, t.OID, name); err != nil {

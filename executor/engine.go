@@ -68,6 +68,7 @@ type catalogStore interface {
 	SetOptions(tableOID uint32, opts map[string]string) (*catalog.Table, error)
 	IndexByName(name string) (*catalog.Table, catalog.Index, bool)
 	DropIndex(name string) (*catalog.Table, catalog.Index, error)
+	AlterConstraints(tableOID uint32, drop []string, add []catalog.Index) (*catalog.Table, []catalog.Index, error)
 	ChooseRelationName(name1, name2, label string) string
 	Close() error
 }

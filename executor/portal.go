@@ -156,7 +156,8 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return "", nil
 	case *sql.Discard:
 		return st.Tag, nil
-	case *sql.CreateTable, *sql.DropTable, *sql.CreateIndex, *sql.DropIndex, *sql.AlterOptions, *sql.Insert, *sql.Update, *sql.Delete:
+	case *sql.CreateTable, *sql.DropTable, *sql.CreateIndex, *sql.DropIndex, *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing,
+		*sql.Insert, *sql.Update, *sql.Delete:
 		if err := s.checkReadOnly(readOnlyName(st)); err != nil {
 			return "", err
 		}
@@ -180,6 +181,10 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return s.dropIndex(ctx, st)
 	case *sql.AlterOptions:
 		return s.alterOptions(ctx, st)
+	case *sql.AlterConstraints:
+		return s.alterConstraints(ctx, st)
+	case *sql.AlterMissing:
+		return s.alterMissing(st)
 	case *sql.Vacuum:
 		if s.explicit {
 			return "", pgerr.New(pgerr.ActiveSQLTransaction, "VACUUM cannot run inside a transaction block")
@@ -211,7 +216,7 @@ func readOnlyName(st sql.Stmt) string {
 		return "DROP INDEX"
 	case *sql.CreateIndex:
 		return "CREATE INDEX"
-	case *sql.AlterOptions:
+	case *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing:
 		return "ALTER TABLE"
 	case *sql.Insert:
 		return "INSERT"

@@ -145,14 +145,14 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 		for _, a := range an {
 			def.Columns[a-1].NotNull = true
 		}
-		def.Indexes = append(def.Indexes, catalog.Index{Name: name + "_pkey", Columns: an, Unique: true, Primary: true})
+		def.Indexes = append(def.Indexes, catalog.Index{Name: catalog.MakeObjectName(name, "", "pkey"), Columns: an, Unique: true, Primary: true})
 	}
 	for _, u := range uniques {
 		an, err := attnums(u, -1)
 		if err != nil {
 			return nil, err
 		}
-		def.Indexes = append(def.Indexes, catalog.Index{Name: name + "_" + strings.Join(u, "_") + "_key", Columns: an, Unique: true})
+		def.Indexes = append(def.Indexes, catalog.Index{Name: catalog.MakeObjectName(name, strings.Join(u, "_"), "key"), Columns: an, Unique: true, Constraint: true})
 	}
 	opts, err := b.relOptions(s.Options)
 	if err != nil {
@@ -586,53 +586,4 @@ func (b *binder) setStmt(s *pg_query.VariableSetStmt) (*Set, error) {
 		return &Set{Name: "", Value: "", Reset: false, Local: true}, nil
 	}
 	return nil, pgerr.Unimplemented("SET FROM CURRENT")
-}
-
-func (b *binder) alterTable(s *pg_query.AlterTableStmt) (*AlterOptions, error) {
-	if s.Objtype != pg_query.ObjectType_OBJECT_TABLE {
-		return nil, pgerr.Unimplemented("ALTER " + strings.TrimPrefix(s.Objtype.String(), "OBJECT_"))
-	}
-	t, err := b.table(s.Relation)
-	if err != nil {
-		return nil, err
-	}
-	out := &AlterOptions{Table: t, Options: map[string]string{}}
-	for _, cn := range s.Cmds {
-		c := cn.GetAlterTableCmd()
-		switch c.Subtype {
-		case pg_query.AlterTableType_AT_SetRelOptions:
-			opts, err := b.relOptions(c.Def.GetList().GetItems())
-			if err != nil {
-				return nil, err
-			}
-			for k, v := range opts {
-				out.Options[k] = v
-			}
-		case pg_query.AlterTableType_AT_ResetRelOptions:
-			for _, n := range c.Def.GetList().GetItems() {
-				name := n.GetDefElem().Defname
-				if name != "fillfactor" && name != "fsm_policy" {
-					return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter \"%s\"", name)
-				}
-				out.Options[name] = ""
-			}
-		default:
-			what := map[pg_query.AlterTableType]string{
-				pg_query.AlterTableType_AT_AddColumn:       "ADD COLUMN",
-				pg_query.AlterTableType_AT_DropColumn:      "DROP COLUMN",
-				pg_query.AlterTableType_AT_AlterColumnType: "ALTER COLUMN TYPE",
-				pg_query.AlterTableType_AT_AddConstraint:   "ADD CONSTRAINT",
-				pg_query.AlterTableType_AT_DropConstraint:  "DROP CONSTRAINT",
-				pg_query.AlterTableType_AT_ColumnDefault:   "ALTER COLUMN DEFAULT",
-				pg_query.AlterTableType_AT_SetNotNull:      "SET NOT NULL",
-				pg_query.AlterTableType_AT_DropNotNull:     "DROP NOT NULL",
-			}[c.Subtype]
-			if what == "" {
-				what = strings.ToLower(strings.TrimPrefix(c.Subtype.String(), "AT_"))
-			}
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE %s is not supported", what).
-				WithHint("minipg supports ALTER TABLE ... SET (...) and RESET (...) of storage parameters.")
-		}
-	}
-	return out, nil
 }

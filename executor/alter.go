@@ -1,0 +1,199 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"minipg/catalog"
+	"minipg/pgerr"
+	"minipg/sql"
+)
+
+// alterConstraints runs ALTER TABLE ... ADD PRIMARY KEY / ADD UNIQUE / DROP
+// CONSTRAINT under the table's exclusive lock. PostgreSQL runs the
+// subcommands of one ALTER TABLE in passes, and the checks here follow the
+// same order so that a statement with several faults reports the same one:
+//
+//  1. every DROP CONSTRAINT (42704 for a name that is no constraint);
+//  2. each ADD's key, for a column named twice (42701);
+//  3. the columns of each PRIMARY KEY, which become NOT NULL (42703);
+//  4. each ADD in turn: its columns (42703), a second primary key (42P16),
+//     its name (42P07, or a generated one as ChooseIndexName makes it), and
+//     the index build with its uniqueness check (23505);
+//  5. the rows, for NULLs in the columns that became NOT NULL (23502).
+//
+// Nothing is published before all of it succeeded: the catalog takes the
+// whole change in one synced batch, then the relation with its new set of
+// indexes replaces the old one.
+func (s *Session) alterConstraints(ctx context.Context, st *sql.AlterConstraints) (string, error) {
+	e := s.e
+	release, err := e.txns.LockRelation(ctx, st.Table.OID, true)
+	if err != nil {
+		return "", mapCtxErr(ctx, err)
+	}
+	defer release()
+	r, err := e.rel(st.Table.OID)
+	if err != nil {
+		return "", err
+	}
+	t := r.def
+
+	// 1. Drops. indexes is the table's set of indexes as the statement
+	// goes on.
+	indexes := slices.Clone(t.Indexes)
+	dropped := map[string]bool{}
+	var drops []string
+	for _, c := range st.Cmds {
+		if !c.Drop {
+			continue
+		}
+		i := slices.IndexFunc(indexes, func(idx catalog.Index) bool { return idx.Name == c.Name && idx.IsConstraint() })
+		if i < 0 {
+			if c.IfExists {
+				s.notice(pgerr.SeverityNotice, pgerr.SuccessfulCompletion, "constraint \"%s\" of relation \"%s\" does not exist, skipping", c.Name, t.Name)
+				continue
+			}
+			return "", pgerr.New(pgerr.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", c.Name, t.Name)
+		}
+		indexes = slices.Delete(indexes, i, i+1)
+		dropped[c.Name] = true
+		drops = append(drops, c.Name)
+	}
+
+	// 2. Keys naming a column twice.
+	for _, c := range st.Cmds {
+		if c.Drop {
+			continue
+		}
+		for i, name := range c.Columns {
+			if slices.Contains(c.Columns[:i], name) {
+				kind := "unique"
+				if c.Primary {
+					kind = "primary key"
+				}
+				err := pgerr.New(pgerr.DuplicateColumn, "column \"%s\" appears twice in %s constraint", name, kind)
+				err.Position = c.Position
+				return "", err
+			}
+		}
+	}
+
+	// 3. Primary key columns: they must exist, and those not yet NOT NULL
+	// are checked for NULLs at the end.
+	var notNull []int
+	for _, c := range st.Cmds {
+		if c.Drop || !c.Primary {
+			continue
+		}
+		for _, name := range c.Columns {
+			col := t.ColumnIndex(name)
+			if col < 0 {
+				return "", pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, t.Name)
+			}
+			if !t.Columns[col].NotNull && !slices.Contains(notNull, col) {
+				notNull = append(notNull, col)
+			}
+		}
+	}
+
+	// 4. The new indexes, each checked and built in turn.
+	x := &execCtx{ctx: ctx, s: s, tx: s.ensureTx(), rel: r}
+	x.xid = x.tx.XidIfAssigned()
+	taken := func(name string) bool {
+		return (e.cat.RelationExists(name) && !dropped[name]) ||
+			slices.ContainsFunc(indexes, func(idx catalog.Index) bool { return idx.Name == name })
+	}
+	var adds []catalog.Index
+	var built []*relIndex
+	nullCol := -1
+	for _, c := range st.Cmds {
+		if c.Drop {
+			continue
+		}
+		idx := catalog.Index{Name: c.Name, Unique: true, Primary: c.Primary, Constraint: !c.Primary}
+		for _, name := range c.Columns {
+			col := t.ColumnIndex(name)
+			if col < 0 {
+				return "", pgerr.New(pgerr.UndefinedColumn, "column \"%s\" named in key does not exist", name)
+			}
+			idx.Columns = append(idx.Columns, int16(col+1))
+		}
+		if c.Primary && slices.ContainsFunc(indexes, func(idx catalog.Index) bool { return idx.Primary }) {
+			return "", pgerr.New(pgerr.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", t.Name)
+		}
+		if idx.Name == "" {
+			idx.Name = chooseConstraintName(t.Name, c, taken)
+		} else if taken(idx.Name) {
+			return "", pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", idx.Name)
+		}
+		ri := newRelIndex(r, idx)
+		var check []int
+		if c.Primary {
+			check = notNull
+		}
+		n, err := x.buildIndex(ri, check)
+		if err != nil {
+			return "", err
+		}
+		if c.Primary {
+			nullCol = n
+		}
+		indexes = append(indexes, idx)
+		adds = append(adds, idx)
+		built = append(built, ri)
+	}
+
+	// 5. NULLs in the new primary key.
+	if nullCol >= 0 {
+		return "", pgerr.New(pgerr.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", t.Columns[nullCol].Name, t.Name)
+	}
+
+	nt, stored, err := e.cat.AlterConstraints(t.OID, drops, adds)
+	if err != nil {
+		return "", err
+	}
+	nr := *r
+	nr.def = nt
+	nr.indexes = nil
+	for _, ri := range r.indexes {
+		if !dropped[ri.def.Name] {
+			nr.indexes = append(nr.indexes, ri)
+		}
+	}
+	for i, ri := range built {
+		ri.def = stored[i]
+		nr.indexes = append(nr.indexes, ri)
+	}
+	setIndexAttrs(&nr)
+	e.mu.Lock()
+	e.mu.rels[nt.OID] = &nr
+	e.mu.Unlock()
+	return "ALTER TABLE", nil
+}
+
+// chooseConstraintName names a constraint's index as PostgreSQL's
+// ChooseIndexName does: table_pkey, or table_col1_col2_key for a unique
+// constraint, cut to fit NAMEDATALEN, with 1, 2, ... appended to the label
+// until no relation (including those the statement adds or drops) has it.
+func chooseConstraintName(table string, c sql.ConstraintCmd, taken func(string) bool) string {
+	name2, label := strings.Join(c.Columns, "_"), "key"
+	if c.Primary {
+		name2, label = "", "pkey"
+	}
+	modlabel := label
+	for pass := 1; ; pass++ {
+		name := catalog.MakeObjectName(table, name2, modlabel)
+		if !taken(name) {
+			return name
+		}
+		modlabel = fmt.Sprintf("%s%d", label, pass)
+	}
+}
+
+// alterMissing is ALTER TABLE IF EXISTS on a missing table.
+func (s *Session) alterMissing(st *sql.AlterMissing) (string, error) {
+	s.notice(pgerr.SeverityNotice, pgerr.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", st.Name)
+	return "ALTER TABLE", nil
+}

@@ -1,0 +1,156 @@
+package sql
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"minipg/catalog"
+	"minipg/pgerr"
+)
+
+// AlterConstraints is ALTER TABLE t with ADD [CONSTRAINT name] PRIMARY KEY
+// (cols), ADD [CONSTRAINT name] UNIQUE (cols) and DROP CONSTRAINT [IF
+// EXISTS] name subcommands, in statement order. Nothing is checked against
+// the table here: the executor checks names and columns under the table's
+// exclusive lock, in the order PostgreSQL's ALTER TABLE passes do (all
+// drops, then the key columns of the primary keys, then each new index in
+// turn), so that a statement with several faults reports the same one.
+type AlterConstraints struct {
+	Table *catalog.Table
+	Cmds  []ConstraintCmd
+}
+
+// ConstraintCmd is one ADD or DROP CONSTRAINT subcommand.
+type ConstraintCmd struct {
+	Drop     bool     // DROP CONSTRAINT; otherwise ADD
+	IfExists bool     // DROP CONSTRAINT IF EXISTS
+	Name     string   // the constraint's name; "" for an ADD lets the executor choose one
+	Primary  bool     // ADD PRIMARY KEY; otherwise ADD UNIQUE
+	Columns  []string // key columns as written
+	Position int32    // 1-based character position of the constraint in the query, for errors that point at it
+}
+
+// AlterMissing is ALTER TABLE IF EXISTS on a table that does not exist:
+// the executor raises a notice and does nothing.
+type AlterMissing struct{ Name string }
+
+func (*AlterConstraints) stmt() {}
+func (*AlterMissing) stmt()     {}
+
+// alterTable binds ALTER TABLE. Storage parameters (SET/RESET) and
+// constraints (ADD/DROP CONSTRAINT) are each supported, several subcommands
+// of one kind per statement; mixing the kinds is not.
+func (b *binder) alterTable(s *pg_query.AlterTableStmt) (Stmt, error) {
+	if s.Objtype != pg_query.ObjectType_OBJECT_TABLE {
+		return nil, pgerr.Unimplemented("ALTER " + strings.TrimPrefix(s.Objtype.String(), "OBJECT_"))
+	}
+	t, err := b.table(s.Relation)
+	if err != nil {
+		if pgerr.CodeOf(err) != pgerr.UndefinedTable {
+			return nil, err
+		}
+		if s.MissingOk {
+			return &AlterMissing{Name: s.Relation.Relname}, nil
+		}
+		// ALTER TABLE looks the table up outside the parser: PostgreSQL's
+		// error carries no position.
+		if pe, ok := err.(*pgerr.Error); ok {
+			pe.Position = 0
+		}
+		return nil, err
+	}
+	opts := &AlterOptions{Table: t, Options: map[string]string{}}
+	cons := &AlterConstraints{Table: t}
+	nopts := 0
+	for _, cn := range s.Cmds {
+		c := cn.GetAlterTableCmd()
+		switch c.Subtype {
+		case pg_query.AlterTableType_AT_SetRelOptions:
+			o, err := b.relOptions(c.Def.GetList().GetItems())
+			if err != nil {
+				return nil, err
+			}
+			for k, v := range o {
+				opts.Options[k] = v
+			}
+			nopts++
+		case pg_query.AlterTableType_AT_ResetRelOptions:
+			for _, n := range c.Def.GetList().GetItems() {
+				name := n.GetDefElem().Defname
+				if name != "fillfactor" && name != "fsm_policy" {
+					return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter \"%s\"", name)
+				}
+				opts.Options[name] = ""
+			}
+			nopts++
+		case pg_query.AlterTableType_AT_AddConstraint:
+			cmd, err := b.addConstraint(c.Def.GetConstraint())
+			if err != nil {
+				return nil, err
+			}
+			cons.Cmds = append(cons.Cmds, cmd)
+		case pg_query.AlterTableType_AT_DropConstraint:
+			// CASCADE drops what depends on the constraint: nothing can
+			// (minipg has no foreign keys), so it is RESTRICT.
+			cons.Cmds = append(cons.Cmds, ConstraintCmd{Drop: true, IfExists: c.MissingOk, Name: c.Name})
+		default:
+			what := map[pg_query.AlterTableType]string{
+				pg_query.AlterTableType_AT_AddColumn:       "ADD COLUMN",
+				pg_query.AlterTableType_AT_DropColumn:      "DROP COLUMN",
+				pg_query.AlterTableType_AT_AlterColumnType: "ALTER COLUMN TYPE",
+				pg_query.AlterTableType_AT_ColumnDefault:   "ALTER COLUMN DEFAULT",
+				pg_query.AlterTableType_AT_SetNotNull:      "SET NOT NULL",
+				pg_query.AlterTableType_AT_DropNotNull:     "DROP NOT NULL",
+				pg_query.AlterTableType_AT_AddIndex:        "ADD INDEX",
+			}[c.Subtype]
+			if what == "" {
+				what = strings.ToLower(strings.TrimPrefix(c.Subtype.String(), "AT_"))
+			}
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE %s is not supported", what).
+				WithHint("minipg supports ALTER TABLE ... SET (...), RESET (...), ADD PRIMARY KEY, ADD UNIQUE and DROP CONSTRAINT.")
+		}
+	}
+	switch {
+	case nopts > 0 && len(cons.Cmds) > 0:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE with both storage parameters and constraints is not supported").
+			WithHint("Run them as separate ALTER TABLE statements.")
+	case len(cons.Cmds) > 0:
+		return cons, nil
+	}
+	return opts, nil
+}
+
+// addConstraint binds ADD [CONSTRAINT name] PRIMARY KEY / UNIQUE (cols).
+func (b *binder) addConstraint(c *pg_query.Constraint) (ConstraintCmd, error) {
+	cmd := ConstraintCmd{Name: c.Conname, Position: charPos(b.query, c.Location)}
+	switch c.Contype {
+	case pg_query.ConstrType_CONSTR_PRIMARY:
+		cmd.Primary = true
+	case pg_query.ConstrType_CONSTR_UNIQUE:
+	default:
+		return cmd, b.errAt(c.Location, pgerr.FeatureNotSupported, "%s constraints are not supported", constraintName(c.Contype))
+	}
+	unsupported := ""
+	switch {
+	case c.Indexname != "":
+		unsupported = "ADD CONSTRAINT ... USING INDEX is"
+	case c.Deferrable || c.Initdeferred:
+		unsupported = "DEFERRABLE constraints are"
+	case len(c.Including) > 0:
+		unsupported = "INCLUDE columns are"
+	case len(c.Options) > 0:
+		unsupported = "WITH (...) on a constraint's index is"
+	case c.Indexspace != "":
+		unsupported = "USING INDEX TABLESPACE is"
+	case c.NullsNotDistinct:
+		unsupported = "NULLS NOT DISTINCT is"
+	}
+	if unsupported != "" {
+		return cmd, b.errAt(c.Location, pgerr.FeatureNotSupported, "%s not supported", unsupported)
+	}
+	for _, k := range c.Keys {
+		cmd.Columns = append(cmd.Columns, k.GetString_().GetSval())
+	}
+	return cmd, nil
+}
