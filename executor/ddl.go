@@ -249,6 +249,9 @@ func (s *Session) vacuum(ctx context.Context, st *sql.Vacuum) (string, error) {
 		if err := e.vacuumRel(ctx, oid); err != nil {
 			return "", err
 		}
+		if err := e.truncateEmptyTail(ctx, oid); err != nil {
+			return "", err
+		}
 	}
 	return "VACUUM", nil
 }
