@@ -91,7 +91,11 @@ type LoadResult struct {
 	LoadTime   time.Duration // data only
 	IndexTime  time.Duration // primary keys and indexes
 	VacuumTime time.Duration
-	Fallbacks  []string // primary keys built as unique indexes instead
+	// Fallbacks is always empty: every server the driver runs on takes
+	// BenchmarkSQL's ALTER TABLE ... ADD CONSTRAINT ... PRIMARY KEY.
+	//
+	// Deprecated: kept only while cmd/minipg-bench still reads it.
+	Fallbacks []string
 }
 
 // Load drops and recreates the bmsql_* tables, loads them as BenchmarkSQL's
@@ -184,7 +188,7 @@ func Load(ctx context.Context, connect Connector, o LoadOptions) (LoadResult, er
 	res.LoadTime = time.Since(start)
 
 	t0 := time.Now()
-	if res.Fallbacks, err = CreateIndexes(ctx, admin); err != nil {
+	if err := CreateIndexes(ctx, admin); err != nil {
 		return res, err
 	}
 	res.IndexTime = time.Since(t0)

@@ -159,12 +159,6 @@ func (ix Index) SQL() string {
 	return fmt.Sprintf("CREATE %sINDEX %s ON %s (%s)", u, ix.Name, ix.Table, ix.Columns)
 }
 
-// FallbackSQL is the unique index that stands in for a primary key on a
-// server that cannot add a constraint to an existing table.
-func (ix Index) FallbackSQL() string {
-	return fmt.Sprintf("CREATE UNIQUE INDEX %s ON %s (%s)", ix.Name, ix.Table, ix.Columns)
-}
-
 // DropTables drops every bmsql_* table that exists.
 func DropTables(ctx context.Context, c *pgx.Conn) error {
 	for i := len(Tables) - 1; i >= 0; i-- {
@@ -186,23 +180,15 @@ func CreateTables(ctx context.Context, c *pgx.Conn) error {
 	return nil
 }
 
-// CreateIndexes builds the primary keys and secondary indexes. When ALTER
-// TABLE ... ADD CONSTRAINT fails, a unique index of the same name is built
-// instead and the failure is returned in fallbacks, so that the caller can
-// report it.
-func CreateIndexes(ctx context.Context, c *pgx.Conn) (fallbacks []string, err error) {
+// CreateIndexes builds the primary keys and secondary indexes with
+// BenchmarkSQL's own statements (Index.SQL).
+func CreateIndexes(ctx context.Context, c *pgx.Conn) error {
 	for _, ix := range Indexes {
 		if _, err := c.Exec(ctx, ix.SQL()); err != nil {
-			if !ix.Primary {
-				return fallbacks, fmt.Errorf("%s: %w", ix.Name, err)
-			}
-			if _, err2 := c.Exec(ctx, ix.FallbackSQL()); err2 != nil {
-				return fallbacks, fmt.Errorf("%s: %v; fallback: %w", ix.Name, err, err2)
-			}
-			fallbacks = append(fallbacks, fmt.Sprintf("%s: %v (built CREATE UNIQUE INDEX instead)", ix.Name, err))
+			return fmt.Errorf("%s: %w", ix.Name, err)
 		}
 	}
-	return fallbacks, nil
+	return nil
 }
 
 // VacuumTables runs VACUUM on every table, as BenchmarkSQL's build does
