@@ -80,9 +80,12 @@ func TestTruncateEmptyTail(t *testing.T) {
 	if removed, err := r.TruncateEmptyTail(); err != nil || removed != 0 {
 		t.Fatalf("second truncation removed %d (%v)", removed, err)
 	}
-	// Blocks 0-2 are full: new rows go to blocks 3 and 4, made anew.
+	// Blocks 0-2 are full: new rows go to blocks 3 and 4, made anew. st
+	// still names the old last block as its target, which is gone.
+	if tgt := st.target(testRel); tgt < nblocks-1 {
+		t.Fatalf("setup: target %d, want the old last block %d", tgt, nblocks-1)
+	}
 	x = e.o.Begin()
-	st = InsertState{}
 	for i := range 100 {
 		tid, err := r.Insert(mkRow(t, int32(1000+i), payload), x, 0, &st)
 		if err != nil {
