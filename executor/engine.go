@@ -292,6 +292,19 @@ func (e *Engine) openRelation(t *catalog.Table) (*relation, error) {
 		e.log.Warn("unknown fsm_policy, using classic", "table", t.Name, "policy", polName)
 		pol = fsm.NewClassic()
 	}
+	if tp, ok := pol.(fsm.Tunable); ok {
+		// The server's settings, then the table's own (a table option of
+		// the same name wins).
+		for _, name := range []string{"fsm_nearby_window", "fsm_reopen_percent"} {
+			v, ok := t.Options[name]
+			if !ok {
+				v = e.settings[name]
+			}
+			if err := tp.SetOption(name, v); err != nil {
+				e.log.Warn("bad free space setting, using the default", "table", t.Name, "setting", name, "value", v)
+			}
+		}
+	}
 	opts.Policy = pol
 	opts.WAL = e.walLog()
 	rfn := buffer.RelFileNode(t.RelFileNode)

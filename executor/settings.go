@@ -60,6 +60,7 @@ var gucTable = map[string]gucDef{
 	"shared_buffers":                      {def: "128MB", readOnly: roPostmaster},
 	"fsm_policy":                          {def: "locality"},
 	"fsm_reopen_percent":                  {def: "50"},
+	"fsm_nearby_window":                   {def: "64"},
 	"fsm_small_table_blocks":              {def: "4"},
 	"jit":                                 {def: "off"},
 	"row_security":                        {def: "on"},
@@ -122,6 +123,12 @@ func checkGUC(name, v string) (string, error) {
 			return "", bad()
 		}
 		return strings.ToLower(v), nil
+	case "fsm_reopen_percent", "fsm_nearby_window":
+		// Validated by the locality policy itself.
+		if err := fsm.NewLocality().(fsm.Tunable).SetOption(name, v); err != nil {
+			return "", err
+		}
+		return strings.TrimSpace(v), nil
 	case "synchronous_commit", "full_page_writes", "jit", "row_security", "escape_string_warning", "geqo",
 		"enable_seqscan", "enable_indexscan", "default_transaction_read_only", "transaction_read_only":
 		b, ok := parseBool(v)

@@ -27,6 +27,8 @@ func init() {
 		textCol("relname"), textCol("policy"), int8Col("target_tries"), int8Col("target_hits"),
 		int8Col("fsm_answers"), int8Col("fsm_hits"), int8Col("last_block_tries"), int8Col("retries"),
 		int8Col("extensions"), int8Col("blocks_extended"), int8Col("max_extend_by"), int8Col("extend_rechecks"),
+		int8Col("nearby_answers"), int8Col("nearby_hits"), int8Col("far_answers"), int8Col("far_hits"),
+		int8Col("fresh_pages"), int8Col("closed_pages"), int8Col("reopened_pages"), int8Col("reserved_pages"),
 	}, func(env any) ([][]types.Datum, error) {
 		e := env.(*Engine)
 		var out [][]types.Datum
@@ -35,7 +37,9 @@ func init() {
 			st := pol.Stats()
 			out = append(out, []types.Datum{r.def.Name, pol.Name(), st.TargetTries, st.TargetHits,
 				st.FSMAnswers, st.FSMHits, st.LastBlockTries, st.Retries,
-				st.Extensions, st.BlocksExtended, st.MaxExtendBy, st.ExtendRechecks})
+				st.Extensions, st.BlocksExtended, st.MaxExtendBy, st.ExtendRechecks,
+				st.NearbyAnswers, st.NearbyHits, st.FarAnswers, st.FarHits,
+				st.FreshPages, st.ClosedPages, st.ReopenedPages, st.ReservedPages})
 		}
 		return out, nil
 	})

@@ -44,14 +44,7 @@ func extend(m *Map, r Request, c *counters) (uint32, error) {
 	if err != nil {
 		return InvalidBlock, err
 	}
-	c.extensions.Add(1)
-	c.blocksExtended.Add(int64(by))
-	for {
-		cur := c.maxExtendBy.Load()
-		if int64(by) <= cur || c.maxExtendBy.CompareAndSwap(cur, int64(by)) {
-			break
-		}
-	}
+	c.noteExtension(by)
 	if by > 1 {
 		last := first + uint32(by) - 1
 		// The FSM is a hint: if it cannot take the pages they are still

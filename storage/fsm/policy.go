@@ -120,6 +120,17 @@ type PolicyStats struct {
 	BlocksExtended int64 // pages they added
 	MaxExtendBy    int64 // largest single extension
 	ExtendRechecks int64 // extensions avoided: after waiting for the lock the FSM had a page
+
+	// The locality policy's decisions (zero for classic). Each "hits"
+	// figure is the answers of that kind that had room.
+	NearbyAnswers int64 // blocks found near the target or the old version's block
+	NearbyHits    int64
+	FarAnswers    int64 // blocks found anywhere in the FSM (nothing near had room)
+	FarHits       int64
+	FreshPages    int64 // whole fresh pages handed to a session (its run, the FSM's empty pages, extension)
+	ClosedPages   int64 // pages closed: left at or past the reopen threshold and not advertised
+	ReopenedPages int64 // closed pages VACUUM found below the threshold and advertised again
+	ReservedPages int64 // pages now reserved for loading sessions and not yet handed out
 }
 
 // BlocksPerExtension is BlocksExtended / Extensions (0 if none).
@@ -134,6 +145,36 @@ func (s PolicyStats) BlocksPerExtension() float64 {
 type counters struct {
 	targetTries, targetMisses, fsmAnswers, lastBlockTries, retries atomic.Int64
 	extensions, blocksExtended, maxExtendBy, extendRechecks        atomic.Int64
+}
+
+// noteExtension counts one extension by `by` pages.
+func (c *counters) noteExtension(by int) {
+	c.extensions.Add(1)
+	c.blocksExtended.Add(int64(by))
+	for {
+		cur := c.maxExtendBy.Load()
+		if int64(by) <= cur || c.maxExtendBy.CompareAndSwap(cur, int64(by)) {
+			break
+		}
+	}
+}
+
+// Tunable is implemented by a policy that has settings of its own (the
+// locality policy's fsm_nearby_window and fsm_reopen_percent). SetOption
+// returns a 22023 error for a bad value and ignores names it does not know.
+type Tunable interface {
+	SetOption(name, value string) error
+}
+
+// VacuumRecorder is implemented by a policy that decides what VACUUM
+// advertises in the FSM. Heap VACUUM calls RecordVacuumed, instead of
+// Map.RecordPageWithFreeSpace, with each page's real free space (as
+// page.HeapFreeSpace reports it, or EmptyPageFree for a page never
+// initialized) and the relation's fillfactor reserve. The locality policy
+// uses it to keep closed pages closed until they have emptied enough, and
+// to keep pages reserved for a loading session out of the map.
+type VacuumRecorder interface {
+	RecordVacuumed(m *Map, blk uint32, avail, saveFree int) error
 }
 
 func (c *counters) snapshot() PolicyStats {

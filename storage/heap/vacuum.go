@@ -8,6 +8,7 @@ package heap
 
 import (
 	"minipg/storage/buffer"
+	"minipg/storage/fsm"
 	"minipg/storage/page"
 )
 
@@ -69,7 +70,7 @@ func (r *Relation) Vacuum(oldestXmin uint32, oracle Oracle, dropIndexEntries fun
 			// Extended but never used: PostgreSQL records it as empty.
 			buf.Unlock()
 			buf.Release()
-			if err := r.fsm.RecordPageWithFreeSpace(blk, page.BlockSize-page.HeaderSize); err != nil {
+			if err := r.recordVacuumed(blk, page.BlockSize-page.HeaderSize); err != nil {
 				return stats, err
 			}
 			continue
@@ -91,7 +92,7 @@ func (r *Relation) Vacuum(oldestXmin uint32, oracle Oracle, dropIndexEntries fun
 		buf.Unlock()
 		buf.Release()
 		if len(offs) == 0 {
-			if err := r.fsm.RecordPageWithFreeSpace(blk, free); err != nil {
+			if err := r.recordVacuumed(blk, free); err != nil {
 				return stats, err
 			}
 			continue
@@ -164,7 +165,7 @@ func (r *Relation) vacuumDeadItems(pending []pageDead, dropIndexEntries func([]p
 		free := page.HeapFreeSpace(p)
 		buf.Unlock()
 		buf.Release()
-		if err := r.fsm.RecordPageWithFreeSpace(pd.blk, free); err != nil {
+		if err := r.recordVacuumed(pd.blk, free); err != nil {
 			return err
 		}
 	}
@@ -180,4 +181,14 @@ func hasUnused(p page.Page) bool {
 		}
 	}
 	return false
+}
+
+// recordVacuumed records a vacuumed page's free space in the FSM, or lets
+// the policy decide what to advertise (the locality policy keeps a closed
+// page closed until it has emptied enough).
+func (r *Relation) recordVacuumed(blk uint32, free int) error {
+	if vr, ok := r.policy.(fsm.VacuumRecorder); ok {
+		return vr.RecordVacuumed(r.fsm, blk, free, r.saveFree)
+	}
+	return r.fsm.RecordPageWithFreeSpace(blk, free)
 }
