@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -22,11 +23,16 @@ const flushThreshold = 64 << 10
 // authenticationTimeout bounds the start-up phase (authentication_timeout).
 const authenticationTimeout = time.Minute
 
+// shutdownWriteTimeout bounds how long Server.Shutdown waits for a client
+// to take what its connection is writing.
+const shutdownWriteTimeout = 2 * time.Second
+
 // conn is one client connection. Everything but the fields under mu and
 // terminating is used by the connection's own goroutine only.
 type conn struct {
 	srv  *Server
 	nc   net.Conn
+	io   *connIO
 	be   *pgproto3.Backend
 	log  *slog.Logger
 	pid  uint32
@@ -74,15 +80,17 @@ type portal struct {
 // is recovered, logged and reported as FATAL XX000: other connections and
 // the server are unaffected.
 func (s *Server) ServeConn(ctx context.Context, nc net.Conn) {
+	cio := newConnIO(nc, &s.busy, s.cfg.quietReads)
 	c := &conn{
 		srv:     s,
 		nc:      nc,
-		be:      pgproto3.NewBackend(nc, nc),
+		io:      cio,
+		be:      pgproto3.NewBackend(cio, cio),
 		log:     s.log.With("remote", nc.RemoteAddr().String()),
 		stmts:   make(map[string]*prepStmt),
 		portals: make(map[string]*portal),
 	}
-	defer nc.Close()
+	defer cio.Close()
 	if !s.track(c) {
 		c.sendError(fatal(codeCannotConnectNow, "the database system is shutting down"))
 		_ = c.flush()
@@ -107,6 +115,7 @@ func (s *Server) ServeConn(ctx context.Context, nc net.Conn) {
 	if !c.terminating.Load() {
 		_ = nc.SetDeadline(time.Time{})
 	}
+	cio.startMessages()
 	c.log = c.log.With("pid", c.pid, "user", c.user)
 	c.log.Debug("connection ready")
 	// Statements derive their contexts from the connection's own, so that
@@ -308,7 +317,14 @@ func (c *conn) closeAllPortals() {
 func (c *conn) terminate() {
 	c.terminating.Store(true)
 	c.cancelStatement()
+	// Past the start-up phase the socket may be in blocking mode, where
+	// deadlines do not apply; shutting it down wakes the goroutine in
+	// either mode (see sockio.go).
+	if c.io.shutdown(syscall.SHUT_RD) {
+		// A client that does not read its results must not hold up shutdown.
+		time.AfterFunc(shutdownWriteTimeout, func() { c.io.shutdown(syscall.SHUT_RDWR) })
+		return
+	}
 	_ = c.nc.SetReadDeadline(time.Now())
-	// A client that does not read its results must not hold up shutdown.
-	_ = c.nc.SetWriteDeadline(time.Now().Add(2 * time.Second))
+	_ = c.nc.SetWriteDeadline(time.Now().Add(shutdownWriteTimeout))
 }

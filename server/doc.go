@@ -53,7 +53,11 @@
 //     (process id and a random 4-byte secret) and ReadyForQuery.
 //  5. The message loop (conn.go) runs until Terminate, a FATAL error or a
 //     broken socket. On the way out the session is closed, which aborts an
-//     open transaction.
+//     open transaction. From here on the socket is read in one of two
+//     modes (sockio.go): through Go's network poller, or, while no other
+//     connection is busy, in blocking read(2) calls outside the poller, so
+//     that a lone client's round trip wakes the connection's thread
+//     directly, as PostgreSQL's backend process is woken.
 //
 // # Simple versus extended protocol
 //
@@ -100,7 +104,10 @@
 // the engine fails the statement with 57014. A request with an unknown id
 // or wrong secret is ignored. Server shutdown (cancelling Serve's context)
 // cancels the running statements, fails the next read of every connection
-// and sends FATAL 57P01 before closing it.
+// (shutdown(2) of the socket's read side, which also wakes a connection
+// sleeping in read(2)) and sends FATAL 57P01 before closing it; a client
+// that does not take its results gets two seconds before the socket is
+// shut down altogether.
 //
 // # Errors and robustness
 //

@@ -4,6 +4,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -23,10 +24,24 @@ type testServer struct {
 	stop func() // stops serving (once); also run at cleanup
 }
 
+// testQuietReads is Config.quietReads for the tests' servers. By default a
+// lone connection switches to blocking reads at once, so that the tests
+// run through that mode (connections with company stay on the poller);
+// MINIPG_TEST_READS=poller keeps every connection on the poller.
+func testQuietReads() int {
+	switch os.Getenv("MINIPG_TEST_READS") {
+	case "poller":
+		return -1
+	case "adaptive":
+		return defaultQuietReads
+	}
+	return 1
+}
+
 func startTestServer(t testing.TB, mod func(*Config)) *testServer {
 	t.Helper()
 	be := &fakeBackend{}
-	cfg := Config{Backend: be, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	cfg := Config{Backend: be, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), quietReads: testQuietReads()}
 	if testing.Verbose() {
 		cfg.Logger = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}

@@ -38,6 +38,10 @@ type Config struct {
 	// MaxConnections bounds the connections past start-up (max_connections);
 	// 0 means 100, PostgreSQL's default. One more is FATAL 53300.
 	MaxConnections int
+
+	// quietReads overrides defaultQuietReads (tests: 1 puts a lone
+	// connection in blocking mode at once, -1 keeps every one on the poller).
+	quietReads int
 }
 
 // Server accepts connections and runs one goroutine per connection.
@@ -50,6 +54,7 @@ type Server struct {
 	auth *authenticator
 
 	nextPID atomic.Uint32
+	busy    atomic.Int32   // connections not waiting for input (see sockio.go)
 	wg      sync.WaitGroup // one per running connection goroutine
 
 	mu struct {
@@ -73,6 +78,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.MaxMessageSize <= 0 {
 		cfg.MaxMessageSize = DefaultMaxMessageSize
+	}
+	if cfg.quietReads == 0 {
+		cfg.quietReads = defaultQuietReads
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger}
 	auth, err := newAuthenticator(cfg.Password, cfg.AuthMethod)
