@@ -28,15 +28,38 @@ import (
 // whole change in one synced batch, then the relation with its new set of
 // indexes replaces the old one.
 func (s *Session) alterConstraints(ctx context.Context, st *sql.AlterConstraints) (string, error) {
+	for {
+		var notices []*pgerr.Error
+		wait, err := s.alterConstraintsOnce(ctx, st, &notices)
+		if wait == 0 {
+			s.notices = append(s.notices, notices...)
+			if err != nil {
+				return "", err
+			}
+			return "ALTER TABLE", nil
+		}
+		// A row version whose inserter or deleter is still running decides
+		// the outcome: wait for its transaction without holding the table
+		// lock (it may need the lock to finish), then start over.
+		if err := s.ensureTx().WaitFor(ctx, wait); err != nil {
+			return "", mapCtxErr(ctx, err)
+		}
+	}
+}
+
+// alterConstraintsOnce makes one attempt at st under the table's exclusive
+// lock. wait != 0 means a transaction must end first; nothing was changed
+// then. Notices go to *notices, for the attempt that counts.
+func (s *Session) alterConstraintsOnce(ctx context.Context, st *sql.AlterConstraints, notices *[]*pgerr.Error) (wait uint32, err error) {
 	e := s.e
 	release, err := e.txns.LockRelation(ctx, st.Table.OID, true)
 	if err != nil {
-		return "", mapCtxErr(ctx, err)
+		return 0, mapCtxErr(ctx, err)
 	}
 	defer release()
 	r, err := e.rel(st.Table.OID)
 	if err != nil {
-		return "", err
+		return 0, err
 	}
 	t := r.def
 
@@ -52,10 +75,12 @@ func (s *Session) alterConstraints(ctx context.Context, st *sql.AlterConstraints
 		i := slices.IndexFunc(indexes, func(idx catalog.Index) bool { return idx.Name == c.Name && idx.IsConstraint() })
 		if i < 0 {
 			if c.IfExists {
-				s.notice(pgerr.SeverityNotice, pgerr.SuccessfulCompletion, "constraint \"%s\" of relation \"%s\" does not exist, skipping", c.Name, t.Name)
+				n := pgerr.New(pgerr.SuccessfulCompletion, "constraint \"%s\" of relation \"%s\" does not exist, skipping", c.Name, t.Name)
+				n.Severity = pgerr.SeverityNotice
+				*notices = append(*notices, n)
 				continue
 			}
-			return "", pgerr.New(pgerr.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", c.Name, t.Name)
+			return 0, pgerr.New(pgerr.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", c.Name, t.Name)
 		}
 		indexes = slices.Delete(indexes, i, i+1)
 		dropped[c.Name] = true
@@ -75,7 +100,7 @@ func (s *Session) alterConstraints(ctx context.Context, st *sql.AlterConstraints
 				}
 				err := pgerr.New(pgerr.DuplicateColumn, "column \"%s\" appears twice in %s constraint", name, kind)
 				err.Position = c.Position
-				return "", err
+				return 0, err
 			}
 		}
 	}
@@ -90,7 +115,7 @@ func (s *Session) alterConstraints(ctx context.Context, st *sql.AlterConstraints
 		for _, name := range c.Columns {
 			col := t.ColumnIndex(name)
 			if col < 0 {
-				return "", pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, t.Name)
+				return 0, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, t.Name)
 			}
 			if !t.Columns[col].NotNull && !slices.Contains(notNull, col) {
 				notNull = append(notNull, col)
@@ -116,26 +141,26 @@ func (s *Session) alterConstraints(ctx context.Context, st *sql.AlterConstraints
 		for _, name := range c.Columns {
 			col := t.ColumnIndex(name)
 			if col < 0 {
-				return "", pgerr.New(pgerr.UndefinedColumn, "column \"%s\" named in key does not exist", name)
+				return 0, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" named in key does not exist", name)
 			}
 			idx.Columns = append(idx.Columns, int16(col+1))
 		}
 		if c.Primary && slices.ContainsFunc(indexes, func(idx catalog.Index) bool { return idx.Primary }) {
-			return "", pgerr.New(pgerr.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", t.Name)
+			return 0, pgerr.New(pgerr.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", t.Name)
 		}
 		if idx.Name == "" {
 			idx.Name = chooseConstraintName(t.Name, c, taken)
 		} else if taken(idx.Name) {
-			return "", pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", idx.Name)
+			return 0, pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", idx.Name)
 		}
 		ri := newRelIndex(r, idx)
 		var check []int
 		if c.Primary {
 			check = notNull
 		}
-		n, err := x.buildIndex(ri, check)
-		if err != nil {
-			return "", err
+		n, wait, err := x.buildIndex(ri, check)
+		if wait != 0 || err != nil {
+			return wait, err
 		}
 		if c.Primary {
 			nullCol = n
@@ -147,12 +172,12 @@ func (s *Session) alterConstraints(ctx context.Context, st *sql.AlterConstraints
 
 	// 5. NULLs in the new primary key.
 	if nullCol >= 0 {
-		return "", pgerr.New(pgerr.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", t.Columns[nullCol].Name, t.Name)
+		return 0, pgerr.New(pgerr.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", t.Columns[nullCol].Name, t.Name)
 	}
 
 	nt, stored, err := e.cat.AlterConstraints(t.OID, drops, adds)
 	if err != nil {
-		return "", err
+		return 0, err
 	}
 	nr := *r
 	nr.def = nt
@@ -170,7 +195,7 @@ func (s *Session) alterConstraints(ctx context.Context, st *sql.AlterConstraints
 	e.mu.Lock()
 	e.mu.rels[nt.OID] = &nr
 	e.mu.Unlock()
-	return "ALTER TABLE", nil
+	return 0, nil
 }
 
 // chooseConstraintName names a constraint's index as PostgreSQL's

@@ -5,12 +5,10 @@ import (
 	"strings"
 
 	"minipg/catalog"
-	"minipg/index"
 	"minipg/pgerr"
 	"minipg/sql"
 	"minipg/storage/buffer"
 	"minipg/storage/page"
-	"minipg/types"
 )
 
 func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string, error) {
@@ -111,24 +109,46 @@ func (s *Session) createIndex(ctx context.Context, st *sql.CreateIndex) (string,
 		}
 		return "", pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", idx.Name)
 	}
-	release, err := e.txns.LockRelation(ctx, st.Table.OID, true)
+	for {
+		wait, err := s.addIndex(ctx, st.Table.OID, idx)
+		if wait == 0 {
+			if err != nil {
+				return "", err
+			}
+			return "CREATE INDEX", nil
+		}
+		// A row version whose inserter or deleter is still running decides
+		// uniqueness: wait for its transaction without holding the table
+		// lock (it may need the lock to finish), then build again.
+		if err := s.ensureTx().WaitFor(ctx, wait); err != nil {
+			return "", mapCtxErr(ctx, err)
+		}
+	}
+}
+
+// addIndex builds idx on table oid under the table's exclusive lock and
+// publishes it. wait != 0 means the build needs transaction wait to end
+// first (see buildIndex); nothing was changed.
+func (s *Session) addIndex(ctx context.Context, oid uint32, idx catalog.Index) (wait uint32, err error) {
+	e := s.e
+	release, err := e.txns.LockRelation(ctx, oid, true)
 	if err != nil {
-		return "", mapCtxErr(ctx, err)
+		return 0, mapCtxErr(ctx, err)
 	}
 	defer release()
-	r, err := e.rel(st.Table.OID)
+	r, err := e.rel(oid)
 	if err != nil {
-		return "", err
+		return 0, err
 	}
 	ri := newRelIndex(r, idx)
 	x := &execCtx{ctx: ctx, s: s, tx: s.ensureTx(), rel: r}
 	x.xid = x.tx.XidIfAssigned()
-	if _, err := x.buildIndex(ri, nil); err != nil {
-		return "", err
+	if _, wait, err := x.buildIndex(ri, nil); wait != 0 || err != nil {
+		return wait, err
 	}
-	t, stored, err := e.cat.AddIndex(st.Table.OID, idx)
+	t, stored, err := e.cat.AddIndex(oid, idx)
 	if err != nil {
-		return "", err
+		return 0, err
 	}
 	ri.def = stored
 	nr := *r
@@ -138,96 +158,7 @@ func (s *Session) createIndex(ctx context.Context, st *sql.CreateIndex) (string,
 	e.mu.Lock()
 	e.mu.rels[t.OID] = &nr
 	e.mu.Unlock()
-	return "CREATE INDEX", nil
-}
-
-// buildIndex fills ri, a new index of x.rel, from the heap; the caller
-// holds the table's exclusive lock. Every row version that anyone may still
-// see (SnapshotAny minus the certainly dead) gets an entry pointing at the
-// root of its HOT chain (heap_get_root_tuples), and a unique ri is checked
-// among the live versions (23505 "could not create unique index").
-//
-// notNull lists columns about to become NOT NULL: the first live version in
-// heap order with a NULL in one of them is reported as nullCol (the first
-// such column in attribute order; -1 if none) for the caller to raise once
-// all of its statement's indexes are built, as PostgreSQL verifies new NOT
-// NULL columns after the indexes. A version whose inserter is still running
-// counts: PostgreSQL would have waited for it to finish.
-func (x *execCtx) buildIndex(ri *relIndex, notNull []int) (nullCol int, err error) {
-	r, ctx := x.rel, x.ctx
-	nullCol = -1
-	nblocks, err := r.heap.NBlocks()
-	if err != nil {
-		return -1, err
-	}
-	dec := newDecoder(r)
-	dec.need, dec.reuse = indexColumns(r, ri), true // keys are copied out of the row
-	for _, c := range notNull {
-		dec.need[c] = true
-	}
-	bld := ri.ix.NewBuilder()
-	seen := map[string]struct{}{} // encoded keys of live rows (unique)
-	for blk := uint32(0); blk < nblocks; blk++ {
-		if err := canceled(ctx); err != nil {
-			return -1, err
-		}
-		roots, err := r.heap.HotRoots(blk)
-		if err != nil {
-			return -1, err
-		}
-		// len(roots) is the page's MaxOffset+1 (no tuples beyond it, and the
-		// exclusive lock keeps inserters out).
-		for off := uint16(1); int(off) < len(roots); off++ {
-			tid := page.TID{Block: blk, Offset: off}
-			tup, ok, err := r.heap.FetchAny(tid)
-			if err != nil {
-				return -1, err
-			}
-			if !ok {
-				continue
-			}
-			live, wait := x.dirtyState(tup)
-			if !live && wait == 0 {
-				continue
-			}
-			row, err := dec.decode(tup, tid)
-			if err != nil {
-				return -1, err
-			}
-			if live && nullCol < 0 {
-				for _, c := range notNull {
-					if row[c] == nil && (nullCol < 0 || c < nullCol) {
-						nullCol = c
-					}
-				}
-			}
-			key, hasNull := ri.key(row)
-			root := tid
-			if roots[off] != 0 {
-				root.Offset = roots[off]
-			}
-			// enc is the key's encoding, equal for equal keys.
-			enc := bld.Add(key, root)
-			if ri.def.Unique && !hasNull && live && wait == 0 {
-				if _, dup := seen[enc]; dup {
-					return -1, uniqueBuildError(r, ri, key)
-				}
-				seen[enc] = struct{}{}
-			}
-		}
-	}
-	bld.Finish()
-	return nullCol, nil
-}
-
-func uniqueBuildError(r *relation, ri *relIndex, key index.Key) error {
-	var names, vals []string
-	for i, c := range ri.cols {
-		names = append(names, r.def.Columns[c].Name)
-		vals = append(vals, types.FormatText(ri.types[i], key[i]))
-	}
-	return pgerr.New(pgerr.UniqueViolation, "could not create unique index \"%s\"", ri.def.Name).
-		WithDetail("Key (%s)=(%s) is duplicated.", strings.Join(names, ", "), strings.Join(vals, ", "))
+	return 0, nil
 }
 
 func (s *Session) vacuum(ctx context.Context, st *sql.Vacuum) (string, error) {
