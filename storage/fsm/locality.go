@@ -89,6 +89,10 @@ type locality struct {
 type run struct {
 	next, end uint32
 	last      int64
+	// loading is set for a session that was loading when it got the page
+	// (not for a session's first fresh page): only then is the page kept
+	// from the last-block fallback of other sessions.
+	loading bool
 }
 
 type localityCounters struct {
@@ -108,8 +112,11 @@ const (
 	// activeRunMoves: a run that has not moved in this many moves of all
 	// runs no longer counts as an active loader.
 	activeRunMoves = 64
-	// maxOwned bounds the owned map (stale entries of ended sessions).
-	maxOwned = 256
+	// maxOwned bounds the owned map (stale entries of ended sessions), and
+	// maxReserved the pages reserved in runs, all sessions together: the
+	// pages extended and not used that a relation can be left with.
+	maxOwned    = 256
+	maxReserved = 8 * maxRunPages
 
 	// maxLocalityExtendBy and extendPerWaiter are DESIGN.md's batched
 	// extension: min(512, 20 x waiters).
@@ -235,10 +242,10 @@ func (p *locality) Choose(m *Map, r Request) uint32 {
 	// row per page), unless a loading session is filling it.
 	if n, err := m.pool.NBlocks(m.rel, buffer.MainFork); err == nil && n > 0 {
 		p.mu.Lock()
-		_, owned := p.mu.owned[n-1]
-		reserved := p.reservedLocked(n - 1)
+		rn, owned := p.mu.owned[n-1]
+		busy := (owned && rn.loading) || p.reservedLocked(n-1)
 		p.mu.Unlock()
-		if !owned && !reserved {
+		if !busy {
 			p.c.lastBlockTries.Add(1)
 			return n - 1
 		}
@@ -406,32 +413,47 @@ func (p *locality) takeFresh(m *Map, ref, prevTarget uint32) uint32 {
 		}
 	}
 	_ = m.recordRange(blk, end-1, 0)
-	p.ownLocked(blk, blk+1, end)
+	p.ownLocked(m, blk, blk+1, end, true)
 	p.l.freshPages.Add(1)
 	p.c.fsmAnswers.Add(1)
 	return blk
 }
 
-// ownLocked registers cur as a loading session's block with pages next ..
-// end-1 reserved after it. The caller holds mu.
-func (p *locality) ownLocked(cur, next, end uint32) {
+// ownLocked registers cur as a session's block with pages next .. end-1
+// reserved after it. The caller holds mu.
+func (p *locality) ownLocked(m *Map, cur, next, end uint32, loading bool) {
 	p.mu.seq++
-	p.mu.owned[cur] = &run{next: next, end: end, last: p.mu.seq}
+	p.mu.owned[cur] = &run{next: next, end: end, last: p.mu.seq, loading: loading}
 	p.mu.reserved += int64(end - next)
-	if len(p.mu.owned) <= maxOwned {
-		return
-	}
-	// Evict the stalest entry (a session that went away). Its reserved
-	// pages are dropped from the count; VACUUM finds them as new pages.
-	var victim uint32
-	var oldest *run
-	for b, r := range p.mu.owned {
-		if oldest == nil || r.last < oldest.last {
-			victim, oldest = b, r
+	// Entries of sessions that went away (or lost their target) stay
+	// until evicted, the stalest first: past maxOwned entries, or while
+	// more than maxReserved pages are reserved. An evicted run's pages
+	// go back to the FSM as empty, so they are not lost until VACUUM.
+	for len(p.mu.owned) > maxOwned || p.mu.reserved > maxReserved {
+		var victim uint32
+		var oldest *run
+		for b, r := range p.mu.owned {
+			if b == cur {
+				continue
+			}
+			if len(p.mu.owned) <= maxOwned && r.next == r.end {
+				continue // only the reservations are too many
+			}
+			if oldest == nil || r.last < oldest.last {
+				victim, oldest = b, r
+			}
 		}
+		if oldest == nil {
+			return
+		}
+		if oldest.next < oldest.end {
+			p.mu.reserved -= int64(oldest.end - oldest.next)
+			if err := m.recordRange(oldest.next, oldest.end-1, EmptyPageFree); err == nil {
+				_ = m.Vacuum(oldest.next, oldest.end)
+			}
+		}
+		delete(p.mu.owned, victim)
 	}
-	p.mu.reserved -= int64(oldest.end - oldest.next)
-	delete(p.mu.owned, victim)
 }
 
 // reservedLocked reports whether blk is a reserved, not yet handed out page
@@ -512,7 +534,7 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 	// published, upper levels included, before the lock is released so
 	// that the waiters find it.
 	p.mu.Lock()
-	p.ownLocked(first, first+1, first+uint32(keep))
+	p.ownLocked(m, first, first+1, first+uint32(keep), loading)
 	p.mu.Unlock()
 	if by > keep {
 		lo, hi := first+uint32(keep), first+uint32(by)-1

@@ -131,8 +131,12 @@ func (r *Relation) NBlocks() (uint32, error) {
 // means "no remembered target". An InsertState must not be used by two
 // goroutines at once.
 type InsertState struct {
-	bulk    bool
-	targets [4]relTarget // small LRU: a session rarely inserts into many tables at once
+	bulk bool
+	// targets is a small LRU. PostgreSQL keeps rd_targblock for every
+	// relation a backend has open; a TPC-C loader fills eight tables in
+	// turn, and with fewer entries it would lose its target at every turn
+	// and start a new page.
+	targets [16]relTarget
 }
 
 type relTarget struct {
