@@ -97,8 +97,15 @@
 // repeated. Index entries are never removed by DELETE or UPDATE; VACUUM
 // removes the entries of the row versions it removes.
 //
-// DDL (CREATE/DROP TABLE, CREATE INDEX) is applied to the catalog at once and
-// is not undone by ROLLBACK.
+// DDL (CREATE/DROP TABLE, CREATE/DROP INDEX, ALTER TABLE) is applied to the
+// catalog at once and is not undone by ROLLBACK. An index build that needs a
+// unique key or NOT NULL columns (CREATE UNIQUE INDEX, ALTER TABLE ... ADD
+// PRIMARY KEY / UNIQUE) and meets a row version whose inserter or deleter is
+// still running gives up the table lock, waits for that transaction
+// (txn.Txn.WaitFor) and starts over, as PostgreSQL waits for its lock:
+// ignoring the version could let a duplicate or a NULL in once it commits.
+// PRIMARY KEY and UNIQUE constraints are their indexes (catalog.Index): ALTER
+// TABLE ... DROP CONSTRAINT removes one, DROP INDEX refuses to (2BP01).
 //
 // # Locking
 //

@@ -17,8 +17,11 @@
 //	bind_select.go  FROM (inner and LEFT joins, virtual tables), targets,
 //	                WHERE, GROUP BY / aggregates / HAVING, ORDER BY, LIMIT
 //	bind_dml.go     INSERT (VALUES or SELECT), UPDATE, DELETE, RETURNING, defaults
-//	bind_ddl.go     CREATE/DROP TABLE and INDEX, ALTER TABLE SET/RESET, COPY,
-//	                VACUUM, BEGIN/COMMIT/ROLLBACK, SET/RESET/SHOW, table options
+//	bind_ddl.go     CREATE/DROP TABLE and INDEX, COPY, VACUUM,
+//	                BEGIN/COMMIT/ROLLBACK, SET/RESET/SHOW, table options
+//	bind_alter.go   ALTER TABLE: SET/RESET of table options, ADD PRIMARY KEY /
+//	                UNIQUE and DROP CONSTRAINT (checked by the executor, in
+//	                PostgreSQL's order, under the table's lock)
 //	bind_expr.go    expressions: column references, operators, casts and
 //	                coercion, functions, aggregates, CASE, subqueries
 //
@@ -29,7 +32,8 @@
 //
 // Bound statements (bound.go). Stmt is one of Select, Insert, Update,
 // Delete, CreateTable, DropTable, CreateIndex, DropIndex, Copy, Vacuum,
-// AlterOptions, Txn, Set, Show, Checkpoint and Discard; Expr is a tree of
+// AlterOptions, AlterConstraints, AlterMissing, Txn, Set, Show, Checkpoint
+// and Discard; Expr is a tree of
 // Const, Param, ColRef, Arith, Cmp, BoolOp, Cast, Func, Agg, SubPlan, ...
 // each carrying its result type (types.T). A ColRef is a slot number in
 // the row the expression is evaluated over; each statement type documents
