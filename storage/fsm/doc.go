@@ -6,7 +6,7 @@
 // # What it owns
 //
 // The _fsm fork of every heap relation (base/<relfilenode>_fsm), the
-// free-space categories in it, the policies ("classic"; "locality" later)
+// free-space categories in it, the policies ("classic" and "locality")
 // and relation extension (extend.go), which both policies share.
 //
 // # On-disk format of one FSM page
