@@ -80,6 +80,10 @@ type locality struct {
 		wantRun map[uint32]struct{}
 		// reserved counts pages in runs not yet handed out.
 		reserved int64
+		// vacuumSeq is seq when the running (or last) VACUUM began: an
+		// entry that has not moved since belongs to a session that went
+		// away, or that will not miss it.
+		vacuumSeq int64
 	}
 }
 
@@ -562,17 +566,48 @@ func localityExtendBy(r Request, waiters, nblocks int) int {
 	return max(1, min(by, maxLocalityExtendBy))
 }
 
-// RecordVacuumed is what VACUUM advertises: nothing for a page a loading
-// session owns or has reserved, 0 for a page at or past the reopen
-// threshold (closed), else its real free space. A page the FSM showed as
-// having no room that is now open counts as reopened.
+// BeginVacuum notes where the reservations stand as a VACUUM begins.
+func (p *locality) BeginVacuum(m *Map) {
+	p.mu.Lock()
+	p.mu.vacuumSeq = p.mu.seq
+	p.mu.Unlock()
+}
+
+// RecordVacuumed is what VACUUM advertises: nothing for a page a session is
+// filling or has reserved, 0 for a page at or past the reopen threshold
+// (closed), else its real free space. A page the FSM showed as having no
+// room that is now open counts as reopened. An entry whose run has not
+// moved since the VACUUM began is taken to belong to a session that went
+// away (the end of a load): its page is recorded like any other and its
+// reserved pages are published as empty, so that they are not lost until
+// the next restart.
 func (p *locality) RecordVacuumed(m *Map, blk uint32, avail, saveFree int) error {
 	p.mu.Lock()
-	_, owned := p.mu.owned[blk]
-	reserved := p.reservedLocked(blk)
+	busy := false
+	for b, r := range p.mu.owned {
+		if b != blk && (blk < r.next || blk >= r.end) {
+			continue
+		}
+		if r.last > p.mu.vacuumSeq {
+			busy = true
+			break
+		}
+		if r.next < r.end {
+			p.mu.reserved -= int64(r.end - r.next)
+			if err := m.recordRange(r.next, r.end-1, EmptyPageFree); err == nil {
+				_ = m.Vacuum(r.next, r.end)
+			}
+		}
+		delete(p.mu.owned, b)
+		break
+	}
 	p.mu.Unlock()
-	if owned || reserved {
+	if busy {
 		return nil
+	}
+	if avail >= EmptyPageFree {
+		// A new page (extended, never used, or given back above).
+		return m.RecordPageWithFreeSpace(blk, avail)
 	}
 	if p.closed(avail, saveFree) {
 		return m.RecordPageWithFreeSpace(blk, 0)

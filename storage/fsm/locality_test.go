@@ -415,3 +415,36 @@ func (b *barrier) wait() {
 		b.cond.Wait()
 	}
 }
+
+// VACUUM keeps the pages of a session that is loading out of the FSM, and
+// gives back those of a session that has not moved since it began.
+func TestLocalityVacuumReleasesStaleRuns(t *testing.T) {
+	m := newTestMap(t, 64)
+	pol := newLocality(t)
+	extendTo(t, m, 100)
+	pol.mu.Lock()
+	pol.ownLocked(m, 100, 101, 105, true) // stale: pages 101..104 reserved
+	pol.mu.Unlock()
+	extendTo(t, m, 10)
+	pol.BeginVacuum(m)
+	pol.mu.Lock()
+	pol.ownLocked(m, 105, 106, 110, true) // moved after the VACUUM began
+	pol.mu.Unlock()
+	if st := pol.Stats(); st.ReservedPages != 8 {
+		t.Fatalf("reserved %d, want 8", st.ReservedPages)
+	}
+	for b := uint32(100); b < 110; b++ {
+		if err := pol.RecordVacuumed(m, b, EmptyPageFree, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for b := uint32(100); b < 110; b++ {
+		got := m.GetRecordedFreeSpace(b)
+		if want := b < 105; (got >= MaxRequestSize) != want {
+			t.Errorf("block %d recorded %d; advertised should be %v", b, got, want)
+		}
+	}
+	if st := pol.Stats(); st.ReservedPages != 4 {
+		t.Fatalf("reserved %d after VACUUM, want the live run's 4", st.ReservedPages)
+	}
+}

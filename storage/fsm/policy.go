@@ -173,7 +173,12 @@ type Tunable interface {
 // initialized) and the relation's fillfactor reserve. The locality policy
 // uses it to keep closed pages closed until they have emptied enough, and
 // to keep pages reserved for a loading session out of the map.
+//
+// BeginVacuum is called once before a VACUUM records its first page: the
+// locality policy then gives back what sessions that have not moved since
+// reserved.
 type VacuumRecorder interface {
+	BeginVacuum(m *Map)
 	RecordVacuumed(m *Map, blk uint32, avail, saveFree int) error
 }
 

@@ -56,6 +56,9 @@ func (r *Relation) Vacuum(oldestXmin uint32, oracle Oracle, dropIndexEntries fun
 	if err != nil {
 		return stats, err
 	}
+	if vr, ok := r.policy.(fsm.VacuumRecorder); ok {
+		vr.BeginVacuum(r.fsm)
+	}
 	var pending []pageDead
 	ndead := 0
 	for blk := uint32(0); blk < nblocks; blk++ {
