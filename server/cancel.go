@@ -12,33 +12,41 @@ import (
 // then fails that statement with 57014. The cancelling connection is closed
 // without a reply, as in PostgreSQL. A request with a wrong key is ignored.
 
-// startStatement derives the context of one unit of work (a simple-query
-// message or an Execute) that a CancelRequest may cancel. Call the returned
-// function when it ends.
-func (c *conn) startStatement(parent context.Context) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(parent)
+// startStatement returns the context of one unit of work (a simple-query
+// message or an Execute) that a CancelRequest may cancel; call endStatement
+// when it ends. Statements share one context until one is cancelled, which
+// saves a context per round trip: it is cancelled only while a statement
+// runs (cancelStatement holds mu, so a late request cannot reach the next
+// statement), and a cancelled one is replaced here. The engine only waits
+// on the context; it derives none of its own that could pile up in it.
+func (c *conn) startStatement(parent context.Context) context.Context {
+	if c.stmtCtx == nil || c.stmtCtx.Err() != nil {
+		c.stmtCtx, c.stmtCancel = context.WithCancel(parent)
+	}
 	c.mu.Lock()
-	c.mu.cancel = cancel
+	c.mu.cancel = c.stmtCancel
 	c.mu.Unlock()
 	if c.terminating.Load() {
-		cancel()
+		c.cancelStatement()
 	}
-	return ctx, func() {
-		c.mu.Lock()
-		c.mu.cancel = nil
-		c.mu.Unlock()
-		cancel()
-	}
+	return c.stmtCtx
+}
+
+// endStatement ends what startStatement started: a CancelRequest from now
+// on finds no statement to cancel.
+func (c *conn) endStatement() {
+	c.mu.Lock()
+	c.mu.cancel = nil
+	c.mu.Unlock()
 }
 
 // cancelStatement cancels the running statement, if any. Safe from any
 // goroutine.
 func (c *conn) cancelStatement() {
 	c.mu.Lock()
-	cancel := c.mu.cancel
-	c.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	defer c.mu.Unlock()
+	if c.mu.cancel != nil {
+		c.mu.cancel()
 	}
 }
 

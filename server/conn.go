@@ -46,13 +46,23 @@ type conn struct {
 	ignoreTillSync bool // an extended-protocol message failed: skip to Sync
 	unflushed      int  // approximate bytes sent since the last Flush
 
-	row rowEncoder
+	row  rowEncoder
+	sink rowSink
+
+	// Reused for every statement: Backend.Send encodes a message at once.
+	tagBuf []byte
+	ccMsg  pgproto3.CommandComplete
+	rfqMsg pgproto3.ReadyForQuery
 
 	terminating atomic.Bool // Server.Shutdown asked this connection to end
 
+	// The statements' context (see startStatement) and its cancel function.
+	stmtCtx    context.Context
+	stmtCancel context.CancelFunc
+
 	mu struct {
 		sync.Mutex
-		cancel context.CancelFunc // cancels the running statement; nil when idle
+		cancel context.CancelFunc // stmtCancel while a statement runs; nil when idle
 	}
 }
 
@@ -68,7 +78,7 @@ type portal struct {
 	stmt      *prepStmt
 	p         Portal
 	cols      []Column
-	formats   []int16 // per column
+	formats   []int16 // result format codes as in Bind (see formatOf)
 	done      bool    // ran to completion
 	suspended bool    // an Execute stopped at its row limit
 	failed    bool    // an Execute failed: it cannot run again
@@ -90,6 +100,7 @@ func (s *Server) ServeConn(ctx context.Context, nc net.Conn) {
 		stmts:   make(map[string]*prepStmt),
 		portals: make(map[string]*portal),
 	}
+	c.sink.init(c)
 	defer cio.Close()
 	if !s.track(c) {
 		c.sendError(fatal(codeCannotConnectNow, "the database system is shutting down"))
@@ -288,8 +299,16 @@ func (c *conn) readyForQuery() error {
 	if status == 'I' {
 		c.closeAllPortals()
 	}
-	c.send(&pgproto3.ReadyForQuery{TxStatus: status})
+	c.rfqMsg.TxStatus = status
+	c.send(&c.rfqMsg)
 	return c.flush()
+}
+
+// sendCommandComplete queues CommandComplete with tag.
+func (c *conn) sendCommandComplete(tag string) {
+	c.tagBuf = append(c.tagBuf[:0], tag...)
+	c.ccMsg.CommandTag = c.tagBuf
+	c.send(&c.ccMsg)
 }
 
 // syncAndReady ends the implicit transaction and sends ReadyForQuery.

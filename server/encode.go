@@ -15,45 +15,45 @@ const (
 	formatBinary int16 = 1
 )
 
-// expandFormats applies the protocol's rule for format codes: none means
+// checkFormats checks format codes against the protocol's rule: none means
 // all text, one applies to every value, otherwise one per value. what names
-// the values for the error ("parameter", "result").
-func expandFormats(codes []int16, n int, what string) ([]int16, error) {
-	out := make([]int16, n)
-	switch {
-	case len(codes) == 0:
-	case len(codes) == 1:
-		for i := range out {
-			out[i] = codes[0]
-		}
-	case len(codes) == n:
-		copy(out, codes)
-	default:
+// the values for the error ("parameter", "result"). The codes are kept as
+// sent and read with formatOf, so that a Bind allocates no expanded copy.
+func checkFormats(codes []int16, n int, what string) error {
+	if len(codes) > 1 && len(codes) != n {
 		if what == "parameter" {
-			return nil, pgerr.New(pgerr.ProtocolViolation, "bind message has %d parameter formats but %d parameters", len(codes), n)
+			return pgerr.New(pgerr.ProtocolViolation, "bind message has %d parameter formats but %d parameters", len(codes), n)
 		}
-		return nil, pgerr.New(pgerr.ProtocolViolation, "bind message has %d result formats but query has %d columns", len(codes), n)
+		return pgerr.New(pgerr.ProtocolViolation, "bind message has %d result formats but query has %d columns", len(codes), n)
 	}
 	for _, f := range codes {
 		if f != formatText && f != formatBinary {
-			return nil, pgerr.New(pgerr.InvalidParameterValue, "unsupported format code: %d", f)
+			return pgerr.New(pgerr.InvalidParameterValue, "unsupported format code: %d", f)
 		}
 	}
-	return out, nil
+	return nil
 }
 
-// rowDescription describes cols with the given per-column formats (nil:
-// all text), or returns NoData for a statement without a result.
+// formatOf returns the format of value i under codes that passed
+// checkFormats (nil: all text).
+func formatOf(codes []int16, i int) int16 {
+	switch {
+	case len(codes) == 1:
+		return codes[0]
+	case i < len(codes):
+		return codes[i]
+	}
+	return formatText
+}
+
+// rowDescription describes cols with the given format codes (as in Bind;
+// nil: all text), or returns NoData for a statement without a result.
 func rowDescription(cols []Column, formats []int16) pgproto3.BackendMessage {
 	if cols == nil {
 		return &pgproto3.NoData{}
 	}
 	fields := make([]pgproto3.FieldDescription, len(cols))
 	for i, col := range cols {
-		f := formatText
-		if formats != nil {
-			f = formats[i]
-		}
 		fields[i] = pgproto3.FieldDescription{
 			Name:                 []byte(col.Name),
 			TableOID:             col.TableOID,
@@ -61,7 +61,7 @@ func rowDescription(cols []Column, formats []int16) pgproto3.BackendMessage {
 			DataTypeOID:          uint32(col.Type.OID),
 			DataTypeSize:         types.TypLen(col.Type.OID),
 			TypeModifier:         col.Type.Typmod,
-			Format:               f,
+			Format:               formatOf(formats, i),
 		}
 	}
 	return &pgproto3.RowDescription{Fields: fields}
@@ -81,7 +81,7 @@ func decodeParams(oids []types.OID, formats []int16, vals [][]byte) ([]types.Dat
 		}
 		var d types.Datum
 		var err error
-		if formats[i] == formatBinary {
+		if formatOf(formats, i) == formatBinary {
 			d, err = types.DecodeBinary(t, v)
 			if err != nil {
 				var pe *pgerr.Error
@@ -112,7 +112,7 @@ type rowEncoder struct {
 }
 
 // encode builds the DataRow for row; the message is valid until the next
-// call. formats nil means all text.
+// call. formats are the result format codes as in Bind (nil: all text).
 func (e *rowEncoder) encode(cols []Column, formats []int16, row []types.Datum) (*pgproto3.DataRow, int, error) {
 	e.buf = e.buf[:0]
 	e.ends = e.ends[:0]
@@ -125,7 +125,7 @@ func (e *rowEncoder) encode(cols []Column, formats []int16, row []types.Datum) (
 		if i < len(cols) {
 			t = cols[i].Type
 		}
-		if formats != nil && i < len(formats) && formats[i] == formatBinary {
+		if formatOf(formats, i) == formatBinary {
 			var err error
 			e.buf, err = types.AppendBinary(e.buf, t, d)
 			if err != nil {
@@ -152,16 +152,36 @@ func (e *rowEncoder) encode(cols []Column, formats []int16, row []types.Datum) (
 	return &e.msg, len(e.buf) + 4*len(row) + 7, nil
 }
 
-// rowSender returns the emit function for Portal.Run that sends each row as
-// a DataRow and flushes as the output grows.
-func (c *conn) rowSender(cols []Column, formats []int16) func(row []types.Datum) error {
-	return func(row []types.Datum) error {
-		msg, n, err := c.row.encode(cols, formats, row)
-		if err != nil {
-			return err
-		}
-		c.send(msg)
-		c.unflushed += n
-		return c.maybeFlush()
+// rowSink is the emit function of Portal.Run: it sends each row as a
+// DataRow and flushes as the output grows. A connection keeps one, bound
+// once, so that running a statement allocates no closure.
+type rowSink struct {
+	c       *conn
+	cols    []Column
+	formats []int16 // result format codes as in Bind (nil: all text)
+	rows    int     // rows sent since start
+	emit    func(row []types.Datum) error
+}
+
+func (s *rowSink) init(c *conn) {
+	s.c = c
+	s.emit = s.send
+}
+
+// start prepares the sink for one Run and returns its emit function.
+func (s *rowSink) start(cols []Column, formats []int16) func(row []types.Datum) error {
+	s.cols, s.formats, s.rows = cols, formats, 0
+	return s.emit
+}
+
+func (s *rowSink) send(row []types.Datum) error {
+	c := s.c
+	msg, n, err := c.row.encode(s.cols, s.formats, row)
+	if err != nil {
+		return err
 	}
+	s.rows++
+	c.send(msg)
+	c.unflushed += n
+	return c.maybeFlush()
 }

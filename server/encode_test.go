@@ -7,7 +7,7 @@ import (
 	"minipg/pgerr"
 )
 
-func TestExpandFormats(t *testing.T) {
+func TestFormats(t *testing.T) {
 	for _, tc := range []struct {
 		codes []int16
 		n     int
@@ -20,13 +20,18 @@ func TestExpandFormats(t *testing.T) {
 		{[]int16{1}, 0, []int16{}, ""},
 		{[]int16{1, 0}, 3, nil, pgerr.ProtocolViolation},
 		{[]int16{2}, 1, nil, pgerr.InvalidParameterValue},
+		{[]int16{0, 5}, 2, nil, pgerr.InvalidParameterValue},
 	} {
-		got, err := expandFormats(tc.codes, tc.n, "result")
+		err := checkFormats(tc.codes, tc.n, "result")
 		if tc.err != "" {
 			if pgerr.CodeOf(err) != tc.err {
 				t.Errorf("%v/%d: err %v, want %s", tc.codes, tc.n, err, tc.err)
 			}
 			continue
+		}
+		got := []int16{}
+		for i := range tc.n {
+			got = append(got, formatOf(tc.codes, i))
 		}
 		if err != nil || !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%v/%d: %v %v, want %v", tc.codes, tc.n, got, err, tc.want)

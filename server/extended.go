@@ -70,17 +70,17 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 		return pgerr.New(pgerr.ProtocolViolation, "bind message supplies %d parameters, but prepared statement \"%s\" requires %d",
 			len(m.Parameters), ps.name, len(paramTypes))
 	}
-	pformats, err := expandFormats(m.ParameterFormatCodes, len(m.Parameters), "parameter")
-	if err != nil {
+	if err := checkFormats(m.ParameterFormatCodes, len(m.Parameters), "parameter"); err != nil {
 		return err
 	}
-	rformats, err := expandFormats(m.ResultFormatCodes, len(cols), "result")
-	if err != nil {
+	if err := checkFormats(m.ResultFormatCodes, len(cols), "result"); err != nil {
 		return err
 	}
-	pt := &portal{name: m.DestinationPortal, stmt: ps, cols: cols, formats: rformats}
+	// Bind.Decode makes new slices for every message: the portal may keep
+	// ResultFormatCodes.
+	pt := &portal{name: m.DestinationPortal, stmt: ps, cols: cols, formats: m.ResultFormatCodes}
 	if ps.st != nil {
-		params, err := decodeParams(paramTypes, pformats, m.Parameters)
+		params, err := decodeParams(paramTypes, m.ParameterFormatCodes, m.Parameters)
 		if err != nil {
 			return err
 		}
@@ -145,13 +145,13 @@ func (c *conn) execute(ctx context.Context, m *pgproto3.Execute) error {
 		// As PostgreSQL: a finished portal that returns rows fetches no
 		// more ("SELECT 0"); other statements run only once.
 		if pt.cols != nil && pt.tag != "" {
-			c.send(&pgproto3.CommandComplete{CommandTag: []byte(withCount(pt.tag, 0))})
+			c.sendCommandComplete(withCount(pt.tag, 0))
 			return nil
 		}
 		return pgerr.New(pgerr.ObjectNotInPrerequisiteState, "portal \"%s\" cannot be run", pt.name)
 	}
-	ctx, done := c.startStatement(ctx)
-	defer done()
+	ctx = c.startStatement(ctx)
+	defer c.endStatement()
 	var tag string
 	var err error
 	finished := true
@@ -162,15 +162,10 @@ func (c *conn) execute(ctx context.Context, m *pgproto3.Execute) error {
 		if maxRows < 0 {
 			maxRows = 0
 		}
-		emit := c.rowSender(pt.cols, pt.formats)
-		rows := 0
-		tag, finished, err = pt.p.Run(ctx, maxRows, func(row []types.Datum) error {
-			rows++
-			return emit(row)
-		})
+		tag, finished, err = pt.p.Run(ctx, maxRows, c.sink.start(pt.cols, pt.formats))
 		if err == nil && finished && pt.suspended {
 			// The tag of a resumed portal counts the rows of this Execute.
-			tag = withCount(tag, rows)
+			tag = withCount(tag, c.sink.rows)
 		}
 	}
 	if err != nil {
@@ -184,7 +179,7 @@ func (c *conn) execute(ctx context.Context, m *pgproto3.Execute) error {
 		return c.maybeFlush()
 	}
 	pt.done, pt.tag = true, tag
-	c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+	c.sendCommandComplete(tag)
 	return c.maybeFlush()
 }
 

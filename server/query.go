@@ -27,8 +27,8 @@ func (c *conn) simpleQuery(ctx context.Context, query string) error {
 	delete(c.stmts, "")
 	c.closePortal("")
 
-	ctx, done := c.startStatement(ctx)
-	defer done()
+	ctx = c.startStatement(ctx)
+	defer c.endStatement()
 
 	// Statements are separated by semicolons: without one there is at most
 	// one statement, and splitting (a full parse) can be skipped.
@@ -106,13 +106,13 @@ func (c *conn) runSimpleStatement(ctx context.Context, sql string) (empty bool, 
 		if cols != nil {
 			c.send(rowDescription(cols, nil))
 		}
-		tag, _, err = p.Run(ctx, 0, c.rowSender(cols, nil))
+		tag, _, err = p.Run(ctx, 0, c.sink.start(cols, nil))
 	}
 	if err != nil {
 		return false, err
 	}
 	c.sendNotices()
-	c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+	c.sendCommandComplete(tag)
 	return false, c.maybeFlush()
 }
 
