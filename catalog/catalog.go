@@ -314,6 +314,9 @@ func (c *Catalog) CreateTable(def *Table) (*Table, error) {
 	primary := false
 	for i := range t.Indexes {
 		idx := &t.Indexes[i]
+		if idx.Name == "" {
+			return nil, pgerr.New(pgerr.InternalError, "an index of table \"%s\" has no name", t.Name)
+		}
 		if names[idx.Name] || c.relationExistsLocked(idx.Name) {
 			return nil, errRelationExists(idx.Name)
 		}

@@ -149,7 +149,7 @@ func (s *Session) alterConstraintsOnce(ctx context.Context, st *sql.AlterConstra
 			return 0, pgerr.New(pgerr.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", t.Name)
 		}
 		if idx.Name == "" {
-			idx.Name = chooseConstraintName(t.Name, c, taken)
+			idx.Name = chooseConstraintName(t.Name, c.Columns, c.Primary, taken)
 		} else if taken(idx.Name) {
 			return 0, pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", idx.Name)
 		}
@@ -201,10 +201,10 @@ func (s *Session) alterConstraintsOnce(ctx context.Context, st *sql.AlterConstra
 // chooseConstraintName names a constraint's index as PostgreSQL's
 // ChooseIndexName does: table_pkey, or table_col1_col2_key for a unique
 // constraint, cut to fit NAMEDATALEN, with 1, 2, ... appended to the label
-// until no relation (including those the statement adds or drops) has it.
-func chooseConstraintName(table string, c sql.ConstraintCmd, taken func(string) bool) string {
-	name2, label := strings.Join(c.Columns, "_"), "key"
-	if c.Primary {
+// until taken says the name is free.
+func chooseConstraintName(table string, cols []string, primary bool, taken func(string) bool) string {
+	name2, label := strings.Join(cols, "_"), "key"
+	if primary {
 		name2, label = "", "pkey"
 	}
 	modlabel := label
@@ -214,6 +214,30 @@ func chooseConstraintName(table string, c sql.ConstraintCmd, taken func(string) 
 			return name
 		}
 		modlabel = fmt.Sprintf("%s%d", label, pass)
+	}
+}
+
+// nameConstraintIndexes names the unnamed constraint indexes of a table
+// about to be created, in order, as PostgreSQL's DefineIndex does for each
+// once the table exists: a name is taken if the table, a relation in the
+// catalog or an earlier index of def has it. A later explicit name may
+// still clash with a chosen one; CreateTable reports that (42P07), as
+// PostgreSQL does.
+func nameConstraintIndexes(cat catalogStore, def *catalog.Table) {
+	for i := range def.Indexes {
+		idx := &def.Indexes[i]
+		if idx.Name != "" {
+			continue
+		}
+		var cols []string
+		for _, a := range idx.Columns {
+			cols = append(cols, def.Columns[a-1].Name)
+		}
+		earlier := def.Indexes[:i]
+		idx.Name = chooseConstraintName(def.Name, cols, idx.Primary, func(name string) bool {
+			return name == def.Name || cat.RelationExists(name) ||
+				slices.ContainsFunc(earlier, func(o catalog.Index) bool { return o.Name == name })
+		})
 	}
 }
 

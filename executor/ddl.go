@@ -17,7 +17,8 @@ func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string,
 		s.notice(pgerr.SeverityNotice, pgerr.Code("42P07"), "relation \"%s\" already exists, skipping", st.Def.Name)
 		return "CREATE TABLE", nil
 	}
-	def := st.Def
+	def := st.Def.Clone() // a prepared statement may run again: names are chosen each time
+	nameConstraintIndexes(e.cat, def)
 	if _, ok := def.Options["fsm_policy"]; !ok {
 		if v := s.settings["fsm_policy"]; v != "" && v != e.settings["fsm_policy"] {
 			def.Options["fsm_policy"] = v

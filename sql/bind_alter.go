@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
@@ -85,7 +86,13 @@ func (b *binder) alterTable(s *pg_query.AlterTableStmt) (Stmt, error) {
 			}
 			nopts++
 		case pg_query.AlterTableType_AT_AddConstraint:
-			cmd, err := b.addConstraint(c.Def.GetConstraint())
+			con := c.Def.GetConstraint()
+			switch con.Contype {
+			case pg_query.ConstrType_CONSTR_PRIMARY, pg_query.ConstrType_CONSTR_UNIQUE:
+			default:
+				return nil, b.errAt(con.Location, pgerr.FeatureNotSupported, "%s constraints are not supported", constraintName(con.Contype))
+			}
+			cmd, err := b.keyConstraint(con)
 			if err != nil {
 				return nil, err
 			}
@@ -121,16 +128,11 @@ func (b *binder) alterTable(s *pg_query.AlterTableStmt) (Stmt, error) {
 	return opts, nil
 }
 
-// addConstraint binds ADD [CONSTRAINT name] PRIMARY KEY / UNIQUE (cols).
-func (b *binder) addConstraint(c *pg_query.Constraint) (ConstraintCmd, error) {
-	cmd := ConstraintCmd{Name: c.Conname, Position: charPos(b.query, c.Location)}
-	switch c.Contype {
-	case pg_query.ConstrType_CONSTR_PRIMARY:
-		cmd.Primary = true
-	case pg_query.ConstrType_CONSTR_UNIQUE:
-	default:
-		return cmd, b.errAt(c.Location, pgerr.FeatureNotSupported, "%s constraints are not supported", constraintName(c.Contype))
-	}
+// keyConstraint binds a PRIMARY KEY or UNIQUE constraint, of ALTER TABLE
+// ... ADD or of CREATE TABLE (a column constraint has no Keys: the caller
+// sets Columns). The options minipg's indexes lack are refused.
+func (b *binder) keyConstraint(c *pg_query.Constraint) (ConstraintCmd, error) {
+	cmd := ConstraintCmd{Name: c.Conname, Primary: c.Contype == pg_query.ConstrType_CONSTR_PRIMARY, Position: charPos(b.query, c.Location)}
 	unsupported := ""
 	switch {
 	case c.Indexname != "":
@@ -153,4 +155,67 @@ func (b *binder) addConstraint(c *pg_query.Constraint) (ConstraintCmd, error) {
 		cmd.Columns = append(cmd.Columns, k.GetString_().GetSval())
 	}
 	return cmd, nil
+}
+
+// keyIndexes turns CREATE TABLE's PRIMARY KEY and UNIQUE constraints into
+// the table's indexes as PostgreSQL's transformIndexConstraints does: each
+// in the order written is checked (a second primary key, 42P16; a column
+// that does not exist, 42703; a column named twice, 42701; all pointing at
+// the constraint) and a primary key makes its columns NOT NULL; then the
+// primary key comes first and a constraint over the same columns as an
+// earlier one is dropped, its name going to the earlier one if that had
+// none. An index without a name (Name "") is named by the executor, which
+// sees the relations in use.
+func (b *binder) keyIndexes(def *catalog.Table, keys []ConstraintCmd) ([]catalog.Index, error) {
+	var pk *catalog.Index
+	var others []catalog.Index
+	for _, k := range keys {
+		if k.Primary && pk != nil {
+			return nil, b.errPos(k.Position, pgerr.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", def.Name)
+		}
+		idx := catalog.Index{Name: k.Name, Unique: true, Primary: k.Primary, Constraint: !k.Primary}
+		for i, name := range k.Columns {
+			c := def.ColumnIndex(name)
+			if c < 0 {
+				return nil, b.errPos(k.Position, pgerr.UndefinedColumn, "column \"%s\" named in key does not exist", name)
+			}
+			if slices.Contains(k.Columns[:i], name) {
+				kind := "unique"
+				if k.Primary {
+					kind = "primary key"
+				}
+				return nil, b.errPos(k.Position, pgerr.DuplicateColumn, "column \"%s\" appears twice in %s constraint", name, kind)
+			}
+			idx.Columns = append(idx.Columns, int16(c+1))
+			if k.Primary {
+				def.Columns[c].NotNull = true
+			}
+		}
+		if k.Primary {
+			pk = &idx
+		} else {
+			others = append(others, idx)
+		}
+	}
+	var out []catalog.Index
+	if pk != nil {
+		out = append(out, *pk)
+	}
+	for _, idx := range others {
+		if i := slices.IndexFunc(out, func(o catalog.Index) bool { return slices.Equal(o.Columns, idx.Columns) }); i >= 0 {
+			if out[i].Name == "" {
+				out[i].Name = idx.Name
+			}
+			continue
+		}
+		out = append(out, idx)
+	}
+	return out, nil
+}
+
+// errPos is errAt for a position already converted by charPos.
+func (b *binder) errPos(pos int32, code pgerr.Code, format string, args ...any) *pgerr.Error {
+	e := pgerr.New(code, format, args...)
+	e.Position = pos
+	return e
 }

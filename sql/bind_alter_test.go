@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -60,20 +61,43 @@ func TestBindAlterConstraints(t *testing.T) {
 	}
 }
 
-// TestCreateTableConstraintNames: CREATE TABLE names its constraints'
-// indexes as PostgreSQL's makeObjectName does, cut to NAMEDATALEN, and
-// marks UNIQUE ones as constraints.
-func TestCreateTableConstraintNames(t *testing.T) {
-	long := strings.Repeat("x", 63)
-	b, err := Prepare(testCat, "CREATE TABLE "+long+" (a int PRIMARY KEY, "+long+" int UNIQUE)", nil)
+// TestCreateTableConstraints: CREATE TABLE's PRIMARY KEY and UNIQUE
+// constraints become indexes as PostgreSQL's transformIndexConstraints makes
+// them: the primary key first, redundant ones dropped (an explicit name
+// going to the one kept), errors pointing at the constraint.
+func TestCreateTableConstraints(t *testing.T) {
+	b, err := Prepare(testCat, "CREATE TABLE c (a int UNIQUE, b int, c int, UNIQUE (b), CONSTRAINT c_b UNIQUE (b), CONSTRAINT c_pk PRIMARY KEY (c, a), UNIQUE (c, a), UNIQUE (a, c))", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix := b.Stmt.(*CreateTable).Def.Indexes
-	if len(ix) != 2 || ix[0].Name != strings.Repeat("x", 58)+"_pkey" || ix[1].Name != strings.Repeat("x", 29)+"_"+strings.Repeat("x", 29)+"_key" {
-		t.Fatalf("names %q %q", ix[0].Name, ix[1].Name)
+	ct := b.Stmt.(*CreateTable)
+	got := ""
+	for _, ix := range ct.Def.Indexes {
+		got += fmt.Sprintf("%q %v p=%v c=%v u=%v; ", ix.Name, ix.Columns, ix.Primary, ix.Constraint, ix.Unique)
 	}
-	if !ix[0].IsConstraint() || !ix[1].Constraint || !ix[1].Unique || ix[1].Primary {
-		t.Fatalf("flags %+v", ix)
+	want := `"c_pk" [3 1] p=true c=false u=true; "" [1] p=false c=true u=true; "c_b" [2] p=false c=true u=true; "" [1 3] p=false c=true u=true; `
+	if got != want {
+		t.Fatalf("indexes\n%s\nwant\n%s", got, want)
+	}
+	if !ct.Def.Columns[0].NotNull || ct.Def.Columns[1].NotNull || !ct.Def.Columns[2].NotNull {
+		t.Fatalf("NOT NULL %+v", ct.Def.Columns)
+	}
+	for _, tc := range []struct {
+		q    string
+		code pgerr.Code
+		pos  int32
+	}{
+		{"CREATE TABLE c (a int, b int, UNIQUE (zz), PRIMARY KEY (a), PRIMARY KEY (b))", pgerr.UndefinedColumn, 31},
+		{"CREATE TABLE c (a int, b int, PRIMARY KEY (a), PRIMARY KEY (b))", pgerr.InvalidTableDefinition, 48},
+		{"CREATE TABLE c (a int PRIMARY KEY, b int PRIMARY KEY)", pgerr.InvalidTableDefinition, 42},
+		{"CREATE TABLE c (a int, b int, UNIQUE (b, a, b))", pgerr.DuplicateColumn, 31},
+		{"CREATE TABLE c (a int, CONSTRAINT k PRIMARY KEY (a, a))", pgerr.DuplicateColumn, 24},
+		{"CREATE TABLE c (a int, UNIQUE (a) DEFERRABLE)", pgerr.FeatureNotSupported, 24},
+	} {
+		_, err := Prepare(testCat, tc.q, nil)
+		pe, _ := err.(*pgerr.Error)
+		if pe == nil || pe.Code != tc.code || pe.Position != tc.pos {
+			t.Errorf("%s: %v (%+v), want %s at %d", tc.q, err, pe, tc.code, tc.pos)
+		}
 	}
 }

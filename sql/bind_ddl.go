@@ -41,16 +41,9 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 		name = name[:catalog.NameDataLen-1]
 	}
 	def := &catalog.Table{Name: name, Options: map[string]string{}}
-	var pk []string
-	pkLoc := int32(-1)
-	var uniques [][]string
-	addPK := func(cols []string, loc int32) error {
-		if pk != nil {
-			return b.errAt(loc, pgerr.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", name)
-		}
-		pk, pkLoc = cols, loc
-		return nil
-	}
+	// PRIMARY KEY and UNIQUE constraints, column and table ones, in the
+	// order they are written (PostgreSQL's ixconstraints).
+	var keys []ConstraintCmd
 	for _, el := range s.TableElts {
 		switch {
 		case el.GetColumnDef() != nil:
@@ -81,12 +74,13 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 						return nil, err
 					}
 					col.Default = txt
-				case pg_query.ConstrType_CONSTR_PRIMARY:
-					if err := addPK([]string{cd.Colname}, c.Location); err != nil {
+				case pg_query.ConstrType_CONSTR_PRIMARY, pg_query.ConstrType_CONSTR_UNIQUE:
+					k, err := b.keyConstraint(c)
+					if err != nil {
 						return nil, err
 					}
-				case pg_query.ConstrType_CONSTR_UNIQUE:
-					uniques = append(uniques, []string{cd.Colname})
+					k.Columns = []string{cd.Colname}
+					keys = append(keys, k)
 				default:
 					return nil, b.errAt(c.Location, pgerr.FeatureNotSupported, "%s constraints are not supported", constraintName(c.Contype))
 				}
@@ -94,17 +88,13 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 			def.Columns = append(def.Columns, col)
 		case el.GetConstraint() != nil:
 			c := el.GetConstraint()
-			var keys []string
-			for _, k := range c.Keys {
-				keys = append(keys, k.GetString_().GetSval())
-			}
 			switch c.Contype {
-			case pg_query.ConstrType_CONSTR_PRIMARY:
-				if err := addPK(keys, c.Location); err != nil {
+			case pg_query.ConstrType_CONSTR_PRIMARY, pg_query.ConstrType_CONSTR_UNIQUE:
+				k, err := b.keyConstraint(c)
+				if err != nil {
 					return nil, err
 				}
-			case pg_query.ConstrType_CONSTR_UNIQUE:
-				uniques = append(uniques, keys)
+				keys = append(keys, k)
 			default:
 				return nil, b.errAt(c.Location, pgerr.FeatureNotSupported, "%s constraints are not supported", constraintName(c.Contype))
 			}
@@ -121,39 +111,11 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 		}
 		seen[c.Name] = true
 	}
-	attnums := func(cols []string, loc int32) ([]int16, error) {
-		var out []int16
-		for _, cn := range cols {
-			found := false
-			for i, c := range def.Columns {
-				if c.Name == cn {
-					out = append(out, int16(i+1))
-					found = true
-				}
-			}
-			if !found {
-				return nil, b.errAt(loc, pgerr.UndefinedColumn, "column \"%s\" named in key does not exist", cn)
-			}
-		}
-		return out, nil
+	idxs, err := b.keyIndexes(def, keys)
+	if err != nil {
+		return nil, err
 	}
-	if pk != nil {
-		an, err := attnums(pk, pkLoc)
-		if err != nil {
-			return nil, err
-		}
-		for _, a := range an {
-			def.Columns[a-1].NotNull = true
-		}
-		def.Indexes = append(def.Indexes, catalog.Index{Name: catalog.MakeObjectName(name, "", "pkey"), Columns: an, Unique: true, Primary: true})
-	}
-	for _, u := range uniques {
-		an, err := attnums(u, -1)
-		if err != nil {
-			return nil, err
-		}
-		def.Indexes = append(def.Indexes, catalog.Index{Name: catalog.MakeObjectName(name, strings.Join(u, "_"), "key"), Columns: an, Unique: true, Constraint: true})
-	}
+	def.Indexes = idxs
 	opts, err := b.relOptions(s.Options)
 	if err != nil {
 		return nil, err

@@ -63,6 +63,24 @@ INSERT INTO ac VALUES (1, 1, 'again2');
 DROP TABLE ac;
 DROP TABLE ac_c_key;
 --
+-- CREATE TABLE names its constraints the same way
+--
+CREATE TABLE ct_pkey (x int);
+CREATE TABLE ct (a int PRIMARY KEY, b int UNIQUE, c int, UNIQUE (b), CONSTRAINT ct_named UNIQUE (a, c), UNIQUE (c, a));
+INSERT INTO ct VALUES (1, 1, 1);
+INSERT INTO ct VALUES (1, 2, 2);
+INSERT INTO ct VALUES (2, 1, 2);
+INSERT INTO ct VALUES (NULL, 3, 3);
+DROP INDEX ct_b_key;
+ALTER TABLE ct DROP CONSTRAINT ct_pkey1, DROP CONSTRAINT ct_named, DROP CONSTRAINT ct_c_a_key;
+INSERT INTO ct VALUES (1, 2, 2);
+ALTER TABLE ct DROP CONSTRAINT ct_b_key1;
+CREATE TABLE ct2 (a int, b int, UNIQUE (a), CONSTRAINT ct2_a_key UNIQUE (b));
+CREATE TABLE ct2 (a int, b int, UNIQUE (zz), PRIMARY KEY (a), PRIMARY KEY (b));
+CREATE TABLE ct2 (a int PRIMARY KEY, b int PRIMARY KEY);
+CREATE TABLE ct2 (a int, CONSTRAINT k PRIMARY KEY (a, a));
+DROP TABLE ct, ct_pkey;
+--
 -- BenchmarkSQL's run/sql.common/indexCreates.sql, unchanged
 --
 CREATE TABLE bmsql_warehouse (w_id integer not null, w_name varchar(10));
