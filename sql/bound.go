@@ -254,7 +254,9 @@ type Delete struct {
 	Columns   []ResultCol
 }
 
-// CreateTable is a bound CREATE TABLE.
+// CreateTable is a bound CREATE TABLE. Def.Indexes are its PRIMARY KEY
+// (first) and UNIQUE constraints; one with Name "" is named by the
+// executor, which sees the relations in use (t_pkey, t_a_key, t_a_key1...).
 type CreateTable struct {
 	Def         *catalog.Table
 	IfNotExists bool
