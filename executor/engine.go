@@ -295,7 +295,7 @@ func (e *Engine) openRelation(t *catalog.Table) (*relation, error) {
 	if tp, ok := pol.(fsm.Tunable); ok {
 		// The server's settings, then the table's own (a table option of
 		// the same name wins).
-		for _, name := range []string{"fsm_nearby_window", "fsm_reopen_percent"} {
+		for _, name := range []string{"fsm_nearby_window", "fsm_reopen_percent", "fsm_small_table_blocks"} {
 			v, ok := t.Options[name]
 			if !ok {
 				v = e.settings[name]

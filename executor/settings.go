@@ -123,7 +123,7 @@ func checkGUC(name, v string) (string, error) {
 			return "", bad()
 		}
 		return strings.ToLower(v), nil
-	case "fsm_reopen_percent", "fsm_nearby_window":
+	case "fsm_reopen_percent", "fsm_nearby_window", "fsm_small_table_blocks":
 		// Validated by the locality policy itself.
 		if err := fsm.NewLocality().(fsm.Tunable).SetOption(name, v); err != nil {
 			return "", err

@@ -55,6 +55,7 @@ type locality struct {
 
 	window    atomic.Int32 // fsm_nearby_window
 	reopenPct atomic.Int32 // fsm_reopen_percent
+	small     atomic.Int32 // fsm_small_table_blocks
 
 	// memo remembers what kind of answer a block was, so that a Retry can
 	// charge the miss to that kind (for the hit counters). Collisions only
@@ -109,6 +110,11 @@ const (
 	DefaultNearbyWindow = 64
 	// DefaultReopenPercent is fsm_reopen_percent's default.
 	DefaultReopenPercent = 50
+	// DefaultSmallTableBlocks is fsm_small_table_blocks' default.
+	DefaultSmallTableBlocks = 4
+	// maxSmallTableBlocks bounds fsm_small_table_blocks: the blocks of a
+	// small table are tried one by one.
+	maxSmallTableBlocks = 64
 
 	// maxRunPages is the longest run of fresh pages reserved for one
 	// loading session.
@@ -138,6 +144,7 @@ func NewLocality() Policy {
 	p := &locality{}
 	p.window.Store(DefaultNearbyWindow)
 	p.reopenPct.Store(DefaultReopenPercent)
+	p.small.Store(DefaultSmallTableBlocks)
 	p.mu.owned = map[uint32]*run{}
 	p.mu.wantRun = map[uint32]struct{}{}
 	return p
@@ -145,8 +152,8 @@ func NewLocality() Policy {
 
 func (*locality) Name() string { return "locality" }
 
-// SetOption sets fsm_nearby_window (0 .. 2034) or fsm_reopen_percent
-// (0 .. 100).
+// SetOption sets fsm_nearby_window (0 .. 2034), fsm_reopen_percent
+// (0 .. 100) or fsm_small_table_blocks (0 .. 64).
 func (p *locality) SetOption(name, value string) error {
 	n, err := strconv.Atoi(strings.TrimSpace(value))
 	bad := func(lo, hi int) error {
@@ -164,6 +171,11 @@ func (p *locality) SetOption(name, value string) error {
 			return bad(0, 100)
 		}
 		p.reopenPct.Store(int32(n))
+	case "fsm_small_table_blocks":
+		if err != nil || n < 0 || n > maxSmallTableBlocks {
+			return bad(0, maxSmallTableBlocks)
+		}
+		p.small.Store(int32(n))
 	}
 	return nil
 }
@@ -218,7 +230,48 @@ func (p *locality) forget(blk uint32) uint8 {
 	return uint8(v & 0xff)
 }
 
+// smallTable returns the relation's size and whether it is a small table
+// without an FSM fork: up to fsm_small_table_blocks blocks, the map is not
+// created (DESIGN.md point 4, as PostgreSQL 12's development tree once
+// did). Reading the fork would cost more than trying the few blocks.
+func (p *locality) smallTable(m *Map) (uint32, bool) {
+	n, err := m.pool.NBlocks(m.rel, buffer.MainFork)
+	if err != nil || n > uint32(p.small.Load()) {
+		return n, false
+	}
+	f, err := m.pool.NBlocks(m.rel, buffer.FSMFork)
+	return n, err == nil && f == 0
+}
+
+// smallStart is where a placement in a small table starts: the old
+// version's block, the target, or the last block.
+func smallStart(r Request, n uint32) uint32 {
+	switch {
+	case r.OldBlock != InvalidBlock && r.OldBlock < n:
+		return r.OldBlock
+	case r.Target != InvalidBlock && r.Target < n:
+		return r.Target
+	}
+	return n - 1
+}
+
 func (p *locality) Choose(m *Map, r Request) uint32 {
+	if n, small := p.smallTable(m); small {
+		if n == 0 {
+			return InvalidBlock
+		}
+		start := smallStart(r, n)
+		if start == r.Target {
+			p.c.targetTries.Add(1)
+		} else {
+			p.c.lastBlockTries.Add(1)
+		}
+		if start == r.OldBlock {
+			// The old version's page is known to be too full.
+			return p.smallNext(r, n, start)
+		}
+		return start
+	}
 	if r.OldBlock != InvalidBlock {
 		// An update that did not fit on the old version's page.
 		if blk := p.nearby(m, r, r.OldBlock); blk != InvalidBlock {
@@ -257,7 +310,28 @@ func (p *locality) Choose(m *Map, r Request) uint32 {
 	return InvalidBlock
 }
 
+// smallNext is the block to try after tried in a small table: the next
+// one, wrapping, until the round is back where it started (then extend).
+func (p *locality) smallNext(r Request, n, tried uint32) uint32 {
+	next := (tried + 1) % n
+	if next == smallStart(r, n) {
+		return InvalidBlock
+	}
+	p.c.lastBlockTries.Add(1)
+	return next
+}
+
 func (p *locality) Retry(m *Map, r Request, tried uint32, avail int) uint32 {
+	if n, small := p.smallTable(m); small {
+		p.c.retries.Add(1)
+		if tried == r.Target {
+			p.c.targetMisses.Add(1)
+		}
+		if n == 0 {
+			return InvalidBlock
+		}
+		return p.smallNext(r, n, min(tried, n-1))
+	}
 	p.c.retries.Add(1)
 	switch p.forget(tried) {
 	case kindNearby:
@@ -505,7 +579,10 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 		l.Lock()
 		// Another session has probably just extended and published pages.
 		var blk uint32
-		if loading {
+		if n, small := p.smallTable(m); small && n > 0 {
+			// No map to publish them in: try the last block.
+			blk = n - 1
+		} else if loading {
 			blk = p.takeFresh(m, r.Target, r.Target)
 		} else {
 			blk = p.far(m, r)
@@ -540,7 +617,17 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 	p.mu.Lock()
 	p.ownLocked(m, first, first+1, first+uint32(keep), loading)
 	p.mu.Unlock()
-	if by > keep {
+	if by > keep && first+uint32(by) <= uint32(p.small.Load()) {
+		// Still a small table: no map; the next placements try every
+		// block. But nobody else should take the caller's run, so it has
+		// none.
+		p.mu.Lock()
+		if rn := p.mu.owned[first]; rn != nil {
+			p.mu.reserved -= int64(rn.end - rn.next)
+			rn.next, rn.end = first+1, first+1
+		}
+		p.mu.Unlock()
+	} else if by > keep {
 		lo, hi := first+uint32(keep), first+uint32(by)-1
 		if err := m.recordRange(lo, hi, EmptyPageFree); err == nil {
 			_ = m.Vacuum(lo, hi+1)
@@ -582,6 +669,9 @@ func (p *locality) BeginVacuum(m *Map) {
 // reserved pages are published as empty, so that they are not lost until
 // the next restart.
 func (p *locality) RecordVacuumed(m *Map, blk uint32, avail, saveFree int) error {
+	if _, small := p.smallTable(m); small {
+		return nil // inserts try every block of a small table
+	}
 	p.mu.Lock()
 	busy := false
 	for b, r := range p.mu.owned {
