@@ -333,7 +333,8 @@ func (p *locality) Retry(m *Map, r Request, tried uint32, avail int) uint32 {
 		return p.smallNext(r, n, min(tried, n-1))
 	}
 	p.c.retries.Add(1)
-	switch p.forget(tried) {
+	kind := p.forget(tried)
+	switch kind {
 	case kindNearby:
 		p.l.nearbyMisses.Add(1)
 	case kindFar:
@@ -390,8 +391,8 @@ func (p *locality) Retry(m *Map, r Request, tried uint32, avail int) uint32 {
 	p.mu.Unlock()
 	if owned && !isTarget {
 		// Someone else's page, found through a stale FSM entry or the last
-		// block: record nothing (the owner will) and look elsewhere.
-		rec, closed = 0, false
+		// block: hide it (its owner records it when it leaves) and look
+		// elsewhere.
 		p.record(m, tried, 0, false)
 	} else {
 		p.record(m, tried, rec, closed)
@@ -414,7 +415,9 @@ func (p *locality) Retry(m *Map, r Request, tried uint32, avail int) uint32 {
 	if blk := p.nearby(m, r, ref); blk != InvalidBlock {
 		return blk
 	}
-	if !insert && r.Target != InvalidBlock && r.Target != tried && r.Target != r.OldBlock {
+	// An update tries the session's target once, after the nearby pages
+	// (Choose did when there were none).
+	if !insert && kind == kindNearby && r.Target != InvalidBlock && r.Target != tried && r.Target != r.OldBlock {
 		p.c.targetTries.Add(1)
 		return r.Target
 	}
