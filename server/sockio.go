@@ -5,9 +5,11 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // Socket I/O after the start-up phase.
@@ -43,6 +45,10 @@ import (
 // other connection busy before a connection switches to blocking reads.
 const defaultQuietReads = 32
 
+// yieldInterval is how often a connection in blocking mode yields to the
+// scheduler (see Read).
+const yieldInterval = 2 * time.Millisecond
+
 // connIO is the byte stream under a connection's pgproto3.Backend. Read,
 // Write and Close are called from the connection's goroutine only;
 // shutdown may be called from any goroutine. mu is a leaf lock; it keeps a
@@ -58,10 +64,12 @@ type connIO struct {
 	// used as it is); poller mode (pollable != nil: nc itself or an
 	// *os.File on the same socket, non-blocking); blocking mode (fd >= 0,
 	// not registered with the poller).
-	pollable io.ReadWriteCloser
-	fd       int
-	quiet    int  // consecutive waits with no other connection busy
-	isBusy   bool // counted in *busy
+	pollable  io.ReadWriteCloser
+	fd        int
+	quiet     int       // consecutive waits with no other connection busy
+	reads     int       // blocking reads
+	lastYield time.Time // see Read
+	isBusy    bool      // counted in *busy
 
 	mu struct {
 		sync.Mutex
@@ -205,6 +213,17 @@ func (c *connIO) Read(p []byte) (int, error) {
 	if c.fd < 0 {
 		n, err := c.pollable.Read(p)
 		return n, streamError("read", err)
+	}
+	// A goroutine that never parks looks to the runtime's monitor like one
+	// that has run for too long: every 10ms it would take the P away while
+	// the goroutine sleeps in read(2), and then poll every 20µs again for
+	// a while. Yielding now and then keeps the monitor asleep; the clock
+	// is read every few reads only, as it is not free either.
+	if c.reads++; c.reads%8 == 0 {
+		if now := time.Now(); now.Sub(c.lastYield) >= yieldInterval {
+			c.lastYield = now
+			runtime.Gosched()
+		}
 	}
 	for {
 		n, err := syscall.Read(c.fd, p)
