@@ -91,11 +91,6 @@ type LoadResult struct {
 	LoadTime   time.Duration // data only
 	IndexTime  time.Duration // primary keys and indexes
 	VacuumTime time.Duration
-	// Fallbacks is always empty: every server the driver runs on takes
-	// BenchmarkSQL's ALTER TABLE ... ADD CONSTRAINT ... PRIMARY KEY.
-	//
-	// Deprecated: kept only while cmd/minipg-bench still reads it.
-	Fallbacks []string
 }
 
 // Load drops and recreates the bmsql_* tables, loads them as BenchmarkSQL's

@@ -133,9 +133,6 @@ func tpccMain(cmd string, args []string) {
 		fn = func(ctx context.Context, connect tpcc.Connector, r *result) error {
 			res, err := tpcc.Load(ctx, connect, tpcc.LoadOptions{Warehouses: *warehouses, Workers: def(workers, 4),
 				Scale: *scale, Mode: m, Chunk: *chunk, Seed: *seed, Logf: logf})
-			for _, f := range res.Fallbacks {
-				r.note("index fallback: " + f)
-			}
 			if err != nil {
 				return err
 			}
