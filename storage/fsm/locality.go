@@ -43,7 +43,7 @@ import (
 //   - Batched extension. An extender with sessions waiting for the
 //     extension lock adds min(512, 20 x waiters) pages (PostgreSQL 16's
 //     rule, NumPages x (1 + waiters), when that is more), but never more
-//     than an eighth of the relation beyond PostgreSQL's figure, and
+//     than a sixteenth of the relation beyond PostgreSQL's figure, and
 //     publishes the pages it does not keep before releasing the lock.
 //
 // What is a hint stays a hint: closing a page only changes what the FSM
@@ -551,7 +551,7 @@ func (p *locality) reservedLocked(blk uint32) bool {
 // runLenLocked is how many fresh pages to reserve for a loading session:
 // one when no other loader is active (its next extension is adjacent
 // anyway, and a lone session must not leave spare pages behind), else up
-// to maxRunPages, but no more than an eighth of the relation shared among
+// to maxRunPages, but no more than a sixteenth of the relation shared among
 // the active loaders, so that reservations left unused stay bounded.
 func (p *locality) runLenLocked(m *Map, self uint32) int {
 	active := 0
@@ -567,7 +567,7 @@ func (p *locality) runLenLocked(m *Map, self uint32) int {
 	if err != nil {
 		return 1
 	}
-	return max(1, min(maxRunPages, int(n)/(8*(active+1))))
+	return max(1, min(maxRunPages, int(n)/(16*(active+1))))
 }
 
 func (p *locality) Extend(m *Map, r Request) (uint32, error) {
@@ -641,19 +641,19 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 }
 
 // localityExtendBy is DESIGN.md's batched extension: with waiters,
-// min(512, 20 x waiters) pages, or PostgreSQL 16's NumPages x (1 +
-// waiters) when that is more; but the pages beyond PostgreSQL's figure are
-// at most an eighth of the relation, so that a small table is not given
-// hundreds of pages it will never use.
+// min(512, 20 x waiters) pages; PostgreSQL 16's figure, NumPages x (1 +
+// waiters) at most 64, when that is more. The pages beyond PostgreSQL's
+// figure are at most a sixteenth of the relation, so that a small table is
+// not given hundreds of pages it will never use.
 func localityExtendBy(r Request, waiters, nblocks int) int {
 	n := r.numPages()
-	base := n + n*waiters
+	base := min(n+n*waiters, maxExtendBy)
 	by := base
 	if waiters > 0 {
 		by = max(by, min(maxLocalityExtendBy, extendPerWaiter*waiters))
-		by = min(by, max(base, nblocks/8))
+		by = min(by, max(base, nblocks/16))
 	}
-	return max(1, min(by, maxLocalityExtendBy))
+	return max(1, by)
 }
 
 // BeginVacuum notes where the reservations stand as a VACUUM begins.
