@@ -356,9 +356,9 @@ func TestLocalityBatchedExtension(t *testing.T) {
 		nblocks, waiters, want int
 	}{
 		{0, 0, 1},
-		{0, 7, 8},      // PostgreSQL 16's 1 x (1 + 7): a new table stays small
-		{160, 7, 10},   // a sixteenth of 160
-		{4000, 7, 140}, // 20 x 7
+		{0, 7, 8},        // PostgreSQL 16's 1 x (1 + 7): a new table stays small
+		{160, 7, 10},     // a sixteenth of 160
+		{4000, 7, 140},   // 20 x 7
 		{4000, 100, 250}, // a sixteenth of 4000
 		{16000, 30, 512},
 	} {
