@@ -39,20 +39,29 @@ func columns(cols []executor.Column) []server.Column {
 	return out
 }
 
+// prepared is a server.Statement's Impl: the executor's statement and the
+// result columns that Statement.Columns was converted from.
+type prepared struct {
+	p    *executor.Prepared
+	cols []executor.Column
+}
+
 func (s session) Prepare(query string, paramTypes []types.OID) (*server.Statement, error) {
 	p, err := s.s.Prepare(query, paramTypes)
 	if err != nil || p == nil {
 		return nil, err
 	}
-	return &server.Statement{SQL: p.SQL, ParamTypes: p.ParamTypes, Columns: columns(p.Columns), IsCopyFrom: p.IsCopyFrom, Impl: p}, nil
+	return &server.Statement{SQL: p.SQL, ParamTypes: p.ParamTypes, Columns: columns(p.Columns), IsCopyFrom: p.IsCopyFrom,
+		Impl: &prepared{p: p, cols: p.Columns}}, nil
 }
 
 func (s session) Bind(st *server.Statement, params []types.Datum) (server.Portal, error) {
-	p, err := s.s.Bind(st.Impl.(*executor.Prepared), params)
+	impl := st.Impl.(*prepared)
+	p, err := s.s.Bind(impl.p, params)
 	if err != nil {
 		return nil, err
 	}
-	return &portal{p: p}, nil
+	return &portal{p: p, st: st}, nil
 }
 
 func (s session) Sync() error                           { return s.s.Sync() }
@@ -63,15 +72,32 @@ func (s session) Close()                                { s.s.Close() }
 
 type portal struct {
 	p    *executor.Portal
+	st   *server.Statement
 	cols []server.Column
-	done bool // cols converted
+	done bool // cols set
 }
 
 func (p *portal) Columns() []server.Column {
 	if !p.done {
-		p.cols, p.done = columns(p.p.Columns()), true
+		pc := p.p.Columns()
+		if sameSlice(pc, p.st.Impl.(*prepared).cols) {
+			// The statement's own columns, converted once at Prepare.
+			p.cols = p.st.Columns
+		} else {
+			p.cols = columns(pc)
+		}
+		p.done = true
 	}
 	return p.cols
+}
+
+// sameSlice reports whether a and b are the same slice (not merely equal);
+// nil (NoData) and empty (zero columns) differ.
+func sameSlice(a, b []executor.Column) bool {
+	if len(a) != len(b) || (a == nil) != (b == nil) {
+		return false
+	}
+	return len(a) == 0 || &a[0] == &b[0]
 }
 
 func (p *portal) Run(ctx context.Context, maxRows int, emit func(row []types.Datum) error) (string, bool, error) {
