@@ -132,13 +132,19 @@ func TestReadModes(t *testing.T) {
 }
 
 // TestBlockingClientVanishes: a client closing its socket (or resetting
-// it) while its connection sleeps in read(2) ends that connection; its
-// max_connections slot frees.
+// it) while its connection sleeps in read(2), idle or in the middle of a
+// COPY, ends that connection; its max_connections slot frees.
 func TestBlockingClientVanishes(t *testing.T) {
-	for _, reset := range []bool{false, true} {
+	for _, tc := range []struct{ reset, midCopy bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+		reset := tc.reset
 		ts := startTestServer(t, func(cfg *Config) { cfg.quietReads = 1; cfg.MaxConnections = 1 })
 		a, _ := ts.connect()
 		untilBlocking(t, a, ts.serverConn(a), true)
+		if tc.midCopy {
+			a.send(&pgproto3.Query{String: "copy"})
+			expect(t, a.next(1), "CopyInResponse 0 [0 0]")
+			a.send(&pgproto3.CopyData{Data: []byte("1\ta\n")})
+		}
 		if reset {
 			_ = a.nc.(*net.TCPConn).SetLinger(0)
 		}
@@ -152,7 +158,7 @@ func TestBlockingClientVanishes(t *testing.T) {
 				break
 			}
 			if i == 1000 || !strings.Contains(got[len(got)-1], "53300") {
-				t.Fatalf("reset %v: no slot after a client left: %q", reset, got)
+				t.Fatalf("%+v: no slot after a client left: %q", tc, got)
 			}
 			time.Sleep(time.Millisecond)
 		}
