@@ -47,7 +47,7 @@ const defaultQuietReads = 32
 
 // yieldInterval is how often a connection in blocking mode yields to the
 // scheduler (see Read).
-const yieldInterval = 2 * time.Millisecond
+const yieldInterval = 5 * time.Millisecond
 
 // connIO is the byte stream under a connection's pgproto3.Backend. Read,
 // Write and Close are called from the connection's goroutine only;
