@@ -46,7 +46,8 @@ import (
 const defaultQuietReads = 32
 
 // yieldInterval is how often a connection in blocking mode yields to the
-// scheduler (see Read).
+// scheduler (see Read): under the runtime's 10ms limit for a goroutine
+// that runs without a break.
 const yieldInterval = 5 * time.Millisecond
 
 // connIO is the byte stream under a connection's pgproto3.Backend. Read,
@@ -217,8 +218,9 @@ func (c *connIO) Read(p []byte) (int, error) {
 	// A goroutine that never parks looks to the runtime's monitor like one
 	// that has run for too long: every 10ms it would take the P away while
 	// the goroutine sleeps in read(2), and then poll every 20µs again for
-	// a while. Yielding now and then keeps the monitor asleep; the clock
-	// is read every few reads only, as it is not free either.
+	// a while. Yielding more often than that lets the monitor stay in its
+	// slow rhythm. A yield wakes an idle thread for a moment, and the clock
+	// is not free either, so both happen only now and then.
 	if c.reads++; c.reads%8 == 0 {
 		if now := time.Now(); now.Sub(c.lastYield) >= yieldInterval {
 			c.lastYield = now
