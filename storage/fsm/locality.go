@@ -256,6 +256,11 @@ func smallStart(r Request, n uint32) uint32 {
 }
 
 func (p *locality) Choose(m *Map, r Request) uint32 {
+	if r.Target != InvalidBlock && r.OldBlock == InvalidBlock {
+		// The common case, first and cheap: the session's target.
+		p.c.targetTries.Add(1)
+		return r.Target
+	}
 	if n, small := p.smallTable(m); small {
 		if n == 0 {
 			return InvalidBlock
