@@ -29,6 +29,7 @@ func init() {
 		int8Col("extensions"), int8Col("blocks_extended"), int8Col("max_extend_by"), int8Col("extend_rechecks"),
 		int8Col("nearby_answers"), int8Col("nearby_hits"), int8Col("far_answers"), int8Col("far_hits"),
 		int8Col("fresh_pages"), int8Col("closed_pages"), int8Col("reopened_pages"), int8Col("reserved_pages"),
+		{Name: "blocks_per_extension", TypeOID: uint32(types.Float8), Typmod: -1},
 	}, func(env any) ([][]types.Datum, error) {
 		e := env.(*Engine)
 		var out [][]types.Datum
@@ -39,7 +40,7 @@ func init() {
 				st.FSMAnswers, st.FSMHits, st.LastBlockTries, st.Retries,
 				st.Extensions, st.BlocksExtended, st.MaxExtendBy, st.ExtendRechecks,
 				st.NearbyAnswers, st.NearbyHits, st.FarAnswers, st.FarHits,
-				st.FreshPages, st.ClosedPages, st.ReopenedPages, st.ReservedPages})
+				st.FreshPages, st.ClosedPages, st.ReopenedPages, st.ReservedPages, st.BlocksPerExtension()})
 		}
 		return out, nil
 	})
