@@ -74,7 +74,12 @@ func (pt *Portal) copyFrom(ctx context.Context, r io.Reader) (int64, error) {
 		return 0, err
 	}
 	rel := x.rel
-	ld := &copyLoader{x: x, c: c, ist: heap.NewBulkInsertState(), enc: newEncoder(rel)}
+	// The session's insert state, bulk for the COPY: its target blocks
+	// carry over to the session's next statement.
+	ist := pt.s.ist
+	ist.SetBulk(true)
+	defer ist.SetBulk(false)
+	ld := &copyLoader{x: x, c: c, ist: ist, enc: newEncoder(rel)}
 	ld.colTypes = make([]types.T, len(c.Cols))
 	for i, col := range c.Cols {
 		ld.colTypes[i] = rel.types[col]

@@ -199,3 +199,38 @@ func TestCopyBinaryErrors(t *testing.T) {
 		t.Fatalf("no trailer: %q %v", tag, err)
 	}
 }
+
+// TestCopyContinuesOnLastPage: a session's next COPY (or INSERT) goes on
+// with the page its last COPY stopped at, as PostgreSQL's rd_targblock
+// makes it, instead of leaving that page partly filled; under both
+// policies.
+func TestCopyContinuesOnLastPage(t *testing.T) {
+	for _, policy := range []string{"classic", "locality"} {
+		t.Run(policy, func(t *testing.T) {
+			e := openTestEngine(t, "")
+			defer e.Close()
+			s := e.NewSession(nil)
+			mustExec(t, s, "SET fsm_policy = "+policy)
+			mustExec(t, s, "CREATE TABLE cl (id int, pad text)")
+			lines := func(from, n int) []byte {
+				var b strings.Builder
+				for i := from; i < from+n; i++ {
+					fmt.Fprintf(&b, "%d\t%s\n", i, strings.Repeat("p", 100))
+				}
+				return []byte(b.String())
+			}
+			if tag, err := copyBinary(t, s, "COPY cl FROM STDIN", lines(0, 500)); err != nil || tag != "COPY 500" {
+				t.Fatalf("first COPY: %q %v", tag, err)
+			}
+			if tag, err := copyBinary(t, s, "COPY cl FROM STDIN", lines(500, 5)); err != nil || tag != "COPY 5" {
+				t.Fatalf("second COPY: %q %v", tag, err)
+			}
+			mustExec(t, s, "INSERT INTO cl VALUES (505, 'x')")
+			rows, _ := mustExec(t, s, "SELECT id, ctid FROM cl WHERE id IN (499, 500, 505) ORDER BY id")
+			blk := func(i int) string { return strings.Split(strings.Trim(fmt.Sprint(rows[i][1]), "()"), ",")[0] }
+			if len(rows) != 3 || blk(0) != blk(1) || blk(1) != blk(2) {
+				t.Fatalf("rows %v: the second COPY and the INSERT did not continue on the first COPY's last page", rows)
+			}
+		})
+	}
+}

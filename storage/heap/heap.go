@@ -152,6 +152,14 @@ func NewBulkInsertState() *InsertState { return &InsertState{bulk: true} }
 // Bulk reports whether st is a bulk insert state.
 func (st *InsertState) Bulk() bool { return st != nil && st.bulk }
 
+// SetBulk makes st a bulk insert state or a plain one. A session keeps one
+// InsertState and sets it bulk for the length of a COPY: PostgreSQL's
+// BulkInsertState comes and goes with the statement, but rd_targblock stays
+// in the backend's relcache, so the next COPY or INSERT of the session
+// continues on the page the last one stopped at instead of leaving it
+// partly filled.
+func (st *InsertState) SetBulk(bulk bool) { st.bulk = bulk }
+
 // target returns the remembered target block for rel, or InvalidBlock.
 func (st *InsertState) target(rel buffer.RelFileNode) uint32 {
 	if st == nil {
