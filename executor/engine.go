@@ -141,6 +141,9 @@ func Open(cfg Config, log *slog.Logger) (*Engine, error) {
 		_, err := fsm.PolicyByName(name)
 		return err
 	}
+	sql.PlacementOptionValidator = func(name, value string) error {
+		return fsm.NewLocality().(fsm.Tunable).SetOption(name, value)
+	}
 	for _, d := range []string{"", "base", "pg_xact"} {
 		if err := os.MkdirAll(filepath.Join(cfg.DataDir, d), 0o700); err != nil {
 			return nil, pgerr.Wrapf(err, pgerr.IOError, "could not create directory \"%s\"", filepath.Join(cfg.DataDir, d))
@@ -295,7 +298,7 @@ func (e *Engine) openRelation(t *catalog.Table) (*relation, error) {
 	if tp, ok := pol.(fsm.Tunable); ok {
 		// The server's settings, then the table's own (a table option of
 		// the same name wins).
-		for _, name := range []string{"fsm_nearby_window", "fsm_reopen_percent", "fsm_small_table_blocks"} {
+		for _, name := range sql.PlacementOptions {
 			v, ok := t.Options[name]
 			if !ok {
 				v = e.settings[name]

@@ -79,7 +79,7 @@ func (b *binder) alterTable(s *pg_query.AlterTableStmt) (Stmt, error) {
 		case pg_query.AlterTableType_AT_ResetRelOptions:
 			for _, n := range c.Def.GetList().GetItems() {
 				name := n.GetDefElem().Defname
-				if name != "fillfactor" && name != "fsm_policy" {
+				if !isRelOption(name) {
 					return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter \"%s\"", name)
 				}
 				opts.Options[name] = ""

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -184,6 +185,20 @@ func defElemValue(d *pg_query.DefElem) string {
 // fsm.PolicyByName); nil accepts "classic" and "locality".
 var PolicyValidator func(name string) error
 
+// PlacementOptions are the locality policy's settings a table may also set
+// as storage parameters (WITH (...), ALTER TABLE SET/RESET); the table's
+// value wins over the server's.
+var PlacementOptions = []string{"fsm_nearby_window", "fsm_reopen_percent", "fsm_small_table_blocks"}
+
+// PlacementOptionValidator validates a value of one of PlacementOptions (set
+// by the executor to the policy's own check); nil accepts any integer.
+var PlacementOptionValidator func(name, value string) error
+
+// isRelOption reports whether name is a storage parameter minipg knows.
+func isRelOption(name string) bool {
+	return name == "fillfactor" || name == "fsm_policy" || slices.Contains(PlacementOptions, name)
+}
+
 // relOptions validates WITH (...) storage parameters as PostgreSQL's
 // reloptions do.
 func (b *binder) relOptions(defs []*pg_query.Node) (map[string]string, error) {
@@ -204,6 +219,22 @@ func (b *binder) relOptions(defs []*pg_query.Node) (map[string]string, error) {
 		case "fsm_policy":
 			if err := ValidatePolicy(v); err != nil {
 				return nil, err
+			}
+		case "fsm_nearby_window", "fsm_reopen_percent", "fsm_small_table_blocks":
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
+			if err != nil {
+				return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid value for integer option \"%s\": %s", d.Defname, v)
+			}
+			v = strconv.FormatInt(n, 10)
+			if PlacementOptionValidator != nil {
+				if err := PlacementOptionValidator(d.Defname, v); err != nil {
+					// Worded as PostgreSQL words a bad integer reloption.
+					out := pgerr.New(pgerr.InvalidParameterValue, "value %s out of bounds for option \"%s\"", v, d.Defname)
+					if pe, ok := err.(*pgerr.Error); ok && pe.Detail != "" {
+						out = out.WithDetail("%s", pe.Detail)
+					}
+					return nil, out
+				}
 			}
 		default:
 			return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter \"%s\"", d.Defname)
