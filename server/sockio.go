@@ -90,16 +90,8 @@ func newConnIO(nc net.Conn, busy *atomic.Int32, quietReads int) *connIO {
 // the socket (if nc is one) switches between poller and blocking mode.
 func (c *connIO) startMessages() {
 	c.setBusy(true)
-	sc, ok := c.nc.(syscall.Conn)
-	if !ok {
-		return
-	}
-	rc, err := sc.SyscallConn()
-	if err != nil {
-		return
-	}
 	fd := -1
-	if err := rc.Control(func(s uintptr) { fd = int(s) }); err != nil || fd < 0 {
+	if !withFD(c.nc, func(s int) { fd = s }) || fd < 0 {
 		return
 	}
 	c.mu.Lock()
@@ -109,6 +101,20 @@ func (c *connIO) startMessages() {
 	}
 	c.pollable = c.nc
 	c.mu.fd = fd
+}
+
+// withFD runs f with the descriptor under conn, a socket; false when conn
+// has none.
+func withFD(conn any, f func(fd int)) bool {
+	sc, ok := conn.(syscall.Conn)
+	if !ok {
+		return false
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return false
+	}
+	return rc.Control(func(s uintptr) { f(int(s)) }) == nil
 }
 
 func (c *connIO) setBusy(b bool) {
@@ -149,17 +155,9 @@ func (c *connIO) chooseMode() {
 // socket left registered, every message would also wake the thread in
 // epoll_wait for nothing. On failure the connection stays in poller mode.
 func (c *connIO) toBlocking() {
-	sc, ok := c.pollable.(syscall.Conn)
-	if !ok {
-		return
-	}
-	rc, err := sc.SyscallConn()
-	if err != nil {
-		return
-	}
 	fd := -1
 	var derr error
-	if err := rc.Control(func(s uintptr) { fd, derr = dupCloexec(int(s)) }); err != nil || derr != nil {
+	if !withFD(c.pollable, func(s int) { fd, derr = dupCloexec(s) }) || derr != nil {
 		return
 	}
 	if err := syscall.SetNonblock(fd, false); err != nil {
