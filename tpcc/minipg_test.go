@@ -4,37 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
-	"net"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"minipg/executor"
-	"minipg/internal/testutil"
-	"minipg/server"
-	"minipg/server/execbackend"
+	"minipg/internal/testserver"
 )
 
 // minipgConnector serves a fresh in-process minipg and connects to it.
 func minipgConnector(t *testing.T) Connector {
 	t.Helper()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	eng, err := executor.Open(executor.Config{DataDir: t.TempDir(), SharedBuffers: 16 << 20}, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { // after the server has stopped
-		if err := eng.Close(); err != nil {
-			t.Errorf("Engine.Close: %v", err)
-		}
-	})
-	addr, _ := testutil.ServeLoopback(t, func(ctx context.Context, ln net.Listener) error {
-		return server.Serve(ctx, ln, server.Config{Backend: execbackend.New(eng), Logger: log})
-	})
-	conn, err := DSNConnector(fmt.Sprintf("postgres://postgres@%s/postgres?sslmode=disable", addr), "")
+	conn, err := DSNConnector(testserver.Start(t), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,39 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
-	"net"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"minipg/executor"
-	"minipg/internal/testutil"
-	"minipg/server"
-	"minipg/server/execbackend"
+	"minipg/internal/testserver"
 )
 
 // startServer runs minipg on a fresh data directory and returns its DSN.
-func startServer(t testing.TB) string {
-	t.Helper()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	eng, err := executor.Open(executor.Config{DataDir: t.TempDir(), SharedBuffers: 16 << 20}, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { // after the server has stopped
-		if err := eng.Close(); err != nil {
-			t.Errorf("Engine.Close: %v", err)
-		}
-	})
-	addr, _ := testutil.ServeLoopback(t, func(ctx context.Context, ln net.Listener) error {
-		return server.Serve(ctx, ln, server.Config{Backend: execbackend.New(eng), Logger: log})
-	})
-	return fmt.Sprintf("postgres://postgres@%s/postgres?sslmode=disable", addr)
-}
+func startServer(t testing.TB) string { return testserver.Start(t) }
 
 func connect(t *testing.T, dsn string, mode pgx.QueryExecMode) *pgx.Conn {
 	t.Helper()
