@@ -172,7 +172,8 @@ func (s *Session) alterConstraintsOnce(ctx context.Context, st *sql.AlterConstra
 
 	// 5. NULLs in the new primary key.
 	if nullCol >= 0 {
-		return 0, pgerr.New(pgerr.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", t.Columns[nullCol].Name, t.Name)
+		return 0, pgerr.New(pgerr.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", t.Columns[nullCol].Name, t.Name).
+			WithTable(publicSchema, t.Name).WithColumn(t.Columns[nullCol].Name)
 	}
 
 	nt, stored, err := e.cat.AlterConstraints(t.OID, drops, adds)

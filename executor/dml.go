@@ -17,7 +17,8 @@ func (r *relation) checkNotNull(row []types.Datum) error {
 	for i, c := range r.def.Columns {
 		if c.NotNull && row[i] == nil {
 			return pgerr.New(pgerr.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint", c.Name, r.def.Name).
-				WithDetail("Failing row contains (%s).", r.formatRow(row))
+				WithDetail("Failing row contains (%s).", r.formatRow(row)).
+				WithTable(publicSchema, r.def.Name).WithColumn(c.Name)
 		}
 	}
 	return nil
@@ -100,14 +101,25 @@ func (ri *relIndex) keyEqual(key index.Key, row []types.Datum) bool {
 }
 
 func (r *relation) uniqueViolation(ri *relIndex, key index.Key) error {
-	var names, vals []string
-	for i, c := range ri.cols {
-		names = append(names, r.def.Columns[c].Name)
-		vals = append(vals, types.FormatText(ri.types[i], key[i]))
-	}
+	names, vals := r.keyText(ri, key)
 	return pgerr.New(pgerr.UniqueViolation, "duplicate key value violates unique constraint \"%s\"", ri.def.Name).
-		WithDetail("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))
+		WithDetail("Key (%s)=(%s) already exists.", names, vals).
+		WithTable(publicSchema, r.def.Name).WithConstraint(ri.def.Name)
 }
+
+// keyText gives an index key's column names and values as the details of
+// unique violations print them.
+func (r *relation) keyText(ri *relIndex, key index.Key) (names, vals string) {
+	var ns, vs []string
+	for i, c := range ri.cols {
+		ns = append(ns, r.def.Columns[c].Name)
+		vs = append(vs, types.FormatText(ri.types[i], key[i]))
+	}
+	return strings.Join(ns, ", "), strings.Join(vs, ", ")
+}
+
+// publicSchema is the schema of every table (minipg has no other).
+const publicSchema = "public"
 
 // setIndexAttrs tells the heap which columns r's indexes cover, for its HOT
 // decision (an update that changes none of them and stays on its page makes

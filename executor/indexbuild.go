@@ -1,12 +1,9 @@
 package executor
 
 import (
-	"strings"
-
 	"minipg/index"
 	"minipg/pgerr"
 	"minipg/storage/page"
-	"minipg/types"
 )
 
 // buildIndex fills ri, a new index of x.rel, from the heap; the caller
@@ -98,11 +95,8 @@ func (x *execCtx) buildIndex(ri *relIndex, notNull []int) (nullCol int, wait uin
 }
 
 func uniqueBuildError(r *relation, ri *relIndex, key index.Key) error {
-	var names, vals []string
-	for i, c := range ri.cols {
-		names = append(names, r.def.Columns[c].Name)
-		vals = append(vals, types.FormatText(ri.types[i], key[i]))
-	}
+	names, vals := r.keyText(ri, key)
 	return pgerr.New(pgerr.UniqueViolation, "could not create unique index \"%s\"", ri.def.Name).
-		WithDetail("Key (%s)=(%s) is duplicated.", strings.Join(names, ", "), strings.Join(vals, ", "))
+		WithDetail("Key (%s)=(%s) is duplicated.", names, vals).
+		WithTable(publicSchema, r.def.Name).WithConstraint(ri.def.Name)
 }

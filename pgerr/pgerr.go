@@ -32,6 +32,11 @@ type Error struct {
 	Hint     string
 	Position int32 // 1-based character position in the query text, 0 if none
 	Cause    error // the wrapped error, if any
+
+	// The object the error is about, as PostgreSQL's errtable,
+	// errtablecol and errtableconstraint report it (ErrorResponse fields
+	// s, t, c and n), so that clients need not parse the message.
+	Schema, Table, Column, Constraint string
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -68,6 +73,24 @@ func (e *Error) WithDetail(format string, args ...any) *Error {
 // WithHint sets Hint and returns e.
 func (e *Error) WithHint(format string, args ...any) *Error {
 	e.Hint = fmt.Sprintf(format, args...)
+	return e
+}
+
+// WithTable names the table (and its schema) the error is about.
+func (e *Error) WithTable(schema, table string) *Error {
+	e.Schema, e.Table = schema, table
+	return e
+}
+
+// WithColumn names the column the error is about (with WithTable).
+func (e *Error) WithColumn(column string) *Error {
+	e.Column = column
+	return e
+}
+
+// WithConstraint names the constraint the error is about (with WithTable).
+func (e *Error) WithConstraint(name string) *Error {
+	e.Constraint = name
 	return e
 }
 

@@ -125,5 +125,9 @@ func responseFields(e *pgerr.Error, sev string, code pgerr.Code) pgproto3.ErrorR
 		Detail:              e.Detail,
 		Hint:                e.Hint,
 		Position:            e.Position,
+		SchemaName:          e.Schema,
+		TableName:           e.Table,
+		ColumnName:          e.Column,
+		ConstraintName:      e.Constraint,
 	}
 }

@@ -318,6 +318,43 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+// TestErrorFields: constraint violations name their schema, table, column
+// or constraint in the ErrorResponse, as PostgreSQL 15 does (checked
+// against it), so that a client can tell which one failed without parsing
+// the message.
+func TestErrorFields(t *testing.T) {
+	conn := connect(t, startServer(t), pgx.QueryExecModeCacheStatement)
+	ctx := testCtx(t)
+	mustExec(t, conn, "CREATE TABLE ef (a int PRIMARY KEY, b text NOT NULL, c int)")
+	mustExec(t, conn, "CREATE UNIQUE INDEX ef_c ON ef (c)")
+	mustExec(t, conn, "INSERT INTO ef VALUES (1, 'x', 1)")
+	mustExec(t, conn, "CREATE TABLE ef2 (a int, b int)")
+	mustExec(t, conn, "INSERT INTO ef2 VALUES (1, NULL), (1, 2)")
+	for _, c := range []struct {
+		sql, code, table, column, constraint string
+	}{
+		{"INSERT INTO ef VALUES (1, 'y', 2)", "23505", "ef", "", "ef_pkey"},
+		{"INSERT INTO ef VALUES (2, NULL, 2)", "23502", "ef", "b", ""},
+		{"INSERT INTO ef VALUES (3, 'z', 1)", "23505", "ef", "", "ef_c"},
+		{"UPDATE ef SET b = NULL", "23502", "ef", "b", ""},
+		{"ALTER TABLE ef2 ADD PRIMARY KEY (b)", "23502", "ef2", "b", ""},
+		{"ALTER TABLE ef2 ADD PRIMARY KEY (a)", "23505", "ef2", "", "ef2_pkey"},
+		{"CREATE UNIQUE INDEX ef2_a ON ef2 (a)", "23505", "ef2", "", "ef2_a"},
+		{"SELECT 1/0", "22012", "", "", ""},
+	} {
+		_, err := conn.Exec(ctx, c.sql)
+		var pe *pgconn.PgError
+		schema := ""
+		if c.table != "" {
+			schema = "public"
+		}
+		if !errors.As(err, &pe) || pe.Code != c.code || pe.SchemaName != schema || pe.TableName != c.table ||
+			pe.ColumnName != c.column || pe.ConstraintName != c.constraint {
+			t.Errorf("%s: %#v", c.sql, err)
+		}
+	}
+}
+
 // TestCancel cancels a statement blocked on a row lock with CancelRequest
 // (what pgx sends when a query's context ends): it fails with 57014, the
 // row keeps the holder's value and the cancelled connection goes on. A
