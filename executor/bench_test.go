@@ -44,12 +44,7 @@ func BenchmarkPKSelect(b *testing.B) {
 	for i := 0; i < 10000; i++ {
 		fmt.Fprintf(&sb, "%d\tvalue %d\n", i, i)
 	}
-	p, _ := s.Prepare("COPY bs FROM STDIN", nil)
-	pt, _ := s.Bind(p, nil)
-	if _, err := pt.CopyFrom(context.Background(), strings.NewReader(sb.String())); err != nil {
-		b.Fatal(err)
-	}
-	s.Sync()
+	mustCopy(b, s, "COPY bs FROM STDIN", []byte(sb.String()))
 	p, err := s.Prepare("SELECT id, v FROM bs WHERE id = $1", nil)
 	if err != nil {
 		b.Fatal(err)
@@ -82,12 +77,7 @@ func BenchmarkCopyText(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		p, _ := s.Prepare("COPY bc FROM STDIN", nil)
-		pt, _ := s.Bind(p, nil)
-		if _, err := pt.CopyFrom(context.Background(), strings.NewReader(data)); err != nil {
-			b.Fatal(err)
-		}
-		s.Sync()
+		mustCopy(b, s, "COPY bc FROM STDIN", []byte(data))
 	}
 	b.ReportMetric(float64(b.N*10000)/b.Elapsed().Seconds(), "rows/s")
 }

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -13,20 +14,31 @@ import (
 	"minipg/types"
 )
 
-// copyBinary runs COPY q with data as the stream and returns the tag.
-func copyBinary(t *testing.T, s *Session, q string, data []byte) (string, error) {
-	t.Helper()
+// runCopy runs the COPY FROM STDIN statement q with data as the stream,
+// then Sync, and returns the tag and the COPY's error.
+func runCopy(tb testing.TB, s *Session, q string, data []byte) (string, error) {
+	tb.Helper()
 	p, err := s.Prepare(q, nil)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	pt, err := s.Bind(p, nil)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	tag, err := pt.CopyFrom(context.Background(), strings.NewReader(string(data)))
-	s.Sync()
+	tag, err := pt.CopyFrom(context.Background(), bytes.NewReader(data))
+	if serr := s.Sync(); err == nil {
+		err = serr
+	}
 	return tag, err
+}
+
+// mustCopy is runCopy that fails the test on an error.
+func mustCopy(tb testing.TB, s *Session, q string, data []byte) {
+	tb.Helper()
+	if _, err := runCopy(tb, s, q, data); err != nil {
+		tb.Fatalf("%s: %v", q, err)
+	}
 }
 
 type binRow [][]byte // nil: NULL
@@ -111,7 +123,7 @@ func TestCopyBinaryMatchesInsert(t *testing.T) {
 		pt.Close()
 		s.Sync()
 	}
-	tag, err := copyBinary(t, s, "COPY viacopy ("+strings.Join(copyCols, ", ")+") FROM STDIN (FORMAT binary)", binaryStream(rows, true))
+	tag, err := runCopy(t, s, "COPY viacopy ("+strings.Join(copyCols, ", ")+") FROM STDIN (FORMAT binary)", binaryStream(rows, true))
 	if err != nil || tag != "COPY 3000" {
 		t.Fatalf("COPY: %q %v", tag, err)
 	}
@@ -180,7 +192,7 @@ func TestCopyBinaryErrors(t *testing.T) {
 		{"big field cut short", append(binaryStream(nil, false), 0, 3, 0x00, 0x10, 0x00, 0x00, 1, 2),
 			pgerr.BadCopyFileFormat, "unexpected EOF in COPY data", ""},
 	} {
-		_, err := copyBinary(t, s, q, c.data)
+		_, err := runCopy(t, s, q, c.data)
 		pe, ok := err.(*pgerr.Error)
 		if !ok || pe.Code != c.code || pe.Message != c.msg || pe.Detail != c.detail {
 			t.Errorf("%s: %v (detail %q), want %s %q %q", c.name, err, func() string {
@@ -195,7 +207,7 @@ func TestCopyBinaryErrors(t *testing.T) {
 		t.Fatalf("rows of failed COPYs are visible: %v", rows)
 	}
 	// A stream without the trailer ends at EOF, as PostgreSQL accepts.
-	if tag, err := copyBinary(t, s, q, binaryStream([]binRow{{i4(1), txt("a"), nil}}, false)); err != nil || tag != "COPY 1" {
+	if tag, err := runCopy(t, s, q, binaryStream([]binRow{{i4(1), txt("a"), nil}}, false)); err != nil || tag != "COPY 1" {
 		t.Fatalf("no trailer: %q %v", tag, err)
 	}
 }
@@ -219,10 +231,10 @@ func TestCopyContinuesOnLastPage(t *testing.T) {
 				}
 				return []byte(b.String())
 			}
-			if tag, err := copyBinary(t, s, "COPY cl FROM STDIN", lines(0, 500)); err != nil || tag != "COPY 500" {
+			if tag, err := runCopy(t, s, "COPY cl FROM STDIN", lines(0, 500)); err != nil || tag != "COPY 500" {
 				t.Fatalf("first COPY: %q %v", tag, err)
 			}
-			if tag, err := copyBinary(t, s, "COPY cl FROM STDIN", lines(500, 5)); err != nil || tag != "COPY 5" {
+			if tag, err := runCopy(t, s, "COPY cl FROM STDIN", lines(500, 5)); err != nil || tag != "COPY 5" {
 				t.Fatalf("second COPY: %q %v", tag, err)
 			}
 			mustExec(t, s, "INSERT INTO cl VALUES (505, 'x')")

@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -33,17 +32,7 @@ func loadStock(b *testing.B, s *Session, n int) {
 		}
 		sb.WriteByte('\n')
 	}
-	p, err := s.Prepare("COPY st FROM STDIN", nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	pt, _ := s.Bind(p, nil)
-	if _, err := pt.CopyFrom(context.Background(), strings.NewReader(sb.String())); err != nil {
-		b.Fatal(err)
-	}
-	if err := s.Sync(); err != nil {
-		b.Fatal(err)
-	}
+	mustCopy(b, s, "COPY st FROM STDIN", []byte(sb.String()))
 }
 
 func openBenchEngine(b *testing.B, sharedBuffers int64) *Engine {
@@ -54,6 +43,28 @@ func openBenchEngine(b *testing.B, sharedBuffers int64) *Engine {
 	}
 	b.Cleanup(func() { e.Close() })
 	return e
+}
+
+// stockSession opens an engine with the given pool, loads n stock rows into
+// table st and returns a session on it.
+func stockSession(b *testing.B, sharedBuffers int64, n int) *Session {
+	b.Helper()
+	s := openBenchEngine(b, sharedBuffers).NewSession(nil)
+	loadStock(b, s, n)
+	return s
+}
+
+// benchCountStar times count(*) over 100,000 rows with a pool of the given
+// size (after one warming scan).
+func benchCountStar(b *testing.B, sharedBuffers int64) {
+	const n = 100000
+	s := stockSession(b, sharedBuffers, n)
+	runQuery(b, s, "SELECT count(*) FROM st")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		runQuery(b, s, "SELECT count(*) FROM st")
+	}
+	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "rows/s")
 }
 
 // runQuery runs one prepared query and returns the number of rows.
@@ -77,26 +88,11 @@ func runQuery(b *testing.B, s *Session, q string, params ...types.Datum) int {
 	return n
 }
 
-func BenchmarkCountStar(b *testing.B) {
-	e := openBenchEngine(b, 128<<20)
-	defer e.Close()
-	s := e.NewSession(nil)
-	const n = 100000
-	loadStock(b, s, n)
-	runQuery(b, s, "SELECT count(*) FROM st")
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		runQuery(b, s, "SELECT count(*) FROM st")
-	}
-	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "rows/s")
-}
+func BenchmarkCountStar(b *testing.B) { benchCountStar(b, 128<<20) }
 
 func BenchmarkScanFilter(b *testing.B) {
-	e := openBenchEngine(b, 128<<20)
-	defer e.Close()
-	s := e.NewSession(nil)
 	const n = 100000
-	loadStock(b, s, n)
+	s := stockSession(b, 128<<20, n)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if got := runQuery(b, s, "SELECT s_i_id, s_quantity FROM st WHERE s_quantity < 11"); got == 0 {
@@ -107,10 +103,7 @@ func BenchmarkScanFilter(b *testing.B) {
 }
 
 func BenchmarkInListPK(b *testing.B) {
-	e := openBenchEngine(b, 128<<20)
-	defer e.Close()
-	s := e.NewSession(nil)
-	loadStock(b, s, 100000)
+	s := stockSession(b, 128<<20, 100000)
 	mustExec(b, s, "CREATE UNIQUE INDEX st_pkey ON st (s_w_id, s_i_id)")
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -121,11 +114,8 @@ func BenchmarkInListPK(b *testing.B) {
 }
 
 func BenchmarkBuildPK(b *testing.B) {
-	e := openBenchEngine(b, 128<<20)
-	defer e.Close()
-	s := e.NewSession(nil)
 	const n = 100000
-	loadStock(b, s, n)
+	s := stockSession(b, 128<<20, n)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		mustExec(b, s, fmt.Sprintf("CREATE UNIQUE INDEX st_pk%d ON st (s_w_id, s_i_id)", i))
@@ -136,11 +126,8 @@ func BenchmarkBuildPK(b *testing.B) {
 // BenchmarkIndexMemory reports the heap bytes one index entry of a
 // two-integer unique index takes after the build.
 func BenchmarkIndexMemory(b *testing.B) {
-	e := openBenchEngine(b, 128<<20)
-	defer e.Close()
-	s := e.NewSession(nil)
 	const n = 100000
-	loadStock(b, s, n)
+	s := stockSession(b, 128<<20, n)
 	var per float64
 	for i := 0; i < b.N; i++ {
 		var before, after runtime.MemStats
@@ -158,7 +145,6 @@ func BenchmarkIndexMemory(b *testing.B) {
 // of int4, int4, text), the rows of minipg-bench rt's COPY workload.
 func BenchmarkCopyBinary(b *testing.B) {
 	e := openBenchEngine(b, 128<<20)
-	defer e.Close()
 	s := e.NewSession(nil)
 	mustExec(b, s, "CREATE TABLE bcb (id int, v int, t text)")
 	const n = 50000
@@ -180,36 +166,14 @@ func BenchmarkCopyBinary(b *testing.B) {
 	b.SetBytes(int64(len(buf)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		p, err := s.Prepare("COPY bcb FROM STDIN (FORMAT binary)", nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		pt, _ := s.Bind(p, nil)
-		if _, err := pt.CopyFrom(context.Background(), bytes.NewReader(buf)); err != nil {
-			b.Fatal(err)
-		}
-		if err := s.Sync(); err != nil {
-			b.Fatal(err)
-		}
+		mustCopy(b, s, "COPY bcb FROM STDIN (FORMAT binary)", buf)
 	}
 	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "rows/s")
 }
 
 // BenchmarkCountStarEvicting is BenchmarkCountStar with a buffer pool half
 // the table's size: every scan reads its pages back from the kernel.
-func BenchmarkCountStarEvicting(b *testing.B) {
-	e := openBenchEngine(b, 16<<20)
-	defer e.Close()
-	s := e.NewSession(nil)
-	const n = 100000
-	loadStock(b, s, n)
-	runQuery(b, s, "SELECT count(*) FROM st")
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		runQuery(b, s, "SELECT count(*) FROM st")
-	}
-	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "rows/s")
-}
+func BenchmarkCountStarEvicting(b *testing.B) { benchCountStar(b, 16<<20) }
 
 // BenchmarkReopenRebuild times opening an engine whose table has two
 // indexes: start-up rebuilds them from the heap.
