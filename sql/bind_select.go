@@ -102,6 +102,30 @@ func (b *binder) condition(n *pg_query.Node, aggClause, boolClause string) (Expr
 	return b.requireBool(w, boolClause, 0)
 }
 
+// conditions binds each of ns with condition.
+func (b *binder) conditions(ns []*pg_query.Node, aggClause, boolClause string) ([]Expr, error) {
+	var out []Expr
+	for _, n := range ns {
+		w, err := b.condition(n, aggClause, boolClause)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, w)
+	}
+	return out, nil
+}
+
+// andAll is the conjunction of conds: nil for none, the one itself, or AND.
+func andAll(conds []Expr) Expr {
+	switch len(conds) {
+	case 0:
+		return nil
+	case 1:
+		return conds[0]
+	}
+	return &BoolOp{Op: "AND", Args: conds}
+}
+
 func (b *binder) table(rv *pg_query.RangeVar) (*catalog.Table, error) {
 	sysCatalog := func() error {
 		name := rv.Relname
@@ -242,32 +266,18 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 		out.Table = b.sc.tables[0].table
 		for _, st := range b.sc.tables {
 			ft := FromTable{Table: st.table, Base: st.base, Left: st.left}
-			var on []Expr
-			for _, q := range st.on {
-				w, err := b.condition(q, "JOIN conditions", "JOIN/ON")
-				if err != nil {
-					return nil, err
-				}
-				on = append(on, w)
+			on, err := b.conditions(st.on, "JOIN conditions", "JOIN/ON")
+			if err != nil {
+				return nil, err
 			}
-			switch len(on) {
-			case 0:
-			case 1:
-				ft.On = on[0]
-			default:
-				ft.On = &BoolOp{Op: "AND", Args: on}
-			}
+			ft.On = andAll(on)
 			out.From = append(out.From, ft)
 		}
 	}
 	// WHERE, with the join conditions
-	var conds []Expr
-	for _, q := range quals {
-		w, err := b.condition(q, "JOIN conditions", "JOIN/ON")
-		if err != nil {
-			return nil, err
-		}
-		conds = append(conds, w)
+	conds, err := b.conditions(quals, "JOIN conditions", "JOIN/ON")
+	if err != nil {
+		return nil, err
 	}
 	if s.WhereClause != nil {
 		w, err := b.condition(s.WhereClause, "WHERE", "WHERE")
@@ -276,13 +286,7 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 		}
 		conds = append(conds, w)
 	}
-	switch len(conds) {
-	case 0:
-	case 1:
-		out.Where = conds[0]
-	default:
-		out.Where = &BoolOp{Op: "AND", Args: conds}
-	}
+	out.Where = andAll(conds)
 	ag := &aggCtx{}
 	b.agg = ag
 	// Targets
