@@ -213,17 +213,7 @@ func (p *Pool) loadBuffer(tag Tag, zero bool) (*Buffer, error) {
 		return nil, err
 	}
 
-	newPart := partitionOf(tag)
-	victim.hdr.Lock()
-	oldTag, hadTag := victim.hdr.tag, victim.hdr.hasTag
-	victim.hdr.Unlock()
-	// The victim's tag cannot change while we hold its pin (retagging needs
-	// pins == 1), so oldTag is stable.
-	oldPart := -1
-	if hadTag {
-		oldPart = partitionOf(oldTag)
-	}
-	p.lockPartitions(oldPart, newPart)
+	oldTag, hadTag, oldPart, newPart := p.lockRetag(victim, tag)
 	if _, ok := p.mapping[newPart].m[tag]; ok {
 		// Someone else loaded it first: drop our victim and look again.
 		victim.hdr.Lock()
@@ -312,6 +302,24 @@ func (p *Pool) unlockPartitions(a, b int) {
 	if b >= 0 && b != a {
 		p.mapping[b].Unlock()
 	}
+}
+
+// lockRetag locks the mapping partitions that moving victim (pinned by the
+// caller) to tag needs: its old tag's, if it has one, and tag's. The
+// victim's tag cannot change while the caller holds its pin (retagging
+// needs pins == 1), so oldTag stays valid. Unlock with
+// p.unlockPartitions(oldPart, newPart).
+func (p *Pool) lockRetag(victim *Buffer, tag Tag) (oldTag Tag, hadTag bool, oldPart, newPart int) {
+	newPart = partitionOf(tag)
+	victim.hdr.Lock()
+	oldTag, hadTag = victim.hdr.tag, victim.hdr.hasTag
+	victim.hdr.Unlock()
+	oldPart = -1
+	if hadTag {
+		oldPart = partitionOf(oldTag)
+	}
+	p.lockPartitions(oldPart, newPart)
+	return oldTag, hadTag, oldPart, newPart
 }
 
 // clockSweep returns an unpinned frame with usage count 0, pinned by the

@@ -257,15 +257,7 @@ func (p *Pool) releaseVictims(victims []*Buffer) {
 // victim got pinned or dirtied again, the victim is just released and the
 // block is read from disk on first use.
 func (p *Pool) installZeroed(victim *Buffer, rs *relState, tag Tag) {
-	newPart := partitionOf(tag)
-	victim.hdr.Lock()
-	oldTag, hadTag := victim.hdr.tag, victim.hdr.hasTag
-	victim.hdr.Unlock()
-	oldPart := -1
-	if hadTag {
-		oldPart = partitionOf(oldTag)
-	}
-	p.lockPartitions(oldPart, newPart)
+	oldTag, hadTag, oldPart, newPart := p.lockRetag(victim, tag)
 	defer p.unlockPartitions(oldPart, newPart)
 	victim.hdr.Lock()
 	defer victim.hdr.Unlock()
