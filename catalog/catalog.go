@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -231,12 +231,9 @@ func (c *Catalog) TableByOID(oid uint32) (*Table, bool) {
 // Tables returns all tables ordered by OID.
 func (c *Catalog) Tables() []*Table {
 	c.mu.RLock()
-	out := make([]*Table, 0, len(c.mu.byOID))
-	for _, t := range c.mu.byOID {
-		out = append(out, t)
-	}
+	out := slices.Collect(maps.Values(c.mu.byOID))
 	c.mu.RUnlock()
-	sort.Slice(out, func(i, j int) bool { return out[i].OID < out[j].OID })
+	slices.SortFunc(out, func(a, b *Table) int { return cmp.Compare(a.OID, b.OID) })
 	return out
 }
 

@@ -1,7 +1,9 @@
 package executor
 
 import (
-	"sort"
+	"cmp"
+	"maps"
+	"slices"
 
 	"minipg/catalog"
 	"minipg/sql"
@@ -67,11 +69,8 @@ func init() {
 // openRelations returns the open tables ordered by name.
 func (e *Engine) openRelations() []*relation {
 	e.mu.RLock()
-	out := make([]*relation, 0, len(e.mu.rels))
-	for _, r := range e.mu.rels {
-		out = append(out, r)
-	}
+	out := slices.Collect(maps.Values(e.mu.rels))
 	e.mu.RUnlock()
-	sort.Slice(out, func(i, j int) bool { return out[i].def.Name < out[j].def.Name })
+	slices.SortFunc(out, func(a, b *relation) int { return cmp.Compare(a.def.Name, b.def.Name) })
 	return out
 }
