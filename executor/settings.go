@@ -231,19 +231,26 @@ func parseBool(v string) (bool, bool) {
 	return false, false
 }
 
-// parseMemory parses a memory size with PostgreSQL units (kB, MB, GB, TB;
-// a bare number counts 8kB pages, as shared_buffers does).
-func parseMemory(v string) (int64, error) {
+// splitUnit splits a setting such as "128MB" or "200 ms" into its leading
+// unsigned number and the unit after it (spaces trimmed).
+func splitUnit(v string) (n int64, unit string, err error) {
 	s := strings.TrimSpace(v)
 	i := 0
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 		i++
 	}
-	n, err := strconv.ParseInt(s[:i], 10, 64)
+	n, err = strconv.ParseInt(s[:i], 10, 64)
+	return n, strings.TrimSpace(s[i:]), err
+}
+
+// parseMemory parses a memory size with PostgreSQL units (kB, MB, GB, TB;
+// a bare number counts 8kB pages, as shared_buffers does).
+func parseMemory(v string) (int64, error) {
+	n, suffix, err := splitUnit(v)
 	if err != nil {
 		return 0, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"shared_buffers\": \"%s\"", v)
 	}
-	switch strings.TrimSpace(s[i:]) {
+	switch suffix {
 	case "":
 		return n * 8192, nil
 	case "B":

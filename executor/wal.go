@@ -347,18 +347,13 @@ func (e *Engine) checkAllHeaps() error {
 // parseDuration parses a time setting with PostgreSQL units (us, ms, s,
 // min, h, d); a bare number is in unit.
 func parseDuration(v string, unit time.Duration) (time.Duration, error) {
-	s := strings.TrimSpace(v)
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	n, err := strconv.ParseInt(s[:i], 10, 64)
+	n, suffix, err := splitUnit(v)
 	if err != nil {
 		return 0, pgerr.New(pgerr.InvalidParameterValue, "invalid value for a time parameter: \"%s\"", v)
 	}
 	units := map[string]time.Duration{"": unit, "us": time.Microsecond, "ms": time.Millisecond, "s": time.Second,
 		"min": time.Minute, "h": time.Hour, "d": 24 * time.Hour}
-	u, ok := units[strings.TrimSpace(s[i:])]
+	u, ok := units[suffix]
 	if !ok {
 		return 0, pgerr.New(pgerr.InvalidParameterValue, "invalid value for a time parameter: \"%s\"", v).
 			WithHint("Valid units for this parameter are \"us\", \"ms\", \"s\", \"min\", \"h\", and \"d\".")
