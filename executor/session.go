@@ -212,9 +212,38 @@ func (s *Session) Bind(p *Prepared, params []types.Datum) (*Portal, error) {
 	}
 	pt := &Portal{s: s, p: p, params: params}
 	if c, ok := p.bound.Stmt.(*sql.Copy); ok {
+		if err := foldCopyDefaults(s, c); err != nil {
+			return nil, s.fail(err)
+		}
 		pt.copy = c
 	}
 	return pt, nil
+}
+
+// foldCopyDefaults evaluates, before any data is asked for, the defaults of
+// the columns COPY does not give that are casts of constants, as
+// PostgreSQL's BeginCopyFrom does when it plans them (constant folding):
+// a default that cannot be stored in its column ('toolong' into
+// varchar(3)) fails the COPY at its start, even with no rows.
+func foldCopyDefaults(s *Session, c *sql.Copy) error {
+	given := make([]bool, len(c.Defaults))
+	for _, col := range c.Cols {
+		given[col] = true
+	}
+	ev := &evalCtx{s: s}
+	for col, d := range c.Defaults {
+		if given[col] || d == nil {
+			continue
+		}
+		if cast, ok := d.(*sql.Cast); ok {
+			if _, isConst := cast.X.(*sql.Const); isConst {
+				if _, err := ev.eval(d, nil); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 func sameColumns(a, b []Column) bool {

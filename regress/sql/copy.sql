@@ -24,6 +24,6 @@ COPY cp FROM stdin;
 COPY cp FROM stdin;
 9	too	few
 \.
-COPY nosuch FROM stdin;
+\copy nosuch from '/dev/null'
 SELECT count(*) FROM cp;
 DROP TABLE cp;

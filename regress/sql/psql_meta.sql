@@ -28,6 +28,6 @@ SELECT id AS x, t AS y FROM pm WHERE id = 3 \gset
 \echo :x :y
 SELECT count(*) FROM pm \g
 SELECT 1 \; SELECT 2 \; SELECT count(*) FROM pm;
-\echo :SERVER_VERSION_NUM
+SELECT :SERVER_VERSION_NUM / 100 AS server_major;
 SELECT current_user, current_database();
 DROP TABLE pm;
