@@ -193,9 +193,7 @@ func (s *Session) alterConstraintsOnce(ctx context.Context, st *sql.AlterConstra
 		nr.indexes = append(nr.indexes, ri)
 	}
 	setIndexAttrs(&nr)
-	e.mu.Lock()
-	e.mu.rels[nt.OID] = &nr
-	e.mu.Unlock()
+	e.replaceRel(&nr)
 	return 0, nil
 }
 

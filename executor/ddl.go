@@ -156,9 +156,7 @@ func (s *Session) addIndex(ctx context.Context, oid uint32, idx catalog.Index) (
 	nr.def = t
 	nr.indexes = append(append([]*relIndex(nil), r.indexes...), ri)
 	setIndexAttrs(&nr)
-	e.mu.Lock()
-	e.mu.rels[t.OID] = &nr
-	e.mu.Unlock()
+	e.replaceRel(&nr)
 	return 0, nil
 }
 
@@ -239,10 +237,19 @@ func (s *Session) alterOptions(ctx context.Context, st *sql.AlterOptions) (strin
 		return "", err
 	}
 	r.indexes = old.indexes
-	e.mu.Lock()
-	e.mu.rels[t.OID] = r
-	e.mu.Unlock()
+	e.replaceRel(r)
 	return "ALTER TABLE", nil
+}
+
+// replaceRel installs r, the new state of a table after DDL, in place of the
+// old one. As a relcache invalidation does in PostgreSQL, it makes every
+// session forget its remembered target block of the table (a reopened heap
+// does that by itself; a shared one is told).
+func (e *Engine) replaceRel(r *relation) {
+	e.mu.Lock()
+	e.mu.rels[r.def.OID] = r
+	e.mu.Unlock()
+	r.heap.InvalidateTargets()
 }
 
 func (s *Session) dropIndex(ctx context.Context, st *sql.DropIndex) (string, error) {
@@ -290,8 +297,6 @@ func (e *Engine) dropIndex(ctx context.Context, oid uint32, name string) error {
 		}
 	}
 	setIndexAttrs(&nr)
-	e.mu.Lock()
-	e.mu.rels[oid] = &nr
-	e.mu.Unlock()
+	e.replaceRel(&nr)
 	return nil
 }

@@ -12,6 +12,8 @@ if [ ${#names[@]} -eq 0 ]; then
 	names=($(sed -n 's/^test://p' schedule))
 fi
 export PGTZ=UTC PGDATESTYLE='ISO, MDY' PGAPPNAME=pg_regress
+# Scripts start other sessions with \! "$PSQL" ...: they reach the same database.
+export PSQL="$psql" PGDATABASE=regression
 version=$("$psql" --version)
 case "$version" in
 "psql (PostgreSQL) 15."*) ;;

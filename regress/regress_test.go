@@ -109,7 +109,9 @@ func startServer(t *testing.T) int {
 // other scripts run with the default policy and match PostgreSQL as they
 // are. vacuum_truncate: after VACUUM, PostgreSQL fills the last free line
 // pointer of a nearly full page; locality keeps that page closed.
-var classicPlacement = map[string]bool{"vacuum_truncate": true}
+// vacuum_target: the classic policy forgets a session's target block when
+// the table is invalidated; locality keeps it.
+var classicPlacement = map[string]bool{"vacuum_truncate": true, "vacuum_target": true}
 
 // psqlBinary is the psql the scripts run with: $PSQL, else Debian's psql 15
 // (postgresql-client-15) when it is installed, else psql on PATH.
@@ -182,7 +184,10 @@ func TestRegress(t *testing.T) {
 			}
 			cmd := exec.Command(psql, "-X", "-a", "-q", "-h", "127.0.0.1", "-p", fmt.Sprint(port),
 				"-U", "postgres", "-d", "regression")
-			cmd.Env = append(os.Environ(), "PGTZ=UTC", "PGDATESTYLE=ISO, MDY", "PGAPPNAME=pg_regress", "PGCONNECT_TIMEOUT=10")
+			// Scripts start other sessions with \! "$PSQL" ...: the
+			// environment leads them to the same server and database.
+			cmd.Env = append(os.Environ(), "PGTZ=UTC", "PGDATESTYLE=ISO, MDY", "PGAPPNAME=pg_regress", "PGCONNECT_TIMEOUT=10",
+				"PSQL="+psql, "PGHOST=127.0.0.1", fmt.Sprintf("PGPORT=%d", port), "PGUSER=postgres", "PGDATABASE=regression")
 			if classicPlacement[name] {
 				cmd.Env = append(cmd.Env, "PGOPTIONS=-c fsm_policy=classic")
 			}

@@ -19,8 +19,12 @@ func (*classic) Name() string { return "classic" }
 
 func (p *classic) Stats() PolicyStats { return p.c.snapshot() }
 
+// Choose tries the session's target block, unless the relation was
+// invalidated since it was remembered (PostgreSQL's rd_targblock is lost with
+// the relcache entry that VACUUM or DDL invalidates, in every backend); then
+// it asks the map, whose next-slot hints VACUUM pointed back at the start.
 func (p *classic) Choose(m *Map, r Request) uint32 {
-	if r.Target != InvalidBlock {
+	if r.Target != InvalidBlock && !r.Invalidated {
 		p.c.targetTries.Add(1)
 		return r.Target
 	}

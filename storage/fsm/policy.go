@@ -25,6 +25,11 @@ type Request struct {
 	// or InvalidBlock. The zero value means block 0: set InvalidBlock
 	// explicitly when there is no target.
 	Target uint32
+	// Invalidated says that the relation's cached state was invalidated
+	// (VACUUM, DDL) since the session remembered Target. PostgreSQL forgets
+	// rd_targblock with the relcache entry then, so the classic policy
+	// treats Target as absent; other policies may keep it.
+	Invalidated bool
 	// OldBlock is, for an UPDATE that does not fit on the old version's
 	// page, that page's block; InvalidBlock otherwise. The classic policy
 	// ignores it (as PostgreSQL does); locality uses it.

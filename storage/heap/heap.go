@@ -50,7 +50,20 @@ type Relation struct {
 	stats    relCounters
 
 	indexAttrs atomic.Pointer[IndexAttrs] // set by SetIndexAttrs; nil = no indexes
+	// inval counts InvalidateTargets calls. A session's remembered target
+	// block is current only while it equals the count at which the target
+	// was set, on this Relation (a reopened table is a new Relation).
+	inval atomic.Uint64
 }
+
+// InvalidateTargets marks every session's remembered target block of r as
+// out of date, as a relcache invalidation does in PostgreSQL: VACUUM (which
+// updates the relation's statistics) and any DDL on the table make each
+// backend rebuild its relcache entry and so forget rd_targblock. The next
+// insert of each session then tells its policy (fsm.Request.Invalidated),
+// which decides whether to ask the map afresh (classic, as PostgreSQL does)
+// or to keep its page. Safe to call concurrently with inserts.
+func (r *Relation) InvalidateTargets() { r.inval.Add(1) }
 
 // Stats are a relation's heap-level counters since Open.
 type Stats struct {
@@ -143,6 +156,8 @@ type relTarget struct {
 	rel   buffer.RelFileNode
 	blk   uint32 // target block + 1; 0 = none (keeps the zero value valid)
 	stamp uint64
+	owner *Relation // the Relation the target was set through
+	inval uint64    // owner.inval when it was set
 }
 
 // NewBulkInsertState returns an InsertState for COPY and INSERT ... SELECT
@@ -160,24 +175,27 @@ func (st *InsertState) Bulk() bool { return st != nil && st.bulk }
 // partly filled.
 func (st *InsertState) SetBulk(bulk bool) { st.bulk = bulk }
 
-// target returns the remembered target block for rel, or InvalidBlock.
-func (st *InsertState) target(rel buffer.RelFileNode) uint32 {
+// target returns the remembered target block for r, or InvalidBlock, and
+// whether r was invalidated (InvalidateTargets, or reopened) since the
+// target was set.
+func (st *InsertState) target(r *Relation) (blk uint32, invalidated bool) {
 	if st == nil {
-		return page.InvalidBlock
+		return page.InvalidBlock, false
 	}
 	for i := range st.targets {
-		if t := &st.targets[i]; t.blk != 0 && t.rel == rel {
-			return t.blk - 1
+		if t := &st.targets[i]; t.blk != 0 && t.rel == r.rel {
+			return t.blk - 1, t.owner != r || t.inval != r.inval.Load()
 		}
 	}
-	return page.InvalidBlock
+	return page.InvalidBlock, false
 }
 
-// setTarget remembers blk as rel's target (RelationSetTargetBlock).
-func (st *InsertState) setTarget(rel buffer.RelFileNode, blk uint32) {
+// setTarget remembers blk as r's target (RelationSetTargetBlock).
+func (st *InsertState) setTarget(r *Relation, blk uint32) {
 	if st == nil {
 		return
 	}
+	rel := r.rel
 	victim := 0
 	for i := range st.targets {
 		t := &st.targets[i]
@@ -193,5 +211,5 @@ func (st *InsertState) setTarget(rel buffer.RelFileNode, blk uint32) {
 	for i := range st.targets {
 		stamp = max(stamp, st.targets[i].stamp)
 	}
-	st.targets[victim] = relTarget{rel: rel, blk: blk + 1, stamp: stamp + 1}
+	st.targets[victim] = relTarget{rel: rel, blk: blk + 1, stamp: stamp + 1, owner: r, inval: r.inval.Load()}
 }

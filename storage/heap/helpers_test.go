@@ -177,3 +177,13 @@ func (e *testEnv) rawTuple(tb testing.TB, tid page.TID) []byte {
 	}
 	return tup
 }
+
+// targetBlock returns st's remembered target block for rel, or InvalidBlock.
+func (st *InsertState) targetBlock(rel buffer.RelFileNode) uint32 {
+	for i := range st.targets {
+		if t := &st.targets[i]; t.blk != 0 && t.rel == rel {
+			return t.blk - 1
+		}
+	}
+	return page.InvalidBlock
+}

@@ -37,13 +37,15 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 		return nil, errRowTooBig(need)
 	}
 	target := insertTargetFreeSpace(need, r.saveFree)
+	tblk, invalidated := st.target(r)
 	req := fsm.Request{
-		Need:     need,
-		SaveFree: r.saveFree,
-		Target:   st.target(r.rel),
-		OldBlock: page.InvalidBlock,
-		Bulk:     st.Bulk(),
-		NumPages: max(numPages, 1),
+		Need:        need,
+		SaveFree:    r.saveFree,
+		Target:      tblk,
+		Invalidated: invalidated,
+		OldBlock:    page.InvalidBlock,
+		Bulk:        st.Bulk(),
+		NumPages:    max(numPages, 1),
 	}
 	if other != nil {
 		req.OldBlock = other.Block()
@@ -77,7 +79,7 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 		}
 		free := page.HeapFreeSpace(p)
 		if target <= free {
-			st.setTarget(r.rel, blk)
+			st.setTarget(r, blk)
 			return buf, nil
 		}
 		// Not enough space: give up the locks (and the pin, unless it is

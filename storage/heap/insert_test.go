@@ -8,6 +8,7 @@ import (
 
 	"minipg/pgerr"
 	"minipg/storage/buffer"
+	"minipg/storage/fsm"
 	"minipg/storage/page"
 )
 
@@ -410,8 +411,8 @@ func TestStaleTarget(t *testing.T) {
 		}
 	}
 	e.o.Commit(x)
-	if st.target(testRel) < 2 {
-		t.Fatalf("setup: target %d", st.target(testRel))
+	if st.targetBlock(testRel) < 2 {
+		t.Fatalf("setup: target %d", st.targetBlock(testRel))
 	}
 	if err := e.pool.TruncateRel(testRel, buffer.MainFork, 0); err != nil {
 		t.Fatal(err)
@@ -424,4 +425,65 @@ func TestStaleTarget(t *testing.T) {
 		t.Fatalf("insert after truncation: %s %v", tid, err)
 	}
 	mustCheckPages(t, e.rel)
+}
+
+// TestInvalidateTargets: after InvalidateTargets (VACUUM, DDL) the classic
+// policy no longer inserts on a session's remembered target but asks the
+// map, as PostgreSQL does when a relcache invalidation resets rd_targblock;
+// the locality policy keeps the target. Reopening the table (a new
+// Relation on the same file) counts as an invalidation too.
+func TestInvalidateTargets(t *testing.T) {
+	for _, tc := range []struct {
+		policy   fsm.Policy
+		wantBlk0 bool // the insert after the invalidation goes to block 0
+	}{{fsm.NewClassic(), true}, {fsm.NewLocality(), false}} {
+		t.Run(tc.policy.Name(), func(t *testing.T) {
+			e := newEnv(t, 64, Options{Policy: tc.policy})
+			var st InsertState
+			x := e.o.Begin()
+			var tids []page.TID
+			for i := range 500 {
+				tid, err := e.rel.Insert(mkRow(t, int32(i), "x"), x, 0, &st)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tids = append(tids, tid)
+			}
+			e.o.Commit(x)
+			last := st.targetBlock(testRel)
+			if last == 0 {
+				t.Fatalf("setup: 500 rows fit on block 0")
+			}
+			// Free block 0 and tell the map, as VACUUM would.
+			d := e.o.Begin()
+			for _, tid := range tids {
+				if tid.Block == 0 {
+					if res, _, err := e.rel.Delete(e.snap(d, 0), tid, d, 0); err != nil || res != TMOk {
+						t.Fatalf("delete %s: %v %v", tid, res, err)
+					}
+				}
+			}
+			e.o.Commit(d)
+			if _, err := e.rel.Vacuum(e.o.OldestXmin(), e.o, nil); err != nil {
+				t.Fatal(err)
+			}
+			if blk, inval := st.target(e.rel); blk != last || !inval {
+				t.Fatalf("after VACUUM: target %d invalidated %v, want %d true", blk, inval, last)
+			}
+			tid, err := e.rel.Insert(mkRow(t, 1000, "after"), e.o.Begin(), 0, &st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (tid.Block == 0) != tc.wantBlk0 {
+				t.Fatalf("insert after VACUUM went to %s (target was %d)", tid, last)
+			}
+			if _, inval := st.target(e.rel); inval {
+				t.Fatal("the insert did not remember its page afresh")
+			}
+			reopened := Open(e.pool, testRel, testDesc, Options{Policy: tc.policy})
+			if _, inval := st.target(reopened); !inval {
+				t.Fatal("a reopened relation kept the session's target")
+			}
+		})
+	}
 }

@@ -82,7 +82,7 @@ func TestTruncateEmptyTail(t *testing.T) {
 	}
 	// Blocks 0-2 are full: new rows go to blocks 3 and 4, made anew. st
 	// still names the old last block as its target, which is gone.
-	if tgt := st.target(testRel); tgt < nblocks-1 {
+	if tgt := st.targetBlock(testRel); tgt < nblocks-1 {
 		t.Fatalf("setup: target %d, want the old last block %d", tgt, nblocks-1)
 	}
 	x = e.o.Begin()

@@ -119,6 +119,9 @@ func (r *Relation) Vacuum(oldestXmin uint32, oracle Oracle, dropIndexEntries fun
 			return stats, err
 		}
 	}
+	// VACUUM updates the relation's statistics, which in PostgreSQL
+	// invalidates its relcache entry in every backend.
+	r.InvalidateTargets()
 	return stats, nil
 }
 
