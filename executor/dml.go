@@ -36,45 +36,6 @@ func (r *relation) formatRow(row []types.Datum) string {
 	return strings.Join(parts, ", ")
 }
 
-// dirtyState classifies a row version for a uniqueness check as
-// SnapshotDirty does: live (committed or in progress and not deleted), or
-// dead; wait is a running transaction (not ours) whose outcome decides.
-func (x *execCtx) dirtyState(tup []byte) (live bool, wait uint32) {
-	o := x.s.e.txns
-	im := heap.Infomask(tup)
-	xmin := heap.Xmin(tup)
-	if im&heap.HeapXminCommitted == 0 {
-		if im&heap.HeapXminInvalid != 0 {
-			return false, 0
-		}
-		if xmin != x.xid {
-			switch o.Status(xmin) {
-			case heap.XidAborted:
-				return false, 0
-			case heap.XidInProgress:
-				return true, xmin
-			}
-		}
-	}
-	xmax := heap.Xmax(tup)
-	if im&heap.HeapXmaxInvalid != 0 || xmax == 0 || im&heap.HeapXmaxLockOnly != 0 {
-		return true, 0
-	}
-	if im&heap.HeapXmaxCommitted != 0 {
-		return false, 0
-	}
-	if xmax == x.xid {
-		return false, 0
-	}
-	switch o.Status(xmax) {
-	case heap.XidCommitted:
-		return false, 0
-	case heap.XidInProgress:
-		return true, xmax
-	}
-	return true, 0
-}
-
 func keyHash(ri *relIndex, key index.Key) int {
 	var buf []byte
 	for i, v := range key {
@@ -137,8 +98,9 @@ func setIndexAttrs(r *relation) {
 }
 
 // insertIndexEntries adds row's entries (at tid) to every index of x.rel,
-// checking unique indexes: a live row with the same key raises 23505; a row
-// whose inserter or deleter is still running is waited for, then rechecked.
+// checking unique indexes: a live row with the same key (heap.SatisfiesDirty)
+// raises 23505; a row whose inserter or deleter is still running is waited
+// for, then rechecked.
 //
 // old is the previous version of the row for an UPDATE (nil for INSERT): a
 // unique key it already had needs no check, since the old version held it.
@@ -161,7 +123,7 @@ func (x *execCtx) insertIndexEntries(row []types.Datum, tid page.TID, old []type
 				}
 				// other is the root of a HOT chain: check its live member.
 				_, tup, ok, allDead, err := r.heap.FetchHotMatch(other, func(t []byte) bool {
-					live, _ := x.dirtyState(t)
+					live, _ := heap.SatisfiesDirty(t, x.xid, x.s.e.txns)
 					return live
 				})
 				if err != nil {
@@ -176,7 +138,7 @@ func (x *execCtx) insertIndexEntries(row []types.Datum, tid page.TID, old []type
 					}
 					continue
 				}
-				live, w := x.dirtyState(tup)
+				live, w := heap.SatisfiesDirty(tup, x.xid, x.s.e.txns)
 				if !live {
 					continue
 				}
