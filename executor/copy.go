@@ -14,7 +14,6 @@ import (
 	"minipg/pgerr"
 	"minipg/sql"
 	"minipg/storage/heap"
-	"minipg/storage/page"
 	"minipg/types"
 )
 
@@ -87,11 +86,11 @@ func (pt *Portal) copyFrom(ctx context.Context, r io.Reader) (int64, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	switch c.Format {
 	case "binary":
-		err = ld.readBinary(ctx, br)
+		err = ld.readBinary(br)
 	case "csv":
-		err = ld.readCSV(ctx, br)
+		err = ld.readCSV(br)
 	default:
-		err = ld.readText(ctx, br)
+		err = ld.readText(br)
 	}
 	if err == nil {
 		err = ld.flush()
@@ -248,8 +247,35 @@ func (ld *copyLoader) parseField(i int, s string) (types.Datum, error) {
 	return v, nil
 }
 
-func (ld *copyLoader) readText(ctx context.Context, br *bufio.Reader) error {
+// readText reads the text format: lines split at unescaped delimiters,
+// backslash escapes, NULL as written (\N by default).
+func (ld *copyLoader) readText(br *bufio.Reader) error {
 	c := ld.c
+	return ld.readDelimited(br, func(line string) ([]copyField, error) {
+		return splitText(line, c.Delimiter, c.Null), nil
+	})
+}
+
+// readCSV reads the CSV format: quoted fields (which may span lines), an
+// unquoted field equal to NULL's string is NULL.
+func (ld *copyLoader) readCSV(br *bufio.Reader) error {
+	return ld.readDelimited(br, func(line string) ([]copyField, error) {
+		return ld.splitCSV(line, br)
+	})
+}
+
+// copyField is one field of a text or CSV line, de-escaped; null is
+// decided by the format's rule.
+type copyField struct {
+	val  string
+	null bool
+}
+
+// readDelimited is the reader core of the text and CSV formats: each line
+// up to the end of the data (EOF or a line "\.") is split into fields by
+// split (which may read more lines for a CSV quoted field), the HEADER line
+// is skipped, and the fields become a row (addFields).
+func (ld *copyLoader) readDelimited(br *bufio.Reader, split func(line string) ([]copyField, error)) error {
 	first := true
 	for {
 		line, ok, err := readLine(br)
@@ -260,18 +286,16 @@ func (ld *copyLoader) readText(ctx context.Context, br *bufio.Reader) error {
 		if line == `\.` {
 			return nil
 		}
-		if first && c.Header {
+		fields, err := split(line)
+		if err != nil {
+			return err
+		}
+		if first && ld.c.Header {
 			first = false
 			continue
 		}
 		first = false
-		fields, err := splitText(line, c.Delimiter)
-		if err != nil {
-			return err
-		}
-		if err := addFields(ld, fields,
-			func(f textField) bool { return f.raw == c.Null },
-			func(f textField) string { return f.val }); err != nil {
+		if err := ld.addFields(fields); err != nil {
 			return err
 		}
 	}
@@ -280,18 +304,18 @@ func (ld *copyLoader) readText(ctx context.Context, br *bufio.Reader) error {
 // addFields converts one line's fields of a text or CSV COPY to a row and
 // adds it. Fields are converted in order before a missing column is
 // reported, as PostgreSQL does, so a bad value earlier on the line wins.
-func addFields[F any](ld *copyLoader, fields []F, isNull func(F) bool, val func(F) string) error {
+func (ld *copyLoader) addFields(fields []copyField) error {
 	ncols := len(ld.c.Cols)
 	if len(fields) > ncols {
 		return badCopy("extra data after last expected column")
 	}
 	vals := make([]types.Datum, ncols)
 	for i, f := range fields {
-		if isNull(f) {
+		if f.null {
 			continue
 		}
 		var err error
-		if vals[i], err = ld.parseField(i, val(f)); err != nil {
+		if vals[i], err = ld.parseField(i, f.val); err != nil {
 			return err
 		}
 	}
@@ -301,29 +325,28 @@ func addFields[F any](ld *copyLoader, fields []F, isNull func(F) bool, val func(
 	return ld.addRow(vals)
 }
 
-type textField struct{ raw, val string }
-
 // splitText splits a text-format line at unescaped delimiters and
-// de-escapes each field; raw keeps the field as written (for the NULL test).
-func splitText(line string, delim byte) ([]textField, error) {
+// de-escapes each field; a field is NULL when it is written as null (before
+// de-escaping).
+func splitText(line string, delim byte, null string) []copyField {
 	if strings.IndexByte(line, '\\') < 0 {
 		// No escapes: fields are substrings.
-		out := make([]textField, 0, 8)
+		out := make([]copyField, 0, 8)
 		for {
 			i := strings.IndexByte(line, delim)
 			if i < 0 {
-				return append(out, textField{raw: line, val: line}), nil
+				return append(out, copyField{val: line, null: line == null})
 			}
-			out = append(out, textField{raw: line[:i], val: line[:i]})
+			out = append(out, copyField{val: line[:i], null: line[:i] == null})
 			line = line[i+1:]
 		}
 	}
-	var out []textField
+	var out []copyField
 	var val []byte
 	start := 0
 	for i := 0; i <= len(line); i++ {
 		if i == len(line) || line[i] == delim {
-			out = append(out, textField{raw: line[start:i], val: string(val)})
+			out = append(out, copyField{val: string(val), null: line[start:i] == null})
 			val = val[:0]
 			start = i + 1
 			continue
@@ -378,7 +401,7 @@ func splitText(line string, delim byte) ([]textField, error) {
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 func isHex(b byte) bool {
@@ -395,45 +418,11 @@ func hexVal(b byte) int {
 	return int(b-'A') + 10
 }
 
-func (ld *copyLoader) readCSV(ctx context.Context, br *bufio.Reader) error {
-	c := ld.c
-	first := true
-	for {
-		line, ok, err := readLine(br)
-		if err != nil || !ok {
-			return err
-		}
-		ld.line++
-		if line == `\.` {
-			return nil
-		}
-		fields, err := ld.splitCSV(line, br)
-		if err != nil {
-			return err
-		}
-		if first && c.Header {
-			first = false
-			continue
-		}
-		first = false
-		if err := addFields(ld, fields,
-			func(f csvField) bool { return !f.quoted && f.val == c.Null },
-			func(f csvField) string { return f.val }); err != nil {
-			return err
-		}
-	}
-}
-
-type csvField struct {
-	val    string
-	quoted bool
-}
-
 // splitCSV splits one CSV record; a quoted field may continue on the next
-// lines.
-func (ld *copyLoader) splitCSV(line string, br *bufio.Reader) ([]csvField, error) {
+// lines. An unquoted field equal to the NULL string is NULL.
+func (ld *copyLoader) splitCSV(line string, br *bufio.Reader) ([]copyField, error) {
 	c := ld.c
-	var out []csvField
+	var out []copyField
 	var val bytes.Buffer
 	quoted, inQuote := false, false
 	for i := 0; ; i++ {
@@ -451,7 +440,7 @@ func (ld *copyLoader) splitCSV(line string, br *bufio.Reader) ([]csvField, error
 				line, i = next, -1
 				continue
 			}
-			out = append(out, csvField{val: val.String(), quoted: quoted})
+			out = append(out, copyField{val: val.String(), null: !quoted && val.String() == c.Null})
 			return out, nil
 		}
 		ch := line[i]
@@ -469,7 +458,7 @@ func (ld *copyLoader) splitCSV(line string, br *bufio.Reader) ([]csvField, error
 		}
 		switch ch {
 		case c.Delimiter:
-			out = append(out, csvField{val: val.String(), quoted: quoted})
+			out = append(out, copyField{val: val.String(), null: !quoted && val.String() == c.Null})
 			val.Reset()
 			quoted = false
 		case c.Quote:
@@ -480,7 +469,7 @@ func (ld *copyLoader) splitCSV(line string, br *bufio.Reader) ([]csvField, error
 	}
 }
 
-func (ld *copyLoader) readBinary(ctx context.Context, br *bufio.Reader) error {
+func (ld *copyLoader) readBinary(br *bufio.Reader) error {
 	sig := make([]byte, len(binarySignature))
 	if _, err := io.ReadFull(br, sig); err != nil || !bytes.Equal(sig, binarySignature) {
 		return badCopy("COPY file signature not recognized")
@@ -588,5 +577,3 @@ func (ld *copyLoader) next(br *bufio.Reader, n int) ([]byte, error) {
 // maxCopyField is PostgreSQL's MaxAllocSize, the largest field a COPY
 // can hold.
 const maxCopyField = 1<<30 - 1
-
-var _ = page.TID{}

@@ -36,45 +36,6 @@ func (r *relation) formatRow(row []types.Datum) string {
 	return strings.Join(parts, ", ")
 }
 
-// dirtyState classifies a row version for a uniqueness check as
-// SnapshotDirty does: live (committed or in progress and not deleted), or
-// dead; wait is a running transaction (not ours) whose outcome decides.
-func (x *execCtx) dirtyState(tup []byte) (live bool, wait uint32) {
-	o := x.s.e.txns
-	im := heap.Infomask(tup)
-	xmin := heap.Xmin(tup)
-	if im&heap.HeapXminCommitted == 0 {
-		if im&heap.HeapXminInvalid != 0 {
-			return false, 0
-		}
-		if xmin != x.xid {
-			switch o.Status(xmin) {
-			case heap.XidAborted:
-				return false, 0
-			case heap.XidInProgress:
-				return true, xmin
-			}
-		}
-	}
-	xmax := heap.Xmax(tup)
-	if im&heap.HeapXmaxInvalid != 0 || xmax == 0 || im&heap.HeapXmaxLockOnly != 0 {
-		return true, 0
-	}
-	if im&heap.HeapXmaxCommitted != 0 {
-		return false, 0
-	}
-	if xmax == x.xid {
-		return false, 0
-	}
-	switch o.Status(xmax) {
-	case heap.XidCommitted:
-		return false, 0
-	case heap.XidInProgress:
-		return true, xmax
-	}
-	return true, 0
-}
-
 func keyHash(ri *relIndex, key index.Key) int {
 	var buf []byte
 	for i, v := range key {
@@ -137,8 +98,9 @@ func setIndexAttrs(r *relation) {
 }
 
 // insertIndexEntries adds row's entries (at tid) to every index of x.rel,
-// checking unique indexes: a live row with the same key raises 23505; a row
-// whose inserter or deleter is still running is waited for, then rechecked.
+// checking unique indexes: a live row with the same key (heap.SatisfiesDirty)
+// raises 23505; a row whose inserter or deleter is still running is waited
+// for, then rechecked.
 //
 // old is the previous version of the row for an UPDATE (nil for INSERT): a
 // unique key it already had needs no check, since the old version held it.
@@ -161,7 +123,7 @@ func (x *execCtx) insertIndexEntries(row []types.Datum, tid page.TID, old []type
 				}
 				// other is the root of a HOT chain: check its live member.
 				_, tup, ok, allDead, err := r.heap.FetchHotMatch(other, func(t []byte) bool {
-					live, _ := x.dirtyState(t)
+					live, _ := heap.SatisfiesDirty(t, x.xid, x.s.e.txns)
 					return live
 				})
 				if err != nil {
@@ -176,7 +138,7 @@ func (x *execCtx) insertIndexEntries(row []types.Datum, tid page.TID, old []type
 					}
 					continue
 				}
-				live, w := x.dirtyState(tup)
+				live, w := heap.SatisfiesDirty(tup, x.xid, x.s.e.txns)
 				if !live {
 					continue
 				}
@@ -435,10 +397,15 @@ func (x *execCtx) lockRow(row []types.Datum, where sql.Expr) ([]types.Datum, boo
 	})
 }
 
-func (x *execCtx) update(st *sql.Update) (int64, error) {
-	r := x.rel
-	ncols := len(r.types)
-	src, err := x.source(st.Where)
+// modifyRows is the row loop of UPDATE and DELETE: for every row of x.rel
+// that satisfies where it runs apply through modify (READ COMMITTED wait,
+// update-chain follow and recheck), then finish on the row it was applied
+// to, which returns the row RETURNING sees (the new version for UPDATE). It
+// returns the number of rows changed.
+func (x *execCtx) modifyRows(where sql.Expr, returning []sql.Expr,
+	apply func(old []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error),
+	finish func(row []types.Datum) ([]types.Datum, error)) (int64, error) {
+	src, err := x.source(where)
 	if err != nil {
 		return 0, err
 	}
@@ -452,80 +419,70 @@ func (x *execCtx) update(st *sql.Update) (int64, error) {
 		if !ok {
 			return n, nil
 		}
-		var newRow []types.Datum
-		hot := false
-		row, ok, err = x.modify(row, st.Where, func(old []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error) {
-			newRow = make([]types.Datum, ncols+1)
-			copy(newRow, old)
-			for _, it := range st.Set {
-				v, err := x.ev.eval(it.E, old)
-				if err != nil {
-					return 0, heap.FailureData{}, err
-				}
-				newRow[it.Col] = v
-			}
-			if err := r.checkNotNull(newRow); err != nil {
-				return 0, heap.FailureData{}, err
-			}
-			tup, err := r.encode(newRow)
-			if err != nil {
-				return 0, heap.FailureData{}, err
-			}
-			ntid, res, fd, err := r.heap.Update(x.snap, tid, tup, x.xid, x.cid, x.s.ist)
-			if err == nil && res == heap.TMOk {
-				newRow[ncols] = ntid
-				hot = heap.IsHeapOnly(tup)
-			}
-			return res, fd, err
-		})
+		row, ok, err = x.modify(row, where, apply)
 		if err != nil {
 			return n, err
 		}
 		if !ok {
 			continue
 		}
-		// A HOT update changed no indexed column and its new version is
-		// reached through the chain root the index entries point at.
-		if !hot {
-			if err := x.insertIndexEntries(newRow, newRow[ncols].(page.TID), row); err != nil {
-				return n, err
-			}
+		if row, err = finish(row); err != nil {
+			return n, err
 		}
 		n++
-		if err := x.returning(st.Returning, newRow); err != nil {
+		if err := x.returning(returning, row); err != nil {
 			return n, err
 		}
 	}
 }
 
+func (x *execCtx) update(st *sql.Update) (int64, error) {
+	r := x.rel
+	ncols := len(r.types)
+	var newRow []types.Datum
+	hot := false
+	apply := func(old []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error) {
+		newRow, hot = make([]types.Datum, ncols+1), false
+		copy(newRow, old)
+		for _, it := range st.Set {
+			v, err := x.ev.eval(it.E, old)
+			if err != nil {
+				return 0, heap.FailureData{}, err
+			}
+			newRow[it.Col] = v
+		}
+		if err := r.checkNotNull(newRow); err != nil {
+			return 0, heap.FailureData{}, err
+		}
+		tup, err := r.encode(newRow)
+		if err != nil {
+			return 0, heap.FailureData{}, err
+		}
+		ntid, res, fd, err := r.heap.Update(x.snap, tid, tup, x.xid, x.cid, x.s.ist)
+		if err == nil && res == heap.TMOk {
+			newRow[ncols] = ntid
+			hot = heap.IsHeapOnly(tup)
+		}
+		return res, fd, err
+	}
+	finish := func(row []types.Datum) ([]types.Datum, error) {
+		// A HOT update changed no indexed column and its new version is
+		// reached through the chain root the index entries point at.
+		if !hot {
+			if err := x.insertIndexEntries(newRow, newRow[ncols].(page.TID), row); err != nil {
+				return nil, err
+			}
+		}
+		return newRow, nil
+	}
+	return x.modifyRows(st.Where, st.Returning, apply, finish)
+}
+
 func (x *execCtx) delete(st *sql.Delete) (int64, error) {
 	r := x.rel
-	src, err := x.source(st.Where)
-	if err != nil {
-		return 0, err
+	apply := func(_ []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error) {
+		return r.heap.Delete(x.snap, tid, x.xid, x.cid)
 	}
-	defer src.Close()
-	var n int64
-	for {
-		row, ok, err := src.Next(x.ctx)
-		if err != nil {
-			return n, err
-		}
-		if !ok {
-			return n, nil
-		}
-		row, ok, err = x.modify(row, st.Where, func(_ []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error) {
-			return r.heap.Delete(x.snap, tid, x.xid, x.cid)
-		})
-		if err != nil {
-			return n, err
-		}
-		if !ok {
-			continue
-		}
-		n++
-		if err := x.returning(st.Returning, row); err != nil {
-			return n, err
-		}
-	}
+	finish := func(row []types.Datum) ([]types.Datum, error) { return row, nil }
+	return x.modifyRows(st.Where, st.Returning, apply, finish)
 }

@@ -92,7 +92,7 @@
 //
 // Unique indexes are checked after the heap insert, under a per-index
 // striped mutex keyed by the key's hash: every index entry with the same key
-// is fetched with SnapshotDirty rules; a live one raises 23505, one whose
+// is fetched with SnapshotDirty rules (heap.SatisfiesDirty); a live one raises 23505, one whose
 // inserter or deleter is still running is waited for and the check
 // repeated. Index entries are never removed by DELETE or UPDATE; VACUUM
 // removes the entries of the row versions it removes.
@@ -106,6 +106,17 @@
 // ignoring the version could let a duplicate or a NULL in once it commits.
 // PRIMARY KEY and UNIQUE constraints are their indexes (catalog.Index): ALTER
 // TABLE ... DROP CONSTRAINT removes one, DROP INDEX refuses to (2BP01).
+//
+// # Files
+//
+// One file per concept: the engine and its start-up (engine.go, wal.go,
+// settings.go), sessions and portals (session.go, portal.go), one
+// statement's state (execctx.go), the SELECT planner (plan.go) and access
+// paths (path.go), iterators by kind (scan.go, filter.go, agg.go, sort.go,
+// limit.go, join.go, subquery.go), expressions (eval.go), rows in and out of
+// tuples (row.go), DML (dml.go), COPY (copy.go), DDL (ddl.go, alter.go,
+// indexbuild.go), VACUUM (vacuum.go) and the system views (views.go,
+// walviews.go).
 //
 // # Locking
 //

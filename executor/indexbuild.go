@@ -3,6 +3,7 @@ package executor
 import (
 	"minipg/index"
 	"minipg/pgerr"
+	"minipg/storage/heap"
 	"minipg/storage/page"
 )
 
@@ -57,7 +58,7 @@ func (x *execCtx) buildIndex(ri *relIndex, notNull []int) (nullCol int, wait uin
 			if !ok {
 				continue
 			}
-			live, w := x.dirtyState(tup)
+			live, w := heap.SatisfiesDirty(tup, x.xid, x.s.e.txns)
 			if !live && w == 0 {
 				continue
 			}

@@ -1,69 +1,46 @@
 package executor
 
-// The engine's write-ahead log: opening it before the buffer pool, crash
-// recovery at start-up (heap, storage and transaction records), commit and
-// abort records through the transaction manager's hooks, checkpoints (the
-// background checkpointer, CHECKPOINT, the shutdown checkpoint) and the
-// WAL-related settings. The log itself is storage/wal; the heap's records
-// are storage/heap's.
+// The engine's use of the write-ahead log: opening it with the server's
+// settings before the buffer pool, start-up after recovery, checkpoints (the
+// background checkpointer, CHECKPOINT, the shutdown checkpoint), the logging
+// of relation creation and removal, and the WAL-related settings. The log
+// itself is storage/wal; the heap's records are storage/heap's; commit and
+// abort records, asynchronous commit and the recovery of commit status are
+// txn.XactLog's.
 //
-// Start-up order (Open): wal.Open -> buffer pool (FlushWAL = log.Flush) ->
-// transaction manager -> recoverWAL (replay; commit status rebuilt) ->
-// relations opened and indexes rebuilt from the recovered heap -> startWAL
-// (files of dropped tables removed, optional heap checks, end-of-recovery
-// checkpoint, checkpointer).
+// Start-up order (Open): wal.Open and txn.NewXactLog -> buffer pool
+// (FlushWAL = XactLog.Flush) -> transaction manager -> recoverWAL
+// (XactLog.Recover: replay, commit status rebuilt, commit and abort hooks
+// attached) -> relations opened and indexes rebuilt from the recovered heap
+// -> startWAL (files of dropped tables removed, optional heap checks,
+// end-of-recovery checkpoint, checkpointer).
 
 import (
-	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"minipg/pgerr"
 	"minipg/storage/buffer"
 	"minipg/storage/heap"
 	"minipg/storage/wal"
+	"minipg/txn"
 )
-
-// RmgrXact info values (xact.h).
-const (
-	xlXactCommit uint8 = 0x00 // XLOG_XACT_COMMIT
-	xlXactAbort  uint8 = 0x20 // XLOG_XACT_ABORT
-)
-
-// Xact record main data (commit and abort): xact_time i64, unix
-// microseconds (xl_xact_commit/xl_xact_abort without subtransactions,
-// relations to drop or invalidations). The xid is the record header's.
 
 func init() {
 	RegisterSetting("minipg_check_at_start", "off", roPostmaster, false)
 	RegisterSetting("fsync", "on", roPostmaster, false)
 }
 
-// engineWAL is the engine's WAL state.
+// engineWAL is the engine's WAL state: the log, its transaction side (commit
+// and abort records, recovery of commit status; txn.XactLog) and the
+// checkpointer.
 type engineWAL struct {
 	log  *wal.Log
+	xact *txn.XactLog
 	ckpt *wal.Checkpointer
-	// async holds xids committing with synchronous_commit = off: their
-	// commit record is not waited for (the WAL writer flushes it).
-	async sync.Map
-	// asyncEnd is the end of the newest asynchronous commit record. Every
-	// data page write flushes the WAL at least that far: a page may carry
-	// hint bits saying such a transaction committed, and must not reach
-	// disk before its commit record (PostgreSQL instead skips setting the
-	// hint until the record is flushed; minipg's heap does not know commit
-	// LSNs).
-	asyncEnd atomic.Uint64
-	// recovery: what replay saw.
-	seen      map[uint32]bool // xids of heap records
-	ended     map[uint32]bool // xids with a commit or abort record
-	committed int
-	aborted   int
-	maxXid    uint32
 }
 
 // openWAL opens (or creates) the WAL of the data directory. It runs before
@@ -77,83 +54,22 @@ func (e *Engine) openWAL() error {
 	if err != nil {
 		return err
 	}
-	e.wal = &engineWAL{log: l, seen: map[uint32]bool{}, ended: map[uint32]bool{}}
+	e.wal = &engineWAL{log: l, xact: txn.NewXactLog(l)}
 	return nil
 }
 
 // walLog is the log, for heap.Options.WAL.
 func (e *Engine) walLog() *wal.Log { return e.wal.log }
 
-// flushWAL is buffer.Options.FlushWAL: the WAL rule, plus the asynchronous
-// commits inserted so far (see engineWAL.asyncEnd).
-func (e *Engine) flushWAL(lsn uint64) error {
-	return e.wal.log.Flush(max(lsn, e.wal.asyncEnd.Load()))
-}
-
-func (w *engineWAL) note(xid uint32) {
-	if xid >= 3 {
-		w.seen[xid] = true
-		w.maxXid = max(w.maxXid, xid)
-	}
-}
+// flushWAL is buffer.Options.FlushWAL (txn.XactLog.Flush).
+func (e *Engine) flushWAL(lsn uint64) error { return e.wal.xact.Flush(lsn) }
 
 // recoverWAL replays the WAL (if the cluster was not shut down cleanly) into
-// the pool and rebuilds commit status: a commit record marks its xid
-// committed, every other xid seen in the WAL is aborted, and the next xid
-// moves past all of them. It also installs the commit and abort hooks. It
-// runs before anything reads heap pages.
+// the pool, rebuilds commit status and installs the commit and abort hooks
+// (txn.XactLog.Recover). It runs before anything reads heap pages.
 func (e *Engine) recoverWAL() error {
-	w, l := e.wal, e.wal.log
-	h, h2 := heap.RedoFuncs(e.pool)
-	wrap := func(fn wal.RedoFunc) wal.RedoFunc {
-		return func(rec *wal.DecodedRecord) error {
-			w.note(rec.Xid)
-			return fn(rec)
-		}
-	}
-	l.RegisterRedo(wal.RmgrHeap, wrap(h))
-	l.RegisterRedo(wal.RmgrHeap2, wrap(h2))
-	l.RegisterRedo(wal.RmgrStorage, wal.StorageRedo(e.pool))
-	l.RegisterRedo(wal.RmgrXact, func(rec *wal.DecodedRecord) error {
-		w.note(rec.Xid)
-		w.ended[rec.Xid] = true
-		switch rec.Info {
-		case xlXactCommit:
-			e.txns.RecoverCommitted(rec.Xid)
-			w.committed++
-		case xlXactAbort:
-			e.txns.RecoverAborted(rec.Xid)
-			w.aborted++
-		default:
-			return pgerr.New(pgerr.DataCorrupted, "unknown transaction record type %#x at %s", rec.Info, wal.FormatLSN(rec.LSN))
-		}
-		return nil
-	})
-	if extra := l.LastCheckpoint().Extra; len(extra) >= 4 {
-		e.txns.AdvanceNextXid(binary.LittleEndian.Uint32(extra))
-	}
-	crashed := l.NeedsRecovery()
-	st, err := l.Recover()
-	if err != nil {
-		return err
-	}
-	if crashed {
-		for xid := range w.seen {
-			if !w.ended[xid] {
-				e.txns.RecoverAborted(xid)
-				w.aborted++
-			}
-		}
-		if w.maxXid != 0 {
-			e.txns.AdvanceNextXid(w.maxXid + 1)
-		}
-		e.log.Info("recovery complete", "from", wal.FormatLSN(st.From), "to", wal.FormatLSN(st.To),
-			"records", st.Records, "fpi", st.FPI, "committed", w.committed, "aborted", w.aborted)
-	}
-	w.seen, w.ended = nil, nil
-	e.txns.SetCommitHook(e.commitRecord)
-	e.txns.SetAbortHook(e.abortRecord)
-	return nil
+	_, err := e.wal.xact.Recover(e.txns, e.pool, e.log)
+	return err
 }
 
 // startWAL finishes start-up once relations are open and indexes rebuilt:
@@ -192,23 +108,8 @@ func (e *Engine) startWAL() error {
 }
 
 // checkpointOptions: write every dirty buffer and fsync, save the commit log
-// (after the redo point is fixed, as txn.Save requires), and keep the next
-// xid in the checkpoint record.
-func (e *Engine) checkpointOptions() wal.CheckpointOptions {
-	extra := binary.LittleEndian.AppendUint32(nil, e.txns.NextXid())
-	return wal.CheckpointOptions{
-		FlushBuffers: func(uint64) error {
-			if err := e.pool.FlushAll(); err != nil {
-				return err
-			}
-			if err := e.pool.Sync(); err != nil {
-				return err
-			}
-			return e.txns.Save()
-		},
-		Extra: extra,
-	}
-}
+// and keep the next xid in the checkpoint record (txn.XactLog).
+func (e *Engine) checkpointOptions() wal.CheckpointOptions { return e.wal.xact.CheckpointOptions() }
 
 // shutdownWAL stops the checkpointer and writes the shutdown checkpoint
 // (clean shutdown: the next start needs no recovery).
@@ -236,43 +137,11 @@ func (e *Engine) closeWAL() error {
 	return e.wal.log.Close()
 }
 
-func xactData() []byte {
-	return binary.LittleEndian.AppendUint64(nil, uint64(time.Now().UnixMicro()))
-}
-
-// commitRecord is the commit hook: log the commit record and, unless the
-// transaction commits asynchronously, wait until it is durable (group
-// commit: concurrent committers share one fsync in wal.Flush).
-func (e *Engine) commitRecord(xid uint32) error {
-	end, err := e.wal.log.Insert(&wal.Record{Rmgr: wal.RmgrXact, Info: xlXactCommit, Xid: xid, MainData: xactData()})
-	if err != nil {
-		e.wal.async.Delete(xid)
-		return err
-	}
-	if _, async := e.wal.async.LoadAndDelete(xid); async {
-		for {
-			old := e.wal.asyncEnd.Load()
-			if old >= end || e.wal.asyncEnd.CompareAndSwap(old, end) {
-				return nil
-			}
-		}
-	}
-	return e.wal.log.Flush(end)
-}
-
-// abortRecord is the abort hook: an abort record, not flushed (a lost abort
-// record means the same: no commit record, so aborted).
-func (e *Engine) abortRecord(xid uint32) error {
-	e.wal.async.Delete(xid)
-	_, err := e.wal.log.Insert(&wal.Record{Rmgr: wal.RmgrXact, Info: xlXactAbort, Xid: xid, MainData: xactData()})
-	return err
-}
-
 // noteCommitMode is called by a session right before it commits: with
 // synchronous_commit = off the commit hook does not wait for the flush.
 func (e *Engine) noteCommitMode(xid uint32, synchronousCommit string) {
-	if xid != 0 && synchronousCommit == "off" && e.wal != nil {
-		e.wal.async.Store(xid, struct{}{})
+	if synchronousCommit == "off" && e.wal != nil {
+		e.wal.xact.SetAsyncCommit(xid)
 	}
 }
 

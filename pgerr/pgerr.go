@@ -58,6 +58,19 @@ func Wrapf(err error, code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...) + ": " + err.Error(), Cause: err}
 }
 
+// FromSentinel returns a new error with sentinel's code and a formatted
+// message whose Cause is sentinel, so that errors.Is(err, sentinel) holds and
+// CodeOf finds the code. detail, if non-nil, is the error underneath (an OS
+// error, say) and its text becomes Detail. Storage packages build their
+// errors with it from the sentinels in their errors.go.
+func FromSentinel(sentinel *Error, detail error, format string, args ...any) *Error {
+	e := &Error{Code: sentinel.Code, Message: fmt.Sprintf(format, args...), Cause: sentinel}
+	if detail != nil {
+		e.Detail = detail.Error()
+	}
+	return e
+}
+
 // Unimplemented returns a 0A000 error naming the feature.
 func Unimplemented(feature string) *Error {
 	return &Error{Code: FeatureNotSupported, Message: feature + " is not supported",

@@ -167,12 +167,53 @@ func TestBlockingClientVanishes(t *testing.T) {
 
 // TestShutdownWithBlockedWriter: a connection in blocking mode stuck
 // writing to a client that does not read does not keep the server from
-// stopping.
+// stopping: Serve returns within shutdownWriteTimeout plus a margin, the
+// connection is no longer tracked, and the client's stream ends (EOF or
+// reset) instead of staying open.
 func TestShutdownWithBlockedWriter(t *testing.T) {
 	ts := startTestServer(t, func(cfg *Config) { cfg.quietReads = 1 })
 	c, _ := ts.connect()
-	untilBlocking(t, c, ts.serverConn(c), true)
+	sc := ts.serverConn(c)
+	untilBlocking(t, c, sc, true)
 	c.send(&pgproto3.Query{String: "rows 10000000"})
-	ts.stop()
-	ts.stop = nil
+	waitRunning(t, sc)
+	// Let the reply fill the socket buffers, so that the writer blocks.
+	time.Sleep(100 * time.Millisecond)
+
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		ts.stop()
+	}()
+	const margin = 10 * time.Second
+	select {
+	case <-stopped:
+	case <-time.After(shutdownWriteTimeout + margin):
+		t.Fatalf("Serve did not return within %v of shutdown with a writer blocked on a client that does not read",
+			shutdownWriteTimeout+margin)
+	}
+	ts.srv.mu.Lock()
+	left := len(ts.srv.mu.all)
+	ts.srv.mu.Unlock()
+	if left != 0 {
+		t.Errorf("%d connections still tracked after Serve returned", left)
+	}
+
+	// The client now drains what reached its socket; the stream must end.
+	if err := c.nc.SetReadDeadline(time.Now().Add(margin)); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 1<<16)
+	var n int64
+	for {
+		m, err := c.nc.Read(buf)
+		n += int64(m)
+		if err == nil {
+			continue
+		}
+		if ne, ok := err.(net.Error); ok && ne.Timeout() {
+			t.Fatalf("the client's stream is still open %v after shutdown (%d bytes read)", margin, n)
+		}
+		break // EOF or connection reset: the server closed its side
+	}
 }

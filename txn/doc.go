@@ -38,6 +38,50 @@
 // Independently of the WAL, <dir>/pg_xact_limit reserves xids in batches of
 // 8192 before they are handed out, so an xid is never reused after a crash.
 //
+// # Write-ahead log
+//
+// XactLog (xactlog.go) is the transaction manager's side of storage/wal, as
+// PostgreSQL's xact.c and the startup process's redo loop are: it writes the
+// commit and abort records through the Manager's hooks, keeps the next xid in
+// every checkpoint record, and at start-up drives recovery: it registers the
+// redo functions of every resource manager, replays the log into the buffer
+// pool and rebuilds the commit log from what replay saw.
+//
+//	           executor
+//	          /        \
+//	         v          v
+//	txn.Manager <-hooks-- txn.XactLog
+//	     |                |   |   |
+//	     v                |   |   v
+//	storage/heap <--------+   |  storage/buffer   heap.RedoFuncs; pool FlushAll, Sync
+//	     |                    v      ^
+//	     +-------------> storage/wal-+            RmgrXact records, Recover, Checkpoint
+//
+// The Manager implements heap.Oracle and heap.Horizon for the heap; XactLog
+// takes the heap's redo functions and the pool it replays into. Arrows are
+// imports; storage never imports txn, and txn never imports the executor.
+//
+// An RmgrXact record (xl_xact_commit /
+// xl_xact_abort without subtransactions, relations to drop or
+// invalidations) carries its xid in the record header and this main data,
+// little-endian:
+//
+//	0                    8
+//	+--------------------+
+//	| xact_time          |   info 0x00 XLOG_XACT_COMMIT
+//	| i64, unix µs       |        0x20 XLOG_XACT_ABORT
+//	+--------------------+
+//
+// A checkpoint record's Extra is the next xid (u32, little-endian).
+//
+// A commit waits for its record's flush unless SetAsyncCommit marked the xid
+// (synchronous_commit = off); then every data page write flushes the WAL past
+// the newest asynchronous commit record, since a page may carry hint bits
+// saying that transaction committed. Recovery: a commit record marks its xid
+// committed, an abort record aborted, every other xid seen in a heap record
+// is aborted (it was running at the crash), and the next xid moves past all
+// of them and past the one the last checkpoint kept.
+//
 // # Snapshots and command ids
 //
 // READ COMMITTED: one snapshot per statement (Txn.Snapshot): xmax = next

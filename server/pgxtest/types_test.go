@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -101,12 +103,22 @@ func typeRoundTrips(t *testing.T, dsn string) []string {
 
 func printable0x(b []byte) string { return fmt.Sprintf("0x%x", b) }
 
-func compareTypeReplies(t *testing.T, got []string) {
+func compareTypeReplies(t testing.TB, got []string) {
 	t.Helper()
-	for i := range typeCases {
-		if i >= len(got) || got[i] != typeReplies[i] {
-			t.Errorf("%s %q:\ngot  %q\nwant %q", typeCases[i].typ, typeCases[i].text, got[i], typeReplies[i])
+	if len(typeReplies) != len(typeCases) {
+		t.Fatalf("%d type cases but %d expected replies: regenerate typeReplies", len(typeCases), len(typeReplies))
+	}
+	for i, tc := range typeCases {
+		if i >= len(got) {
+			t.Errorf("%s %q: no reply (%d replies for %d cases)", tc.typ, tc.text, len(got), len(typeCases))
+			continue
 		}
+		if got[i] != typeReplies[i] {
+			t.Errorf("%s %q:\ngot  %q\nwant %q", tc.typ, tc.text, got[i], typeReplies[i])
+		}
+	}
+	if len(got) > len(typeCases) {
+		t.Errorf("%d replies for %d cases; extra: %q", len(got), len(typeCases), got[len(typeCases):])
 	}
 }
 
@@ -122,4 +134,49 @@ func TestTypesWirePostgres(t *testing.T) {
 		return
 	}
 	compareTypeReplies(t, got)
+}
+
+// recordingTB collects the failures reported to it instead of failing.
+type recordingTB struct {
+	testing.TB
+	errs []string
+}
+
+func (r *recordingTB) Helper() {}
+func (r *recordingTB) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+func (r *recordingTB) Fatalf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+// TestCompareTypeReplies: a short, wrong or long reply list is reported
+// case by case, never by a panic.
+func TestCompareTypeReplies(t *testing.T) {
+	n := len(typeReplies)
+	wrong := slices.Clone(typeReplies)
+	wrong[1] = "not the reply"
+	for _, c := range []struct {
+		name string
+		got  []string
+		want []string // substrings of the failures, in order
+	}{
+		{"all", slices.Clone(typeReplies), nil},
+		{"none", nil, slices.Repeat([]string{"no reply (0 replies"}, n)},
+		{"short", typeReplies[:n-2], []string{"no reply (" + strconv.Itoa(n-2) + " replies", "no reply"}},
+		{"wrong", wrong, []string{`"not the reply"`}},
+		{"long", append(slices.Clone(typeReplies), "extra"), []string{`extra: ["extra"]`}},
+	} {
+		rec := &recordingTB{TB: t}
+		compareTypeReplies(rec, c.got)
+		if len(rec.errs) != len(c.want) {
+			t.Errorf("%s: %d failures %q, want %d", c.name, len(rec.errs), rec.errs, len(c.want))
+			continue
+		}
+		for i, w := range c.want {
+			if !strings.Contains(rec.errs[i], w) {
+				t.Errorf("%s: failure %d is %q, want it to contain %q", c.name, i, rec.errs[i], w)
+			}
+		}
+	}
 }

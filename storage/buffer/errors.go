@@ -2,13 +2,13 @@ package buffer
 
 import (
 	"errors"
-	"fmt"
 
 	"minipg/pgerr"
 )
 
 // Sentinels. Errors returned by the pool wrap one of these (errors.Is works)
-// and carry its SQLSTATE (pgerr.CodeOf finds it).
+// and carry its SQLSTATE (pgerr.CodeOf finds it); pgerr.FromSentinel builds
+// them, with the OS error underneath as Detail.
 var (
 	// ErrNoUnpinnedBuffers: every frame is pinned (PostgreSQL's
 	// "no unpinned buffers available", 53000).
@@ -31,14 +31,3 @@ var (
 // errRetry tells ReadBuffer to look the tag up again (see loadBuffer); it
 // never leaves the package.
 var errRetry = errors.New("retry")
-
-// wrap returns an error with sentinel's code, the given message and cause
-// sentinel (so errors.Is(err, sentinel) holds). detail, if non-nil, is the
-// underlying OS error and goes into Detail.
-func wrap(sentinel *pgerr.Error, detail error, format string, args ...any) error {
-	e := &pgerr.Error{Code: sentinel.Code, Message: fmt.Sprintf(format, args...), Cause: sentinel}
-	if detail != nil {
-		e.Detail = detail.Error()
-	}
-	return e
-}

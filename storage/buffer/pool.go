@@ -2,6 +2,7 @@ package buffer
 
 import (
 	"fmt"
+	"minipg/pgerr"
 	"os"
 	"runtime"
 	"sync"
@@ -103,7 +104,7 @@ func NewPool(opts Options) (*Pool, error) {
 		opts.NBuffers = minBuffers
 	}
 	if err := os.MkdirAll(opts.Dir, 0o700); err != nil {
-		return nil, wrap(ErrIO, err, "could not create directory %q", opts.Dir)
+		return nil, pgerr.FromSentinel(ErrIO, err, "could not create directory %q", opts.Dir)
 	}
 	p := &Pool{opts: opts}
 	p.frames = make([]Buffer, opts.NBuffers)
@@ -159,7 +160,7 @@ func (p *Pool) readBuffer(rel RelFileNode, fork Fork, blk uint32, zero bool) (*B
 		return nil, ErrClosed
 	}
 	if fork >= numForks {
-		return nil, wrap(ErrNoFile, nil, "invalid fork %d", fork)
+		return nil, pgerr.FromSentinel(ErrNoFile, nil, "invalid fork %d", fork)
 	}
 	tag := Tag{Rel: rel, Fork: fork, Block: blk}
 	part := &p.mapping[partitionOf(tag)]
@@ -351,7 +352,7 @@ func (p *Pool) clockSweep() (*Buffer, error) {
 		b.hdr.Unlock()
 		if tries == 0 {
 			if rounds++; rounds > allPinnedRounds {
-				return nil, wrap(ErrNoUnpinnedBuffers, nil, "no unpinned buffers available")
+				return nil, pgerr.FromSentinel(ErrNoUnpinnedBuffers, nil, "no unpinned buffers available")
 			}
 			runtime.Gosched()
 			tries = n
@@ -463,7 +464,7 @@ func (p *Pool) invalidate(match func(Tag) bool) error {
 			b.hdr.Unlock()
 			part.Unlock()
 			if time.Now().After(deadline) {
-				return wrap(ErrBufferPinned, nil, "cannot drop buffer of block %d of relation %s: it is pinned",
+				return pgerr.FromSentinel(ErrBufferPinned, nil, "cannot drop buffer of block %d of relation %s: it is pinned",
 					tag.Block, p.relPath(tag))
 			}
 			time.Sleep(time.Millisecond)
@@ -490,7 +491,7 @@ func (p *Pool) Close() error {
 			ff.mu.Lock()
 			if f := ff.f.Swap(nil); f != nil {
 				if cerr := f.Close(); cerr != nil && err == nil {
-					err = wrap(ErrIO, cerr, "could not close file %q", ff.path)
+					err = pgerr.FromSentinel(ErrIO, cerr, "could not close file %q", ff.path)
 				}
 			}
 			ff.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"minipg/pgerr"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -94,12 +95,12 @@ func (p *Pool) openForkLocked(ff *forkFile, create bool) (*os.File, error) {
 		if errors.Is(err, fs.ErrNotExist) && !create {
 			return nil, nil
 		}
-		return nil, wrap(ErrIO, err, "could not open file %q", ff.path)
+		return nil, pgerr.FromSentinel(ErrIO, err, "could not open file %q", ff.path)
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, wrap(ErrIO, err, "could not stat file %q", ff.path)
+		return nil, pgerr.FromSentinel(ErrIO, err, "could not stat file %q", ff.path)
 	}
 	ff.nblocks.Store(uint32(st.Size() / page.BlockSize))
 	ff.f.Store(f)
@@ -117,7 +118,7 @@ func (p *Pool) CreateFork(rel RelFileNode, fork Fork) error {
 		return ErrClosed
 	}
 	if fork >= numForks {
-		return wrap(ErrNoFile, nil, "invalid fork %d", fork)
+		return pgerr.FromSentinel(ErrNoFile, nil, "invalid fork %d", fork)
 	}
 	_, _, err := p.openFork(p.relState(rel), fork, true)
 	return err
@@ -142,7 +143,7 @@ func (p *Pool) Exists(rel RelFileNode, fork Fork) bool {
 // Blocks added by Extend are counted as soon as Extend returns.
 func (p *Pool) NBlocks(rel RelFileNode, fork Fork) (uint32, error) {
 	if fork >= numForks {
-		return 0, wrap(ErrNoFile, nil, "invalid fork %d", fork)
+		return 0, pgerr.FromSentinel(ErrNoFile, nil, "invalid fork %d", fork)
 	}
 	ff, f, err := p.openFork(p.relState(rel), fork, false)
 	if err != nil || f == nil {
@@ -187,7 +188,7 @@ func (p *Pool) Extend(rel RelFileNode, fork Fork, n int) (uint32, error) {
 		return 0, ErrClosed
 	}
 	if fork >= numForks || n <= 0 {
-		return 0, wrap(ErrIO, nil, "invalid extend of fork %d by %d blocks", fork, n)
+		return 0, pgerr.FromSentinel(ErrIO, nil, "invalid extend of fork %d by %d blocks", fork, n)
 	}
 	rs := p.relState(rel)
 	ff := &rs.forks[fork]
@@ -204,11 +205,11 @@ func (p *Pool) Extend(rel RelFileNode, fork Fork, n int) (uint32, error) {
 	first := ff.nblocks.Load()
 	if uint64(first)+uint64(n) >= uint64(page.InvalidBlock) {
 		p.releaseVictims(victims)
-		return 0, wrap(ErrIO, nil, "cannot extend file %q beyond %d blocks", ff.path, page.InvalidBlock)
+		return 0, pgerr.FromSentinel(ErrIO, nil, "cannot extend file %q beyond %d blocks", ff.path, page.InvalidBlock)
 	}
 	if err := zeroExtend(f, int64(first)*page.BlockSize, n); err != nil {
 		p.releaseVictims(victims)
-		return 0, wrap(ErrIO, err, "could not extend file %q", ff.path)
+		return 0, pgerr.FromSentinel(ErrIO, err, "could not extend file %q", ff.path)
 	}
 	for i, v := range victims {
 		p.installZeroed(v, rs, Tag{Rel: rel, Fork: fork, Block: first + uint32(i)})
@@ -291,10 +292,10 @@ func (p *Pool) forkForBlock(rs *relState, tag Tag) (*forkFile, *os.File, error) 
 		return nil, nil, err
 	}
 	if f == nil {
-		return nil, nil, wrap(ErrNoFile, nil, "could not open file %q: no such file", p.path(tag.Rel, tag.Fork))
+		return nil, nil, pgerr.FromSentinel(ErrNoFile, nil, "could not open file %q: no such file", p.path(tag.Rel, tag.Fork))
 	}
 	if n := ff.nblocks.Load(); tag.Block >= n {
-		return nil, nil, wrap(ErrBlockOutOfRange, nil,
+		return nil, nil, pgerr.FromSentinel(ErrBlockOutOfRange, nil,
 			"could not read block %d in file %q: block beyond end of file (%d blocks)", tag.Block, ff.path, n)
 	}
 	return ff, f, nil
@@ -308,7 +309,7 @@ func (p *Pool) readBlock(rs *relState, tag Tag, buf []byte) error {
 	}
 	n, err := f.ReadAt(buf, int64(tag.Block)*page.BlockSize)
 	if err != nil && !(errors.Is(err, io.EOF) && n == len(buf)) {
-		return wrap(ErrIO, err, "could not read block %d in file %q: read only %d of %d bytes",
+		return pgerr.FromSentinel(ErrIO, err, "could not read block %d in file %q: read only %d of %d bytes",
 			tag.Block, ff.path, n, len(buf))
 	}
 	rs.stats.read.Add(1)
@@ -322,7 +323,7 @@ func (p *Pool) writeBlock(rs *relState, tag Tag, buf []byte) error {
 		return err
 	}
 	if _, err := f.WriteAt(buf, int64(tag.Block)*page.BlockSize); err != nil {
-		return wrap(ErrIO, err, "could not write block %d in file %q", tag.Block, ff.path)
+		return pgerr.FromSentinel(ErrIO, err, "could not write block %d in file %q", tag.Block, ff.path)
 	}
 	rs.stats.written.Add(1)
 	return nil
@@ -334,7 +335,7 @@ func (p *Pool) writeBlock(rs *relState, tag Tag, buf []byte) error {
 // AccessExclusiveLock); a buffer that stays pinned makes it fail.
 func (p *Pool) TruncateRel(rel RelFileNode, fork Fork, nblocks uint32) error {
 	if fork >= numForks {
-		return wrap(ErrNoFile, nil, "invalid fork %d", fork)
+		return pgerr.FromSentinel(ErrNoFile, nil, "invalid fork %d", fork)
 	}
 	if err := p.invalidate(func(t Tag) bool { return t.Rel == rel && t.Fork == fork && t.Block >= nblocks }); err != nil {
 		return err
@@ -351,14 +352,14 @@ func (p *Pool) TruncateRel(rel RelFileNode, fork Fork, nblocks uint32) error {
 		return nil
 	}
 	if err := f.Truncate(int64(nblocks) * page.BlockSize); err != nil {
-		return wrap(ErrIO, err, "could not truncate file %q to %d blocks", ff.path, nblocks)
+		return pgerr.FromSentinel(ErrIO, err, "could not truncate file %q to %d blocks", ff.path, nblocks)
 	}
 	ff.nblocks.Store(nblocks)
 	// Made durable now: the dropped buffers' newer contents never reached
 	// the file, so a truncation undone by a crash after the next checkpoint
 	// (which replay would no longer redo) would bring back stale pages.
 	if err := f.Sync(); err != nil {
-		return wrap(ErrIO, err, "could not fsync file %q", ff.path)
+		return pgerr.FromSentinel(ErrIO, err, "could not fsync file %q", ff.path)
 	}
 	return nil
 }
@@ -385,7 +386,7 @@ func (p *Pool) DropRel(rel RelFileNode) error {
 			ff.mu.Unlock()
 		}
 		if err := os.Remove(p.path(rel, fork)); err != nil && !errors.Is(err, fs.ErrNotExist) && first == nil {
-			first = wrap(ErrIO, err, "could not remove file %q", p.path(rel, fork))
+			first = pgerr.FromSentinel(ErrIO, err, "could not remove file %q", p.path(rel, fork))
 		}
 	}
 	return first
@@ -409,17 +410,17 @@ func (p *Pool) Sync() error {
 			}
 			ff.mu.Unlock()
 			if err != nil {
-				return wrap(ErrIO, err, "could not fsync file %q", ff.path)
+				return pgerr.FromSentinel(ErrIO, err, "could not fsync file %q", ff.path)
 			}
 		}
 	}
 	d, err := os.Open(p.opts.Dir)
 	if err != nil {
-		return wrap(ErrIO, err, "could not open directory %q", p.opts.Dir)
+		return pgerr.FromSentinel(ErrIO, err, "could not open directory %q", p.opts.Dir)
 	}
 	defer d.Close()
 	if err := d.Sync(); err != nil {
-		return wrap(ErrIO, err, "could not fsync directory %q", p.opts.Dir)
+		return pgerr.FromSentinel(ErrIO, err, "could not fsync directory %q", p.opts.Dir)
 	}
 	return nil
 }

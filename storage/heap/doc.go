@@ -3,7 +3,7 @@
 //
 // It owns the tuple format (tuple.go), the insert path that asks an
 // fsm.Policy where a tuple goes (hio.go, RelationGetBufferForTuple),
-// visibility (visibility.go, HeapTupleSatisfiesMVCC / Update / Vacuum),
+// visibility (visibility.go, HeapTupleSatisfiesMVCC / Update / Dirty / Vacuum),
 // fetch and sequential scan (fetch.go), update, delete and FOR UPDATE row
 // locks with PostgreSQL's TM_Result protocol (modify.go), HOT chains and
 // index fetches through them (hot.go), opportunistic page pruning (prune.go), VACUUM (vacuum.go) and the consistency checker

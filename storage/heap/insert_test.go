@@ -219,74 +219,8 @@ func TestFillFactor(t *testing.T) {
 	}
 }
 
-// TestCtidsLikePostgres: the ctids of a single-session sequence equal
-// PostgreSQL 15's. Reference (psql against PostgreSQL 15, table (id int4,
-// t text) with autovacuum off):
-//
-//	insert (1,'a'),(2,'b'),(3,'c')           -> (0,1) (0,2) (0,3)
-//	update set t='bb' where id=2             -> (0,4)
-//	delete where id=1; vacuum; insert (4,'d') -> (0,1)
-//
-// and on a fresh table: insert 1,2,3; delete 2; vacuum; insert 4 -> (0,2);
-// delete 3; vacuum; insert 5, 6 -> (0,3), (0,4).
-func TestCtidsLikePostgres(t *testing.T) {
-	e := newEnv(t, 16, Options{})
-	tids := e.insertCommitted(t, 1, 3, "a")
-	for i, tid := range tids {
-		if tid != (page.TID{Block: 0, Offset: uint16(i + 1)}) {
-			t.Fatalf("insert %d at %s", i, tid)
-		}
-	}
-	x := e.o.Begin()
-	ntid, res, _, err := e.rel.Update(e.snap(x, 0), tids[1], mkRow(t, 2, "bb"), x, 0, nil)
-	if err != nil || res != TMOk || ntid != (page.TID{Block: 0, Offset: 4}) {
-		t.Fatalf("update: %s %v %v", ntid, res, err)
-	}
-	if res, _, err := e.rel.Delete(e.snap(x, 1), tids[0], x, 1); err != nil || res != TMOk {
-		t.Fatal(res, err)
-	}
-	e.o.Commit(x)
-	if _, err := e.rel.Vacuum(e.o.OldestXmin(), e.o, nil); err != nil {
-		t.Fatal(err)
-	}
-	mustCheck(t, e.rel)
-	tid := e.insertCommitted(t, 4, 1, "d")[0]
-	if tid != (page.TID{Block: 0, Offset: 1}) {
-		t.Errorf("insert after delete+vacuum at %s, PostgreSQL gives (0,1)", tid)
-	}
-	rows := e.scanAll(t, e.snap(0, 0))
-	want := map[int32]page.TID{2: {Block: 0, Offset: 4}, 3: {Block: 0, Offset: 3}, 4: {Block: 0, Offset: 1}}
-	for id, w := range want {
-		if rows[id].tid != w {
-			t.Errorf("row %d at %s, want %s", id, rows[id].tid, w)
-		}
-	}
-
-	e2 := newEnv(t, 16, Options{})
-	tids = e2.insertCommitted(t, 1, 3, "a")
-	del := func(tid page.TID) {
-		x := e2.o.Begin()
-		if res, _, err := e2.rel.Delete(e2.snap(x, 0), tid, x, 0); err != nil || res != TMOk {
-			t.Fatal(res, err)
-		}
-		e2.o.Commit(x)
-		if _, err := e2.rel.Vacuum(e2.o.OldestXmin(), e2.o, nil); err != nil {
-			t.Fatal(err)
-		}
-		mustCheck(t, e2.rel)
-	}
-	del(tids[1])
-	if tid := e2.insertCommitted(t, 4, 1, "d")[0]; tid != (page.TID{Block: 0, Offset: 2}) {
-		t.Errorf("got %s, PostgreSQL gives (0,2)", tid)
-	}
-	del(tids[2])
-	got := e2.insertCommitted(t, 5, 2, "e")
-	if got[0] != (page.TID{Block: 0, Offset: 3}) || got[1] != (page.TID{Block: 0, Offset: 4}) {
-		t.Errorf("got %v, PostgreSQL gives [(0,3) (0,4)]", got)
-	}
-	mustCheckPages(t, e.rel)
-	mustCheckPages(t, e2.rel)
-}
+// The ctids of a single-session insert/update/delete/VACUUM sequence against
+// PostgreSQL 15's: testdata/page/ctids (TestPageScripts).
 
 // TestMultiInsertFillsPages: MultiInsert packs pages like heap_multi_insert
 // and returns TIDs in input order.

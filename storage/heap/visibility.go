@@ -333,6 +333,46 @@ func satisfiesUpdate(t []byte, selfBlk uint32, selfOff uint16, xid, curcid uint3
 	return updatedOrDeleted, hints | HeapXmaxCommitted
 }
 
+// SatisfiesDirty is HeapTupleSatisfiesDirty as a uniqueness check by the
+// transaction xid uses it: is tuple t live, that is inserted by a committed
+// transaction, by a running one or by xid, and not deleted by a committed
+// transaction or by xid? A row lock is not a deletion. wait is the running
+// transaction other than xid whose outcome decides (PostgreSQL returns it in
+// the snapshot's xmin or xmax): the inserter if it is running, else the
+// deleter if it is running; 0 when the answer is final. SatisfiesDirty reads
+// the header only and returns no hint bits; the caller needs at least a pin
+// on t's buffer and must recheck after waiting.
+func SatisfiesDirty(t []byte, xid uint32, o Oracle) (live bool, wait uint32) {
+	im := Infomask(t)
+	if !xminCommitted(im) {
+		if xminInvalid(im) {
+			return false, 0
+		}
+		if xmin := Xmin(t); xmin != xid {
+			switch status(o, xmin) {
+			case XidAborted:
+				return false, 0
+			case XidInProgress:
+				return true, xmin
+			}
+		}
+	}
+	xmax := Xmax(t)
+	if im&HeapXmaxInvalid != 0 || xmax == InvalidXid || xmaxIsLockedOnly(im) {
+		return true, 0
+	}
+	if im&HeapXmaxCommitted != 0 || xmax == xid {
+		return false, 0
+	}
+	switch status(o, xmax) {
+	case XidCommitted:
+		return false, 0
+	case XidInProgress:
+		return true, xmax
+	}
+	return true, 0 // deleter aborted
+}
+
 // vacStatus is HTSV_Result.
 type vacStatus int
 

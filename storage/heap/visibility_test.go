@@ -133,6 +133,42 @@ func TestSatisfiesUpdate(t *testing.T) {
 	}
 }
 
+func TestSatisfiesDirty(t *testing.T) {
+	lockOnly := uint16(HeapXmaxLockOnly | HeapXmaxExclLock)
+	cases := []struct {
+		name string
+		h    hdr
+		live bool
+		wait uint32
+	}{
+		{"committed insert", hdr{xmin: xCommitted}, true, 0},
+		{"committed insert, hinted", hdr{xmin: xAborted, mask: HeapXminCommitted}, true, 0},
+		{"frozen", hdr{xmin: FrozenXid}, true, 0},
+		{"aborted insert", hdr{xmin: xAborted}, false, 0},
+		{"aborted insert, hinted", hdr{xmin: xCommitted, mask: HeapXminInvalid}, false, 0},
+		{"running insert", hdr{xmin: xRunning}, true, xRunning},
+		{"running insert, running delete", hdr{xmin: xRunning, xmax: xRunningNew}, true, xRunning},
+		{"insert committed after any snapshot", hdr{xmin: xCommInXip}, true, 0},
+		{"own insert", hdr{xmin: xOwn}, true, 0},
+		{"own insert, own delete", hdr{xmin: xOwn, xmax: xOwn}, false, 0},
+		{"own insert, own lock", hdr{xmin: xOwn, xmax: xOwn, mask: lockOnly}, true, 0},
+		{"committed delete", hdr{xmin: xCommitted, xmax: xCommitted}, false, 0},
+		{"committed delete, hinted", hdr{xmin: xCommitted, xmax: xRunning, mask: HeapXmaxCommitted}, false, 0},
+		{"aborted delete", hdr{xmin: xCommitted, xmax: xAborted}, true, 0},
+		{"aborted delete, hinted", hdr{xmin: xCommitted, xmax: xCommitted, mask: HeapXmaxInvalid}, true, 0},
+		{"running delete", hdr{xmin: xCommitted, xmax: xRunning}, true, xRunning},
+		{"own delete", hdr{xmin: xCommitted, xmax: xOwn}, false, 0},
+		{"running lock", hdr{xmin: xCommitted, xmax: xRunning, mask: lockOnly}, true, 0},
+		{"committed lock", hdr{xmin: xCommitted, xmax: xCommitted, mask: lockOnly}, true, 0},
+	}
+	for _, c := range cases {
+		live, wait := SatisfiesDirty(c.h.tuple(t), xOwn, visOracle)
+		if live != c.live || wait != c.wait {
+			t.Errorf("%s: live %v wait %d, want %v %d", c.name, live, wait, c.live, c.wait)
+		}
+	}
+}
+
 func TestSatisfiesVacuum(t *testing.T) {
 	const horizon = 12
 	lockOnly := uint16(HeapXmaxLockOnly | HeapXmaxExclLock)

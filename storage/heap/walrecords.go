@@ -127,191 +127,240 @@ var walScratchPool = sync.Pool{New: func() any { return new(walScratch) }}
 // change cannot be described (missing offsets, an unknown kind). Kinds with
 // large payloads (multi-insert) build them in sc.
 func (r *Relation) buildRecord(kind walKind, b1, b2 *buffer.Buffer, offs []uint16, sc *walScratch) (*wal.Record, bool) {
-	p := b1.Page()
-	item := func(p page.Page, off uint16) []byte {
-		if off == 0 || off > page.MaxOffset(p) {
-			return nil
-		}
-		if _, flags, lpLen := page.ItemID(p, off); flags != page.LPNormal || lpLen < TupleHeaderSize {
-			return nil
-		}
-		return page.Item(p, off)
-	}
 	switch kind {
 	case walInsert:
-		if len(offs) != 1 || b2 != nil {
-			return nil, false
-		}
-		t := item(p, offs[0])
-		if t == nil {
-			return nil, false
-		}
-		info, init := xlHeapInsert, isInitInsert(p, offs)
-		if init {
-			info |= xlHeapInitPage
-		}
-		main := binary.LittleEndian.AppendUint16(make([]byte, 0, xlInsertSize), offs[0])
-		main = append(main, 0)
-		main = binary.LittleEndian.AppendUint32(main, Cid(t))
-		data := putHeader(make([]byte, 0, xlHeapHeaderSize+len(t)-TupleHeaderSize), t)
-		data = append(data, t[TupleHeaderSize:]...)
-		return &wal.Record{Rmgr: wal.RmgrHeap, Info: info, Xid: Xmin(t), MainData: main,
-			Blocks: []wal.BlockRef{r.blockRef(b1, data, init)}}, true
-
+		return r.insertRecord(b1, b2, offs)
 	case walMultiInsert:
-		if len(offs) == 0 || b2 != nil {
-			return nil, false
-		}
-		first := item(p, offs[0])
-		if first == nil {
-			return nil, false
-		}
-		info, init := xl2MultiInsert, isInitInsert(p, offs)
-		if init {
-			info |= xlHeapInitPage
-		}
-		main := append(sc.main[:0], 0)
-		main = binary.LittleEndian.AppendUint16(main, uint16(len(offs)))
-		main = binary.LittleEndian.AppendUint32(main, Cid(first))
-		data := sc.data[:0]
-		defer func() { sc.main, sc.data = main[:0], data[:0] }()
-		for _, off := range offs {
-			t := item(p, off)
-			if t == nil {
-				return nil, false
-			}
-			main = binary.LittleEndian.AppendUint16(main, off)
-			if len(data)%2 != 0 {
-				data = append(data, 0) // SHORTALIGN
-			}
-			data = binary.LittleEndian.AppendUint16(data, uint16(len(t)-TupleHeaderSize))
-			data = putHeader(data, t)
-			data = append(data, t[TupleHeaderSize:]...)
-		}
-		return &wal.Record{Rmgr: wal.RmgrHeap2, Info: info, Xid: Xmin(first), MainData: main,
-			Blocks: []wal.BlockRef{r.blockRef(b1, data, init)}}, true
-
-	case walDelete, walLock:
-		if len(offs) != 1 || b2 != nil {
-			return nil, false
-		}
-		t := item(p, offs[0])
-		if t == nil {
-			return nil, false
-		}
-		info := xlHeapDelete
-		var flags uint8
-		self := page.TID{Block: b1.Block(), Offset: offs[0]}
-		if kind == walLock {
-			info = xlHeapLock
-			if Ctid(t) != self {
-				flags |= xlLockHasCtid
-			}
-		} else if Ctid(t) != self {
-			return nil, false // delete leaves t_ctid pointing at itself
-		}
-		main := putOldTuple(make([]byte, 0, xlDeleteSize+xlLockCtidSize), t, offs[0], flags)
-		if flags&xlLockHasCtid != 0 {
-			c := Ctid(t)
-			main = binary.LittleEndian.AppendUint32(main, c.Block)
-			main = binary.LittleEndian.AppendUint16(main, c.Offset)
-		}
-		return &wal.Record{Rmgr: wal.RmgrHeap, Info: info, Xid: Xmax(t), MainData: main,
-			Blocks: []wal.BlockRef{r.blockRef(b1, nil, false)}}, true
-
+		return r.multiInsertRecord(b1, b2, offs, sc)
+	case walDelete:
+		return r.deleteRecord(b1, b2, offs)
+	case walLock:
+		return r.lockRecord(b1, b2, offs)
 	case walUpdate, walSameUpdate:
-		// offs: old version, new version. b1 holds the old version, b2 (or
-		// b1) the new one.
-		if len(offs) != 2 || (kind == walUpdate) != (b2 != nil) {
-			return nil, false
-		}
-		newb := b1
-		if b2 != nil {
-			newb = b2
-		}
-		ot, nt := item(p, offs[0]), item(newb.Page(), offs[1])
-		if ot == nil || nt == nil || Ctid(ot) != (page.TID{Block: newb.Block(), Offset: offs[1]}) {
-			return nil, false
-		}
-		info := xlHeapUpdate
-		if Infomask2(nt)&HeapOnlyTuple != 0 {
-			info = xlHeapHotUpdate
-		}
-		var flags uint8
-		init := false
-		if b2 != nil {
-			flags |= xlUpdateOtherPage
-			if init = isInitInsert(newb.Page(), offs[1:]); init {
-				info |= xlHeapInitPage
-			}
-		}
-		main := putOldTuple(make([]byte, 0, xlUpdateSize), ot, offs[0], flags)
-		main = binary.LittleEndian.AppendUint16(main, offs[1])
-		main = binary.LittleEndian.AppendUint32(main, Cid(nt))
-		data := putHeader(make([]byte, 0, xlHeapHeaderSize+len(nt)-TupleHeaderSize), nt)
-		data = append(data, nt[TupleHeaderSize:]...)
-		rec := &wal.Record{Rmgr: wal.RmgrHeap, Info: info, Xid: Xmax(ot), MainData: main,
-			Blocks: []wal.BlockRef{r.blockRef(newb, data, init)}}
-		if b2 != nil {
-			rec.Blocks = append(rec.Blocks, r.blockRef(b1, nil, false))
-		}
-		return rec, true
-
+		return r.updateRecord(kind, b1, b2, offs)
 	case walPrune:
-		// The record carries the final state of every line pointer that
-		// is not LP_NORMAL (redirects with their targets, dead, unused)
-		// and the final line pointer count; redo applies them and
-		// compacts the page, as heap_page_prune_execute does.
-		if b2 != nil {
-			return nil, false
-		}
-		var redirects, dead, unused []byte
-		nred, ndead, nunused := 0, 0, 0
-		maxoff := page.MaxOffset(p)
-		for off := uint16(1); off <= maxoff; off++ {
-			lpOff, flags, _ := page.ItemID(p, off)
-			switch flags {
-			case page.LPRedirect:
-				redirects = binary.LittleEndian.AppendUint16(redirects, off)
-				redirects = binary.LittleEndian.AppendUint16(redirects, uint16(lpOff))
-				nred++
-			case page.LPDead:
-				dead = binary.LittleEndian.AppendUint16(dead, off)
-				ndead++
-			case page.LPUnused:
-				unused = binary.LittleEndian.AppendUint16(unused, off)
-				nunused++
-			}
-		}
-		main := make([]byte, 0, xlPruneSize)
-		main = binary.LittleEndian.AppendUint32(main, 0) // latestRemovedXid: no standbys
-		main = binary.LittleEndian.AppendUint16(main, uint16(nred))
-		main = binary.LittleEndian.AppendUint16(main, uint16(ndead))
-		main = binary.LittleEndian.AppendUint16(main, uint16(nunused))
-		main = binary.LittleEndian.AppendUint16(main, maxoff)
-		data := append(append(redirects, dead...), unused...)
-		return &wal.Record{Rmgr: wal.RmgrHeap2, Info: xl2Prune, MainData: main,
-			Blocks: []wal.BlockRef{r.blockRef(b1, data, false)}}, true
-
+		return r.pruneRecord(b1, b2)
 	case walVacuum:
-		if b2 != nil {
-			return nil, false
-		}
-		var unused []byte
-		n := 0
-		maxoff := page.MaxOffset(p)
-		for off := uint16(1); off <= maxoff; off++ {
-			if _, flags, _ := page.ItemID(p, off); flags == page.LPUnused {
-				unused = binary.LittleEndian.AppendUint16(unused, off)
-				n++
-			}
-		}
-		main := binary.LittleEndian.AppendUint16(make([]byte, 0, xlVacuumSize), uint16(n))
-		main = binary.LittleEndian.AppendUint16(main, maxoff)
-		return &wal.Record{Rmgr: wal.RmgrHeap2, Info: xl2Vacuum, MainData: main,
-			Blocks: []wal.BlockRef{r.blockRef(b1, unused, false)}}, true
+		return r.vacuumRecord(b1, b2)
 	}
 	return nil, false
+}
+
+// logItem returns the tuple at off of p, or nil if off holds no normal line
+// pointer with at least a tuple header.
+func logItem(p page.Page, off uint16) []byte {
+	if off == 0 || off > page.MaxOffset(p) {
+		return nil
+	}
+	if _, flags, lpLen := page.ItemID(p, off); flags != page.LPNormal || lpLen < TupleHeaderSize {
+		return nil
+	}
+	return page.Item(p, off)
+}
+
+// singleTuple returns the one tuple a single-page, single-tuple change
+// (insert, delete, lock) touched, or nil if offs and b2 do not describe one.
+func singleTuple(b1, b2 *buffer.Buffer, offs []uint16) []byte {
+	if len(offs) != 1 || b2 != nil {
+		return nil
+	}
+	return logItem(b1.Page(), offs[0])
+}
+
+// insertRecord is XLOG_HEAP_INSERT: main data xl_heap_insert, block data
+// xl_heap_header and the tuple past its header.
+func (r *Relation) insertRecord(b1, b2 *buffer.Buffer, offs []uint16) (*wal.Record, bool) {
+	t := singleTuple(b1, b2, offs)
+	if t == nil {
+		return nil, false
+	}
+	info, init := xlHeapInsert, isInitInsert(b1.Page(), offs)
+	if init {
+		info |= xlHeapInitPage
+	}
+	main := binary.LittleEndian.AppendUint16(make([]byte, 0, xlInsertSize), offs[0])
+	main = append(main, 0)
+	main = binary.LittleEndian.AppendUint32(main, Cid(t))
+	data := putHeader(make([]byte, 0, xlHeapHeaderSize+len(t)-TupleHeaderSize), t)
+	data = append(data, t[TupleHeaderSize:]...)
+	return &wal.Record{Rmgr: wal.RmgrHeap, Info: info, Xid: Xmin(t), MainData: main,
+		Blocks: []wal.BlockRef{r.blockRef(b1, data, init)}}, true
+}
+
+// multiInsertRecord is XLOG_HEAP2_MULTI_INSERT: main data
+// xl_heap_multi_insert and the offsets, block data one SHORTALIGNed
+// xl_multi_insert_tuple plus tuple body per tuple. Its buffers are sc's.
+func (r *Relation) multiInsertRecord(b1, b2 *buffer.Buffer, offs []uint16, sc *walScratch) (*wal.Record, bool) {
+	if len(offs) == 0 || b2 != nil {
+		return nil, false
+	}
+	p := b1.Page()
+	first := logItem(p, offs[0])
+	if first == nil {
+		return nil, false
+	}
+	info, init := xl2MultiInsert, isInitInsert(p, offs)
+	if init {
+		info |= xlHeapInitPage
+	}
+	main := append(sc.main[:0], 0)
+	main = binary.LittleEndian.AppendUint16(main, uint16(len(offs)))
+	main = binary.LittleEndian.AppendUint32(main, Cid(first))
+	data := sc.data[:0]
+	defer func() { sc.main, sc.data = main[:0], data[:0] }()
+	for _, off := range offs {
+		t := logItem(p, off)
+		if t == nil {
+			return nil, false
+		}
+		main = binary.LittleEndian.AppendUint16(main, off)
+		if len(data)%2 != 0 {
+			data = append(data, 0) // SHORTALIGN
+		}
+		data = binary.LittleEndian.AppendUint16(data, uint16(len(t)-TupleHeaderSize))
+		data = putHeader(data, t)
+		data = append(data, t[TupleHeaderSize:]...)
+	}
+	return &wal.Record{Rmgr: wal.RmgrHeap2, Info: info, Xid: Xmin(first), MainData: main,
+		Blocks: []wal.BlockRef{r.blockRef(b1, data, init)}}, true
+}
+
+// deleteRecord is XLOG_HEAP_DELETE: main data the old version's header
+// change (putOldTuple), no block data. A deleted tuple's t_ctid points at
+// itself.
+func (r *Relation) deleteRecord(b1, b2 *buffer.Buffer, offs []uint16) (*wal.Record, bool) {
+	t := singleTuple(b1, b2, offs)
+	if t == nil || Ctid(t) != (page.TID{Block: b1.Block(), Offset: offs[0]}) {
+		return nil, false
+	}
+	main := putOldTuple(make([]byte, 0, xlDeleteSize), t, offs[0], 0)
+	return &wal.Record{Rmgr: wal.RmgrHeap, Info: xlHeapDelete, Xid: Xmax(t), MainData: main,
+		Blocks: []wal.BlockRef{r.blockRef(b1, nil, false)}}, true
+}
+
+// lockRecord is XLOG_HEAP_LOCK: main data the locked version's header
+// change (putOldTuple), then its t_ctid when that points elsewhere
+// (xlLockHasCtid: a locked, since updated version); no block data.
+func (r *Relation) lockRecord(b1, b2 *buffer.Buffer, offs []uint16) (*wal.Record, bool) {
+	t := singleTuple(b1, b2, offs)
+	if t == nil {
+		return nil, false
+	}
+	var flags uint8
+	c := Ctid(t)
+	if c != (page.TID{Block: b1.Block(), Offset: offs[0]}) {
+		flags |= xlLockHasCtid
+	}
+	main := putOldTuple(make([]byte, 0, xlDeleteSize+xlLockCtidSize), t, offs[0], flags)
+	if flags&xlLockHasCtid != 0 {
+		main = binary.LittleEndian.AppendUint32(main, c.Block)
+		main = binary.LittleEndian.AppendUint16(main, c.Offset)
+	}
+	return &wal.Record{Rmgr: wal.RmgrHeap, Info: xlHeapLock, Xid: Xmax(t), MainData: main,
+		Blocks: []wal.BlockRef{r.blockRef(b1, nil, false)}}, true
+}
+
+// updateRecord is XLOG_HEAP_UPDATE or XLOG_HEAP_HOT_UPDATE. offs are the
+// old version's and the new version's offsets; b1 holds the old version, b2
+// (walUpdate) or b1 (walSameUpdate) the new one. Main data: the old
+// version's header change, then the new offset and t_cid; block data of the
+// new page: xl_heap_header and the new tuple past its header. The old page
+// is the second block reference when it differs.
+func (r *Relation) updateRecord(kind walKind, b1, b2 *buffer.Buffer, offs []uint16) (*wal.Record, bool) {
+	if len(offs) != 2 || (kind == walUpdate) != (b2 != nil) {
+		return nil, false
+	}
+	newb := b1
+	if b2 != nil {
+		newb = b2
+	}
+	ot, nt := logItem(b1.Page(), offs[0]), logItem(newb.Page(), offs[1])
+	if ot == nil || nt == nil || Ctid(ot) != (page.TID{Block: newb.Block(), Offset: offs[1]}) {
+		return nil, false
+	}
+	info := xlHeapUpdate
+	if Infomask2(nt)&HeapOnlyTuple != 0 {
+		info = xlHeapHotUpdate
+	}
+	var flags uint8
+	init := false
+	if b2 != nil {
+		flags |= xlUpdateOtherPage
+		if init = isInitInsert(newb.Page(), offs[1:]); init {
+			info |= xlHeapInitPage
+		}
+	}
+	main := putOldTuple(make([]byte, 0, xlUpdateSize), ot, offs[0], flags)
+	main = binary.LittleEndian.AppendUint16(main, offs[1])
+	main = binary.LittleEndian.AppendUint32(main, Cid(nt))
+	data := putHeader(make([]byte, 0, xlHeapHeaderSize+len(nt)-TupleHeaderSize), nt)
+	data = append(data, nt[TupleHeaderSize:]...)
+	rec := &wal.Record{Rmgr: wal.RmgrHeap, Info: info, Xid: Xmax(ot), MainData: main,
+		Blocks: []wal.BlockRef{r.blockRef(newb, data, init)}}
+	if b2 != nil {
+		rec.Blocks = append(rec.Blocks, r.blockRef(b1, nil, false))
+	}
+	return rec, true
+}
+
+// pruneRecord is XLOG_HEAP2_PRUNE. It carries the final state of every line
+// pointer that is not LP_NORMAL (redirects with their targets, dead, unused)
+// and the final line pointer count; redo applies them and compacts the
+// page, as heap_page_prune_execute does.
+func (r *Relation) pruneRecord(b1, b2 *buffer.Buffer) (*wal.Record, bool) {
+	if b2 != nil {
+		return nil, false
+	}
+	p := b1.Page()
+	var redirects, dead, unused []byte
+	nred, ndead, nunused := 0, 0, 0
+	maxoff := page.MaxOffset(p)
+	for off := uint16(1); off <= maxoff; off++ {
+		lpOff, flags, _ := page.ItemID(p, off)
+		switch flags {
+		case page.LPRedirect:
+			redirects = binary.LittleEndian.AppendUint16(redirects, off)
+			redirects = binary.LittleEndian.AppendUint16(redirects, uint16(lpOff))
+			nred++
+		case page.LPDead:
+			dead = binary.LittleEndian.AppendUint16(dead, off)
+			ndead++
+		case page.LPUnused:
+			unused = binary.LittleEndian.AppendUint16(unused, off)
+			nunused++
+		}
+	}
+	main := make([]byte, 0, xlPruneSize)
+	main = binary.LittleEndian.AppendUint32(main, 0) // latestRemovedXid: no standbys
+	main = binary.LittleEndian.AppendUint16(main, uint16(nred))
+	main = binary.LittleEndian.AppendUint16(main, uint16(ndead))
+	main = binary.LittleEndian.AppendUint16(main, uint16(nunused))
+	main = binary.LittleEndian.AppendUint16(main, maxoff)
+	data := append(append(redirects, dead...), unused...)
+	return &wal.Record{Rmgr: wal.RmgrHeap2, Info: xl2Prune, MainData: main,
+		Blocks: []wal.BlockRef{r.blockRef(b1, data, false)}}, true
+}
+
+// vacuumRecord is XLOG_HEAP2_VACUUM: the unused line pointers (block data)
+// and the final line pointer count.
+func (r *Relation) vacuumRecord(b1, b2 *buffer.Buffer) (*wal.Record, bool) {
+	if b2 != nil {
+		return nil, false
+	}
+	p := b1.Page()
+	var unused []byte
+	n := 0
+	maxoff := page.MaxOffset(p)
+	for off := uint16(1); off <= maxoff; off++ {
+		if _, flags, _ := page.ItemID(p, off); flags == page.LPUnused {
+			unused = binary.LittleEndian.AppendUint16(unused, off)
+			n++
+		}
+	}
+	main := binary.LittleEndian.AppendUint16(make([]byte, 0, xlVacuumSize), uint16(n))
+	main = binary.LittleEndian.AppendUint16(main, maxoff)
+	return &wal.Record{Rmgr: wal.RmgrHeap2, Info: xl2Vacuum, MainData: main,
+		Blocks: []wal.BlockRef{r.blockRef(b1, unused, false)}}, true
 }
 
 // tidOffsets returns the offsets of tids (multi-insert's logChange call).

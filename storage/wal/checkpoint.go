@@ -2,6 +2,7 @@ package wal
 
 import (
 	"encoding/binary"
+	"minipg/pgerr"
 	"time"
 )
 
@@ -38,7 +39,7 @@ type CheckpointInfo struct {
 
 func decodeCheckpoint(rec *DecodedRecord) (CheckpointInfo, error) {
 	if len(rec.MainData) < 16 {
-		return CheckpointInfo{}, wrap(ErrCorrupt, nil, "checkpoint record at %s is too short", FormatLSN(rec.LSN))
+		return CheckpointInfo{}, pgerr.FromSentinel(ErrCorrupt, nil, "checkpoint record at %s is too short", FormatLSN(rec.LSN))
 	}
 	d := rec.MainData
 	return CheckpointInfo{

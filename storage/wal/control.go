@@ -5,6 +5,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"io/fs"
+	"minipg/pgerr"
 	"os"
 	"path/filepath"
 )
@@ -70,13 +71,13 @@ func (c *ControlData) marshal() []byte {
 func unmarshalControl(b []byte, path string) (*ControlData, error) {
 	le := binary.LittleEndian
 	if len(b) != controlSize || le.Uint32(b[0:]) != controlMagic {
-		return nil, wrap(ErrCorrupt, nil, "invalid control file %q", path)
+		return nil, pgerr.FromSentinel(ErrCorrupt, nil, "invalid control file %q", path)
 	}
 	if le.Uint32(b[40:]) != crc32.Checksum(b[:40], castagnoli) {
-		return nil, wrap(ErrCorrupt, nil, "incorrect checksum in control file %q", path)
+		return nil, pgerr.FromSentinel(ErrCorrupt, nil, "incorrect checksum in control file %q", path)
 	}
 	if v := le.Uint32(b[4:]); v != controlVersion {
-		return nil, wrap(ErrCorrupt, nil, "control file %q has version %d, this build expects %d", path, v, controlVersion)
+		return nil, pgerr.FromSentinel(ErrCorrupt, nil, "control file %q has version %d, this build expects %d", path, v, controlVersion)
 	}
 	return &ControlData{
 		State:       DBState(le.Uint32(b[8:])),
@@ -94,7 +95,7 @@ func readControl(path string) (*ControlData, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, wrap(ErrIO, err, "could not read control file %q", path)
+		return nil, pgerr.FromSentinel(ErrIO, err, "could not read control file %q", path)
 	}
 	return unmarshalControl(b, path)
 }
@@ -104,7 +105,7 @@ func writeControl(path string, c *ControlData) error {
 	tmp := path + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
-		return wrap(ErrIO, err, "could not create %q", tmp)
+		return pgerr.FromSentinel(ErrIO, err, "could not create %q", tmp)
 	}
 	_, err = f.Write(c.marshal())
 	if err == nil {
@@ -117,7 +118,7 @@ func writeControl(path string, c *ControlData) error {
 		err = os.Rename(tmp, path)
 	}
 	if err != nil {
-		return wrap(ErrIO, err, "could not write control file %q", path)
+		return pgerr.FromSentinel(ErrIO, err, "could not write control file %q", path)
 	}
 	return syncDir(filepath.Dir(path))
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // Sentinels. Errors returned by the package wrap one of these, so that
-// errors.Is works and pgerr.CodeOf finds the SQLSTATE.
+// errors.Is works and pgerr.CodeOf finds the SQLSTATE; pgerr.FromSentinel
+// builds them, with the error underneath as Detail.
 var (
 	// ErrCorrupt: a record, the control file or a checkpoint is damaged.
 	ErrCorrupt = pgerr.New(pgerr.DataCorrupted, "wal: corrupt")
@@ -26,14 +27,6 @@ var (
 
 // errEnd marks the end of valid WAL inside readAt.
 var errEnd = errors.New("end of WAL")
-
-func wrap(sentinel *pgerr.Error, cause error, format string, args ...any) error {
-	e := &pgerr.Error{Code: sentinel.Code, Message: fmt.Sprintf(format, args...), Cause: sentinel}
-	if cause != nil {
-		e.Detail = cause.Error()
-	}
-	return e
-}
 
 // InvalidLSN is InvalidXLogRecPtr: no record starts or ends at 0.
 const InvalidLSN uint64 = 0

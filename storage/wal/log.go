@@ -157,7 +157,7 @@ func Open(datadir string, opts Options) (*Log, error) {
 	l.fpw.Store(!opts.DisableFullPageWrites)
 	for _, d := range []string{l.walDir, filepath.Dir(l.controlPath)} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
-			return nil, wrap(ErrIO, err, "could not create directory %q", d)
+			return nil, pgerr.FromSentinel(ErrIO, err, "could not create directory %q", d)
 		}
 	}
 	ctl, err := readControl(l.controlPath)
@@ -193,15 +193,14 @@ func (l *Log) bootstrap() error {
 		l.segSize = DefaultSegmentSize
 	}
 	if !checkSegmentSize(l.segSize) {
-		return wrap(ErrIO, nil, "invalid WAL segment size %d: a power of two between 64 KiB and 1 GiB", l.segSize)
+		return pgerr.FromSentinel(ErrIO, nil, "invalid WAL segment size %d: a power of two between 64 KiB and 1 GiB", l.segSize)
 	}
 	segs, err := listSegments(l.walDir, l.segSize)
 	if err != nil {
 		return err
 	}
 	if len(segs) > 0 {
-		e := wrap(ErrCorrupt, nil, "control file %q is missing but WAL segments exist", l.controlPath).(*pgerr.Error)
-		return e.WithHint("If this data directory was never started successfully, remove %q to initialize it.", l.walDir)
+		return pgerr.FromSentinel(ErrCorrupt, nil, "control file %q is missing but WAL segments exist", l.controlPath).WithHint("If this data directory was never started successfully, remove %q to initialize it.", l.walDir)
 	}
 	start := uint64(l.segSize)
 	l.setPosition(start, 0)
@@ -239,7 +238,7 @@ type recoveryInfo struct {
 func (l *Log) startup(ctl *ControlData) error {
 	l.segSize = ctl.SegmentSize
 	if !checkSegmentSize(l.segSize) {
-		return wrap(ErrCorrupt, nil, "control file has invalid WAL segment size %d", l.segSize)
+		return pgerr.FromSentinel(ErrCorrupt, nil, "control file has invalid WAL segment size %d", l.segSize)
 	}
 	if l.opts.SegmentSize != 0 && l.opts.SegmentSize != l.segSize {
 		l.log.Warn("WAL segment size differs from the cluster's; keeping the cluster's",
@@ -254,14 +253,14 @@ func (l *Log) startup(ctl *ControlData) error {
 	if err == nil && rec.Rmgr == RmgrXLOG && (rec.Info == InfoCheckpointOnline || rec.Info == InfoCheckpointShutdown) {
 		ckpt, err = decodeCheckpoint(rec)
 	} else if err == nil {
-		err = wrap(ErrCorrupt, nil, "record at %s is not a checkpoint", FormatLSN(ctl.Checkpoint))
+		err = pgerr.FromSentinel(ErrCorrupt, nil, "record at %s is not a checkpoint", FormatLSN(ctl.Checkpoint))
 	}
 	rd.Close()
 	if err != nil {
-		return wrap(ErrCorrupt, err, "could not locate a valid checkpoint record at %s", FormatLSN(ctl.Checkpoint))
+		return pgerr.FromSentinel(ErrCorrupt, err, "could not locate a valid checkpoint record at %s", FormatLSN(ctl.Checkpoint))
 	}
 	if ckpt.Redo != ctl.Redo {
-		return wrap(ErrCorrupt, nil, "checkpoint record at %s has redo %s, control file says %s",
+		return pgerr.FromSentinel(ErrCorrupt, nil, "checkpoint record at %s has redo %s, control file says %s",
 			FormatLSN(ctl.Checkpoint), FormatLSN(ckpt.Redo), FormatLSN(ctl.Redo))
 	}
 
@@ -280,7 +279,7 @@ func (l *Log) startup(ctl *ControlData) error {
 	}
 	end, last := rd.EndLSN(), rd.LastLSN()
 	if end <= ctl.Checkpoint {
-		return wrap(ErrCorrupt, nil, "end of WAL %s is before the checkpoint record at %s (%s)",
+		return pgerr.FromSentinel(ErrCorrupt, nil, "end of WAL %s is before the checkpoint record at %s (%s)",
 			FormatLSN(end), FormatLSN(ctl.Checkpoint), rd.EndReason)
 	}
 	l.log.Info("WAL end located", "redo", FormatLSN(ctl.Redo), "end", FormatLSN(end), "records", n,
@@ -311,7 +310,7 @@ func (l *Log) cutTail(end uint64) error {
 		case s == endSeg:
 			f, err := os.OpenFile(path, os.O_RDWR, 0)
 			if err != nil {
-				return wrap(ErrIO, err, "could not open WAL segment %q", path)
+				return pgerr.FromSentinel(ErrIO, err, "could not open WAL segment %q", path)
 			}
 			off := int64(end % uint64(l.segSize))
 			err = zeroFill(f, off, l.segSize)
@@ -320,11 +319,11 @@ func (l *Log) cutTail(end uint64) error {
 			}
 			f.Close()
 			if err != nil {
-				return wrap(ErrIO, err, "could not zero the tail of WAL segment %q", path)
+				return pgerr.FromSentinel(ErrIO, err, "could not zero the tail of WAL segment %q", path)
 			}
 		case s > endSeg:
 			if err := os.Remove(path); err != nil {
-				return wrap(ErrIO, err, "could not remove WAL segment %q", path)
+				return pgerr.FromSentinel(ErrIO, err, "could not remove WAL segment %q", path)
 			}
 		}
 	}
@@ -450,7 +449,7 @@ func (l *Log) Flush(lsn uint64) error {
 		return nil
 	}
 	if lsn > l.InsertLSN() {
-		return wrap(ErrFlushBeyondInsert, nil, "xlog flush request %s is not satisfied --- flushed only to %s",
+		return pgerr.FromSentinel(ErrFlushBeyondInsert, nil, "xlog flush request %s is not satisfied --- flushed only to %s",
 			FormatLSN(lsn), FormatLSN(l.InsertLSN()))
 	}
 	l.fl.Lock()
@@ -561,7 +560,7 @@ func (l *Log) writeLocked(start uint64, data []byte) error {
 			return err
 		}
 		if _, err := f.WriteAt(data[:n], off); err != nil {
-			return wrap(ErrIO, err, "could not write to WAL segment %s at offset %d", SegmentName(segno, l.segSize), off)
+			return pgerr.FromSentinel(ErrIO, err, "could not write to WAL segment %s at offset %d", SegmentName(segno, l.segSize), off)
 		}
 		l.w.unsynced[segno] = true
 		data = data[n:]
@@ -578,7 +577,7 @@ func (l *Log) syncLocked() error {
 	for segno := range l.w.unsynced {
 		f := l.w.files[segno]
 		if err := fdatasync(f); err != nil {
-			return wrap(ErrIO, err, "could not fsync WAL segment %s", SegmentName(segno, l.segSize))
+			return pgerr.FromSentinel(ErrIO, err, "could not fsync WAL segment %s", SegmentName(segno, l.segSize))
 		}
 		l.stats.sync.Add(1)
 		delete(l.w.unsynced, segno)

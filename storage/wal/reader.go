@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"minipg/pgerr"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -83,7 +84,7 @@ func (r *Reader) readAt(lsn uint64, buf []byte) error {
 				return errEnd
 			}
 			if err != nil {
-				return wrap(ErrIO, err, "could not open WAL segment %s", SegmentName(segno, r.segSize))
+				return pgerr.FromSentinel(ErrIO, err, "could not open WAL segment %s", SegmentName(segno, r.segSize))
 			}
 			r.files[segno] = f
 		}
@@ -94,7 +95,7 @@ func (r *Reader) readAt(lsn uint64, buf []byte) error {
 				r.EndReason = "WAL segment " + SegmentName(segno, r.segSize) + " is short"
 				return errEnd
 			}
-			return wrap(ErrIO, err, "could not read WAL segment %s at offset %d", SegmentName(segno, r.segSize), off)
+			return pgerr.FromSentinel(ErrIO, err, "could not read WAL segment %s at offset %d", SegmentName(segno, r.segSize), off)
 		}
 		buf = buf[n:]
 		lsn += uint64(n)

@@ -3,6 +3,7 @@ package wal
 import (
 	"encoding/binary"
 	"hash/crc32"
+	"minipg/pgerr"
 
 	"minipg/storage/buffer"
 	"minipg/storage/page"
@@ -138,7 +139,7 @@ func pageHole(p []byte) (off, length int) {
 // CRC of everything after the header, and the number of images.
 func encode(rec *Record, needImage func(b *BlockRef) bool, buf []byte) ([]byte, uint32, int, error) {
 	if len(rec.Blocks) > MaxBlockRefs {
-		return nil, 0, 0, wrap(ErrRecordTooBig, nil, "too many block references in WAL record: %d", len(rec.Blocks))
+		return nil, 0, 0, pgerr.FromSentinel(ErrRecordTooBig, nil, "too many block references in WAL record: %d", len(rec.Blocks))
 	}
 	type img struct{ hoff, hlen int }
 	var imgs [MaxBlockRefs]img
@@ -148,7 +149,7 @@ func encode(rec *Record, needImage func(b *BlockRef) bool, buf []byte) ([]byte, 
 	for i := range rec.Blocks {
 		b := &rec.Blocks[i]
 		if b.Page != nil && len(b.Page) != page.BlockSize {
-			return nil, 0, 0, wrap(ErrRecordTooBig, nil, "page of %d bytes in WAL record", len(b.Page))
+			return nil, 0, 0, pgerr.FromSentinel(ErrRecordTooBig, nil, "page of %d bytes in WAL record", len(b.Page))
 		}
 		if b.Page != nil && needImage(b) {
 			has[i] = true
@@ -159,7 +160,7 @@ func encode(rec *Record, needImage func(b *BlockRef) bool, buf []byte) ([]byte, 
 		total += len(b.Data)
 	}
 	if total > MaxRecordSize {
-		return nil, 0, 0, wrap(ErrRecordTooBig, nil, "WAL record would be %d bytes (maximum %d)", total, MaxRecordSize)
+		return nil, 0, 0, pgerr.FromSentinel(ErrRecordTooBig, nil, "WAL record would be %d bytes (maximum %d)", total, MaxRecordSize)
 	}
 	if cap(buf) < total {
 		buf = make([]byte, total)

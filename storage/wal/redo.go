@@ -3,6 +3,7 @@ package wal
 import (
 	"errors"
 	"io"
+	"minipg/pgerr"
 
 	"minipg/storage/buffer"
 	"minipg/storage/page"
@@ -67,11 +68,11 @@ func (l *Log) Recover() (RecoveryStats, error) {
 		}
 		fn := l.redoFuncs[rec.Rmgr]
 		if fn == nil {
-			return st, wrap(ErrNoRedo, nil, "no redo function for resource manager %d (record at %s)",
+			return st, pgerr.FromSentinel(ErrNoRedo, nil, "no redo function for resource manager %d (record at %s)",
 				rec.Rmgr, FormatLSN(rec.LSN))
 		}
 		if err := fn(rec); err != nil {
-			return st, wrap(ErrCorrupt, err, "redo of record at %s (resource manager %d, info %#x) failed",
+			return st, pgerr.FromSentinel(ErrCorrupt, err, "redo of record at %s (resource manager %d, info %#x) failed",
 				FormatLSN(rec.LSN), rec.Rmgr, rec.Info)
 		}
 	}

@@ -2,6 +2,7 @@ package wal
 
 import (
 	"fmt"
+	"minipg/pgerr"
 	"os"
 	"path/filepath"
 	"sort"
@@ -42,7 +43,7 @@ func parseSegmentName(name string, segSize int64) (uint64, bool) {
 func listSegments(dir string, segSize int64) ([]uint64, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, wrap(ErrIO, err, "could not read WAL directory %q", dir)
+		return nil, pgerr.FromSentinel(ErrIO, err, "could not read WAL directory %q", dir)
 	}
 	var segs []uint64
 	for _, e := range ents {
@@ -67,7 +68,7 @@ func (l *Log) segFileLocked(segno uint64) (*os.File, error) {
 	path := l.segPath(segno)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, wrap(ErrIO, err, "could not open WAL segment %q", path)
+		return nil, pgerr.FromSentinel(ErrIO, err, "could not open WAL segment %q", path)
 	}
 	st, err := f.Stat()
 	if err == nil && st.Size() < l.segSize {
@@ -82,7 +83,7 @@ func (l *Log) segFileLocked(segno uint64) (*os.File, error) {
 	}
 	if err != nil {
 		f.Close()
-		return nil, wrap(ErrIO, err, "could not initialize WAL segment %q", path)
+		return nil, pgerr.FromSentinel(ErrIO, err, "could not initialize WAL segment %q", path)
 	}
 	l.w.files[segno] = f
 	return f, nil
@@ -126,14 +127,14 @@ func (l *Log) removeOldSegments(redo uint64) (removed, recycled int, err error) 
 		if future < l.opts.RecycleSegments {
 			highest++
 			if err := os.Rename(l.segPath(s), l.segPath(highest)); err != nil {
-				return removed, recycled, wrap(ErrIO, err, "could not recycle WAL segment %q", l.segPath(s))
+				return removed, recycled, pgerr.FromSentinel(ErrIO, err, "could not recycle WAL segment %q", l.segPath(s))
 			}
 			future++
 			recycled++
 			continue
 		}
 		if err := os.Remove(l.segPath(s)); err != nil {
-			return removed, recycled, wrap(ErrIO, err, "could not remove WAL segment %q", l.segPath(s))
+			return removed, recycled, pgerr.FromSentinel(ErrIO, err, "could not remove WAL segment %q", l.segPath(s))
 		}
 		removed++
 	}
@@ -150,11 +151,11 @@ func (l *Log) removeOldSegments(redo uint64) (removed, recycled int, err error) 
 func syncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
-		return wrap(ErrIO, err, "could not open directory %q", dir)
+		return pgerr.FromSentinel(ErrIO, err, "could not open directory %q", dir)
 	}
 	defer d.Close()
 	if err := d.Sync(); err != nil {
-		return wrap(ErrIO, err, "could not fsync directory %q", dir)
+		return pgerr.FromSentinel(ErrIO, err, "could not fsync directory %q", dir)
 	}
 	return nil
 }
@@ -192,7 +193,7 @@ func (l *Log) preallocNext() error {
 	tmp := filepath.Join(l.walDir, "xlogtemp.prealloc")
 	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
-		return wrap(ErrIO, err, "could not create file %q", tmp)
+		return pgerr.FromSentinel(ErrIO, err, "could not create file %q", tmp)
 	}
 	err = zeroFill(f, 0, l.segSize)
 	if err == nil {
@@ -203,7 +204,7 @@ func (l *Log) preallocNext() error {
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return wrap(ErrIO, err, "could not initialize WAL segment %q", tmp)
+		return pgerr.FromSentinel(ErrIO, err, "could not initialize WAL segment %q", tmp)
 	}
 	l.w.Lock()
 	defer l.w.Unlock()
@@ -214,7 +215,7 @@ func (l *Log) preallocNext() error {
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
-		return wrap(ErrIO, err, "could not rename file %q to %q", tmp, path)
+		return pgerr.FromSentinel(ErrIO, err, "could not rename file %q to %q", tmp, path)
 	}
 	l.w.newFile = true // the directory entry becomes durable at the next flush
 	l.notePreallocated(next)

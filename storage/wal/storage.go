@@ -2,6 +2,7 @@ package wal
 
 import (
 	"encoding/binary"
+	"minipg/pgerr"
 
 	"minipg/storage/buffer"
 )
@@ -58,7 +59,7 @@ func StorageRedo(pool *buffer.Pool) RedoFunc {
 	return func(rec *DecodedRecord) error {
 		d := rec.MainData
 		bad := func() error {
-			return wrap(ErrCorrupt, nil, "invalid storage record at %s (info %#x, %d bytes)",
+			return pgerr.FromSentinel(ErrCorrupt, nil, "invalid storage record at %s (info %#x, %d bytes)",
 				FormatLSN(rec.LSN), rec.Info, len(d))
 		}
 		if len(d) < 4 {

@@ -1,0 +1,286 @@
+package executor
+
+// Access paths: which scan serves a statement's WHERE over one table (a
+// virtual table's rows, one ctid, an index range or IN list, else a
+// sequential scan), the qualifiers that decide it, and whether an index
+// range already yields the ORDER BY order.
+
+import (
+	"minipg/sql"
+	"minipg/types"
+)
+
+// conjuncts splits an AND tree.
+func conjuncts(e sql.Expr, out []sql.Expr) []sql.Expr {
+	if b, ok := e.(*sql.BoolOp); ok && b.Op == "AND" {
+		for _, a := range b.Args {
+			out = conjuncts(a, out)
+		}
+		return out
+	}
+	if e != nil {
+		out = append(out, e)
+	}
+	return out
+}
+
+// isConstExpr reports whether e reads no column.
+func isConstExpr(e sql.Expr) bool {
+	ok := true
+	sql.Walk(e, func(x sql.Expr) {
+		switch x.(type) {
+		case *sql.ColRef, *sql.Agg:
+			ok = false
+		case *sql.Func:
+			if x.(*sql.Func).Name == "now" {
+				return
+			}
+		}
+	})
+	return ok
+}
+
+// colBound is a comparison of column Col with a constant expression.
+type colBound struct {
+	col  int
+	op   string // = < <= > >= in
+	val  sql.Expr
+	list []sql.Expr // op "in"
+}
+
+var flipOp = map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+// indexable extracts col-op-const comparisons usable with an index on a
+// column of type colT.
+func indexable(conj []sql.Expr, types_ []types.T) []colBound {
+	var out []colBound
+	typeOK := func(ct, vt types.OID) bool {
+		return ct == vt || (intKind(ct) && intKind(vt)) || (strKind(ct) && strKind(vt))
+	}
+	for _, c := range conj {
+		if in, ok := c.(*sql.InList); ok && !in.Not {
+			col, isCol := in.X.(*sql.ColRef)
+			if !isCol || col.Idx >= len(types_) {
+				continue
+			}
+			usable := len(in.List) > 0
+			for _, v := range in.List {
+				if !isConstExpr(v) || !typeOK(types_[col.Idx].OID, v.Type().OID) {
+					usable = false
+				}
+			}
+			if usable {
+				out = append(out, colBound{col: col.Idx, op: "in", list: in.List})
+			}
+			continue
+		}
+		cmp, ok := c.(*sql.Cmp)
+		if !ok || cmp.Op == "<>" {
+			continue
+		}
+		l, r, op := cmp.L, cmp.R, cmp.Op
+		col, isCol := l.(*sql.ColRef)
+		if !isCol {
+			col, isCol = r.(*sql.ColRef)
+			if !isCol {
+				continue
+			}
+			l, r, op = r, l, flipOp[op]
+		}
+		if col.Idx >= len(types_) || !isConstExpr(r) {
+			continue
+		}
+		ct, vt := types_[col.Idx].OID, r.Type().OID
+		if ct != vt && !(intKind(ct) && intKind(vt)) && !(strKind(ct) && strKind(vt) && ct != types.Bpchar && vt != types.Bpchar) {
+			continue
+		}
+		_ = l
+		out = append(out, colBound{col: col.Idx, op: op, val: r})
+	}
+	return out
+}
+
+func intKind(o types.OID) bool { return o == types.Int2 || o == types.Int4 || o == types.Int8 }
+
+func strKind(o types.OID) bool { return o == types.Text || o == types.Varchar }
+
+// indexPlan is a chosen index range.
+type indexPlan struct {
+	ri     *relIndex
+	eq     []sql.Expr // equality values for the leading columns
+	inPos  int        // with inList: the leading column given by a list
+	inList []sql.Expr // col IN (list): one lookup per distinct value
+	lo, hi sql.Expr   // range on the next column (nil: open)
+	loIncl bool
+	hiIncl bool
+}
+
+// chooseIndex picks the index matching the most leading columns.
+func chooseIndex(r *relation, where sql.Expr) *indexPlan {
+	if where == nil || len(r.indexes) == 0 {
+		return nil
+	}
+	bounds := indexable(conjuncts(where, nil), r.types)
+	if len(bounds) == 0 {
+		return nil
+	}
+	var best *indexPlan
+	bestScore := 0
+	for _, ri := range r.indexes {
+		p := &indexPlan{ri: ri}
+		score := 0
+		for _, c := range ri.cols {
+			var eq sql.Expr
+			for _, b := range bounds {
+				if b.col == c && b.op == "=" {
+					eq = b.val
+					break
+				}
+			}
+			if eq == nil && p.inList == nil {
+				for _, b := range bounds {
+					if b.col == c && b.op == "in" {
+						p.inPos, p.inList = len(p.eq), b.list
+						break
+					}
+				}
+				if p.inList != nil && p.inPos == len(p.eq) {
+					p.eq = append(p.eq, nil)
+					score += 2
+					continue
+				}
+			}
+			if eq == nil {
+				for _, b := range bounds {
+					if b.col != c {
+						continue
+					}
+					switch b.op {
+					case ">", ">=":
+						if p.lo == nil {
+							p.lo, p.loIncl = b.val, b.op == ">="
+						}
+					case "<", "<=":
+						if p.hi == nil {
+							p.hi, p.hiIncl = b.val, b.op == "<="
+						}
+					}
+				}
+				if p.lo != nil || p.hi != nil {
+					score++
+				}
+				break
+			}
+			p.eq = append(p.eq, eq)
+			score += 2
+		}
+		if score == 0 {
+			continue
+		}
+		// A unique index fully matched by equalities is best.
+		if ri.def.Unique && len(p.eq) == len(ri.cols) {
+			score += 100
+		}
+		if score > bestScore {
+			best, bestScore = p, score
+		}
+	}
+	return best
+}
+
+// source returns the rows of x.rel that satisfy where (an index range when
+// one applies, else a sequential scan), filtered by where.
+func (x *execCtx) source(where sql.Expr) (rowIter, error) {
+	it, _, err := x.orderedSource(where, nil)
+	return it, err
+}
+
+// orderedSource is source that also tries to return rows in the order of
+// sort (keys over the scan row's columns); sorted reports success, in which
+// case the caller need not sort.
+func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey) (it rowIter, sorted bool, err error) {
+	var in rowIter
+	if v := x.rel.virtual; v != nil {
+		rows, err := v.Rows(x.s.e)
+		if err != nil {
+			return nil, false, err
+		}
+		for i, r := range rows {
+			rows[i] = append(r[:len(x.rel.types):len(x.rel.types)], nil) // no ctid
+		}
+		in = &sliceIter{rows: rows}
+	} else if e := tidQual(where, len(x.rel.types)); e != nil {
+		// ctid = const: fetch that one version.
+		v, err := x.ev.eval(e, nil)
+		if err != nil {
+			return nil, false, err
+		}
+		in = &tidScan{x: x, tid: v}
+	} else if p := chooseIndex(x.rel, where); p != nil {
+		reverse, ok := indexOrder(p, sort)
+		it, err := x.openIndexScan(p, reverse)
+		if err != nil {
+			return nil, false, err
+		}
+		in, sorted = it, ok
+	} else {
+		in = &seqScan{x: x, sc: x.rel.heap.NewScan(x.snap), dec: x.scanDecoder()}
+	}
+	if where == nil {
+		return in, sorted, nil
+	}
+	return &filterIter{in: in, ev: x.ev, pred: where}, sorted, nil
+}
+
+// indexOrder reports whether scanning p forward (or backward) yields rows
+// ordered by sort, whose Idx here are scan-row column positions. Columns
+// bound by equality may appear anywhere; the others must follow the index
+// columns after the equality prefix. The index orders NULL last, which is
+// ASC NULLS LAST or, backward, DESC NULLS FIRST.
+func indexOrder(p *indexPlan, sort []sql.SortKey) (reverse, ok bool) {
+	if len(sort) == 0 || p.inList != nil {
+		return false, false
+	}
+	next := len(p.eq)
+	dirSet := false
+	for _, k := range sort {
+		bound := false
+		for i := range p.eq {
+			if p.ri.cols[i] == k.Idx {
+				bound = true
+			}
+		}
+		if bound {
+			continue
+		}
+		if next >= len(p.ri.cols) || p.ri.cols[next] != k.Idx {
+			return false, false
+		}
+		next++
+		desc := k.Desc
+		if desc != k.NullsFirst {
+			return false, false
+		}
+		if dirSet && desc != reverse {
+			return false, false
+		}
+		reverse, dirSet = desc, true
+	}
+	return reverse, true
+}
+
+// tidQual finds a "ctid = constant" conjunct (ctid is slot ctidIdx).
+func tidQual(where sql.Expr, ctidIdx int) sql.Expr {
+	for _, c := range conjuncts(where, nil) {
+		cmp, ok := c.(*sql.Cmp)
+		if !ok || cmp.Op != "=" {
+			continue
+		}
+		for _, pair := range [][2]sql.Expr{{cmp.L, cmp.R}, {cmp.R, cmp.L}} {
+			if col, ok := pair[0].(*sql.ColRef); ok && col.Idx == ctidIdx && pair[1].Type().OID == types.TID && isConstExpr(pair[1]) {
+				return pair[1]
+			}
+		}
+	}
+	return nil
+}

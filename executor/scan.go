@@ -1,0 +1,253 @@
+package executor
+
+// Scan iterators: the leaves of a plan. A sequential scan, an index range
+// scan (and a union of ranges for IN lists), a fetch by ctid, the single
+// empty row of SELECT without FROM, and no rows at all.
+
+import (
+	"context"
+	"sort"
+
+	"minipg/index"
+	"minipg/storage/heap"
+	"minipg/storage/page"
+	"minipg/types"
+)
+
+// seqScan reads every row the snapshot sees.
+type seqScan struct {
+	x   *execCtx
+	sc  *heap.Scan
+	dec *decoder
+	n   int
+}
+
+func (it *seqScan) Next(ctx context.Context) ([]types.Datum, bool, error) {
+	it.n++
+	if it.n%checkEvery == 0 {
+		if err := canceled(ctx); err != nil {
+			return nil, false, err
+		}
+	}
+	tid, tup, ok, err := it.sc.Next()
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	row, err := it.dec.decode(tup, tid)
+	return row, err == nil, err
+}
+
+func (it *seqScan) Close() { it.sc.Close() }
+
+// indexScan fetches the rows an index range points to.
+type indexScan struct {
+	x   *execCtx
+	it  *index.Iterator
+	dec *decoder
+	n   int
+}
+
+func (it *indexScan) Next(ctx context.Context) ([]types.Datum, bool, error) {
+	for {
+		it.n++
+		if it.n%checkEvery == 0 {
+			if err := canceled(ctx); err != nil {
+				return nil, false, err
+			}
+		}
+		_, tid, ok := it.it.Next()
+		if !ok {
+			return nil, false, nil
+		}
+		// The entry names the root of a HOT chain; the visible member
+		// may be a later version on the same page.
+		vtid, tup, ok, err := it.x.rel.heap.FetchHot(it.x.snap, tid)
+		if err != nil {
+			return nil, false, err
+		}
+		if !ok {
+			continue
+		}
+		row, err := it.dec.decode(tup, vtid)
+		return row, err == nil, err
+	}
+}
+
+func (it *indexScan) Close() {}
+
+// emptyIter produces nothing.
+type emptyIter struct{}
+
+func (emptyIter) Next(context.Context) ([]types.Datum, bool, error) { return nil, false, nil }
+
+func (emptyIter) Close() {}
+
+// openIndexScan evaluates the plan's values and opens the range (one range
+// per distinct IN value).
+func (x *execCtx) openIndexScan(p *indexPlan, reverse bool) (rowIter, error) {
+	prefix := make(index.Key, len(p.eq))
+	for i, e := range p.eq {
+		if p.inList != nil && i == p.inPos {
+			continue
+		}
+		v, err := x.ev.eval(e, nil)
+		if err != nil {
+			return nil, err
+		}
+		if v == nil {
+			return emptyIter{}, nil
+		}
+		if prefix[i], err = keyValue(p.ri.types[i], e.Type(), v); err != nil {
+			return nil, err
+		}
+	}
+	if p.inList == nil {
+		return x.openRange(p, prefix, reverse)
+	}
+	t := p.ri.types[p.inPos]
+	var vals []types.Datum
+	for _, e := range p.inList {
+		v, err := x.ev.eval(e, nil)
+		if err != nil {
+			return nil, err
+		}
+		if v == nil {
+			continue
+		}
+		if v, err = keyValue(t, e.Type(), v); err != nil {
+			return nil, err
+		}
+		vals = append(vals, v)
+	}
+	sort.Slice(vals, func(i, j int) bool { return types.Compare(t, vals[i], vals[j]) < 0 })
+	its := &multiIter{}
+	for i, v := range vals {
+		if i > 0 && types.Compare(t, vals[i-1], v) == 0 {
+			continue
+		}
+		k := append(index.Key(nil), prefix...)
+		k[p.inPos] = v
+		it, err := x.openRange(p, k, reverse)
+		if err != nil {
+			return nil, err
+		}
+		its.its = append(its.its, it)
+	}
+	return its, nil
+}
+
+// openRange opens the index range: entries starting with prefix, limited by
+// the plan's range on the next column.
+func (x *execCtx) openRange(p *indexPlan, prefix index.Key, reverse bool) (rowIter, error) {
+	lo, hi := index.Unbounded, index.Unbounded
+	if len(prefix) > 0 {
+		lo, hi = index.Incl(prefix), index.Incl(prefix)
+	}
+	k := len(prefix)
+	if p.lo != nil {
+		v, err := x.ev.eval(p.lo, nil)
+		if err != nil {
+			return nil, err
+		}
+		if v == nil {
+			return emptyIter{}, nil
+		}
+		if v, err = keyValue(p.ri.types[k], p.lo.Type(), v); err != nil {
+			return nil, err
+		}
+		key := append(append(index.Key{}, prefix...), v)
+		lo = index.Bound{Key: key, Inclusive: p.loIncl}
+	}
+	if p.hi != nil {
+		v, err := x.ev.eval(p.hi, nil)
+		if err != nil {
+			return nil, err
+		}
+		if v == nil {
+			return emptyIter{}, nil
+		}
+		if v, err = keyValue(p.ri.types[k], p.hi.Type(), v); err != nil {
+			return nil, err
+		}
+		key := append(append(index.Key{}, prefix...), v)
+		hi = index.Bound{Key: key, Inclusive: p.hiIncl}
+	}
+	return &indexScan{x: x, it: p.ri.ix.NewIterator(lo, hi, reverse), dec: x.scanDecoder()}, nil
+}
+
+// multiIter concatenates iterators.
+type multiIter struct {
+	its []rowIter
+	i   int
+}
+
+func (it *multiIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
+	for it.i < len(it.its) {
+		row, ok, err := it.its[it.i].Next(ctx)
+		if err != nil || ok {
+			return row, ok, err
+		}
+		it.i++
+	}
+	return nil, false, nil
+}
+
+func (it *multiIter) Close() {
+	for _, c := range it.its {
+		c.Close()
+	}
+}
+
+// keyValue converts a comparison value to the index column's type.
+func keyValue(colT, valT types.T, v types.Datum) (types.Datum, error) {
+	if colT.OID == valT.OID || (intKind(colT.OID) && intKind(valT.OID)) {
+		return v, nil
+	}
+	return types.Coerce(v, valT, types.T{OID: colT.OID, Typmod: -1}, false)
+}
+
+// scanDecoder returns a decoder for a scan of x.rel that decodes the
+// columns in x.need (all when nil).
+func (x *execCtx) scanDecoder() *decoder {
+	d := newDecoder(x.rel)
+	if x.needOwner == x {
+		d.need, d.reuse = x.need, x.reuseRows
+	}
+	return d
+}
+
+// tidScan returns the version at one TID if the snapshot sees it.
+type tidScan struct {
+	x    *execCtx
+	tid  types.Datum
+	done bool
+}
+
+func (it *tidScan) Next(context.Context) ([]types.Datum, bool, error) {
+	if it.done || it.tid == nil {
+		return nil, false, nil
+	}
+	it.done = true
+	tid := it.tid.(page.TID)
+	tup, ok, err := it.x.rel.heap.Fetch(it.x.snap, tid)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	row, err := newDecoder(it.x.rel).decode(tup, tid)
+	return row, err == nil, err
+}
+
+func (it *tidScan) Close() {}
+
+// oneRow is the single empty row of a SELECT without FROM.
+type oneRow struct{ done bool }
+
+func (it *oneRow) Next(context.Context) ([]types.Datum, bool, error) {
+	if it.done {
+		return nil, false, nil
+	}
+	it.done = true
+	return []types.Datum{}, true, nil
+}
+
+func (it *oneRow) Close() {}
