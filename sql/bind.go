@@ -72,6 +72,26 @@ func ParseExpr(text string, t types.T) (Expr, error) {
 	return &Cast{X: e, T: t}, nil
 }
 
+// checkDefault binds a column's DEFAULT expression where CREATE TABLE
+// writes it, as PostgreSQL's cookDefault: errors point into the statement,
+// and without an assignment cast to the column's type (its length or
+// precision is enforced only when the default is used) it is 42804.
+func (b *binder) checkDefault(raw *pg_query.Node, t types.T, colName string) error {
+	savedSc, savedAgg, savedErr := b.sc, b.agg, b.aggErr
+	defer func() { b.sc, b.agg, b.aggErr = savedSc, savedAgg, savedErr }()
+	b.sc, b.agg, b.aggErr = nil, nil, "DEFAULT expressions"
+	e, err := b.expr(raw)
+	if err != nil {
+		return err
+	}
+	_, err = b.coerce(e, types.T{OID: t.OID, Typmod: -1}, types.CastAssignment, exprLocation(raw))
+	if err == errMismatch {
+		return pgerr.New(pgerr.DatatypeMismatch, "column \"%s\" is of type %s but default expression is of type %s",
+			colName, baseName(t), baseName(e.Type())).WithHint("You will need to rewrite or cast the expression.")
+	}
+	return err
+}
+
 // resultCols refreshes column types after parameter types are final.
 func resultCols(st Stmt, cols []ResultCol) []ResultCol {
 	var ex []Expr

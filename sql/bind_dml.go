@@ -154,22 +154,23 @@ func (b *binder) insertStmt(s *pg_query.InsertStmt) (*Insert, error) {
 			out.Cols, out.ColTypes = out.Cols[:n], out.ColTypes[:n]
 		}
 	default:
+		b.insertSource = true
 		src, err := b.selectStmt(sel)
 		if err != nil {
 			return nil, err
 		}
 		if src.NVisible > len(out.Cols) {
-			return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns")
+			return nil, b.errAt(src.targetLocs[len(out.Cols)], pgerr.SyntaxError, "INSERT has more expressions than target columns")
 		}
 		if src.NVisible < len(out.Cols) {
 			if len(s.Cols) > 0 {
-				return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions")
+				return nil, b.errAt(exprLocation(s.Cols[src.NVisible]), pgerr.SyntaxError, "INSERT has more target columns than expressions")
 			}
 			out.Cols, out.ColTypes = out.Cols[:src.NVisible], out.ColTypes[:src.NVisible]
 		}
 		for i := 0; i < src.NVisible; i++ {
 			col := t.Columns[out.Cols[i]]
-			e, err := b.assign(src.Targets[i], colType(col), col.Name, 0)
+			e, err := b.assign(src.Targets[i], colType(col), col.Name, src.targetLocs[i])
 			if err != nil {
 				return nil, err
 			}
@@ -183,24 +184,74 @@ func (b *binder) insertStmt(s *pg_query.InsertStmt) (*Insert, error) {
 	return out, nil
 }
 
+// exprLocation is PostgreSQL's exprLocation over a raw expression: the
+// leftmost byte offset the expression covers (an operator's left operand, a
+// cast's argument, a function's name), or -1 when it has none. Errors about
+// a whole expression (assignment coercion, surplus VALUES items) point there.
 func exprLocation(n *pg_query.Node) int32 {
 	switch {
+	case n == nil:
+		return -1
 	case n.GetAConst() != nil:
 		return n.GetAConst().Location
 	case n.GetColumnRef() != nil:
 		return n.GetColumnRef().Location
+	case n.GetParamRef() != nil:
+		return n.GetParamRef().Location
 	case n.GetResTarget() != nil:
 		return n.GetResTarget().Location
 	case n.GetAExpr() != nil:
-		return n.GetAExpr().Location
+		a := n.GetAExpr()
+		return leftmostLoc(a.Location, exprLocation(a.Lexpr))
 	case n.GetTypeCast() != nil:
-		return n.GetTypeCast().Location
+		tc := n.GetTypeCast()
+		return leftmostLoc(exprLocation(tc.Arg), tc.Location)
 	case n.GetFuncCall() != nil:
-		return n.GetFuncCall().Location
-	case n.GetParamRef() != nil:
-		return n.GetParamRef().Location
+		fc := n.GetFuncCall()
+		return leftmostLoc(fc.Location, listLocation(fc.Args))
+	case n.GetBoolExpr() != nil:
+		be := n.GetBoolExpr()
+		return leftmostLoc(be.Location, listLocation(be.Args))
+	case n.GetNullTest() != nil:
+		nt := n.GetNullTest()
+		return leftmostLoc(nt.Location, exprLocation(nt.Arg))
+	case n.GetBooleanTest() != nil:
+		bt := n.GetBooleanTest()
+		return leftmostLoc(bt.Location, exprLocation(bt.Arg))
+	case n.GetSubLink() != nil:
+		sl := n.GetSubLink()
+		return leftmostLoc(exprLocation(sl.Testexpr), sl.Location)
+	case n.GetCaseExpr() != nil:
+		return n.GetCaseExpr().Location
+	case n.GetCoalesceExpr() != nil:
+		return n.GetCoalesceExpr().Location
+	case n.GetSqlvalueFunction() != nil:
+		return n.GetSqlvalueFunction().Location
+	case n.GetSetToDefault() != nil:
+		return n.GetSetToDefault().Location
 	}
 	return -1
+}
+
+// listLocation is the location of the first of ns that has one.
+func listLocation(ns []*pg_query.Node) int32 {
+	for _, n := range ns {
+		if loc := exprLocation(n); loc >= 0 {
+			return loc
+		}
+	}
+	return -1
+}
+
+// leftmostLoc is the smaller of two locations, ignoring unknown (-1) ones.
+func leftmostLoc(a, b int32) int32 {
+	switch {
+	case a < 0:
+		return b
+	case b < 0:
+		return a
+	}
+	return min(a, b)
 }
 
 // targetTable resolves the table an UPDATE or DELETE changes and makes it,
@@ -265,7 +316,7 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 			if e, err = b.expr(rt.Val); err != nil {
 				return nil, err
 			}
-			if e, err = b.assign(e, colType(col), col.Name, rt.Location); err != nil {
+			if e, err = b.assign(e, colType(col), col.Name, exprLocation(rt.Val)); err != nil {
 				return nil, err
 			}
 		}

@@ -54,6 +54,9 @@ type binder struct {
 	aggErr    string  // clause name for "aggregate functions are not allowed in %s"
 
 	allowVirtual bool // table lookups may return virtual tables (SELECT's FROM)
+	// insertSource: the next selectStmt is an INSERT's source and leaves
+	// its unknown-typed outputs for the target columns to resolve.
+	insertSource bool
 }
 
 func (b *binder) errAt(loc int32, code pgerr.Code, format string, args ...any) *pgerr.Error {
@@ -71,8 +74,12 @@ func (b *binder) noteParam(idx int) types.OID {
 }
 
 // baseName is a type's name without its modifier, as PostgreSQL's
-// format_type_be names types in operator and function errors.
+// format_type_be names types in operator, function and assignment errors
+// (char of any length is "character" there, not "bpchar").
 func baseName(t types.T) string {
+	if t.OID == types.Bpchar {
+		return "character"
+	}
 	return types.T{OID: t.OID, Typmod: -1}.Name()
 }
 
@@ -129,7 +136,7 @@ func (b *binder) coerce(e Expr, t types.T, ctx types.CastContext, loc int32) (Ex
 	if from.OID != t.OID {
 		cc := types.CastContextOf(from.OID, t.OID)
 		if cc == types.CastNone || !castAllowed(cc, ctx) {
-			if ctx == types.CastExplicit || cc == types.CastNone {
+			if ctx == types.CastExplicit {
 				return nil, b.errAt(loc, pgerr.CannotCoerce, "cannot cast type %s to %s", from.Name(), t.Name())
 			}
 			return nil, errMismatch
@@ -170,12 +177,15 @@ func withPos(err error, pos int32) error {
 	return err
 }
 
-// assign coerces e for storing into a column of type t (INSERT/UPDATE).
+// assign coerces e for storing into a column of type t (INSERT/UPDATE), as
+// PostgreSQL's transformAssignedExpr: without an implicit or assignment cast
+// it is 42804 naming both types without modifiers, at loc (the leftmost
+// location of the expression).
 func (b *binder) assign(e Expr, t types.T, colName string, loc int32) (Expr, error) {
 	out, err := b.coerce(e, t, types.CastAssignment, loc)
 	if err == errMismatch {
 		return nil, b.errAt(loc, pgerr.DatatypeMismatch, "column \"%s\" is of type %s but expression is of type %s",
-			colName, t.Name(), e.Type().Name()).WithHint("You will need to rewrite or cast the expression.")
+			colName, baseName(t), baseName(e.Type())).WithHint("You will need to rewrite or cast the expression.")
 	}
 	return out, err
 }

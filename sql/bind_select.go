@@ -255,6 +255,8 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 	if len(s.WindowClause) > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported")
 	}
+	keepUnknown := b.insertSource
+	b.insertSource = false
 	b.allowVirtual = true
 	quals, err := b.fromClause(s.FromClause)
 	b.allowVirtual = false
@@ -304,7 +306,7 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 				}
 				matched = true
 				for i, c := range st.table.Columns {
-					targets = append(targets, target{e: &ColRef{Idx: st.base + i, T: types.T{OID: types.OID(c.TypeOID), Typmod: c.Typmod}, Name: c.Name}, name: c.Name})
+					targets = append(targets, target{e: &ColRef{Idx: st.base + i, T: types.T{OID: types.OID(c.TypeOID), Typmod: c.Typmod}, Name: c.Name}, name: c.Name, loc: cr.Location})
 				}
 			}
 			if !matched {
@@ -320,7 +322,7 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 		if name == "" {
 			name, _ = figureColname(rt.Val)
 		}
-		targets = append(targets, target{e: e, name: name, loc: rt.Location})
+		targets = append(targets, target{e: e, name: name, loc: exprLocation(rt.Val)})
 	}
 	nvis := len(targets)
 	// GROUP BY
@@ -381,7 +383,7 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 				if s.DistinctClause != nil {
 					return nil, pgerr.New(pgerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
 				}
-				targets = append(targets, target{e: e, name: "?column?"})
+				targets = append(targets, target{e: e, name: "?column?", loc: -1})
 				idx = len(targets) - 1
 			}
 		}
@@ -403,10 +405,19 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 		}
 		out.Distinct = true
 	}
-	// Unknown-typed outputs become text, as PostgreSQL resolves them.
+	// Unknown-typed outputs become text, as PostgreSQL resolves them, except
+	// the visible ones of an INSERT's source that are neither sorted nor
+	// DISTINCT: those take the target column's type.
+	sorted := map[int]bool{}
+	for _, k := range out.Sort {
+		sorted[k.Idx] = true
+	}
 	for i := range targets {
 		if isUnknown(targets[i].e) {
 			if _, ok := targets[i].e.(*Param); ok {
+				continue
+			}
+			if keepUnknown && i < nvis && !out.Distinct && !sorted[i] {
 				continue
 			}
 			e, err := b.coerce(targets[i].e, types.TText, types.CastImplicit, targets[i].loc)
@@ -440,6 +451,7 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 	}
 	for _, t := range targets {
 		out.Targets = append(out.Targets, t.e)
+		out.targetLocs = append(out.targetLocs, t.loc)
 	}
 	out.NVisible = nvis
 	for i, t := range targets[:nvis] {
@@ -517,7 +529,7 @@ func (b *binder) limitExpr(n *pg_query.Node, clause string) (Expr, error) {
 		return nil, err
 	}
 	if e.Type().Category() != 'N' && !isUnknown(e) {
-		return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type bigint, not type %s", clause, e.Type().Name())
+		return nil, b.errAt(exprLocation(n), pgerr.DatatypeMismatch, "argument of %s must be type bigint, not type %s", clause, baseName(e.Type()))
 	}
 	return b.coerce(e, types.TInt8, types.CastAssignment, 0)
 }
