@@ -6,6 +6,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
+	"minipg/catalog"
 	"minipg/pgerr"
 	"minipg/types"
 )
@@ -70,26 +71,6 @@ func ParseExpr(text string, t types.T) (Expr, error) {
 		return e, err
 	}
 	return &Cast{X: e, T: t}, nil
-}
-
-// checkDefault binds a column's DEFAULT expression where CREATE TABLE
-// writes it, as PostgreSQL's cookDefault: errors point into the statement,
-// and without an assignment cast to the column's type (its length or
-// precision is enforced only when the default is used) it is 42804.
-func (b *binder) checkDefault(raw *pg_query.Node, t types.T, colName string) error {
-	savedSc, savedAgg, savedErr := b.sc, b.agg, b.aggErr
-	defer func() { b.sc, b.agg, b.aggErr = savedSc, savedAgg, savedErr }()
-	b.sc, b.agg, b.aggErr = nil, nil, "DEFAULT expressions"
-	e, err := b.expr(raw)
-	if err != nil {
-		return err
-	}
-	_, err = b.coerce(e, types.T{OID: t.OID, Typmod: -1}, types.CastAssignment, exprLocation(raw))
-	if err == errMismatch {
-		return pgerr.New(pgerr.DatatypeMismatch, "column \"%s\" is of type %s but default expression is of type %s",
-			colName, baseName(t), baseName(e.Type())).WithHint("You will need to rewrite or cast the expression.")
-	}
-	return err
 }
 
 // resultCols refreshes column types after parameter types are final.
@@ -266,4 +247,40 @@ var canonicalNames = map[string]string{
 	"datestyle":     "DateStyle",
 	"timezone":      "TimeZone",
 	"intervalstyle": "IntervalStyle",
+}
+
+// Catalog is what binding needs from the catalog.
+type Catalog interface {
+	Table(name string) (*catalog.Table, bool)
+}
+
+type binder struct {
+	cat    Catalog
+	query  string
+	params []types.OID
+	// paramSeen: the $n (0-based) the statement uses; a parameter it does
+	// not use and the client did not type is 42P18.
+	paramSeen map[int]bool
+	sc        *scope
+	agg       *aggCtx // nil: aggregates not allowed here
+	aggErr    string  // clause name for "aggregate functions are not allowed in %s"
+
+	allowVirtual bool // table lookups may return virtual tables (SELECT's FROM)
+	// insertSource: the next selectStmt is an INSERT's source and leaves
+	// its unknown-typed outputs for the target columns to resolve.
+	insertSource bool
+}
+
+func (b *binder) errAt(loc int32, code pgerr.Code, format string, args ...any) *pgerr.Error {
+	e := pgerr.New(code, format, args...)
+	e.Position = charPos(b.query, loc)
+	return e
+}
+
+// paramType returns the current type of $idx+1.
+func (b *binder) noteParam(idx int) types.OID {
+	for len(b.params) <= idx {
+		b.params = append(b.params, 0)
+	}
+	return b.params[idx]
 }
