@@ -117,61 +117,117 @@ type target struct {
 	loc  int32
 }
 
+// selectStmt binds a SELECT, one clause after another in PostgreSQL's
+// order: FROM and WHERE, the target list, GROUP BY and HAVING, ORDER BY,
+// DISTINCT, then the output columns, LIMIT/OFFSET and FOR UPDATE.
 func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
-	if s.Op != pg_query.SetOperation_SETOP_NONE && s.Op != pg_query.SetOperation_SET_OPERATION_UNDEFINED {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "UNION, INTERSECT and EXCEPT are not supported")
-	}
-	if s.WithClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH queries are not supported")
-	}
-	if len(s.ValuesLists) > 0 {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "VALUES lists outside INSERT are not supported")
-	}
-	if s.IntoClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "SELECT INTO is not supported")
-	}
-	if len(s.WindowClause) > 0 {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported")
+	if err := selectUnsupported(s); err != nil {
+		return nil, err
 	}
 	keepUnknown := b.insertSource
 	b.insertSource = false
+	out := &Select{}
+	if err := b.fromWhere(s, out); err != nil {
+		return nil, err
+	}
+	ag := &aggCtx{}
+	b.agg = ag
+	targets, err := b.targetList(s.TargetList)
+	if err != nil {
+		return nil, err
+	}
+	nvis := len(targets)
+	if err := b.groupByHaving(s, targets[:nvis], out); err != nil {
+		return nil, err
+	}
+	if targets, err = b.orderBy(s, targets, nvis, out); err != nil {
+		return nil, err
+	}
+	b.agg = nil
+	if err := distinctClause(s, out); err != nil {
+		return nil, err
+	}
+	if err := b.resolveUnknownTargets(targets, nvis, keepUnknown, out); err != nil {
+		return nil, err
+	}
+	for i := range out.Sort {
+		out.Sort[i].T = targets[out.Sort[i].Idx].e.Type()
+	}
+	out.Aggs = ag.aggs
+	if err := b.groupRows(targets, out); err != nil {
+		return nil, err
+	}
+	outputColumns(targets, nvis, out)
+	if err := b.limitClause(s, out); err != nil {
+		return nil, err
+	}
+	if err := lockingClause(s, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// selectUnsupported rejects the forms of SELECT minipg does not bind.
+func selectUnsupported(s *pg_query.SelectStmt) error {
+	if s.Op != pg_query.SetOperation_SETOP_NONE && s.Op != pg_query.SetOperation_SET_OPERATION_UNDEFINED {
+		return pgerr.New(pgerr.FeatureNotSupported, "UNION, INTERSECT and EXCEPT are not supported")
+	}
+	if s.WithClause != nil {
+		return pgerr.New(pgerr.FeatureNotSupported, "WITH queries are not supported")
+	}
+	if len(s.ValuesLists) > 0 {
+		return pgerr.New(pgerr.FeatureNotSupported, "VALUES lists outside INSERT are not supported")
+	}
+	if s.IntoClause != nil {
+		return pgerr.New(pgerr.FeatureNotSupported, "SELECT INTO is not supported")
+	}
+	if len(s.WindowClause) > 0 {
+		return pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported")
+	}
+	return nil
+}
+
+// fromWhere binds FROM (the tables, each LEFT JOIN's ON condition) and
+// WHERE, into which the inner joins' ON conditions are ANDed.
+func (b *binder) fromWhere(s *pg_query.SelectStmt, out *Select) error {
 	b.allowVirtual = true
 	quals, err := b.fromClause(s.FromClause)
 	b.allowVirtual = false
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out := &Select{}
 	if b.sc != nil {
 		out.Table = b.sc.tables[0].table
 		for _, st := range b.sc.tables {
 			ft := FromTable{Table: st.table, Base: st.base, Left: st.left}
 			on, err := b.conditions(st.on, "JOIN conditions", "JOIN/ON")
 			if err != nil {
-				return nil, err
+				return err
 			}
 			ft.On = andAll(on)
 			out.From = append(out.From, ft)
 		}
 	}
-	// WHERE, with the join conditions
 	conds, err := b.conditions(quals, "JOIN conditions", "JOIN/ON")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if s.WhereClause != nil {
 		w, err := b.condition(s.WhereClause, "WHERE", "WHERE")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		conds = append(conds, w)
 	}
 	out.Where = andAll(conds)
-	ag := &aggCtx{}
-	b.agg = ag
-	// Targets
+	return nil
+}
+
+// targetList binds the select list, expanding * and t.* into the columns of
+// the tables in scope.
+func (b *binder) targetList(list []*pg_query.Node) ([]target, error) {
 	var targets []target
-	for _, tn := range s.TargetList {
+	for _, tn := range list {
 		rt := tn.GetResTarget()
 		if cr := rt.Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
 			if b.sc == nil {
@@ -202,30 +258,39 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 		}
 		targets = append(targets, target{e: e, name: name, loc: exprLocation(rt.Val)})
 	}
-	nvis := len(targets)
-	// GROUP BY
+	return targets, nil
+}
+
+// groupByHaving binds GROUP BY (over the visible targets, by position or
+// output name as well) and HAVING.
+func (b *binder) groupByHaving(s *pg_query.SelectStmt, visible []target, out *Select) error {
 	for _, g := range s.GroupClause {
-		e, err := b.groupOrSortExpr(g, targets[:nvis], "GROUP BY")
+		e, err := b.groupOrSortExpr(g, visible, "GROUP BY")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if _, isAgg := e.(*Agg); isAgg {
-			return nil, pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in GROUP BY")
+			return pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in GROUP BY")
 		}
 		out.Group = append(out.Group, e)
 	}
-	// HAVING
 	if s.HavingClause != nil {
 		h, err := b.expr(s.HavingClause)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if h, err = b.requireBool(h, "HAVING", 0); err != nil {
-			return nil, err
+			return err
 		}
 		out.Having = h
 	}
-	// ORDER BY
+	return nil
+}
+
+// orderBy binds ORDER BY into out.Sort: an output column by name or
+// position, else an expression, which is added as a hidden target unless
+// an equal target exists. It returns the targets with the hidden ones.
+func (b *binder) orderBy(s *pg_query.SelectStmt, targets []target, nvis int, out *Select) ([]target, error) {
 	for _, sn := range s.SortClause {
 		sb := sn.GetSortBy()
 		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
@@ -275,17 +340,24 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 		}
 		out.Sort = append(out.Sort, key)
 	}
-	b.agg = nil
-	// DISTINCT
+	return targets, nil
+}
+
+// distinctClause binds SELECT DISTINCT (DISTINCT ON is not supported).
+func distinctClause(s *pg_query.SelectStmt, out *Select) error {
 	if s.DistinctClause != nil {
 		if len(s.DistinctClause) > 0 && s.DistinctClause[0] != nil && s.DistinctClause[0].Node != nil {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "SELECT DISTINCT ON is not supported")
+			return pgerr.New(pgerr.FeatureNotSupported, "SELECT DISTINCT ON is not supported")
 		}
 		out.Distinct = true
 	}
-	// Unknown-typed outputs become text, as PostgreSQL resolves them, except
-	// the visible ones of an INSERT's source that are neither sorted nor
-	// DISTINCT: those take the target column's type.
+	return nil
+}
+
+// resolveUnknownTargets makes unknown-typed outputs text, as PostgreSQL
+// resolves them, except (keepUnknown) the visible ones of an INSERT's source
+// that are neither sorted nor DISTINCT: those take the target column's type.
+func (b *binder) resolveUnknownTargets(targets []target, nvis int, keepUnknown bool, out *Select) error {
 	sorted := map[int]bool{}
 	for _, k := range out.Sort {
 		sorted[k.Idx] = true
@@ -300,39 +372,47 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 			}
 			e, err := b.coerce(targets[i].e, types.TText, types.CastImplicit, targets[i].loc)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			targets[i].e = e
 		}
 	}
-	for i := range out.Sort {
-		out.Sort[i].T = targets[out.Sort[i].Idx].e.Type()
-	}
-	// Aggregation
-	out.Aggs = ag.aggs
+	return nil
+}
+
+// groupRows decides whether the query aggregates (GROUP BY, an aggregate or
+// HAVING) and, if so, rewrites the targets and HAVING over the group row.
+func (b *binder) groupRows(targets []target, out *Select) error {
 	out.Grouped = len(out.Group) > 0 || len(out.Aggs) > 0 || out.Having != nil
-	if out.Grouped {
-		for i := range targets {
-			e, err := b.toGroupRow(targets[i].e, out)
-			if err != nil {
-				return nil, err
-			}
-			targets[i].e = e
-		}
-		if out.Having != nil {
-			h, err := b.toGroupRow(out.Having, out)
-			if err != nil {
-				return nil, err
-			}
-			out.Having = h
-		}
+	if !out.Grouped {
+		return nil
 	}
+	for i := range targets {
+		e, err := b.toGroupRow(targets[i].e, out)
+		if err != nil {
+			return err
+		}
+		targets[i].e = e
+	}
+	if out.Having != nil {
+		h, err := b.toGroupRow(out.Having, out)
+		if err != nil {
+			return err
+		}
+		out.Having = h
+	}
+	return nil
+}
+
+// outputColumns fills out's targets and describes the visible ones (name,
+// type, and the table column a plain column reference comes from).
+func outputColumns(targets []target, nvis int, out *Select) {
 	for _, t := range targets {
 		out.Targets = append(out.Targets, t.e)
 		out.targetLocs = append(out.targetLocs, t.loc)
 	}
 	out.NVisible = nvis
-	for i, t := range targets[:nvis] {
+	for _, t := range targets[:nvis] {
 		rc := ResultCol{Name: t.name, T: t.e.Type()}
 		if c, ok := t.e.(*ColRef); ok && !out.Grouped {
 			rc.TableOID, rc.AttNum = out.source(c.Idx)
@@ -343,35 +423,44 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 				}
 			}
 		}
-		_ = i
 		out.Columns = append(out.Columns, rc)
 	}
-	// LIMIT / OFFSET
+}
+
+// limitClause binds LIMIT (LIMIT NULL and LIMIT ALL are none) and OFFSET.
+func (b *binder) limitClause(s *pg_query.SelectStmt, out *Select) error {
+	var err error
 	if s.LimitCount != nil {
 		if c := s.LimitCount.GetAConst(); c == nil || !c.Isnull {
 			if out.Limit, err = b.limitExpr(s.LimitCount, "LIMIT"); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
 	if s.LimitOffset != nil {
 		if out.Offset, err = b.limitExpr(s.LimitOffset, "OFFSET"); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if s.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "FETCH ... WITH TIES is not supported")
+		return pgerr.New(pgerr.FeatureNotSupported, "FETCH ... WITH TIES is not supported")
 	}
+	return nil
+}
+
+// lockingClause binds FOR UPDATE / FOR SHARE, refused with DISTINCT,
+// GROUP BY, HAVING and aggregates as CheckSelectLocking does.
+func lockingClause(s *pg_query.SelectStmt, out *Select) error {
 	for _, lc := range s.LockingClause {
 		l := lc.GetLockingClause()
 		if l.WaitPolicy != pg_query.LockWaitPolicy_LockWaitBlock {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "NOWAIT and SKIP LOCKED are not supported")
+			return pgerr.New(pgerr.FeatureNotSupported, "NOWAIT and SKIP LOCKED are not supported")
 		}
 		if out.Table == nil {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE without a table is not supported")
+			return pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE without a table is not supported")
 		}
 		if len(out.From) > 1 {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE with joins is not supported")
+			return pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE with joins is not supported")
 		}
 		// CheckSelectLocking's checks, in its order and words.
 		strength := map[pg_query.LockClauseStrength]string{pg_query.LockClauseStrength_LCS_FORKEYSHARE: "FOR KEY SHARE",
@@ -382,17 +471,17 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 		}
 		switch {
 		case out.Distinct:
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with DISTINCT clause", strength)
+			return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with DISTINCT clause", strength)
 		case len(out.Group) > 0:
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with GROUP BY clause", strength)
+			return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with GROUP BY clause", strength)
 		case out.Having != nil:
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with HAVING clause", strength)
+			return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with HAVING clause", strength)
 		case out.Grouped:
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with aggregate functions", strength)
+			return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with aggregate functions", strength)
 		}
 		out.ForUpdate = true
 	}
-	return out, nil
+	return nil
 }
 
 // limitExpr binds the argument of LIMIT or OFFSET, converted to bigint;
