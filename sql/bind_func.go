@@ -69,11 +69,12 @@ type call struct {
 	args []Expr
 }
 
-// undefined is 42883 naming the call's signature as it stands.
+// undefined is 42883 naming the function as called and its arguments'
+// types as they stand, without modifiers (format_type_be).
 func (c *call) undefined() error {
 	var ts []string
 	for _, a := range c.args {
-		ts = append(ts, a.Type().Name())
+		ts = append(ts, baseName(a.Type()))
 	}
 	return c.b.errAt(c.fc.Location, pgerr.UndefinedFunction, "function %s does not exist", c.name+"("+strings.Join(ts, ", ")+")").
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
@@ -136,8 +137,9 @@ func (c *call) rounding() (Expr, error) {
 	if len(args) < 1 || len(args) > 2 || (len(args) == 2 && (c.name == "floor" || c.name == "ceil" || c.name == "ceiling")) {
 		return nil, c.undefined()
 	}
-	if c.name == "ceiling" {
-		c.name = "ceil"
+	fn := c.name
+	if fn == "ceiling" {
+		fn = "ceil"
 	}
 	t := types.TNumeric
 	if a := args[0]; !isUnknown(a) && (a.Type().OID == types.Float8 || a.Type().OID == types.Float4) && len(args) == 1 {
@@ -156,7 +158,7 @@ func (c *call) rounding() (Expr, error) {
 			return nil, c.undefined()
 		}
 	}
-	return &Func{Name: c.name, Args: args, T: t}, nil
+	return &Func{Name: fn, Args: args, T: t}, nil
 }
 
 // substr binds substr(s, from [, count]) and substring in function form.
