@@ -501,6 +501,18 @@ INSERT INTO co (c_vc) VALUES ('12345   '::text) RETURNING c_vc;
 UPDATE cu SET c_int2 = 40000;
 UPDATE cu SET c_vc = now()::timestamp;
 INSERT INTO co (c_date) VALUES ('infinity'::timestamp) RETURNING c_date;
+INSERT INTO co (c_int4) VALUES ('NaN'::float8);
+INSERT INTO co (c_int8) VALUES ('NaN'::numeric);
+INSERT INTO co (c_int2) VALUES ('-Infinity'::numeric);
+INSERT INTO co (c_num) VALUES ('Infinity'::float8);
+INSERT INTO co (c_num) VALUES ('NaN'::real) RETURNING c_num;
+INSERT INTO co (c_f4) VALUES (1e-50::float8);
+INSERT INTO co (c_int2) VALUES (32767.5);
+INSERT INTO co (c_int2) VALUES (-32768.4::float8) RETURNING c_int2;
+INSERT INTO co (c_ts) VALUES ('infinity'::date) RETURNING c_ts;
+INSERT INTO co (c_ts) VALUES ('294276-12-31'::date);
+INSERT INTO co (c_text) VALUES ('-0'::float8), (1e100::float8), (0.1::real), (1e-7::numeric) RETURNING c_text;
+INSERT INTO co (c_ch) VALUES ('ab '::varchar), (true), ('2024-01-02'::date) RETURNING c_ch, length(c_ch);
 -- COPY text: a bad value in each column
 COPY co (c_text, c_int2) FROM STDIN;
 a	70000
