@@ -91,3 +91,21 @@ func TestAssignNeverCannotCoerce(t *testing.T) {
 		}
 	}
 }
+
+// TestAssignParam: a parameter the client typed is assigned like any other
+// expression (42804 at the $n), one it left untyped takes the column's type.
+func TestAssignParam(t *testing.T) {
+	_, err := Prepare(coerceCat, "INSERT INTO ct (id, ts) VALUES (1, $1)", []types.OID{types.Bool})
+	pe, ok := err.(*pgerr.Error)
+	if !ok || pe.Code != pgerr.DatatypeMismatch || pe.Position != 36 ||
+		pe.Message != `column "ts" is of type timestamp without time zone but expression is of type boolean` {
+		t.Fatalf("typed parameter: %v", err)
+	}
+	b, err := Prepare(coerceCat, "UPDATE ct SET ts = $1, c = $2", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.ParamTypes) != 2 || b.ParamTypes[0] != types.Timestamp || b.ParamTypes[1] != types.Bpchar {
+		t.Fatalf("inferred parameter types %v", b.ParamTypes)
+	}
+}
