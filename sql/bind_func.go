@@ -32,6 +32,7 @@ func (b *binder) funcCall(fc *pg_query.FuncCall) (Expr, error) {
 			return nil, err
 		}
 		c.args = append(c.args, x)
+		c.argTypes = append(c.argTypes, x.Type())
 	}
 	switch name {
 	case "version", "now", "current_database", "current_user", "session_user", "pg_backend_pid", "current_schema":
@@ -63,26 +64,31 @@ func (b *binder) funcCall(fc *pg_query.FuncCall) (Expr, error) {
 // call is a function call being bound: its name and bound arguments, which
 // the family's binder coerces in place.
 type call struct {
-	b    *binder
-	fc   *pg_query.FuncCall
-	name string
-	args []Expr
+	b        *binder
+	fc       *pg_query.FuncCall
+	name     string
+	args     []Expr
+	argTypes []types.T // as written, before any coercion
 }
 
-// undefined is 42883 naming the function as called and its arguments'
-// types as they stand, without modifiers (format_type_be).
+// undefined is 42883 naming the function as called and its arguments' types
+// as written, without modifiers (format_type_be).
 func (c *call) undefined() error {
 	var ts []string
-	for _, a := range c.args {
-		ts = append(ts, baseName(a.Type()))
+	for _, t := range c.argTypes {
+		ts = append(ts, baseName(t))
 	}
 	return c.b.errAt(c.fc.Location, pgerr.UndefinedFunction, "function %s does not exist", c.name+"("+strings.Join(ts, ", ")+")").
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 }
 
-// coerceArg converts argument i to t implicitly.
+// coerceArg converts argument i to t implicitly; without an implicit cast
+// the function does not exist for these arguments.
 func (c *call) coerceArg(i int, t types.T) error {
 	x, err := c.b.coerce(c.args[i], t, types.CastImplicit, c.fc.Location)
+	if err == errMismatch {
+		return c.undefined()
+	}
 	if err != nil {
 		return err
 	}
@@ -212,9 +218,6 @@ func (c *call) registered() (Expr, error) {
 	}
 	for i := range c.args {
 		if err := c.coerceArg(i, types.T{OID: f.Args[i], Typmod: -1}); err != nil {
-			if err == errMismatch {
-				return nil, c.undefined()
-			}
 			return nil, err
 		}
 	}
