@@ -356,18 +356,23 @@ func distinctClause(s *pg_query.SelectStmt, out *Select) error {
 
 // resolveUnknownTargets makes unknown-typed outputs text, as PostgreSQL
 // resolves them, except (keepUnknown) the visible ones of an INSERT's source
-// that are neither sorted nor DISTINCT: those take the target column's type.
+// that are neither grouped, sorted nor DISTINCT: those take the target
+// column's type.
 func (b *binder) resolveUnknownTargets(targets []target, nvis int, keepUnknown bool, out *Select) error {
 	sorted := map[int]bool{}
 	for _, k := range out.Sort {
 		sorted[k.Idx] = true
+	}
+	grouped := map[Expr]bool{} // targets GROUP BY names by position or name
+	for _, g := range out.Group {
+		grouped[g] = true
 	}
 	for i := range targets {
 		if isUnknown(targets[i].e) {
 			if _, ok := targets[i].e.(*Param); ok {
 				continue
 			}
-			if keepUnknown && i < nvis && !out.Distinct && !sorted[i] {
+			if keepUnknown && i < nvis && !out.Distinct && !sorted[i] && !grouped[targets[i].e] {
 				continue
 			}
 			e, err := b.coerce(targets[i].e, types.TText, types.CastImplicit, targets[i].loc)

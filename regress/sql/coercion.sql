@@ -486,6 +486,17 @@ INSERT INTO co (c_ts) VALUES ('2024-01-02 25:00');
 INSERT INTO co (c_ts) SELECT '2024-01-02 25:00';
 UPDATE cu SET c_ts = '2024-01-02 25:00';
 INSERT INTO co (c_ts) VALUES (NULL) RETURNING c_ts;
+-- an INSERT's SELECT leaves unknown literals to the target column unless it
+-- groups, sorts or DISTINCTs them (then they are text)
+INSERT INTO co (c_int4) SELECT 'x' FROM cs GROUP BY 1;
+INSERT INTO co (c_int4) SELECT '5' FROM cs GROUP BY 1;
+INSERT INTO co (c_int4, c_text) SELECT '5', '5' FROM cs GROUP BY 2 RETURNING c_int4, c_text;
+INSERT INTO co (c_int4) SELECT DISTINCT '6' FROM cs;
+INSERT INTO co (c_int4) SELECT '7' FROM cs ORDER BY 1;
+INSERT INTO co (c_int4) SELECT '8' FROM cs GROUP BY s_text RETURNING c_int4;
+INSERT INTO co (c_date, c_text) SELECT '2024-02-03', max(s_text) FROM cs RETURNING c_date, c_text;
+INSERT INTO co (c_bool) SELECT 'yes' FROM cs ORDER BY s_int4 LIMIT 1 RETURNING c_bool;
+INSERT INTO co (c_num) SELECT '1.005' WHERE true RETURNING c_num;
 -- run-time range and length checks
 INSERT INTO co (c_int2) VALUES (70000);
 INSERT INTO co (c_int2) SELECT 70000;
