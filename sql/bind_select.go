@@ -509,10 +509,13 @@ func (b *binder) limitExpr(n *pg_query.Node, clause string) (Expr, error) {
 }
 
 // groupOrSortExpr binds a GROUP BY / ORDER BY item: an integer constant is a
-// 1-based target position; a bare name not found among the input columns
-// matches an output column name.
+// 1-based target position (any other constant is 42601); a bare name not
+// found among the input columns matches an output column name.
 func (b *binder) groupOrSortExpr(n *pg_query.Node, targets []target, clause string) (Expr, error) {
-	if c := n.GetAConst(); c != nil && c.GetIval() != nil {
+	if c := n.GetAConst(); c != nil {
+		if c.GetIval() == nil {
+			return nil, b.errAt(c.Location, pgerr.SyntaxError, "non-integer constant in %s", clause)
+		}
 		pos := int(c.GetIval().Ival)
 		if pos < 1 || pos > len(targets) {
 			return nil, b.errAt(c.Location, pgerr.InvalidColumnReference, "%s position %d is not in select list", clause, pos)
