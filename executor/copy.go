@@ -10,6 +10,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"minipg/pgerr"
 	"minipg/sql"
@@ -238,13 +239,32 @@ func readLine(br *bufio.Reader) (string, bool, error) {
 	return line[:n], true, nil
 }
 
+// parseField converts field i of the current line. A bad value's error says
+// where it was, as PostgreSQL's CONTEXT does: COPY t, line n, column c: "v".
 func (ld *copyLoader) parseField(i int, s string) (types.Datum, error) {
 	t := ld.colTypes[i]
 	v, err := types.ParseText(t, s)
 	if err != nil {
-		return nil, err
+		pe := pgerr.Flatten(err)
+		pe.Where = fmt.Sprintf("COPY %s, line %d, column %s: \"%s\"", ld.x.rel.def.Name, ld.line,
+			ld.x.rel.def.Columns[ld.c.Cols[i]].Name, clipCopyValue(s))
+		return nil, pe
 	}
 	return v, nil
+}
+
+// clipCopyValue is limit_printout_length: a value longer than 100 bytes is
+// cut (on a character boundary) and marked with "...".
+func clipCopyValue(s string) string {
+	const maxDisplay = 100
+	if len(s) <= maxDisplay {
+		return s
+	}
+	n := maxDisplay
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
 }
 
 // readText reads the text format: lines split at unescaped delimiters,

@@ -30,8 +30,9 @@ type Error struct {
 	Message  string
 	Detail   string
 	Hint     string
-	Position int32 // 1-based character position in the query text, 0 if none
-	Cause    error // the wrapped error, if any
+	Position int32  // 1-based character position in the query text, 0 if none
+	Where    string // CONTEXT: what was being done (COPY's line and column)
+	Cause    error  // the wrapped error, if any
 
 	// The object the error is about, as PostgreSQL's errtable,
 	// errtablecol and errtableconstraint report it (ErrorResponse fields

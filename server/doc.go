@@ -112,7 +112,8 @@
 // # Errors and robustness
 //
 // Errors are *pgerr.Error; ErrorResponse carries severity (also the
-// non-localized V field), SQLSTATE, message, detail, hint and position.
+// non-localized V field), SQLSTATE, message, detail, hint, position and
+// context (W: COPY's line and column of a bad value).
 // Errors that are not pgerr become XX000; a cancelled context is 57014. A
 // malformed message (unknown type, bad length, undecodable body) is FATAL
 // 08P01 and the connection is closed; so is a message over the maximum

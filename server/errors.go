@@ -125,6 +125,7 @@ func responseFields(e *pgerr.Error, sev string, code pgerr.Code) pgproto3.ErrorR
 		Detail:              e.Detail,
 		Hint:                e.Hint,
 		Position:            e.Position,
+		Where:               e.Where,
 		SchemaName:          e.Schema,
 		TableName:           e.Table,
 		ColumnName:          e.Column,

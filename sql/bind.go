@@ -6,6 +6,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
+	"minipg/catalog"
 	"minipg/pgerr"
 	"minipg/types"
 )
@@ -17,6 +18,48 @@ type Bound struct {
 	ParamTypes []types.OID
 	Columns    []ResultCol
 	Notices    []*pgerr.Error // raised while parsing (identifier truncation)
+}
+
+// Catalog is what binding needs from the catalog.
+type Catalog interface {
+	Table(name string) (*catalog.Table, bool)
+}
+
+// binder binds one statement: the catalog it reads, the query text (for
+// error positions), the parameter types found so far, and the clause being
+// bound (its scope and whether aggregates are allowed).
+type binder struct {
+	cat    Catalog
+	query  string
+	params []types.OID
+	// paramSeen: the $n (0-based) the statement uses; a parameter it does
+	// not use and the client did not type is 42P18.
+	paramSeen map[int]bool
+	sc        *scope
+	agg       *aggCtx // nil: aggregates not allowed here
+	aggErr    string  // clause name for "aggregate functions are not allowed in %s"
+
+	allowVirtual bool // table lookups may return virtual tables (SELECT's FROM)
+	// insertSource: the next selectStmt is an INSERT's source and leaves
+	// its unknown-typed outputs for the target columns to resolve.
+	insertSource bool
+}
+
+// errAt is an error at byte offset loc of the query (reported as a
+// character position; no position when loc < 0).
+func (b *binder) errAt(loc int32, code pgerr.Code, format string, args ...any) *pgerr.Error {
+	e := pgerr.New(code, format, args...)
+	e.Position = charPos(b.query, loc)
+	return e
+}
+
+// noteParam makes room for $idx+1 and returns its current type (0: not
+// decided yet).
+func (b *binder) noteParam(idx int) types.OID {
+	for len(b.params) <= idx {
+		b.params = append(b.params, 0)
+	}
+	return b.params[idx]
 }
 
 // Prepare parses query (one statement) and binds it against cat.

@@ -71,6 +71,9 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 					if err != nil {
 						return nil, err
 					}
+					if err := b.checkDefault(c.RawExpr, t, cd.Colname); err != nil {
+						return nil, err
+					}
 					if _, err := ParseExpr(txt, t); err != nil {
 						return nil, err
 					}

@@ -71,6 +71,9 @@ func (b *binder) returning(t *catalog.Table, list []*pg_query.Node) ([]Expr, []R
 	return exprs, cols, nil
 }
 
+// insertStmt binds INSERT: the target columns, then the rows (DEFAULT
+// VALUES, VALUES lists or a SELECT), each value assigned to its column's
+// type, then RETURNING.
 func (b *binder) insertStmt(s *pg_query.InsertStmt) (*Insert, error) {
 	if s.WithClause != nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH queries are not supported")
@@ -83,27 +86,8 @@ func (b *binder) insertStmt(s *pg_query.InsertStmt) (*Insert, error) {
 		return nil, err
 	}
 	out := &Insert{Table: t}
-	if len(s.Cols) == 0 {
-		for i := range t.Columns {
-			out.Cols = append(out.Cols, i)
-		}
-	} else {
-		seen := map[int]bool{}
-		for _, cn := range s.Cols {
-			rt := cn.GetResTarget()
-			if len(rt.Indirection) > 0 {
-				return nil, b.errAt(rt.Location, pgerr.FeatureNotSupported, "assignment to a field or array element is not supported")
-			}
-			idx := colIndex(t, rt.Name)
-			if idx < 0 {
-				return nil, b.errAt(rt.Location, pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.Name)
-			}
-			if seen[idx] {
-				return nil, b.errAt(rt.Location, pgerr.DuplicateColumn, "column \"%s\" specified more than once", rt.Name)
-			}
-			seen[idx] = true
-			out.Cols = append(out.Cols, idx)
-		}
+	if out.Cols, err = b.insertColumns(t, s.Cols); err != nil {
+		return nil, err
 	}
 	for _, c := range out.Cols {
 		out.ColTypes = append(out.ColTypes, colType(t.Columns[c]))
@@ -118,64 +102,12 @@ func (b *binder) insertStmt(s *pg_query.InsertStmt) (*Insert, error) {
 		out.Cols, out.ColTypes = nil, nil
 		out.Values = [][]Expr{{}}
 	case len(sel.ValuesLists) > 0:
-		b.sc, b.agg, b.aggErr = nil, nil, "VALUES"
-		for _, vl := range sel.ValuesLists {
-			items := vl.GetList().GetItems()
-			if len(items) > len(out.Cols) {
-				return nil, b.errAt(exprLocation(items[len(out.Cols)]), pgerr.SyntaxError, "INSERT has more expressions than target columns")
-			}
-			if len(items) < len(out.Cols) && len(s.Cols) > 0 {
-				return nil, b.errAt(exprLocation(s.Cols[len(items)]), pgerr.SyntaxError, "INSERT has more target columns than expressions")
-			}
-			row := make([]Expr, len(items))
-			for i, it := range items {
-				if it.GetSetToDefault() != nil {
-					continue
-				}
-				e, err := b.expr(it)
-				if err != nil {
-					return nil, err
-				}
-				col := t.Columns[out.Cols[i]]
-				if row[i], err = b.assign(e, colType(col), col.Name, exprLocation(it)); err != nil {
-					return nil, err
-				}
-			}
-			out.Values = append(out.Values, row)
-		}
-		if len(s.Cols) == 0 && len(out.Values) > 0 {
-			// Without a column list, VALUES fills the leading columns.
-			n := len(out.Values[0])
-			for _, r := range out.Values {
-				if len(r) != n {
-					return nil, pgerr.New(pgerr.SyntaxError, "VALUES lists must all be the same length")
-				}
-			}
-			out.Cols, out.ColTypes = out.Cols[:n], out.ColTypes[:n]
-		}
+		err = b.insertValues(s, sel.ValuesLists, out)
 	default:
-		src, err := b.selectStmt(sel)
-		if err != nil {
-			return nil, err
-		}
-		if src.NVisible > len(out.Cols) {
-			return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns")
-		}
-		if src.NVisible < len(out.Cols) {
-			if len(s.Cols) > 0 {
-				return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions")
-			}
-			out.Cols, out.ColTypes = out.Cols[:src.NVisible], out.ColTypes[:src.NVisible]
-		}
-		for i := 0; i < src.NVisible; i++ {
-			col := t.Columns[out.Cols[i]]
-			e, err := b.assign(src.Targets[i], colType(col), col.Name, 0)
-			if err != nil {
-				return nil, err
-			}
-			src.Targets[i] = e
-		}
-		out.Source = src
+		err = b.insertSelect(s, sel, out)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if out.Returning, out.Columns, err = b.returning(t, s.ReturningList); err != nil {
 		return nil, err
@@ -183,24 +115,105 @@ func (b *binder) insertStmt(s *pg_query.InsertStmt) (*Insert, error) {
 	return out, nil
 }
 
-func exprLocation(n *pg_query.Node) int32 {
-	switch {
-	case n.GetAConst() != nil:
-		return n.GetAConst().Location
-	case n.GetColumnRef() != nil:
-		return n.GetColumnRef().Location
-	case n.GetResTarget() != nil:
-		return n.GetResTarget().Location
-	case n.GetAExpr() != nil:
-		return n.GetAExpr().Location
-	case n.GetTypeCast() != nil:
-		return n.GetTypeCast().Location
-	case n.GetFuncCall() != nil:
-		return n.GetFuncCall().Location
-	case n.GetParamRef() != nil:
-		return n.GetParamRef().Location
+// insertColumns resolves INSERT's column list to column indexes (all
+// columns, in order, without one).
+func (b *binder) insertColumns(t *catalog.Table, list []*pg_query.Node) ([]int, error) {
+	var cols []int
+	if len(list) == 0 {
+		for i := range t.Columns {
+			cols = append(cols, i)
+		}
+		return cols, nil
 	}
-	return -1
+	seen := map[int]bool{}
+	for _, cn := range list {
+		rt := cn.GetResTarget()
+		if len(rt.Indirection) > 0 {
+			return nil, b.errAt(rt.Location, pgerr.FeatureNotSupported, "assignment to a field or array element is not supported")
+		}
+		idx := colIndex(t, rt.Name)
+		if idx < 0 {
+			return nil, b.errAt(rt.Location, pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.Name)
+		}
+		if seen[idx] {
+			return nil, b.errAt(rt.Location, pgerr.DuplicateColumn, "column \"%s\" specified more than once", rt.Name)
+		}
+		seen[idx] = true
+		cols = append(cols, idx)
+	}
+	return cols, nil
+}
+
+// insertValues binds INSERT ... VALUES: each row's items are assigned to
+// the target columns (DEFAULT items stay nil, for the column default).
+func (b *binder) insertValues(s *pg_query.InsertStmt, lists []*pg_query.Node, out *Insert) error {
+	t := out.Table
+	b.sc, b.agg, b.aggErr = nil, nil, "VALUES"
+	for _, vl := range lists {
+		items := vl.GetList().GetItems()
+		if len(items) > len(out.Cols) {
+			return b.errAt(exprLocation(items[len(out.Cols)]), pgerr.SyntaxError, "INSERT has more expressions than target columns")
+		}
+		if len(items) < len(out.Cols) && len(s.Cols) > 0 {
+			return b.errAt(exprLocation(s.Cols[len(items)]), pgerr.SyntaxError, "INSERT has more target columns than expressions")
+		}
+		row := make([]Expr, len(items))
+		for i, it := range items {
+			if it.GetSetToDefault() != nil {
+				continue
+			}
+			e, err := b.expr(it)
+			if err != nil {
+				return err
+			}
+			col := t.Columns[out.Cols[i]]
+			if row[i], err = b.assign(e, colType(col), col.Name, exprLocation(it)); err != nil {
+				return err
+			}
+		}
+		out.Values = append(out.Values, row)
+	}
+	if len(s.Cols) == 0 && len(out.Values) > 0 {
+		// Without a column list, VALUES fills the leading columns.
+		n := len(out.Values[0])
+		for _, r := range out.Values {
+			if len(r) != n {
+				return pgerr.New(pgerr.SyntaxError, "VALUES lists must all be the same length")
+			}
+		}
+		out.Cols, out.ColTypes = out.Cols[:n], out.ColTypes[:n]
+	}
+	return nil
+}
+
+// insertSelect binds INSERT ... SELECT: the SELECT's visible targets are
+// assigned to the target columns (its unknown literals take their types).
+func (b *binder) insertSelect(s *pg_query.InsertStmt, sel *pg_query.SelectStmt, out *Insert) error {
+	t := out.Table
+	b.insertSource = true
+	src, err := b.selectStmt(sel)
+	if err != nil {
+		return err
+	}
+	if src.NVisible > len(out.Cols) {
+		return b.errAt(src.targetLocs[len(out.Cols)], pgerr.SyntaxError, "INSERT has more expressions than target columns")
+	}
+	if src.NVisible < len(out.Cols) {
+		if len(s.Cols) > 0 {
+			return b.errAt(exprLocation(s.Cols[src.NVisible]), pgerr.SyntaxError, "INSERT has more target columns than expressions")
+		}
+		out.Cols, out.ColTypes = out.Cols[:src.NVisible], out.ColTypes[:src.NVisible]
+	}
+	for i := 0; i < src.NVisible; i++ {
+		col := t.Columns[out.Cols[i]]
+		e, err := b.assign(src.Targets[i], colType(col), col.Name, src.targetLocs[i])
+		if err != nil {
+			return err
+		}
+		src.Targets[i] = e
+	}
+	out.Source = src
+	return nil
 }
 
 // targetTable resolves the table an UPDATE or DELETE changes and makes it,
@@ -265,7 +278,7 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 			if e, err = b.expr(rt.Val); err != nil {
 				return nil, err
 			}
-			if e, err = b.assign(e, colType(col), col.Name, rt.Location); err != nil {
+			if e, err = b.assign(e, colType(col), col.Name, exprLocation(rt.Val)); err != nil {
 				return nil, err
 			}
 		}

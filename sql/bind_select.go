@@ -3,93 +3,9 @@ package sql
 import (
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
-	"minipg/catalog"
 	"minipg/pgerr"
 	"minipg/types"
 )
-
-// fromClause binds FROM: nothing, or tables joined by commas, CROSS JOIN
-// or [INNER] JOIN ... ON (the ON conditions are returned, to be ANDed into
-// WHERE).
-func (b *binder) fromClause(from []*pg_query.Node) ([]*pg_query.Node, error) {
-	b.sc = nil
-	if len(from) == 0 {
-		return nil, nil
-	}
-	sc := &scope{}
-	var quals []*pg_query.Node
-	var add func(n *pg_query.Node) error
-	add = func(n *pg_query.Node) error {
-		switch {
-		case n.GetRangeVar() != nil:
-			rv := n.GetRangeVar()
-			t, err := b.table(rv)
-			if err != nil {
-				return err
-			}
-			alias := t.Name
-			if rv.Alias != nil && rv.Alias.Aliasname != "" {
-				alias = rv.Alias.Aliasname
-			}
-			base := 0
-			for _, st := range sc.tables {
-				if st.alias == alias {
-					return b.errAt(rv.Location, pgerr.Code("42712"), "table name \"%s\" specified more than once", alias)
-				}
-				base = st.base + len(st.table.Columns) + 1
-			}
-			sc.tables = append(sc.tables, scopeTable{table: t, alias: alias, base: base})
-			return nil
-		case n.GetJoinExpr() != nil:
-			j := n.GetJoinExpr()
-			left := j.Jointype == pg_query.JoinType_JOIN_LEFT
-			if j.Jointype != pg_query.JoinType_JOIN_INNER && !left {
-				return pgerr.New(pgerr.FeatureNotSupported, "RIGHT and FULL joins are not supported").
-					WithHint("minipg supports inner joins and LEFT JOIN; write a RIGHT JOIN as a LEFT JOIN.")
-			}
-			if left && j.Rarg.GetRangeVar() == nil {
-				return pgerr.New(pgerr.FeatureNotSupported, "the right side of a LEFT JOIN must be a table")
-			}
-			if j.IsNatural || len(j.UsingClause) > 0 {
-				return pgerr.New(pgerr.FeatureNotSupported, "NATURAL JOIN and JOIN ... USING are not supported").
-					WithHint("Write the join condition with ON.")
-			}
-			if j.Alias != nil {
-				return pgerr.New(pgerr.FeatureNotSupported, "aliases of joins are not supported")
-			}
-			if err := add(j.Larg); err != nil {
-				return err
-			}
-			if err := add(j.Rarg); err != nil {
-				return err
-			}
-			if j.Quals != nil {
-				if left {
-					st := &sc.tables[len(sc.tables)-1]
-					st.left, st.on = true, append(st.on, j.Quals)
-				} else {
-					quals = append(quals, j.Quals)
-				}
-			}
-			if left && j.Quals == nil {
-				sc.tables[len(sc.tables)-1].left = true
-			}
-			return nil
-		case n.GetRangeSubselect() != nil:
-			return pgerr.New(pgerr.FeatureNotSupported, "subqueries in FROM are not supported")
-		case n.GetRangeFunction() != nil:
-			return pgerr.New(pgerr.FeatureNotSupported, "functions in FROM are not supported")
-		}
-		return pgerr.New(pgerr.FeatureNotSupported, "this FROM item is not supported")
-	}
-	for _, n := range from {
-		if err := add(n); err != nil {
-			return nil, err
-		}
-	}
-	b.sc = sc
-	return quals, nil
-}
 
 // condition binds a WHERE or JOIN/ON condition: aggregates are refused
 // (naming aggClause) and the result must be boolean (naming boolClause).
@@ -124,44 +40,6 @@ func andAll(conds []Expr) Expr {
 		return conds[0]
 	}
 	return &BoolOp{Op: "AND", Args: conds}
-}
-
-func (b *binder) table(rv *pg_query.RangeVar) (*catalog.Table, error) {
-	sysCatalog := func() error {
-		name := rv.Relname
-		if rv.Schemaname != "" {
-			name = rv.Schemaname + "." + name
-		}
-		return b.errAt(rv.Location, pgerr.FeatureNotSupported, "system catalog \"%s\" is not supported", name).
-			WithHint("minipg keeps no PostgreSQL system catalogs: psql's \\d commands and catalog queries do not work.")
-	}
-	if rv.Schemaname == "information_schema" {
-		return nil, sysCatalog()
-	}
-	if rv.Schemaname != "" && rv.Schemaname != "public" && rv.Schemaname != "pg_catalog" {
-		return nil, b.errAt(rv.Location, pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname)
-	}
-	t, ok := b.cat.Table(rv.Relname)
-	if !ok {
-		if v := lookupVirtual(rv.Relname); v != nil && b.allowVirtual {
-			return v.Table, nil
-		}
-		if rv.Schemaname == "pg_catalog" || pgCatalogNames[rv.Relname] {
-			return nil, sysCatalog()
-		}
-		return nil, b.errAt(rv.Location, pgerr.UndefinedTable, "relation \"%s\" does not exist", rv.Relname)
-	}
-	return t, nil
-}
-
-// pgCatalogNames are PostgreSQL catalogs and system views that clients
-// (psql's \d, drivers, tools) query by their unqualified names.
-var pgCatalogNames = map[string]bool{
-	"pg_class": true, "pg_namespace": true, "pg_attribute": true, "pg_type": true, "pg_index": true,
-	"pg_database": true, "pg_tables": true, "pg_indexes": true, "pg_settings": true, "pg_roles": true,
-	"pg_user": true, "pg_proc": true, "pg_am": true, "pg_constraint": true, "pg_description": true,
-	"pg_views": true, "pg_locks": true, "pg_stat_activity": true, "pg_stat_user_tables": true,
-	"pg_attrdef": true, "pg_inherits": true, "pg_extension": true, "pg_collation": true,
 }
 
 // figureColname is PostgreSQL's FigureColname: the name a target gets
@@ -239,59 +117,117 @@ type target struct {
 	loc  int32
 }
 
+// selectStmt binds a SELECT, one clause after another in PostgreSQL's
+// order: FROM and WHERE, the target list, GROUP BY and HAVING, ORDER BY,
+// DISTINCT, then the output columns, LIMIT/OFFSET and FOR UPDATE.
 func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
+	if err := selectUnsupported(s); err != nil {
+		return nil, err
+	}
+	keepUnknown := b.insertSource
+	b.insertSource = false
+	out := &Select{}
+	if err := b.fromWhere(s, out); err != nil {
+		return nil, err
+	}
+	ag := &aggCtx{}
+	b.agg = ag
+	targets, err := b.targetList(s.TargetList)
+	if err != nil {
+		return nil, err
+	}
+	nvis := len(targets)
+	if err := b.groupByHaving(s, targets[:nvis], out); err != nil {
+		return nil, err
+	}
+	if targets, err = b.orderBy(s, targets, nvis, out); err != nil {
+		return nil, err
+	}
+	b.agg = nil
+	if err := distinctClause(s, out); err != nil {
+		return nil, err
+	}
+	if err := b.resolveUnknownTargets(targets, nvis, keepUnknown, out); err != nil {
+		return nil, err
+	}
+	for i := range out.Sort {
+		out.Sort[i].T = targets[out.Sort[i].Idx].e.Type()
+	}
+	out.Aggs = ag.aggs
+	if err := b.groupRows(targets, out); err != nil {
+		return nil, err
+	}
+	outputColumns(targets, nvis, out)
+	if err := b.limitClause(s, out); err != nil {
+		return nil, err
+	}
+	if err := lockingClause(s, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// selectUnsupported rejects the forms of SELECT minipg does not bind.
+func selectUnsupported(s *pg_query.SelectStmt) error {
 	if s.Op != pg_query.SetOperation_SETOP_NONE && s.Op != pg_query.SetOperation_SET_OPERATION_UNDEFINED {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "UNION, INTERSECT and EXCEPT are not supported")
+		return pgerr.New(pgerr.FeatureNotSupported, "UNION, INTERSECT and EXCEPT are not supported")
 	}
 	if s.WithClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH queries are not supported")
+		return pgerr.New(pgerr.FeatureNotSupported, "WITH queries are not supported")
 	}
 	if len(s.ValuesLists) > 0 {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "VALUES lists outside INSERT are not supported")
+		return pgerr.New(pgerr.FeatureNotSupported, "VALUES lists outside INSERT are not supported")
 	}
 	if s.IntoClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "SELECT INTO is not supported")
+		return pgerr.New(pgerr.FeatureNotSupported, "SELECT INTO is not supported")
 	}
 	if len(s.WindowClause) > 0 {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported")
+		return pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported")
 	}
+	return nil
+}
+
+// fromWhere binds FROM (the tables, each LEFT JOIN's ON condition) and
+// WHERE, into which the inner joins' ON conditions are ANDed.
+func (b *binder) fromWhere(s *pg_query.SelectStmt, out *Select) error {
 	b.allowVirtual = true
 	quals, err := b.fromClause(s.FromClause)
 	b.allowVirtual = false
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out := &Select{}
 	if b.sc != nil {
 		out.Table = b.sc.tables[0].table
 		for _, st := range b.sc.tables {
 			ft := FromTable{Table: st.table, Base: st.base, Left: st.left}
 			on, err := b.conditions(st.on, "JOIN conditions", "JOIN/ON")
 			if err != nil {
-				return nil, err
+				return err
 			}
 			ft.On = andAll(on)
 			out.From = append(out.From, ft)
 		}
 	}
-	// WHERE, with the join conditions
 	conds, err := b.conditions(quals, "JOIN conditions", "JOIN/ON")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if s.WhereClause != nil {
 		w, err := b.condition(s.WhereClause, "WHERE", "WHERE")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		conds = append(conds, w)
 	}
 	out.Where = andAll(conds)
-	ag := &aggCtx{}
-	b.agg = ag
-	// Targets
+	return nil
+}
+
+// targetList binds the select list, expanding * and t.* into the columns of
+// the tables in scope.
+func (b *binder) targetList(list []*pg_query.Node) ([]target, error) {
 	var targets []target
-	for _, tn := range s.TargetList {
+	for _, tn := range list {
 		rt := tn.GetResTarget()
 		if cr := rt.Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
 			if b.sc == nil {
@@ -304,7 +240,7 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 				}
 				matched = true
 				for i, c := range st.table.Columns {
-					targets = append(targets, target{e: &ColRef{Idx: st.base + i, T: types.T{OID: types.OID(c.TypeOID), Typmod: c.Typmod}, Name: c.Name}, name: c.Name})
+					targets = append(targets, target{e: &ColRef{Idx: st.base + i, T: types.T{OID: types.OID(c.TypeOID), Typmod: c.Typmod}, Name: c.Name}, name: c.Name, loc: cr.Location})
 				}
 			}
 			if !matched {
@@ -320,32 +256,41 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 		if name == "" {
 			name, _ = figureColname(rt.Val)
 		}
-		targets = append(targets, target{e: e, name: name, loc: rt.Location})
+		targets = append(targets, target{e: e, name: name, loc: exprLocation(rt.Val)})
 	}
-	nvis := len(targets)
-	// GROUP BY
+	return targets, nil
+}
+
+// groupByHaving binds GROUP BY (over the visible targets, by position or
+// output name as well) and HAVING.
+func (b *binder) groupByHaving(s *pg_query.SelectStmt, visible []target, out *Select) error {
 	for _, g := range s.GroupClause {
-		e, err := b.groupOrSortExpr(g, targets[:nvis], "GROUP BY")
+		e, err := b.groupOrSortExpr(g, visible, "GROUP BY")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if _, isAgg := e.(*Agg); isAgg {
-			return nil, pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in GROUP BY")
+			return pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in GROUP BY")
 		}
 		out.Group = append(out.Group, e)
 	}
-	// HAVING
 	if s.HavingClause != nil {
 		h, err := b.expr(s.HavingClause)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if h, err = b.requireBool(h, "HAVING", 0); err != nil {
-			return nil, err
+			return err
 		}
 		out.Having = h
 	}
-	// ORDER BY
+	return nil
+}
+
+// orderBy binds ORDER BY into out.Sort: an output column by name or
+// position, else an expression, which is added as a hidden target unless
+// an equal target exists. It returns the targets with the hidden ones.
+func (b *binder) orderBy(s *pg_query.SelectStmt, targets []target, nvis int, out *Select) ([]target, error) {
 	for _, sn := range s.SortClause {
 		sb := sn.GetSortBy()
 		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
@@ -381,7 +326,7 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 				if s.DistinctClause != nil {
 					return nil, pgerr.New(pgerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
 				}
-				targets = append(targets, target{e: e, name: "?column?"})
+				targets = append(targets, target{e: e, name: "?column?", loc: -1})
 				idx = len(targets) - 1
 			}
 		}
@@ -395,54 +340,84 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 		}
 		out.Sort = append(out.Sort, key)
 	}
-	b.agg = nil
-	// DISTINCT
+	return targets, nil
+}
+
+// distinctClause binds SELECT DISTINCT (DISTINCT ON is not supported).
+func distinctClause(s *pg_query.SelectStmt, out *Select) error {
 	if s.DistinctClause != nil {
 		if len(s.DistinctClause) > 0 && s.DistinctClause[0] != nil && s.DistinctClause[0].Node != nil {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "SELECT DISTINCT ON is not supported")
+			return pgerr.New(pgerr.FeatureNotSupported, "SELECT DISTINCT ON is not supported")
 		}
 		out.Distinct = true
 	}
-	// Unknown-typed outputs become text, as PostgreSQL resolves them.
+	return nil
+}
+
+// resolveUnknownTargets makes unknown-typed outputs text, as PostgreSQL
+// resolves them, except (keepUnknown) the visible ones of an INSERT's source
+// that are neither grouped, sorted nor DISTINCT: those take the target
+// column's type.
+func (b *binder) resolveUnknownTargets(targets []target, nvis int, keepUnknown bool, out *Select) error {
+	sorted := map[int]bool{}
+	for _, k := range out.Sort {
+		sorted[k.Idx] = true
+	}
+	grouped := map[Expr]bool{} // targets GROUP BY names by position or name
+	for _, g := range out.Group {
+		grouped[g] = true
+	}
 	for i := range targets {
 		if isUnknown(targets[i].e) {
 			if _, ok := targets[i].e.(*Param); ok {
 				continue
 			}
+			if keepUnknown && i < nvis && !out.Distinct && !sorted[i] && !grouped[targets[i].e] {
+				continue
+			}
 			e, err := b.coerce(targets[i].e, types.TText, types.CastImplicit, targets[i].loc)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			targets[i].e = e
 		}
 	}
-	for i := range out.Sort {
-		out.Sort[i].T = targets[out.Sort[i].Idx].e.Type()
-	}
-	// Aggregation
-	out.Aggs = ag.aggs
+	return nil
+}
+
+// groupRows decides whether the query aggregates (GROUP BY, an aggregate or
+// HAVING) and, if so, rewrites the targets and HAVING over the group row.
+func (b *binder) groupRows(targets []target, out *Select) error {
 	out.Grouped = len(out.Group) > 0 || len(out.Aggs) > 0 || out.Having != nil
-	if out.Grouped {
-		for i := range targets {
-			e, err := b.toGroupRow(targets[i].e, out)
-			if err != nil {
-				return nil, err
-			}
-			targets[i].e = e
-		}
-		if out.Having != nil {
-			h, err := b.toGroupRow(out.Having, out)
-			if err != nil {
-				return nil, err
-			}
-			out.Having = h
-		}
+	if !out.Grouped {
+		return nil
 	}
+	for i := range targets {
+		e, err := b.toGroupRow(targets[i].e, out)
+		if err != nil {
+			return err
+		}
+		targets[i].e = e
+	}
+	if out.Having != nil {
+		h, err := b.toGroupRow(out.Having, out)
+		if err != nil {
+			return err
+		}
+		out.Having = h
+	}
+	return nil
+}
+
+// outputColumns fills out's targets and describes the visible ones (name,
+// type, and the table column a plain column reference comes from).
+func outputColumns(targets []target, nvis int, out *Select) {
 	for _, t := range targets {
 		out.Targets = append(out.Targets, t.e)
+		out.targetLocs = append(out.targetLocs, t.loc)
 	}
 	out.NVisible = nvis
-	for i, t := range targets[:nvis] {
+	for _, t := range targets[:nvis] {
 		rc := ResultCol{Name: t.name, T: t.e.Type()}
 		if c, ok := t.e.(*ColRef); ok && !out.Grouped {
 			rc.TableOID, rc.AttNum = out.source(c.Idx)
@@ -453,35 +428,44 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 				}
 			}
 		}
-		_ = i
 		out.Columns = append(out.Columns, rc)
 	}
-	// LIMIT / OFFSET
+}
+
+// limitClause binds LIMIT (LIMIT NULL and LIMIT ALL are none) and OFFSET.
+func (b *binder) limitClause(s *pg_query.SelectStmt, out *Select) error {
+	var err error
 	if s.LimitCount != nil {
 		if c := s.LimitCount.GetAConst(); c == nil || !c.Isnull {
 			if out.Limit, err = b.limitExpr(s.LimitCount, "LIMIT"); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
 	if s.LimitOffset != nil {
 		if out.Offset, err = b.limitExpr(s.LimitOffset, "OFFSET"); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if s.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "FETCH ... WITH TIES is not supported")
+		return pgerr.New(pgerr.FeatureNotSupported, "FETCH ... WITH TIES is not supported")
 	}
+	return nil
+}
+
+// lockingClause binds FOR UPDATE / FOR SHARE, refused with DISTINCT,
+// GROUP BY, HAVING and aggregates as CheckSelectLocking does.
+func lockingClause(s *pg_query.SelectStmt, out *Select) error {
 	for _, lc := range s.LockingClause {
 		l := lc.GetLockingClause()
 		if l.WaitPolicy != pg_query.LockWaitPolicy_LockWaitBlock {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "NOWAIT and SKIP LOCKED are not supported")
+			return pgerr.New(pgerr.FeatureNotSupported, "NOWAIT and SKIP LOCKED are not supported")
 		}
 		if out.Table == nil {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE without a table is not supported")
+			return pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE without a table is not supported")
 		}
 		if len(out.From) > 1 {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE with joins is not supported")
+			return pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE with joins is not supported")
 		}
 		// CheckSelectLocking's checks, in its order and words.
 		strength := map[pg_query.LockClauseStrength]string{pg_query.LockClauseStrength_LCS_FORKEYSHARE: "FOR KEY SHARE",
@@ -492,19 +476,21 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 		}
 		switch {
 		case out.Distinct:
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with DISTINCT clause", strength)
+			return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with DISTINCT clause", strength)
 		case len(out.Group) > 0:
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with GROUP BY clause", strength)
+			return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with GROUP BY clause", strength)
 		case out.Having != nil:
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with HAVING clause", strength)
+			return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with HAVING clause", strength)
 		case out.Grouped:
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with aggregate functions", strength)
+			return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with aggregate functions", strength)
 		}
 		out.ForUpdate = true
 	}
-	return out, nil
+	return nil
 }
 
+// limitExpr binds the argument of LIMIT or OFFSET, converted to bigint;
+// it may not refer to columns or aggregates.
 func (b *binder) limitExpr(n *pg_query.Node, clause string) (Expr, error) {
 	saved := b.agg
 	b.agg, b.aggErr = nil, clause
@@ -517,16 +503,19 @@ func (b *binder) limitExpr(n *pg_query.Node, clause string) (Expr, error) {
 		return nil, err
 	}
 	if e.Type().Category() != 'N' && !isUnknown(e) {
-		return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type bigint, not type %s", clause, e.Type().Name())
+		return nil, b.errAt(exprLocation(n), pgerr.DatatypeMismatch, "argument of %s must be type bigint, not type %s", clause, baseName(e.Type()))
 	}
 	return b.coerce(e, types.TInt8, types.CastAssignment, 0)
 }
 
 // groupOrSortExpr binds a GROUP BY / ORDER BY item: an integer constant is a
-// 1-based target position; a bare name not found among the input columns
-// matches an output column name.
+// 1-based target position (any other constant is 42601); a bare name not
+// found among the input columns matches an output column name.
 func (b *binder) groupOrSortExpr(n *pg_query.Node, targets []target, clause string) (Expr, error) {
-	if c := n.GetAConst(); c != nil && c.GetIval() != nil {
+	if c := n.GetAConst(); c != nil {
+		if c.GetIval() == nil {
+			return nil, b.errAt(c.Location, pgerr.SyntaxError, "non-integer constant in %s", clause)
+		}
 		pos := int(c.GetIval().Ival)
 		if pos < 1 || pos > len(targets) {
 			return nil, b.errAt(c.Location, pgerr.InvalidColumnReference, "%s position %d is not in select list", clause, pos)
@@ -578,6 +567,7 @@ func (b *binder) toGroupRow(e Expr, s *Select) (Expr, error) {
 	return mapChildren(e, func(c Expr) (Expr, error) { return b.toGroupRow(c, s) })
 }
 
+// colName is the name a group key column takes in the group row.
 func colName(e Expr) string {
 	if c, ok := e.(*ColRef); ok {
 		return c.Name

@@ -202,6 +202,11 @@ type Select struct {
 	Limit     Expr // nil: none; int8
 	Offset    Expr
 	ForUpdate bool
+
+	// targetLocs is the query offset of each target (its leftmost token;
+	// the * it was expanded from), where INSERT ... SELECT reports an
+	// assignment error.
+	targetLocs []int32
 }
 
 // FromTable is one table of a join: its columns (then its ctid) start at

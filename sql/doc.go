@@ -13,17 +13,30 @@
 //
 // Binding (bind*.go). A binder walks the parse tree of one statement:
 //
-//	bind.go         Prepare, ParseExpr (column DEFAULTs), the statement switch
-//	bind_select.go  FROM (inner and LEFT joins, virtual tables), targets,
-//	                WHERE, GROUP BY / aggregates / HAVING, ORDER BY, LIMIT
-//	bind_dml.go     INSERT (VALUES or SELECT), UPDATE, DELETE, RETURNING, defaults
-//	bind_ddl.go     CREATE/DROP TABLE and INDEX, COPY, VACUUM,
-//	                BEGIN/COMMIT/ROLLBACK, SET/RESET/SHOW, table options
-//	bind_alter.go   ALTER TABLE: SET/RESET of table options, ADD PRIMARY KEY /
-//	                UNIQUE and DROP CONSTRAINT (checked by the executor, in
-//	                PostgreSQL's order, under the table's lock)
-//	bind_expr.go    expressions: column references, operators, casts and
-//	                coercion, functions, aggregates, CASE, subqueries
+//	bind.go          Prepare, ParseExpr (column DEFAULTs), the binder, the
+//	                 statement switch
+//	bind_select.go   SELECT, one function per clause: FROM and WHERE,
+//	                 targets, GROUP BY / HAVING, ORDER BY, DISTINCT, the
+//	                 group row, LIMIT / OFFSET, FOR UPDATE
+//	bind_from.go     FROM items (inner and LEFT joins, virtual tables)
+//	bind_dml.go      INSERT (VALUES or SELECT), UPDATE, DELETE, RETURNING, defaults
+//	bind_ddl.go      CREATE/DROP TABLE and INDEX, COPY, VACUUM,
+//	                 BEGIN/COMMIT/ROLLBACK, SET/RESET/SHOW, table options
+//	bind_alter.go    ALTER TABLE: SET/RESET of table options, ADD PRIMARY KEY /
+//	                 UNIQUE and DROP CONSTRAINT (checked by the executor, in
+//	                 PostgreSQL's order, under the table's lock)
+//	bind_expr.go     the expression dispatcher, literals, parameters, the
+//	                 location of a raw expression
+//	bind_colref.go   column references and the scope they resolve in
+//	bind_coerce.go   coercion (implicit, assignment, explicit casts), common
+//	                 types, type names, assignment errors
+//	bind_operator.go operators: comparison, arithmetic, ||, AND/OR/NOT, IS
+//	                 NULL, IN, BETWEEN, IS DISTINCT FROM, LIKE
+//	bind_func.go     function calls: built-in families, registered functions,
+//	                 CURRENT_TIMESTAMP and friends
+//	bind_agg.go      aggregate calls and their result types
+//	bind_case.go     CASE and COALESCE
+//	bind_sublink.go  subqueries (EXISTS, scalar, IN)
 //
 // Names are looked up through the Catalog interface (a table name to its
 // *catalog.Table); functions and read-only system views registered by
@@ -61,6 +74,10 @@
 // syntax errors (42601) and from the parse-tree node's location for
 // binding errors (42P01 undefined table, 42703 undefined column, 42883
 // operator does not exist, 42804 datatype mismatch, 22P02 bad literal, ...).
+// A value that cannot be assigned to its column (INSERT, UPDATE, a DEFAULT)
+// is 42804 "column ... is of type ... but expression is of type ..." at the
+// expression's leftmost token, as PostgreSQL's transformAssignedExpr
+// reports it; 42846 "cannot cast type" is for explicit casts only.
 // Statements minipg does not implement (EXPLAIN, TRUNCATE, SQL-level
 // PREPARE, ...) are 0A000 feature_not_supported.
 //

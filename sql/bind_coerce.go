@@ -1,0 +1,292 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"minipg/pgerr"
+	"minipg/types"
+)
+
+// baseName is a type's name without its modifier, as PostgreSQL's
+// format_type_be names types in operator, function and assignment errors
+// (char of any length is "character" there, not "bpchar").
+func baseName(t types.T) string {
+	if t.OID == types.Bpchar {
+		return "character"
+	}
+	return types.T{OID: t.OID, Typmod: -1}.Name()
+}
+
+// isUnknown reports whether e is an untyped literal or parameter.
+func isUnknown(e Expr) bool {
+	return e.Type().OID == types.Unknown
+}
+
+// coerce converts e to t in the given context (types.CastImplicit,
+// CastAssignment, CastExplicit). Unknown literals are converted now; unknown
+// parameters take type t.
+func (b *binder) coerce(e Expr, t types.T, ctx types.CastContext, loc int32) (Expr, error) {
+	from := e.Type()
+	if from == t {
+		return e, nil
+	}
+	switch x := e.(type) {
+	case *Param:
+		if from.OID == types.Unknown {
+			b.noteParam(x.Idx)
+			b.params[x.Idx] = t.OID
+			x.T = types.T{OID: t.OID, Typmod: -1}
+			if t.Typmod < 0 {
+				return x, nil
+			}
+			return &Cast{X: x, T: t, Explicit: ctx == types.CastExplicit}, nil
+		}
+	case *Const:
+		if from.OID == types.Unknown {
+			if x.Val == nil {
+				return &Const{T: t}, nil
+			}
+			base := types.T{OID: t.OID, Typmod: -1}
+			v, err := types.ParseText(base, x.Val.(string))
+			if err != nil {
+				return nil, withPos(err, charPos(b.query, loc))
+			}
+			if t.Typmod >= 0 {
+				// Length and precision are checked after input, without
+				// a position, as PostgreSQL's typmod coercion does.
+				if v, err = types.Coerce(v, base, t, ctx == types.CastExplicit); err != nil {
+					return nil, err
+				}
+			}
+			return &Const{T: t, Val: v}, nil
+		}
+		if x.Val == nil {
+			return &Const{T: t}, nil
+		}
+	}
+	if from.OID == t.OID && t.Typmod < 0 {
+		// Same type, dropping the modifier: nothing to do at run time.
+		return e, nil
+	}
+	if from.OID != t.OID {
+		cc := types.CastContextOf(from.OID, t.OID)
+		if cc == types.CastNone || !castAllowed(cc, ctx) {
+			if ctx == types.CastExplicit {
+				return nil, b.errAt(loc, pgerr.CannotCoerce, "cannot cast type %s to %s", from.Name(), t.Name())
+			}
+			return nil, errMismatch
+		}
+	}
+	if c, ok := e.(*Const); ok {
+		// Fold a cast of a constant; a failing one is left for run time.
+		if v, err := types.Coerce(c.Val, from, t, ctx == types.CastExplicit); err == nil {
+			return &Const{T: t, Val: v, loc: c.loc, locSet: c.locSet}, nil
+		}
+	}
+	return &Cast{X: e, T: t, Explicit: ctx == types.CastExplicit}, nil
+}
+
+var errMismatch = pgerr.New(pgerr.DatatypeMismatch, "type mismatch")
+
+// castAllowed reports whether a cast of context have may be applied where
+// want is required.
+func castAllowed(have, want types.CastContext) bool {
+	rank := func(c types.CastContext) int {
+		switch c {
+		case types.CastImplicit:
+			return 3
+		case types.CastAssignment:
+			return 2
+		case types.CastExplicit:
+			return 1
+		}
+		return 0
+	}
+	return rank(have) >= rank(want)
+}
+
+// withPos sets the position of a *pgerr.Error that has none.
+func withPos(err error, pos int32) error {
+	if pe, ok := err.(*pgerr.Error); ok && pe.Position == 0 {
+		c := *pe
+		c.Position = pos
+		return &c
+	}
+	return err
+}
+
+// assign coerces e for storing into a column of type t (INSERT/UPDATE), as
+// PostgreSQL's transformAssignedExpr: without an implicit or assignment cast
+// it is 42804 naming both types without modifiers, at loc (the leftmost
+// location of the expression).
+func (b *binder) assign(e Expr, t types.T, colName string, loc int32) (Expr, error) {
+	out, err := b.coerce(e, t, types.CastAssignment, loc)
+	if err == errMismatch {
+		return nil, b.errAt(loc, pgerr.DatatypeMismatch, "column \"%s\" is of type %s but expression is of type %s",
+			colName, baseName(t), baseName(e.Type())).WithHint("You will need to rewrite or cast the expression.")
+	}
+	return out, err
+}
+
+// intRank orders the integer types by width (0: not an integer).
+func intRank(oid types.OID) int {
+	switch oid {
+	case types.Int2:
+		return 1
+	case types.Int4:
+		return 2
+	case types.Int8:
+		return 3
+	}
+	return 0
+}
+
+// numericCommon is the result type of an arithmetic operator on two
+// numeric-category types, as PostgreSQL's operator resolution picks it.
+func numericCommon(a, b types.OID) types.T {
+	switch {
+	case a == types.Float4 && b == types.Float4:
+		return types.TFloat4
+	case a == types.Float8 || b == types.Float8 || a == types.Float4 || b == types.Float4:
+		return types.TFloat8
+	case a == types.Numeric || b == types.Numeric:
+		return types.TNumeric
+	}
+	if intRank(a) >= intRank(b) {
+		return types.T{OID: a, Typmod: -1}
+	}
+	return types.T{OID: b, Typmod: -1}
+}
+
+// selectCommonType is PostgreSQL's select_common_type over the operands of
+// IN, CASE or COALESCE: the common type of those that are not unknown
+// literals, text if all are. When two cannot be matched, ok is false and t
+// and bad are the types that clash.
+func selectCommonType(es []Expr) (t, bad types.T, ok bool) {
+	for _, e := range es {
+		if isUnknown(e) {
+			continue
+		}
+		if t.OID == 0 {
+			t = types.T{OID: e.Type().OID, Typmod: -1}
+			continue
+		}
+		c, ok := commonType(t, e.Type())
+		if !ok {
+			return t, e.Type(), false
+		}
+		t = c
+	}
+	if t.OID == 0 {
+		t = types.TText
+	}
+	return t, types.T{}, true
+}
+
+// commonType picks the type two operands of a comparison are compared in;
+// ok is false when their categories differ.
+func commonType(l, r types.T) (types.T, bool) {
+	lc, rc := l.Category(), r.Category()
+	switch {
+	case l.OID == r.OID:
+		return types.T{OID: l.OID, Typmod: -1}, true
+	case lc == 'N' && rc == 'N':
+		return numericCommon(l.OID, r.OID), true
+	case lc == 'S' && rc == 'S':
+		return types.TText, true
+	case lc == 'D' && rc == 'D':
+		return types.TTimestamp, true
+	}
+	return types.T{}, false
+}
+
+// castTo wraps e in an implicit cast to t unless it already has type t (or
+// both are integers and the comparison can use int64 directly).
+func (b *binder) castTo(e Expr, t types.T, loc int32) (Expr, error) {
+	if e.Type().OID == t.OID {
+		return e, nil
+	}
+	if intRank(e.Type().OID) > 0 && intRank(t.OID) > 0 {
+		return e, nil
+	}
+	return b.coerce(e, t, types.CastImplicit, loc)
+}
+
+// requireBool is coerce_to_boolean: the argument of clause must be boolean
+// (an unknown literal is converted).
+func (b *binder) requireBool(x Expr, clause string, loc int32) (Expr, error) {
+	if isUnknown(x) {
+		return b.coerce(x, types.TBool, types.CastImplicit, loc)
+	}
+	if x.Type().OID != types.Bool {
+		return nil, b.errAt(loc, pgerr.DatatypeMismatch, "argument of %s must be type boolean, not type %s", clause, x.Type().Name())
+	}
+	return x, nil
+}
+
+// typeName resolves a type name with its modifiers (varchar(10),
+// numeric(12,2), ...).
+func (b *binder) typeName(tn *pg_query.TypeName) (types.T, error) {
+	if tn == nil || len(tn.Names) == 0 {
+		return types.T{}, pgerr.New(pgerr.SyntaxError, "missing type name")
+	}
+	if len(tn.ArrayBounds) > 0 {
+		return types.T{}, b.errAt(tn.Location, pgerr.FeatureNotSupported, "array types are not supported")
+	}
+	name := tn.Names[len(tn.Names)-1].GetString_().GetSval()
+	var mods []int32
+	for _, m := range tn.Typmods {
+		c := m.GetAConst()
+		if c == nil || c.GetIval() == nil {
+			if c != nil && c.GetVal() == nil {
+				mods = append(mods, 0)
+				continue
+			}
+			return types.T{}, b.errAt(tn.Location, pgerr.SyntaxError, "type modifiers must be simple constants or identifiers")
+		}
+		mods = append(mods, c.GetIval().Ival)
+	}
+	t, err := types.TypeByName(name, mods)
+	if err != nil {
+		return types.T{}, withPos(err, charPos(b.query, tn.Location))
+	}
+	return t, nil
+}
+
+// checkDefault binds a column's DEFAULT expression where CREATE TABLE
+// writes it, as PostgreSQL's cookDefault: errors point into the statement,
+// and without an assignment cast to the column's type (its length or
+// precision is enforced only when the default is used) it is 42804.
+func (b *binder) checkDefault(raw *pg_query.Node, t types.T, colName string) error {
+	savedSc, savedAgg, savedErr := b.sc, b.agg, b.aggErr
+	defer func() { b.sc, b.agg, b.aggErr = savedSc, savedAgg, savedErr }()
+	b.sc, b.agg, b.aggErr = nil, nil, "DEFAULT expressions"
+	e, err := b.expr(raw)
+	if err != nil {
+		return err
+	}
+	_, err = b.coerce(e, types.T{OID: t.OID, Typmod: -1}, types.CastAssignment, exprLocation(raw))
+	if err == errMismatch {
+		return pgerr.New(pgerr.DatatypeMismatch, "column \"%s\" is of type %s but default expression is of type %s",
+			colName, baseName(t), baseName(e.Type())).WithHint("You will need to rewrite or cast the expression.")
+	}
+	return err
+}
+
+// typeCast binds CAST(x AS t) and x::t, an explicit coercion.
+func (b *binder) typeCast(tc *pg_query.TypeCast) (Expr, error) {
+	t, err := b.typeName(tc.TypeName)
+	if err != nil {
+		return nil, err
+	}
+	x, err := b.expr(tc.Arg)
+	if err != nil {
+		return nil, err
+	}
+	loc := tc.Location
+	if c := tc.Arg.GetAConst(); c != nil && isUnknown(x) {
+		// A bad literal is reported at the literal, as coerce_type does.
+		loc = c.Location
+	}
+	return b.coerce(x, t, types.CastExplicit, loc)
+}

@@ -1,0 +1,245 @@
+package sql
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"minipg/pgerr"
+	"minipg/types"
+)
+
+// funcCall binds a function call: aggregates (aggCall), the built-in
+// scalar functions below, then the functions other packages registered.
+func (b *binder) funcCall(fc *pg_query.FuncCall) (Expr, error) {
+	name := opName(fc.Funcname)
+	if len(fc.Funcname) == 2 && fc.Funcname[0].GetString_().GetSval() != "pg_catalog" {
+		return nil, b.errAt(fc.Location, pgerr.UndefinedFunction, "function %s.%s does not exist", fc.Funcname[0].GetString_().GetSval(), name)
+	}
+	if fc.Over != nil {
+		return nil, b.errAt(fc.Location, pgerr.FeatureNotSupported, "window functions are not supported")
+	}
+	if aggNames[name] {
+		return b.aggCall(name, fc)
+	}
+	if fc.AggStar || fc.AggDistinct || len(fc.AggOrder) > 0 || fc.AggFilter != nil {
+		return nil, b.errAt(fc.Location, pgerr.WrongObjectType, "%s is not an aggregate function", name)
+	}
+	c := &call{b: b, fc: fc, name: name}
+	for _, a := range fc.Args {
+		x, err := b.expr(a)
+		if err != nil {
+			return nil, err
+		}
+		c.args = append(c.args, x)
+		c.argTypes = append(c.argTypes, x.Type())
+	}
+	switch name {
+	case "version", "now", "current_database", "current_user", "session_user", "pg_backend_pid", "current_schema":
+		return c.niladic()
+	case "pg_relation_size", "pg_total_relation_size", "pg_table_size":
+		return c.textFunc(1, "pg_relation_size", types.TInt8)
+	case "lower", "upper", "btrim", "ltrim", "rtrim":
+		return c.textFunc(1, name, types.TText)
+	case "length", "char_length", "character_length", "octet_length":
+		if name != "octet_length" {
+			name = "length"
+		}
+		return c.textFunc(1, name, types.TInt4)
+	case "round", "trunc", "floor", "ceil", "ceiling":
+		return c.rounding()
+	case "mod":
+		if len(c.args) != 2 {
+			return nil, c.undefined()
+		}
+		return b.binary("%", c.args[0], c.args[1], fc.Location)
+	case "substr", "substring":
+		return c.substr()
+	case "abs":
+		return c.abs()
+	}
+	return c.registered()
+}
+
+// call is a function call being bound: its name and bound arguments, which
+// the family's binder coerces in place.
+type call struct {
+	b        *binder
+	fc       *pg_query.FuncCall
+	name     string
+	args     []Expr
+	argTypes []types.T // as written, before any coercion
+}
+
+// undefined is 42883 naming the function as called and its arguments' types
+// as written, without modifiers (format_type_be).
+func (c *call) undefined() error {
+	var ts []string
+	for _, t := range c.argTypes {
+		ts = append(ts, baseName(t))
+	}
+	return c.b.errAt(c.fc.Location, pgerr.UndefinedFunction, "function %s does not exist", c.name+"("+strings.Join(ts, ", ")+")").
+		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+}
+
+// coerceArg converts argument i to t implicitly; without an implicit cast
+// the function does not exist for these arguments.
+func (c *call) coerceArg(i int, t types.T) error {
+	x, err := c.b.coerce(c.args[i], t, types.CastImplicit, c.fc.Location)
+	if err == errMismatch {
+		return c.undefined()
+	}
+	if err != nil {
+		return err
+	}
+	c.args[i] = x
+	return nil
+}
+
+// textArgs checks that there are n arguments, all strings (unknown literals
+// become text).
+func (c *call) textArgs(n int) error {
+	if len(c.args) != n {
+		return c.undefined()
+	}
+	for i, a := range c.args {
+		if isUnknown(a) {
+			if err := c.coerceArg(i, types.TText); err != nil {
+				return err
+			}
+		}
+		if c.args[i].Type().Category() != 'S' {
+			return c.undefined()
+		}
+	}
+	return nil
+}
+
+// textFunc binds a function of n string arguments, run as fn, returning t.
+func (c *call) textFunc(n int, fn string, t types.T) (Expr, error) {
+	if err := c.textArgs(n); err != nil {
+		return nil, err
+	}
+	return &Func{Name: fn, Args: c.args, T: t}, nil
+}
+
+// niladic binds the session and server information functions.
+func (c *call) niladic() (Expr, error) {
+	if len(c.args) != 0 {
+		return nil, c.undefined()
+	}
+	t := map[string]types.T{"version": types.TText, "now": types.TTimestamp, "current_database": types.TText,
+		"current_user": types.TText, "session_user": types.TText, "pg_backend_pid": types.TInt4, "current_schema": types.TText}[c.name]
+	if c.name == "current_schema" {
+		return &Const{T: types.TText, Val: "public"}, nil
+	}
+	return &Func{Name: c.name, T: t}, nil
+}
+
+// rounding binds round, trunc (with an optional scale), floor and ceil:
+// float8 for a float argument without scale, numeric otherwise.
+func (c *call) rounding() (Expr, error) {
+	args := c.args
+	if len(args) < 1 || len(args) > 2 || (len(args) == 2 && (c.name == "floor" || c.name == "ceil" || c.name == "ceiling")) {
+		return nil, c.undefined()
+	}
+	fn := c.name
+	if fn == "ceiling" {
+		fn = "ceil"
+	}
+	t := types.TNumeric
+	if a := args[0]; !isUnknown(a) && (a.Type().OID == types.Float8 || a.Type().OID == types.Float4) && len(args) == 1 {
+		t = types.TFloat8
+	} else if !isUnknown(a) && a.Type().Category() != 'N' {
+		return nil, c.undefined()
+	}
+	if err := c.coerceArg(0, t); err != nil {
+		return nil, err
+	}
+	if len(args) == 2 {
+		if err := c.coerceArg(1, types.TInt4); err != nil {
+			return nil, err
+		}
+		if intRank(args[1].Type().OID) == 0 {
+			return nil, c.undefined()
+		}
+	}
+	return &Func{Name: fn, Args: args, T: t}, nil
+}
+
+// substr binds substr(s, from [, count]) and substring in function form.
+func (c *call) substr() (Expr, error) {
+	args := c.args
+	if len(args) < 2 || len(args) > 3 {
+		return nil, c.undefined()
+	}
+	if isUnknown(args[0]) {
+		if err := c.coerceArg(0, types.TText); err != nil {
+			return nil, err
+		}
+	}
+	if args[0].Type().Category() != 'S' {
+		return nil, c.undefined()
+	}
+	for i := 1; i < len(args); i++ {
+		if err := c.coerceArg(i, types.TInt4); err != nil {
+			return nil, err
+		}
+		if intRank(args[i].Type().OID) == 0 {
+			return nil, c.undefined()
+		}
+	}
+	return &Func{Name: "substr", Args: args, T: types.TText}, nil
+}
+
+// abs binds abs over a numeric-category argument (an unknown one is float8).
+func (c *call) abs() (Expr, error) {
+	args := c.args
+	if len(args) != 1 {
+		return nil, c.undefined()
+	}
+	if isUnknown(args[0]) {
+		if err := c.coerceArg(0, types.TFloat8); err != nil {
+			return nil, err
+		}
+	}
+	if args[0].Type().Category() != 'N' {
+		return nil, c.undefined()
+	}
+	return &Func{Name: c.name, Args: args, T: types.T{OID: args[0].Type().OID, Typmod: -1}}, nil
+}
+
+// registered binds a function another package registered (RegisterFunction):
+// arguments convert implicitly to its parameter types.
+func (c *call) registered() (Expr, error) {
+	f := LookupFunction(c.name)
+	if f == nil || len(f.Args) != len(c.args) {
+		return nil, c.undefined()
+	}
+	for i := range c.args {
+		if err := c.coerceArg(i, types.T{OID: f.Args[i], Typmod: -1}); err != nil {
+			return nil, err
+		}
+	}
+	return &Func{Name: c.name, Args: c.args, T: f.Result}, nil
+}
+
+// sqlValueFunction binds the SQL-standard functions written without
+// parentheses (CURRENT_TIMESTAMP, CURRENT_DATE, CURRENT_USER, ...).
+func (b *binder) sqlValueFunction(sv *pg_query.SQLValueFunction) (Expr, error) {
+	switch sv.Op {
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP,
+		pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
+		return &Func{Name: "now", T: types.TTimestamp}, nil
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
+		return &Func{Name: "current_date", T: types.TDate}, nil
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_USER, pg_query.SQLValueFunctionOp_SVFOP_SESSION_USER,
+		pg_query.SQLValueFunctionOp_SVFOP_USER, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_ROLE:
+		return &Func{Name: "current_user", T: types.TText}, nil
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:
+		return &Func{Name: "current_database", T: types.TText}, nil
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
+		return &Const{T: types.TText, Val: "public"}, nil
+	}
+	return nil, b.errAt(sv.Location, pgerr.FeatureNotSupported, "%s is not supported", strings.ToLower(strings.TrimPrefix(sv.Op.String(), "SVFOP_")))
+}
