@@ -227,6 +227,7 @@ func (x *execCtx) insertRow(row []types.Datum) (page.TID, error) {
 	if err != nil {
 		return page.TID{}, err
 	}
+	x.countInsert(1)
 	row[len(r.types)] = tid
 	if err := x.insertIndexEntries(row, tid, nil); err != nil {
 		return page.TID{}, err
@@ -486,6 +487,7 @@ func (x *execCtx) update(st *sql.Update) (int64, error) {
 		}
 		// A HOT update changed no indexed column and its new version is
 		// reached through the chain root the index entries point at.
+		x.countUpdate(hot)
 		if !hot {
 			if err := x.insertIndexEntries(newRow, newRow[ncols].(page.TID), row); err != nil {
 				return n, err
@@ -523,6 +525,7 @@ func (x *execCtx) delete(st *sql.Delete) (int64, error) {
 		if !ok {
 			continue
 		}
+		x.countDelete()
 		n++
 		if err := x.returning(st.Returning, row); err != nil {
 			return n, err

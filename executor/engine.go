@@ -11,9 +11,11 @@ import (
 	"strings"
 	"sync"
 
+	"minipg/autovacuum"
 	"minipg/catalog"
 	"minipg/index"
 	"minipg/pgerr"
+	"minipg/pgstat"
 	"minipg/sql"
 	"minipg/storage/buffer"
 	"minipg/storage/fsm"
@@ -46,6 +48,9 @@ type Engine struct {
 
 	checkpointHook func() error // set once before use; nil = flush + save
 	wal            *engineWAL   // write-ahead log (wal.go)
+
+	stats *pgstat.Collector    // table statistics (stats.go)
+	av    *autovacuum.Launcher // started last by Open, stopped first by Close
 
 	closeOnce sync.Once // Close runs once
 	closeErr  error     // what it returned
@@ -172,6 +177,10 @@ func Open(cfg Config, log *slog.Logger) (*Engine, error) {
 		e.cat.Close()
 		return nil, err
 	}
+	if e.stats, err = pgstat.Open(filepath.Join(cfg.DataDir, "pg_stat")); err != nil {
+		e.Close()
+		return nil, err
+	}
 	if err := e.recoverWAL(); err != nil {
 		e.Close()
 		return nil, err
@@ -192,6 +201,10 @@ func Open(cfg Config, log *slog.Logger) (*Engine, error) {
 		return nil, err
 	}
 	if err := e.startWAL(); err != nil {
+		e.Close()
+		return nil, err
+	}
+	if err := e.startAutovacuum(); err != nil {
 		e.Close()
 		return nil, err
 	}
@@ -245,7 +258,13 @@ func (e *Engine) close() error {
 			first = err
 		}
 	}
+	if e.av != nil {
+		e.av.Stop()
+	}
 	keep(e.shutdownWAL())
+	if e.stats != nil && first == nil {
+		keep(e.stats.Save())
+	}
 	if e.pool != nil {
 		keep(e.pool.Close())
 	}
@@ -310,6 +329,7 @@ func (e *Engine) openRelation(t *catalog.Table) (*relation, error) {
 	}
 	opts.Policy = pol
 	opts.WAL = e.walLog()
+	opts.OnPrune = func(n int) { e.stats.Pruned(t.OID, n) }
 	rfn := buffer.RelFileNode(t.RelFileNode)
 	if !e.pool.Exists(rfn, buffer.MainFork) {
 		if err := e.pool.CreateRel(rfn); err != nil {

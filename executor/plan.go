@@ -104,6 +104,7 @@ func (it *seqScan) Next(ctx context.Context) ([]types.Datum, bool, error) {
 	if err != nil || !ok {
 		return nil, false, err
 	}
+	it.x.countRead(true)
 	row, err := it.dec.decode(tup, tid)
 	return row, err == nil, err
 }
@@ -139,6 +140,7 @@ func (it *indexScan) Next(ctx context.Context) ([]types.Datum, bool, error) {
 		if !ok {
 			continue
 		}
+		it.x.countRead(false)
 		row, err := it.dec.decode(tup, vtid)
 		return row, err == nil, err
 	}
@@ -357,6 +359,7 @@ func chooseIndex(r *relation, where sql.Expr) *indexPlan {
 // openIndexScan evaluates the plan's values and opens the range (one range
 // per distinct IN value).
 func (x *execCtx) openIndexScan(p *indexPlan, reverse bool) (rowIter, error) {
+	x.countIdxScan()
 	prefix := make(index.Key, len(p.eq))
 	for i, e := range p.eq {
 		if p.inList != nil && i == p.inPos {
@@ -557,6 +560,7 @@ func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey) (it rowIter,
 		}
 		in, sorted = it, ok
 	} else {
+		x.countSeqScan()
 		in = &seqScan{x: x, sc: x.rel.heap.NewScan(x.snap), dec: x.scanDecoder()}
 	}
 	if where == nil {

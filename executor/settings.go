@@ -94,6 +94,9 @@ func checkGUC(name, v string) (string, error) {
 	bad := func() error {
 		return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v)
 	}
+	if check, ok := gucChecks[name]; ok {
+		return check(name, v)
+	}
 	switch name {
 	case "client_encoding":
 		switch strings.ToUpper(strings.ReplaceAll(strings.ReplaceAll(v, "-", ""), "_", "")) {

@@ -459,20 +459,20 @@ func (b *binder) copyStmt(s *pg_query.CopyStmt) (*Copy, error) {
 }
 
 func (b *binder) vacuumStmt(s *pg_query.VacuumStmt) (*Vacuum, error) {
+	analyze := false
 	for _, o := range s.Options {
 		d := o.GetDefElem()
 		switch d.Defname {
-		case "verbose", "analyze", "freeze", "skip_locked", "index_cleanup", "truncate", "process_toast", "parallel", "disable_page_skipping":
+		case "verbose", "freeze", "skip_locked", "index_cleanup", "truncate", "process_toast", "parallel", "disable_page_skipping":
+		case "analyze":
+			analyze = true
 		case "full":
 			return nil, pgerr.Unimplemented("VACUUM FULL")
 		default:
 			return nil, pgerr.New(pgerr.SyntaxError, "unrecognized VACUUM option \"%s\"", d.Defname)
 		}
 	}
-	if !s.IsVacuumcmd {
-		return nil, pgerr.Unimplemented("ANALYZE")
-	}
-	out := &Vacuum{}
+	out := &Vacuum{Analyze: analyze, AnalyzeOnly: !s.IsVacuumcmd}
 	for _, r := range s.Rels {
 		vr := r.GetVacuumRelation()
 		t, err := b.table(vr.Relation)

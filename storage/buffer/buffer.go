@@ -79,6 +79,14 @@ func (b *Buffer) MarkDirty() {
 	b.hdr.Unlock()
 }
 
+// IsDirty reports whether the page differs from disk. The caller holds a
+// pin; without the content lock the answer may be stale.
+func (b *Buffer) IsDirty() bool {
+	b.hdr.Lock()
+	defer b.hdr.Unlock()
+	return b.hdr.dirty
+}
+
 // Release unpins the buffer. The caller must not hold its content lock.
 func (b *Buffer) Release() {
 	b.hdr.Lock()
