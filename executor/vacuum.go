@@ -240,4 +240,3 @@ func (e *Engine) truncateEmptyTail(ctx context.Context, oid uint32) (uint32, err
 	}
 	return r.heap.TruncateEmptyTail()
 }
-
