@@ -294,6 +294,8 @@ func (s *Session) set(st *sql.Set) (string, error) {
 		return "", pgerr.New(pgerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed", name)
 	case roPostmaster:
 		return "", pgerr.New(pgerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed without restarting the server", name)
+	case roSighup:
+		return "", pgerr.New(pgerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed now", name)
 	}
 	v := s.e.settings[name]
 	if !st.Reset {
