@@ -17,7 +17,7 @@ var (
 	tBool = Declare(Param{Name: "autovacuum_enabled", Kind: Bool, Default: "on", Table: true})
 	tEnum = Declare(Param{Name: "vacuum_index_cleanup", Kind: Enum, Default: "auto",
 		Values: func() []string { return []string{"on", "off", "auto"} }, Table: true})
-	tEFD = Declare(Param{Name: "extra_float_digits", Kind: Int, Default: "1", Min: -15, Max: 3, Setting: UserSet})
+	tEFD  = Declare(Param{Name: "extra_float_digits", Kind: Int, Default: "1", Min: -15, Max: 3, Setting: UserSet})
 	tTime = Declare(Param{Name: "statement_timeout", Kind: Int, Default: "0", Min: 0, Max: math.MaxInt32, Unit: "ms",
 		Setting: UserSet})
 	tNap = Declare(Param{Name: "autovacuum_naptime", Kind: Int, Default: "60", Min: 1, Max: math.MaxInt32 / 1000, Unit: "s",
