@@ -258,6 +258,10 @@ func (l *Launcher) processTable(ctx context.Context, w *worker, oid uint32) {
 			}
 		},
 	}
+	logMin := l.set.LogMinDuration
+	if t.Options.LogMinDuration != -2 {
+		logMin = t.Options.LogMinDuration
+	}
 	start := time.Now()
 	res, err := l.target.AutovacuumTable(tctx, Work{OID: oid, Name: t.Name, Vacuum: d.Vacuum, Analyze: d.Analyze,
 		Cost: cost, PID: w.pid, Yield: func() { tcancel(errYield) }})
@@ -273,7 +277,7 @@ func (l *Launcher) processTable(ctx context.Context, w *worker, oid uint32) {
 		// Shutdown.
 	case err != nil:
 		l.log.Error(fmt.Sprintf("automatic %s of table \"%s\" failed", what(d), t.Name), "err", err)
-	case l.set.LogMinDuration >= 0 && elapsed >= l.set.LogMinDuration:
+	case logMin >= 0 && elapsed >= logMin:
 		l.logRun(t.Name, d, res, cost, elapsed)
 	}
 }

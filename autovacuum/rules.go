@@ -55,13 +55,14 @@ type TableOptions struct {
 	AnalyzeThreshold        float64
 	AnalyzeScaleFactor      float64
 	VacuumCostDelay         time.Duration // -1 unset
-	VacuumCostLimit         int           // -1 unset (0 is not allowed)
+	VacuumCostLimit         int           // -1 unset
+	LogMinDuration          time.Duration // -2 unset, -1 logs nothing
 }
 
 // UnsetTableOptions is a table without autovacuum storage parameters.
 func UnsetTableOptions() TableOptions {
 	return TableOptions{Enabled: true, VacuumThreshold: -1, VacuumScaleFactor: -1, VacuumInsertThreshold: -2,
-		VacuumInsertScaleFactor: -1, AnalyzeThreshold: -1, AnalyzeScaleFactor: -1, VacuumCostDelay: -1, VacuumCostLimit: -1}
+		VacuumInsertScaleFactor: -1, AnalyzeThreshold: -1, AnalyzeScaleFactor: -1, VacuumCostDelay: -1, VacuumCostLimit: -1, LogMinDuration: -2}
 }
 
 // Table is a table as the launcher sees it.

@@ -2,8 +2,6 @@ package executor
 
 import (
 	"context"
-	"strconv"
-	"time"
 
 	"minipg/autovacuum"
 )
@@ -32,7 +30,7 @@ func (t avTarget) AutovacuumTables() []autovacuum.Table {
 	for _, r := range rels {
 		oid := r.def.OID
 		out = append(out, autovacuum.Table{
-			OID: oid, Name: r.def.Name, Options: tableAutovacuumOptions(r.def.Options),
+			OID: oid, Name: r.def.Name, Options: autovacuum.TableOptionsFrom(r.def.Options),
 			HasStats: e.stats.HasTable(oid), Stats: e.stats.Table(oid), RelTuples: e.stats.RelSize(oid).RelTuples,
 		})
 	}
@@ -42,36 +40,4 @@ func (t avTarget) AutovacuumTables() []autovacuum.Table {
 func (t avTarget) AutovacuumTable(ctx context.Context, w autovacuum.Work) (autovacuum.Result, error) {
 	return t.e.vacuumTable(ctx, w.OID, vacuumParams{vacuum: w.Vacuum, analyze: w.Analyze, auto: true,
 		cost: w.Cost, pid: w.PID, yield: w.Yield})
-}
-
-// tableAutovacuumOptions reads a table's autovacuum storage parameters
-// (validated when they were set).
-func tableAutovacuumOptions(opts map[string]string) autovacuum.TableOptions {
-	o := autovacuum.UnsetTableOptions()
-	if v, ok := opts["autovacuum_enabled"]; ok {
-		if b, ok := parseBool(v); ok {
-			o.Enabled = b
-		}
-	}
-	num := func(name string, dst *float64) {
-		if v, ok := opts[name]; ok {
-			if f, err := strconv.ParseFloat(v, 64); err == nil {
-				*dst = f
-			}
-		}
-	}
-	num("autovacuum_vacuum_threshold", &o.VacuumThreshold)
-	num("autovacuum_vacuum_scale_factor", &o.VacuumScaleFactor)
-	num("autovacuum_vacuum_insert_threshold", &o.VacuumInsertThreshold)
-	num("autovacuum_vacuum_insert_scale_factor", &o.VacuumInsertScaleFactor)
-	num("autovacuum_analyze_threshold", &o.AnalyzeThreshold)
-	num("autovacuum_analyze_scale_factor", &o.AnalyzeScaleFactor)
-	var limit, delay float64 = -1, -1
-	num("autovacuum_vacuum_cost_limit", &limit)
-	num("autovacuum_vacuum_cost_delay", &delay)
-	o.VacuumCostLimit = int(limit)
-	if delay >= 0 {
-		o.VacuumCostDelay = time.Duration(delay * float64(time.Millisecond))
-	}
-	return o
 }

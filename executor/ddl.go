@@ -6,6 +6,7 @@ import (
 
 	"minipg/catalog"
 	"minipg/pgerr"
+	"minipg/reloptions"
 	"minipg/sql"
 	"minipg/storage/buffer"
 )
@@ -18,9 +19,16 @@ func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string,
 	}
 	def := st.Def.Clone() // a prepared statement may run again: names are chosen each time
 	nameConstraintIndexes(e.cat, def)
-	if _, ok := def.Options["fsm_policy"]; !ok {
-		if v := s.settings["fsm_policy"]; v != "" && v != e.settings["fsm_policy"] {
-			def.Options["fsm_policy"] = v
+	for _, p := range reloptions.All() {
+		// The session's value of a parameter such as fsm_policy becomes the
+		// new table's option when it differs from the server's.
+		if _, ok := def.Options[p.Name]; !ok && p.SessionDefault {
+			if v := s.settings[p.Name]; v != "" && v != e.settings[p.Name] {
+				if def.Options == nil {
+					def.Options = map[string]string{}
+				}
+				def.Options[p.Name] = v
+			}
 		}
 	}
 	if len(def.Options) == 0 {

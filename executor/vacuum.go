@@ -47,14 +47,7 @@ func (s *Session) vacuum(ctx context.Context, st *sql.Vacuum) (string, error) {
 		}
 	}
 	p := vacuumParams{vacuum: !st.AnalyzeOnly, analyze: st.Analyze || st.AnalyzeOnly, pid: s.pid}
-	if d := settingDuration(s.settings["vacuum_cost_delay"], time.Millisecond); d > 0 {
-		p.cost = &heap.VacuumCost{
-			PageHit: settingInt(s.settings["vacuum_cost_page_hit"]), PageMiss: settingInt(s.settings["vacuum_cost_page_miss"]),
-			PageDirty: settingInt(s.settings["vacuum_cost_page_dirty"]),
-			Params:    func() (int, time.Duration) { return settingInt(s.settings["vacuum_cost_limit"]), d },
-			Sleep:     func(d time.Duration) error { return sleepCtx(ctx, d) },
-		}
-	}
+	p.cost = s.manualVacuumCost(ctx)
 	for _, oid := range oids {
 		if err := canceled(ctx); err != nil {
 			return "", err

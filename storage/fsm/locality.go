@@ -2,12 +2,10 @@ package fsm
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 
-	"minipg/pgerr"
+	"minipg/reloptions"
 	"minipg/storage/buffer"
 )
 
@@ -137,14 +135,69 @@ const (
 	kindNearby, kindFar uint8 = 1, 2
 )
 
-func init() { RegisterPolicy("locality", NewLocality) }
+// The locality policy's parameters: storage parameters and server settings
+// (a table's value wins), read when a relation's policy is made.
+var (
+	nearbyWindowParam = reloptions.Declare(reloptions.Param{
+		Name: "fsm_nearby_window", Kind: reloptions.Int,
+		Desc:    "blocks either side searched for a nearby page with room (locality)",
+		Default: fmt.Sprint(DefaultNearbyWindow), Min: 0, Max: maxNearbyWindow,
+		Table: true, Setting: reloptions.UserSet,
+	})
+	reopenPercentParam = reloptions.Declare(reloptions.Param{
+		Name: "fsm_reopen_percent", Kind: reloptions.Int,
+		Desc:    "used space, in percent of what inserts may fill, below which a closed page reopens (locality)",
+		Default: fmt.Sprint(DefaultReopenPercent), Min: 0, Max: 100,
+		Table: true, Setting: reloptions.UserSet,
+	})
+	smallTableBlocksParam = reloptions.Declare(reloptions.Param{
+		Name: "fsm_small_table_blocks", Kind: reloptions.Int,
+		Desc:    "largest table, in blocks, kept without a free space map (locality)",
+		Default: fmt.Sprint(DefaultSmallTableBlocks), Min: 0, Max: maxSmallTableBlocks,
+		Table: true, Setting: reloptions.UserSet,
+	})
+)
+
+// The locality policy's own counters (minipg_stat_fsm columns). Each
+// "hits" figure is the answers of that kind that had room.
+const (
+	cNearbyAnswers = "nearby_answers"
+	cNearbyHits    = "nearby_hits"
+	cFarAnswers    = "far_answers"
+	cFarHits       = "far_hits"
+	cFreshPages    = "fresh_pages"
+	cClosedPages   = "closed_pages"
+	cReopenedPages = "reopened_pages"
+	cReservedPages = "reserved_pages"
+)
+
+func init() {
+	RegisterPolicy(PolicyDef{
+		Name: "locality",
+		New:  newLocality,
+		Counters: []Counter{
+			{cNearbyAnswers, "blocks found near the target or the old version's block"},
+			{cNearbyHits, "nearby answers that had room"},
+			{cFarAnswers, "blocks found anywhere in the FSM (nothing near had room)"},
+			{cFarHits, "far answers that had room"},
+			{cFreshPages, "whole fresh pages handed to a session (its run, the FSM's empty pages, extension)"},
+			{cClosedPages, "pages closed: left at or past the reopen threshold and not advertised"},
+			{cReopenedPages, "closed pages VACUUM found below the threshold and advertised again"},
+			{cReservedPages, "pages now reserved for loading sessions and not yet handed out"},
+		},
+	})
+}
 
 // NewLocality returns the locality policy with default settings.
-func NewLocality() Policy {
+func NewLocality() Policy { return newLocality(nil) }
+
+// newLocality returns the locality policy with its parameters read from
+// src.
+func newLocality(src reloptions.Source) Policy {
 	p := &locality{}
-	p.window.Store(DefaultNearbyWindow)
-	p.reopenPct.Store(DefaultReopenPercent)
-	p.small.Store(DefaultSmallTableBlocks)
+	p.window.Store(int32(nearbyWindowParam.Int(src)))
+	p.reopenPct.Store(int32(reopenPercentParam.Int(src)))
+	p.small.Store(int32(smallTableBlocksParam.Int(src)))
 	p.mu.owned = map[uint32]*run{}
 	p.mu.wantRun = map[uint32]struct{}{}
 	return p
@@ -152,46 +205,22 @@ func NewLocality() Policy {
 
 func (*locality) Name() string { return "locality" }
 
-// SetOption sets fsm_nearby_window (0 .. 2034), fsm_reopen_percent
-// (0 .. 100) or fsm_small_table_blocks (0 .. 64).
-func (p *locality) SetOption(name, value string) error {
-	n, err := strconv.Atoi(strings.TrimSpace(value))
-	bad := func(lo, hi int) error {
-		return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, value).
-			WithDetail("Valid values are between \"%d\" and \"%d\".", lo, hi)
-	}
-	switch strings.ToLower(name) {
-	case "fsm_nearby_window":
-		if err != nil || n < 0 || n > maxNearbyWindow {
-			return bad(0, maxNearbyWindow)
-		}
-		p.window.Store(int32(n))
-	case "fsm_reopen_percent":
-		if err != nil || n < 0 || n > 100 {
-			return bad(0, 100)
-		}
-		p.reopenPct.Store(int32(n))
-	case "fsm_small_table_blocks":
-		if err != nil || n < 0 || n > maxSmallTableBlocks {
-			return bad(0, maxSmallTableBlocks)
-		}
-		p.small.Store(int32(n))
-	}
-	return nil
-}
-
 func (p *locality) Stats() PolicyStats {
 	s := p.c.snapshot()
-	s.NearbyAnswers = p.l.nearbyAnswers.Load()
-	s.NearbyHits = max(0, s.NearbyAnswers-p.l.nearbyMisses.Load())
-	s.FarAnswers = p.l.farAnswers.Load()
-	s.FarHits = max(0, s.FarAnswers-p.l.farMisses.Load())
-	s.FreshPages = p.l.freshPages.Load()
-	s.ClosedPages = p.l.closedPages.Load()
-	s.ReopenedPages = p.l.reopenedPages.Load()
+	nearby, far := p.l.nearbyAnswers.Load(), p.l.farAnswers.Load()
 	p.mu.Lock()
-	s.ReservedPages = p.mu.reserved
+	reserved := p.mu.reserved
 	p.mu.Unlock()
+	s.Own = map[string]int64{
+		cNearbyAnswers: nearby,
+		cNearbyHits:    max(0, nearby-p.l.nearbyMisses.Load()),
+		cFarAnswers:    far,
+		cFarHits:       max(0, far-p.l.farMisses.Load()),
+		cFreshPages:    p.l.freshPages.Load(),
+		cClosedPages:   p.l.closedPages.Load(),
+		cReopenedPages: p.l.reopenedPages.Load(),
+		cReservedPages: reserved,
+	}
 	return s
 }
 
