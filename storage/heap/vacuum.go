@@ -55,8 +55,7 @@ func (r *Relation) Vacuum(oldestXmin uint32, oracle Oracle, dropIndexEntries fun
 // interrupt check (see VacuumOptions). An error from opts.Interrupt or
 // opts.Cost.Sleep stops it between pages; what it did up to then is kept
 // and crash-safe (every page change is WAL-logged).
-func (r *Relation) VacuumWith(oldestXmin uint32, oracle Oracle, dropIndexEntries func(dead []page.TID) error, opts VacuumOptions) (VacuumStats, error) {
-	var stats VacuumStats
+func (r *Relation) VacuumWith(oldestXmin uint32, oracle Oracle, dropIndexEntries func(dead []page.TID) error, opts VacuumOptions) (stats VacuumStats, err error) {
 	if oracle == nil {
 		return stats, ErrNoOracle
 	}
@@ -64,6 +63,13 @@ func (r *Relation) VacuumWith(oldestXmin uint32, oracle Oracle, dropIndexEntries
 	if err != nil {
 		return stats, err
 	}
+	defer func() {
+		if err != nil && nblocks > 0 {
+			// Stopped early: the free space already recorded for the
+			// pages done must reach the FSM's upper levels all the same.
+			_ = r.fsm.Vacuum(0, nblocks)
+		}
+	}()
 	if vr, ok := r.policy.(fsm.VacuumRecorder); ok {
 		vr.BeginVacuum(r.fsm)
 	}
