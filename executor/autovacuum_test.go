@@ -212,3 +212,35 @@ func TestAutovacuumStopsWithEngine(t *testing.T) {
 		t.Fatalf("Close took %v", d)
 	}
 }
+
+// A VACUUM statement on a table an autovacuum is working on does not run
+// alongside it (one vacuum per table at a time) nor wait for it: the
+// autovacuum gives the table up.
+func TestVacuumStatementPreemptsAutovacuum(t *testing.T) {
+	e := openAutovacuumEngine(t, t.TempDir(), "1s", nil)
+	s := e.NewSession(map[string]string{"user": "postgres"})
+	mustExec(t, s, "CREATE TABLE slow (id int PRIMARY KEY, v text) WITH (autovacuum_vacuum_cost_limit = 1, autovacuum_vacuum_cost_delay = 100)")
+	for i := 0; i < 3; i++ {
+		insertRows(t, s, "slow", i*1000+1, i*1000+1000)
+	}
+	mustExec(t, s, "DELETE FROM slow WHERE id % 2 = 0")
+	if !waitFor(5*time.Second, func() bool {
+		rows, _ := mustExec(t, s, "SELECT count(*) FROM pg_stat_progress_vacuum")
+		return rows[0][0].(int64) == 1
+	}) {
+		t.Fatal("no autovacuum running")
+	}
+	start := time.Now()
+	mustExec(t, s, "VACUUM slow")
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("VACUUM waited %v for the autovacuum", d)
+	}
+	if e.av.Yields() != 1 {
+		t.Fatalf("yields = %d, want 1", e.av.Yields())
+	}
+	rows, _ := mustExec(t, s, "SELECT vacuum_count, autovacuum_count, n_dead_tup FROM pg_stat_user_tables WHERE relname = 'slow'")
+	if fmt.Sprint(rows[0]) != "[1 0 0]" {
+		t.Fatalf("vacuum_count, autovacuum_count, n_dead_tup = %v, want [1 0 0]", rows[0])
+	}
+	mustExec(t, s, "SELECT minipg_check('slow')")
+}

@@ -51,6 +51,9 @@ type Engine struct {
 
 	stats *pgstat.Collector    // table statistics (stats.go)
 	av    *autovacuum.Launcher // started last by Open, stopped first by Close
+	// vacSlots holds each table's *vacSlot (vacuum.go): one VACUUM,
+	// ANALYZE or autovacuum run per table at a time.
+	vacSlots sync.Map
 
 	closeOnce sync.Once // Close runs once
 	closeErr  error     // what it returned

@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"minipg/autovacuum"
@@ -81,6 +82,11 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // keeps what it did and reports nothing.
 func (e *Engine) vacuumTable(ctx context.Context, oid uint32, p vacuumParams) (autovacuum.Result, error) {
 	var res autovacuum.Result
+	release, err := e.vacuumSlot(ctx, oid, p.yield)
+	if err != nil {
+		return res, err
+	}
+	defer release()
 	interrupt := func() error { return ctx.Err() }
 	if p.vacuum {
 		prog := e.stats.StartProgress(p.pid, oid)
@@ -120,6 +126,50 @@ func (e *Engine) vacuumTable(ctx context.Context, oid uint32, p vacuumParams) (a
 		res.Analyze = as
 	}
 	return res, nil
+}
+
+// vacuumSlot is VACUUM's and ANALYZE's self-exclusive lock on a table
+// (PostgreSQL's ShareUpdateExclusiveLock, which conflicts with itself): two
+// vacuums of one table must not run at once, or one could drop the index
+// entry of a TID the other has already made reusable. An autovacuum
+// (yield set) does not wait: it skips the table. A statement waits, and
+// asks an autovacuum holding the table to give way, as PostgreSQL cancels
+// an autovacuum that blocks a lock request.
+func (e *Engine) vacuumSlot(ctx context.Context, oid uint32, yield func()) (release func(), err error) {
+	v, _ := e.vacSlots.LoadOrStore(oid, &vacSlot{})
+	slot := v.(*vacSlot)
+	for {
+		slot.mu.Lock()
+		if !slot.held {
+			slot.held, slot.yield = true, yield
+			slot.mu.Unlock()
+			return func() {
+				slot.mu.Lock()
+				slot.held, slot.yield = false, nil
+				slot.mu.Unlock()
+			}, nil
+		}
+		holder := slot.yield
+		slot.mu.Unlock()
+		if yield != nil {
+			return nil, errSkipped
+		}
+		if holder != nil {
+			holder()
+		}
+		select {
+		case <-ctx.Done():
+			return nil, mapCtxErr(ctx, ctx.Err())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// vacSlot is one table's vacuumSlot.
+type vacSlot struct {
+	mu    sync.Mutex // protects held and yield
+	held  bool
+	yield func() // the holder's, when it is an autovacuum
 }
 
 // lockForVacuum takes table oid's lock as VACUUM holds it: shared, so
