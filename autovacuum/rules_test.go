@@ -101,3 +101,29 @@ func TestBalanceCost(t *testing.T) {
 		t.Errorf("limits a %d d %d, want 85 28", a.limit.Load(), d.limit.Load())
 	}
 }
+
+// The declared parameters give PostgreSQL 15's defaults, and a table's
+// storage parameters are read in their base units.
+func TestParams(t *testing.T) {
+	if got, want := SettingsFrom(func(string) (string, bool) { return "", false }), DefaultSettings(); got != want {
+		t.Errorf("defaults from the declarations:\n%+v\nwant\n%+v", got, want)
+	}
+	s := SettingsFrom(func(name string) (string, bool) {
+		v, ok := map[string]string{"autovacuum_naptime": "5s", "autovacuum": "off", "autovacuum_vacuum_cost_delay": "-1"}[name]
+		return v, ok
+	})
+	if s.Naptime != 5*time.Second || s.Enabled || s.VacuumCostDelay != -1 {
+		t.Errorf("settings: %+v", s)
+	}
+	o := TableOptionsFrom(map[string]string{"autovacuum_enabled": "off", "autovacuum_vacuum_threshold": "10",
+		"autovacuum_vacuum_insert_threshold": "-1", "autovacuum_vacuum_cost_delay": "20", "log_autovacuum_min_duration": "1000"})
+	want := UnsetTableOptions()
+	want.Enabled, want.VacuumThreshold, want.VacuumInsertThreshold = false, 10, -1
+	want.VacuumCostDelay, want.LogMinDuration = 20*time.Millisecond, time.Second
+	if o != want {
+		t.Errorf("table options %+v, want %+v", o, want)
+	}
+	if o := TableOptionsFrom(nil); o != UnsetTableOptions() {
+		t.Errorf("no options: %+v", o)
+	}
+}
