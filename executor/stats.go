@@ -90,6 +90,14 @@ func init() {
 		}
 		return out, nil
 	})
+	// Counts are applied when a transaction ends, so there is never a
+	// pending report to force out: PostgreSQL 15's function does nothing
+	// here.
+	sql.RegisterFunction(sql.Function{
+		Name:   "pg_stat_force_next_flush",
+		Result: types.TVoid,
+		Fn:     func(any, []types.Datum) (types.Datum, error) { return "", nil },
+	})
 	sql.RegisterFunction(sql.Function{
 		Name:   "pg_stat_reset",
 		Result: types.TVoid,

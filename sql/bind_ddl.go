@@ -418,6 +418,9 @@ func (b *binder) vacuumStmt(s *pg_query.VacuumStmt) (*Vacuum, error) {
 		vr := r.GetVacuumRelation()
 		t, err := b.table(vr.Relation)
 		if err != nil {
+			if pe, ok := err.(*pgerr.Error); ok {
+				pe.Position = 0 // PostgreSQL looks VACUUM's tables up without a position
+			}
 			return nil, err
 		}
 		out.Tables = append(out.Tables, t)
