@@ -34,6 +34,19 @@
 // is WAL-logged) and does not report to the statistics, so the table is
 // still due at the next naptime.
 //
+// # Settings
+//
+// params.go declares the parameters once, in package reloptions, with
+// PostgreSQL 15's names, defaults, ranges and units: autovacuum,
+// autovacuum_max_workers, autovacuum_naptime, the thresholds and scale
+// factors, the cost delay and limit, log_autovacuum_min_duration and the
+// vacuum_cost_* settings. Those PostgreSQL also accepts per table are
+// storage parameters too (WITH (...), ALTER TABLE SET/RESET), plus
+// autovacuum_enabled; a table's own value wins (TableOptionsFrom).
+// minipg reads the server's settings at start-up only (there is no
+// configuration reload), so SET refuses them as PostgreSQL refuses a
+// sighup setting.
+//
 // # Cost balancing
 //
 // autovacuum_vacuum_cost_limit (or vacuum_cost_limit when it is -1) is a
