@@ -113,8 +113,7 @@ type Log struct {
 	stats struct {
 		records, fpi, bytes, write, sync, flushes, checkpoints atomic.Int64
 	}
-	// relStats maps relStatsKey to *relCounters (relstats.go).
-	relStats sync.Map
+	relStats relStats // per-relation counters (relstats.go)
 
 	closed  atomic.Bool
 	stop    chan struct{}

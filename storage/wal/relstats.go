@@ -17,9 +17,10 @@ import (
 // (records without blocks, such as commits and checkpoints, to relation
 // 0); its images and the pages it dirtied go to each block's relation.
 //
-// The hot path is lock-free: one sync.Map load per record (per block of
-// another relation) finds the counters, which are atomics; a new
-// (relation, record type) pair is added once.
+// The hot path is lock-free: one load of an immutable map per record (and
+// per block of another relation) finds the counters, which are atomics; a
+// new (relation, record type) pair is added once, by copying the map under
+// a mutex.
 
 // RelStats are the WAL counters of one relation and record type.
 type RelStats struct {
@@ -32,23 +33,58 @@ type RelStats struct {
 	PagesDirtied int64 // blocks whose change found the page clean (BlockRef.Dirtied)
 }
 
-type relStatsKey struct {
-	rel  buffer.RelFileNode
-	rmgr RmgrID
-	info uint8
+// relStatsKey packs a relation, a resource manager and an info byte.
+type relStatsKey uint64
+
+func makeRelStatsKey(rel buffer.RelFileNode, rmgr RmgrID, info uint8) relStatsKey {
+	return relStatsKey(uint64(rel)<<16 | uint64(rmgr)<<8 | uint64(info))
+}
+
+func (k relStatsKey) split() (buffer.RelFileNode, RmgrID, uint8) {
+	return buffer.RelFileNode(k >> 16), RmgrID(k >> 8), uint8(k)
 }
 
 type relCounters struct {
 	records, fpi, bytes, dirtied atomic.Int64
 }
 
+// relStats holds the counters: m is replaced, never changed, so readers
+// need no lock.
+type relStats struct {
+	mu sync.Mutex // serializes replacing m
+	m  atomic.Pointer[map[relStatsKey]*relCounters]
+}
+
 // relCountersFor returns the counters of key, creating them.
 func (l *Log) relCountersFor(key relStatsKey) *relCounters {
-	if c, ok := l.relStats.Load(key); ok {
-		return c.(*relCounters)
+	if m := l.relStats.m.Load(); m != nil {
+		if c, ok := (*m)[key]; ok {
+			return c
+		}
 	}
-	c, _ := l.relStats.LoadOrStore(key, &relCounters{})
-	return c.(*relCounters)
+	l.relStats.mu.Lock()
+	defer l.relStats.mu.Unlock()
+	old := l.relStats.m.Load()
+	if old != nil {
+		if c, ok := (*old)[key]; ok {
+			return c
+		}
+	}
+	m := make(map[relStatsKey]*relCounters, 1+len(ptrMap(old)))
+	for k, c := range ptrMap(old) {
+		m[k] = c
+	}
+	c := &relCounters{}
+	m[key] = c
+	l.relStats.m.Store(&m)
+	return c
+}
+
+func ptrMap(m *map[relStatsKey]*relCounters) map[relStatsKey]*relCounters {
+	if m == nil {
+		return nil
+	}
+	return *m
 }
 
 // countRel adds one inserted record of n bytes to the per-relation
@@ -58,7 +94,7 @@ func (l *Log) countRel(rec *Record, n int, needImage func(*BlockRef) bool) {
 	if len(rec.Blocks) > 0 {
 		first = rec.Blocks[0].Rel
 	}
-	c := l.relCountersFor(relStatsKey{first, rec.Rmgr, rec.Info})
+	c := l.relCountersFor(makeRelStatsKey(first, rec.Rmgr, rec.Info))
 	c.records.Add(1)
 	c.bytes.Add(int64(n))
 	for i := range rec.Blocks {
@@ -69,7 +105,7 @@ func (l *Log) countRel(rec *Record, n int, needImage func(*BlockRef) bool) {
 		}
 		bc := c
 		if b.Rel != first {
-			bc = l.relCountersFor(relStatsKey{b.Rel, rec.Rmgr, rec.Info})
+			bc = l.relCountersFor(makeRelStatsKey(b.Rel, rec.Rmgr, rec.Info))
 		}
 		if img {
 			bc.fpi.Add(1)
@@ -84,12 +120,11 @@ func (l *Log) countRel(rec *Record, n int, needImage func(*BlockRef) bool) {
 // ResetRelStats, ordered by relation, resource manager and info.
 func (l *Log) RelStats() []RelStats {
 	var out []RelStats
-	l.relStats.Range(func(k, v any) bool {
-		key, c := k.(relStatsKey), v.(*relCounters)
-		out = append(out, RelStats{Rel: key.rel, Rmgr: key.rmgr, Info: key.info,
+	for k, c := range ptrMap(l.relStats.m.Load()) {
+		rel, rmgr, info := k.split()
+		out = append(out, RelStats{Rel: rel, Rmgr: rmgr, Info: info,
 			Records: c.records.Load(), FPI: c.fpi.Load(), Bytes: c.bytes.Load(), PagesDirtied: c.dirtied.Load()})
-		return true
-	})
+	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Rel != b.Rel {
@@ -106,10 +141,9 @@ func (l *Log) RelStats() []RelStats {
 // ResetRelStats forgets the per-relation counters. Records being inserted
 // while it runs may be counted in the old counters, that is, lost.
 func (l *Log) ResetRelStats() {
-	l.relStats.Range(func(k, _ any) bool {
-		l.relStats.Delete(k)
-		return true
-	})
+	l.relStats.mu.Lock()
+	l.relStats.m.Store(nil)
+	l.relStats.mu.Unlock()
 }
 
 // Record type names, as pg_walinspect and pg_waldump show them: the

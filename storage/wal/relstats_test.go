@@ -83,7 +83,7 @@ func TestRelStats(t *testing.T) {
 }
 
 // Concurrent inserters lose no count (the counters are atomics reached
-// through a sync.Map, no lock).
+// through an immutable map, no lock).
 func TestRelStatsConcurrent(t *testing.T) {
 	l := openTest(t, t.TempDir(), testOptions(nil))
 	defer l.Close()
@@ -129,4 +129,18 @@ func TestRecordTypeName(t *testing.T) {
 			t.Errorf("RecordTypeName(%d, %#x) = %q, %q; want %q, %q", c.rmgr, c.info, n, k, c.name, c.kind)
 		}
 	}
+}
+
+// The per-record cost of the accounting: a sync.Map load and a few atomic
+// adds.
+func BenchmarkCountRel(b *testing.B) {
+	l := openTest(b, b.TempDir(), testOptions(nil))
+	defer l.Close()
+	rec := &Record{Rmgr: RmgrHeap, Blocks: []BlockRef{{Rel: 1, Block: 7, Dirtied: true}}}
+	never := func(*BlockRef) bool { return false }
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			l.countRel(rec, 200, never)
+		}
+	})
 }
