@@ -23,11 +23,17 @@
 //     backend pid for BackendKeyData.
 //   - Engine.Pool, Engine.Txns, Engine.Catalog expose the storage layers
 //     for tools; Engine.SetCheckpointHook replaces what CHECKPOINT does.
-//   - RegisterSetting adds a configuration parameter before Open;
+//   - RegisterSetting adds a configuration parameter before Open; a
+//     parameter declared in package reloptions with a Setting context
+//     (fsm_policy, ...) is one without further registration, and, when it
+//     is also a storage parameter, a table's option of the same name wins
+//     over it when the table is opened (reloptions.Layers).
 //     sql.RegisterFunction and sql.RegisterVirtualTable add SQL functions
 //     and read-only system views (their callbacks get the *Engine as env).
 //     Built in: minipg_stat_fsm (the free-space policy's counters per
-//     table) and minipg_stat_io (buffer counters and size per table);
+//     table, one column per counter the policies declare), minipg_stat_io
+//     (buffer counters and size per table) and minipg_stat_wal_rel (WAL
+//     per table and record type, reset by minipg_stat_wal_rel_reset());
 //     pg_stat_all_tables, pg_stat_user_tables, pg_stat_progress_vacuum,
 //     pg_stat_reset() and minipg_relsize (stats.go, from package pgstat).
 //

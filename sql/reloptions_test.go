@@ -16,6 +16,7 @@ import (
 func TestStorageParameters(t *testing.T) {
 	for _, tc := range []struct {
 		q, msg, detail string
+		code           pgerr.Code        // 22023 when empty
 		opts           map[string]string // on success
 	}{
 		{q: "CREATE TABLE x (a int) WITH (fillfactor=5)",
@@ -35,6 +36,9 @@ func TestStorageParameters(t *testing.T) {
 		{q: "ALTER TABLE t SET (fillfactor=5)",
 			msg: `value 5 out of bounds for option "fillfactor"`, detail: `Valid values are between "10" and "100".`},
 		{q: "ALTER TABLE t SET (nosuch=1)", msg: `unrecognized parameter "nosuch"`},
+		{q: "ALTER TABLE t RESET (fillfactor=5)", code: pgerr.SyntaxError, msg: "RESET must not include values for parameters"},
+		// RESET ignores names the table cannot have, as PostgreSQL does.
+		{q: "ALTER TABLE t RESET (nosuch, foo.bar, fillfactor)", opts: map[string]string{"fillfactor": ""}},
 		// Canonical values: integers as PostgreSQL's parse_int reads them
 		// (spaces, a fraction rounded half to even), enums as declared.
 		{q: "CREATE TABLE x (a int) WITH (fillfactor=' 50 ', fsm_policy='CLASSIC', fsm_nearby_window=10.5)",
@@ -54,15 +58,22 @@ func TestStorageParameters(t *testing.T) {
 			case *AlterOptions:
 				got = st.Options
 			}
+			if len(got) != len(tc.opts) {
+				t.Errorf("%s: options %v, want %v", tc.q, got, tc.opts)
+			}
 			for k, v := range tc.opts {
-				if got[k] != v {
+				if w, ok := got[k]; !ok || w != v {
 					t.Errorf("%s: %s = %q, want %q (all %v)", tc.q, k, got[k], v, got)
 				}
 			}
 			continue
 		}
 		pe, ok := err.(*pgerr.Error)
-		if !ok || pe.Code != pgerr.InvalidParameterValue || pe.Message != tc.msg || pe.Detail != tc.detail {
+		code := pgerr.InvalidParameterValue
+		if tc.code != "" {
+			code = tc.code
+		}
+		if !ok || pe.Code != code || pe.Message != tc.msg || pe.Detail != tc.detail {
 			t.Errorf("%s:\n got %#v\nwant 22023 %q detail %q", tc.q, err, tc.msg, tc.detail)
 		}
 	}
