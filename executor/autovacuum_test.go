@@ -76,7 +76,6 @@ func TestAutovacuumTriggerRules(t *testing.T) {
 	mustExec(t, s, "CREATE TABLE ins (id int, v text)")
 	mustExec(t, s, "CREATE TABLE below (id int, v text)")
 	mustExec(t, s, "CREATE TABLE off (id int, v text) WITH (autovacuum_enabled = off)")
-	start := time.Now()
 	insertRows(t, s, "dead", 1, 200)
 	mustExec(t, s, "DELETE FROM dead WHERE id <= 100") // 100 dead > 50
 	insertRows(t, s, "ins", 1, 1100)                   // 1100 inserted > 1000
@@ -84,9 +83,10 @@ func TestAutovacuumTriggerRules(t *testing.T) {
 	mustExec(t, s, "DELETE FROM below WHERE id <= 40") // 40 dead < 50, 140 changes > 50
 	insertRows(t, s, "off", 1, 1200)
 	mustExec(t, s, "DELETE FROM off WHERE id <= 600")
+	crossed := time.Now() // every table is past its thresholds
 
 	vacuumed := func(table string) bool { return tableStat(t, s, table, "autovacuum_count").(int64) > 0 }
-	if !waitFor(2*naptime-time.Since(start)+500*time.Millisecond, func() bool { return vacuumed("dead") && vacuumed("ins") }) {
+	if !waitFor(2*naptime-time.Since(crossed)+500*time.Millisecond, func() bool { return vacuumed("dead") && vacuumed("ins") }) {
 		t.Fatalf("not vacuumed within two naptimes: dead %v, ins %v", tableStat(t, s, "dead", "autovacuum_count"), tableStat(t, s, "ins", "autovacuum_count"))
 	}
 	// Let another naptime pass for the tables that must not be vacuumed.
