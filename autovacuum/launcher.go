@@ -184,8 +184,15 @@ func (l *Launcher) work(w *worker) {
 		close(w.done)
 	}()
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	// The stop channel cancels the table the worker is on; the goroutine
+	// relaying it ends before the worker does.
+	relayed := make(chan struct{})
+	defer func() {
+		cancel()
+		<-relayed
+	}()
 	go func() {
+		defer close(relayed)
 		select {
 		case <-w.stop:
 			cancel()
