@@ -205,6 +205,7 @@ func (ld *copyLoader) flush() error {
 	if err != nil {
 		return err
 	}
+	ld.x.countInsert(len(tids))
 	ncols := len(r.types)
 	if len(r.indexes) > 0 {
 		for i, tid := range tids {

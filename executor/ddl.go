@@ -6,9 +6,9 @@ import (
 
 	"minipg/catalog"
 	"minipg/pgerr"
+	"minipg/reloptions"
 	"minipg/sql"
 	"minipg/storage/buffer"
-	"minipg/storage/page"
 )
 
 func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string, error) {
@@ -19,9 +19,16 @@ func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string,
 	}
 	def := st.Def.Clone() // a prepared statement may run again: names are chosen each time
 	nameConstraintIndexes(e.cat, def)
-	if _, ok := def.Options["fsm_policy"]; !ok {
-		if v := s.settings["fsm_policy"]; v != "" && v != e.settings["fsm_policy"] {
-			def.Options["fsm_policy"] = v
+	for _, p := range reloptions.All() {
+		// The session's value of a parameter such as fsm_policy becomes the
+		// new table's option when it differs from the server's.
+		if _, ok := def.Options[p.Name]; !ok && p.SessionDefault {
+			if v := s.settings[p.Name]; v != "" && v != e.settings[p.Name] {
+				if def.Options == nil {
+					def.Options = map[string]string{}
+				}
+				def.Options[p.Name] = v
+			}
 		}
 	}
 	if len(def.Options) == 0 {
@@ -76,6 +83,7 @@ func (s *Session) dropTable(ctx context.Context, st *sql.DropTable) (string, err
 			e.mu.Lock()
 			delete(e.mu.rels, t.OID)
 			e.mu.Unlock()
+			e.stats.Drop(t.OID)
 			// The catalog change is committed: log the drop, then unlink.
 			if err = e.walLogDrop(t.RelFileNode); err == nil {
 				err = e.pool.DropRel(buffer.RelFileNode(t.RelFileNode))
@@ -158,61 +166,6 @@ func (s *Session) addIndex(ctx context.Context, oid uint32, idx catalog.Index) (
 	setIndexAttrs(&nr)
 	e.replaceRel(&nr)
 	return 0, nil
-}
-
-func (s *Session) vacuum(ctx context.Context, st *sql.Vacuum) (string, error) {
-	e := s.e
-	var oids []uint32
-	if len(st.Tables) == 0 {
-		for _, t := range e.cat.Tables() {
-			oids = append(oids, t.OID)
-		}
-	} else {
-		for _, t := range st.Tables {
-			oids = append(oids, t.OID)
-		}
-	}
-	for _, oid := range oids {
-		if err := canceled(ctx); err != nil {
-			return "", err
-		}
-		if err := e.vacuumRel(ctx, oid); err != nil {
-			return "", err
-		}
-		if err := e.truncateEmptyTail(ctx, oid); err != nil {
-			return "", err
-		}
-	}
-	return "VACUUM", nil
-}
-
-// vacuumRel vacuums one table and drops the index entries of the removed
-// row versions.
-func (e *Engine) vacuumRel(ctx context.Context, oid uint32) error {
-	release, err := e.txns.LockRelation(ctx, oid, false)
-	if err != nil {
-		return mapCtxErr(ctx, err)
-	}
-	defer release()
-	r, err := e.rel(oid)
-	if err != nil {
-		return nil // dropped meanwhile
-	}
-	var drop func(dead []page.TID) error
-	if len(r.indexes) > 0 {
-		drop = func(dead []page.TID) error {
-			set := make(map[page.TID]struct{}, len(dead))
-			for _, t := range dead {
-				set[t] = struct{}{}
-			}
-			for _, ri := range r.indexes {
-				ri.ix.DeleteTIDs(set)
-			}
-			return nil
-		}
-	}
-	_, err = r.heap.Vacuum(e.txns.OldestXmin(), e.txns, drop)
-	return err
 }
 
 // alterOptions changes storage parameters and reopens the table's heap with

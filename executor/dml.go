@@ -189,6 +189,7 @@ func (x *execCtx) insertRow(row []types.Datum) (page.TID, error) {
 	if err != nil {
 		return page.TID{}, err
 	}
+	x.countInsert(1)
 	row[len(r.types)] = tid
 	if err := x.insertIndexEntries(row, tid, nil); err != nil {
 		return page.TID{}, err
@@ -468,6 +469,7 @@ func (x *execCtx) update(st *sql.Update) (int64, error) {
 	finish := func(row []types.Datum) ([]types.Datum, error) {
 		// A HOT update changed no indexed column and its new version is
 		// reached through the chain root the index entries point at.
+		x.countUpdate(hot)
 		if !hot {
 			if err := x.insertIndexEntries(newRow, newRow[ncols].(page.TID), row); err != nil {
 				return nil, err
@@ -483,6 +485,9 @@ func (x *execCtx) delete(st *sql.Delete) (int64, error) {
 	apply := func(_ []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error) {
 		return r.heap.Delete(x.snap, tid, x.xid, x.cid)
 	}
-	finish := func(row []types.Datum) ([]types.Datum, error) { return row, nil }
+	finish := func(row []types.Datum) ([]types.Datum, error) {
+		x.countDelete()
+		return row, nil
+	}
 	return x.modifyRows(st.Where, st.Returning, apply, finish)
 }

@@ -1,6 +1,6 @@
 // Package executor runs bound statements (see package sql) against the heap:
-// scans, filters, projections, sorts, limits, aggregates, DML, COPY FROM and
-// VACUUM, and owns the session state the wire protocol needs (transaction
+// scans, filters, projections, sorts, limits, aggregates, DML, COPY FROM,
+// VACUUM and ANALYZE, and owns the session state the wire protocol needs (transaction
 // block status, settings, notices).
 //
 // # API used by the server
@@ -23,11 +23,33 @@
 //     backend pid for BackendKeyData.
 //   - Engine.Pool, Engine.Txns, Engine.Catalog expose the storage layers
 //     for tools; Engine.SetCheckpointHook replaces what CHECKPOINT does.
-//   - RegisterSetting adds a configuration parameter before Open;
+//   - RegisterSetting adds a configuration parameter before Open; a
+//     parameter declared in package reloptions with a Setting context
+//     (fsm_policy, ...) is one without further registration, and, when it
+//     is also a storage parameter, a table's option of the same name wins
+//     over it when the table is opened (reloptions.Layers).
 //     sql.RegisterFunction and sql.RegisterVirtualTable add SQL functions
 //     and read-only system views (their callbacks get the *Engine as env).
 //     Built in: minipg_stat_fsm (the free-space policy's counters per
-//     table) and minipg_stat_io (buffer counters and size per table).
+//     table, one column per counter the policies declare), minipg_stat_io
+//     (buffer counters and size per table) and minipg_stat_wal_rel (WAL
+//     per table and record type, reset by minipg_stat_wal_rel_reset());
+//     pg_stat_all_tables, pg_stat_user_tables, pg_stat_progress_vacuum,
+//     pg_stat_reset() and minipg_relsize (stats.go, from package pgstat).
+//
+// # Statistics and autovacuum
+//
+// The engine owns a pgstat.Collector (read at Open, saved by a clean
+// Close) and the autovacuum launcher (started last by Open, stopped first
+// by Close, before the shutdown checkpoint). A session counts its row
+// changes per table in Session.xstat (single-line hooks where DML inserts,
+// updates and deletes, and where COPY inserts) and applies them when its
+// transaction ends; scans are counted when they start and as rows are
+// read. VACUUM, ANALYZE and autovacuum runs go through vacuumTable
+// (vacuum.go), which reports to the statistics and records
+// relpages/reltuples; an autovacuum run takes its table's lock with
+// txn.TryLockRelationYielding, skipping a locked table and giving the
+// table up (its context cancelled) when DDL waits for it (autovacuum.go).
 //
 // # Statement lifecycle
 //

@@ -7,13 +7,15 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 
+	"minipg/autovacuum"
 	"minipg/catalog"
 	"minipg/index"
 	"minipg/pgerr"
+	"minipg/pgstat"
+	"minipg/reloptions"
 	"minipg/sql"
 	"minipg/storage/buffer"
 	"minipg/storage/fsm"
@@ -46,6 +48,12 @@ type Engine struct {
 
 	checkpointHook func() error // set once before use; nil = flush + save
 	wal            *engineWAL   // write-ahead log (wal.go)
+
+	stats *pgstat.Collector    // table statistics (stats.go)
+	av    *autovacuum.Launcher // started last by Open, stopped first by Close
+	// vacSlots holds each table's *vacSlot (vacuum.go): one VACUUM,
+	// ANALYZE or autovacuum run per table at a time.
+	vacSlots sync.Map
 
 	closeOnce sync.Once // Close runs once
 	closeErr  error     // what it returned
@@ -105,6 +113,7 @@ func Open(cfg Config, log *slog.Logger) (*Engine, error) {
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "no data directory given")
 	}
 	e := &Engine{cfg: cfg, log: log, settings: map[string]string{}}
+	addParamSettings()
 	for name, def := range gucTable {
 		e.settings[name] = def.def
 	}
@@ -129,21 +138,6 @@ func Open(cfg Config, log *slog.Logger) (*Engine, error) {
 	}
 	e.settings["shared_buffers"] = formatMemory(sb)
 	e.settings["data_directory"] = cfg.DataDir
-	if _, err := fsm.PolicyByName(e.settings["fsm_policy"]); err != nil {
-		// The configured default must exist; fall back to classic if the
-		// locality policy is not built in.
-		if e.settings["fsm_policy"] != "locality" {
-			return nil, err
-		}
-		e.settings["fsm_policy"] = "classic"
-	}
-	sql.PolicyValidator = func(name string) error {
-		_, err := fsm.PolicyByName(name)
-		return err
-	}
-	sql.PlacementOptionValidator = func(name, value string) error {
-		return fsm.NewLocality().(fsm.Tunable).SetOption(name, value)
-	}
 	for _, d := range []string{"", "base", "pg_xact"} {
 		if err := os.MkdirAll(filepath.Join(cfg.DataDir, d), 0o700); err != nil {
 			return nil, pgerr.Wrapf(err, pgerr.IOError, "could not create directory \"%s\"", filepath.Join(cfg.DataDir, d))
@@ -172,6 +166,10 @@ func Open(cfg Config, log *slog.Logger) (*Engine, error) {
 		e.cat.Close()
 		return nil, err
 	}
+	if e.stats, err = pgstat.Open(filepath.Join(cfg.DataDir, "pg_stat")); err != nil {
+		e.Close()
+		return nil, err
+	}
 	if err := e.recoverWAL(); err != nil {
 		e.Close()
 		return nil, err
@@ -192,6 +190,10 @@ func Open(cfg Config, log *slog.Logger) (*Engine, error) {
 		return nil, err
 	}
 	if err := e.startWAL(); err != nil {
+		e.Close()
+		return nil, err
+	}
+	if err := e.startAutovacuum(); err != nil {
 		e.Close()
 		return nil, err
 	}
@@ -245,7 +247,13 @@ func (e *Engine) close() error {
 			first = err
 		}
 	}
+	if e.av != nil {
+		e.av.Stop()
+	}
 	keep(e.shutdownWAL())
+	if e.stats != nil && first == nil {
+		keep(e.stats.Save())
+	}
 	if e.pool != nil {
 		keep(e.pool.Close())
 	}
@@ -279,37 +287,18 @@ func (e *Engine) openRelation(t *catalog.Table) (*relation, error) {
 	for _, ct := range r.types {
 		r.desc = append(r.desc, heap.Attr{Len: ct.Len(), Align: ct.Align()})
 	}
-	opts := heap.Options{FillFactor: heap.DefaultFillFactor}
-	if v, ok := t.Options["fillfactor"]; ok {
-		n, err := strconv.Atoi(v)
-		if err == nil {
-			opts.FillFactor = n
-		}
-	}
-	polName := e.settings["fsm_policy"]
-	if v, ok := t.Options["fsm_policy"]; ok {
-		polName = v
-	}
-	pol, err := fsm.PolicyByName(polName)
+	// Storage parameters: the table's own options win over the server's
+	// settings, which win over the declared defaults.
+	src := reloptions.Layers(t.Options, e.settings)
+	opts := heap.Options{FillFactor: heap.FillFactorParam.Int(src)}
+	pol, err := fsm.NewPolicy(src)
 	if err != nil {
-		e.log.Warn("unknown fsm_policy, using classic", "table", t.Name, "policy", polName)
+		e.log.Warn("unknown fsm_policy, using classic", "table", t.Name, "policy", t.Options[fsm.PolicyParam.Name])
 		pol = fsm.NewClassic()
-	}
-	if tp, ok := pol.(fsm.Tunable); ok {
-		// The server's settings, then the table's own (a table option of
-		// the same name wins).
-		for _, name := range sql.PlacementOptions {
-			v, ok := t.Options[name]
-			if !ok {
-				v = e.settings[name]
-			}
-			if err := tp.SetOption(name, v); err != nil {
-				e.log.Warn("bad free space setting, using the default", "table", t.Name, "setting", name, "value", v)
-			}
-		}
 	}
 	opts.Policy = pol
 	opts.WAL = e.walLog()
+	opts.OnPrune = func(n int) { e.stats.Pruned(t.OID, n) }
 	rfn := buffer.RelFileNode(t.RelFileNode)
 	if !e.pool.Exists(rfn, buffer.MainFork) {
 		if err := e.pool.CreateRel(rfn); err != nil {

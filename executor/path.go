@@ -224,6 +224,7 @@ func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey) (it rowIter,
 		}
 		in, sorted = it, ok
 	} else {
+		x.countSeqScan()
 		in = &seqScan{x: x, sc: x.rel.heap.NewScan(x.snap), dec: x.scanDecoder()}
 	}
 	if where == nil {

@@ -186,7 +186,7 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 	case *sql.AlterMissing:
 		return s.alterMissing(st)
 	case *sql.Vacuum:
-		if s.explicit {
+		if s.explicit && !st.AnalyzeOnly {
 			return "", pgerr.New(pgerr.ActiveSQLTransaction, "VACUUM cannot run inside a transaction block")
 		}
 		return s.vacuum(ctx, st)
@@ -294,6 +294,8 @@ func (s *Session) set(st *sql.Set) (string, error) {
 		return "", pgerr.New(pgerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed", name)
 	case roPostmaster:
 		return "", pgerr.New(pgerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed without restarting the server", name)
+	case roSighup:
+		return "", pgerr.New(pgerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed now", name)
 	}
 	v := s.e.settings[name]
 	if !st.Reset {

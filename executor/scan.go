@@ -33,6 +33,7 @@ func (it *seqScan) Next(ctx context.Context) ([]types.Datum, bool, error) {
 	if err != nil || !ok {
 		return nil, false, err
 	}
+	it.x.countRead(true)
 	row, err := it.dec.decode(tup, tid)
 	return row, err == nil, err
 }
@@ -68,6 +69,7 @@ func (it *indexScan) Next(ctx context.Context) ([]types.Datum, bool, error) {
 		if !ok {
 			continue
 		}
+		it.x.countRead(false)
 		row, err := it.dec.decode(tup, vtid)
 		return row, err == nil, err
 	}
@@ -85,6 +87,7 @@ func (emptyIter) Close() {}
 // openIndexScan evaluates the plan's values and opens the range (one range
 // per distinct IN value).
 func (x *execCtx) openIndexScan(p *indexPlan, reverse bool) (rowIter, error) {
+	x.countIdxScan()
 	prefix := make(index.Key, len(p.eq))
 	for i, e := range p.eq {
 		if p.inList != nil && i == p.inPos {

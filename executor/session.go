@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"minipg/pgerr"
+	"minipg/pgstat"
 	"minipg/sql"
 	"minipg/storage/heap"
 	"minipg/txn"
@@ -53,7 +54,8 @@ type Session struct {
 	failed   bool // a statement failed in the current transaction
 	txStart  time.Time
 	ist      *heap.InsertState
-	active   int // portals holding a snapshot
+	active   int         // portals holding a snapshot
+	xstat    pgstat.Xact // the transaction's row changes per table (stats.go)
 
 	// Settings changed inside the current transaction: gucUndo holds each
 	// one's value before the transaction's first SET of it (restored on
@@ -281,8 +283,11 @@ func (s *Session) endTx(commit bool) error {
 	}
 	if commit {
 		s.e.noteCommitMode(tx.XidIfAssigned(), s.settings["synchronous_commit"])
-		return tx.Commit()
+		err := tx.Commit()
+		s.endXactStats(err == nil)
+		return err
 	}
+	s.endXactStats(false)
 	return tx.Abort()
 }
 
@@ -343,6 +348,7 @@ func (s *Session) Close() {
 		_ = s.tx.Abort()
 		s.tx = nil
 	}
+	s.endXactStats(false)
 	s.explicit, s.failed = false, false
 }
 

@@ -5,9 +5,10 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"minipg/pgerr"
-	"minipg/storage/fsm"
+	"minipg/reloptions"
 )
 
 // gucDef describes one configuration parameter.
@@ -20,10 +21,13 @@ type gucDef struct {
 const (
 	roInternal   = "internal"
 	roPostmaster = "postmaster"
+	roSighup     = "sighup" // -c only; SET says "cannot be changed now"
 )
 
 // gucTable lists the settings minipg knows: those psql, pgx and JDBC send or
-// read at start-up, plus minipg's own.
+// read at start-up, plus minipg's own. The parameters declared in package
+// reloptions as server settings (fsm_policy, ...) join it when the first
+// engine opens (addParamSettings).
 var gucTable = map[string]gucDef{
 	"server_version":                      {def: "15.20", report: true, readOnly: roInternal},
 	"server_version_num":                  {def: "150020", readOnly: roInternal},
@@ -58,10 +62,6 @@ var gucTable = map[string]gucDef{
 	"full_page_writes":                    {def: "on"},
 	"max_connections":                     {def: "100", readOnly: roPostmaster},
 	"shared_buffers":                      {def: "128MB", readOnly: roPostmaster},
-	"fsm_policy":                          {def: "locality"},
-	"fsm_reopen_percent":                  {def: "50"},
-	"fsm_nearby_window":                   {def: "64"},
-	"fsm_small_table_blocks":              {def: "4"},
 	"jit":                                 {def: "off"},
 	"row_security":                        {def: "on"},
 	"escape_string_warning":               {def: "on"},
@@ -89,8 +89,33 @@ func RegisterSetting(name, def, readOnly string, report bool) {
 	gucTable[strings.ToLower(name)] = gucDef{def: def, report: report, readOnly: readOnly}
 }
 
+var paramSettingsOnce sync.Once
+
+// addParamSettings adds to gucTable every parameter declared in package
+// reloptions as a server setting. Engine.Open calls it, once: parameters
+// are declared by package initialization, before any engine opens.
+func addParamSettings() {
+	paramSettingsOnce.Do(func() {
+		for _, p := range reloptions.All() {
+			var ro string
+			switch p.Setting {
+			case reloptions.NoSetting:
+				continue
+			case reloptions.Sighup:
+				ro = roSighup
+			case reloptions.Postmaster:
+				ro = roPostmaster
+			}
+			gucTable[p.Name] = gucDef{def: p.Default, readOnly: ro}
+		}
+	})
+}
+
 // checkGUC validates and normalizes a value for name.
 func checkGUC(name, v string) (string, error) {
+	if p, ok := reloptions.Lookup(name); ok && p.Setting != reloptions.NoSetting {
+		return p.ParseSetting(v)
+	}
 	bad := func() error {
 		return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v)
 	}
@@ -118,17 +143,6 @@ func checkGUC(name, v string) (string, error) {
 			return "", pgerr.New(pgerr.InvalidParameterValue, "%s is outside the valid range for parameter \"extra_float_digits\" (-15 .. 3)", v)
 		}
 		return strconv.Itoa(n), nil
-	case "fsm_policy":
-		if _, err := fsm.PolicyByName(v); err != nil {
-			return "", bad()
-		}
-		return strings.ToLower(v), nil
-	case "fsm_reopen_percent", "fsm_nearby_window", "fsm_small_table_blocks":
-		// Validated by the locality policy itself.
-		if err := fsm.NewLocality().(fsm.Tunable).SetOption(name, v); err != nil {
-			return "", err
-		}
-		return strings.TrimSpace(v), nil
 	case "synchronous_commit", "full_page_writes", "jit", "row_security", "escape_string_warning", "geqo",
 		"enable_seqscan", "enable_indexscan", "default_transaction_read_only", "transaction_read_only":
 		b, ok := parseBool(v)

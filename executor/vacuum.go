@@ -2,9 +2,14 @@ package executor
 
 import (
 	"context"
+	"sync"
 	"time"
 
+	"minipg/autovacuum"
+	"minipg/pgstat"
+	"minipg/sql"
 	"minipg/storage/heap"
+	"minipg/storage/page"
 )
 
 // How VACUUM waits for the exclusive lock it needs to truncate
@@ -14,21 +19,247 @@ const truncateLockInterval = 50 * time.Millisecond
 
 var truncateLockTimeout = 5 * time.Second
 
+// vacuumParams say how one table is vacuumed and/or analyzed: by a
+// VACUUM / ANALYZE statement or by an autovacuum worker.
+type vacuumParams struct {
+	vacuum, analyze bool
+	auto            bool             // an autovacuum worker (statistics count it as such)
+	cost            *heap.VacuumCost // nil: no cost-based delay
+	pid             int32            // shown in pg_stat_progress_vacuum
+	// yield, for autovacuum, is called when DDL waits for the table: the
+	// table's lock is taken with TryLockRelationYielding (a taken lock
+	// skips the table) and ctx is expected to be cancelled by yield.
+	yield func()
+}
+
+// errSkipped is returned for an autovacuum whose table's lock was taken.
+var errSkipped = autovacuum.ErrSkipped
+
+func (s *Session) vacuum(ctx context.Context, st *sql.Vacuum) (string, error) {
+	e := s.e
+	var oids []uint32
+	if len(st.Tables) == 0 {
+		for _, t := range e.cat.Tables() {
+			oids = append(oids, t.OID)
+		}
+	} else {
+		for _, t := range st.Tables {
+			oids = append(oids, t.OID)
+		}
+	}
+	p := vacuumParams{vacuum: !st.AnalyzeOnly, analyze: st.Analyze || st.AnalyzeOnly, pid: s.pid}
+	p.cost = s.manualVacuumCost(ctx)
+	for _, oid := range oids {
+		if err := canceled(ctx); err != nil {
+			return "", err
+		}
+		if _, err := e.vacuumTable(ctx, oid, p); err != nil {
+			return "", mapCtxErr(ctx, err)
+		}
+	}
+	if st.AnalyzeOnly {
+		return "ANALYZE", nil
+	}
+	return "VACUUM", nil
+}
+
+// sleepCtx sleeps d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// vacuumTable vacuums (heap pass, index entries, empty tail) and/or
+// analyzes table oid as p says, and reports to the statistics: n_live_tup,
+// n_dead_tup, the last_* times and counts, relpages and reltuples. A table
+// dropped meanwhile is skipped. Cancelled (ctx), it stops between pages,
+// keeps what it did and reports nothing.
+func (e *Engine) vacuumTable(ctx context.Context, oid uint32, p vacuumParams) (autovacuum.Result, error) {
+	var res autovacuum.Result
+	release, err := e.vacuumSlot(ctx, oid, p.yield)
+	if err != nil {
+		return res, err
+	}
+	defer release()
+	interrupt := func() error { return ctx.Err() }
+	if p.vacuum {
+		prog := e.stats.StartProgress(p.pid, oid)
+		vs, ok, err := e.vacuumHeap(ctx, oid, p, prog, interrupt)
+		if err != nil || !ok {
+			e.stats.EndProgress(prog)
+			return res, err
+		}
+		res.Vacuum = vs
+		prog.SetPhase(heap.PhaseTruncate)
+		removed, err := e.truncateEmptyTail(ctx, oid)
+		e.stats.EndProgress(prog)
+		if err != nil {
+			return res, err
+		}
+		res.PagesRemoved = removed
+		r, err := e.rel(oid)
+		if err != nil {
+			return res, nil
+		}
+		n, err := r.heap.NBlocks()
+		if err != nil {
+			return res, err
+		}
+		res.Pages = n
+		live := int64(vs.LiveTuples)
+		e.stats.ReportVacuum(oid, live, int64(vs.RecentlyDead), p.auto, time.Now())
+		if err := e.stats.SetRelSize(oid, pgstat.RelSize{RelPages: n, RelTuples: float64(live)}); err != nil {
+			return res, err
+		}
+	}
+	if p.analyze {
+		as, ok, err := e.analyzeHeap(ctx, oid, p, interrupt)
+		if err != nil || !ok {
+			return res, err
+		}
+		res.Analyze = as
+	}
+	return res, nil
+}
+
+// vacuumSlot is VACUUM's and ANALYZE's self-exclusive lock on a table
+// (PostgreSQL's ShareUpdateExclusiveLock, which conflicts with itself): two
+// vacuums of one table must not run at once, or one could drop the index
+// entry of a TID the other has already made reusable. An autovacuum
+// (yield set) does not wait: it skips the table. A statement waits, and
+// asks an autovacuum holding the table to give way, as PostgreSQL cancels
+// an autovacuum that blocks a lock request.
+func (e *Engine) vacuumSlot(ctx context.Context, oid uint32, yield func()) (release func(), err error) {
+	v, _ := e.vacSlots.LoadOrStore(oid, &vacSlot{})
+	slot := v.(*vacSlot)
+	for {
+		slot.mu.Lock()
+		if !slot.held {
+			slot.held, slot.yield = true, yield
+			slot.mu.Unlock()
+			return func() {
+				slot.mu.Lock()
+				slot.held, slot.yield = false, nil
+				slot.mu.Unlock()
+			}, nil
+		}
+		holder := slot.yield
+		slot.mu.Unlock()
+		if yield != nil {
+			return nil, errSkipped
+		}
+		if holder != nil {
+			holder()
+		}
+		select {
+		case <-ctx.Done():
+			return nil, mapCtxErr(ctx, ctx.Err())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// vacSlot is one table's vacuumSlot.
+type vacSlot struct {
+	mu    sync.Mutex // protects held and yield
+	held  bool
+	yield func() // the holder's, when it is an autovacuum
+}
+
+// lockForVacuum takes table oid's lock as VACUUM holds it: shared, so
+// DML goes on; for autovacuum without waiting and giving way to DDL.
+func (e *Engine) lockForVacuum(ctx context.Context, oid uint32, p vacuumParams) (func(), error) {
+	if p.yield != nil {
+		release, ok := e.txns.TryLockRelationYielding(oid, p.yield)
+		if !ok {
+			return nil, errSkipped
+		}
+		return release, nil
+	}
+	release, err := e.txns.LockRelation(ctx, oid, false)
+	if err != nil {
+		return nil, mapCtxErr(ctx, err)
+	}
+	return release, nil
+}
+
+// vacuumHeap is the heap pass and the index entries of the removed row
+// versions. ok is false if the table was dropped meanwhile.
+func (e *Engine) vacuumHeap(ctx context.Context, oid uint32, p vacuumParams, prog *pgstat.Progress, interrupt func() error) (heap.VacuumStats, bool, error) {
+	release, err := e.lockForVacuum(ctx, oid, p)
+	if err != nil {
+		return heap.VacuumStats{}, false, err
+	}
+	defer release()
+	r, err := e.rel(oid)
+	if err != nil {
+		return heap.VacuumStats{}, false, nil
+	}
+	var drop func(dead []page.TID) error
+	if len(r.indexes) > 0 {
+		drop = func(dead []page.TID) error {
+			set := make(map[page.TID]struct{}, len(dead))
+			for _, t := range dead {
+				set[t] = struct{}{}
+			}
+			for _, ri := range r.indexes {
+				ri.ix.DeleteTIDs(set)
+			}
+			return nil
+		}
+	}
+	vs, err := r.heap.VacuumWith(e.txns.OldestXmin(), e.txns, drop,
+		heap.VacuumOptions{Cost: p.cost, Progress: &prog.VacuumProgress, Interrupt: interrupt})
+	return vs, err == nil, err
+}
+
+// analyzeHeap is ANALYZE: count the table's pages and live and dead rows,
+// record them as relpages/reltuples and in the statistics. ok is false if
+// the table was dropped meanwhile.
+func (e *Engine) analyzeHeap(ctx context.Context, oid uint32, p vacuumParams, interrupt func() error) (heap.AnalyzeStats, bool, error) {
+	release, err := e.lockForVacuum(ctx, oid, p)
+	if err != nil {
+		return heap.AnalyzeStats{}, false, err
+	}
+	defer release()
+	r, err := e.rel(oid)
+	if err != nil {
+		return heap.AnalyzeStats{}, false, nil
+	}
+	mods := e.stats.Table(oid).ModSinceAnalyze
+	as, err := r.heap.Analyze(e.txns.OldestXmin(), e.txns, heap.VacuumOptions{Cost: p.cost, Interrupt: interrupt})
+	if err != nil {
+		return as, false, err
+	}
+	e.stats.ReportAnalyze(oid, as.LiveTuples, as.DeadTuples, mods, p.auto, time.Now())
+	if err := e.stats.SetRelSize(oid, pgstat.RelSize{RelPages: as.Pages, RelTuples: float64(as.LiveTuples)}); err != nil {
+		return as, false, err
+	}
+	return as, true, nil
+}
+
 // truncateEmptyTail is VACUUM's last step on a table (lazy_truncate_heap):
 // when enough empty pages end it (heap.ShouldTruncate), take the table
 // exclusively, never queueing behind or ahead of anyone (a waiting
 // exclusive request would stall every statement on the table), retrying
 // for up to 5 seconds as PostgreSQL does and otherwise leaving the pages,
 // then cut them off. Holding the lock, no statement can use the table, and
-// heap.TruncateEmptyTail checks the pages again.
-func (e *Engine) truncateEmptyTail(ctx context.Context, oid uint32) error {
+// heap.TruncateEmptyTail checks the pages again. It returns how many
+// blocks it removed.
+func (e *Engine) truncateEmptyTail(ctx context.Context, oid uint32) (uint32, error) {
 	r, err := e.rel(oid)
 	if err != nil {
-		return nil // dropped meanwhile
+		return 0, nil // dropped meanwhile
 	}
 	keep, nblocks, err := r.heap.NonEmptyBlocks()
 	if err != nil || !heap.ShouldTruncate(keep, nblocks) {
-		return err
+		return 0, err
 	}
 	deadline := time.Now().Add(truncateLockTimeout)
 	for {
@@ -39,17 +270,16 @@ func (e *Engine) truncateEmptyTail(ctx context.Context, oid uint32) error {
 		}
 		if time.Now().After(deadline) {
 			e.log.Debug("VACUUM did not truncate: the table stayed in use", "oid", oid)
-			return nil
+			return 0, nil
 		}
 		select {
 		case <-ctx.Done():
-			return mapCtxErr(ctx, ctx.Err())
+			return 0, mapCtxErr(ctx, ctx.Err())
 		case <-time.After(truncateLockInterval):
 		}
 	}
 	if r, err = e.rel(oid); err != nil {
-		return nil
+		return 0, nil
 	}
-	_, err = r.heap.TruncateEmptyTail()
-	return err
+	return r.heap.TruncateEmptyTail()
 }

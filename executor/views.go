@@ -8,6 +8,7 @@ import (
 	"minipg/catalog"
 	"minipg/sql"
 	"minipg/storage/buffer"
+	"minipg/storage/fsm"
 	"minipg/types"
 )
 
@@ -24,25 +25,28 @@ func textCol(name string) catalog.Column {
 }
 
 func init() {
-	// minipg_stat_fsm: the free-space policy's decisions per table.
-	sql.RegisterVirtualTable("minipg_stat_fsm", []catalog.Column{
-		textCol("relname"), textCol("policy"), int8Col("target_tries"), int8Col("target_hits"),
-		int8Col("fsm_answers"), int8Col("fsm_hits"), int8Col("last_block_tries"), int8Col("retries"),
-		int8Col("extensions"), int8Col("blocks_extended"), int8Col("max_extend_by"), int8Col("extend_rechecks"),
-		int8Col("nearby_answers"), int8Col("nearby_hits"), int8Col("far_answers"), int8Col("far_hits"),
-		int8Col("fresh_pages"), int8Col("closed_pages"), int8Col("reopened_pages"), int8Col("reserved_pages"),
-		{Name: "blocks_per_extension", TypeOID: uint32(types.Float8), Typmod: -1},
-	}, func(env any) ([][]types.Datum, error) {
+	// minipg_stat_fsm: the free-space policy's decisions per table, one
+	// column per counter the policies declare (fsm.StatColumns).
+	fsmCols := fsm.StatColumns()
+	cols := []catalog.Column{textCol("relname"), textCol("policy")}
+	for _, c := range fsmCols {
+		if c.Float {
+			cols = append(cols, catalog.Column{Name: c.Name, TypeOID: uint32(types.Float8), Typmod: -1})
+		} else {
+			cols = append(cols, int8Col(c.Name))
+		}
+	}
+	sql.RegisterVirtualTable("minipg_stat_fsm", cols, func(env any) ([][]types.Datum, error) {
 		e := env.(*Engine)
 		var out [][]types.Datum
 		for _, r := range e.openRelations() {
 			pol := r.heap.Policy()
 			st := pol.Stats()
-			out = append(out, []types.Datum{r.def.Name, pol.Name(), st.TargetTries, st.TargetHits,
-				st.FSMAnswers, st.FSMHits, st.LastBlockTries, st.Retries,
-				st.Extensions, st.BlocksExtended, st.MaxExtendBy, st.ExtendRechecks,
-				st.NearbyAnswers, st.NearbyHits, st.FarAnswers, st.FarHits,
-				st.FreshPages, st.ClosedPages, st.ReopenedPages, st.ReservedPages, st.BlocksPerExtension()})
+			row := []types.Datum{r.def.Name, pol.Name()}
+			for _, c := range fsmCols {
+				row = append(row, c.Value(st))
+			}
+			out = append(out, row)
 		}
 		return out, nil
 	})

@@ -12,8 +12,20 @@ package executor
 //	                                  (per-relation pages dirtied; see also minipg_stat_io)
 //	minipg_check(text)                boolean: heap.CheckPages on the table; an
 //	                                  inconsistency is a DataCorrupted (XX001) error
+//	minipg_stat_wal_rel               WAL per table and record type since start or the
+//	                                  last reset: relname, relfilenode, resource_manager
+//	                                  and record_type (pg_walinspect's names), wal_records,
+//	                                  wal_fpi, wal_bytes (numeric) and pages_dirtied (the
+//	                                  records' changes that found their page clean; a page
+//	                                  dirtied by hint bits alone is in minipg_stat_io's
+//	                                  blks_dirtied, in no record's row); records
+//	                                  that change no table (commits, checkpoints) have a
+//	                                  NULL relname and relfilenode
+//	minipg_stat_wal_rel_reset()       void: forgets minipg_stat_wal_rel's counters
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
@@ -56,6 +68,22 @@ func init() {
 			return e.pool.Stats(buffer.RelFileNode(r.def.RelFileNode)).BlocksDirtied, nil
 		},
 	})
+	sql.RegisterVirtualTable("minipg_stat_wal_rel", []catalog.Column{
+		textCol("relname"), int8Col("relfilenode"), textCol("resource_manager"), textCol("record_type"),
+		int8Col("wal_records"), int8Col("wal_fpi"),
+		{Name: "wal_bytes", TypeOID: uint32(types.Numeric), Typmod: -1},
+		int8Col("pages_dirtied"),
+	}, func(env any) ([][]types.Datum, error) {
+		return env.(*Engine).walRelRows(), nil
+	})
+	sql.RegisterFunction(sql.Function{
+		Name:   "minipg_stat_wal_rel_reset",
+		Result: types.T{OID: types.Void, Typmod: -1},
+		Fn: func(env any, _ []types.Datum) (types.Datum, error) {
+			env.(*Engine).walLog().ResetRelStats()
+			return "", nil // void: a value, empty, as PostgreSQL's reset functions return
+		},
+	})
 	sql.RegisterFunction(sql.Function{
 		Name:   "minipg_check",
 		Args:   []types.OID{types.Text},
@@ -71,4 +99,43 @@ func init() {
 			return true, nil
 		},
 	})
+}
+
+// walRelRows are minipg_stat_wal_rel's rows, ordered by table name (the
+// records of no table, and of tables no longer open, last), resource
+// manager and record type.
+func (e *Engine) walRelRows() [][]types.Datum {
+	names := map[buffer.RelFileNode]string{}
+	for _, r := range e.openRelations() {
+		names[buffer.RelFileNode(r.def.RelFileNode)] = r.def.Name
+	}
+	type row struct {
+		name, rmgr, kind string
+		st               wal.RelStats
+	}
+	var rows []row
+	for _, st := range e.walLog().RelStats() {
+		rmgr, kind := wal.RecordTypeName(st.Rmgr, st.Info)
+		rows = append(rows, row{names[st.Rel], rmgr, kind, st})
+	}
+	slices.SortFunc(rows, func(a, b row) int {
+		if (a.name == "") != (b.name == "") {
+			return cmp.Compare(b.name, a.name) // named tables first
+		}
+		return cmp.Or(cmp.Compare(a.name, b.name), cmp.Compare(a.st.Rel, b.st.Rel),
+			cmp.Compare(a.rmgr, b.rmgr), cmp.Compare(a.kind, b.kind))
+	})
+	out := make([][]types.Datum, 0, len(rows))
+	for _, r := range rows {
+		var name, rfn types.Datum
+		if r.name != "" {
+			name = r.name
+		}
+		if r.st.Rel != 0 {
+			rfn = int64(r.st.Rel)
+		}
+		out = append(out, []types.Datum{name, rfn, r.rmgr, r.kind,
+			r.st.Records, r.st.FPI, apd.New(r.st.Bytes, 0), r.st.PagesDirtied})
+	}
+	return out
 }

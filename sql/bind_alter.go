@@ -78,11 +78,15 @@ func (b *binder) alterTable(s *pg_query.AlterTableStmt) (Stmt, error) {
 			nopts++
 		case pg_query.AlterTableType_AT_ResetRelOptions:
 			for _, n := range c.Def.GetList().GetItems() {
-				name := n.GetDefElem().Defname
-				if !isRelOption(name) {
-					return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter \"%s\"", name)
+				d := n.GetDefElem()
+				if d.Arg != nil {
+					return nil, pgerr.New(pgerr.SyntaxError, "RESET must not include values for parameters")
 				}
-				opts.Options[name] = ""
+				// As in PostgreSQL, resetting a parameter the table cannot
+				// have (unknown, or in a namespace) does nothing.
+				if d.Defnamespace == "" && isRelOption(d.Defname) {
+					opts.Options[d.Defname] = ""
+				}
 			}
 			nopts++
 		case pg_query.AlterTableType_AT_AddConstraint:

@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -9,6 +8,7 @@ import (
 
 	"minipg/catalog"
 	"minipg/pgerr"
+	"minipg/reloptions"
 	"minipg/types"
 )
 
@@ -184,26 +184,12 @@ func defElemValue(d *pg_query.DefElem) string {
 	return ""
 }
 
-// PolicyValidator validates an fsm_policy value (set by the executor to
-// fsm.PolicyByName); nil accepts "classic" and "locality".
-var PolicyValidator func(name string) error
-
-// PlacementOptions are the locality policy's settings a table may also set
-// as storage parameters (WITH (...), ALTER TABLE SET/RESET); the table's
-// value wins over the server's.
-var PlacementOptions = []string{"fsm_nearby_window", "fsm_reopen_percent", "fsm_small_table_blocks"}
-
-// PlacementOptionValidator validates a value of one of PlacementOptions (set
-// by the executor to the policy's own check); nil accepts any integer.
-var PlacementOptionValidator func(name, value string) error
-
-// isRelOption reports whether name is a storage parameter minipg knows.
-func isRelOption(name string) bool {
-	return name == "fillfactor" || name == "fsm_policy" || slices.Contains(PlacementOptions, name)
-}
+// isRelOption reports whether name is a declared storage parameter.
+func isRelOption(name string) bool { return reloptions.IsReloption(name) }
 
 // relOptions validates WITH (...) storage parameters as PostgreSQL's
-// reloptions do.
+// reloptions do, against the parameters declared in package reloptions,
+// and returns their canonical values.
 func (b *binder) relOptions(defs []*pg_query.Node) (map[string]string, error) {
 	opts := map[string]string{}
 	for _, n := range defs {
@@ -211,65 +197,20 @@ func (b *binder) relOptions(defs []*pg_query.Node) (map[string]string, error) {
 		if d.Defnamespace != "" {
 			return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter namespace \"%s\"", d.Defnamespace)
 		}
-		v := defElemValue(d)
-		switch d.Defname {
-		case "fillfactor":
-			if err := ValidateFillFactor(v); err != nil {
-				return nil, err
-			}
-			n, _ := strconv.Atoi(strings.TrimSpace(v))
-			v = strconv.Itoa(n)
-		case "fsm_policy":
-			if err := ValidatePolicy(v); err != nil {
-				return nil, err
-			}
-		case "fsm_nearby_window", "fsm_reopen_percent", "fsm_small_table_blocks":
-			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
-			if err != nil {
-				return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid value for integer option \"%s\": %s", d.Defname, v)
-			}
-			v = strconv.FormatInt(n, 10)
-			if PlacementOptionValidator != nil {
-				if err := PlacementOptionValidator(d.Defname, v); err != nil {
-					// Worded as PostgreSQL words a bad integer reloption.
-					out := pgerr.New(pgerr.InvalidParameterValue, "value %s out of bounds for option \"%s\"", v, d.Defname)
-					if pe, ok := err.(*pgerr.Error); ok && pe.Detail != "" {
-						out = out.WithDetail("%s", pe.Detail)
-					}
-					return nil, out
-				}
-			}
-		default:
-			return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter \"%s\"", d.Defname)
+		v := "true" // a parameter without a value, as PostgreSQL's defGetString gives it
+		if d.Arg != nil {
+			v = defElemValue(d)
 		}
-		opts[d.Defname] = v
+		if _, dup := opts[d.Defname]; dup {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "parameter \"%s\" specified more than once", d.Defname)
+		}
+		cv, err := reloptions.CheckReloption(d.Defname, v)
+		if err != nil {
+			return nil, err
+		}
+		opts[d.Defname] = cv
 	}
 	return opts, nil
-}
-
-// ValidateFillFactor checks a fillfactor value as PostgreSQL does.
-func ValidateFillFactor(v string) error {
-	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
-	if err != nil {
-		return pgerr.New(pgerr.InvalidParameterValue, "invalid value for integer option \"fillfactor\": %s", v)
-	}
-	if n < 10 || n > 100 {
-		return pgerr.New(pgerr.InvalidParameterValue, "value %s out of bounds for option \"fillfactor\"", v).
-			WithDetail("Valid values are between \"10\" and \"100\".")
-	}
-	return nil
-}
-
-// ValidatePolicy checks an fsm_policy value.
-func ValidatePolicy(v string) error {
-	if PolicyValidator != nil {
-		return PolicyValidator(v)
-	}
-	if v != "classic" && v != "locality" {
-		return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"fsm_policy\": \"%s\"", v).
-			WithHint("Valid values are \"classic\" and \"locality\".")
-	}
-	return nil
 }
 
 func (b *binder) dropStmt(s *pg_query.DropStmt) (Stmt, error) {
@@ -462,24 +403,27 @@ func (b *binder) copyStmt(s *pg_query.CopyStmt) (*Copy, error) {
 }
 
 func (b *binder) vacuumStmt(s *pg_query.VacuumStmt) (*Vacuum, error) {
+	analyze := false
 	for _, o := range s.Options {
 		d := o.GetDefElem()
 		switch d.Defname {
-		case "verbose", "analyze", "freeze", "skip_locked", "index_cleanup", "truncate", "process_toast", "parallel", "disable_page_skipping":
+		case "verbose", "freeze", "skip_locked", "index_cleanup", "truncate", "process_toast", "parallel", "disable_page_skipping":
+		case "analyze":
+			analyze = true
 		case "full":
 			return nil, pgerr.Unimplemented("VACUUM FULL")
 		default:
 			return nil, pgerr.New(pgerr.SyntaxError, "unrecognized VACUUM option \"%s\"", d.Defname)
 		}
 	}
-	if !s.IsVacuumcmd {
-		return nil, pgerr.Unimplemented("ANALYZE")
-	}
-	out := &Vacuum{}
+	out := &Vacuum{Analyze: analyze, AnalyzeOnly: !s.IsVacuumcmd}
 	for _, r := range s.Rels {
 		vr := r.GetVacuumRelation()
 		t, err := b.table(vr.Relation)
 		if err != nil {
+			if pe, ok := err.(*pgerr.Error); ok {
+				pe.Position = 0 // PostgreSQL looks VACUUM's tables up without a position
+			}
 			return nil, err
 		}
 		out.Tables = append(out.Tables, t)

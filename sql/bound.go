@@ -306,8 +306,12 @@ type AlterOptions struct {
 	Options map[string]string
 }
 
-// Vacuum is VACUUM [tables]; no tables means all.
-type Vacuum struct{ Tables []*catalog.Table }
+// Vacuum is VACUUM [tables] or ANALYZE [tables]; no tables means all.
+// Analyze is set for VACUUM (ANALYZE) and ANALYZE, AnalyzeOnly for ANALYZE.
+type Vacuum struct {
+	Tables               []*catalog.Table
+	Analyze, AnalyzeOnly bool
+}
 
 // TxnKind is the kind of a transaction control statement.
 type TxnKind int

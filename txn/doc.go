@@ -113,5 +113,7 @@
 //
 // LockRelation is a shared/exclusive lock per relation OID with writer
 // preference, held shared by DML and exclusively by DDL for a statement, and
-// cancellable through ctx.
+// cancellable through ctx. TryLockRelationYielding is the shared lock of an
+// autovacuum worker: never waited for, and its holder is asked to give way
+// (a callback) as soon as an exclusive request has to wait.
 package txn

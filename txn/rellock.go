@@ -21,7 +21,14 @@ type relLock struct {
 	readers        int
 	writer         bool
 	waitingWriters int
-	changed        chan struct{} // closed (and replaced) when the lock is released
+	changed        chan struct{}         // closed (and replaced) when the lock is released
+	yielders       map[*yielder]struct{} // shared holders that give way to a waiting writer
+}
+
+// yielder is a shared holder taken with LockRelationYielding.
+type yielder struct {
+	fn     func()
+	called bool
 }
 
 // LockRelation takes the lock on relation oid, shared or exclusive, waiting
@@ -53,6 +60,9 @@ func (m *Manager) LockRelation(ctx context.Context, oid uint32, exclusive bool) 
 		if !exclusive && !l.writer && l.waitingWriters == 0 {
 			l.readers++
 			break
+		}
+		if exclusive {
+			l.askYieldersLocked()
 		}
 		ch := l.changed
 		r.mu.Unlock()
@@ -86,6 +96,59 @@ func (m *Manager) LockRelation(ctx context.Context, oid uint32, exclusive bool) 
 			r.mu.Unlock()
 		})
 	}, nil
+}
+
+// TryLockRelationYielding takes relation oid's lock shared for a holder
+// that gives way to DDL, without waiting: ok=false if the lock is held
+// exclusively or an exclusive request waits (PostgreSQL's autovacuum skips
+// a locked table). While it is held, whenever an exclusive request has to
+// wait, yield is called (once, holding the lock table's mutex, so it must
+// only signal, e.g. cancel a context), and the holder is expected to stop
+// and release soon after: what PostgreSQL's deadlock checker does to an
+// autovacuum worker that blocks someone.
+func (m *Manager) TryLockRelationYielding(oid uint32, yield func()) (release func(), ok bool) {
+	r := &m.rel
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.locks == nil {
+		r.locks = make(map[uint32]*relLock)
+	}
+	l := r.locks[oid]
+	if l != nil && (l.writer || l.waitingWriters > 0) {
+		return nil, false
+	}
+	if l == nil {
+		l = &relLock{changed: make(chan struct{})}
+		r.locks[oid] = l
+	}
+	l.refs++
+	l.readers++
+	y := &yielder{fn: yield}
+	if l.yielders == nil {
+		l.yielders = map[*yielder]struct{}{}
+	}
+	l.yielders[y] = struct{}{}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			r.mu.Lock()
+			delete(l.yielders, y)
+			l.readers--
+			l.wakeLocked()
+			r.releaseRefLocked(oid, l)
+			r.mu.Unlock()
+		})
+	}, true
+}
+
+// askYieldersLocked asks every yielding holder to give way. Caller holds mu.
+func (l *relLock) askYieldersLocked() {
+	for y := range l.yielders {
+		if !y.called {
+			y.called = true
+			y.fn()
+		}
+	}
 }
 
 // wakeLocked wakes everyone waiting on l; they recheck. Caller holds mu.

@@ -152,3 +152,46 @@ func TestTryLockRelationExclusive(t *testing.T) {
 		r()
 	}
 }
+
+// A yielding holder is asked to give way when DDL waits for the lock, and
+// is not granted the lock while DDL holds or waits for it.
+func TestTryLockRelationYielding(t *testing.T) {
+	m := open(t, t.TempDir())
+	asked := make(chan struct{}, 1)
+	release, ok := m.TryLockRelationYielding(5, func() { asked <- struct{}{} })
+	if !ok {
+		t.Fatal("free lock not granted")
+	}
+	got := make(chan func())
+	go func() {
+		rel, err := m.LockRelation(context.Background(), 5, true)
+		if err != nil {
+			t.Error(err)
+		}
+		got <- rel
+	}()
+	select {
+	case <-asked:
+	case <-time.After(5 * time.Second):
+		t.Fatal("yielding holder not asked to give way")
+	}
+	if _, ok := m.TryLockRelationYielding(5, func() {}); ok {
+		t.Fatal("granted while an exclusive request waits")
+	}
+	select {
+	case <-got:
+		t.Fatal("exclusive lock granted while shared held")
+	case <-time.After(20 * time.Millisecond):
+	}
+	release()
+	ddl := <-got
+	if _, ok := m.TryLockRelationYielding(5, func() {}); ok {
+		t.Fatal("granted while held exclusively")
+	}
+	ddl()
+	r2, ok := m.TryLockRelationYielding(5, func() { t.Error("asked with no one waiting") })
+	if !ok {
+		t.Fatal("not granted after release")
+	}
+	r2()
+}

@@ -16,8 +16,12 @@ type Buffer struct {
 	id   int32
 	data []byte // BlockSize bytes in Pool.arena
 
-	content sync.RWMutex // the content lock: protects data
+	content sync.RWMutex // the content lock: protects data and dirtiedUnderLock
 	ioMu    sync.Mutex   // held while the page is being written (one writer at a time)
+
+	// dirtiedUnderLock: the holder of the exclusive content lock turned the
+	// page from clean to dirty (MarkDirty since Lock).
+	dirtiedUnderLock bool
 
 	// hdr is the buffer header (BufferDesc state and its spinlock).
 	hdr struct {
@@ -53,7 +57,15 @@ func (b *Buffer) Tag() Tag { return b.hdr.tag }
 func (b *Buffer) Block() uint32 { return b.hdr.tag.Block }
 
 // Lock takes the content lock exclusively. The buffer must be pinned.
-func (b *Buffer) Lock() { b.content.Lock() }
+func (b *Buffer) Lock() {
+	b.content.Lock()
+	b.dirtiedUnderLock = false
+}
+
+// DirtiedUnderLock reports whether the caller, holding the exclusive
+// content lock, turned the page from clean to dirty since it took the lock
+// (for the WAL's per-relation count of pages dirtied).
+func (b *Buffer) DirtiedUnderLock() bool { return b.dirtiedUnderLock }
 
 // Unlock releases the exclusive content lock.
 func (b *Buffer) Unlock() { b.content.Unlock() }
@@ -75,8 +87,17 @@ func (b *Buffer) MarkDirty() {
 	if !b.hdr.dirty {
 		b.hdr.dirty = true
 		b.hdr.rs.stats.dirtied.Add(1)
+		b.dirtiedUnderLock = true
 	}
 	b.hdr.Unlock()
+}
+
+// IsDirty reports whether the page differs from disk. The caller holds a
+// pin; without the content lock the answer may be stale.
+func (b *Buffer) IsDirty() bool {
+	b.hdr.Lock()
+	defer b.hdr.Unlock()
+	return b.hdr.dirty
 }
 
 // Release unpins the buffer. The caller must not hold its content lock.

@@ -139,6 +139,13 @@ func (p *Pool) NBuffers() int { return len(p.frames) }
 // The caller must Release the buffer, and take its content lock (Lock or
 // RLock) before looking at or changing Page.
 func (p *Pool) ReadBuffer(rel RelFileNode, fork Fork, blk uint32) (*Buffer, error) {
+	b, _, err := p.readBuffer(rel, fork, blk, false)
+	return b, err
+}
+
+// ReadBufferHit is ReadBuffer that also reports whether the block was
+// already in the pool (VACUUM's cost accounting tells a hit from a miss).
+func (p *Pool) ReadBufferHit(rel RelFileNode, fork Fork, blk uint32) (b *Buffer, hit bool, err error) {
 	return p.readBuffer(rel, fork, blk, false)
 }
 
@@ -152,15 +159,16 @@ func (p *Pool) ReadBuffer(rel RelFileNode, fork Fork, blk uint32) (*Buffer, erro
 // full-page image during redo, or initializing a freshly extended page),
 // then MarkDirty. No BlocksRead is counted for a zeroed frame.
 func (p *Pool) ReadBufferZeroed(rel RelFileNode, fork Fork, blk uint32) (*Buffer, error) {
-	return p.readBuffer(rel, fork, blk, true)
+	b, _, err := p.readBuffer(rel, fork, blk, true)
+	return b, err
 }
 
-func (p *Pool) readBuffer(rel RelFileNode, fork Fork, blk uint32, zero bool) (*Buffer, error) {
+func (p *Pool) readBuffer(rel RelFileNode, fork Fork, blk uint32, zero bool) (*Buffer, bool, error) {
 	if p.closed.Load() {
-		return nil, ErrClosed
+		return nil, false, ErrClosed
 	}
 	if fork >= numForks {
-		return nil, pgerr.FromSentinel(ErrNoFile, nil, "invalid fork %d", fork)
+		return nil, false, pgerr.FromSentinel(ErrNoFile, nil, "invalid fork %d", fork)
 	}
 	tag := Tag{Rel: rel, Fork: fork, Block: blk}
 	part := &p.mapping[partitionOf(tag)]
@@ -174,7 +182,7 @@ func (p *Pool) readBuffer(rel RelFileNode, fork Fork, blk uint32, zero bool) (*B
 			b.hdr.Unlock()
 			part.Unlock()
 			if valid {
-				return b, nil
+				return b, true, nil
 			}
 			// Another goroutine is reading the block in: wait for it.
 			<-done
@@ -182,7 +190,7 @@ func (p *Pool) readBuffer(rel RelFileNode, fork Fork, blk uint32, zero bool) (*B
 			valid = b.hdr.valid
 			b.hdr.Unlock()
 			if valid {
-				return b, nil
+				return b, true, nil
 			}
 			// Its read failed and it dropped the mapping; try ourselves.
 			b.Release()
@@ -193,7 +201,7 @@ func (p *Pool) readBuffer(rel RelFileNode, fork Fork, blk uint32, zero bool) (*B
 		if err == errRetry {
 			continue
 		}
-		return b, err
+		return b, false, err
 	}
 }
 

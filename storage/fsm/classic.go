@@ -1,6 +1,9 @@
 package fsm
 
-import "minipg/storage/buffer"
+import (
+	"minipg/reloptions"
+	"minipg/storage/buffer"
+)
 
 // classic is PostgreSQL's placement (hio.c RelationGetBufferForTuple): the
 // session's target block first; when it is too full, record its real free
@@ -12,7 +15,11 @@ type classic struct {
 	c counters
 }
 
-// NewClassic returns the classic policy.
+func init() {
+	RegisterPolicy(PolicyDef{Name: "classic", New: func(reloptions.Source) Policy { return NewClassic() }})
+}
+
+// NewClassic returns the classic policy. It has no parameters of its own.
 func NewClassic() Policy { return &classic{} }
 
 func (*classic) Name() string { return "classic" }

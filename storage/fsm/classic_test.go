@@ -1,6 +1,9 @@
 package fsm
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 func TestTargetFreeSpace(t *testing.T) {
 	for _, c := range []struct {
@@ -81,7 +84,7 @@ func TestClassicSingleSession(t *testing.T) {
 	}
 	st := pol.Stats()
 	want := PolicyStats{TargetTries: 999, TargetHits: 987, Retries: 12, Extensions: 13, BlocksExtended: 13, MaxExtendBy: 1}
-	if st != want {
+	if !reflect.DeepEqual(st, want) {
 		t.Fatalf("stats %+v, want %+v", st, want)
 	}
 	// Each full page's real free space was recorded when the insert left it.

@@ -6,8 +6,8 @@
 // # What it owns
 //
 // The _fsm fork of every heap relation (base/<relfilenode>_fsm), the
-// free-space categories in it, the policies ("classic" and "locality")
-// and relation extension (extend.go), which both policies share.
+// free-space categories in it, the policies ("classic", "locality" and
+// "append") and relation extension (extend.go), which they all share.
 //
 // # On-disk format of one FSM page
 //

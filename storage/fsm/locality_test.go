@@ -6,12 +6,19 @@ import (
 	"sync"
 	"testing"
 
+	"minipg/reloptions"
 	"minipg/storage/page"
 )
 
-func newLocality(t *testing.T) *locality {
+// newTestLocality returns a locality policy with the given parameters
+// (name, value pairs) over the defaults.
+func newTestLocality(t *testing.T, params ...string) *locality {
 	t.Helper()
-	p, err := PolicyByName("locality")
+	opts := map[string]string{"fsm_policy": "locality"}
+	for i := 0; i+1 < len(params); i += 2 {
+		opts[params[i]] = params[i+1]
+	}
+	p, err := NewPolicy(reloptions.Layers(opts))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +75,7 @@ func TestSearchNear(t *testing.T) {
 // block; an insert whose target is full does the same around the target.
 func TestLocalityNearbyFirst(t *testing.T) {
 	m := newTestMap(t, 32)
-	pol := newLocality(t)
+	pol := newTestLocality(t)
 	extendTo(t, m, 400)
 	mustRecord(t, m, 5, 8000)   // far, but first for a search from the root
 	mustRecord(t, m, 180, 3000) // 20 from 200
@@ -108,11 +115,11 @@ func TestLocalityNearbyFirst(t *testing.T) {
 		t.Fatalf("insert after a full target: %d, want the nearest, 330", got)
 	}
 	st := pol.Stats()
-	if st.NearbyAnswers != 3 || st.FarAnswers != 1 || st.TargetTries != 2 {
+	if st.Own[cNearbyAnswers] != 3 || st.Own[cFarAnswers] != 1 || st.TargetTries != 2 {
 		t.Fatalf("counters %+v", st)
 	}
-	if st.NearbyHits != 2 { // 212 missed
-		t.Fatalf("nearby hits %d, want 2", st.NearbyHits)
+	if st.Own[cNearbyHits] != 2 { // 212 missed
+		t.Fatalf("nearby hits %d, want 2", st.Own[cNearbyHits])
 	}
 }
 
@@ -121,7 +128,7 @@ func TestLocalityNearbyFirst(t *testing.T) {
 // threshold.
 func TestLocalityClosing(t *testing.T) {
 	m := newTestMap(t, 32)
-	pol := newLocality(t)
+	pol := newTestLocality(t)
 	extendTo(t, m, 10)
 	const saveFree = page.BlockSize * 20 / 100 // fillfactor 80
 	r := Request{Need: 120, SaveFree: saveFree, Target: 3, OldBlock: InvalidBlock}
@@ -153,14 +160,11 @@ func TestLocalityClosing(t *testing.T) {
 		t.Fatalf("reopened page advertised with %d", got)
 	}
 	st := pol.Stats()
-	if st.ClosedPages != 1 || st.ReopenedPages != 1 {
-		t.Fatalf("closed %d, reopened %d; want 1 and 1", st.ClosedPages, st.ReopenedPages)
+	if st.Own[cClosedPages] != 1 || st.Own[cReopenedPages] != 1 {
+		t.Fatalf("closed %d, reopened %d; want 1 and 1", st.Own[cClosedPages], st.Own[cReopenedPages])
 	}
 	// fsm_reopen_percent 90 keeps the first page open where 50 closed it.
-	pol2 := newLocality(t)
-	if err := pol2.SetOption("fsm_reopen_percent", "90"); err != nil {
-		t.Fatal(err)
-	}
+	pol2 := newTestLocality(t, "fsm_reopen_percent", "90")
 	for _, c := range []struct {
 		pol    *locality
 		closed bool
@@ -172,8 +176,8 @@ func TestLocalityClosing(t *testing.T) {
 		}
 	}
 	for _, bad := range [][2]string{{"fsm_reopen_percent", "101"}, {"fsm_nearby_window", "-1"}, {"fsm_nearby_window", "x"}} {
-		if err := pol2.SetOption(bad[0], bad[1]); err == nil {
-			t.Errorf("SetOption(%s, %s) accepted", bad[0], bad[1])
+		if _, err := reloptions.CheckReloption(bad[0], bad[1]); err == nil {
+			t.Errorf("%s = %s accepted", bad[0], bad[1])
 		}
 	}
 }
@@ -183,7 +187,7 @@ func TestLocalityClosing(t *testing.T) {
 // another loader is active, a run of consecutive pages of its own.
 func TestLocalityLoaderOwnPages(t *testing.T) {
 	m := newTestMap(t, 64)
-	pol := newLocality(t)
+	pol := newTestLocality(t)
 	extendTo(t, m, 512) // a relation big enough for runs
 	r := Request{Need: 100, Target: InvalidBlock, OldBlock: InvalidBlock}
 	// An open, partly used page right next to where the loader will be:
@@ -327,8 +331,8 @@ func TestLocalityConcurrentLoaders(t *testing.T) {
 			if unused := int(n) - used; unused > maxReserved+maxLocalityExtendBy/4 {
 				t.Errorf("locality: %d of %d pages extended and never used", unused, n)
 			}
-			if int64(int(n)-used) < st.ReservedPages {
-				t.Errorf("more pages reserved (%d) than unused (%d)", st.ReservedPages, int(n)-used)
+			if int64(int(n)-used) < st.Own[cReservedPages] {
+				t.Errorf("more pages reserved (%d) than unused (%d)", st.Own[cReservedPages], int(n)-used)
 			}
 		}
 		h.vacuum()
@@ -367,7 +371,7 @@ func TestLocalityBatchedExtension(t *testing.T) {
 		}
 	}
 	m := newTestMap(t, 512)
-	pol := newLocality(t)
+	pol := newTestLocality(t)
 	extendTo(t, m, 4000)
 	mustRecord(t, m, 3999, 0)
 	r := Request{Need: 200, Target: InvalidBlock, OldBlock: InvalidBlock}
@@ -425,7 +429,7 @@ func (b *barrier) wait() {
 // gives back those of a session that has not moved since it began.
 func TestLocalityVacuumReleasesStaleRuns(t *testing.T) {
 	m := newTestMap(t, 64)
-	pol := newLocality(t)
+	pol := newTestLocality(t)
 	extendTo(t, m, 100)
 	pol.mu.Lock()
 	pol.ownLocked(m, 100, 101, 105, true) // stale: pages 101..104 reserved
@@ -435,8 +439,8 @@ func TestLocalityVacuumReleasesStaleRuns(t *testing.T) {
 	pol.mu.Lock()
 	pol.ownLocked(m, 105, 106, 110, true) // moved after the VACUUM began
 	pol.mu.Unlock()
-	if st := pol.Stats(); st.ReservedPages != 8 {
-		t.Fatalf("reserved %d, want 8", st.ReservedPages)
+	if st := pol.Stats(); st.Own[cReservedPages] != 8 {
+		t.Fatalf("reserved %d, want 8", st.Own[cReservedPages])
 	}
 	for b := uint32(100); b < 110; b++ {
 		if err := pol.RecordVacuumed(m, b, EmptyPageFree, 0); err != nil {
@@ -449,8 +453,8 @@ func TestLocalityVacuumReleasesStaleRuns(t *testing.T) {
 			t.Errorf("block %d recorded %d; advertised should be %v", b, got, want)
 		}
 	}
-	if st := pol.Stats(); st.ReservedPages != 4 {
-		t.Fatalf("reserved %d after VACUUM, want the live run's 4", st.ReservedPages)
+	if st := pol.Stats(); st.Own[cReservedPages] != 4 {
+		t.Fatalf("reserved %d after VACUUM, want the live run's 4", st.Own[cReservedPages])
 	}
 }
 
@@ -459,7 +463,7 @@ func TestLocalityVacuumReleasesStaleRuns(t *testing.T) {
 // made once the table has grown past the threshold.
 func TestLocalitySmallTable(t *testing.T) {
 	m := newTestMap(t, 32)
-	pol := newLocality(t)
+	pol := newTestLocality(t)
 	forkBlocks := func() uint32 {
 		n, err := m.pool.NBlocks(m.rel, 1)
 		if err != nil {

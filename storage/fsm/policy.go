@@ -2,12 +2,14 @@ package fsm
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"minipg/pgerr"
+	"minipg/reloptions"
 	"minipg/storage/page"
 )
 
@@ -85,7 +87,7 @@ func (r Request) numPages() int { return max(r.NumPages, 1) }
 // Implementations are safe for concurrent use by all sessions of the
 // relation.
 type Policy interface {
-	// Name is the policy's fsm_policy value: "classic" or "locality".
+	// Name is the policy's fsm_policy value ("classic", "locality", ...).
 	Name() string
 	// Choose returns the first block to try, or InvalidBlock to extend.
 	Choose(m *Map, r Request) uint32
@@ -109,7 +111,9 @@ type Policy interface {
 	Stats() PolicyStats
 }
 
-// PolicyStats are a policy's decision counters.
+// PolicyStats are a policy's decision counters: those every policy keeps
+// (the fields), and its own (Own, by the names it declared in its
+// PolicyDef's Counters).
 type PolicyStats struct {
 	TargetTries    int64 // Choose returned the session's target block
 	TargetHits     int64 // ... and it had room (TargetTries minus Retry calls for the target)
@@ -126,16 +130,9 @@ type PolicyStats struct {
 	MaxExtendBy    int64 // largest single extension
 	ExtendRechecks int64 // extensions avoided: after waiting for the lock the FSM had a page
 
-	// The locality policy's decisions (zero for classic). Each "hits"
-	// figure is the answers of that kind that had room.
-	NearbyAnswers int64 // blocks found near the target or the old version's block
-	NearbyHits    int64
-	FarAnswers    int64 // blocks found anywhere in the FSM (nothing near had room)
-	FarHits       int64
-	FreshPages    int64 // whole fresh pages handed to a session (its run, the FSM's empty pages, extension)
-	ClosedPages   int64 // pages closed: left at or past the reopen threshold and not advertised
-	ReopenedPages int64 // closed pages VACUUM found below the threshold and advertised again
-	ReservedPages int64 // pages now reserved for loading sessions and not yet handed out
+	// Own holds the policy's own counters by name (nil for a policy that
+	// declares none).
+	Own map[string]int64
 }
 
 // BlocksPerExtension is BlocksExtended / Extensions (0 if none).
@@ -162,13 +159,6 @@ func (c *counters) noteExtension(by int) {
 			break
 		}
 	}
-}
-
-// Tunable is implemented by a policy that has settings of its own (the
-// locality policy's fsm_nearby_window and fsm_reopen_percent). SetOption
-// returns a 22023 error for a bad value and ignores names it does not know.
-type Tunable interface {
-	SetOption(name, value string) error
 }
 
 // VacuumRecorder is implemented by a policy that decides what VACUUM
@@ -204,66 +194,165 @@ func (c *counters) snapshot() PolicyStats {
 	return s
 }
 
-// registry maps fsm_policy names to constructors.
+// PolicyParam is the fsm_policy parameter: a table's placement policy
+// (WITH (fsm_policy = ...)), and the server's and the session's default
+// for new tables. Its values are the registered policies.
+var PolicyParam = reloptions.Declare(reloptions.Param{
+	Name:           "fsm_policy",
+	Kind:           reloptions.Enum,
+	Desc:           "free-space placement policy of a table",
+	Default:        "locality",
+	Values:         PolicyNames,
+	Table:          true,
+	Setting:        reloptions.UserSet,
+	SessionDefault: true,
+})
+
+// PolicyDef declares a policy: its fsm_policy value, its constructor and
+// its own counters. Its own parameters it declares with reloptions.Declare
+// and reads in New from the Source it is given.
+type PolicyDef struct {
+	Name string
+	// New returns a policy value for one relation, with its parameters
+	// read from src (a table's options over the server's settings; nil:
+	// the defaults).
+	New func(src reloptions.Source) Policy
+	// Counters are the policy's own decision counters, in the order of
+	// their columns in minipg_stat_fsm; Stats reports them in Own.
+	Counters []Counter
+}
+
+// Counter declares one of a policy's own counters.
+type Counter struct {
+	Name string // the minipg_stat_fsm column
+	Desc string
+}
+
+// registry maps fsm_policy names to their definitions.
 var registry = struct {
 	sync.RWMutex // protects m
-	m            map[string]func() Policy
-}{m: map[string]func() Policy{"classic": NewClassic}}
+	m            map[string]PolicyDef
+}{m: map[string]PolicyDef{}}
 
-// RegisterPolicy makes a policy available to PolicyByName. It panics if the
-// name is taken (a programming error).
-func RegisterPolicy(name string, newPolicy func() Policy) {
+// RegisterPolicy makes a policy available to NewPolicy and PolicyByName,
+// to fsm_policy, and its counters to StatColumns. Call it from an init
+// function. It panics if the name is taken (a programming error).
+func RegisterPolicy(d PolicyDef) {
 	registry.Lock()
 	defer registry.Unlock()
-	if _, dup := registry.m[name]; dup {
-		panic("fsm: policy " + name + " registered twice")
+	if _, dup := registry.m[d.Name]; dup {
+		panic("fsm: policy " + d.Name + " registered twice")
 	}
-	registry.m[name] = newPolicy
+	registry.m[d.Name] = d
 }
 
 // PolicyNames returns the registered policy names, sorted.
 func PolicyNames() []string {
 	registry.RLock()
 	defer registry.RUnlock()
-	names := make([]string, 0, len(registry.m))
-	for n := range registry.m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return sortedKeys(registry.m)
 }
 
-// PolicyByName returns a new policy value for an fsm_policy setting (matched
-// case-insensitively, as PostgreSQL matches enum reloptions). An unknown name
-// is a 22023 error worded like PostgreSQL's for a bad enum option.
+// PolicyByName returns a new policy value with default parameters for an
+// fsm_policy value (matched case-insensitively, as PostgreSQL matches enum
+// reloptions). An unknown name is a 22023 error worded like PostgreSQL's
+// for a bad enum option.
 func PolicyByName(name string) (Policy, error) {
+	return newPolicy(name, nil)
+}
+
+// NewPolicy returns a new policy value for one relation: the policy that
+// src's fsm_policy names (the default when src does not set it), with its
+// parameters read from src. A name no policy has is PolicyByName's error.
+func NewPolicy(src reloptions.Source) (Policy, error) {
+	name, ok := "", false
+	if src != nil {
+		name, ok = src(PolicyParam.Name)
+	}
+	if !ok {
+		name = PolicyParam.Default
+	}
+	return newPolicy(name, src)
+}
+
+func newPolicy(name string, src reloptions.Source) (Policy, error) {
 	registry.RLock()
-	f, ok := registry.m[strings.ToLower(name)]
+	d, ok := registry.m[strings.ToLower(name)]
 	registry.RUnlock()
 	if !ok {
 		e := &pgerr.Error{
 			Code:    ErrUnknownPolicy.Code,
-			Message: fmt.Sprintf("invalid value for enum option %q: %s", "fsm_policy", name),
+			Message: fmt.Sprintf("invalid value for enum option %q: %s", PolicyParam.Name, name),
 			Cause:   ErrUnknownPolicy,
 		}
-		return nil, e.WithDetail("Valid values are %s.", quotedList(PolicyNames()))
+		return nil, e.WithDetail("Valid values are %s.", reloptions.QuotedList(PolicyNames()))
 	}
-	return f(), nil
+	return d.New(src), nil
 }
 
-// quotedList renders "a", "a" and "b", or "a", "b", and "c".
-func quotedList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = `"` + n + `"`
+// A StatColumn is one column of minipg_stat_fsm after relname and policy.
+type StatColumn struct {
+	Name  string
+	Desc  string
+	Float bool // float8; else int8
+	value func(PolicyStats) any
+}
+
+// Value is the column's value in s: an int64, or a float64 for a Float
+// column. A policy's own counter reads 0 in the row of a policy that does
+// not keep it.
+func (c StatColumn) Value(s PolicyStats) any { return c.value(s) }
+
+// commonColumns are the counters every policy keeps.
+var commonColumns = []StatColumn{
+	{Name: "target_tries", Desc: "Choose returned the session's target block", value: func(s PolicyStats) any { return s.TargetTries }},
+	{Name: "target_hits", Desc: "the target had room", value: func(s PolicyStats) any { return s.TargetHits }},
+	{Name: "fsm_answers", Desc: "blocks handed out by an FSM search", value: func(s PolicyStats) any { return s.FSMAnswers }},
+	{Name: "fsm_hits", Desc: "FSM answers and last-block tries that had room", value: func(s PolicyStats) any { return s.FSMHits }},
+	{Name: "last_block_tries", Desc: "tries of the relation's last block", value: func(s PolicyStats) any { return s.LastBlockTries }},
+	{Name: "retries", Desc: "blocks that proved too full", value: func(s PolicyStats) any { return s.Retries }},
+	{Name: "extensions", Desc: "relation extensions", value: func(s PolicyStats) any { return s.Extensions }},
+	{Name: "blocks_extended", Desc: "pages the extensions added", value: func(s PolicyStats) any { return s.BlocksExtended }},
+	{Name: "max_extend_by", Desc: "largest single extension", value: func(s PolicyStats) any { return s.MaxExtendBy }},
+	{Name: "extend_rechecks", Desc: "extensions avoided by the FSM recheck", value: func(s PolicyStats) any { return s.ExtendRechecks }},
+}
+
+// derivedColumns come after every policy's own counters.
+var derivedColumns = []StatColumn{
+	{Name: "blocks_per_extension", Desc: "blocks_extended / extensions", Float: true,
+		value: func(s PolicyStats) any { return s.BlocksPerExtension() }},
+}
+
+// StatColumns are minipg_stat_fsm's columns after relname and policy: the
+// counters every policy keeps, then each registered policy's own (in
+// policy name order, a name shared by two policies once), then the derived
+// figures.
+func StatColumns() []StatColumn {
+	out := slices.Clone(commonColumns)
+	seen := map[string]bool{}
+	for _, c := range out {
+		seen[c.Name] = true
 	}
-	switch len(q) {
-	case 0:
-		return "none"
-	case 1:
-		return q[0]
-	case 2:
-		return q[0] + " and " + q[1]
+	registry.RLock()
+	defer registry.RUnlock()
+	for _, name := range sortedKeys(registry.m) {
+		for _, c := range registry.m[name].Counters {
+			if seen[c.Name] {
+				continue
+			}
+			seen[c.Name] = true
+			cn := c.Name
+			out = append(out, StatColumn{Name: cn, Desc: c.Desc, value: func(s PolicyStats) any { return s.Own[cn] }})
+		}
 	}
-	return strings.Join(q[:len(q)-1], ", ") + ", and " + q[len(q)-1]
+	return append(out, derivedColumns...)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -218,8 +218,8 @@ func TestPolicyConcurrentInserts(t *testing.T) {
 			if st.BlocksExtended != int64(n) {
 				t.Errorf("relation has %d blocks, policy extended %d", n, st.BlocksExtended)
 			}
-			// Each policy's own cap: PostgreSQL 16's 64 pages for classic,
-			// DESIGN.md's 512 for locality.
+			// Each policy's own cap: PostgreSQL 16's 64 pages for classic
+			// and append, DESIGN.md's 512 for locality.
 			limit := int64(maxExtendBy)
 			if pol.Name() == "locality" {
 				limit = maxLocalityExtendBy
@@ -241,9 +241,10 @@ func TestPolicyConcurrentInserts(t *testing.T) {
 }
 
 // While the extension lock is held, eight sessions queue up to extend. The
-// first to get the lock extends by more than one block and publishes the
-// extra blocks in the FSM before releasing it; every block the relation
-// gained is then either one handed out by Extend or findable by a search.
+// first to get the lock extends by more than one block and makes the extra
+// blocks findable before releasing it; every block the relation gained is
+// then either one handed out by Extend or findable by a search (append,
+// which has no map, hands them all out to the waiters).
 func TestPolicyExtensionWithWaiters(t *testing.T) {
 	forEachPolicy(t, func(t *testing.T, newPolicy func() Policy) {
 		m := newTestMap(t, 64)

@@ -29,6 +29,11 @@ type Options struct {
 	// WAL logs every page change (nil: changes are not logged, as in
 	// storage-only tests). See wal.go.
 	WAL *wal.Log
+	// OnPrune, when not nil, is told how many dead row versions each
+	// opportunistic prune removed (PostgreSQL's
+	// pgstat_update_heap_dead_tuples). It is called holding a buffer's
+	// content lock and must not block.
+	OnPrune func(removed int)
 }
 
 // Relation is one table's heap (main fork plus free space map), shared by
@@ -48,6 +53,7 @@ type Relation struct {
 	fsm      *fsm.Map
 	wal      *wal.Log // nil: changes are not logged
 	stats    relCounters
+	onPrune  func(removed int) // Options.OnPrune
 
 	indexAttrs atomic.Pointer[IndexAttrs] // set by SetIndexAttrs; nil = no indexes
 	// inval counts InvalidateTargets calls. A session's remembered target
@@ -114,6 +120,7 @@ func Open(pool *buffer.Pool, rel buffer.RelFileNode, desc TupleDesc, opts Option
 		policy:   pol,
 		fsm:      fsm.OpenMap(pool, rel),
 		wal:      opts.WAL,
+		onPrune:  opts.OnPrune,
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"minipg/storage/buffer"
-	"minipg/storage/fsm"
 	"minipg/storage/page"
 )
 
@@ -74,7 +73,7 @@ func newEnv(tb testing.TB, nbuf int, opts Options) *testEnv {
 		}
 	})
 	if opts.Policy == nil {
-		opts.Policy = fsm.NewClassic()
+		opts.Policy = testPolicy()
 	}
 	return &testEnv{pool: pool, rel: Open(pool, testRel, testDesc, opts), o: NewMapOracle(), dir: dir}
 }

@@ -9,19 +9,6 @@ import (
 	"minipg/storage/page"
 )
 
-// nearlyEmptyFreeSpace: pages without tuples can still have line pointers,
-// so a page counts as "empty" when the unavailable space is slight.
-const nearlyEmptyFreeSpace = MaxHeapTupleSize - (page.MaxHeapTuplesPerPage / 8 * page.ItemIDSize)
-
-// insertTargetFreeSpace is the free space a page needs to take a tuple of need
-// (MAXALIGNed) bytes with saveFree bytes of fillfactor reserve.
-func insertTargetFreeSpace(need, saveFree int) int {
-	if need+saveFree > nearlyEmptyFreeSpace {
-		return max(need, nearlyEmptyFreeSpace)
-	}
-	return need + saveFree
-}
-
 // getBufferForTuple is RelationGetBufferForTuple: it returns a pinned,
 // exclusively locked buffer of a page with at least need bytes of heap free
 // space (plus the fillfactor reserve), and remembers its block as st's
@@ -36,7 +23,6 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 	if need > MaxHeapTupleSize {
 		return nil, errRowTooBig(need)
 	}
-	target := insertTargetFreeSpace(need, r.saveFree)
 	tblk, invalidated := st.target(r)
 	req := fsm.Request{
 		Need:        need,
@@ -50,6 +36,10 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 	if other != nil {
 		req.OldBlock = other.Block()
 	}
+	// The fit rule every policy's searches use too (with the
+	// nearlyEmptyFreeSpace allowance for tuples too big for the
+	// fillfactor).
+	target := req.TargetFreeSpace()
 	blk := r.policy.Choose(r.fsm, req)
 	for {
 		if blk == page.InvalidBlock {

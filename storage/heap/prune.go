@@ -45,6 +45,9 @@ func (r *Relation) maybePrune(buf *buffer.Buffer, o Oracle) {
 		if res := r.prunePage(buf, horizon, o); res.removed > 0 {
 			r.stats.pagesPruned.Add(1)
 			r.stats.tuplesPruned.Add(int64(res.removed))
+			if r.onPrune != nil {
+				r.onPrune(res.removed)
+			}
 		}
 	}
 	buf.Unlock()

@@ -48,7 +48,14 @@ type pageDead struct {
 // page at a time. Free space is recorded in the FSM for every page and the
 // FSM's upper levels are brought up to date at the end.
 func (r *Relation) Vacuum(oldestXmin uint32, oracle Oracle, dropIndexEntries func(dead []page.TID) error) (VacuumStats, error) {
-	var stats VacuumStats
+	return r.VacuumWith(oldestXmin, oracle, dropIndexEntries, VacuumOptions{})
+}
+
+// VacuumWith is Vacuum with cost-based delay, progress reporting and an
+// interrupt check (see VacuumOptions). An error from opts.Interrupt or
+// opts.Cost.Sleep stops it between pages; what it did up to then is kept
+// and crash-safe (every page change is WAL-logged).
+func (r *Relation) VacuumWith(oldestXmin uint32, oracle Oracle, dropIndexEntries func(dead []page.TID) error, opts VacuumOptions) (stats VacuumStats, err error) {
 	if oracle == nil {
 		return stats, ErrNoOracle
 	}
@@ -56,23 +63,44 @@ func (r *Relation) Vacuum(oldestXmin uint32, oracle Oracle, dropIndexEntries fun
 	if err != nil {
 		return stats, err
 	}
+	defer func() {
+		if err != nil && nblocks > 0 {
+			// Stopped early: the free space already recorded for the
+			// pages done must reach the FSM's upper levels all the same.
+			_ = r.fsm.Vacuum(0, nblocks)
+		}
+	}()
 	if vr, ok := r.policy.(fsm.VacuumRecorder); ok {
 		vr.BeginVacuum(r.fsm)
+	}
+	prog := opts.Progress
+	if prog != nil {
+		prog.HeapBlksTotal.Store(int64(nblocks))
+		prog.MaxDeadTuples.Store(maxDeadItems)
+		prog.SetPhase(PhaseScanHeap)
 	}
 	var pending []pageDead
 	ndead := 0
 	for blk := uint32(0); blk < nblocks; blk++ {
-		buf, err := r.pool.ReadBuffer(r.rel, buffer.MainFork, blk)
+		if err := opts.point(); err != nil {
+			return stats, err
+		}
+		buf, hit, err := r.pool.ReadBufferHit(r.rel, buffer.MainFork, blk)
 		if err != nil {
 			return stats, err
 		}
 		buf.Lock()
+		wasDirty := buf.IsDirty()
 		p := buf.Page()
 		stats.PagesScanned++
+		if prog != nil {
+			prog.HeapBlksScanned.Store(int64(blk) + 1)
+		}
 		if page.IsNew(p) {
 			// Extended but never used: PostgreSQL records it as empty.
 			buf.Unlock()
 			buf.Release()
+			opts.Cost.charge(hit, false)
 			if err := r.recordVacuumed(blk, page.BlockSize-page.HeaderSize); err != nil {
 				return stats, err
 			}
@@ -92,6 +120,7 @@ func (r *Relation) Vacuum(oldestXmin uint32, oracle Oracle, dropIndexEntries fun
 			}
 		}
 		free := page.HeapFreeSpace(p)
+		opts.Cost.charge(hit, !wasDirty && buf.IsDirty())
 		buf.Unlock()
 		buf.Release()
 		if len(offs) == 0 {
@@ -102,18 +131,26 @@ func (r *Relation) Vacuum(oldestXmin uint32, oracle Oracle, dropIndexEntries fun
 		}
 		pending = append(pending, pageDead{blk: blk, offs: offs})
 		ndead += len(offs)
+		if prog != nil {
+			prog.NumDeadTuples.Store(int64(ndead))
+		}
 		if ndead >= maxDeadItems {
-			if err := r.vacuumDeadItems(pending, dropIndexEntries, &stats); err != nil {
+			if err := r.vacuumDeadItems(pending, dropIndexEntries, &stats, &opts); err != nil {
 				return stats, err
 			}
 			pending, ndead = pending[:0], 0
+			if prog != nil {
+				prog.NumDeadTuples.Store(0)
+				prog.SetPhase(PhaseScanHeap)
+			}
 		}
 	}
 	if len(pending) > 0 {
-		if err := r.vacuumDeadItems(pending, dropIndexEntries, &stats); err != nil {
+		if err := r.vacuumDeadItems(pending, dropIndexEntries, &stats, &opts); err != nil {
 			return stats, err
 		}
 	}
+	prog.SetPhase(PhaseFinalCleanup)
 	if nblocks > 0 {
 		if err := r.fsm.Vacuum(0, nblocks); err != nil {
 			return stats, err
@@ -128,8 +165,10 @@ func (r *Relation) Vacuum(oldestXmin uint32, oracle Oracle, dropIndexEntries fun
 // vacuumDeadItems is lazy_vacuum: the index pass (the caller's callback),
 // then lazy_vacuum_heap_page on each page: LP_DEAD -> LP_UNUSED, truncate
 // the line pointer array, record the free space.
-func (r *Relation) vacuumDeadItems(pending []pageDead, dropIndexEntries func([]page.TID) error, stats *VacuumStats) error {
+func (r *Relation) vacuumDeadItems(pending []pageDead, dropIndexEntries func([]page.TID) error, stats *VacuumStats, opts *VacuumOptions) error {
+	prog := opts.Progress
 	if dropIndexEntries != nil {
+		prog.SetPhase(PhaseVacuumIndexes)
 		var tids []page.TID
 		for _, pd := range pending {
 			for _, off := range pd.offs {
@@ -139,13 +178,23 @@ func (r *Relation) vacuumDeadItems(pending []pageDead, dropIndexEntries func([]p
 		if err := dropIndexEntries(tids); err != nil {
 			return err
 		}
+		if prog != nil {
+			prog.IndexVacuumCount.Add(1)
+		}
 	}
+	prog.SetPhase(PhaseVacuumHeap)
 	for _, pd := range pending {
-		buf, err := r.pool.ReadBuffer(r.rel, buffer.MainFork, pd.blk)
+		// No interrupt here: the index entries of these items are gone, so
+		// finishing the batch is what makes their TIDs reusable.
+		if err := opts.Cost.delay(); err != nil {
+			return err
+		}
+		buf, hit, err := r.pool.ReadBufferHit(r.rel, buffer.MainFork, pd.blk)
 		if err != nil {
 			return err
 		}
 		buf.Lock()
+		wasDirty := buf.IsDirty()
 		p := buf.Page()
 		before := page.ExactFreeSpace(p)
 		n := 0
@@ -169,8 +218,12 @@ func (r *Relation) vacuumDeadItems(pending []pageDead, dropIndexEntries func([]p
 		stats.DeadItemsReclaimed += n
 		stats.BytesFreed += int64(page.ExactFreeSpace(p) - before)
 		free := page.HeapFreeSpace(p)
+		opts.Cost.charge(hit, !wasDirty && buf.IsDirty())
 		buf.Unlock()
 		buf.Release()
+		if prog != nil {
+			prog.HeapBlksVacuumed.Add(1)
+		}
 		if err := r.recordVacuumed(pd.blk, free); err != nil {
 			return err
 		}

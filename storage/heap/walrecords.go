@@ -114,7 +114,8 @@ func (r *Relation) writeWAL(kind walKind, b1, b2 *buffer.Buffer, offs []uint16) 
 }
 
 func (r *Relation) blockRef(b *buffer.Buffer, data []byte, willInit bool) wal.BlockRef {
-	return wal.BlockRef{Rel: r.rel, Fork: buffer.MainFork, Block: b.Block(), Page: b.Page(), WillInit: willInit, Data: data}
+	return wal.BlockRef{Rel: r.rel, Fork: buffer.MainFork, Block: b.Block(), Page: b.Page(), WillInit: willInit, Data: data,
+		Dirtied: b.DirtiedUnderLock()}
 }
 
 // walScratch holds reusable record buffers for writeWAL: wal.Log.Insert

@@ -113,6 +113,7 @@ type Log struct {
 	stats struct {
 		records, fpi, bytes, write, sync, flushes, checkpoints atomic.Int64
 	}
+	relStats relStats // per-relation counters (relstats.go)
 
 	closed  atomic.Bool
 	stop    chan struct{}
@@ -397,9 +398,10 @@ func (l *Log) insert(rec *Record) (uint64, uint64, error) {
 	}()
 	for {
 		redo, fpw := l.redo.Load(), l.fpw.Load()
-		buf, crc, nimg, err := encode(rec, func(b *BlockRef) bool {
+		needImage := func(b *BlockRef) bool {
 			return b.ForceImage || (fpw && !b.WillInit && page.LSN(b.Page) <= redo)
-		}, *sp)
+		}
+		buf, crc, nimg, err := encode(rec, needImage, *sp)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -431,6 +433,7 @@ func (l *Log) insert(rec *Record) (uint64, uint64, error) {
 		l.stats.records.Add(1)
 		l.stats.fpi.Add(int64(nimg))
 		l.stats.bytes.Add(int64(len(buf)))
+		l.countRel(rec, len(buf), needImage)
 		if over {
 			if _, err := l.writeOut(false); err != nil {
 				return 0, 0, err

@@ -70,6 +70,9 @@ type BlockRef struct {
 	WillInit bool
 	// Data is this block's payload for the redo function.
 	Data []byte
+	// Dirtied: this change turned the page from clean to dirty. It is not
+	// logged; it is counted in the relation's pages dirtied (RelStats).
+	Dirtied bool
 }
 
 // Record is a log record to insert.
