@@ -19,8 +19,9 @@ package executor
 //	                                  records' changes that found their page clean; a page
 //	                                  dirtied by hint bits alone is in minipg_stat_io's
 //	                                  blks_dirtied, in no record's row); records
-//	                                  that change no table (commits, checkpoints) have a
-//	                                  NULL relname and relfilenode
+//	                                  that concern no table (commits, checkpoints) have a
+//	                                  NULL relname and relfilenode, those of a dropped
+//	                                  table a NULL relname
 //	minipg_stat_wal_rel_reset()       void: forgets minipg_stat_wal_rel's counters
 
 import (

@@ -72,8 +72,8 @@ type Param struct {
 	// Values returns an Enum parameter's words (matched case-insensitively).
 	// It is called at each validation, so the set may grow after Declare.
 	Values func() []string
-	// Check, if set, vets a value after the kind's own checks; it returns
-	// the message (without the parameter's name) of a 22023 error, or "".
+	// Check, if set, vets a canonical value after the kind's own checks; it
+	// returns the whole message of a 22023 error, or "" to accept.
 	Check func(v string) string
 	// Table: the parameter is a storage parameter, settable per table with
 	// CREATE TABLE ... WITH (...) and ALTER TABLE ... SET/RESET (...).

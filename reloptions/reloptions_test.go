@@ -156,3 +156,21 @@ func TestDeclarePanics(t *testing.T) {
 		}()
 	}
 }
+
+func TestCheckAndString(t *testing.T) {
+	p := Declare(Param{Name: "test_string_param", Kind: String, Default: "a", Table: true, Setting: UserSet,
+		Check: func(v string) string {
+			if v == "" {
+				return `parameter "test_string_param" must not be empty`
+			}
+			return ""
+		}})
+	if v, err := p.ParseReloption("b c"); err != nil || v != "b c" {
+		t.Fatalf("%q %v", v, err)
+	}
+	for _, f := range []func(string) (string, error){p.ParseReloption, p.ParseSetting} {
+		if _, err := f(""); err == nil || err.Error() != `parameter "test_string_param" must not be empty` || pgerr.CodeOf(err) != pgerr.InvalidParameterValue {
+			t.Fatalf("empty: %v", err)
+		}
+	}
+}

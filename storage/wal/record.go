@@ -82,6 +82,10 @@ type Record struct {
 	Xid      uint32
 	Blocks   []BlockRef
 	MainData []byte
+	// Rel, for a record without blocks that is about one relation (the
+	// storage records: create, truncate, drop), names it for the
+	// per-relation counters (RelStats). It is not logged.
+	Rel buffer.RelFileNode
 }
 
 // DecodedBlock is a BlockRef as read back from the log.

@@ -14,8 +14,9 @@ import (
 // xl_info), as pg_walinspect's pg_get_wal_stats breaks a range of WAL down
 // by record type, but counted as records are inserted rather than read
 // back. A record's count and bytes go to the relation of its first block
-// (records without blocks, such as commits and checkpoints, to relation
-// 0); its images and the pages it dirtied go to each block's relation.
+// (a record without blocks to Record.Rel: the relation a storage record
+// creates, truncates or drops, or 0 for commits and checkpoints); its
+// images and the pages it dirtied go to each block's relation.
 //
 // The hot path is lock-free: one load of an immutable map per record (and
 // per block of another relation) finds the counters, which are atomics; a
@@ -90,7 +91,7 @@ func ptrMap(m *map[relStatsKey]*relCounters) map[relStatsKey]*relCounters {
 // countRel adds one inserted record of n bytes to the per-relation
 // counters; needImage is the image rule insert applied to its blocks.
 func (l *Log) countRel(rec *Record, n int, needImage func(*BlockRef) bool) {
-	var first buffer.RelFileNode
+	first := rec.Rel
 	if len(rec.Blocks) > 0 {
 		first = rec.Blocks[0].Rel
 	}

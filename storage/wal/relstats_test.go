@@ -62,6 +62,13 @@ func TestRelStats(t *testing.T) {
 	if got := relStatsOf(l, 0, RmgrXact, 0x00); got.Records != 1 || got.Bytes != n4 {
 		t.Errorf("commit without a relation: %+v", got)
 	}
+	// A storage record has no blocks but is about one relation.
+	if _, err := l.LogTruncate(7, buffer.MainFork, 3); err != nil {
+		t.Fatal(err)
+	}
+	if got := relStatsOf(l, 7, RmgrStorage, InfoSmgrTruncate); got.Records != 1 || got.Bytes == 0 {
+		t.Errorf("truncation of 7: %+v", got)
+	}
 	var sum RelStats
 	for _, s := range l.RelStats() {
 		sum.Records += s.Records

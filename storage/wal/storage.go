@@ -36,7 +36,7 @@ func storageData(rel buffer.RelFileNode, fork buffer.Fork, nblocks uint32, n int
 // Log it before creating the file; it need not be flushed before the file
 // is used (the first page write flushes past it).
 func (l *Log) LogCreate(rel buffer.RelFileNode, fork buffer.Fork) (uint64, error) {
-	return l.Insert(&Record{Rmgr: RmgrStorage, Info: InfoSmgrCreate, MainData: storageData(rel, fork, 0, 5)})
+	return l.Insert(&Record{Rmgr: RmgrStorage, Info: InfoSmgrCreate, MainData: storageData(rel, fork, 0, 5), Rel: rel})
 }
 
 // LogTruncate logs the truncation of a fork to nblocks. As RelationTruncate
@@ -44,13 +44,13 @@ func (l *Log) LogCreate(rel buffer.RelFileNode, fork buffer.Fork) (uint64, error
 // a truncation that reached disk must never be undone by replaying older
 // records that extend the fork again.
 func (l *Log) LogTruncate(rel buffer.RelFileNode, fork buffer.Fork, nblocks uint32) (uint64, error) {
-	return l.Insert(&Record{Rmgr: RmgrStorage, Info: InfoSmgrTruncate, MainData: storageData(rel, fork, nblocks, 9)})
+	return l.Insert(&Record{Rmgr: RmgrStorage, Info: InfoSmgrTruncate, MainData: storageData(rel, fork, nblocks, 9), Rel: rel})
 }
 
 // LogDrop logs the removal of all of a relation's files. Flush it (it is
 // part of the dropping transaction's commit) before unlinking the files.
 func (l *Log) LogDrop(rel buffer.RelFileNode) (uint64, error) {
-	return l.Insert(&Record{Rmgr: RmgrStorage, Info: InfoSmgrDrop, MainData: storageData(rel, 0, 0, 4)})
+	return l.Insert(&Record{Rmgr: RmgrStorage, Info: InfoSmgrDrop, MainData: storageData(rel, 0, 0, 4), Rel: rel})
 }
 
 // StorageRedo returns the RmgrStorage redo function over pool: register it
