@@ -405,12 +405,22 @@ func (x *execCtx) lockRow(row []types.Datum, where sql.Expr) ([]types.Datum, boo
 // returns the number of rows changed.
 func (x *execCtx) modifyRows(where sql.Expr, returning []sql.Expr,
 	apply func(old []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error),
-	finish func(row []types.Datum) ([]types.Datum, error)) (int64, error) {
+	finish func(row []types.Datum) ([]types.Datum, error), update bool) (int64, error) {
 	src, err := x.source(where)
 	if err != nil {
 		return 0, err
 	}
 	defer src.Close()
+	if bp, ok := src.(blockPeeker); ok && update {
+		// The rows one UPDATE changes belong together: tell the heap where
+		// they are, so that a new version that must leave its page can
+		// join siblings the statement has not reached yet. Only for a
+		// statement of a few rows, whose index entries are cheap to read
+		// twice and which are related in a useful sense.
+		if blocks, ok := bp.peekBlocks(maxPeekEntries); ok {
+			x.s.ist.NoteStatementBlocks(x.rel.heap, x.xid, blocks)
+		}
+	}
 	var n int64
 	for {
 		row, ok, err := src.Next(x.ctx)
@@ -477,8 +487,12 @@ func (x *execCtx) update(st *sql.Update) (int64, error) {
 		}
 		return newRow, nil
 	}
-	return x.modifyRows(st.Where, st.Returning, apply, finish)
+	return x.modifyRows(st.Where, st.Returning, apply, finish, true)
 }
+
+// maxPeekEntries is the most index entries an UPDATE reads ahead to tell
+// the heap where its rows are.
+const maxPeekEntries = 64
 
 func (x *execCtx) delete(st *sql.Delete) (int64, error) {
 	r := x.rel
@@ -489,5 +503,5 @@ func (x *execCtx) delete(st *sql.Delete) (int64, error) {
 		x.countDelete()
 		return row, nil
 	}
-	return x.modifyRows(st.Where, st.Returning, apply, finish)
+	return x.modifyRows(st.Where, st.Returning, apply, finish, false)
 }

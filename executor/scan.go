@@ -6,6 +6,7 @@ package executor
 
 import (
 	"context"
+	"slices"
 	"sort"
 
 	"minipg/index"
@@ -46,6 +47,61 @@ type indexScan struct {
 	it  *index.Iterator
 	dec *decoder
 	n   int
+	// open makes a fresh iterator over the same range (peekBlocks).
+	open func() *index.Iterator
+}
+
+// blockPeeker is a row source that can tell, before it is read, the heap
+// blocks of the rows it will return, in order (an index range scan).
+type blockPeeker interface {
+	// peekBlocks returns the distinct blocks of the source's index
+	// entries, in scan order, and false if it has more than limit entries
+	// (blocks is then nil).
+	peekBlocks(limit int) (blocks []uint32, ok bool)
+}
+
+func (it *indexScan) peekBlocks(limit int) ([]uint32, bool) {
+	var out []uint32
+	ahead := it.open()
+	for n := 0; ; n++ {
+		_, tid, ok := ahead.Next()
+		if !ok {
+			return out, true
+		}
+		if n == limit {
+			return nil, false
+		}
+		if !slices.Contains(out, tid.Block) {
+			out = append(out, tid.Block)
+		}
+	}
+}
+
+func (it *multiIter) peekBlocks(limit int) ([]uint32, bool) {
+	var out []uint32
+	for _, in := range it.its[it.i:] {
+		bp, ok := in.(blockPeeker)
+		if !ok {
+			return nil, false
+		}
+		blocks, ok := bp.peekBlocks(limit)
+		if !ok {
+			return nil, false
+		}
+		for _, b := range blocks {
+			if !slices.Contains(out, b) {
+				out = append(out, b)
+			}
+		}
+	}
+	return out, true
+}
+
+func (it *filterIter) peekBlocks(limit int) ([]uint32, bool) {
+	if bp, ok := it.in.(blockPeeker); ok {
+		return bp.peekBlocks(limit)
+	}
+	return nil, false
 }
 
 func (it *indexScan) Next(ctx context.Context) ([]types.Datum, bool, error) {
@@ -175,7 +231,9 @@ func (x *execCtx) openRange(p *indexPlan, prefix index.Key, reverse bool) (rowIt
 		key := append(append(index.Key{}, prefix...), v)
 		hi = index.Bound{Key: key, Inclusive: p.hiIncl}
 	}
-	return &indexScan{x: x, it: p.ri.ix.NewIterator(lo, hi, reverse), dec: x.scanDecoder()}, nil
+	ix := p.ri.ix
+	return &indexScan{x: x, it: ix.NewIterator(lo, hi, reverse), dec: x.scanDecoder(),
+		open: func() *index.Iterator { return ix.NewIterator(lo, hi, reverse) }}, nil
 }
 
 // multiIter concatenates iterators.

@@ -96,6 +96,7 @@ type locality struct {
 type localityCounters struct {
 	nearbyAnswers, nearbyMisses, farAnswers, farMisses atomic.Int64
 	freshPages, closedPages, reopenedPages             atomic.Int64
+	relatedAnswers, relatedMisses                      atomic.Int64
 }
 
 const (
@@ -145,6 +146,8 @@ const (
 	cClosedPages   = "closed_pages"
 	cReopenedPages = "reopened_pages"
 	cReservedPages = "reserved_pages"
+	cRelatedTries  = "related_tries"
+	cRelatedHits   = "related_hits"
 )
 
 func init() {
@@ -160,6 +163,8 @@ func init() {
 			{cClosedPages, "pages closed: left at or past the reopen threshold and not advertised"},
 			{cReopenedPages, "closed pages VACUUM found below the threshold and advertised again"},
 			{cReservedPages, "pages now reserved for loading sessions and not yet handed out"},
+			{cRelatedTries, "pages of related rows or neighbours tried by updates that left their page"},
+			{cRelatedHits, "related tries that had room"},
 		},
 	})
 }
@@ -196,6 +201,8 @@ func (p *locality) Stats() PolicyStats {
 		cClosedPages:   p.l.closedPages.Load(),
 		cReopenedPages: p.l.reopenedPages.Load(),
 		cReservedPages: reserved,
+		cRelatedTries:  p.l.relatedAnswers.Load(),
+		cRelatedHits:   max(0, p.l.relatedAnswers.Load()-p.l.relatedMisses.Load()),
 	}
 	return s
 }
@@ -215,15 +222,12 @@ func (p *locality) Choose(m *Map, r Request) uint32 {
 		return p.smallChoose(r, n)
 	}
 	if r.OldBlock != InvalidBlock {
-		// An update that did not fit on the old version's page.
-		if blk := p.nearby(m, r, r.OldBlock); blk != InvalidBlock {
+		// An update that did not fit on the old version's page: the pages
+		// of related rows and the neighbours first (locality_related.go).
+		if blk := p.relatedFirst(m, r); blk != InvalidBlock {
 			return blk
 		}
-		if r.Target != InvalidBlock && r.Target != r.OldBlock {
-			p.c.targetTries.Add(1)
-			return r.Target
-		}
-		return p.far(m, r)
+		return p.updateElsewhere(m, r)
 	}
 	if r.Target != InvalidBlock {
 		p.c.targetTries.Add(1)
@@ -246,6 +250,20 @@ func (p *locality) Choose(m *Map, r Request) uint32 {
 	return InvalidBlock
 }
 
+// updateElsewhere places an update that no related page could take: the
+// nearest open page, the session's target (where the rows it moved before
+// went), anywhere in the FSM.
+func (p *locality) updateElsewhere(m *Map, r Request) uint32 {
+	if blk := p.nearby(m, r, r.OldBlock); blk != InvalidBlock {
+		return blk
+	}
+	if r.Target != InvalidBlock && r.Target != r.OldBlock && !p.isRelatedCandidate(m, r, r.Target) {
+		p.c.targetTries.Add(1)
+		return r.Target
+	}
+	return p.far(m, r)
+}
+
 func (p *locality) Retry(m *Map, r Request, tried uint32, avail int) uint32 {
 	p.c.retries.Add(1)
 	isTarget := tried == r.Target
@@ -254,6 +272,25 @@ func (p *locality) Retry(m *Map, r Request, tried uint32, avail int) uint32 {
 	}
 	if n, small := p.smallTable(m); small {
 		return p.smallNext(r, n, min(tried, max(n, 1)-1))
+	}
+	if r.OldBlock != InvalidBlock {
+		// A related candidate that proved too full even with its reserve
+		// (and pruned): record what it has, as for any page, and try the
+		// next one, then the usual search.
+		if next, ok := p.relatedNext(m, r, tried); ok {
+			closed := p.closed(avail, r.SaveFree)
+			rec := avail
+			if closed {
+				rec = 0
+			}
+			if !p.loaderBusy(tried) {
+				p.record(m, tried, rec, closed)
+			}
+			if next != InvalidBlock {
+				return next
+			}
+			return p.updateElsewhere(m, r)
+		}
 	}
 	kind := p.forget(tried)
 	switch kind {
@@ -304,7 +341,8 @@ func (p *locality) Retry(m *Map, r Request, tried uint32, avail int) uint32 {
 	}
 	// An update tries the session's target once, after the nearby pages
 	// (Choose did when there were none).
-	if !insert && kind == kindNearby && r.Target != InvalidBlock && r.Target != tried && r.Target != r.OldBlock {
+	if !insert && kind == kindNearby && r.Target != InvalidBlock && r.Target != tried && r.Target != r.OldBlock &&
+		!p.isRelatedCandidate(m, r, r.Target) {
 		p.c.targetTries.Add(1)
 		return r.Target
 	}

@@ -2,6 +2,7 @@ package fsm
 
 import (
 	"math/rand"
+	"slices"
 	"sort"
 	"sync"
 	"testing"
@@ -70,9 +71,10 @@ func TestSearchNear(t *testing.T) {
 	}
 }
 
-// An update that does not fit on its old page goes to the nearest open page
-// with room, even when the FSM's search from the root would offer a lower
-// block; an insert whose target is full does the same around the target.
+// An update that does not fit on its old page, once its neighbours proved
+// too full, goes to the nearest open page with room, even when the FSM's
+// search from the root would offer a lower block; an insert whose target is
+// full does the same around the target.
 func TestLocalityNearbyFirst(t *testing.T) {
 	m := newTestMap(t, 32)
 	pol := newTestLocality(t)
@@ -83,8 +85,15 @@ func TestLocalityNearbyFirst(t *testing.T) {
 	mustRecord(t, m, 213, 7000)
 	mustVacuumAll(t, m)
 	upd := Request{Need: 200, Target: InvalidBlock, OldBlock: 200}
-	if got := pol.Choose(m, upd); got != 212 {
-		t.Fatalf("update of a row on block 200: %d, want 212", got)
+	// The neighbours first (locality_related.go), both full here.
+	if got := pol.Choose(m, upd); got != 199 {
+		t.Fatalf("update of a row on block 200: %d, want its lower neighbour 199", got)
+	}
+	if got := pol.Retry(m, upd, 199, 100); got != 201 {
+		t.Fatalf("after 199: %d, want the upper neighbour 201", got)
+	}
+	if got := pol.Retry(m, upd, 201, 100); got != 212 {
+		t.Fatalf("after both neighbours: %d, want the nearest open page 212", got)
 	}
 	// 212 proved too full: next nearest.
 	if got := pol.Retry(m, upd, 212, 100); got != 213 {
@@ -97,11 +106,11 @@ func TestLocalityNearbyFirst(t *testing.T) {
 	mustRecord(t, m, 213, 0)
 	mustRecord(t, m, 180, 0)
 	upd.Target = 399
-	if got := pol.Choose(m, upd); got != 399 {
+	if got := pol.Retry(m, upd, 201, 100); got != 399 {
 		t.Fatalf("update, nothing near: %d, want the session's target 399", got)
 	}
 	upd.Target = InvalidBlock
-	if got := pol.Choose(m, upd); got != 5 {
+	if got := pol.Retry(m, upd, 201, 100); got != 5 {
 		t.Fatalf("update, nothing near, no target: %d, want the FSM's 5", got)
 	}
 	// An insert whose target (not a fresh page of its own) is full.
@@ -115,6 +124,9 @@ func TestLocalityNearbyFirst(t *testing.T) {
 		t.Fatalf("insert after a full target: %d, want the nearest, 330", got)
 	}
 	st := pol.Stats()
+	if st.Own[cRelatedTries] != 2 || st.Own[cRelatedHits] != 0 {
+		t.Fatalf("related counters %+v", st.Own)
+	}
 	if st.Own[cNearbyAnswers] != 3 || st.Own[cFarAnswers] != 1 || st.TargetTries != 2 {
 		t.Fatalf("counters %+v", st)
 	}
@@ -535,4 +547,49 @@ func equalBlocks(a, b []uint32) bool {
 		}
 	}
 	return true
+}
+
+// An update that leaves its page tries the pages of related rows first
+// (most recent first, the old block itself excluded), then the old block's
+// lower and upper neighbours, and may use their fillfactor reserve; every
+// other page is asked for the reserve too.
+func TestLocalityRelatedFirst(t *testing.T) {
+	m := newTestMap(t, 32)
+	pol := newTestLocality(t)
+	extendTo(t, m, 100)
+	upd := Request{Need: 120, SaveFree: 1638, Target: 90, OldBlock: 40, Related: []uint32{40, 41, 7, 500}}
+	want := []uint32{41, 7, 39} // 500 is past the end; 41 is already listed
+	got := []uint32{pol.Choose(m, upd)}
+	for len(got) < len(want)+1 {
+		got = append(got, pol.Retry(m, upd, got[len(got)-1], 50))
+	}
+	if !slices.Equal(got[:len(want)], want) {
+		t.Fatalf("candidates %v, want %v first", got, want)
+	}
+	// After them: the session's target (nothing is open nearby).
+	if got[len(want)] != 90 {
+		t.Fatalf("after the candidates: %d, want the session's target 90", got[len(want)])
+	}
+	lp := pol
+	for _, c := range []struct {
+		blk  uint32
+		want int
+	}{{41, 120}, {7, 120}, {39, 120}, {40, 120 + 1638}, {60, 120 + 1638}} {
+		if f := Fit(pol, upd, c.blk); f != c.want {
+			t.Errorf("Fit(%d) = %d, want %d", c.blk, f, c.want)
+		}
+	}
+	ins := Request{Need: 120, SaveFree: 1638, Target: 41, OldBlock: InvalidBlock, Related: []uint32{41}}
+	if f := lp.Fit(ins, 41); f != ins.TargetFreeSpace() {
+		t.Errorf("an insert's Fit %d, want the reserve kept (%d)", f, ins.TargetFreeSpace())
+	}
+	// Block 0 has no lower neighbour.
+	first := Request{Need: 120, Target: InvalidBlock, OldBlock: 0}
+	if c := lp.relatedCandidates(m, first); !slices.Equal(c, []uint32{1}) {
+		t.Fatalf("candidates of block 0: %v, want [1]", c)
+	}
+	// The classic policy asks every page for the reserve.
+	if f := Fit(NewClassic(), upd, 41); f != upd.TargetFreeSpace() {
+		t.Errorf("classic Fit %d, want %d", f, upd.TargetFreeSpace())
+	}
 }

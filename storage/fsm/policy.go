@@ -36,6 +36,12 @@ type Request struct {
 	// page, that page's block; InvalidBlock otherwise. The classic policy
 	// ignores it (as PostgreSQL does); locality uses it.
 	OldBlock uint32
+	// Related are, for such an UPDATE, the blocks of rows related to this
+	// one, most recent first: the blocks of the rows its transaction has
+	// updated in this relation (OldBlock among them), of the rows its
+	// statement is about to update, and of the pages it put moved versions
+	// on. Nil for inserts; policies other than locality ignore it.
+	Related []uint32
 	// Bulk is set for COPY / multi-insert with a BulkInsertState.
 	Bulk bool
 	// NumPages is how many pages the caller expects to fill when it has to
@@ -61,6 +67,22 @@ func (r Request) TargetFreeSpace() int {
 }
 
 func (r Request) numPages() int { return max(r.NumPages, 1) }
+
+// Fitter is implemented by a policy whose fit rule depends on the page: it
+// returns the free space blk must have to take the request. A policy that
+// does not implement it asks every page for r.TargetFreeSpace().
+type Fitter interface {
+	Fit(r Request, blk uint32) int
+}
+
+// Fit is the free space (page.HeapFreeSpace) blk must have for p to place
+// r there: the heap's fit test.
+func Fit(p Policy, r Request, blk uint32) int {
+	if f, ok := p.(Fitter); ok {
+		return f.Fit(r, blk)
+	}
+	return r.TargetFreeSpace()
+}
 
 // Policy decides where a new tuple goes. The heap's insert path drives it
 // (PostgreSQL's RelationGetBufferForTuple, with the decisions moved here):

@@ -1,6 +1,7 @@
 package heap
 
 import (
+	"slices"
 	"sync/atomic"
 
 	"minipg/storage/buffer"
@@ -152,6 +153,14 @@ func (r *Relation) NBlocks() (uint32, error) {
 // goroutines at once.
 type InsertState struct {
 	bulk bool
+	// related remembers, for the transaction updating through this state,
+	// the blocks of one relation holding rows related to the one being
+	// updated (fsm.Request.Related), most recent last.
+	related struct {
+		rel    buffer.RelFileNode
+		xid    uint32
+		blocks []uint32
+	}
 	// targets is a small LRU. PostgreSQL keeps rd_targblock for every
 	// relation a backend has open; a TPC-C loader fills eight tables in
 	// turn, and with fewer entries it would lose its target at every turn
@@ -219,4 +228,50 @@ func (st *InsertState) setTarget(r *Relation, blk uint32) {
 		stamp = max(stamp, st.targets[i].stamp)
 	}
 	st.targets[victim] = relTarget{rel: rel, blk: blk + 1, stamp: stamp + 1, owner: r, inval: r.inval.Load()}
+}
+
+// maxRelatedBlocks bounds the related blocks an InsertState remembers.
+const maxRelatedBlocks = 16
+
+// noteRelated remembers that transaction xid updated a row on blk of rel,
+// or put a moved version there. A new relation or transaction starts a new
+// list.
+func (st *InsertState) noteRelated(rel buffer.RelFileNode, xid, blk uint32) {
+	if st == nil {
+		return
+	}
+	x := &st.related
+	if x.rel != rel || x.xid != xid {
+		x.rel, x.xid, x.blocks = rel, xid, x.blocks[:0]
+	}
+	if i := slices.Index(x.blocks, blk); i >= 0 {
+		x.blocks = slices.Delete(x.blocks, i, i+1)
+	} else if len(x.blocks) == maxRelatedBlocks {
+		x.blocks = slices.Delete(x.blocks, 0, 1)
+	}
+	x.blocks = append(x.blocks, blk)
+}
+
+// relatedBlocks returns the blocks of rel that xid touched, most recent
+// first (a copy).
+func (st *InsertState) relatedBlocks(rel buffer.RelFileNode, xid uint32) []uint32 {
+	if st == nil || st.related.rel != rel || st.related.xid != xid || len(st.related.blocks) == 0 {
+		return nil
+	}
+	out := slices.Clone(st.related.blocks)
+	slices.Reverse(out)
+	return out
+}
+
+// NoteStatementBlocks tells st the blocks of the rows a statement of
+// transaction xid is about to update in r, in the order it will update
+// them (as far as the caller can tell: an index range scan knows). An
+// update whose new version does not fit on its page then counts them
+// among its related blocks, so that it can join the siblings it has not
+// reached yet (the order lines of one order that continue on the next
+// page).
+func (st *InsertState) NoteStatementBlocks(r *Relation, xid uint32, blocks []uint32) {
+	for i := len(blocks) - 1; i >= 0; i-- {
+		st.noteRelated(r.rel, xid, blocks[i])
+	}
 }

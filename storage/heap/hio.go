@@ -19,7 +19,11 @@ import (
 // old version's page in UPDATE); on return it is exclusively locked too, and
 // may be the returned buffer itself. Locks are taken in block order, and no
 // buffer lock is held while the policy extends the relation.
-func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertState, numPages int) (*buffer.Buffer, error) {
+//
+// For an update (other not nil), xid is the updating transaction and o the
+// oracle: a candidate page that proves too full is pruned once before it is
+// given up. For inserts o is nil.
+func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertState, numPages int, xid uint32, o Oracle) (*buffer.Buffer, error) {
 	if need > MaxHeapTupleSize {
 		return nil, errRowTooBig(need)
 	}
@@ -35,11 +39,8 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 	}
 	if other != nil {
 		req.OldBlock = other.Block()
+		req.Related = st.relatedBlocks(r.rel, xid)
 	}
-	// The fit rule every policy's searches use too (with the
-	// nearlyEmptyFreeSpace allowance for tuples too big for the
-	// fillfactor).
-	target := req.TargetFreeSpace()
 	blk := r.policy.Choose(r.fsm, req)
 	for {
 		if blk == page.InvalidBlock {
@@ -68,6 +69,18 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 			buf.MarkDirty()
 		}
 		free := page.HeapFreeSpace(p)
+		// The fit rule every policy's searches use too (with the
+		// nearlyEmptyFreeSpace allowance for tuples too big for the
+		// fillfactor), unless the policy lets this page's reserve be used.
+		target := fsm.Fit(r.policy, req, blk)
+		if target > free && target < req.TargetFreeSpace() && o != nil && buf != other && r.pruneLocked(buf, o) {
+			// A page whose reserve the policy shares with this update
+			// (it holds related rows): prune before moving on, since
+			// dead versions of earlier updates are often what fills it.
+			// PostgreSQL prunes only when it reads a page; the classic
+			// policy never gets here.
+			free = page.HeapFreeSpace(p)
+		}
 		if target <= free {
 			st.setTarget(r, blk)
 			return buf, nil

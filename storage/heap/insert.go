@@ -18,7 +18,7 @@ func (r *Relation) Insert(tup []byte, xid, cid uint32, st *InsertState) (page.TI
 	if err := r.checkNewTuple(tup); err != nil {
 		return page.TID{}, err
 	}
-	buf, err := r.getBufferForTuple(page.MaxAlignLen(len(tup)), nil, st, 1)
+	buf, err := r.getBufferForTuple(page.MaxAlignLen(len(tup)), nil, st, 1, xid, nil)
 	if err != nil {
 		return page.TID{}, err
 	}
@@ -52,7 +52,7 @@ func (r *Relation) MultiInsert(tups [][]byte, xid, cid uint32, st *InsertState) 
 		// Pages the rest will need, for the policy's extension sizing (as
 		// PostgreSQL 16 computes num_pages).
 		numPages := 1 + remaining/max(1, page.BlockSize-page.HeaderSize-r.saveFree)
-		buf, err := r.getBufferForTuple(page.MaxAlignLen(len(tups[done])), nil, st, numPages)
+		buf, err := r.getBufferForTuple(page.MaxAlignLen(len(tups[done])), nil, st, numPages, xid, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -154,6 +154,7 @@ func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid
 	need := page.MaxAlignLen(len(newtup))
 	p := buf.Page()
 	newbuf := buf
+	st.noteRelated(r.rel, xid, otid.Block)
 	if need > page.HeapFreeSpace(p) {
 		// Lock the old version against other writers while its page is
 		// unlocked (heap_update's xmax_lock_old_tuple).
@@ -164,7 +165,7 @@ func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid
 		SetCtid(t, otid) // looks locked, not updated, meanwhile
 		r.logChange(walLock, buf, nil, otid.Offset)
 		buf.Unlock()
-		newbuf, err = r.getBufferForTuple(need, buf, st, 1)
+		newbuf, err = r.getBufferForTuple(need, buf, st, 1, xid, snap.Oracle)
 		if err != nil {
 			buf.Release()
 			return page.TID{}, 0, FailureData{}, err
@@ -193,6 +194,7 @@ func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid
 	SetCtid(t, ntid)
 	setPrunable(p, xid)
 	if newbuf != buf {
+		st.noteRelated(r.rel, xid, newbuf.Block())
 		// A hint that the old page could use pruning.
 		page.SetFlags(p, page.Flags(p)|page.PDPageFull)
 		r.logChange(walUpdate, buf, newbuf, otid.Offset, ntid.Offset)

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"minipg/storage/fsm"
 	"minipg/storage/page"
 )
 
@@ -519,4 +520,69 @@ func TestConcurrentUpdatesMove(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustCheck(t, e.rel)
+}
+
+// TestUpdateJoinsRelatedRows: under the locality policy, the new versions
+// of a transaction's updates that do not fit on their page go to the page
+// of the rows its statement updates next (told by NoteStatementBlocks),
+// using that page's fillfactor reserve, and all to that page; without the
+// hint they go to the lower neighbour. The classic policy sends them to a
+// fresh page at the end, as PostgreSQL does after a fillfactor load.
+func TestUpdateJoinsRelatedRows(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		policy fsm.Policy
+		hint   bool
+		want   uint32 // the block every moved version lands on
+	}{
+		{"locality with the statement's blocks", fsm.NewLocality(), true, 2},
+		{"locality, neighbours only", fsm.NewLocality(), false, 0},
+		{"classic", fsm.NewClassic(), true, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, 64, Options{FillFactor: 80, Policy: tc.policy})
+			var st InsertState
+			x := e.o.Begin()
+			var tids []page.TID
+			for i := 0; ; i++ {
+				tid, err := e.rel.Insert(mkRow(t, int32(i), strings.Repeat("r", 80)), x, 0, &st)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tid.Block == 4 {
+					break // blocks 0..3 are full to the fillfactor
+				}
+				tids = append(tids, tid)
+			}
+			e.o.Commit(x)
+			// Grow ten rows of block 1: the reserve of their page takes
+			// the first new versions (HOT), the rest must move, and fit
+			// in one other page's reserve.
+			u := e.o.Begin()
+			var on1 []page.TID
+			for _, tid := range tids {
+				if tid.Block == 1 && len(on1) < 10 {
+					on1 = append(on1, tid)
+				}
+			}
+			if tc.hint {
+				st.NoteStatementBlocks(e.rel, u, []uint32{1, 2})
+			}
+			moved := map[uint32]int{}
+			for i, tid := range on1 {
+				ntid, res, _, err := e.rel.Update(e.snap(u, 0), tid, mkRow(t, int32(i), strings.Repeat("u", 200)), u, 0, &st)
+				if err != nil || res != TMOk {
+					t.Fatalf("update %s: %v %v", tid, res, err)
+				}
+				if ntid.Block != 1 {
+					moved[ntid.Block]++
+				}
+			}
+			e.o.Commit(u)
+			if n := moved[tc.want]; len(moved) != 1 || n == 0 || n == len(on1) {
+				t.Fatalf("moved versions went to %v, want all on block %d", moved, tc.want)
+			}
+			mustCheckPages(t, e.rel)
+		})
+	}
 }

@@ -41,14 +41,8 @@ func (r *Relation) maybePrune(buf *buffer.Buffer, o Oracle) {
 	}
 	buf.RUnlock()
 	buf.Lock()
-	if px = page.PruneXid(p); px != InvalidXid && XidPrecedes(px, horizon) && r.pruneSpaceLow(p) {
-		if res := r.prunePage(buf, horizon, o); res.removed > 0 {
-			r.stats.pagesPruned.Add(1)
-			r.stats.tuplesPruned.Add(int64(res.removed))
-			if r.onPrune != nil {
-				r.onPrune(res.removed)
-			}
-		}
+	if r.pruneSpaceLow(p) {
+		r.pruneLocked(buf, o)
 	}
 	buf.Unlock()
 	buf.RLock()
@@ -296,4 +290,32 @@ func setPrunable(p page.Page, xid uint32) {
 	if px := page.PruneXid(p); px == InvalidXid || XidPrecedes(xid, px) {
 		page.SetPruneXid(p, xid)
 	}
+}
+
+// pruneLocked prunes the page in buf, which the caller holds exclusively
+// locked with no pointer into it kept, if it has a prunable xid older than
+// the horizon; it reports whether anything was removed.
+func (r *Relation) pruneLocked(buf *buffer.Buffer, o Oracle) bool {
+	p := buf.Page()
+	px := page.PruneXid(p)
+	if px == InvalidXid || page.IsNew(p) {
+		return false
+	}
+	h, ok := o.(Horizon)
+	if !ok {
+		return false
+	}
+	horizon := h.OldestXmin()
+	if !XidPrecedes(px, horizon) {
+		return false
+	}
+	res := r.prunePage(buf, horizon, o)
+	if res.removed > 0 {
+		r.stats.pagesPruned.Add(1)
+		r.stats.tuplesPruned.Add(int64(res.removed))
+		if r.onPrune != nil {
+			r.onPrune(res.removed)
+		}
+	}
+	return res.removed > 0
 }
