@@ -62,6 +62,7 @@ var gucTable = map[string]gucDef{
 	"fsm_reopen_percent":                  {def: "50"},
 	"fsm_nearby_window":                   {def: "64"},
 	"fsm_small_table_blocks":              {def: "4"},
+	"debug_fsm_ignore_target":             {def: "off"},
 	"jit":                                 {def: "off"},
 	"row_security":                        {def: "on"},
 	"escape_string_warning":               {def: "on"},
@@ -129,7 +130,7 @@ func checkGUC(name, v string) (string, error) {
 			return "", err
 		}
 		return strings.TrimSpace(v), nil
-	case "synchronous_commit", "full_page_writes", "jit", "row_security", "escape_string_warning", "geqo",
+	case "debug_fsm_ignore_target", "synchronous_commit", "full_page_writes", "jit", "row_security", "escape_string_warning", "geqo",
 		"enable_seqscan", "enable_indexscan", "default_transaction_read_only", "transaction_read_only":
 		b, ok := parseBool(v)
 		if !ok && !(name == "synchronous_commit" && (v == "local" || v == "remote_write" || v == "remote_apply")) {
