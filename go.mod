@@ -10,6 +10,7 @@ require (
 	github.com/pganalyze/pg_query_go/v5 v5.1.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/xdg-go/scram v1.4.0
+	golang.org/x/net v0.23.0
 	golang.org/x/term v0.48.0
 	gonum.org/v1/plot v0.17.0
 )

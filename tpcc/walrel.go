@@ -182,7 +182,9 @@ func readWALRelView(ctx context.Context, c *pgx.Conn) ([]RelWAL, error) {
 // blk 7 FPW".
 var blkref = regexp.MustCompile(`blkref #\d+: rel \d+/\d+/(\d+)(?: fork (\w+))? blk (\d+)( FPW)?`)
 
-// walinspect reads the records between the start LSN and now and
+// walinspect reads the records between the start LSN and the flushed end
+// of the WAL (PostgreSQL 15 refuses an end past it; the measured work has
+// committed, so its records are flushed) and
 // attributes them to tables by relfilenode: a record counts once for each
 // table it refers to, its length goes to the table of its first block
 // reference, each FPW to its block's table.
@@ -203,7 +205,7 @@ func (p *WALRelProbe) walinspect(ctx context.Context, c *pgx.Conn) ([]RelWAL, er
 		return nil, err
 	}
 	rows, err = c.Query(ctx, `SELECT record_type, record_length, coalesce(block_ref, '')
-		FROM pg_get_wal_records_info($1::pg_lsn, pg_current_wal_insert_lsn())`, p.start)
+		FROM pg_get_wal_records_info($1::pg_lsn, pg_current_wal_flush_lsn())`, p.start)
 	if err != nil {
 		return nil, err
 	}

@@ -93,7 +93,7 @@ type frame struct {
 // newFrame starts or names the targets. variants (nil: one plain) are
 // started per policy; PostgreSQL runs once.
 func newFrame(cmd string, args []string, ff *frameFlags, variants []variant) (*frame, error) {
-	f := &frame{ff: ff, run: &Run{Command: cmd, Args: args, Started: time.Now().UTC(), Rounds: ff.rounds}}
+	f := &frame{ff: ff, run: &Run{Command: cmd, Args: redactArgs(args), Started: time.Now().UTC(), Rounds: ff.rounds}}
 	if len(variants) == 0 {
 		variants = []variant{{}}
 	}
@@ -185,6 +185,22 @@ func (f *frame) policyList() ([]string, error) {
 		return nil, fmt.Errorf("asking the server for its fsm_policy values: got %v", err)
 	}
 	return parsePolicyDetail(pe.Detail)
+}
+
+var (
+	urlPassword = regexp.MustCompile(`(://[^:/@\s]*:)[^@\s]*@`)
+	kvPassword  = regexp.MustCompile(`(password=)\S+`)
+)
+
+// redactArgs hides the passwords of DSNs in the command line kept in the
+// JSON and the report.
+func redactArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		a = urlPassword.ReplaceAllString(a, "${1}***@")
+		out[i] = kvPassword.ReplaceAllString(a, "${1}***")
+	}
+	return out
 }
 
 var quoted = regexp.MustCompile(`"([^"]+)"`)

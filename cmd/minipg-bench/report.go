@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"html/template"
 	"image/color"
+	"maps"
 	"math"
 	"os"
 	"regexp"
@@ -48,6 +49,56 @@ func reportMain(args []string) error {
 	}
 	fmt.Println("report written to", *out)
 	return nil
+}
+
+// distinctTargets returns runs with a target renamed "NAME (run K)" where
+// an earlier run of the same subcommand had a target of that name, so that
+// merged runs stay apart in the charts. The runs given are not changed.
+func distinctTargets(runs []*Run) []*Run {
+	seen := map[string]bool{} // command + target
+	out := make([]*Run, len(runs))
+	for i, r := range runs {
+		rename := map[string]string{}
+		for _, t := range r.Targets {
+			if seen[r.Command+"\x00"+t.Name] {
+				rename[t.Name] = fmt.Sprintf("%s (run %d)", t.Name, i+1)
+			}
+		}
+		for _, t := range r.Targets {
+			seen[r.Command+"\x00"+t.Name] = true
+		}
+		if len(rename) == 0 {
+			out[i] = r
+			continue
+		}
+		name := func(n string) string {
+			if m, ok := rename[n]; ok {
+				return m
+			}
+			return n
+		}
+		c := *r
+		c.Targets = slices.Clone(r.Targets)
+		for k := range c.Targets {
+			c.Targets[k].Name = name(c.Targets[k].Name)
+		}
+		c.Series = nil
+		for _, s := range r.Series {
+			cs := *s
+			cs.Target = name(s.Target)
+			c.Series = append(c.Series, &cs)
+		}
+		c.Layouts = slices.Clone(r.Layouts)
+		for k := range c.Layouts {
+			c.Layouts[k].Target = name(c.Layouts[k].Target)
+		}
+		c.WALRel = slices.Clone(r.WALRel)
+		for k := range c.WALRel {
+			c.WALRel[k].Target = name(c.WALRel[k].Target)
+		}
+		out[i] = &c
+	}
+	return out
 }
 
 // chart is one drawn figure of the page.
@@ -93,6 +144,7 @@ func writeReport(path string, runs []*Run) error {
 }
 
 func renderReport(runs []*Run) ([]byte, error) {
+	runs = distinctTargets(runs)
 	p := page{Runs: runs}
 	var all []*Series
 	var layouts []Layout
@@ -301,7 +353,8 @@ func lineChart(title string, ss []*Series, workload, metric string, logX bool) (
 		ticks = append(ticks, plot.Tick{Value: x, Label: formatNum(x)})
 	}
 	p.X.Tick.Marker = ticks
-	p.Legend.Top = true
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.XOffs = vg.Points(8)
 	p.Add(plotter.NewGrid())
 	svg, err := svgOf(p, 16*vg.Centimeter, 10*vg.Centimeter)
 	return chart{Title: title, Caption: "medians; bars: min-max over the rounds", SVG: svg}, true, err
@@ -348,6 +401,7 @@ func barChart(title string, ss []*Series, metrics []string) (chart, bool, error)
 	p.NominalX(labels...)
 	p.Legend.Top = true
 	p.Y.Min = 0
+	p.Y.Max = max(p.Y.Max, 1)
 	width := 16 * vg.Centimeter
 	if len(present) > 6 {
 		width = 24 * vg.Centimeter
@@ -637,6 +691,8 @@ func hist(l Layout, kind string) []tpcc.Bin {
 	return l.BlocksHist
 }
 
+const walChartRels = 16
+
 // walRelSection draws FPIs and pages dirtied per table for each target
 // and phase, and lists every row (per record type too).
 func walRelSection(rows []WALRelRow) (section, error) {
@@ -657,17 +713,27 @@ func walRelSection(rows []WALRelRow) (section, error) {
 	}
 	for _, ph := range phases {
 		for _, k := range kinds {
+			// The chart shows the user's tables (not the system catalogs
+			// DDL touches), at most walChartRels with the largest figures;
+			// the table below lists them all.
 			var ss []*Series
-			var rels []string
+			top := map[string]float64{}
 			for _, r := range rows {
-				if r.RecordType != "" || strings.SplitN(r.Phase, " (", 2)[0] != ph {
+				if r.RecordType != "" || strings.SplitN(r.Phase, " (", 2)[0] != ph ||
+					strings.HasPrefix(r.Rel, "pg_") || strings.HasPrefix(r.Rel, "relfilenode ") {
 					continue
 				}
 				ss = append(ss, &Series{Target: r.Target, Metric: r.Rel, Median: k.val(r)})
-				if !slices.Contains(rels, r.Rel) {
-					rels = append(rels, r.Rel)
-				}
+				top[r.Rel] = max(top[r.Rel], k.val(r))
 			}
+			rels := slices.Collect(maps.Keys(top))
+			slices.SortFunc(rels, func(a, b string) int {
+				if c := cmp.Compare(top[b], top[a]); c != 0 {
+					return c
+				}
+				return strings.Compare(a, b)
+			})
+			rels = rels[:min(len(rels), walChartRels)]
 			slices.Sort(rels)
 			c, ok, err := barChart(ph+": "+k.title, ss, rels)
 			if err != nil {
