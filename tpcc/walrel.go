@@ -36,6 +36,7 @@ type WALRelProbe struct {
 	Source string // "minipg_stat_wal_rel" or "pg_walinspect"
 	before []RelWAL
 	start  string // LSN, pg_walinspect
+	fn     string // pg_get_wal_records_info, qualified by the extension's schema
 }
 
 // StartWALRel takes the first reading on c. It returns an error wrapping
@@ -50,7 +51,12 @@ func StartWALRel(ctx context.Context, c *pgx.Conn) (*WALRelProbe, error) {
 	if _, err := c.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS pg_walinspect"); err != nil {
 		return nil, fmt.Errorf("%w: minipg_stat_wal_rel absent, pg_walinspect: %v", ErrNoWALRel, err)
 	}
-	p := &WALRelProbe{Source: "pg_walinspect"}
+	var schema string
+	if err := c.QueryRow(ctx, `SELECT n.nspname::text FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'pg_walinspect'`).Scan(&schema); err != nil {
+		return nil, err
+	}
+	p := &WALRelProbe{Source: "pg_walinspect", fn: pgx.Identifier{schema, "pg_get_wal_records_info"}.Sanitize()}
 	if err := c.QueryRow(ctx, "SELECT pg_current_wal_insert_lsn()::text").Scan(&p.start); err != nil {
 		return nil, err
 	}
@@ -179,8 +185,8 @@ func readWALRelView(ctx context.Context, c *pgx.Conn) ([]RelWAL, error) {
 
 // blkref matches one block reference of pg_get_wal_records_info's
 // block_ref column (PostgreSQL 15): "blkref #0: rel 1663/5/16384 fork main
-// blk 7 FPW".
-var blkref = regexp.MustCompile(`blkref #\d+: rel \d+/\d+/(\d+)(?: fork (\w+))? blk (\d+)( FPW)?`)
+// blk 7 (FPW); hole: offset: 32, length: 8096" (" FPW" in the short form).
+var blkref = regexp.MustCompile(`blkref #\d+: rel \d+/\d+/(\d+)(?: fork (\w+))? blk (\d+)( \(?FPW)?`)
 
 // walinspect reads the records between the start LSN and the flushed end
 // of the WAL (PostgreSQL 15 refuses an end past it; the measured work has
@@ -205,11 +211,38 @@ func (p *WALRelProbe) walinspect(ctx context.Context, c *pgx.Conn) ([]RelWAL, er
 		return nil, err
 	}
 	rows, err = c.Query(ctx, `SELECT record_type, record_length, coalesce(block_ref, '')
-		FROM pg_get_wal_records_info($1::pg_lsn, pg_current_wal_flush_lsn())`, p.start)
+		FROM `+p.fn+`($1::pg_lsn, pg_current_wal_flush_lsn())`, p.start)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
+	var recs []walRecord
+	for rows.Next() {
+		var r walRecord
+		if err := rows.Scan(&r.typ, &r.length, &r.blockRef); err != nil {
+			return nil, err
+		}
+		recs = append(recs, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return attribute(names, recs), nil
+}
+
+// walRecord is one row of pg_get_wal_records_info.
+type walRecord struct {
+	typ      string
+	length   int64
+	blockRef string
+}
+
+// attribute sums records per table (named through names, relfilenode to
+// relname) and record type: a record counts once for each table it refers
+// to, its length goes to the table of its first block reference, each FPW
+// to its block's table, and pages dirtied are the distinct blocks referred
+// to.
+func attribute(names map[string]string, recs []walRecord) []RelWAL {
 	type key struct{ rel, typ string }
 	acc := map[key]*RelWAL{}
 	pages := map[key]map[string]bool{}
@@ -220,14 +253,9 @@ func (p *WALRelProbe) walinspect(ctx context.Context, c *pgx.Conn) ([]RelWAL, er
 		}
 		return acc[k]
 	}
-	for rows.Next() {
-		var typ, ref string
-		var length int64
-		if err := rows.Scan(&typ, &length, &ref); err != nil {
-			return nil, err
-		}
+	for _, rec := range recs {
 		seen := map[string]bool{}
-		for i, m := range blkref.FindAllStringSubmatch(ref, -1) {
+		for i, m := range blkref.FindAllStringSubmatch(rec.blockRef, -1) {
 			rel := names[m[1]]
 			if rel == "" {
 				rel = "relfilenode " + m[1]
@@ -235,23 +263,20 @@ func (p *WALRelProbe) walinspect(ctx context.Context, c *pgx.Conn) ([]RelWAL, er
 			if m[2] != "" && m[2] != "main" {
 				rel += " (" + m[2] + ")"
 			}
-			k := key{rel, typ}
+			k := key{rel, rec.typ}
 			r := get(k)
 			if !seen[rel] {
 				seen[rel] = true
 				r.Records++
 			}
 			if i == 0 {
-				r.Bytes += float64(length)
+				r.Bytes += float64(rec.length)
 			}
 			if m[4] != "" {
 				r.FPI++
 			}
 			pages[k][m[3]] = true
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 	// Distinct pages per table over all record types.
 	relPages := map[string]map[string]bool{}
@@ -272,5 +297,5 @@ func (p *WALRelProbe) walinspect(ctx context.Context, c *pgx.Conn) ([]RelWAL, er
 			out[i].PagesDirtied = float64(len(relPages[out[i].Rel]))
 		}
 	}
-	return out, nil
+	return out
 }

@@ -553,7 +553,7 @@ func layoutSection(layouts []Layout) (section, error) {
 				perRow *= 2
 			}
 			p := plot.New()
-			p.Title.Text = fmt.Sprintf("%s on %s", table, l.Target)
+			p.Title.Text = fmt.Sprintf("%s on %s", table, l.label())
 			p.Add(blockCells{cells: cells, perRow: perRow})
 			p.HideAxes()
 			rows := max(1, (len(cells)+perRow-1)/perRow)
@@ -570,7 +570,7 @@ func layoutSection(layouts []Layout) (section, error) {
 			if len(l.Map.Groups) > maxGroups {
 				maxGroups, groupNames = len(l.Map.Groups), l.Map.Groups
 			}
-			sec.Extra.Rows = append(sec.Extra.Rows, []string{table, l.Target, fmt.Sprint(l.Map.Blocks), fmt.Sprint(l.Map.Mixed),
+			sec.Extra.Rows = append(sec.Extra.Rows, []string{table, l.label(), fmt.Sprint(l.Map.Blocks), fmt.Sprint(l.Map.Mixed),
 				fmt.Sprint(l.Map.Empty), fmt.Sprint(histTotal(l.BlocksHist)), formatNum(histMean(l.BlocksHist)), formatNum(histMean(l.SpanHist))})
 		}
 		for _, kind := range []string{"blocks", "span"} {
@@ -668,7 +668,7 @@ func histChart(table, kind string, layouts []Layout) (chart, error) {
 		b.LineStyle.Width = 0
 		b.Offset = w * vg.Length(float64(i)-float64(len(ls)-1)/2)
 		p.Add(b)
-		p.Legend.Add(l.Target, b)
+		p.Legend.Add(l.label(), b)
 	}
 	labels := make([]string, len(values))
 	for i, v := range values {

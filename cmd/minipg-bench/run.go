@@ -59,11 +59,21 @@ type Series struct {
 // Layout is one table's block map on one target (TPC-C subcommands).
 type Layout struct {
 	Target string        `json:"target"`
+	Phase  string        `json:"phase,omitempty"` // the subcommand after which it was read
 	Map    tpcc.BlockMap `json:"map"`
 	// BlocksHist and SpanHist count groups (orders, districts) by
 	// distinct blocks and by max-min+1.
 	BlocksHist []tpcc.Bin `json:"blocks_hist"`
 	SpanHist   []tpcc.Bin `json:"span_hist"`
+}
+
+// label names the layout in charts: its target, and when known the
+// subcommand after which it was read.
+func (l Layout) label() string {
+	if l.Phase == "" {
+		return l.Target
+	}
+	return l.Target + " after " + l.Phase
 }
 
 // WALRelRow is one table's WAL during a measurement on one target.

@@ -107,7 +107,7 @@ func tpccMain(cmd string, args []string) error {
 	fs.Var(&ff.dsns, "dsn", "target DSN, or NAME=DSN (repeatable)")
 	loadFirst := fs.Bool("load", false, "load the tables first (always on servers started by -server)")
 	walRel := fs.Bool("wal-rel", true, "load, run, delivery-pass, neworders: WAL per table (minipg_stat_wal_rel or pg_walinspect)")
-	schema := fs.String("schema", "", "search_path for the bmsql_* tables (PostgreSQL only)")
+	schema := fs.String("schema", "", "PostgreSQL targets: schema of the bmsql_* tables (created if absent; minipg targets use their default)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	// load
 	warehouses := fs.Int("w", 1, "load: warehouses")
@@ -233,7 +233,7 @@ func tpccMain(cmd string, args []string) error {
 				r.num("delivered orders "+x.when+": max spread (blocks)", float64(x.l.MaxSpread), "%.0f")
 			}
 			walRows(r, res.WAL, "per transaction", t, "%.2f")
-			return nil
+			return layouts(ctx, connect, r)
 		}
 	case "neworders":
 		fn = func(ctx context.Context, connect tpcc.Connector, r *result) error {
@@ -269,7 +269,16 @@ func tpccMain(cmd string, args []string) error {
 	ctx := context.Background()
 	f.steps(1)
 	err = f.each(cmd, func(_ int, t *benchTarget) error {
-		connect, err := tpcc.DSNConnector(t.dsn, *schema)
+		sch := *schema
+		if !t.isPG() {
+			sch = ""
+		}
+		if sch != "" {
+			if err := createSchema(ctx, t.dsn, sch); err != nil {
+				return err
+			}
+		}
+		connect, err := tpcc.DSNConnector(t.dsn, sch)
 		if err != nil {
 			return err
 		}
@@ -319,7 +328,7 @@ func tpccMain(cmd string, args []string) error {
 			f.run.note(t.Name + ": " + n)
 		}
 		for _, l := range r.layouts {
-			l.Target = t.Name
+			l.Target, l.Phase = t.Name, cmd
 			f.run.Layouts = append(f.run.Layouts, l)
 		}
 		return nil
@@ -425,6 +434,36 @@ func (r *result) set(name string, c cell) {
 func (r *result) num(name string, v float64, format string) { r.set(name, cell{v: v, format: format}) }
 func (r *result) na(name string)                            { r.set(name, cell{na: true}) }
 func (r *result) note(s string)                             { r.notes = append(r.notes, s) }
+
+// layouts records the block maps of bmsql_order_line and bmsql_customer.
+func layouts(ctx context.Context, connect tpcc.Connector, r *result) error {
+	c, err := connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close(ctx)
+	rows, err := tpcc.OrderLineBlocks(ctx, c, nil)
+	if err != nil {
+		return fmt.Errorf("order_line ctids: %w", err)
+	}
+	cust, err := tpcc.CustomerBlocks(ctx, c)
+	if err != nil {
+		return fmt.Errorf("customer ctids: %w", err)
+	}
+	r.layouts = append(r.layouts, layoutOf("bmsql_order_line", rows), layoutOf("bmsql_customer", cust))
+	return nil
+}
+
+// createSchema creates schema on the server at dsn unless it exists.
+func createSchema(ctx context.Context, dsn, schema string) error {
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer c.Close(ctx)
+	_, err = c.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+pgx.Identifier{schema}.Sanitize())
+	return err
+}
 
 // layoutOf is a table's block map and the histograms of its groups
 // (orders, or districts for customers).
