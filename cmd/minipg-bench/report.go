@@ -112,6 +112,7 @@ type chart struct {
 // figures as a table.
 type section struct {
 	Title  string
+	Note   string
 	Charts []chart
 	Legend []swatch
 	Table  *figTable
@@ -480,25 +481,33 @@ func (bc blockCells) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return 0, float64(bc.perRow), 0, float64(bc.rows())
 }
 
+// Plot draws the cells; a run of cells of one district within a row is
+// one rectangle, so that a well-clustered table makes a small SVG.
 func (bc blockCells) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	rows := bc.rows()
-	for b, g := range bc.cells {
+	for b := 0; b < len(bc.cells); {
+		g := bc.cells[b]
+		e := b + 1
+		for g != tpcc.CellMixed && e < len(bc.cells) && e%bc.perRow != 0 && bc.cells[e] == g {
+			e++
+		}
 		x, y := float64(b%bc.perRow), float64(rows-1-b/bc.perRow)
-		x0, x1, y0, y1 := trX(x), trX(x+1), trY(y), trY(y+1)
+		x0, x1, y0, y1 := trX(x), trX(x+float64(e-b)), trY(y), trY(y+1)
 		var col color.Color = emptyColor
 		switch {
 		case g >= 0:
 			col = districtColor(g)
-		case g == -2:
+		case g == tpcc.CellMixed:
 			col = mixedColor
 		}
 		c.FillPolygon(col, []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}})
-		if g == -2 {
+		if g == tpcc.CellMixed {
 			ls := draw.LineStyle{Color: color.White, Width: vg.Points(0.5)}
 			c.StrokeLine2(ls, x0, y0, x1, y1)
 			c.StrokeLine2(ls, x0, y1, x1, y0)
 		}
+		b = e
 	}
 }
 
@@ -514,14 +523,14 @@ func foldCells(cells []int) ([]int, int) {
 	}
 	out := make([]int, (len(cells)+k-1)/k)
 	for i := range out {
-		v := -1
+		v := tpcc.CellEmpty
 		for _, g := range cells[i*k : min(len(cells), (i+1)*k)] {
 			switch {
-			case g == -1:
-			case v == -1:
+			case g == tpcc.CellEmpty:
+			case v == tpcc.CellEmpty:
 				v = g
 			case v != g:
-				v = -2
+				v = tpcc.CellMixed
 			}
 		}
 		out[i] = v
@@ -532,7 +541,9 @@ func foldCells(cells []int) ([]int, int) {
 // layoutSection draws, for each table, the block maps of every target
 // side by side and the histograms of blocks and span per group.
 func layoutSection(layouts []Layout) (section, error) {
-	sec := section{Title: "Layout of bmsql_order_line and bmsql_customer"}
+	sec := section{Title: "Layout of bmsql_order_line and bmsql_customer", Note: "Each cell is one heap block, " +
+		"left to right and top to bottom from block 0, coloured by the district (warehouse and district) whose rows it " +
+		"holds; dark cells with a cross hold rows of several districts, light grey ones no row."}
 	var tables []string
 	for _, l := range layouts {
 		if !slices.Contains(tables, l.Map.Table) {
@@ -696,7 +707,10 @@ const walChartRels = 16
 // walRelSection draws FPIs and pages dirtied per table for each target
 // and phase, and lists every row (per record type too).
 func walRelSection(rows []WALRelRow) (section, error) {
-	sec := section{Title: "WAL per table"}
+	sec := section{Title: "WAL per table", Note: "minipg: minipg_stat_wal_rel, pages dirtied as the server counts them; " +
+		"PostgreSQL: pg_walinspect between two LSNs, a record counted once per table it refers to, its bytes to the table " +
+		"of its first block reference, pages dirtied = distinct blocks the records refer to. The charts leave out the " +
+		"system catalogs and show at most the 16 tables with the largest figures; the table lists every row."}
 	var phases []string
 	for _, r := range rows {
 		ph := strings.SplitN(r.Phase, " (", 2)[0]
@@ -802,6 +816,7 @@ targets {{range $i, $t := .Targets}}{{if $i}}, {{end}}<b>{{$t.Name}}</b>{{if $t.
 {{end}}
 {{range .Sections}}<section>
 <h2>{{.Title}}</h2>
+{{with .Note}}<p><small>{{.}}</small></p>{{end}}
 <div class="charts">
 {{range .Charts}}<figure class="chart">
 {{.SVG}}

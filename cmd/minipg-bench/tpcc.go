@@ -268,7 +268,11 @@ func tpccMain(cmd string, args []string) error {
 	defer f.close()
 	ctx := context.Background()
 	f.steps(1)
-	err = f.each(cmd, func(_ int, t *benchTarget) error {
+	err = f.each(cmd, func(round int, t *benchTarget) error {
+		phase := cmd
+		if ff.rounds > 1 {
+			phase = fmt.Sprintf("%s, round %d", cmd, round+1)
+		}
 		sch := *schema
 		if !t.isPG() {
 			sch = ""
@@ -313,7 +317,7 @@ func tpccMain(cmd string, args []string) error {
 				f.run.note(fmt.Sprintf("%s: WAL per table (%s): %v", t.Name, probe.Source, perr))
 			}
 			for _, rw := range rels {
-				f.run.WALRel = append(f.run.WALRel, WALRelRow{Target: t.Name, Phase: cmd + " (" + probe.Source + ")", RelWAL: rw})
+				f.run.WALRel = append(f.run.WALRel, WALRelRow{Target: t.Name, Phase: phase + " (" + probe.Source + ")", RelWAL: rw})
 			}
 		}
 		for _, name := range r.names {
@@ -328,7 +332,7 @@ func tpccMain(cmd string, args []string) error {
 			f.run.note(t.Name + ": " + n)
 		}
 		for _, l := range r.layouts {
-			l.Target, l.Phase = t.Name, cmd
+			l.Target, l.Phase = t.Name, phase
 			f.run.Layouts = append(f.run.Layouts, l)
 		}
 		return nil
