@@ -150,11 +150,22 @@ func newFrame(cmd string, args []string, ff *frameFlags, variants []variant) (*f
 	if len(f.targets) == 0 {
 		return nil, errors.New("give -server BINARY (and/or -pg DSN), or -minipg DSN, or -dsn DSN")
 	}
+	// Versions: "VERSION: target, target", one line per version.
+	var versions []string
+	byVersion := map[string][]string{}
 	for _, t := range f.targets {
 		f.run.Targets = append(f.run.Targets, t.TargetInfo)
-		if v, err := showSetting(t.dsn, "server_version"); err == nil {
-			f.run.Versions = append(f.run.Versions, t.Name+": "+v)
+		v, err := showSetting(t.dsn, "server_version")
+		if err != nil {
+			v = "unknown (" + err.Error() + ")"
 		}
+		if byVersion[v] == nil {
+			versions = append(versions, v)
+		}
+		byVersion[v] = append(byVersion[v], t.Name)
+	}
+	for _, v := range versions {
+		f.run.Versions = append(f.run.Versions, "server_version "+v+": "+strings.Join(byVersion[v], ", "))
 	}
 	f.prog = newProgress(ff.progress, cmd)
 	return f, nil

@@ -354,6 +354,7 @@ func lineChart(title string, ss []*Series, workload, metric string, logX bool) (
 		ticks = append(ticks, plot.Tick{Value: x, Label: formatNum(x)})
 	}
 	p.X.Tick.Marker = ticks
+	p.Y.Max = headroom(p.Y.Max, n)
 	p.Legend.Top, p.Legend.Left = true, true
 	p.Legend.XOffs = vg.Points(8)
 	p.Add(plotter.NewGrid())
@@ -402,7 +403,7 @@ func barChart(title string, ss []*Series, metrics []string) (chart, bool, error)
 	p.NominalX(labels...)
 	p.Legend.Top = true
 	p.Y.Min = 0
-	p.Y.Max = max(p.Y.Max, 1)
+	p.Y.Max = headroom(max(p.Y.Max, 1), len(targets))
 	width := 16 * vg.Centimeter
 	if len(present) > 6 {
 		width = 24 * vg.Centimeter
@@ -412,6 +413,10 @@ func barChart(title string, ss []*Series, metrics []string) (chart, bool, error)
 	svg, err := svgOf(p, width, 10*vg.Centimeter)
 	return chart{Title: title, Caption: "medians over the rounds", SVG: svg}, true, err
 }
+
+// headroom raises a chart's top so that a legend of n entries drawn at the
+// top sits above the data.
+func headroom(top float64, n int) float64 { return top * (1 + 0.09*float64(n)) }
 
 // seriesTable lists every series: workload, x, metric, and one column per
 // target with the median (min-max).
@@ -564,7 +569,8 @@ func layoutSection(layouts []Layout) (section, error) {
 				perRow *= 2
 			}
 			p := plot.New()
-			p.Title.Text = fmt.Sprintf("%s on %s", table, l.label())
+			p.Title.Text = l.label()
+			p.Title.TextStyle.Font.Size = vg.Points(9)
 			p.Add(blockCells{cells: cells, perRow: perRow})
 			p.HideAxes()
 			rows := max(1, (len(cells)+perRow-1)/perRow)
@@ -577,7 +583,7 @@ func layoutSection(layouts []Layout) (section, error) {
 			if k > 1 {
 				caption += fmt.Sprintf("; each cell %d blocks", k)
 			}
-			sec.Charts = append(sec.Charts, chart{Title: p.Title.Text, Caption: caption, SVG: svg})
+			sec.Charts = append(sec.Charts, chart{Title: table + " on " + l.label(), Caption: caption, SVG: svg})
 			if len(l.Map.Groups) > maxGroups {
 				maxGroups, groupNames = len(l.Map.Groups), l.Map.Groups
 			}
@@ -681,6 +687,7 @@ func histChart(table, kind string, layouts []Layout) (chart, error) {
 		p.Add(b)
 		p.Legend.Add(l.label(), b)
 	}
+	p.Y.Max = headroom(p.Y.Max, len(ls))
 	labels := make([]string, len(values))
 	for i, v := range values {
 		labels[i] = fmt.Sprint(v)
