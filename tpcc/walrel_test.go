@@ -77,3 +77,50 @@ func TestWALRelProbeOnMinipg(t *testing.T) {
 	}
 	t.Fatalf("no WAL recorded for w: %+v", rows)
 }
+
+// On PostgreSQL the probe reads pg_walinspect: after a CHECKPOINT the
+// first change of each page logs a full-page image, charged to its table.
+func TestWALRelProbeOnPostgreSQL(t *testing.T) {
+	connect := testConnector(t)
+	ctx := context.Background()
+	c, err := connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	for _, q := range []string{"CREATE TABLE w (a int, b text)", "INSERT INTO w SELECT g, repeat('x', 500) FROM generate_series(1, 100) g", "CHECKPOINT"} {
+		if _, err := c.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := StartWALRel(ctx, c)
+	if errors.Is(err, ErrNoWALRel) {
+		t.Skipf("no pg_walinspect: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Source != "pg_walinspect" {
+		t.Fatalf("source %q", p.Source)
+	}
+	var blocks int
+	if err := c.QueryRow(ctx, "SELECT pg_relation_size('w') / 8192").Scan(&blocks); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Exec(ctx, "UPDATE w SET a = a + 1"); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := p.Stop(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.Rel == "w" && r.RecordType == "" {
+			if r.Records < 100 || r.FPI < float64(blocks) || r.PagesDirtied < float64(blocks) {
+				t.Fatalf("w: %+v, want >= 100 records and >= %d FPIs and pages", r, blocks)
+			}
+			return
+		}
+	}
+	t.Fatalf("no WAL recorded for w: %+v", rows)
+}

@@ -15,11 +15,12 @@
 // every subcommand but load loads the tables first (-w, -scale, ...), as
 // it does on any target with -load.
 //
-// Besides the figures, load and locality record the layout of
-// bmsql_order_line and bmsql_customer (block maps and histograms, drawn by
-// -html), and load, run, delivery-pass and neworders the WAL per table
-// when the server offers it (minipg_stat_wal_rel, or pg_walinspect on
-// PostgreSQL).
+// Besides the figures, every subcommand but check records the layout of
+// bmsql_order_line and bmsql_customer at its end (block maps and
+// histograms, drawn by -html), and load, run, delivery-pass and neworders
+// the WAL per table when the server offers it (minipg_stat_wal_rel, or
+// pg_walinspect on PostgreSQL: only while the WAL since the start is still
+// on disk).
 package main
 
 import (
@@ -206,7 +207,7 @@ func tpccMain(cmd string, args []string) error {
 				r.num(typ.String()+": errors", float64(s.Errors), "%.0f")
 			}
 			r.num("NewOrder: expected rollbacks", float64(res.Tx[tpcc.NewOrder].Rollbacks), "%.0f")
-			return nil
+			return layouts(ctx, connect, r)
 		}
 	case "delivery-pass":
 		fn = func(ctx context.Context, connect tpcc.Connector, r *result) error {
@@ -257,7 +258,7 @@ func tpccMain(cmd string, args []string) error {
 			r.num("new orders' lines: % on 3+ blocks", l.Pct(l.Multi3), "%.2f")
 			r.num("new orders' lines: % non-contiguous", l.Pct(l.NonContig), "%.2f")
 			r.num("new orders' lines: max spread (blocks)", float64(l.MaxSpread), "%.0f")
-			return nil
+			return layouts(ctx, connect, r)
 		}
 	}
 
