@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -32,11 +34,16 @@ var ErrNoWALRel = errors.New("no per-table WAL accounting")
 
 // WALRelProbe measures the per-table WAL between Start and Stop, from
 // minipg's minipg_stat_wal_rel view or, on PostgreSQL, pg_walinspect.
+// pg_walinspect reads only the WAL still on disk: over a long measurement,
+// Watch reads it every few seconds, before checkpoints recycle it.
 type WALRelProbe struct {
 	Source string // "minipg_stat_wal_rel" or "pg_walinspect"
 	before []RelWAL
-	start  string // LSN, pg_walinspect
-	fn     string // pg_get_wal_records_info, qualified by the extension's schema
+	// pg_walinspect
+	next uint64 // LSN the next read starts at
+	fn   string // pg_get_wal_records_info, qualified by the extension's schema
+	acc  walAcc
+	err  error // first failed read of a Watch
 }
 
 // StartWALRel takes the first reading on c. It returns an error wrapping
@@ -57,11 +64,90 @@ func StartWALRel(ctx context.Context, c *pgx.Conn) (*WALRelProbe, error) {
 		return nil, err
 	}
 	p := &WALRelProbe{Source: "pg_walinspect", fn: pgx.Identifier{schema, "pg_get_wal_records_info"}.Sanitize()}
-	if err := c.QueryRow(ctx, "SELECT pg_current_wal_insert_lsn()::text").Scan(&p.start); err != nil {
+	var err error
+	if p.next, err = readLSN(ctx, c, "pg_current_wal_insert_lsn()"); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
+
+// Watch reads the WAL on c every interval until the returned function is
+// called (which waits for the last read to end). c must not be used
+// otherwise meanwhile. It does nothing for minipg_stat_wal_rel, whose
+// counters are cumulative.
+func (p *WALRelProbe) Watch(ctx context.Context, c *pgx.Conn, interval time.Duration) (stop func()) {
+	if p.Source != "pg_walinspect" {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if err := p.read(ctx, c); err != nil && p.err == nil {
+					p.err = err
+				}
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		wg.Wait()
+	}
+}
+
+// read adds the records from p.next up to the flushed end of the WAL
+// (PostgreSQL 15 refuses an end past it; the measured work commits, so its
+// records are flushed). A record is read once: pg_get_wal_records_info
+// returns the records that start in [start, end), and the next read
+// starts at the first record at or after end.
+func (p *WALRelProbe) read(ctx context.Context, c *pgx.Conn) error {
+	end, err := readLSN(ctx, c, "pg_current_wal_flush_lsn()")
+	if err != nil || end <= p.next {
+		return err
+	}
+	rows, err := c.Query(ctx, `SELECT record_type, record_length, coalesce(block_ref, '')
+		FROM `+p.fn+`($1::pg_lsn, $2::pg_lsn)`, formatLSN(p.next), formatLSN(end))
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r walRecord
+		if err := rows.Scan(&r.typ, &r.length, &r.blockRef); err != nil {
+			return err
+		}
+		p.acc.add(r)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	p.next = end
+	return nil
+}
+
+func readLSN(ctx context.Context, c *pgx.Conn, expr string) (uint64, error) {
+	var s string
+	if err := c.QueryRow(ctx, "SELECT "+expr+"::text").Scan(&s); err != nil {
+		return 0, err
+	}
+	hi, lo, ok := strings.Cut(s, "/")
+	h, err1 := strconv.ParseUint(hi, 16, 32)
+	l, err2 := strconv.ParseUint(lo, 16, 32)
+	if !ok || err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("bad LSN %q", s)
+	}
+	return h<<32 | l, nil
+}
+
+func formatLSN(lsn uint64) string { return fmt.Sprintf("%X/%X", lsn>>32, uint32(lsn)) }
 
 // Stop takes the second reading and returns, per table, the total (with
 // RecordType "") followed by the figures per record type, tables in name
@@ -188,18 +274,22 @@ func readWALRelView(ctx context.Context, c *pgx.Conn) ([]RelWAL, error) {
 // blk 7 (FPW); hole: offset: 32, length: 8096" (" FPW" in the short form).
 var blkref = regexp.MustCompile(`blkref #\d+: rel \d+/\d+/(\d+)(?: fork (\w+))? blk (\d+)( \(?FPW)?`)
 
-// walinspect reads the records between the start LSN and the flushed end
-// of the WAL (PostgreSQL 15 refuses an end past it; the measured work has
-// committed, so its records are flushed) and
-// attributes them to tables by relfilenode: a record counts once for each
-// table it refers to, its length goes to the table of its first block
-// reference, each FPW to its block's table.
+// walinspect reads the rest of the WAL and attributes the records to
+// tables by relfilenode (pg_class as it is now: the files of tables
+// dropped meanwhile keep their number).
 func (p *WALRelProbe) walinspect(ctx context.Context, c *pgx.Conn) ([]RelWAL, error) {
+	if p.err != nil {
+		return nil, p.err
+	}
+	if err := p.read(ctx, c); err != nil {
+		return nil, err
+	}
 	names := map[string]string{}
 	rows, err := c.Query(ctx, "SELECT relfilenode::text, relname::text FROM pg_class WHERE relfilenode <> 0")
 	if err != nil {
 		return nil, err
 	}
+	defer rows.Close()
 	for rows.Next() {
 		var node, name string
 		if err := rows.Scan(&node, &name); err != nil {
@@ -210,24 +300,7 @@ func (p *WALRelProbe) walinspect(ctx context.Context, c *pgx.Conn) ([]RelWAL, er
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	rows, err = c.Query(ctx, `SELECT record_type, record_length, coalesce(block_ref, '')
-		FROM `+p.fn+`($1::pg_lsn, pg_current_wal_flush_lsn())`, p.start)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var recs []walRecord
-	for rows.Next() {
-		var r walRecord
-		if err := rows.Scan(&r.typ, &r.length, &r.blockRef); err != nil {
-			return nil, err
-		}
-		recs = append(recs, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return attribute(names, recs), nil
+	return p.acc.result(names), nil
 }
 
 // walRecord is one row of pg_get_wal_records_info.
@@ -238,58 +311,87 @@ type walRecord struct {
 }
 
 // attribute sums records per table (named through names, relfilenode to
-// relname) and record type: a record counts once for each table it refers
-// to, its length goes to the table of its first block reference, each FPW
-// to its block's table, and pages dirtied are the distinct blocks referred
-// to.
+// relname) and record type, as walAcc does.
 func attribute(names map[string]string, recs []walRecord) []RelWAL {
-	type key struct{ rel, typ string }
-	acc := map[key]*RelWAL{}
-	pages := map[key]map[string]bool{}
-	get := func(k key) *RelWAL {
-		if acc[k] == nil {
-			acc[k] = &RelWAL{Rel: k.rel, RecordType: k.typ}
-			pages[k] = map[string]bool{}
-		}
-		return acc[k]
+	var a walAcc
+	for _, r := range recs {
+		a.add(r)
 	}
-	for _, rec := range recs {
-		seen := map[string]bool{}
-		for i, m := range blkref.FindAllStringSubmatch(rec.blockRef, -1) {
-			rel := names[m[1]]
-			if rel == "" {
-				rel = "relfilenode " + m[1]
-			}
-			if m[2] != "" && m[2] != "main" {
-				rel += " (" + m[2] + ")"
-			}
-			k := key{rel, rec.typ}
-			r := get(k)
-			if !seen[rel] {
-				seen[rel] = true
-				r.Records++
-			}
-			if i == 0 {
-				r.Bytes += float64(rec.length)
-			}
-			if m[4] != "" {
-				r.FPI++
-			}
-			pages[k][m[3]] = true
-		}
+	return a.result(names)
+}
+
+// walAcc sums WAL records per relation file and record type: a record
+// counts once for each relation it refers to, its length goes to the
+// relation of its first block reference, each FPW to its block's
+// relation, and pages dirtied are the distinct blocks referred to.
+type walAcc struct {
+	m map[accKey]*accVal
+}
+
+type accKey struct{ node, fork, typ string }
+
+type accVal struct {
+	records, fpi, bytes float64
+	pages               map[string]bool
+}
+
+func (a *walAcc) add(rec walRecord) {
+	if a.m == nil {
+		a.m = map[accKey]*accVal{}
 	}
-	// Distinct pages per table over all record types.
+	type file struct{ node, fork string }
+	seen := map[file]bool{}
+	for i, m := range blkref.FindAllStringSubmatch(rec.blockRef, -1) {
+		fork := m[2]
+		if fork == "" {
+			fork = "main"
+		}
+		k := accKey{m[1], fork, rec.typ}
+		v := a.m[k]
+		if v == nil {
+			v = &accVal{pages: map[string]bool{}}
+			a.m[k] = v
+		}
+		if f := (file{m[1], fork}); !seen[f] {
+			seen[f] = true
+			v.records++
+		}
+		if i == 0 {
+			v.bytes += float64(rec.length)
+		}
+		if m[4] != "" {
+			v.fpi++
+		}
+		v.pages[m[3]] = true
+	}
+}
+
+// result names the relations (a fork other than main after the name, an
+// unknown file by its number) and returns the totals per relation followed
+// by the figures per record type, relations in name order.
+func (a *walAcc) result(names map[string]string) []RelWAL {
+	name := func(k accKey) string {
+		rel := names[k.node]
+		if rel == "" {
+			rel = "relfilenode " + k.node
+		}
+		if k.fork != "main" {
+			rel += " (" + k.fork + ")"
+		}
+		return rel
+	}
 	relPages := map[string]map[string]bool{}
 	var out []RelWAL
-	for k, r := range acc {
-		r.PagesDirtied = float64(len(pages[k]))
-		if relPages[k.rel] == nil {
-			relPages[k.rel] = map[string]bool{}
+	for k, v := range a.m {
+		rel := name(k)
+		if relPages[rel] == nil {
+			relPages[rel] = map[string]bool{}
 		}
-		for b := range pages[k] {
-			relPages[k.rel][b] = true
+		for b := range v.pages {
+			relPages[rel][b] = true
 		}
-		out = append(out, *r)
+		out = append(out, RelWAL{Rel: rel, RecordType: k.typ, Records: v.records, FPI: v.fpi, Bytes: v.bytes,
+			PagesDirtied: float64(len(v.pages))})
 	}
 	out = withTotals(out)
 	for i := range out {

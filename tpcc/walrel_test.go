@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -80,6 +81,8 @@ func TestWALRelProbeOnMinipg(t *testing.T) {
 
 // On PostgreSQL the probe reads pg_walinspect: after a CHECKPOINT the
 // first change of each page logs a full-page image, charged to its table.
+// Reads every few milliseconds while the work runs (Watch) count each
+// record once.
 func TestWALRelProbeOnPostgreSQL(t *testing.T) {
 	connect := testConnector(t)
 	ctx := context.Background()
@@ -88,12 +91,17 @@ func TestWALRelProbeOnPostgreSQL(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close(ctx)
+	pc, err := connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close(ctx)
 	for _, q := range []string{"CREATE TABLE w (a int, b text)", "INSERT INTO w SELECT g, repeat('x', 500) FROM generate_series(1, 100) g", "CHECKPOINT"} {
 		if _, err := c.Exec(ctx, q); err != nil {
 			t.Fatal(err)
 		}
 	}
-	p, err := StartWALRel(ctx, c)
+	p, err := StartWALRel(ctx, pc)
 	if errors.Is(err, ErrNoWALRel) {
 		t.Skipf("no pg_walinspect: %v", err)
 	}
@@ -107,20 +115,38 @@ func TestWALRelProbeOnPostgreSQL(t *testing.T) {
 	if err := c.QueryRow(ctx, "SELECT pg_relation_size('w') / 8192").Scan(&blocks); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Exec(ctx, "UPDATE w SET a = a + 1"); err != nil {
-		t.Fatal(err)
+	stop := p.Watch(ctx, pc, 5*time.Millisecond)
+	for i := range 100 {
+		if _, err := c.Exec(ctx, "UPDATE w SET a = -a WHERE a = $1", i+1); err != nil {
+			t.Fatal(err)
+		}
 	}
-	rows, err := p.Stop(ctx, c)
+	time.Sleep(20 * time.Millisecond)
+	stop()
+	rows, err := p.Stop(ctx, pc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range rows {
-		if r.Rel == "w" && r.RecordType == "" {
-			if r.Records < 100 || r.FPI < float64(blocks) || r.PagesDirtied < float64(blocks) {
-				t.Fatalf("w: %+v, want >= 100 records and >= %d FPIs and pages", r, blocks)
-			}
-			return
+	var total *RelWAL
+	updates := 0.0
+	for i, r := range rows {
+		if r.Rel != "w" {
+			continue
+		}
+		switch r.RecordType {
+		case "":
+			total = &rows[i]
+		case "UPDATE", "HOT_UPDATE", "UPDATE+INIT", "HOT_UPDATE+INIT":
+			updates += r.Records
 		}
 	}
-	t.Fatalf("no WAL recorded for w: %+v", rows)
+	if total == nil {
+		t.Fatalf("no WAL recorded for w: %+v", rows)
+	}
+	if updates != 100 {
+		t.Errorf("w: %v update records, want 100 (each read once)", updates)
+	}
+	if total.FPI < float64(blocks) || total.PagesDirtied < float64(blocks) {
+		t.Errorf("w: %+v, want >= %d FPIs and pages", *total, blocks)
+	}
 }

@@ -19,8 +19,8 @@
 // bmsql_order_line and bmsql_customer at its end (block maps and
 // histograms, drawn by -html), and load, run, delivery-pass and neworders
 // the WAL per table when the server offers it (minipg_stat_wal_rel, or
-// pg_walinspect on PostgreSQL: only while the WAL since the start is still
-// on disk).
+// pg_walinspect on PostgreSQL, read every 5 s while the subcommand runs so
+// that checkpoints do not recycle the WAL before it is read).
 package main
 
 import (
@@ -107,7 +107,7 @@ func tpccMain(cmd string, args []string) error {
 	ff := addFrameFlags(fs, 1)
 	fs.Var(&ff.dsns, "dsn", "target DSN, or NAME=DSN (repeatable)")
 	loadFirst := fs.Bool("load", false, "load the tables first (always on servers started by -server)")
-	walRel := fs.Bool("wal-rel", true, "load, run, delivery-pass, neworders: WAL per table (minipg_stat_wal_rel or pg_walinspect)")
+	walRel := fs.Bool("wal-rel", true, "load, run, delivery-pass, neworders: WAL per table (minipg_stat_wal_rel, or pg_walinspect, created in the database when absent)")
 	schema := fs.String("schema", "", "PostgreSQL targets: schema of the bmsql_* tables (created if absent; minipg targets use their default)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	// load
@@ -306,8 +306,13 @@ func tpccMain(cmd string, args []string) error {
 				probe = nil
 			}
 		}
+		stopWatch := func() {}
+		if probe != nil {
+			stopWatch = probe.Watch(ctx, pc, 5*time.Second)
+		}
 		start := time.Now()
 		err = fn(ctx, connect, r)
+		stopWatch()
 		f.prog.logf("%s: %s done in %v", cmd, t.Name, time.Since(start).Round(time.Millisecond))
 		if err != nil {
 			r.note("FAILED: " + err.Error())
