@@ -36,11 +36,11 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-type target struct {
-	name    string
+// startedServer is a minipg started by startServerWith.
+type startedServer struct {
 	dsn     string
-	pid     int    // server process to read VmHWM from, 0 if unknown
-	dataDir string // data directory of a server started here
+	pid     int    // server process, to read VmHWM from
+	dataDir string // its fresh data directory
 }
 
 func main() {
@@ -122,14 +122,14 @@ func median(xs []float64) float64 {
 // with a fresh data directory and settings given as -c name=value, waits
 // until it accepts connections, and returns it with a function that stops
 // it and removes the directory.
-func startServerWith(bin string, settings map[string]string) (target, func(), error) {
+func startServerWith(bin string, settings map[string]string) (startedServer, func(), error) {
 	dir, err := os.MkdirTemp("", "minipg-bench")
 	if err != nil {
-		return target{}, nil, err
+		return startedServer{}, nil, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return target{}, nil, err
+		return startedServer{}, nil, err
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
@@ -141,11 +141,11 @@ func startServerWith(bin string, settings map[string]string) (target, func(), er
 	cmd := exec.Command(bin, args...)
 	logf, err := os.Create(filepath.Join(dir, "server.log"))
 	if err != nil {
-		return target{}, nil, err
+		return startedServer{}, nil, err
 	}
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
-		return target{}, nil, err
+		return startedServer{}, nil, err
 	}
 	exited := make(chan struct{}) // closed when the process has ended and been reaped
 	go func() {
@@ -170,16 +170,16 @@ func startServerWith(bin string, settings map[string]string) (target, func(), er
 		case <-exited:
 			b, _ := os.ReadFile(filepath.Join(dir, "server.log"))
 			stop()
-			return target{}, nil, fmt.Errorf("minipg %s exited: %s", strings.Join(args, " "), strings.TrimSpace(string(b)))
+			return startedServer{}, nil, fmt.Errorf("minipg %s exited: %s", strings.Join(args, " "), strings.TrimSpace(string(b)))
 		default:
 		}
 		if time.Now().After(deadline) {
 			stop()
-			return target{}, nil, fmt.Errorf("minipg did not start in 60 s (%s)", strings.Join(args, " "))
+			return startedServer{}, nil, fmt.Errorf("minipg did not start in 60 s (%s)", strings.Join(args, " "))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return target{name: "minipg", dsn: dsn, pid: cmd.Process.Pid, dataDir: data}, stop, nil
+	return startedServer{dsn: dsn, pid: cmd.Process.Pid, dataDir: data}, stop, nil
 }
 
 // vmHWM returns the peak resident set size of a process as /proc reports it.
