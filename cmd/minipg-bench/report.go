@@ -114,6 +114,10 @@ type section struct {
 	Title  string
 	Note   string
 	Charts []chart
+	// Rows are the charts as drawn: one row each (the layout's block
+	// maps of one table side by side, then its histograms); a section
+	// that sets only Charts has them in one wrapping row.
+	Rows   [][]chart
 	Legend []swatch
 	Table  *figTable
 	// Rows of a second table (WAL per table, layouts).
@@ -181,6 +185,11 @@ func renderReport(runs []*Run) ([]byte, error) {
 			return nil, err
 		}
 		p.Sections = append(p.Sections, sec)
+	}
+	for i := range p.Sections {
+		if sec := &p.Sections[i]; sec.Rows == nil && len(sec.Charts) > 0 {
+			sec.Rows = [][]chart{sec.Charts}
+		}
 	}
 	var buf bytes.Buffer
 	if err := pageTmpl.Execute(&buf, p); err != nil {
@@ -559,6 +568,7 @@ func layoutSection(layouts []Layout) (section, error) {
 	var groupNames []string
 	sec.Extra = &figTable{Head: []string{"table", "target", "blocks", "mixed blocks", "empty blocks", "groups", "mean blocks per group", "mean span per group"}}
 	for _, table := range tables {
+		var maps, hists []chart
 		for _, l := range layouts {
 			if l.Map.Table != table {
 				continue
@@ -583,7 +593,7 @@ func layoutSection(layouts []Layout) (section, error) {
 			if k > 1 {
 				caption += fmt.Sprintf("; each cell %d blocks", k)
 			}
-			sec.Charts = append(sec.Charts, chart{Title: table + " on " + l.label(), Caption: caption, SVG: svg})
+			maps = append(maps, chart{Title: table + " on " + l.label(), Caption: caption, SVG: svg})
 			if len(l.Map.Groups) > maxGroups {
 				maxGroups, groupNames = len(l.Map.Groups), l.Map.Groups
 			}
@@ -595,8 +605,10 @@ func layoutSection(layouts []Layout) (section, error) {
 			if err != nil {
 				return sec, err
 			}
-			sec.Charts = append(sec.Charts, c)
+			hists = append(hists, c)
 		}
+		sec.Rows = append(sec.Rows, maps, hists)
+		sec.Charts = append(append(sec.Charts, maps...), hists...)
 	}
 	for g, name := range groupNames {
 		if g >= 40 {
@@ -804,8 +816,8 @@ var pageTmpl = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <style>
 body { font-family: sans-serif; margin: 1.5em; color: #222; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ccc; }
-.charts { display: flex; flex-wrap: wrap; gap: 1em; }
-figure { margin: 0; } figcaption { font-size: 0.8em; color: #555; max-width: 40em; }
+.charts { display: flex; flex-wrap: wrap; gap: 1em; margin-bottom: 1em; }
+figure { margin: 0; width: min-content; } figcaption { font-size: 0.8em; color: #555; }
 table { border-collapse: collapse; font-size: 0.8em; margin-top: 1em; }
 td, th { border: 1px solid #ddd; padding: 2px 6px; text-align: right; }
 td:first-child, th:first-child { text-align: left; }
@@ -824,12 +836,13 @@ targets {{range $i, $t := .Targets}}{{if $i}}, {{end}}<b>{{$t.Name}}</b>{{if $t.
 {{range .Sections}}<section>
 <h2>{{.Title}}</h2>
 {{with .Note}}<p><small>{{.}}</small></p>{{end}}
-<div class="charts">
-{{range .Charts}}<figure class="chart">
+{{range .Rows}}<div class="charts">
+{{range .}}<figure class="chart">
 {{.SVG}}
 <figcaption>{{.Title}}: {{.Caption}}</figcaption>
 </figure>
 {{end}}</div>
+{{end}}
 {{if .Legend}}<p class="legend">{{range .Legend}}<span class="sw" style="background: {{.Color}}"></span>{{.Label}} {{end}}</p>{{end}}
 {{with .Table}}<table><tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
