@@ -71,7 +71,7 @@ func parseInts(s string) ([]int, error) {
 	return out, nil
 }
 
-func extendMain(args []string) error {
+func extendMain(args []string) (err error) {
 	fs := flag.NewFlagSet("minipg-bench extend", flag.ExitOnError)
 	ff := addFrameFlags(fs, 3)
 	clientsFlag := fs.String("clients", "1,2,4,8,16,32,64", "client counts")
@@ -104,7 +104,7 @@ func extendMain(args []string) error {
 	if err != nil {
 		return err
 	}
-	defer f.close()
+	defer f.end(&err)
 	f.steps(len(wls) * len(clients))
 	ctx := context.Background()
 	for _, w := range wls {
@@ -118,7 +118,7 @@ func extendMain(args []string) error {
 			}
 		}
 	}
-	return f.finish()
+	return nil
 }
 
 // runExtend is one run of workload w with c clients on t; it records the

@@ -297,6 +297,18 @@ func (f *frame) finish() error {
 	return nil
 }
 
+// end finishes the run through finish, also after an error (*err, noted
+// in the run), so that the figures measured until then are kept; a failing
+// finish sets *err when it is nil.
+func (f *frame) end(err *error) {
+	if *err != nil {
+		f.run.note("stopped early: " + (*err).Error())
+	}
+	if ferr := f.finish(); ferr != nil && *err == nil {
+		*err = ferr
+	}
+}
+
 func (f *frame) close() {
 	for _, stop := range f.stops {
 		stop()

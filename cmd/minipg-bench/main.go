@@ -58,7 +58,7 @@ func main() {
 // rounds, and the median of a target's rounds is reported: a slow moment
 // of a noisy machine then hits all servers alike and no single run
 // decides a figure.
-func rtMain(args []string) error {
+func rtMain(args []string) (err error) {
 	fs := flag.NewFlagSet("minipg-bench rt", flag.ExitOnError)
 	ff := addFrameFlags(fs, 3)
 	dur := fs.Duration("duration", 3*time.Second, "duration of each timed workload")
@@ -69,7 +69,7 @@ func rtMain(args []string) error {
 	if err != nil {
 		return err
 	}
-	defer f.close()
+	defer f.end(&err)
 	workloads := []struct {
 		name string
 		run  func(ctx context.Context, dsn string) (float64, error)
@@ -100,7 +100,7 @@ func rtMain(args []string) error {
 			return err
 		}
 	}
-	return f.finish()
+	return nil
 }
 
 // median returns the middle value of xs (the mean of the two middle ones

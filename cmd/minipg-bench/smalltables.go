@@ -24,7 +24,7 @@ import (
 
 const smallRowsPerBlock = 226 // int4 rows on a page at fillfactor 100 (rowsPerPage(4))
 
-func smalltablesMain(args []string) error {
+func smalltablesMain(args []string) (err error) {
 	fset := flag.NewFlagSet("minipg-bench smalltables", flag.ExitOnError)
 	ff := addFrameFlags(fset, 1)
 	tables := fset.Int("tables", 100, "tables per run")
@@ -50,7 +50,7 @@ func smalltablesMain(args []string) error {
 	if err != nil {
 		return err
 	}
-	defer f.close()
+	defer f.end(&err)
 	for i, t := range f.targets {
 		if t.isPG() {
 			t.Label = "stock behaviour: PostgreSQL always uses its cached target block"
@@ -77,7 +77,7 @@ func smalltablesMain(args []string) error {
 		}
 		savedVsAlways(f.run)
 	}
-	return f.finish()
+	return nil
 }
 
 // runSmallTables times runs fills of n tables to blocks blocks on t and

@@ -102,7 +102,7 @@ type targetFlag []string
 func (t *targetFlag) String() string     { return strings.Join(*t, ",") }
 func (t *targetFlag) Set(s string) error { *t = append(*t, s); return nil }
 
-func tpccMain(cmd string, args []string) error {
+func tpccMain(cmd string, args []string) (err error) {
 	fs := flag.NewFlagSet("minipg-bench "+cmd, flag.ExitOnError)
 	ff := addFrameFlags(fs, 1)
 	fs.Var(&ff.dsns, "dsn", "target DSN, or NAME=DSN (repeatable)")
@@ -266,7 +266,7 @@ func tpccMain(cmd string, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer f.close()
+	defer f.end(&err)
 	ctx := context.Background()
 	f.steps(1)
 	err = f.each(cmd, func(round int, t *benchTarget) error {
@@ -346,7 +346,7 @@ func tpccMain(cmd string, args []string) error {
 	if err != nil {
 		return err
 	}
-	return f.finish()
+	return nil
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
