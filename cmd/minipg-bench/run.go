@@ -144,7 +144,7 @@ func trimmedMean(xs []float64) float64 {
 	return sum / float64(len(s))
 }
 
-// nanJSON is how NaN and infinities appear in the JSON (encoding/json
+// jsonFloat is how NaN and infinities appear in the JSON (encoding/json
 // refuses them): null.
 type jsonFloat float64
 
