@@ -6,7 +6,7 @@ PORT    ?= 5433
 # Packages whose tests also run under the race detector.
 RACE_PKGS ?= ./storage/... ./txn/... ./index/... ./catalog/... ./server/... ./executor/...
 
-.PHONY: all build run test unit race regress bench bench-wal vet fmt clean
+.PHONY: all build run test unit race regress bench bench-wal bench-report vet fmt clean
 
 all: build
 
@@ -45,6 +45,27 @@ bench: build
 # WAL records, full-page images and bytes per 1,000 TPC-C New-Orders.
 bench-wal: build
 	PGDSN='$(PGDSN)' scripts/bench-wal.sh
+
+# The short version of the three experiments minipg is built on (TPC-C
+# layout after a load and a Delivery pass, small tables without a free space
+# map, relation extension under concurrency), each against a fresh minipg
+# per fsm_policy and PostgreSQL when PGDSN is set (its bmsql_* tables in
+# schema minipg_bench, scratch tables in the database of the DSN), the
+# JSON of every run and one report page in $(BENCH_RESULTS)/.
+BENCH_RESULTS ?= bench-results
+BENCH_PG = $(if $(PGDSN),-pg '$(PGDSN)')
+bench-report: build
+	mkdir -p $(BENCH_RESULTS)
+	./bin/minipg-bench load -server ./bin/minipg $(BENCH_PG) -schema minipg_bench -w 1 -scale 0.1 -workers 4 \
+		-json $(BENCH_RESULTS)/load.json
+	./bin/minipg-bench delivery-pass -server ./bin/minipg $(BENCH_PG) -schema minipg_bench -load -w 1 -scale 0.1 \
+		-workers 4 -per-district 20 -json $(BENCH_RESULTS)/delivery-pass.json
+	./bin/minipg-bench smalltables -server ./bin/minipg $(BENCH_PG) -tables 20 -blocks 1,2,4,8 -runs 5 \
+		-file-tables 200 -json $(BENCH_RESULTS)/smalltables.json
+	./bin/minipg-bench extend -server ./bin/minipg $(BENCH_PG) -clients 1,4,16 -duration 1s -rounds 2 \
+		-json $(BENCH_RESULTS)/extend.json
+	./bin/minipg-bench report --html $(BENCH_RESULTS)/report.html $(BENCH_RESULTS)/load.json \
+		$(BENCH_RESULTS)/delivery-pass.json $(BENCH_RESULTS)/smalltables.json $(BENCH_RESULTS)/extend.json
 
 vet:
 	$(GO) vet ./...

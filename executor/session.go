@@ -212,6 +212,9 @@ func (s *Session) Bind(p *Prepared, params []types.Datum) (*Portal, error) {
 		}
 		p.bound, p.catVersion = b, v
 	}
+	// A developer setting: every insert of the statement asks the
+	// free-space policy instead of the session's remembered target block.
+	s.ist.SetIgnoreTarget(s.settings["debug_fsm_ignore_target"] == "on")
 	pt := &Portal{s: s, p: p, params: params}
 	if c, ok := p.bound.Stmt.(*sql.Copy); ok {
 		if err := foldCopyDefaults(s, c); err != nil {

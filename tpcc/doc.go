@@ -14,6 +14,8 @@
 //	locality.go  per-order block sets from ctid: 2+ blocks, 3+ blocks, non-contiguous, spread
 //	passes.go    the delivery pass and the 1,000-New-Order pass, with pg_stat_wal deltas
 //	wal.go       pg_stat_wal readings
+//	walrel.go    WAL per table between two readings: minipg_stat_wal_rel, or pg_walinspect on PostgreSQL
+//	layout.go    block maps (each block's district, mixed blocks) and histograms of blocks and span per group
 //
 // Deviations from BenchmarkSQL, all on the read side so that the driver stays
 // inside minipg's SQL subset: New-Order reads the customer and the warehouse

@@ -1,18 +1,19 @@
-// Command minipg-bench drives minipg (and, when given a DSN, PostgreSQL) with
-// pgx and reports round trips and rows per second side by side, measured in
-// one run so that the ratio is meaningful on a noisy machine.
+// Command minipg-bench reproduces the measurements minipg is built on, with
+// minipg under each free-space policy and PostgreSQL 15 side by side in one
+// run, so that the ratios are meaningful on a noisy machine.
 //
-//	minipg-bench [rt] -server bin/minipg [-pg postgres://...] [-duration 5s] [-rounds 3]
+//	minipg-bench [rt]        pgx round trips, COPY, commits (the default)
+//	minipg-bench extend      concurrent COPY / INSERT into one table: relation extension
+//	minipg-bench smalltables many small tables, every insert through the free-space logic
+//	minipg-bench load | locality | run | delivery-pass | neworders | check   TPC-C (tpcc.go)
+//	minipg-bench report --html FILE RUN.json...   one page from the JSON of several runs
 //
-// Every workload runs -rounds times on each server, alternating which goes
-// first, and the median of each server's rounds is reported.
-//
-// The TPC-C subcommands (load, locality, run, delivery-pass, neworders) are
-// described in tpcc.go.
-//
-// With -server it starts that binary on a free loopback port with a fresh
-// data directory and reports its peak resident set size (VmHWM) as well;
-// -minipg DSN uses an already running server instead.
+// Every subcommand shares one frame (frame.go): -server BINARY starts a
+// fresh minipg per fsm_policy (-policies, default every policy the server
+// registers), -pg DSN adds PostgreSQL 15, -rounds N repeats each
+// measurement with the order of the targets alternating and reports the
+// median with min-max, -json FILE keeps every figure (always written,
+// by default under bench-results/), -html FILE draws the report page.
 package main
 
 import (
@@ -20,6 +21,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"maps"
 	"net"
 	"os"
 	"os/exec"
@@ -34,108 +36,71 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-type target struct {
-	name string
-	dsn  string
-	pid  int // server process to read VmHWM from, 0 if unknown
+// startedServer is a minipg started by startServerWith.
+type startedServer struct {
+	dsn     string
+	pid     int    // server process, to read VmHWM from
+	dataDir string // its fresh data directory
 }
 
 func main() {
-	if runSubcommand() { // TPC-C subcommands, tpcc.go
+	if runSubcommand() { // the other subcommands, tpcc.go
 		return
 	}
-	serverBin := flag.String("server", "", "minipg binary to start on a free port")
-	minipgDSN := flag.String("minipg", "", "DSN of a running minipg (instead of -server)")
-	pgDSN := flag.String("pg", os.Getenv("PGBENCH_DSN"), "DSN of a PostgreSQL 15 to compare with")
-	dur := flag.Duration("duration", 3*time.Second, "duration of each timed workload")
-	copyRows := flag.Int("copy-rows", 200000, "rows per COPY workload")
-	clients := flag.Int("clients", 32, "connections of the concurrent workload")
-	rounds := flag.Int("rounds", 3, "times each workload runs on each server (the median is reported)")
-	verbose := flag.Bool("v", false, "print every round's figure")
-	flag.Parse()
 	log.SetFlags(0)
-
-	var targets []target
-	switch {
-	case *minipgDSN != "":
-		targets = append(targets, target{name: "minipg", dsn: *minipgDSN})
-	case *serverBin != "":
-		t, stop := startServer(*serverBin)
-		defer stop()
-		targets = append(targets, t)
-	default:
-		log.Fatal("minipg-bench: give -server BINARY or -minipg DSN")
+	if err := rtMain(os.Args[1:]); err != nil {
+		log.Fatal("minipg-bench: ", err)
 	}
-	if *pgDSN != "" {
-		targets = append(targets, target{name: "postgresql", dsn: *pgDSN})
-	}
+}
 
-	// Each workload runs on every target in turn, rounds times, the order
-	// of the targets alternating between rounds, and the median of a
-	// target's rounds is reported: a slow moment of a noisy machine then
-	// hits both servers alike and no single run decides a figure.
+// rtMain is the round-trip benchmark: each workload runs on every target
+// in turn, -rounds times, the order of the targets alternating between
+// rounds, and the median of a target's rounds is reported: a slow moment
+// of a noisy machine then hits all servers alike and no single run
+// decides a figure.
+func rtMain(args []string) (err error) {
+	fs := flag.NewFlagSet("minipg-bench rt", flag.ExitOnError)
+	ff := addFrameFlags(fs, 3)
+	dur := fs.Duration("duration", 3*time.Second, "duration of each timed workload")
+	copyRows := fs.Int("copy-rows", 200000, "rows per COPY workload")
+	clients := fs.Int("clients", 32, "connections of the concurrent workload")
+	fs.Parse(args) //nolint:errcheck // ExitOnError
+	f, err := newFrame("rt", args, ff, nil)
+	if err != nil {
+		return err
+	}
+	defer f.end(&err)
 	workloads := []struct {
 		name string
 		run  func(ctx context.Context, dsn string) (float64, error)
 	}{
-		{"single-row INSERT round trips/s", func(ctx context.Context, dsn string) (float64, error) { return benchInsert(ctx, dsn, *dur) }},
-		{"primary-key SELECT round trips/s", func(ctx context.Context, dsn string) (float64, error) { return benchSelect(ctx, dsn, *dur) }},
-		{"COPY rows/s", func(ctx context.Context, dsn string) (float64, error) { return benchCopy(ctx, dsn, *copyRows) }},
-		{fmt.Sprintf("%d conns INSERT+SELECT stmts/s", *clients), func(ctx context.Context, dsn string) (float64, error) {
+		{"single-row INSERT", func(ctx context.Context, dsn string) (float64, error) { return benchInsert(ctx, dsn, *dur) }},
+		{"primary-key SELECT", func(ctx context.Context, dsn string) (float64, error) { return benchSelect(ctx, dsn, *dur) }},
+		{"COPY", func(ctx context.Context, dsn string) (float64, error) { return benchCopy(ctx, dsn, *copyRows) }},
+		{fmt.Sprintf("%d conns INSERT+SELECT", *clients), func(ctx context.Context, dsn string) (float64, error) {
 			return benchConcurrent(ctx, dsn, *clients, *dur)
 		}},
-		{"commits/s, 1 client", func(ctx context.Context, dsn string) (float64, error) { return benchCommits(ctx, dsn, 1, *dur) }},
-		{"commits/s, 8 clients", func(ctx context.Context, dsn string) (float64, error) { return benchCommits(ctx, dsn, 8, *dur) }},
-		{"commits/s, 32 clients", func(ctx context.Context, dsn string) (float64, error) { return benchCommits(ctx, dsn, 32, *dur) }},
+		{"commits, 1 client", func(ctx context.Context, dsn string) (float64, error) { return benchCommits(ctx, dsn, 1, *dur) }},
+		{"commits, 8 clients", func(ctx context.Context, dsn string) (float64, error) { return benchCommits(ctx, dsn, 8, *dur) }},
+		{"commits, 32 clients", func(ctx context.Context, dsn string) (float64, error) { return benchCommits(ctx, dsn, 32, *dur) }},
 	}
+	units := []string{"round trips/s", "round trips/s", "rows/s", "statements/s", "commits/s", "commits/s", "commits/s"}
 	ctx := context.Background()
-	medians := make([][]float64, len(workloads)) // [workload][target]
+	f.steps(len(workloads))
 	for w, wl := range workloads {
-		samples := make([][]float64, len(targets))
-		for r := range *rounds {
-			for k := range targets {
-				ti := k
-				if r%2 == 1 {
-					ti = len(targets) - 1 - k
-				}
-				v, err := wl.run(ctx, targets[ti].dsn)
-				if err != nil {
-					log.Fatalf("%s, %s: %v", targets[ti].name, wl.name, err)
-				}
-				samples[ti] = append(samples[ti], v)
+		err := f.each(wl.name, func(_ int, t *benchTarget) error {
+			v, err := wl.run(ctx, t.dsn)
+			if err != nil {
+				return err
 			}
-		}
-		medians[w] = make([]float64, len(targets))
-		for ti := range targets {
-			medians[w][ti] = median(samples[ti])
-		}
-		if *verbose {
-			fmt.Printf("%s: %v\n", wl.name, samples)
+			f.run.add("rt", wl.name, "", 0, t.Name, units[w], units[w], v)
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 	}
-	for _, t := range targets {
-		if t.pid != 0 {
-			fmt.Printf("%s peak RSS (VmHWM) after all workloads (up to %d connections): %s\n", t.name, *clients, vmHWM(t.pid))
-		}
-	}
-	fmt.Printf("\nmedian of %d rounds\n%-34s", *rounds, "workload")
-	for _, t := range targets {
-		fmt.Printf("%16s", t.name)
-	}
-	if len(targets) == 2 {
-		fmt.Printf("%16s", "minipg/pg")
-	}
-	fmt.Println()
-	for w, wl := range workloads {
-		fmt.Printf("%-34s", wl.name)
-		for _, v := range medians[w] {
-			fmt.Printf("%16.0f", v)
-		}
-		if len(targets) == 2 && medians[w][1] > 0 {
-			fmt.Printf("%16.2f", medians[w][0]/medians[w][1])
-		}
-		fmt.Println()
-	}
+	return nil
 }
 
 // median returns the middle value of xs (the mean of the two middle ones
@@ -153,22 +118,45 @@ func median(xs []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
-func startServer(bin string) (target, func()) {
+// startServerWith starts the minipg binary bin on a free loopback port
+// with a fresh data directory and settings given as -c name=value, waits
+// until it accepts connections, and returns it with a function that stops
+// it and removes the directory.
+func startServerWith(bin string, settings map[string]string) (startedServer, func(), error) {
 	dir, err := os.MkdirTemp("", "minipg-bench")
 	if err != nil {
-		log.Fatal(err)
+		return startedServer{}, nil, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		log.Fatal(err)
+		return startedServer{}, nil, err
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	cmd := exec.Command(bin, "-D", filepath.Join(dir, "data"), "-p", fmt.Sprint(port), "-h", "127.0.0.1")
-	logf, _ := os.Create(filepath.Join(dir, "server.log"))
+	data := filepath.Join(dir, "data")
+	args := []string{"-D", data, "-p", fmt.Sprint(port), "-h", "127.0.0.1"}
+	for _, k := range slices.Sorted(maps.Keys(settings)) {
+		args = append(args, "-c", k+"="+settings[k])
+	}
+	cmd := exec.Command(bin, args...)
+	logf, err := os.Create(filepath.Join(dir, "server.log"))
+	if err != nil {
+		return startedServer{}, nil, err
+	}
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
-		log.Fatal(err)
+		return startedServer{}, nil, err
+	}
+	exited := make(chan struct{}) // closed when the process has ended and been reaped
+	go func() {
+		_ = cmd.Wait()
+		close(exited)
+	}()
+	stop := func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		<-exited
+		logf.Close()
+		os.RemoveAll(dir)
 	}
 	dsn := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
 	deadline := time.Now().Add(60 * time.Second)
@@ -178,16 +166,20 @@ func startServer(bin string) (target, func()) {
 			c.Close()
 			break
 		}
+		select {
+		case <-exited:
+			b, _ := os.ReadFile(filepath.Join(dir, "server.log"))
+			stop()
+			return startedServer{}, nil, fmt.Errorf("minipg %s exited: %s", strings.Join(args, " "), strings.TrimSpace(string(b)))
+		default:
+		}
 		if time.Now().After(deadline) {
-			log.Fatalf("minipg did not start (log in %s)", dir)
+			stop()
+			return startedServer{}, nil, fmt.Errorf("minipg did not start in 60 s (%s)", strings.Join(args, " "))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return target{name: "minipg", dsn: dsn, pid: cmd.Process.Pid}, func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		_ = cmd.Wait()
-		os.RemoveAll(dir)
-	}
+	return startedServer{dsn: dsn, pid: cmd.Process.Pid, dataDir: data}, stop, nil
 }
 
 // vmHWM returns the peak resident set size of a process as /proc reports it.

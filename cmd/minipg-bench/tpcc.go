@@ -2,16 +2,25 @@
 // lives in package minipg/tpcc; this file parses flags, runs a subcommand
 // against every target in turn and prints the figures side by side.
 //
-//	minipg-bench [rt] [flags]          pgx round trips (the default)
-//	minipg-bench load          -pg DSN -minipg DSN -w 2 -workers 4 [-scale 1] [-mode batch|values|copy]
+//	minipg-bench load          -server bin/minipg [-pg DSN] -w 2 -workers 4 [-scale 1] [-mode batch|values|copy]
 //	minipg-bench locality      -dsn DSN [-dsn DSN]
 //	minipg-bench run           -dsn DSN -terminals 4 -duration 1m | -txns N
 //	minipg-bench delivery-pass -dsn DSN [-per-district 300] [-workers 1]
 //	minipg-bench neworders     -dsn DSN [-n 1000] [-terminals 1]
 //	minipg-bench check         -dsn DSN    TPC-C consistency conditions
 //
-// Targets are given with -dsn (repeatable, optionally NAME=DSN) or -minipg
-// and -pg; with two targets a ratio column (first/second) is printed.
+// Targets come from the common frame (frame.go: -server starts a fresh
+// minipg per fsm_policy, -minipg and -pg name running servers) and from
+// -dsn (repeatable, optionally NAME=DSN). On a server started by -server
+// every subcommand but load loads the tables first (-w, -scale, ...), as
+// it does on any target with -load.
+//
+// Besides the figures, every subcommand but check records the layout of
+// bmsql_order_line and bmsql_customer at its end (block maps and
+// histograms, drawn by -html), and load, run, delivery-pass and neworders
+// the WAL per table when the server offers it (minipg_stat_wal_rel, or
+// pg_walinspect on PostgreSQL, read every 5 s while the subcommand runs so
+// that checkpoints do not recycle the WAL before it is read).
 package main
 
 import (
@@ -24,10 +33,19 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"minipg/tpcc"
 )
 
 var tpccCommands = map[string]bool{"load": true, "locality": true, "run": true, "delivery-pass": true, "neworders": true, "check": true}
+
+// otherCommands are the subcommands that are neither rt nor TPC-C.
+var otherCommands = map[string]func(args []string) error{
+	"extend":      extendMain,
+	"smalltables": smalltablesMain,
+	"report":      reportMain,
+}
 
 // runSubcommand runs a TPC-C subcommand named by os.Args[1] and reports
 // true, or strips an explicit "rt" and reports false so that main runs the
@@ -44,17 +62,28 @@ func runSubcommand() bool {
 		fmt.Print(usage)
 		return true
 	}
+	log.SetFlags(0)
+	if fn, ok := otherCommands[os.Args[1]]; ok {
+		if err := fn(os.Args[2:]); err != nil {
+			log.Fatalf("minipg-bench %s: %v", os.Args[1], err)
+		}
+		return true
+	}
 	if !tpccCommands[os.Args[1]] {
 		return false
 	}
-	log.SetFlags(0)
-	tpccMain(os.Args[1], os.Args[2:])
+	if err := tpccMain(os.Args[1], os.Args[2:]); err != nil {
+		log.Fatalf("minipg-bench %s: %v", os.Args[1], err)
+	}
 	return true
 }
 
 const usage = `usage: minipg-bench [subcommand] [flags]
 
   rt             pgx round trips, COPY, commits (the default; see minipg-bench rt -h)
+  extend         C clients COPY or INSERT into one table: throughput, blocks, WAL, extension counters
+  smalltables    T tables of B blocks, every insert through the free-space logic, per small-table threshold
+  report         report --html FILE RUN.json...: one page from the JSON of several runs
   load           create and load the bmsql_* tables, build indexes, VACUUM, report locality
   locality       report order-line and customer locality of a loaded database
   run            run terminals through the TPC-C mix for -duration or -txns
@@ -62,7 +91,9 @@ const usage = `usage: minipg-bench [subcommand] [flags]
   neworders      run -n New-Orders after a CHECKPOINT, WAL per 1,000 new orders
   check          TPC-C consistency conditions
 
-Targets: -dsn DSN (repeatable, NAME=DSN), or -minipg DSN and -pg DSN.
+Targets: -server BINARY (a fresh minipg per fsm_policy, -policies to choose),
+-pg DSN (PostgreSQL 15), -minipg DSN, and for TPC-C -dsn DSN (repeatable, NAME=DSN).
+Every subcommand takes -rounds, -json FILE, -html FILE and -progress.
 Run "minipg-bench SUBCOMMAND -h" for the flags.
 `
 
@@ -71,13 +102,13 @@ type targetFlag []string
 func (t *targetFlag) String() string     { return strings.Join(*t, ",") }
 func (t *targetFlag) Set(s string) error { *t = append(*t, s); return nil }
 
-func tpccMain(cmd string, args []string) {
+func tpccMain(cmd string, args []string) (err error) {
 	fs := flag.NewFlagSet("minipg-bench "+cmd, flag.ExitOnError)
-	var dsns targetFlag
-	fs.Var(&dsns, "dsn", "target DSN, or NAME=DSN (repeatable)")
-	minipgDSN := fs.String("minipg", "", "DSN of a running minipg (a target named minipg)")
-	pgDSN := fs.String("pg", "", "DSN of a PostgreSQL 15 (a target named postgresql)")
-	schema := fs.String("schema", "", "search_path for the bmsql_* tables (PostgreSQL only)")
+	ff := addFrameFlags(fs, 1)
+	fs.Var(&ff.dsns, "dsn", "target DSN, or NAME=DSN (repeatable)")
+	loadFirst := fs.Bool("load", false, "load the tables first (always on servers started by -server)")
+	walRel := fs.Bool("wal-rel", true, "load, run, delivery-pass, neworders: WAL per table (minipg_stat_wal_rel, or pg_walinspect, created in the database when absent)")
+	schema := fs.String("schema", "", "PostgreSQL targets: schema of the bmsql_* tables (created if absent; minipg targets use their default)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	// load
 	warehouses := fs.Int("w", 1, "load: warehouses")
@@ -97,24 +128,6 @@ func tpccMain(cmd string, args []string) {
 	checkpoint := fs.Bool("checkpoint", true, "delivery-pass, neworders: CHECKPOINT before measuring")
 	fs.Parse(args) //nolint:errcheck // ExitOnError
 
-	type target struct{ name, dsn string }
-	var targets []target
-	if *minipgDSN != "" {
-		targets = append(targets, target{"minipg", *minipgDSN})
-	}
-	if *pgDSN != "" {
-		targets = append(targets, target{"postgresql", *pgDSN})
-	}
-	for i, d := range dsns {
-		name := fmt.Sprintf("db%d", i+1)
-		if k, v, ok := strings.Cut(d, "="); ok && !strings.Contains(k, " ") && !strings.Contains(k, "/") {
-			name, d = k, v
-		}
-		targets = append(targets, target{name, d})
-	}
-	if len(targets) == 0 {
-		log.Fatalf("minipg-bench %s: give -dsn DSN (repeatable) or -minipg DSN / -pg DSN", cmd)
-	}
 	def := func(v *int, d int) int {
 		if *v == 0 {
 			return d
@@ -123,16 +136,19 @@ func tpccMain(cmd string, args []string) {
 	}
 	logf := func(format string, a ...any) { log.Printf("  "+format, a...) }
 
+	m, err := tpcc.ParseMode(*mode)
+	if err != nil {
+		return err
+	}
+	load := func(ctx context.Context, connect tpcc.Connector) (tpcc.LoadResult, error) {
+		return tpcc.Load(ctx, connect, tpcc.LoadOptions{Warehouses: *warehouses, Workers: def(workers, 4),
+			Scale: *scale, Mode: m, Chunk: *chunk, Seed: *seed, Logf: logf})
+	}
 	var fn func(ctx context.Context, connect tpcc.Connector, r *result) error
 	switch cmd {
 	case "load":
-		m, err := tpcc.ParseMode(*mode)
-		if err != nil {
-			log.Fatal(err)
-		}
 		fn = func(ctx context.Context, connect tpcc.Connector, r *result) error {
-			res, err := tpcc.Load(ctx, connect, tpcc.LoadOptions{Warehouses: *warehouses, Workers: def(workers, 4),
-				Scale: *scale, Mode: m, Chunk: *chunk, Seed: *seed, Logf: logf})
+			res, err := load(ctx, connect)
 			if err != nil {
 				return err
 			}
@@ -191,7 +207,7 @@ func tpccMain(cmd string, args []string) {
 				r.num(typ.String()+": errors", float64(s.Errors), "%.0f")
 			}
 			r.num("NewOrder: expected rollbacks", float64(res.Tx[tpcc.NewOrder].Rollbacks), "%.0f")
-			return nil
+			return layouts(ctx, connect, r)
 		}
 	case "delivery-pass":
 		fn = func(ctx context.Context, connect tpcc.Connector, r *result) error {
@@ -218,7 +234,7 @@ func tpccMain(cmd string, args []string) {
 				r.num("delivered orders "+x.when+": max spread (blocks)", float64(x.l.MaxSpread), "%.0f")
 			}
 			walRows(r, res.WAL, "per transaction", t, "%.2f")
-			return nil
+			return layouts(ctx, connect, r)
 		}
 	case "neworders":
 		fn = func(ctx context.Context, connect tpcc.Connector, r *result) error {
@@ -242,28 +258,95 @@ func tpccMain(cmd string, args []string) {
 			r.num("new orders' lines: % on 3+ blocks", l.Pct(l.Multi3), "%.2f")
 			r.num("new orders' lines: % non-contiguous", l.Pct(l.NonContig), "%.2f")
 			r.num("new orders' lines: max spread (blocks)", float64(l.MaxSpread), "%.0f")
-			return nil
+			return layouts(ctx, connect, r)
 		}
 	}
 
+	f, err := newFrame(cmd, args, ff, nil)
+	if err != nil {
+		return err
+	}
+	defer f.end(&err)
 	ctx := context.Background()
-	var results []*result
-	for _, t := range targets {
-		log.Printf("%s: %s on %s", cmd, t.name, t.dsn)
-		r := &result{name: t.name}
-		results = append(results, r)
-		connect, err := tpcc.DSNConnector(t.dsn, *schema)
-		if err == nil {
-			start := time.Now()
-			err = fn(ctx, connect, r)
-			log.Printf("%s: %s done in %v", cmd, t.name, time.Since(start).Round(time.Millisecond))
+	f.steps(1)
+	err = f.each(cmd, func(round int, t *benchTarget) error {
+		phase := cmd
+		if ff.rounds > 1 {
+			phase = fmt.Sprintf("%s, round %d", cmd, round+1)
 		}
+		sch := *schema
+		if !t.isPG() {
+			sch = ""
+		}
+		if sch != "" {
+			if err := createSchema(ctx, t.dsn, sch); err != nil {
+				return err
+			}
+		}
+		connect, err := tpcc.DSNConnector(t.dsn, sch)
+		if err != nil {
+			return err
+		}
+		if cmd != "load" && (t.dataDir != "" || *loadFirst) {
+			f.prog.logf("%s: loading %d warehouse(s) at scale %g", t.Name, *warehouses, *scale)
+			if _, err := load(ctx, connect); err != nil {
+				return fmt.Errorf("load: %w", err)
+			}
+		}
+		r := &result{name: t.Name}
+		var probe *tpcc.WALRelProbe
+		var pc *pgx.Conn
+		if *walRel && (cmd == "load" || cmd == "run" || cmd == "delivery-pass" || cmd == "neworders") {
+			if pc, err = connect(ctx); err != nil {
+				return err
+			}
+			defer pc.Close(ctx)
+			if probe, err = tpcc.StartWALRel(ctx, pc); err != nil {
+				f.run.note(fmt.Sprintf("%s: WAL per table skipped: %v", t.Name, err))
+				probe = nil
+			}
+		}
+		stopWatch := func() {}
+		if probe != nil {
+			stopWatch = probe.Watch(ctx, pc, 5*time.Second)
+		}
+		start := time.Now()
+		err = fn(ctx, connect, r)
+		stopWatch()
+		f.prog.logf("%s: %s done in %v", cmd, t.Name, time.Since(start).Round(time.Millisecond))
 		if err != nil {
 			r.note("FAILED: " + err.Error())
-			log.Printf("%s: %s: %v", cmd, t.name, err)
 		}
+		if probe != nil {
+			rels, perr := probe.Stop(ctx, pc)
+			if perr != nil {
+				f.run.note(fmt.Sprintf("%s: WAL per table (%s): %v", t.Name, probe.Source, perr))
+			}
+			for _, rw := range rels {
+				f.run.WALRel = append(f.run.WALRel, WALRelRow{Target: t.Name, Phase: phase + " (" + probe.Source + ")", RelWAL: rw})
+			}
+		}
+		for _, name := range r.names {
+			c := r.vals[name]
+			v := c.v
+			if c.na {
+				v = math.NaN()
+			}
+			f.run.add(cmd, "", "", 0, t.Name, name, "", v)
+		}
+		for _, n := range r.notes {
+			f.run.note(t.Name + ": " + n)
+		}
+		for _, l := range r.layouts {
+			l.Target, l.Phase = t.Name, phase
+			f.run.Layouts = append(f.run.Layouts, l)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	printResults(results)
+	return nil
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -313,6 +396,7 @@ func localityReport(ctx context.Context, connect tpcc.Connector, r *result) erro
 		return fmt.Errorf("order_line ctids: %w", err)
 	}
 	l := tpcc.ComputeLocality(rows)
+	r.layouts = append(r.layouts, layoutOf("bmsql_order_line", rows))
 	r.num("orders", float64(l.Groups), "%.0f")
 	r.num("order lines per block", float64(l.Rows)/float64(max(1, l.TotalBlock)), "%.1f")
 	r.num("orders on 2+ blocks %", l.Pct(l.Multi2), "%.2f")
@@ -326,6 +410,7 @@ func localityReport(ctx context.Context, connect tpcc.Connector, r *result) erro
 		return fmt.Errorf("customer ctids: %w", err)
 	}
 	cl := tpcc.ComputeLocality(cust)
+	r.layouts = append(r.layouts, layoutOf("bmsql_customer", cust))
 	r.num("customers of a district: mean blocks", cl.AvgBlocks, "%.0f")
 	r.num("customers of a district: mean span", cl.AvgSpan, "%.0f")
 	return nil
@@ -333,10 +418,11 @@ func localityReport(ctx context.Context, connect tpcc.Connector, r *result) erro
 
 // result is one target's figures, in the order they were recorded.
 type result struct {
-	name  string
-	names []string
-	vals  map[string]cell
-	notes []string
+	name    string
+	names   []string
+	vals    map[string]cell
+	notes   []string
+	layouts []Layout
 }
 
 type cell struct {
@@ -359,56 +445,39 @@ func (r *result) num(name string, v float64, format string) { r.set(name, cell{v
 func (r *result) na(name string)                            { r.set(name, cell{na: true}) }
 func (r *result) note(s string)                             { r.notes = append(r.notes, s) }
 
-// printResults prints one row per figure and one column per target, and a
-// ratio column when there are two targets.
-func printResults(results []*result) {
-	var names []string
-	seen := map[string]bool{}
-	for _, r := range results {
-		for _, n := range r.names {
-			if !seen[n] {
-				seen[n] = true
-				names = append(names, n)
-			}
-		}
+// layouts records the block maps of bmsql_order_line and bmsql_customer.
+func layouts(ctx context.Context, connect tpcc.Connector, r *result) error {
+	c, err := connect(ctx)
+	if err != nil {
+		return err
 	}
-	w := 8
-	for _, n := range names {
-		w = max(w, len(n))
+	defer c.Close(ctx)
+	rows, err := tpcc.OrderLineBlocks(ctx, c, nil)
+	if err != nil {
+		return fmt.Errorf("order_line ctids: %w", err)
 	}
-	fmt.Printf("\n%-*s", w, "")
-	for _, r := range results {
-		fmt.Printf("  %14s", r.name)
+	cust, err := tpcc.CustomerBlocks(ctx, c)
+	if err != nil {
+		return fmt.Errorf("customer ctids: %w", err)
 	}
-	if len(results) == 2 {
-		fmt.Printf("  %14s", results[0].name+"/"+results[1].name)
+	r.layouts = append(r.layouts, layoutOf("bmsql_order_line", rows), layoutOf("bmsql_customer", cust))
+	return nil
+}
+
+// createSchema creates schema on the server at dsn unless it exists.
+func createSchema(ctx context.Context, dsn, schema string) error {
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return err
 	}
-	fmt.Println()
-	for _, n := range names {
-		fmt.Printf("%-*s", w, n)
-		for _, r := range results {
-			c, ok := r.vals[n]
-			switch {
-			case !ok || c.na || math.IsNaN(c.v):
-				fmt.Printf("  %14s", "n/a")
-			default:
-				fmt.Printf("  %14s", fmt.Sprintf(c.format, c.v))
-			}
-		}
-		if len(results) == 2 {
-			a, aok := results[0].vals[n]
-			b, bok := results[1].vals[n]
-			if aok && bok && !a.na && !b.na && b.v != 0 && !math.IsNaN(a.v) && !math.IsNaN(b.v) {
-				fmt.Printf("  %14.2f", a.v/b.v)
-			} else {
-				fmt.Printf("  %14s", "")
-			}
-		}
-		fmt.Println()
-	}
-	for _, r := range results {
-		for _, s := range r.notes {
-			fmt.Printf("%s: %s\n", r.name, s)
-		}
-	}
+	defer c.Close(ctx)
+	_, err = c.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+pgx.Identifier{schema}.Sanitize())
+	return err
+}
+
+// layoutOf is a table's block map and the histograms of its groups
+// (orders, or districts for customers).
+func layoutOf(table string, rows []tpcc.RowBlock) Layout {
+	b, s := tpcc.Histograms(rows)
+	return Layout{Map: tpcc.BuildBlockMap(table, rows), BlocksHist: b, SpanHist: s}
 }

@@ -153,6 +153,10 @@ func (r *Relation) NBlocks() (uint32, error) {
 // goroutines at once.
 type InsertState struct {
 	bulk bool
+	// ignoreTarget makes target report no remembered block, so that every
+	// insert asks the free-space policy (a developer setting for measuring
+	// the policy's look-ups; PostgreSQL always uses rd_targblock).
+	ignoreTarget bool
 	// related remembers, for the transaction updating through this state,
 	// the blocks of one relation holding rows related to the one being
 	// updated (fsm.Request.Related), most recent last.
@@ -191,11 +195,16 @@ func (st *InsertState) Bulk() bool { return st != nil && st.bulk }
 // partly filled.
 func (st *InsertState) SetBulk(bulk bool) { st.bulk = bulk }
 
+// SetIgnoreTarget, while ignore is set, makes st report no target block for
+// any relation (the remembered ones are kept): each insert then goes to the
+// policy's Choose as if the session had never inserted. Off by default.
+func (st *InsertState) SetIgnoreTarget(ignore bool) { st.ignoreTarget = ignore }
+
 // target returns the remembered target block for r, or InvalidBlock, and
 // whether r was invalidated (InvalidateTargets, or reopened) since the
 // target was set.
 func (st *InsertState) target(r *Relation) (blk uint32, invalidated bool) {
-	if st == nil {
+	if st == nil || st.ignoreTarget {
 		return page.InvalidBlock, false
 	}
 	for i := range st.targets {

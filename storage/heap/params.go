@@ -21,3 +21,15 @@ var FillFactorParam = reloptions.Declare(reloptions.Param{
 	Max:     100,
 	Table:   true,
 })
+
+// IgnoreTargetParam is the developer setting debug_fsm_ignore_target: when
+// on, a session forgets its target block before every insert, so that
+// every insert asks the free-space policy (for measuring the policy's
+// look-ups; PostgreSQL always uses rd_targblock). Off by default.
+var IgnoreTargetParam = reloptions.Declare(reloptions.Param{
+	Name:    "debug_fsm_ignore_target",
+	Kind:    reloptions.Bool,
+	Desc:    "Makes every insert ask the free space policy instead of the session's target block",
+	Default: "off",
+	Setting: reloptions.UserSet,
+})

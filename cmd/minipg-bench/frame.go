@@ -1,0 +1,387 @@
+package main
+
+// The frame every subcommand runs in: which servers it measures (a fresh
+// minipg per fsm_policy, and PostgreSQL 15 when a DSN is given), rounds
+// with the order of the targets alternating, progress on the terminal, and
+// the figures as a table, a JSON file and optionally an HTML page.
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+)
+
+// frameFlags are the flags every subcommand shares.
+type frameFlags struct {
+	server    string
+	policies  string
+	minipgDSN string
+	pgDSN     string
+	rounds    int
+	jsonPath  string
+	htmlPath  string
+	progress  string
+	settings  settingList
+	dsns      targetFlag // TPC-C subcommands: -dsn NAME=DSN
+}
+
+// settingList collects repeated -c name=value.
+type settingList []string
+
+func (s *settingList) String() string { return strings.Join(*s, ",") }
+func (s *settingList) Set(v string) error {
+	if !strings.Contains(v, "=") {
+		return fmt.Errorf("-c %s: want name=value", v)
+	}
+	*s = append(*s, v)
+	return nil
+}
+
+func addFrameFlags(fs *flag.FlagSet, defRounds int) *frameFlags {
+	f := &frameFlags{}
+	fs.StringVar(&f.server, "server", "", "minipg binary: start a fresh server per fsm_policy on a free port")
+	fs.StringVar(&f.policies, "policies", "", "fsm_policy values to run, comma-separated (default: every policy the server registers)")
+	fs.StringVar(&f.minipgDSN, "minipg", "", "DSN of a running minipg (a target named minipg, instead of -server)")
+	fs.StringVar(&f.pgDSN, "pg", os.Getenv("PGBENCH_DSN"), "DSN of a PostgreSQL 15 to run side by side")
+	fs.IntVar(&f.rounds, "rounds", defRounds, "rounds on each target, the order of the targets alternating (medians reported)")
+	fs.StringVar(&f.jsonPath, "json", "", "write every figure as JSON here (default bench-results/COMMAND-TIME.json)")
+	fs.StringVar(&f.htmlPath, "html", "", "also write a self-contained HTML report here")
+	fs.StringVar(&f.progress, "progress", "auto", "auto (a bar on a terminal, lines otherwise), bar, lines or none")
+	fs.Var(&f.settings, "c", "setting name=value for every minipg started by -server (repeatable)")
+	return f
+}
+
+// benchTarget is one server a subcommand measures.
+type benchTarget struct {
+	TargetInfo
+	dsn     string
+	pid     int    // server process (VmHWM), 0 if not started here
+	dataDir string // data directory of a server started here
+}
+
+func (t *benchTarget) isPG() bool { return t.Kind == "postgresql" }
+
+// variant is one configuration of the minipg servers a subcommand needs
+// beyond the policy (smalltables: the small-table threshold).
+type variant struct {
+	suffix   string
+	settings map[string]string
+}
+
+// frame is a subcommand's run: its targets, progress and figures.
+type frame struct {
+	ff      *frameFlags
+	run     *Run
+	targets []*benchTarget
+	prog    *progress
+	stops   []func()
+}
+
+// newFrame starts or names the targets. variants (nil: one plain) are
+// started per policy; PostgreSQL runs once.
+func newFrame(cmd string, args []string, ff *frameFlags, variants []variant) (*frame, error) {
+	f := &frame{ff: ff, run: &Run{Command: cmd, Args: redactArgs(args), Started: time.Now().UTC(), Rounds: ff.rounds}}
+	if len(variants) == 0 {
+		variants = []variant{{}}
+	}
+	switch {
+	case ff.server != "":
+		policies, err := f.policyList()
+		if err != nil {
+			return nil, err
+		}
+		for _, pol := range policies {
+			for _, v := range variants {
+				settings := map[string]string{"fsm_policy": pol}
+				for _, kv := range ff.settings {
+					k, val, _ := strings.Cut(kv, "=")
+					settings[k] = val
+				}
+				for k, val := range v.settings {
+					settings[k] = val
+				}
+				t, stop, err := startServerWith(ff.server, settings)
+				if err != nil {
+					f.close()
+					return nil, err
+				}
+				f.stops = append(f.stops, stop)
+				bt := &benchTarget{TargetInfo: TargetInfo{Name: "minipg-" + pol + v.suffix, Kind: "minipg", Policy: pol,
+					Settings: settings}, dsn: t.dsn, pid: t.pid, dataDir: t.dataDir}
+				f.targets = append(f.targets, bt)
+			}
+		}
+	case ff.minipgDSN != "":
+		bt := &benchTarget{TargetInfo: TargetInfo{Name: "minipg", Kind: "minipg"}, dsn: ff.minipgDSN}
+		if pol, err := showSetting(ff.minipgDSN, "fsm_policy"); err == nil {
+			bt.Policy = pol
+		}
+		f.targets = append(f.targets, bt)
+	}
+	if ff.pgDSN != "" {
+		f.targets = append(f.targets, &benchTarget{TargetInfo: TargetInfo{Name: "postgresql", Kind: "postgresql"}, dsn: ff.pgDSN})
+	}
+	for i, d := range ff.dsns {
+		name := fmt.Sprintf("db%d", i+1)
+		if k, v, ok := strings.Cut(d, "="); ok && !strings.Contains(k, " ") && !strings.Contains(k, "/") {
+			name, d = k, v
+		}
+		t := &benchTarget{TargetInfo: TargetInfo{Name: name, Kind: "minipg"}, dsn: d}
+		if pol, err := showSetting(d, "fsm_policy"); err != nil {
+			t.Kind = "postgresql" // no fsm_policy setting: not a minipg
+		} else {
+			t.Policy = pol
+		}
+		f.targets = append(f.targets, t)
+	}
+	if len(f.targets) == 0 {
+		return nil, errors.New("give -server BINARY (and/or -pg DSN), or -minipg DSN, or -dsn DSN")
+	}
+	// Versions: "VERSION: target, target", one line per version.
+	var versions []string
+	byVersion := map[string][]string{}
+	for _, t := range f.targets {
+		f.run.Targets = append(f.run.Targets, t.TargetInfo)
+		v, err := showSetting(t.dsn, "server_version")
+		if err != nil {
+			v = "unknown (" + err.Error() + ")"
+		}
+		if byVersion[v] == nil {
+			versions = append(versions, v)
+		}
+		byVersion[v] = append(byVersion[v], t.Name)
+	}
+	for _, v := range versions {
+		f.run.Versions = append(f.run.Versions, "server_version "+v+": "+strings.Join(byVersion[v], ", "))
+	}
+	f.prog = newProgress(ff.progress, cmd)
+	return f, nil
+}
+
+// policyList returns -policies, or asks a server started for the purpose
+// which policies it registers: CREATE TABLE with an unknown fsm_policy
+// fails with the valid values in its detail, as PostgreSQL words a bad enum
+// option.
+func (f *frame) policyList() ([]string, error) {
+	if f.ff.policies != "" {
+		return strings.Split(f.ff.policies, ","), nil
+	}
+	t, stop, err := startServerWith(f.ff.server, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, t.dsn)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close(ctx)
+	_, err = c.Exec(ctx, "CREATE TABLE minipg_bench_policies (a int) WITH (fsm_policy = '-')")
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Detail == "" {
+		return nil, fmt.Errorf("asking the server for its fsm_policy values: got %v", err)
+	}
+	return parsePolicyDetail(pe.Detail)
+}
+
+var (
+	urlPassword = regexp.MustCompile(`(://[^:/@\s]*:)[^@\s]*@`)
+	kvPassword  = regexp.MustCompile(`(password=)\S+`)
+)
+
+// redactArgs hides the passwords of DSNs in the command line kept in the
+// JSON and the report.
+func redactArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		a = urlPassword.ReplaceAllString(a, "${1}***@")
+		out[i] = kvPassword.ReplaceAllString(a, "${1}***")
+	}
+	return out
+}
+
+var quoted = regexp.MustCompile(`"([^"]+)"`)
+
+// parsePolicyDetail reads `Valid values are "a", "b", and "c".`
+func parsePolicyDetail(detail string) ([]string, error) {
+	var out []string
+	for _, m := range quoted.FindAllStringSubmatch(detail, -1) {
+		out = append(out, m[1])
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no fsm_policy values in %q", detail)
+	}
+	return out, nil
+}
+
+func showSetting(dsn, name string) (string, error) {
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return "", err
+	}
+	defer c.Close(ctx)
+	var v string
+	err = c.QueryRow(ctx, "SHOW "+name).Scan(&v)
+	return v, err
+}
+
+// each runs fn for every round and target, the order of the targets
+// reversed on odd rounds so that a slow moment of a shared machine hits
+// every target alike. desc names the step in the progress output. The
+// first error stops the loop.
+func (f *frame) each(desc string, fn func(round int, t *benchTarget) error) error {
+	for r := range f.ff.rounds {
+		for k := range f.targets {
+			ti := k
+			if r%2 == 1 {
+				ti = len(f.targets) - 1 - k
+			}
+			t := f.targets[ti]
+			f.prog.step(fmt.Sprintf("%s, %s, round %d/%d", desc, t.Name, r+1, f.ff.rounds))
+			if err := fn(r, t); err != nil {
+				return fmt.Errorf("%s, %s: %w", desc, t.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// steps announces how many calls of each's fn are to come.
+func (f *frame) steps(n int) { f.prog.grow(n * f.ff.rounds * len(f.targets)) }
+
+// finish stops the servers, prints the table and writes the JSON (and
+// the HTML page when asked).
+func (f *frame) finish() error {
+	f.prog.done()
+	for _, t := range f.targets {
+		if t.pid != 0 {
+			f.run.note(fmt.Sprintf("%s peak RSS (VmHWM): %s", t.Name, vmHWM(t.pid)))
+		}
+	}
+	f.close()
+	f.run.Seconds = time.Since(f.run.Started).Seconds()
+	f.run.finish()
+	f.run.printTable(os.Stdout)
+	path := f.ff.jsonPath
+	if path == "" {
+		if err := os.MkdirAll("bench-results", 0o755); err != nil {
+			return err
+		}
+		path = filepath.Join("bench-results", f.run.Command+"-"+f.run.Started.Format("20060102-150405")+".json")
+	}
+	if err := f.run.writeJSON(path); err != nil {
+		return err
+	}
+	fmt.Println("figures written to", path)
+	if f.ff.htmlPath != "" {
+		if err := writeReport(f.ff.htmlPath, []*Run{f.run}); err != nil {
+			return err
+		}
+		fmt.Println("report written to", f.ff.htmlPath)
+	}
+	return nil
+}
+
+// end finishes the run through finish, also after an error (*err, noted
+// in the run), so that the figures measured until then are kept; a failing
+// finish sets *err when it is nil.
+func (f *frame) end(err *error) {
+	if *err != nil {
+		f.run.note("stopped early: " + (*err).Error())
+	}
+	if ferr := f.finish(); ferr != nil && *err == nil {
+		*err = ferr
+	}
+}
+
+func (f *frame) close() {
+	for _, stop := range f.stops {
+		stop()
+	}
+	f.stops = nil
+}
+
+// progress shows how far a subcommand is: a bar on a terminal, a line per
+// step otherwise.
+type progress struct {
+	mode  string // bar, lines, none
+	cmd   string
+	bar   *progressbar.ProgressBar
+	total int
+	n     int
+	start time.Time
+}
+
+func newProgress(mode, cmd string) *progress {
+	if mode == "auto" {
+		mode = "lines"
+		if term.IsTerminal(int(os.Stderr.Fd())) {
+			mode = "bar"
+		}
+	}
+	if !slices.Contains([]string{"bar", "lines", "none"}, mode) {
+		log.Fatalf("-progress %s: want auto, bar, lines or none", mode)
+	}
+	return &progress{mode: mode, cmd: cmd, start: time.Now()}
+}
+
+func (p *progress) grow(n int) {
+	p.total += n
+	if p.mode != "bar" {
+		return
+	}
+	if p.bar == nil {
+		p.bar = progressbar.NewOptions(p.total, progressbar.OptionSetWriter(os.Stderr), progressbar.OptionShowCount(),
+			progressbar.OptionSetElapsedTime(true), progressbar.OptionSetPredictTime(true),
+			progressbar.OptionSetDescription(p.cmd), progressbar.OptionFullWidth(),
+			progressbar.OptionShowDescriptionAtLineEnd())
+		return
+	}
+	p.bar.ChangeMax(p.total)
+}
+
+// step reports that the next step, desc, begins.
+func (p *progress) step(desc string) {
+	p.n++
+	switch p.mode {
+	case "bar":
+		if p.bar != nil {
+			if p.n > 1 {
+				_ = p.bar.Add(1)
+			}
+			p.bar.Describe(desc)
+		}
+	case "lines":
+		log.Printf("%s [%d/%d %s] %s", p.cmd, p.n, p.total, time.Since(p.start).Round(time.Second), desc)
+	}
+}
+
+// logf prints a remark without breaking the bar.
+func (p *progress) logf(format string, a ...any) {
+	if p.mode == "bar" && p.bar != nil {
+		_ = p.bar.Clear()
+	}
+	log.Printf(format, a...)
+}
+
+func (p *progress) done() {
+	if p.mode == "bar" && p.bar != nil {
+		_ = p.bar.Finish()
+		fmt.Fprintln(os.Stderr)
+	}
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"math"
+	"reflect"
+	"testing"
+)
+
+func TestParsePolicyDetail(t *testing.T) {
+	for _, tc := range []struct {
+		detail string
+		want   []string
+	}{
+		{`Valid values are "classic" and "locality".`, []string{"classic", "locality"}},
+		{`Valid values are "append", "classic", and "locality".`, []string{"append", "classic", "locality"}},
+		{`Valid values are "classic".`, []string{"classic"}},
+	} {
+		got, err := parsePolicyDetail(tc.detail)
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("parsePolicyDetail(%q) = %v, %v; want %v", tc.detail, got, err, tc.want)
+		}
+	}
+	if _, err := parsePolicyDetail("no values"); err == nil {
+		t.Error("a detail without values gave no error")
+	}
+}
+
+func TestRedactArgs(t *testing.T) {
+	got := redactArgs([]string{"-pg", "postgres://postgres:secret@127.0.0.1:5432/db", "-dsn", "x=host=h password=pw user=u", "-w", "2",
+		"postgres://u@h/db"})
+	want := []string{"-pg", "postgres://postgres:***@127.0.0.1:5432/db", "-dsn", "x=host=h password=*** user=u", "-w", "2",
+		"postgres://u@h/db"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("redactArgs = %q, want %q", got, want)
+	}
+}
+
+// rowsPerPage agrees with PostgreSQL 15: 226 int4 rows and 7 rows of a
+// 1 KiB text fill a page.
+func TestRowsPerPage(t *testing.T) {
+	for _, tc := range []struct {
+		w    extendWorkload
+		want int
+	}{
+		{extendWorkloads[0], 226},
+		{extendWorkloads[1], 7},
+		{extendWorkload{col: "text", payload: 10}, 185}, // 24 + 11 -> 40 bytes + 4
+	} {
+		if got := rowsPerPage(rowDataLen(tc.w)); got != tc.want {
+			t.Errorf("rowsPerPage(%s, %d bytes) = %d, want %d", tc.w.col, tc.w.payload, got, tc.want)
+		}
+	}
+	if rowsPerPage(4) != smallRowsPerBlock {
+		t.Errorf("smallRowsPerBlock %d, rowsPerPage(4) %d", smallRowsPerBlock, rowsPerPage(4))
+	}
+}
+
+func TestParseLSN(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want uint64
+		ok   bool
+	}{
+		{"0/1000071", 0x1000071, true},
+		{"1/0", 1 << 32, true},
+		{"A/FF", 0xA<<32 | 0xFF, true},
+		{"123", 0, false},
+		{"x/1", 0, false},
+	} {
+		got, err := parseLSN(tc.s)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("parseLSN(%q) = %x, %v", tc.s, got, err)
+		}
+	}
+}
+
+func TestSummaries(t *testing.T) {
+	med, lo, hi := summarize([]float64{3, math.NaN(), 1, 2, 10})
+	if med != 2.5 || lo != 1 || hi != 10 {
+		t.Errorf("summarize = %v %v %v", med, lo, hi)
+	}
+	if m, _, _ := summarize([]float64{math.NaN()}); !math.IsNaN(m) {
+		t.Errorf("summarize of NaN alone = %v", m)
+	}
+	// 10 runs: the lowest and highest are dropped.
+	if got := trimmedMean([]float64{100, 1, 2, 2, 2, 2, 2, 2, 2, 2}); got != 2 {
+		t.Errorf("trimmedMean = %v, want 2", got)
+	}
+	if got := trimmedMean([]float64{1, 5}); got != 3 {
+		t.Errorf("trimmedMean of two = %v, want 3", got)
+	}
+}
+
+func TestFoldCells(t *testing.T) {
+	cells := make([]int, maxCells*2+1)
+	for i := range cells {
+		cells[i] = i / 4 // each group 4 blocks: pairs of blocks never mix
+	}
+	cells[2*maxCells] = -1
+	got, k := foldCells(cells)
+	if k != 3 || len(got) != (2*maxCells+1+2)/3 {
+		t.Fatalf("foldCells: %d cells of %d blocks", len(got), k)
+	}
+	// Cell 0 holds blocks 0-2 (group 0), cell 1 blocks 3-5 (groups 0 and 1).
+	if got[0] != 0 || got[1] != -2 {
+		t.Errorf("folded cells start %v", got[:4])
+	}
+	// The last cell holds one empty block: its district is that of none.
+	if last := got[len(got)-1]; last != -1 {
+		t.Errorf("last folded cell %d, want -1", last)
+	}
+	if small, k := foldCells([]int{1, -1, 2}); k != 1 || !reflect.DeepEqual(small, []int{1, -1, 2}) {
+		t.Errorf("small map folded: %v, %d", small, k)
+	}
+}
