@@ -158,14 +158,16 @@ func (r *Relation) checkPage(p page.Page, blk, nblocks uint32) error {
 		if r != nil && r.desc != nil && Natts(t) > len(r.desc) {
 			return errCorruptTID(tid, "%d attributes, descriptor has %d", Natts(t), len(r.desc))
 		}
+		// t_ctid may name a line pointer that no longer exists, even on a
+		// block past the end: the new version of an aborted update (one
+		// cut short by a crash, say) is removed by VACUUM, and its page
+		// truncated away, while the old version keeps pointing at it. Only
+		// an update known to have committed must point inside.
 		ctid := Ctid(t)
 		if ctid.Offset == 0 || int(ctid.Offset) > page.MaxHeapTuplesPerPage ||
-			(nblocks != page.InvalidBlock && ctid.Block >= nblocks) {
+			(nblocks != page.InvalidBlock && ctid.Block >= nblocks && Infomask(t)&HeapXmaxCommitted != 0) {
 			return errCorruptTID(tid, "t_ctid %s outside the relation (%d blocks)", ctid, nblocks)
 		}
-		// t_ctid may name a line pointer that no longer exists: the new
-		// version of an aborted update is removed by VACUUM while the old
-		// version keeps pointing at it.
 		if Infomask(t)&HeapXmaxInvalid == 0 && Xmax(t) == InvalidXid {
 			return errCorruptTID(tid, "t_xmax is 0 without HEAP_XMAX_INVALID")
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"minipg/storage/buffer"
 	"minipg/storage/page"
 )
 
@@ -104,4 +105,59 @@ func TestTruncateEmptyTail(t *testing.T) {
 		t.Fatalf("recovered relation has %d blocks, want %d", len(got), len(want))
 	}
 	comparePages(t, want, got)
+}
+
+// TestCheckAbortedUpdatePastEnd: the new version of an aborted update is
+// removed by VACUUM and its page truncated away; the old version keeps a
+// t_ctid past the end of the relation, which is not corruption (PostgreSQL
+// leaves it so too). The same t_ctid on a version whose update committed
+// is.
+func TestCheckAbortedUpdatePastEnd(t *testing.T) {
+	e := newEnv(t, 32, Options{})
+	var st InsertState
+	x := e.o.Begin()
+	var last page.TID
+	for i := 0; ; i++ {
+		tid, err := e.rel.Insert(mkRow(t, int32(i), strings.Repeat("p", 60)), x, 0, &st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tid.Block == 1 {
+			// Keep block 0 full and block 1 empty of committed rows.
+			if res, _, err := e.rel.Delete(e.snap(x, 1), tid, x, 1); err != nil || res != TMOk {
+				t.Fatalf("delete %s: %v %v", tid, res, err)
+			}
+			break
+		}
+		last = tid
+	}
+	e.o.Commit(x)
+	u := e.o.Begin()
+	ntid, res, _, err := e.rel.Update(e.snap(u, 0), last, mkRow(t, 0, strings.Repeat("q", 200)), u, 0, &st)
+	if err != nil || res != TMOk || ntid.Block != 1 {
+		t.Fatalf("update: %s %v %v", ntid, res, err)
+	}
+	e.o.Abort(u)
+	if _, err := e.rel.Vacuum(e.o.OldestXmin(), e.o, nil); err != nil {
+		t.Fatal(err)
+	}
+	if removed, err := e.rel.TruncateEmptyTail(); err != nil || removed != 1 {
+		t.Fatalf("truncation removed %d: %v", removed, err)
+	}
+	if err := CheckPages(e.rel); err != nil {
+		t.Fatalf("aborted update's t_ctid past the end: %v", err)
+	}
+	// The same page with the update marked committed is corrupt.
+	buf, err := e.pool.ReadBuffer(testRel, buffer.MainFork, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf.Lock()
+	tup := page.Item(buf.Page(), last.Offset)
+	SetInfomask(tup, Infomask(tup)&^HeapXmaxInvalid|HeapXmaxCommitted)
+	buf.Unlock()
+	buf.Release()
+	if err := CheckPages(e.rel); err == nil {
+		t.Fatal("a committed update pointing past the end passed the check")
+	}
 }
