@@ -13,7 +13,7 @@
 //	Portal.CopyFrom(ctx, r)            COPY ... FROM STDIN data stream
 //	Session.Sync()                     ends an implicit transaction
 //
-// Additions to the contract (all additive):
+// The rest of the contract:
 //
 //   - ParamStatusChanges' first call after NewSession returns every
 //     GUC_REPORT setting with the session's value (start-up parameters

@@ -24,7 +24,7 @@
 // orders, then counts low stock with an IN list. Every write is
 // BenchmarkSQL's. The delivery pass runs one order per transaction (the
 // DELIVERY_BG work of one district), which is how the reference figures in
-// BENCHMARKSQL.md count transactions.
+// docs/BENCHMARKSQL.md count transactions.
 //
 // Tests that need a server use TPCC_TEST_DSN or the local PostgreSQL 15 and
 // are skipped when it cannot be reached (or with -short); each works in a

@@ -31,7 +31,7 @@ func measureStart(ctx context.Context, c *pgx.Conn, checkpoint bool) (WALStats, 
 
 // DeliveryPassOptions configure DeliveryPass.
 type DeliveryPassOptions struct {
-	PerDistrict int  // oldest undelivered orders to deliver per district (BENCHMARKSQL.md: 300)
+	PerDistrict int  // oldest undelivered orders to deliver per district (docs/BENCHMARKSQL.md: 300)
 	Workers     int  // connections delivering concurrently (default 1)
 	Checkpoint  bool // CHECKPOINT before measuring, so FPIs count from a known point
 	Seed        uint64

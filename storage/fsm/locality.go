@@ -9,7 +9,7 @@ import (
 	"minipg/storage/buffer"
 )
 
-// The locality policy (DESIGN.md, "Free space: the policies"). Classic
+// The locality policy (docs/DESIGN.md, "Free space: the policies"). Classic
 // placement cares only that the fillfactor is respected; locality also cares
 // where the space is, so that rows that belong together (the order lines of
 // one order, written by one session in a row, or updated together) end up on

@@ -6,7 +6,7 @@ package fsm
 // publishes the rest before releasing the lock.
 
 const (
-	// maxLocalityExtendBy and extendPerWaiter are DESIGN.md's batched
+	// maxLocalityExtendBy and extendPerWaiter are docs/DESIGN.md's batched
 	// extension: min(512, 20 x waiters).
 	maxLocalityExtendBy = 512
 	extendPerWaiter     = 20
@@ -65,7 +65,7 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 	})
 }
 
-// localityExtendBy is DESIGN.md's batched extension: with waiters,
+// localityExtendBy is docs/DESIGN.md's batched extension: with waiters,
 // min(512, 20 x waiters) pages; PostgreSQL 16's figure, NumPages x (1 +
 // waiters) at most 64, when that is more. The pages beyond PostgreSQL's
 // figure are at most a sixteenth of the relation, so that a small table is

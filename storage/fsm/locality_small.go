@@ -13,7 +13,7 @@ const maxSmallTableBlocks = 64
 
 // smallTable returns the relation's size and whether it is a small table
 // without an FSM fork: up to fsm_small_table_blocks blocks, the map is not
-// created (DESIGN.md point 4, as PostgreSQL 12's development tree once
+// created (docs/DESIGN.md point 4, as PostgreSQL 12's development tree once
 // did). Reading the fork would cost more than trying the few blocks.
 func (p *locality) smallTable(m *Map) (uint32, bool) {
 	n, err := m.pool.NBlocks(m.rel, buffer.MainFork)

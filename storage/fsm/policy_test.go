@@ -219,7 +219,7 @@ func TestPolicyConcurrentInserts(t *testing.T) {
 				t.Errorf("relation has %d blocks, policy extended %d", n, st.BlocksExtended)
 			}
 			// Each policy's own cap: PostgreSQL 16's 64 pages for classic
-			// and append, DESIGN.md's 512 for locality.
+			// and append, docs/DESIGN.md's 512 for locality.
 			limit := int64(maxExtendBy)
 			if pol.Name() == "locality" {
 				limit = maxLocalityExtendBy
