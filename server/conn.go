@@ -31,7 +31,8 @@ const shutdownWriteTimeout = 2 * time.Second
 // terminating is used by the connection's own goroutine only.
 type conn struct {
 	srv  *Server
-	nc   net.Conn
+	nc   net.Conn // the socket, or the TLS connection over it once started
+	raw  net.Conn // the socket (read by terminate from any goroutine)
 	io   *connIO
 	be   *pgproto3.Backend
 	log  *slog.Logger
@@ -39,6 +40,9 @@ type conn struct {
 	key  []byte // BackendKeyData secret (4 bytes, as PostgreSQL 15)
 	user string
 	sess Session
+
+	ssl         bool   // the connection runs over TLS
+	tlsEndPoint []byte // tls-server-end-point channel binding data when ssl
 
 	stmts   map[string]*prepStmt // "" is the unnamed statement
 	portals map[string]*portal   // "" is the unnamed portal
@@ -94,6 +98,7 @@ func (s *Server) ServeConn(ctx context.Context, nc net.Conn) {
 	c := &conn{
 		srv:     s,
 		nc:      nc,
+		raw:     nc,
 		io:      cio,
 		be:      pgproto3.NewBackend(cio, cio),
 		log:     s.log.With("remote", nc.RemoteAddr().String()),
@@ -344,6 +349,6 @@ func (c *conn) terminate() {
 		time.AfterFunc(shutdownWriteTimeout, func() { c.io.shutdown(syscall.SHUT_RDWR) })
 		return
 	}
-	_ = c.nc.SetReadDeadline(time.Now())
-	_ = c.nc.SetWriteDeadline(time.Now().Add(shutdownWriteTimeout))
+	_ = c.raw.SetReadDeadline(time.Now())
+	_ = c.raw.SetWriteDeadline(time.Now().Add(shutdownWriteTimeout))
 }

@@ -38,10 +38,17 @@
 //     version other than 3 is FATAL 0A000; a newer 3.x minor version or
 //     "_pq_." protocol options get NegotiateProtocolVersion (3.0), as
 //     PostgreSQL does.
-//  3. Authentication (auth.go): trust unless the server has a password;
-//     then SCRAM-SHA-256 (RFC 5802/7677 via github.com/xdg-go/scram, no
-//     channel binding), or MD5 or cleartext if configured. A wrong
-//     password is FATAL 28P01.
+//  3. Authentication (hba.go, auth.go): the first host-based
+//     authentication rule (pg_hba.conf format) matching the connection
+//     type (Unix socket, TCP with or without TLS), database, user and
+//     client address says how: trust, reject, SCRAM-SHA-256 (RFC 5802/7677
+//     via github.com/xdg-go/scram; over TLS also SCRAM-SHA-256-PLUS with
+//     tls-server-end-point channel binding), MD5 or cleartext. The
+//     built-in rules trust Unix-socket and loopback clients and refuse
+//     others when the server has no password, and ask everyone for it when
+//     it has one. No matching rule or a "reject" rule is FATAL 28000 with
+//     PostgreSQL's "no pg_hba.conf entry for host ..." or "pg_hba.conf
+//     rejects connection ..."; a wrong password is FATAL 28P01.
 //  4. The connection gets a process id (FATAL 53300 past
 //     Config.MaxConnections, 57P03 during shutdown), the session is created
 //     (Backend.NewSession with the start-up parameters, to which the

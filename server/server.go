@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/binary"
 	"errors"
 	"log/slog"
@@ -31,6 +32,16 @@ type Config struct {
 	Password   string
 	AuthMethod string
 
+	// HBA, when not nil, decides which clients may connect and how they
+	// authenticate (see hba.go); nil means DefaultHBA(Password,
+	// AuthMethod): without a password only Unix-socket and loopback
+	// clients get in, trusted.
+	HBA *HBA
+
+	// TLS, when not nil, is ssl=on: SSLRequest is answered 'S' and the
+	// connection continues over TLS with this configuration (see LoadTLS).
+	TLS *tls.Config
+
 	// MaxMessageSize bounds a frontend message body; 0 means
 	// DefaultMaxMessageSize. A larger message is a FATAL 08P01.
 	MaxMessageSize int
@@ -38,6 +49,10 @@ type Config struct {
 	// MaxConnections bounds the connections past start-up (max_connections);
 	// 0 means 100, PostgreSQL's default. One more is FATAL 53300.
 	MaxConnections int
+
+	// peerIP overrides the address a TCP client is taken to come from
+	// (tests: a loopback client seen as a remote one).
+	peerIP func(net.Conn) net.IP
 
 	// quietReads overrides defaultQuietReads (tests: 1 puts a lone
 	// connection in blocking mode at once, -1 keeps every one on the poller).
@@ -49,9 +64,10 @@ type Config struct {
 // Lock order: Server.mu is a leaf; it is never held while calling into a
 // connection or the backend.
 type Server struct {
-	cfg  Config
-	log  *slog.Logger
-	auth *authenticator
+	cfg         Config
+	log         *slog.Logger
+	auth        *authenticator
+	tlsEndPoint []byte // channel binding data of cfg.TLS's certificate
 
 	nextPID atomic.Uint32
 	busy    atomic.Int32   // connections not waiting for input (see sockio.go)
@@ -83,11 +99,12 @@ func New(cfg Config) (*Server, error) {
 		cfg.quietReads = defaultQuietReads
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger}
-	auth, err := newAuthenticator(cfg.Password, cfg.AuthMethod)
+	auth, err := newAuthenticator(cfg.Password, cfg.AuthMethod, cfg.HBA)
 	if err != nil {
 		return nil, err
 	}
 	s.auth = auth
+	s.tlsEndPoint = tlsEndPointOf(cfg.TLS)
 	s.mu.conns = make(map[uint32]*conn)
 	s.mu.all = make(map[*conn]struct{})
 	var b [2]byte
@@ -234,3 +251,16 @@ func (s *Server) shuttingDown() bool {
 	defer s.mu.Unlock()
 	return s.mu.shutdown
 }
+
+// peerIP is the address the client of TCP connection nc comes from (nil
+// for a Unix-domain socket).
+func (s *Server) peerIP(nc net.Conn) net.IP {
+	if s.cfg.peerIP != nil && !isUnixConn(nc) {
+		return s.cfg.peerIP(nc)
+	}
+	return peerIP(nc)
+}
+
+// AuthRules returns the host-based authentication rules in force, for the
+// start-up log.
+func (s *Server) AuthRules() *HBA { return s.auth.hba }

@@ -10,6 +10,9 @@
 //
 //	password          require this password (also $MINIPG_PASSWORD); unset: trust
 //	auth_method       scram-sha-256 (default with a password), md5 or password
+//	hba_file          pg_hba.conf-format rules for who may connect and how
+//	                  (default: with a password everyone authenticates; without
+//	                  one only loopback and Unix-socket clients, trusted)
 //	max_message_size  largest frontend message in bytes (default 1GB - 1)
 //	log_level         debug, info (default), warn or error
 //
@@ -64,6 +67,7 @@ func (s settingsFlag) Set(v string) error {
 // options is the parsed command line.
 type options struct {
 	dataDir  string
+	host     string // the listen address as given ("" for all interfaces)
 	addr     string
 	settings map[string]string
 }
@@ -109,7 +113,7 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	if h == "*" {
 		h = ""
 	}
-	return &options{dataDir: *dataDir, addr: net.JoinHostPort(h, strconv.Itoa(*port)), settings: settings}, nil
+	return &options{dataDir: *dataDir, host: h, addr: net.JoinHostPort(h, strconv.Itoa(*port)), settings: settings}, nil
 }
 
 // parseBytes parses a memory setting as postgres does: a number with an
@@ -130,6 +134,27 @@ func parseBytes(s string, blockUnit int64) (int64, error) {
 		return 0, fmt.Errorf("invalid value %q: valid units are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\"", s)
 	}
 	return n * mult, nil
+}
+
+// loopbackHost reports whether host (a listen address; "" is every
+// interface) names only loopback addresses.
+func loopbackHost(host string) bool {
+	if host == "" {
+		return false
+	}
+	if ip := net.ParseIP(host); ip != nil {
+		return ip.IsLoopback()
+	}
+	ips, err := net.LookupIP(host)
+	if err != nil || len(ips) == 0 {
+		return false
+	}
+	for _, ip := range ips {
+		if !ip.IsLoopback() {
+			return false
+		}
+	}
+	return true
 }
 
 // run starts the server and blocks until ctx is cancelled. ready, if not
@@ -153,6 +178,16 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 		password = v
 	}
 	authMethod := opts.settings["auth_method"]
+	var hba *server.HBA
+	if path := opts.settings["hba_file"]; path != "" {
+		if hba, err = server.LoadHBA(path); err != nil {
+			return err
+		}
+	} else if password == "" && !loopbackHost(opts.host) {
+		return fmt.Errorf("refusing to listen on %q with no password and no hba_file: "+
+			"clients there could not authenticate; set password (or $MINIPG_PASSWORD) "+
+			"for SCRAM-SHA-256, or hba_file with rules for them, or listen on a loopback address", opts.addr)
+	}
 	maxMsg := 0
 	if v, ok := opts.settings["max_message_size"]; ok {
 		n, err := parseBytes(v, 1)
@@ -172,7 +207,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 	engSettings := make(map[string]string, len(opts.settings))
 	for k, v := range opts.settings {
 		switch k {
-		case "password", "auth_method", "max_message_size", "log_level", "port", "listen_addresses":
+		case "password", "auth_method", "hba_file", "max_message_size", "log_level", "port", "listen_addresses":
 			continue
 		}
 		engSettings[k] = v
@@ -199,6 +234,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 		Logger:         log,
 		Password:       password,
 		AuthMethod:     authMethod,
+		HBA:            hba,
 		MaxMessageSize: maxMsg,
 		MaxConnections: maxConns,
 	})
@@ -211,14 +247,9 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 		_ = eng.Close()
 		return err
 	}
-	auth := "trust"
-	if password != "" {
-		auth = authMethod
-		if auth == "" {
-			auth = server.AuthSCRAM
-		}
-	}
-	log.Info("database system is ready to accept connections", "addr", ln.Addr().String(), "datadir", opts.dataDir, "auth", auth)
+	rules := srv.AuthRules()
+	log.Info("client authentication", "source", rules.Source, "rules", rules.Summary())
+	log.Info("database system is ready to accept connections", "addr", ln.Addr().String(), "datadir", opts.dataDir)
 	if ready != nil {
 		ready(ln.Addr())
 	}

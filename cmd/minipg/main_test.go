@@ -3,9 +3,13 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
+	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -82,4 +86,77 @@ func TestRunServesAndShutsDown(t *testing.T) {
 	if !errors.As(err, &pe) || pe.Code != "57P01" {
 		t.Fatalf("after shutdown: %v", err)
 	}
+}
+
+// TestRefusesOpenNonLoopback: listening beyond loopback needs a password or
+// an hba file; the start-up log lists the rules in force.
+func TestRefusesOpenNonLoopback(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	for _, host := range []string{"*", "0.0.0.0", "192.0.2.2"} {
+		err := run(context.Background(), []string{"-D", dir, "-p", "0", "-h", host}, io.Discard, nil)
+		if err == nil || !strings.Contains(err.Error(), "with no password and no hba_file") {
+			t.Fatalf("-h %s: %v", host, err)
+		}
+	}
+	hba := filepath.Join(t.TempDir(), "pg_hba.conf")
+	if err := os.WriteFile(hba, []byte("host all all 10.0.0.0/8 bogus\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err := run(context.Background(), []string{"-D", dir, "-p", "0", "-c", "hba_file=" + hba}, io.Discard, nil)
+	if err == nil || !strings.Contains(err.Error(), `invalid authentication method "bogus" (line 1 of`) {
+		t.Fatalf("bad hba file: %v", err)
+	}
+	if err := os.WriteFile(hba, []byte("# only trusted loopback\nhost all all 127.0.0.1/32 trust\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var log syncBuf
+	ctx, cancel := context.WithCancel(context.Background())
+	addrc := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-D", dir, "-p", "0", "-h", "*", "-c", "hba_file=" + hba}, &log, func(a net.Addr) { addrc <- a })
+	}()
+	var addr net.Addr
+	select {
+	case addr = <-addrc:
+	case err := <-done:
+		t.Fatal(err)
+	}
+	port := addr.(*net.TCPAddr).Port
+	conn, err := pgconn.Connect(context.Background(), fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.Close(context.Background())
+	_, err = pgconn.Connect(context.Background(), fmt.Sprintf("postgres://postgres@[::1]:%d/postgres?sslmode=disable", port))
+	// ::1 is loopback but the file trusts only 127.0.0.1 (the machine
+	// may have no IPv6 loopback: then the dial fails).
+	var pe *pgconn.PgError
+	if err == nil || errors.As(err, &pe) && pe.Message != `no pg_hba.conf entry for host "::1", user "postgres", database "postgres", no encryption` {
+		t.Fatalf("::1: %v", err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), `rules="host all all 127.0.0.1/32 trust"`) {
+		t.Fatalf("start-up log does not list the rules:\n%s", log.String())
+	}
+}
+
+type syncBuf struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuf) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuf) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
