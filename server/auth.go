@@ -198,7 +198,13 @@ func (a *authenticator) scramExchange(c *conn, user string) error {
 		return fatal(pgerr.ProtocolViolation, "client selected an invalid SASL authentication mechanism")
 	}
 	serverFirst, err := conv.Step(string(first.Data))
-	if err != nil {
+	switch {
+	case err != nil && serverFirst == scram.ErrServerDoesSupportChannelBinding:
+		return fatal(pgerr.ProtocolViolation, "SCRAM channel binding negotiation error").
+			WithDetail("The client supports SCRAM channel binding but thinks the server does not.  However, this server does support channel binding.")
+	case err != nil && (serverFirst == scram.ErrChannelBindingNotSupported || serverFirst == scram.ErrUnsupportedChannelBindingType):
+		return fatal(pgerr.ProtocolViolation, "unsupported SCRAM channel-binding type")
+	case err != nil:
 		return fatal(pgerr.ProtocolViolation, "malformed SCRAM message").WithDetail("%s", err.Error())
 	}
 	c.send(&pgproto3.AuthenticationSASLContinue{Data: []byte(serverFirst)})

@@ -32,8 +32,13 @@
 //
 //  1. Server.Serve accepts a connection and starts a goroutine (ServeConn).
 //  2. Start-up (handshake.go): the client may first send SSLRequest and/or
-//     GSSENCRequest; both are declined with a single byte 'N' (minipg has
-//     no TLS) and the client continues in the clear. A CancelRequest is
+//     GSSENCRequest. With Config.TLS (ssl=on) SSLRequest is answered 'S'
+//     and the TLS handshake (crypto/tls, TLS 1.2 or newer) runs on the
+//     socket, which nothing has been read from beyond the request, so no
+//     plaintext can be injected ahead of it (tls.go); otherwise, and always
+//     on a Unix-domain socket, it gets 'N' and the client continues in the
+//     clear or gives up (sslmode=require). GSSENCRequest always gets 'N',
+//     as from a PostgreSQL built without GSSAPI. A CancelRequest is
 //     served and the connection closed without reply. A protocol major
 //     version other than 3 is FATAL 0A000; a newer 3.x minor version or
 //     "_pq_." protocol options get NegotiateProtocolVersion (3.0), as

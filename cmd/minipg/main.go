@@ -10,6 +10,9 @@
 //
 //	password          require this password (also $MINIPG_PASSWORD); unset: trust
 //	auth_method       scram-sha-256 (default with a password), md5 or password
+//	ssl               on: answer SSLRequest and serve TLS (default off)
+//	ssl_cert_file     server certificate chain, PEM (default server.crt in -D)
+//	ssl_key_file      its private key, PEM, mode 0600 (default server.key in -D)
 //	hba_file          pg_hba.conf-format rules for who may connect and how
 //	                  (default: with a password everyone authenticates; without
 //	                  one only loopback and Unix-socket clients, trusted)
@@ -22,6 +25,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -30,6 +34,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -136,6 +141,35 @@ func parseBytes(s string, blockUnit int64) (int64, error) {
 	return n * mult, nil
 }
 
+// loadTLS reads the certificate and key when ssl is on. As in PostgreSQL,
+// relative file names are taken from the data directory.
+func loadTLS(opts *options) (*tls.Config, error) {
+	on := false
+	if v, ok := opts.settings["ssl"]; ok {
+		switch strings.ToLower(v) {
+		case "on", "true", "yes", "1":
+			on = true
+		case "off", "false", "no", "0":
+		default:
+			return nil, fmt.Errorf("parameter \"ssl\" requires a Boolean value")
+		}
+	}
+	if !on {
+		return nil, nil
+	}
+	file := func(name, def string) string {
+		f := opts.settings[name]
+		if f == "" {
+			f = def
+		}
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(opts.dataDir, f)
+		}
+		return f
+	}
+	return server.LoadTLS(file("ssl_cert_file", "server.crt"), file("ssl_key_file", "server.key"))
+}
+
 // loopbackHost reports whether host (a listen address; "" is every
 // interface) names only loopback addresses.
 func loopbackHost(host string) bool {
@@ -188,6 +222,10 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 			"clients there could not authenticate; set password (or $MINIPG_PASSWORD) "+
 			"for SCRAM-SHA-256, or hba_file with rules for them, or listen on a loopback address", opts.addr)
 	}
+	tlsConfig, err := loadTLS(opts)
+	if err != nil {
+		return err
+	}
 	maxMsg := 0
 	if v, ok := opts.settings["max_message_size"]; ok {
 		n, err := parseBytes(v, 1)
@@ -207,7 +245,8 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 	engSettings := make(map[string]string, len(opts.settings))
 	for k, v := range opts.settings {
 		switch k {
-		case "password", "auth_method", "hba_file", "max_message_size", "log_level", "port", "listen_addresses":
+		case "password", "auth_method", "hba_file", "ssl", "ssl_cert_file", "ssl_key_file",
+			"max_message_size", "log_level", "port", "listen_addresses":
 			continue
 		}
 		engSettings[k] = v
@@ -235,6 +274,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 		Password:       password,
 		AuthMethod:     authMethod,
 		HBA:            hba,
+		TLS:            tlsConfig,
 		MaxMessageSize: maxMsg,
 		MaxConnections: maxConns,
 	})
@@ -248,7 +288,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 		return err
 	}
 	rules := srv.AuthRules()
-	log.Info("client authentication", "source", rules.Source, "rules", rules.Summary())
+	log.Info("client authentication", "source", rules.Source, "rules", rules.Summary(), "ssl", tlsConfig != nil)
 	log.Info("database system is ready to accept connections", "addr", ln.Addr().String(), "datadir", opts.dataDir)
 	if ready != nil {
 		ready(ln.Addr())

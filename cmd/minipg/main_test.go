@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"minipg/internal/testutil"
 )
 
 func TestParseArgs(t *testing.T) {
@@ -159,4 +162,45 @@ func (s *syncBuf) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestSSLSetting: ssl=on with the default file names in the data
+// directory serves verify-full clients; a missing key stops the start.
+func TestSSLSetting(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	files := testutil.MakeTLSFiles(t, dir) // server.crt, server.key, root.crt
+	if err := run(context.Background(), []string{"-D", dir, "-p", "0", "-c", "ssl=on", "-c", "ssl_key_file=nokey"}, io.Discard, nil); err == nil ||
+		!strings.Contains(err.Error(), "nokey") {
+		t.Fatalf("missing key: %v", err)
+	}
+	if err := run(context.Background(), []string{"-D", dir, "-p", "0", "-c", "ssl=maybe"}, io.Discard, nil); err == nil {
+		t.Fatal("ssl=maybe accepted")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	addrc := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-D", dir, "-p", "0", "-c", "ssl=on", "-c", "password=pw"}, io.Discard, func(a net.Addr) { addrc <- a })
+	}()
+	var addr net.Addr
+	select {
+	case addr = <-addrc:
+	case err := <-done:
+		t.Fatal(err)
+	}
+	conn, err := pgconn.Connect(context.Background(), "postgres://postgres:pw@"+addr.String()+"/postgres?sslmode=verify-full&channel_binding=require&sslrootcert="+files.CA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := conn.Conn().(*tls.Conn); !ok {
+		t.Fatal("not TLS")
+	}
+	conn.Close(context.Background())
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
 }
