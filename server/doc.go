@@ -30,7 +30,9 @@
 //
 // # Connection lifecycle
 //
-//  1. Server.Serve accepts a connection and starts a goroutine (ServeConn).
+//  1. Server.Serve (or ServeListeners, for a TCP port and Unix-domain
+//     sockets made by ListenUnix, unixsock.go) accepts a connection and
+//     starts a goroutine (ServeConn).
 //  2. Start-up (handshake.go): the client may first send SSLRequest and/or
 //     GSSENCRequest. With Config.TLS (ssl=on) SSLRequest is answered 'S'
 //     and the TLS handshake (crypto/tls, TLS 1.2 or newer) runs on the

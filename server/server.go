@@ -128,22 +128,49 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config) error {
 // It closes ln. The backend is not closed: that is the caller's job, after
 // Serve returns.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	stop := make(chan struct{})
-	defer close(stop)
+	return s.ServeListeners(ctx, ln)
+}
+
+// ServeListeners is Serve on several listeners at once (a TCP port and
+// Unix-domain sockets). A listener that fails for good stops them all.
+func (s *Server) ServeListeners(ctx context.Context, lns ...net.Listener) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	go func() {
-		select {
-		case <-ctx.Done():
-		case <-stop:
+		<-ctx.Done()
+		for _, ln := range lns {
+			_ = ln.Close()
 		}
-		_ = ln.Close()
 	}()
+	errs := make(chan error, len(lns))
+	for _, ln := range lns {
+		go func() {
+			err := s.acceptLoop(ctx, ln)
+			if err != nil {
+				cancel()
+			}
+			errs <- err
+		}()
+	}
 	var acceptErr error
+	for range lns {
+		if err := <-errs; err != nil && acceptErr == nil {
+			acceptErr = err
+		}
+	}
+	s.Shutdown()
+	s.wg.Wait()
+	return acceptErr
+}
+
+// acceptLoop serves ln until ctx is done (nil) or Accept fails for good.
+func (s *Server) acceptLoop(ctx context.Context, ln net.Listener) error {
 	var tempDelay time.Duration
 	for {
 		nc, err := ln.Accept()
 		if err != nil {
-			if ctx.Err() != nil {
-				break
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				return nil
 			}
 			var ne net.Error
 			if errors.As(err, &ne) && ne.Timeout() {
@@ -155,8 +182,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 				time.Sleep(tempDelay)
 				continue
 			}
-			acceptErr = err
-			break
+			return err
 		}
 		tempDelay = 0
 		s.wg.Add(1)
@@ -165,12 +191,6 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 			s.ServeConn(ctx, nc)
 		}()
 	}
-	s.Shutdown()
-	s.wg.Wait()
-	if acceptErr != nil && !errors.Is(acceptErr, net.ErrClosed) {
-		return acceptErr
-	}
-	return nil
 }
 
 // Shutdown asks every connection to terminate: its running statement is

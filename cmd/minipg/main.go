@@ -13,6 +13,8 @@
 //	ssl               on: answer SSLRequest and serve TLS (default off)
 //	ssl_cert_file     server certificate chain, PEM (default server.crt in -D)
 //	ssl_key_file      its private key, PEM, mode 0600 (default server.key in -D)
+//	unix_socket_directories  comma-separated directories for the socket
+//	                  .s.PGSQL.<port> and its lock file (default /tmp; empty: none)
 //	hba_file          pg_hba.conf-format rules for who may connect and how
 //	                  (default: with a password everyone authenticates; without
 //	                  one only loopback and Unix-socket clients, trusted)
@@ -245,7 +247,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 	engSettings := make(map[string]string, len(opts.settings))
 	for k, v := range opts.settings {
 		switch k {
-		case "password", "auth_method", "hba_file", "ssl", "ssl_cert_file", "ssl_key_file",
+		case "password", "auth_method", "hba_file", "ssl", "ssl_cert_file", "ssl_key_file", "unix_socket_directories",
 			"max_message_size", "log_level", "port", "listen_addresses":
 			continue
 		}
@@ -287,13 +289,33 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 		_ = eng.Close()
 		return err
 	}
+	lns := []net.Listener{ln}
+	socketDirs := "/tmp"
+	if v, ok := opts.settings["unix_socket_directories"]; ok {
+		socketDirs = v
+	}
+	for _, dir := range strings.Split(socketDirs, ",") {
+		if dir = strings.TrimSpace(dir); dir == "" {
+			continue
+		}
+		uln, err := server.ListenUnix(dir, ln.Addr().(*net.TCPAddr).Port, opts.dataDir)
+		if err != nil {
+			for _, l := range lns {
+				_ = l.Close()
+			}
+			_ = eng.Close()
+			return err
+		}
+		log.Info("listening on Unix socket", "path", uln.Addr().String())
+		lns = append(lns, uln)
+	}
 	rules := srv.AuthRules()
 	log.Info("client authentication", "source", rules.Source, "rules", rules.Summary(), "ssl", tlsConfig != nil)
 	log.Info("database system is ready to accept connections", "addr", ln.Addr().String(), "datadir", opts.dataDir)
 	if ready != nil {
 		ready(ln.Addr())
 	}
-	serveErr := srv.Serve(ctx, ln)
+	serveErr := srv.ServeListeners(ctx, lns...)
 	log.Info("shutting down")
 	closeErr := eng.Close()
 	if err := errors.Join(serveErr, closeErr); err != nil {

@@ -8,7 +8,9 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -202,5 +204,52 @@ func TestSSLSetting(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestUnixSocketDirectories: the socket and its lock file are made in each
+// directory, serve clients, and are gone after shutdown; empty disables.
+func TestUnixSocketDirectories(t *testing.T) {
+	dataDir := filepath.Join(t.TempDir(), "data")
+	d1, d2 := t.TempDir(), t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	addrc := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-D", dataDir, "-p", "0", "-c", "unix_socket_directories=" + d1 + ", " + d2}, io.Discard, func(a net.Addr) { addrc <- a })
+	}()
+	var addr net.Addr
+	select {
+	case addr = <-addrc:
+	case err := <-done:
+		t.Fatal(err)
+	}
+	port := addr.(*net.TCPAddr).Port
+	for _, d := range []string{d1, d2} {
+		conn, err := pgconn.Connect(context.Background(), fmt.Sprintf("host=%s port=%d user=postgres dbname=postgres", d, port))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := conn.Exec(context.Background(), "SELECT 41 + 1").ReadAll()
+		if err != nil || len(res) != 1 || string(res[0].Rows[0][0]) != "42" {
+			t.Fatalf("over %s: %+v %v", d, res, err)
+		}
+		conn.Close(context.Background())
+	}
+	if psql, err := exec.LookPath("psql"); err == nil {
+		cmd := exec.Command(psql, "-X", "-A", "-t", "-p", strconv.Itoa(port), "-U", "postgres", "-c", "SELECT 'via socket'")
+		cmd.Env = append(cmd.Environ(), "PGHOST="+d2, "PGCONNECT_TIMEOUT=10")
+		if out, err := cmd.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "via socket" {
+			t.Fatalf("psql: %v\n%s", err, out)
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{d1, d2} {
+		if ents, _ := os.ReadDir(d); len(ents) != 0 {
+			t.Fatalf("%s after shutdown: %v", d, ents)
+		}
 	}
 }
