@@ -180,7 +180,11 @@ func (c *conn) messageLoop(ctx context.Context) error {
 		if c.terminating.Load() {
 			return &ioError{net.ErrClosed}
 		}
+		idle := c.idleTimer()
 		msg, err := c.be.Receive()
+		if idle() {
+			return errIdleInTransaction()
+		}
 		if err != nil {
 			return receiveError(err)
 		}
@@ -341,6 +345,12 @@ func (c *conn) closeAllPortals() {
 func (c *conn) terminate() {
 	c.terminating.Store(true)
 	c.cancelStatement()
+	c.wakeReader()
+}
+
+// wakeReader makes the connection's read fail, now and from then on. Safe
+// from any goroutine.
+func (c *conn) wakeReader() {
 	// Past the start-up phase the socket may be in blocking mode, where
 	// deadlines do not apply; shutting it down wakes the goroutine in
 	// either mode (see sockio.go).

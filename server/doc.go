@@ -123,6 +123,14 @@
 // that does not take its results gets two seconds before the socket is
 // shut down altogether.
 //
+// Timeouts (timeout.go): each statement of a simple query and each Execute
+// runs under the session's statement_timeout (a context whose cause tells
+// a timeout from a CancelRequest, so the error says "due to statement
+// timeout"); while the connection waits inside a transaction block, a timer
+// of idle_in_transaction_session_timeout wakes the reader as shutdown does
+// and the connection ends with FATAL 25P03. lock_timeout is passed to the
+// engine on the statement's context (server/execbackend, txn.WithLockTimeout).
+//
 // # Errors and robustness
 //
 // Errors are *pgerr.Error; ErrorResponse carries severity (also the
