@@ -22,7 +22,9 @@
 //	log_level         debug, info (default), warn or error
 //
 // SIGINT or SIGTERM stops accepting, terminates the connections, flushes
-// dirty pages (Engine.Close) and exits 0.
+// dirty pages (Engine.Close) and exits 0. A failed write or fsync of the WAL
+// is PostgreSQL's PANIC: the process logs it and exits with status 3 at
+// once, without flushing anything; the next start recovers from the WAL.
 package main
 
 import (
@@ -40,10 +42,12 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"minipg/executor"
 	"minipg/server"
 	"minipg/server/execbackend"
+	"minipg/storage/wal"
 )
 
 func main() {
@@ -54,6 +58,13 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// panicExitCode is the exit status after a PANIC (see run), and
+// panicExitDelay how long the process lives on after it.
+const (
+	panicExitCode  = 3
+	panicExitDelay = 200 * time.Millisecond
+)
 
 // settingsFlag collects repeated -c name=value.
 type settingsFlag map[string]string
@@ -262,6 +273,16 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 			return fmt.Errorf("shared_buffers: %s is less than the minimum of 128kB", v)
 		}
 	}
+
+	// A failed WAL write or fsync is PostgreSQL's PANIC: no retry, no
+	// shutdown checkpoint; the process ends and the next start recovers
+	// from the WAL that is durable. The short delay lets the session that
+	// met the failure report its error to its client.
+	wal.SetPanicHandler(func(err error) {
+		log.Error("PANIC: terminating the server: a write or fsync of the write-ahead log failed; restart it to run crash recovery", "err", err)
+		time.AfterFunc(panicExitDelay, func() { os.Exit(panicExitCode) })
+	})
+	defer wal.SetPanicHandler(nil)
 
 	if err := os.MkdirAll(opts.dataDir, 0o700); err != nil {
 		return err
