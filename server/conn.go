@@ -48,6 +48,7 @@ type conn struct {
 	portals map[string]*portal   // "" is the unnamed portal
 
 	ignoreTillSync bool // an extended-protocol message failed: skip to Sync
+	sentReady      bool // ReadyForQuery was the last message sent (see idleTimer)
 	unflushed      int  // approximate bytes sent since the last Flush
 
 	row  rowEncoder
@@ -310,6 +311,7 @@ func (c *conn) readyForQuery() error {
 	}
 	c.rfqMsg.TxStatus = status
 	c.send(&c.rfqMsg)
+	c.sentReady = true
 	return c.flush()
 }
 

@@ -171,6 +171,7 @@ func (c *conn) startup() error {
 	c.send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: c.key})
 	c.sendNotices()
 	c.send(&pgproto3.ReadyForQuery{TxStatus: c.sess.TxStatus()})
+	c.sentReady = true
 	if err := c.flush(); err != nil {
 		return err
 	}

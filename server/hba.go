@@ -432,7 +432,7 @@ func (h *HBA) Summary() string {
 	return strings.Join(out, "; ")
 }
 
-// hbaHost is the host as PostgreSQL names it in its messages: the numeric
+// host is the client's host as PostgreSQL names it in its messages: the numeric
 // address, or "[local]" for a Unix-domain socket.
 func (cl hbaClient) host() string {
 	if cl.local {

@@ -87,10 +87,14 @@ func (c *conn) runStatement(ctx context.Context, fn func(context.Context) error)
 }
 
 // idleTimer arms idle_in_transaction_session_timeout before a wait for a
-// message; the returned function disarms it and reports whether it fired,
-// after which the connection must end (its reader has been woken for good).
+// message that follows ReadyForQuery, as PostgreSQL arms it (not between
+// the messages of an extended-protocol batch); the returned function
+// disarms it and reports whether it fired, after which the connection must
+// end (its reader has been woken for good).
 func (c *conn) idleTimer() func() bool {
-	if c.sess == nil {
+	ready := c.sentReady
+	c.sentReady = false
+	if c.sess == nil || !ready {
 		return func() bool { return false }
 	}
 	if st := c.sess.TxStatus(); st != 'T' && st != 'E' {
