@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -293,4 +294,32 @@ func TestSCRAMChannelBinding(t *testing.T) {
 	expect(t, run("SCRAM-SHA-256-PLUS", bad, ""), "ErrorResponse FATAL 08P01 SCRAM channel binding check failed")
 	expect(t, run("SCRAM-SHA-256", nil, "y,,n=,r=abcdefghijklmnop"), "ErrorResponse FATAL 08P01 SCRAM channel binding negotiation error")
 	expect(t, run("SCRAM-SHA-256-PLUS", nil, ""), "ErrorResponse FATAL 08P01 SCRAM channel binding negotiation error")
+}
+
+// TestTLSConnectionEnds: over TLS (no socket-level shutdown to wake the
+// reader) the idle-in-transaction timeout and server shutdown still end
+// the connection with their FATAL errors.
+func TestTLSConnectionEnds(t *testing.T) {
+	ts, _ := startTLSServer(t, "", nil)
+	ctx := context.Background()
+	idle, err := pgconn.Connect(ctx, tlsDSN(ts, "bob", "sslmode=require"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := idle.Exec(ctx, "set idle_in_transaction_session_timeout 100; begin").ReadAll(); err != nil {
+		t.Fatal(err)
+	}
+	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if _, err := idle.ReceiveMessage(rctx); !isPgCode(err, "25P03") {
+		t.Fatalf("idle in transaction over TLS: %v", err)
+	}
+	other, err := pgconn.Connect(ctx, tlsDSN(ts, "bob", "sslmode=require"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.stop()
+	if _, err := other.ReceiveMessage(rctx); !isPgCode(err, "57P01") {
+		t.Fatalf("shutdown over TLS: %v", err)
+	}
 }
