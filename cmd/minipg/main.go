@@ -16,7 +16,8 @@
 //	unix_socket_directories  comma-separated directories for the socket
 //	                  .s.PGSQL.<port> and its lock file (default /tmp; empty: none)
 //	hba_file          pg_hba.conf-format rules for who may connect and how
-//	                  (default: with a password everyone authenticates; without
+//	                  (default: pg_hba.conf in -D if it exists; else built-in
+//	                  rules: with a password everyone authenticates, without
 //	                  one only loopback and Unix-socket clients, trusted)
 //	max_message_size  largest frontend message in bytes (default 1GB - 1)
 //	log_level         debug, info (default), warn or error
@@ -154,6 +155,24 @@ func parseBytes(s string, blockUnit int64) (int64, error) {
 	return n * mult, nil
 }
 
+// hbaPath is the hba file to read: hba_file (relative to the data
+// directory, as PostgreSQL reads it after moving there), else
+// pg_hba.conf in the data directory if it exists; "" for the built-in
+// rules.
+func hbaPath(opts *options) string {
+	if f := opts.settings["hba_file"]; f != "" {
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(opts.dataDir, f)
+		}
+		return f
+	}
+	f := filepath.Join(opts.dataDir, "pg_hba.conf")
+	if _, err := os.Stat(f); err == nil {
+		return f
+	}
+	return ""
+}
+
 // loadTLS reads the certificate and key when ssl is on. As in PostgreSQL,
 // relative file names are taken from the data directory.
 func loadTLS(opts *options) (*tls.Config, error) {
@@ -226,7 +245,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 	}
 	authMethod := opts.settings["auth_method"]
 	var hba *server.HBA
-	if path := opts.settings["hba_file"]; path != "" {
+	if path := hbaPath(opts); path != "" {
 		if hba, err = server.LoadHBA(path); err != nil {
 			return err
 		}

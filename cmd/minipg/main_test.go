@@ -253,3 +253,36 @@ func TestUnixSocketDirectories(t *testing.T) {
 		}
 	}
 }
+
+// TestHBAFileInDataDir: pg_hba.conf in the data directory is read without
+// hba_file, as PostgreSQL reads it.
+func TestHBAFileInDataDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pg_hba.conf"), []byte("host all all all reject\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	addrc := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-D", dir, "-p", "0", "-h", "*", "-c", "unix_socket_directories="}, io.Discard, func(a net.Addr) { addrc <- a })
+	}()
+	var addr net.Addr
+	select {
+	case addr = <-addrc:
+	case err := <-done:
+		t.Fatal(err)
+	}
+	_, err := pgconn.Connect(context.Background(), fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", addr.(*net.TCPAddr).Port))
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Message != `pg_hba.conf rejects connection for host "127.0.0.1", user "postgres", database "postgres", no encryption` {
+		t.Fatalf("got %v", err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
