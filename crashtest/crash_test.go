@@ -445,8 +445,9 @@ func verify(t *testing.T, s *server, logs []*clientLog, async bool) tally {
 var crashModes = []string{"dml", "copy", "vacuum", "truncate", "ddl", "checkpoint", "async"}
 
 // runUntilKill runs the workload of mode against s for a random time, then
-// kills the server with SIGKILL while the clients are busy.
-func runUntilKill(t *testing.T, s *server, mode string, rng *rand.Rand, logs []*clientLog) {
+// kills the server with SIGKILL while the clients are busy. It returns how
+// many times a VACUUM of the loop was seen to shrink tail's file.
+func runUntilKill(t *testing.T, s *server, mode string, rng *rand.Rand, logs []*clientLog) (truncations int) {
 	t.Helper()
 	var wg sync.WaitGroup
 	for i := 0; i < nClients; i++ {
@@ -488,6 +489,11 @@ func runUntilKill(t *testing.T, s *server, mode string, rng *rand.Rand, logs []*
 			return
 		}
 		defer c.Close(context.Background())
+		size := func() int64 {
+			var n int64
+			_ = c.QueryRow(context.Background(), "SELECT pg_relation_size('tail')").Scan(&n)
+			return n
+		}
 		for {
 			for _, sql := range loop {
 				select {
@@ -495,8 +501,15 @@ func runUntilKill(t *testing.T, s *server, mode string, rng *rand.Rand, logs []*
 					return
 				default:
 				}
+				before := int64(-1)
+				if sql == "VACUUM tail" {
+					before = size()
+				}
 				if _, err := c.Exec(context.Background(), sql); err != nil {
 					return
+				}
+				if before >= 0 && size() < before {
+					truncations++
 				}
 			}
 		}
@@ -506,6 +519,7 @@ func runUntilKill(t *testing.T, s *server, mode string, rng *rand.Rand, logs []*
 	close(stopLoop)
 	wg.Wait()
 	<-loopDone
+	return truncations
 }
 
 func TestCrashRecovery(t *testing.T) {
@@ -529,8 +543,9 @@ func TestCrashRecovery(t *testing.T) {
 				for i := range logs {
 					logs[i] = &clientLog{}
 				}
+				truncations := 0
 				for cycle := 0; cycle < 2; cycle++ {
-					runUntilKill(t, s, mode, rng, logs)
+					truncations += runUntilKill(t, s, mode, rng, logs)
 					s = startServer(t, dir, settings...)
 					if !strings.Contains(s.log.String(), "heap check passed") {
 						t.Fatalf("restarted server did not check the heap:\n%s", s.log)
@@ -553,6 +568,7 @@ func TestCrashRecovery(t *testing.T) {
 				}
 				t.Logf("%d acknowledged transactions survived two crashes", acked)
 				if mode == "truncate" {
+					t.Logf("VACUUM shrank tail %d times before the crashes", truncations)
 					checkTruncates(t, s)
 				}
 				s.stop(t)

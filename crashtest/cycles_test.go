@@ -43,11 +43,12 @@ func TestCrashCycles(t *testing.T) {
 	var total tally
 	last := tally{}
 	perMode := map[string]int{}
+	truncations := 0
 	start := time.Now()
 	for cycle := 1; cycle <= n; cycle++ {
 		mode := modes[rng.IntN(len(modes))]
 		perMode[mode]++
-		runUntilKill(t, s, mode, rng, logs)
+		truncations += runUntilKill(t, s, mode, rng, logs)
 		s = startServer(t, dir, settings...)
 		if !strings.Contains(s.log.String(), "heap check passed") {
 			t.Fatalf("cycle %d: restarted server did not check the heap:\n%s", cycle, s.log)
@@ -62,7 +63,7 @@ func TestCrashCycles(t *testing.T) {
 		}
 	}
 	s.stop(t)
-	t.Logf("crash cycles: %d (%v), by mode %v", n, time.Since(start).Round(time.Second), perMode)
+	t.Logf("crash cycles: %d (%v), by mode %v; VACUUM seen shrinking tail %d times", n, time.Since(start).Round(time.Second), perMode, truncations)
 	t.Logf("acknowledged changes: %d distinct, each checked after every later crash (%d checks in all); lost: %d, phantom: %d",
 		last.checked, total.checked, total.lost, total.phantom)
 }
