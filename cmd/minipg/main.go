@@ -8,8 +8,10 @@
 // fsm_policy=classic, max_connections=200, log_level=debug. The settings go to the executor,
 // which reports them with SHOW, except those the server keeps for itself:
 //
-//	password          require this password (also $MINIPG_PASSWORD); unset: trust
-//	auth_method       scram-sha-256 (default with a password), md5 or password
+//	password          the password clients give (also $MINIPG_PASSWORD); unset:
+//	                  loopback and Unix-socket clients are trusted, others refused
+//	auth_method       scram-sha-256 (default with a password), md5 or password:
+//	                  the method of the built-in rules (an hba file names its own)
 //	ssl               on: answer SSLRequest and serve TLS (default off)
 //	ssl_cert_file     server certificate chain, PEM (default server.crt in -D)
 //	ssl_key_file      its private key, PEM, mode 0600 (default server.key in -D)
