@@ -3,7 +3,9 @@
 //	minipg [-D datadir] [-p port] [-h listen_address] [-c name=value ...] [--name=value ...]
 //
 // -D defaults to ./data (created on first start), -p to 5433, -h to
-// 127.0.0.1 ("*" listens on all interfaces). Any setting can be given as
+// 127.0.0.1 ("*" listens on all interfaces, which needs a password or an
+// hba file); the server also listens on a Unix-domain socket in
+// unix_socket_directories. Any setting can be given as
 // -c name=value (repeatable), for example shared_buffers=128MB,
 // fsm_policy=classic, max_connections=200, log_level=debug. The settings go to the executor,
 // which reports them with SHOW, except those the server keeps for itself:
