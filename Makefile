@@ -6,7 +6,7 @@ PORT    ?= 5433
 # Packages whose tests also run under the race detector.
 RACE_PKGS ?= ./storage/... ./txn/... ./index/... ./catalog/... ./server/... ./executor/...
 
-.PHONY: all build run test unit race regress bench bench-wal bench-report vet fmt clean
+.PHONY: all build run test unit race regress crash bench bench-wal bench-report vet fmt clean
 
 all: build
 
@@ -32,6 +32,14 @@ race:
 # Only the SQL regression scripts (regress/sql against regress/expected).
 regress:
 	$(GO) test -tags $(TAGS) -count=1 -run TestRegress -v ./regress/
+
+# The long durability run: CRASH_CYCLES workloads (DML, COPY, VACUUM with
+# truncation, DDL, checkpoints) killed with SIGKILL over one data directory,
+# each restart checked for lost and phantom changes; prints the figures.
+# MINIPG_CRASH_SEED=n repeats a run's modes and kill times.
+CRASH_CYCLES ?= 100
+crash:
+	MINIPG_CRASH_CYCLES=$(CRASH_CYCLES) $(GO) test -tags $(TAGS) -count=1 -timeout 60m -run '^TestCrashCycles$$' -v ./crashtest/ | grep -v '^=== RUN'
 
 # Go benchmarks of the storage layer, then the pgx benchmark against a fresh
 # server (and PostgreSQL side by side when PGDSN is set, e.g.

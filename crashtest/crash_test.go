@@ -62,6 +62,7 @@ func (s *syncBuffer) String() string {
 
 type server struct {
 	cmd  *exec.Cmd
+	env  []string // added to the child's environment
 	port int
 	log  *syncBuffer
 	done chan struct{}
@@ -82,13 +83,21 @@ func freePort(t *testing.T) int {
 // connections. The restarted server checks every heap at start-up.
 func startServer(t *testing.T, dataDir string, settings ...string) *server {
 	t.Helper()
-	s := &server{port: freePort(t), log: &syncBuffer{}, done: make(chan struct{})}
+	return startServerEnv(t, dataDir, nil, settings...)
+}
+
+// startServerEnv is startServer with env added to the child's environment.
+func startServerEnv(t *testing.T, dataDir string, env []string, settings ...string) *server {
+	t.Helper()
+	s := &server{port: freePort(t), env: env, log: &syncBuffer{}, done: make(chan struct{})}
+	// No Unix-domain socket: a killed server would leave its files in /tmp.
 	args := []string{"-D", dataDir, "-p", strconv.Itoa(s.port), "-c", "minipg_check_at_start=on",
-		"-c", "shared_buffers=512kB"}
+		"-c", "shared_buffers=512kB", "-c", "unix_socket_directories="}
 	for _, kv := range settings {
 		args = append(args, "-c", kv)
 	}
 	s.cmd = exec.Command(binPath, args...)
+	s.cmd.Env = append(os.Environ(), env...)
 	s.cmd.Stderr = s.log
 	s.cmd.Stdout = s.log
 	if err := s.cmd.Start(); err != nil {
@@ -170,6 +179,16 @@ type clientLog struct {
 	copyFlight int
 	nextSeq    int // numbers continue across crashes
 	nextBatch  int
+
+	// tailClient: batches whose COPY, and whose DELETE, was acknowledged.
+	tailIns, tailDel             []int
+	tailInsFlight, tailDelFlight int
+	nextTail                     int
+
+	// ddlClient: the tables it made, by number.
+	ddl       map[int]*ddlTable
+	ddlFlight ddlStep
+	ddlNext   int
 }
 
 const copyRows = 100
@@ -257,20 +276,44 @@ func setup(t *testing.T, s *server) {
 	exec1(t, c, "CREATE TABLE t (id int PRIMARY KEY, client int NOT NULL, seq int NOT NULL, payload text)")
 	exec1(t, c, "CREATE TABLE counters (client int PRIMARY KEY, n int NOT NULL, payload text)")
 	exec1(t, c, "CREATE TABLE t2 (client int, batch int, i int, payload text)")
+	exec1(t, c, "CREATE TABLE tail (client int, batch int, i int, payload text)")
 	for i := 0; i < nClients; i++ {
 		exec1(t, c, "INSERT INTO counters VALUES ($1, 0, '')", i)
 	}
 }
 
+// tally counts what a verification checked: acknowledged commits (and
+// acknowledged COPY batches, tail inserts and deletes, DDL steps) found
+// as acknowledged, lost ones, and phantoms (changes visible that were
+// never acknowledged nor in flight, or half of one).
+type tally struct{ checked, lost, phantom int }
+
+func (a *tally) add(b tally) { a.checked += b.checked; a.lost += b.lost; a.phantom += b.phantom }
+
+// problem records one lost or phantom finding: the first few are reported.
+func (a *tally) problem(t *testing.T, lost bool, format string, args ...any) {
+	t.Helper()
+	if lost {
+		a.lost++
+	} else {
+		a.phantom++
+	}
+	if a.lost+a.phantom <= 10 {
+		t.Errorf(format, args...)
+	}
+}
+
 // verify checks the restarted server against what the clients know, and
 // folds in-flight transactions that turned out committed into the logs.
+// Lost and phantom changes are test errors; the tally counts them.
 //
 // With async (synchronous_commit = off) the newest acknowledged commits may
 // be lost, but only a suffix: the WAL is replayed in order.
-func verify(t *testing.T, s *server, logs []*clientLog, async bool) {
+func verify(t *testing.T, s *server, logs []*clientLog, async bool) tally {
 	t.Helper()
 	ctx := context.Background()
 	c := connect(t, s)
+	var tl tally
 	for client, lg := range logs {
 		var n int
 		if err := c.QueryRow(ctx, "SELECT n FROM counters WHERE client = $1", client).Scan(&n); err != nil {
@@ -283,9 +326,12 @@ func verify(t *testing.T, s *server, logs []*clientLog, async bool) {
 			committed = committed[:n]
 		case n == len(lg.acked)+1 && lg.inflight != 0:
 			committed = append(committed, lg.inflight) // committed, the answer was lost
+		case n < len(lg.acked):
+			tl.problem(t, true, "client %d: counter %d, %d commits acknowledged", client, n, len(lg.acked))
 		default:
-			t.Fatalf("client %d: counter %d, %d commits acknowledged, in flight %d", client, n, len(lg.acked), lg.inflight)
+			tl.problem(t, false, "client %d: counter %d, %d commits acknowledged, in flight %d", client, n, len(lg.acked), lg.inflight)
 		}
+		tl.checked += len(lg.acked)
 		lg.acked, lg.inflight = committed, 0
 		want := map[int]bool{}
 		for _, seq := range committed {
@@ -305,7 +351,7 @@ func verify(t *testing.T, s *server, logs []*clientLog, async bool) {
 				t.Fatal(err)
 			}
 			if got[id] {
-				t.Fatalf("client %d: row %d twice", client, id)
+				tl.problem(t, false, "client %d: row %d twice", client, id)
 			}
 			got[id] = true
 		}
@@ -314,16 +360,20 @@ func verify(t *testing.T, s *server, logs []*clientLog, async bool) {
 		}
 		for id := range want {
 			if !got[id] {
-				t.Fatalf("client %d: committed row %d (acknowledged) is missing", client, id)
+				tl.problem(t, true, "client %d: committed row %d (acknowledged) is missing", client, id)
 			}
 		}
 		for id := range got {
 			if !want[id] {
-				t.Fatalf("client %d: row %d is visible but its transaction was not committed (or it was deleted)", client, id)
+				tl.problem(t, false, "client %d: row %d is visible but its transaction was not committed (or it was deleted)", client, id)
 			}
 		}
-		// Index and heap agree.
+		// Index and heap agree (a sample: map order is random).
+		sample := 0
 		for id := range want {
+			if sample++; sample > 100 {
+				break
+			}
 			var x int
 			if err := c.QueryRow(ctx, "SELECT seq FROM t WHERE id = $1", id).Scan(&x); err != nil || rowID(client, x) != id {
 				t.Fatalf("client %d: primary-key lookup of %d: %v (seq %d)", client, id, err, x)
@@ -352,16 +402,17 @@ func verify(t *testing.T, s *server, logs []*clientLog, async bool) {
 			lg.copyAcked = nil // not tracked without durability
 			lg.copyFlight = 0
 		}
+		tl.checked += len(lg.copyAcked)
 		for _, b := range lg.copyAcked {
 			if got[[2]int{client, b}] != copyRows {
-				t.Fatalf("COPY batch %d of client %d: %d rows, want %d (acknowledged)", b, client, got[[2]int{client, b}], copyRows)
+				tl.problem(t, true, "COPY batch %d of client %d: %d rows, want %d (acknowledged)", b, client, got[[2]int{client, b}], copyRows)
 			}
 			delete(got, [2]int{client, b})
 		}
 		if f := lg.copyFlight; f != 0 {
 			if n, ok := got[[2]int{client, f}]; ok {
 				if n != copyRows {
-					t.Fatalf("COPY batch %d of client %d in flight: %d rows (partial)", f, client, n)
+					tl.problem(t, false, "COPY batch %d of client %d in flight: %d rows (partial)", f, client, n)
 				}
 				lg.copyAcked = append(lg.copyAcked, f)
 				delete(got, [2]int{client, f})
@@ -373,13 +424,30 @@ func verify(t *testing.T, s *server, logs []*clientLog, async bool) {
 		if async && n == copyRows {
 			continue
 		}
-		t.Fatalf("COPY batch %d of client %d: %d rows never acknowledged nor in flight", k[1], k[0], n)
+		tl.problem(t, false, "COPY batch %d of client %d: %d rows never acknowledged nor in flight", k[1], k[0], n)
 	}
+	tl.add(verifyTail(t, c, logs))
+	tl.add(verifyDDL(t, c, logs))
+	return tl
 }
 
+// Workload modes. Each runs dmlClient on the clients it gives nothing
+// else to:
+//
+//	dml         every client
+//	copy        even clients load COPY batches
+//	vacuum      VACUUM t and counters in a loop
+//	truncate    client 0 fills and empties the table tail while VACUUM
+//	            tail truncates its empty end
+//	ddl         clients 0 and 1 create, fill and drop tables
+//	checkpoint  CHECKPOINT in a loop
+//	async       every client, synchronous_commit = off
+var crashModes = []string{"dml", "copy", "vacuum", "truncate", "ddl", "checkpoint", "async"}
+
 // runUntilKill runs the workload of mode against s for a random time, then
-// kills the server with SIGKILL while the clients are busy.
-func runUntilKill(t *testing.T, s *server, mode string, rng *rand.Rand, logs []*clientLog) {
+// kills the server with SIGKILL while the clients are busy. It returns how
+// many times a VACUUM of the loop was seen to shrink tail's file.
+func runUntilKill(t *testing.T, s *server, mode string, rng *rand.Rand, logs []*clientLog) (truncations int) {
 	t.Helper()
 	var wg sync.WaitGroup
 	for i := 0; i < nClients; i++ {
@@ -388,18 +456,32 @@ func runUntilKill(t *testing.T, s *server, mode string, rng *rand.Rand, logs []*
 		wg.Add(1)
 		go func(client int) {
 			defer wg.Done()
-			if mode == "copy" && client%2 == 0 {
+			switch {
+			case mode == "copy" && client%2 == 0:
 				copyClient(s.dsn(), client, crng, lg)
-				return
+			case mode == "truncate" && client == 0:
+				tailClient(s.dsn(), client, crng, lg)
+			case mode == "ddl" && client < 2:
+				ddlClient(s.dsn(), client, lg)
+			default:
+				dmlClient(s.dsn(), client, crng, lg)
 			}
-			dmlClient(s.dsn(), client, crng, lg)
 		}(i)
 	}
-	stopVacuum := make(chan struct{})
-	vacDone := make(chan struct{})
+	var loop []string
+	switch mode {
+	case "vacuum":
+		loop = []string{"VACUUM t", "VACUUM counters"}
+	case "truncate":
+		loop = []string{"VACUUM tail", "VACUUM t"}
+	case "checkpoint":
+		loop = []string{"CHECKPOINT"}
+	}
+	stopLoop := make(chan struct{})
+	loopDone := make(chan struct{})
 	go func() {
-		defer close(vacDone)
-		if mode != "vacuum" {
+		defer close(loopDone)
+		if loop == nil {
 			return
 		}
 		c, err := pgx.Connect(context.Background(), s.dsn())
@@ -407,29 +489,41 @@ func runUntilKill(t *testing.T, s *server, mode string, rng *rand.Rand, logs []*
 			return
 		}
 		defer c.Close(context.Background())
+		size := func() int64 {
+			var n int64
+			_ = c.QueryRow(context.Background(), "SELECT pg_relation_size('tail')").Scan(&n)
+			return n
+		}
 		for {
-			select {
-			case <-stopVacuum:
-				return
-			default:
-			}
-			if _, err := c.Exec(context.Background(), "VACUUM t"); err != nil {
-				return
-			}
-			if _, err := c.Exec(context.Background(), "VACUUM counters"); err != nil {
-				return
+			for _, sql := range loop {
+				select {
+				case <-stopLoop:
+					return
+				default:
+				}
+				before := int64(-1)
+				if sql == "VACUUM tail" {
+					before = size()
+				}
+				if _, err := c.Exec(context.Background(), sql); err != nil {
+					return
+				}
+				if before >= 0 && size() < before {
+					truncations++
+				}
 			}
 		}
 	}()
 	time.Sleep(time.Duration(300+rng.IntN(900)) * time.Millisecond)
 	s.kill()
-	close(stopVacuum)
+	close(stopLoop)
 	wg.Wait()
-	<-vacDone
+	<-loopDone
+	return truncations
 }
 
 func TestCrashRecovery(t *testing.T) {
-	modes := []string{"dml", "copy", "vacuum", "async"}
+	modes := crashModes
 	seeds := 2
 	if testing.Short() {
 		seeds = 1
@@ -449,22 +543,34 @@ func TestCrashRecovery(t *testing.T) {
 				for i := range logs {
 					logs[i] = &clientLog{}
 				}
+				truncations := 0
 				for cycle := 0; cycle < 2; cycle++ {
-					runUntilKill(t, s, mode, rng, logs)
+					truncations += runUntilKill(t, s, mode, rng, logs)
 					s = startServer(t, dir, settings...)
 					if !strings.Contains(s.log.String(), "heap check passed") {
 						t.Fatalf("restarted server did not check the heap:\n%s", s.log)
 					}
-					verify(t, s, logs, mode == "async")
+					if tl := verify(t, s, logs, mode == "async"); tl.lost+tl.phantom > 0 {
+						t.Fatalf("%d lost, %d phantom of %d checked", tl.lost, tl.phantom, tl.checked)
+					}
 				}
 				acked := 0
 				for _, lg := range logs {
-					acked += len(lg.acked) + len(lg.copyAcked)
+					acked += len(lg.acked) + len(lg.copyAcked) + len(lg.tailIns) + len(lg.tailDel)
+					for _, st := range lg.ddl {
+						if st.created {
+							acked++
+						}
+					}
 				}
 				if acked == 0 {
 					t.Fatalf("no transaction was acknowledged before the crashes\n%s", s.log)
 				}
 				t.Logf("%d acknowledged transactions survived two crashes", acked)
+				if mode == "truncate" {
+					t.Logf("VACUUM shrank tail %d times before the crashes", truncations)
+					checkTruncates(t, s)
+				}
 				s.stop(t)
 			})
 		}

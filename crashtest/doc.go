@@ -9,5 +9,18 @@
 // damages the WAL in the middle of its last segment and checks that the
 // server starts, stopping replay there with a clear log message.
 //
+// The workloads killed (crash_test.go, workloads_test.go): DML, COPY,
+// VACUUM, a table filled and emptied while VACUUM truncates its end, DDL
+// (CREATE TABLE, INSERT, CREATE INDEX, DROP TABLE as separate statements)
+// and CHECKPOINT in a loop. TestCrashRecovery runs each for two crashes;
+// TestCrashCycles (make crash) runs MINIPG_CRASH_CYCLES of them over one
+// data directory and logs the acknowledged changes checked, lost and
+// phantom.
+//
+// Disk faults (fault_test.go) are injected in the child through
+// internal/fault: no space for a relation file is an error to the client,
+// after which the server goes on and recovers cleanly; a failed WAL write or
+// fsync is a PANIC that ends the process, as in PostgreSQL.
+//
 // The package has no code besides its tests.
 package crashtest

@@ -31,7 +31,8 @@ const shutdownWriteTimeout = 2 * time.Second
 // terminating is used by the connection's own goroutine only.
 type conn struct {
 	srv  *Server
-	nc   net.Conn
+	nc   net.Conn // the socket, or the TLS connection over it once started
+	raw  net.Conn // the socket (read by terminate from any goroutine)
 	io   *connIO
 	be   *pgproto3.Backend
 	log  *slog.Logger
@@ -40,10 +41,14 @@ type conn struct {
 	user string
 	sess Session
 
+	ssl         bool   // the connection runs over TLS
+	tlsEndPoint []byte // tls-server-end-point channel binding data when ssl
+
 	stmts   map[string]*prepStmt // "" is the unnamed statement
 	portals map[string]*portal   // "" is the unnamed portal
 
 	ignoreTillSync bool // an extended-protocol message failed: skip to Sync
+	sentReady      bool // ReadyForQuery was the last message sent (see idleTimer)
 	unflushed      int  // approximate bytes sent since the last Flush
 
 	row  rowEncoder
@@ -94,6 +99,7 @@ func (s *Server) ServeConn(ctx context.Context, nc net.Conn) {
 	c := &conn{
 		srv:     s,
 		nc:      nc,
+		raw:     nc,
 		io:      cio,
 		be:      pgproto3.NewBackend(cio, cio),
 		log:     s.log.With("remote", nc.RemoteAddr().String()),
@@ -175,7 +181,11 @@ func (c *conn) messageLoop(ctx context.Context) error {
 		if c.terminating.Load() {
 			return &ioError{net.ErrClosed}
 		}
+		idle := c.idleTimer()
 		msg, err := c.be.Receive()
+		if idle() {
+			return errIdleInTransaction()
+		}
 		if err != nil {
 			return receiveError(err)
 		}
@@ -301,6 +311,7 @@ func (c *conn) readyForQuery() error {
 	}
 	c.rfqMsg.TxStatus = status
 	c.send(&c.rfqMsg)
+	c.sentReady = true
 	return c.flush()
 }
 
@@ -336,6 +347,12 @@ func (c *conn) closeAllPortals() {
 func (c *conn) terminate() {
 	c.terminating.Store(true)
 	c.cancelStatement()
+	c.wakeReader()
+}
+
+// wakeReader makes the connection's read fail, now and from then on. Safe
+// from any goroutine.
+func (c *conn) wakeReader() {
 	// Past the start-up phase the socket may be in blocking mode, where
 	// deadlines do not apply; shutting it down wakes the goroutine in
 	// either mode (see sockio.go).
@@ -344,6 +361,6 @@ func (c *conn) terminate() {
 		time.AfterFunc(shutdownWriteTimeout, func() { c.io.shutdown(syscall.SHUT_RDWR) })
 		return
 	}
-	_ = c.nc.SetReadDeadline(time.Now())
-	_ = c.nc.SetWriteDeadline(time.Now().Add(shutdownWriteTimeout))
+	_ = c.raw.SetReadDeadline(time.Now())
+	_ = c.raw.SetWriteDeadline(time.Now().Add(shutdownWriteTimeout))
 }

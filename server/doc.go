@@ -30,18 +30,32 @@
 //
 // # Connection lifecycle
 //
-//  1. Server.Serve accepts a connection and starts a goroutine (ServeConn).
+//  1. Server.Serve (or ServeListeners, for a TCP port and Unix-domain
+//     sockets made by ListenUnix, unixsock.go) accepts a connection and
+//     starts a goroutine (ServeConn).
 //  2. Start-up (handshake.go): the client may first send SSLRequest and/or
-//     GSSENCRequest; both are declined with a single byte 'N' (minipg has
-//     no TLS) and the client continues in the clear. A CancelRequest is
+//     GSSENCRequest. With Config.TLS (ssl=on) SSLRequest is answered 'S'
+//     and the TLS handshake (crypto/tls, TLS 1.2 or newer) runs on the
+//     socket, which nothing has been read from beyond the request, so no
+//     plaintext can be injected ahead of it (tls.go); otherwise, and always
+//     on a Unix-domain socket, it gets 'N' and the client continues in the
+//     clear or gives up (sslmode=require). GSSENCRequest always gets 'N',
+//     as from a PostgreSQL built without GSSAPI. A CancelRequest is
 //     served and the connection closed without reply. A protocol major
 //     version other than 3 is FATAL 0A000; a newer 3.x minor version or
 //     "_pq_." protocol options get NegotiateProtocolVersion (3.0), as
 //     PostgreSQL does.
-//  3. Authentication (auth.go): trust unless the server has a password;
-//     then SCRAM-SHA-256 (RFC 5802/7677 via github.com/xdg-go/scram, no
-//     channel binding), or MD5 or cleartext if configured. A wrong
-//     password is FATAL 28P01.
+//  3. Authentication (hba.go, auth.go): the first host-based
+//     authentication rule (pg_hba.conf format) matching the connection
+//     type (Unix socket, TCP with or without TLS), database, user and
+//     client address says how: trust, reject, SCRAM-SHA-256 (RFC 5802/7677
+//     via github.com/xdg-go/scram; over TLS also SCRAM-SHA-256-PLUS with
+//     tls-server-end-point channel binding), MD5 or cleartext. The
+//     built-in rules trust Unix-socket and loopback clients and refuse
+//     others when the server has no password, and ask everyone for it when
+//     it has one. No matching rule or a "reject" rule is FATAL 28000 with
+//     PostgreSQL's "no pg_hba.conf entry for host ..." or "pg_hba.conf
+//     rejects connection ..."; a wrong password is FATAL 28P01.
 //  4. The connection gets a process id (FATAL 53300 past
 //     Config.MaxConnections, 57P03 during shutdown), the session is created
 //     (Backend.NewSession with the start-up parameters, to which the
@@ -108,6 +122,14 @@
 // sleeping in read(2)) and sends FATAL 57P01 before closing it; a client
 // that does not take its results gets two seconds before the socket is
 // shut down altogether.
+//
+// Timeouts (timeout.go): each statement of a simple query and each Execute
+// runs under the session's statement_timeout (a context whose cause tells
+// a timeout from a CancelRequest, so the error says "due to statement
+// timeout"); while the connection waits inside a transaction block, a timer
+// of idle_in_transaction_session_timeout wakes the reader as shutdown does
+// and the connection ends with FATAL 25P03. lock_timeout is passed to the
+// engine on the statement's context (server/execbackend, txn.WithLockTimeout).
 //
 // # Errors and robustness
 //

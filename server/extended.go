@@ -155,9 +155,11 @@ func (c *conn) execute(ctx context.Context, m *pgproto3.Execute) error {
 	var tag string
 	var err error
 	finished := true
-	if pt.stmt.st.IsCopyFrom {
-		tag, err = c.copyIn(ctx, pt.p)
-	} else {
+	err = c.runStatement(ctx, func(ctx context.Context) (err error) {
+		if pt.stmt.st.IsCopyFrom {
+			tag, err = c.copyIn(ctx, pt.p)
+			return err
+		}
 		maxRows := int(m.MaxRows)
 		if maxRows < 0 {
 			maxRows = 0
@@ -167,7 +169,8 @@ func (c *conn) execute(ctx context.Context, m *pgproto3.Execute) error {
 			// The tag of a resumed portal counts the rows of this Execute.
 			tag = withCount(tag, c.sink.rows)
 		}
-	}
+		return err
+	})
 	if err != nil {
 		pt.failed = true
 		return err

@@ -72,6 +72,13 @@ type fakeSession struct {
 	implicit bool // an implicit transaction is open
 	notices  []*pgerr.Error
 	changes  map[string]string
+	settings map[string]string // what "set" set
+}
+
+// Setting reports what "set" set (see settingSession).
+func (s *fakeSession) Setting(name string) (string, bool) {
+	v, ok := s.settings[name]
+	return v, ok
 }
 
 func (s *fakeSession) Prepare(q string, paramTypes []types.OID) (*Statement, error) {
@@ -225,6 +232,10 @@ func (p *fakePortal) Run(ctx context.Context, maxRows int, emit func(row []types
 			s.changes = map[string]string{}
 		}
 		s.changes[p.f[1]] = p.f[2]
+		if s.settings == nil {
+			s.settings = map[string]string{}
+		}
+		s.settings[p.f[1]] = p.f[2]
 		return "SET", true, nil
 	case "sleep":
 		<-ctx.Done()

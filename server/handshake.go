@@ -76,14 +76,22 @@ func (c *conn) startup() error {
 			return err
 		}
 		if code == sslRequestCode && !sslDone {
-			// No TLS: answer 'N'; the client goes on in the clear (or gives up).
+			// With ssl off answer 'N': the client goes on in the clear
+			// (or gives up, as sslmode=require does).
 			sslDone = true
+			if c.srv.cfg.TLS != nil && !isUnixConn(c.nc) {
+				if err := c.startTLS(); err != nil {
+					return err
+				}
+				continue
+			}
 			if _, err := c.nc.Write([]byte{'N'}); err != nil {
 				return &ioError{err}
 			}
 			continue
 		}
 		if code == gssEncRequestCode && !gssDone {
+			// No GSSAPI: 'N', as a PostgreSQL built without it answers.
 			gssDone = true
 			if _, err := c.nc.Write([]byte{'N'}); err != nil {
 				return &ioError{err}
@@ -134,7 +142,9 @@ func (c *conn) startup() error {
 		delete(params, "options")
 	}
 
-	if err := c.srv.auth.authenticate(c, c.user); err != nil {
+	client := hbaClient{local: isUnixConn(c.nc), ssl: c.ssl, ip: c.srv.peerIP(c.nc),
+		database: params["database"], user: c.user}
+	if err := c.srv.auth.authenticate(c, client); err != nil {
 		return err
 	}
 
@@ -161,6 +171,7 @@ func (c *conn) startup() error {
 	c.send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: c.key})
 	c.sendNotices()
 	c.send(&pgproto3.ReadyForQuery{TxStatus: c.sess.TxStatus()})
+	c.sentReady = true
 	if err := c.flush(); err != nil {
 		return err
 	}

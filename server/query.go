@@ -99,15 +99,18 @@ func (c *conn) runSimpleStatement(ctx context.Context, sql string) (empty bool, 
 	}
 	defer p.Close()
 	var tag string
-	if st.IsCopyFrom {
-		tag, err = c.copyIn(ctx, p)
-	} else {
+	err = c.runStatement(ctx, func(ctx context.Context) (err error) {
+		if st.IsCopyFrom {
+			tag, err = c.copyIn(ctx, p)
+			return err
+		}
 		cols := p.Columns()
 		if cols != nil {
 			c.send(rowDescription(cols, nil))
 		}
 		tag, _, err = p.Run(ctx, 0, c.sink.start(cols, nil))
-	}
+		return err
+	})
 	if err != nil {
 		return false, err
 	}

@@ -175,7 +175,7 @@ func (c *memConn) Write(b []byte) (int, error) {
 }
 func (c *memConn) Close() error                       { return nil }
 func (c *memConn) LocalAddr() net.Addr                { return &net.TCPAddr{} }
-func (c *memConn) RemoteAddr() net.Addr               { return &net.TCPAddr{} }
+func (c *memConn) RemoteAddr() net.Addr               { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)} }
 func (c *memConn) SetDeadline(t time.Time) error      { return nil }
 func (c *memConn) SetReadDeadline(t time.Time) error  { return nil }
 func (c *memConn) SetWriteDeadline(t time.Time) error { return nil }

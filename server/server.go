@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/binary"
 	"errors"
 	"log/slog"
@@ -31,6 +32,16 @@ type Config struct {
 	Password   string
 	AuthMethod string
 
+	// HBA, when not nil, decides which clients may connect and how they
+	// authenticate (see hba.go); nil means DefaultHBA(Password,
+	// AuthMethod): without a password only Unix-socket and loopback
+	// clients get in, trusted.
+	HBA *HBA
+
+	// TLS, when not nil, is ssl=on: SSLRequest is answered 'S' and the
+	// connection continues over TLS with this configuration (see LoadTLS).
+	TLS *tls.Config
+
 	// MaxMessageSize bounds a frontend message body; 0 means
 	// DefaultMaxMessageSize. A larger message is a FATAL 08P01.
 	MaxMessageSize int
@@ -38,6 +49,10 @@ type Config struct {
 	// MaxConnections bounds the connections past start-up (max_connections);
 	// 0 means 100, PostgreSQL's default. One more is FATAL 53300.
 	MaxConnections int
+
+	// peerIP overrides the address a TCP client is taken to come from
+	// (tests: a loopback client seen as a remote one).
+	peerIP func(net.Conn) net.IP
 
 	// quietReads overrides defaultQuietReads (tests: 1 puts a lone
 	// connection in blocking mode at once, -1 keeps every one on the poller).
@@ -49,9 +64,10 @@ type Config struct {
 // Lock order: Server.mu is a leaf; it is never held while calling into a
 // connection or the backend.
 type Server struct {
-	cfg  Config
-	log  *slog.Logger
-	auth *authenticator
+	cfg         Config
+	log         *slog.Logger
+	auth        *authenticator
+	tlsEndPoint []byte // channel binding data of cfg.TLS's certificate
 
 	nextPID atomic.Uint32
 	busy    atomic.Int32   // connections not waiting for input (see sockio.go)
@@ -83,11 +99,12 @@ func New(cfg Config) (*Server, error) {
 		cfg.quietReads = defaultQuietReads
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger}
-	auth, err := newAuthenticator(cfg.Password, cfg.AuthMethod)
+	auth, err := newAuthenticator(cfg.Password, cfg.AuthMethod, cfg.HBA)
 	if err != nil {
 		return nil, err
 	}
 	s.auth = auth
+	s.tlsEndPoint = tlsEndPointOf(cfg.TLS)
 	s.mu.conns = make(map[uint32]*conn)
 	s.mu.all = make(map[*conn]struct{})
 	var b [2]byte
@@ -111,22 +128,49 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config) error {
 // It closes ln. The backend is not closed: that is the caller's job, after
 // Serve returns.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	stop := make(chan struct{})
-	defer close(stop)
+	return s.ServeListeners(ctx, ln)
+}
+
+// ServeListeners is Serve on several listeners at once (a TCP port and
+// Unix-domain sockets). A listener that fails for good stops them all.
+func (s *Server) ServeListeners(ctx context.Context, lns ...net.Listener) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	go func() {
-		select {
-		case <-ctx.Done():
-		case <-stop:
+		<-ctx.Done()
+		for _, ln := range lns {
+			_ = ln.Close()
 		}
-		_ = ln.Close()
 	}()
+	errs := make(chan error, len(lns))
+	for _, ln := range lns {
+		go func() {
+			err := s.acceptLoop(ctx, ln)
+			if err != nil {
+				cancel()
+			}
+			errs <- err
+		}()
+	}
 	var acceptErr error
+	for range lns {
+		if err := <-errs; err != nil && acceptErr == nil {
+			acceptErr = err
+		}
+	}
+	s.Shutdown()
+	s.wg.Wait()
+	return acceptErr
+}
+
+// acceptLoop serves ln until ctx is done (nil) or Accept fails for good.
+func (s *Server) acceptLoop(ctx context.Context, ln net.Listener) error {
 	var tempDelay time.Duration
 	for {
 		nc, err := ln.Accept()
 		if err != nil {
-			if ctx.Err() != nil {
-				break
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				return nil
 			}
 			var ne net.Error
 			if errors.As(err, &ne) && ne.Timeout() {
@@ -138,8 +182,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 				time.Sleep(tempDelay)
 				continue
 			}
-			acceptErr = err
-			break
+			return err
 		}
 		tempDelay = 0
 		s.wg.Add(1)
@@ -148,12 +191,6 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 			s.ServeConn(ctx, nc)
 		}()
 	}
-	s.Shutdown()
-	s.wg.Wait()
-	if acceptErr != nil && !errors.Is(acceptErr, net.ErrClosed) {
-		return acceptErr
-	}
-	return nil
 }
 
 // Shutdown asks every connection to terminate: its running statement is
@@ -234,3 +271,16 @@ func (s *Server) shuttingDown() bool {
 	defer s.mu.Unlock()
 	return s.mu.shutdown
 }
+
+// peerIP is the address the client of TCP connection nc comes from (nil
+// for a Unix-domain socket).
+func (s *Server) peerIP(nc net.Conn) net.IP {
+	if s.cfg.peerIP != nil && !isUnixConn(nc) {
+		return s.cfg.peerIP(nc)
+	}
+	return peerIP(nc)
+}
+
+// AuthRules returns the host-based authentication rules in force, for the
+// start-up log.
+func (s *Server) AuthRules() *HBA { return s.auth.hba }

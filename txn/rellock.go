@@ -3,6 +3,7 @@ package txn
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // relLocks is the relation lock table: one shared/exclusive lock per
@@ -34,7 +35,7 @@ type yielder struct {
 // LockRelation takes the lock on relation oid, shared or exclusive, waiting
 // while it conflicts; a waiting exclusive request blocks new shared ones, so
 // DDL is not starved by a stream of DML. Returns ctx.Err() if ctx ends
-// first. The returned func releases the lock and must be called exactly
+// first, 55P03 if ctx's lock timeout (WithLockTimeout) passes first. The returned func releases the lock and must be called exactly
 // once. The caller must not hold a buffer lock or Manager lock while waiting.
 func (m *Manager) LockRelation(ctx context.Context, oid uint32, exclusive bool) (release func(), err error) {
 	r := &m.rel
@@ -51,6 +52,9 @@ func (m *Manager) LockRelation(ctx context.Context, oid uint32, exclusive bool) 
 	if exclusive {
 		l.waitingWriters++
 	}
+	waited := false
+	var timeout <-chan time.Time
+	var stopTimer func()
 	for {
 		if exclusive && !l.writer && l.readers == 0 {
 			l.waitingWriters--
@@ -66,11 +70,21 @@ func (m *Manager) LockRelation(ctx context.Context, oid uint32, exclusive bool) 
 		}
 		ch := l.changed
 		r.mu.Unlock()
+		if !waited {
+			waited = true
+			timeout, stopTimer = lockTimer(ctx)
+			defer stopTimer()
+		}
+		var werr error
 		select {
 		case <-ch:
-			r.mu.Lock()
 		case <-ctx.Done():
-			r.mu.Lock()
+			werr = ctx.Err()
+		case <-timeout:
+			werr = errLockTimeout()
+		}
+		r.mu.Lock()
+		if werr != nil {
 			if exclusive {
 				l.waitingWriters--
 				// Readers held back by this writer may go now.
@@ -78,7 +92,7 @@ func (m *Manager) LockRelation(ctx context.Context, oid uint32, exclusive bool) 
 			}
 			r.releaseRefLocked(oid, l)
 			r.mu.Unlock()
-			return nil, ctx.Err()
+			return nil, werr
 		}
 	}
 	r.mu.Unlock()

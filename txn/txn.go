@@ -168,7 +168,8 @@ func (m *Manager) Begin() *Txn {
 }
 
 // Wait blocks until transaction xid is no longer running (returns at once
-// if it is not running), or ctx is done (returns ctx.Err()). The caller then
+// if it is not running), or ctx is done (returns ctx.Err()), or ctx's lock
+// timeout (WithLockTimeout) passes (55P03). The caller then
 // rechecks the tuple: Status tells whether xid committed. Wait does not
 // detect deadlocks; Txn.WaitFor does.
 func (m *Manager) Wait(ctx context.Context, xid uint32) error {
@@ -178,11 +179,15 @@ func (m *Manager) Wait(ctx context.Context, xid uint32) error {
 	if !ok {
 		return nil
 	}
+	timeout, stop := lockTimer(ctx)
+	defer stop()
 	select {
 	case <-ch:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	case <-timeout:
+		return errLockTimeout()
 	}
 }
 
@@ -440,11 +445,15 @@ func (t *Txn) WaitFor(ctx context.Context, xid uint32) error {
 	m.mu.Unlock()
 
 	var err error
+	timeout, stop := lockTimer(ctx)
 	select {
 	case <-ch:
 	case <-ctx.Done():
 		err = ctx.Err()
+	case <-timeout:
+		err = errLockTimeout()
 	}
+	stop()
 	m.mu.Lock()
 	delete(m.mu.waitsFor, t.xid)
 	m.mu.Unlock()

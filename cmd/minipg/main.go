@@ -3,22 +3,38 @@
 //	minipg [-D datadir] [-p port] [-h listen_address] [-c name=value ...] [--name=value ...]
 //
 // -D defaults to ./data (created on first start), -p to 5433, -h to
-// 127.0.0.1 ("*" listens on all interfaces). Any setting can be given as
+// 127.0.0.1 ("*" listens on all interfaces, which needs a password or an
+// hba file); the server also listens on a Unix-domain socket in
+// unix_socket_directories. Any setting can be given as
 // -c name=value (repeatable), for example shared_buffers=128MB,
 // fsm_policy=classic, max_connections=200, log_level=debug. The settings go to the executor,
 // which reports them with SHOW, except those the server keeps for itself:
 //
-//	password          require this password (also $MINIPG_PASSWORD); unset: trust
-//	auth_method       scram-sha-256 (default with a password), md5 or password
+//	password          the password clients give (also $MINIPG_PASSWORD); unset:
+//	                  loopback and Unix-socket clients are trusted, others refused
+//	auth_method       scram-sha-256 (default with a password), md5 or password:
+//	                  the method of the built-in rules (an hba file names its own)
+//	ssl               on: answer SSLRequest and serve TLS (default off)
+//	ssl_cert_file     server certificate chain, PEM (default server.crt in -D)
+//	ssl_key_file      its private key, PEM, mode 0600 (default server.key in -D)
+//	unix_socket_directories  comma-separated directories for the socket
+//	                  .s.PGSQL.<port> and its lock file (default /tmp; empty: none)
+//	hba_file          pg_hba.conf-format rules for who may connect and how
+//	                  (default: pg_hba.conf in -D if it exists; else built-in
+//	                  rules: with a password everyone authenticates, without
+//	                  one only loopback and Unix-socket clients, trusted)
 //	max_message_size  largest frontend message in bytes (default 1GB - 1)
 //	log_level         debug, info (default), warn or error
 //
 // SIGINT or SIGTERM stops accepting, terminates the connections, flushes
-// dirty pages (Engine.Close) and exits 0.
+// dirty pages (Engine.Close) and exits 0. A failed write or fsync of the WAL
+// is PostgreSQL's PANIC: the process logs it and exits with status 3 at
+// once, without flushing anything; the next start recovers from the WAL.
 package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -27,13 +43,16 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"minipg/executor"
 	"minipg/server"
 	"minipg/server/execbackend"
+	"minipg/storage/wal"
 )
 
 func main() {
@@ -44,6 +63,13 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// panicExitCode is the exit status after a PANIC (see run), and
+// panicExitDelay how long the process lives on after it.
+const (
+	panicExitCode  = 3
+	panicExitDelay = 200 * time.Millisecond
+)
 
 // settingsFlag collects repeated -c name=value.
 type settingsFlag map[string]string
@@ -64,6 +90,7 @@ func (s settingsFlag) Set(v string) error {
 // options is the parsed command line.
 type options struct {
 	dataDir  string
+	host     string // the listen address as given ("" for all interfaces)
 	addr     string
 	settings map[string]string
 }
@@ -109,7 +136,7 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	if h == "*" {
 		h = ""
 	}
-	return &options{dataDir: *dataDir, addr: net.JoinHostPort(h, strconv.Itoa(*port)), settings: settings}, nil
+	return &options{dataDir: *dataDir, host: h, addr: net.JoinHostPort(h, strconv.Itoa(*port)), settings: settings}, nil
 }
 
 // parseBytes parses a memory setting as postgres does: a number with an
@@ -130,6 +157,74 @@ func parseBytes(s string, blockUnit int64) (int64, error) {
 		return 0, fmt.Errorf("invalid value %q: valid units are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\"", s)
 	}
 	return n * mult, nil
+}
+
+// hbaPath is the hba file to read: hba_file (relative to the data
+// directory, as PostgreSQL reads it after moving there), else
+// pg_hba.conf in the data directory if it exists; "" for the built-in
+// rules.
+func hbaPath(opts *options) string {
+	if f := opts.settings["hba_file"]; f != "" {
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(opts.dataDir, f)
+		}
+		return f
+	}
+	f := filepath.Join(opts.dataDir, "pg_hba.conf")
+	if _, err := os.Stat(f); err == nil {
+		return f
+	}
+	return ""
+}
+
+// loadTLS reads the certificate and key when ssl is on. As in PostgreSQL,
+// relative file names are taken from the data directory.
+func loadTLS(opts *options) (*tls.Config, error) {
+	on := false
+	if v, ok := opts.settings["ssl"]; ok {
+		switch strings.ToLower(v) {
+		case "on", "true", "yes", "1":
+			on = true
+		case "off", "false", "no", "0":
+		default:
+			return nil, fmt.Errorf("parameter \"ssl\" requires a Boolean value")
+		}
+	}
+	if !on {
+		return nil, nil
+	}
+	file := func(name, def string) string {
+		f := opts.settings[name]
+		if f == "" {
+			f = def
+		}
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(opts.dataDir, f)
+		}
+		return f
+	}
+	return server.LoadTLS(file("ssl_cert_file", "server.crt"), file("ssl_key_file", "server.key"))
+}
+
+// loopbackHost reports whether host (a listen address; "" is every
+// interface) names only loopback addresses.
+func loopbackHost(host string) bool {
+	if host == "" {
+		return false
+	}
+	if ip := net.ParseIP(host); ip != nil {
+		return ip.IsLoopback()
+	}
+	ips, err := net.LookupIP(host)
+	if err != nil || len(ips) == 0 {
+		return false
+	}
+	for _, ip := range ips {
+		if !ip.IsLoopback() {
+			return false
+		}
+	}
+	return true
 }
 
 // run starts the server and blocks until ctx is cancelled. ready, if not
@@ -153,6 +248,20 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 		password = v
 	}
 	authMethod := opts.settings["auth_method"]
+	var hba *server.HBA
+	if path := hbaPath(opts); path != "" {
+		if hba, err = server.LoadHBA(path); err != nil {
+			return err
+		}
+	} else if password == "" && !loopbackHost(opts.host) {
+		return fmt.Errorf("refusing to listen on %q with no password and no hba_file: "+
+			"clients there could not authenticate; set password (or $MINIPG_PASSWORD) "+
+			"for SCRAM-SHA-256, or hba_file with rules for them, or listen on a loopback address", opts.addr)
+	}
+	tlsConfig, err := loadTLS(opts)
+	if err != nil {
+		return err
+	}
 	maxMsg := 0
 	if v, ok := opts.settings["max_message_size"]; ok {
 		n, err := parseBytes(v, 1)
@@ -172,7 +281,8 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 	engSettings := make(map[string]string, len(opts.settings))
 	for k, v := range opts.settings {
 		switch k {
-		case "password", "auth_method", "max_message_size", "log_level", "port", "listen_addresses":
+		case "password", "auth_method", "hba_file", "ssl", "ssl_cert_file", "ssl_key_file", "unix_socket_directories",
+			"max_message_size", "log_level", "port", "listen_addresses":
 			continue
 		}
 		engSettings[k] = v
@@ -187,6 +297,16 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 		}
 	}
 
+	// A failed WAL write or fsync is PostgreSQL's PANIC: no retry, no
+	// shutdown checkpoint; the process ends and the next start recovers
+	// from the WAL that is durable. The short delay lets the session that
+	// met the failure report its error to its client.
+	wal.SetPanicHandler(func(err error) {
+		log.Error("PANIC: terminating the server: a write or fsync of the write-ahead log failed; restart it to run crash recovery", "err", err)
+		time.AfterFunc(panicExitDelay, func() { os.Exit(panicExitCode) })
+	})
+	defer wal.SetPanicHandler(nil)
+
 	if err := os.MkdirAll(opts.dataDir, 0o700); err != nil {
 		return err
 	}
@@ -199,6 +319,8 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 		Logger:         log,
 		Password:       password,
 		AuthMethod:     authMethod,
+		HBA:            hba,
+		TLS:            tlsConfig,
 		MaxMessageSize: maxMsg,
 		MaxConnections: maxConns,
 	})
@@ -211,18 +333,33 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 		_ = eng.Close()
 		return err
 	}
-	auth := "trust"
-	if password != "" {
-		auth = authMethod
-		if auth == "" {
-			auth = server.AuthSCRAM
-		}
+	lns := []net.Listener{ln}
+	socketDirs := "/tmp"
+	if v, ok := opts.settings["unix_socket_directories"]; ok {
+		socketDirs = v
 	}
-	log.Info("database system is ready to accept connections", "addr", ln.Addr().String(), "datadir", opts.dataDir, "auth", auth)
+	for _, dir := range strings.Split(socketDirs, ",") {
+		if dir = strings.TrimSpace(dir); dir == "" {
+			continue
+		}
+		uln, err := server.ListenUnix(dir, ln.Addr().(*net.TCPAddr).Port, opts.dataDir)
+		if err != nil {
+			for _, l := range lns {
+				_ = l.Close()
+			}
+			_ = eng.Close()
+			return err
+		}
+		log.Info("listening on Unix socket", "path", uln.Addr().String())
+		lns = append(lns, uln)
+	}
+	rules := srv.AuthRules()
+	log.Info("client authentication", "source", rules.Source, "rules", rules.Summary(), "ssl", tlsConfig != nil)
+	log.Info("database system is ready to accept connections", "addr", ln.Addr().String(), "datadir", opts.dataDir)
 	if ready != nil {
 		ready(ln.Addr())
 	}
-	serveErr := srv.Serve(ctx, ln)
+	serveErr := srv.ServeListeners(ctx, lns...)
 	log.Info("shutting down")
 	closeErr := eng.Close()
 	if err := errors.Join(serveErr, closeErr); err != nil {

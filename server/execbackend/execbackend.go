@@ -10,6 +10,7 @@ import (
 	"minipg/executor"
 	"minipg/pgerr"
 	"minipg/server"
+	"minipg/txn"
 	"minipg/types"
 )
 
@@ -61,7 +62,7 @@ func (s session) Bind(st *server.Statement, params []types.Datum) (server.Portal
 	if err != nil {
 		return nil, err
 	}
-	return &portal{p: p, st: st}, nil
+	return &portal{p: p, st: st, s: s.s}, nil
 }
 
 func (s session) Sync() error                           { return s.s.Sync() }
@@ -70,8 +71,12 @@ func (s session) TakeNotices() []*pgerr.Error           { return s.s.TakeNotices
 func (s session) ParamStatusChanges() map[string]string { return s.s.ParamStatusChanges() }
 func (s session) Close()                                { s.s.Close() }
 
+// Setting is the session's value of a setting (SHOW's text).
+func (s session) Setting(name string) (string, bool) { return s.s.Setting(name) }
+
 type portal struct {
 	p    *executor.Portal
+	s    *executor.Session
 	st   *server.Statement
 	cols []server.Column
 	done bool // cols set
@@ -101,13 +106,22 @@ func sameSlice(a, b []executor.Column) bool {
 }
 
 func (p *portal) Run(ctx context.Context, maxRows int, emit func(row []types.Datum) error) (string, bool, error) {
-	return p.p.Run(ctx, maxRows, emit)
+	return p.p.Run(p.lockTimeout(ctx), maxRows, emit)
+}
+
+// lockTimeout gives ctx the session's lock_timeout: a wait for a row or
+// relation lock longer than that fails with 55P03.
+func (p *portal) lockTimeout(ctx context.Context) context.Context {
+	if v, ok := p.s.Setting("lock_timeout"); ok && v != "0" {
+		return txn.WithLockTimeout(ctx, server.ParseMillis(v))
+	}
+	return ctx
 }
 
 func (p *portal) CopyFormat() (string, int) { return p.p.CopyFormat() }
 
 func (p *portal) CopyFrom(ctx context.Context, r io.Reader) (string, error) {
-	return p.p.CopyFrom(ctx, r)
+	return p.p.CopyFrom(p.lockTimeout(ctx), r)
 }
 
 func (p *portal) Close() { p.p.Close() }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"minipg/internal/fault"
 	"minipg/storage/page"
 )
 
@@ -207,7 +208,11 @@ func (p *Pool) Extend(rel RelFileNode, fork Fork, n int) (uint32, error) {
 		p.releaseVictims(victims)
 		return 0, pgerr.FromSentinel(ErrIO, nil, "cannot extend file %q beyond %d blocks", ff.path, page.InvalidBlock)
 	}
-	if err := zeroExtend(f, int64(first)*page.BlockSize, n); err != nil {
+	err = fault.Check(fault.DataExtend, "write", ff.path)
+	if err == nil {
+		err = zeroExtend(f, int64(first)*page.BlockSize, n)
+	}
+	if err != nil {
 		p.releaseVictims(victims)
 		return 0, pgerr.FromSentinel(ErrIO, err, "could not extend file %q", ff.path)
 	}
@@ -322,7 +327,11 @@ func (p *Pool) writeBlock(rs *relState, tag Tag, buf []byte) error {
 	if err != nil {
 		return err
 	}
-	if _, err := f.WriteAt(buf, int64(tag.Block)*page.BlockSize); err != nil {
+	err = fault.Check(fault.DataWrite, "write", ff.path)
+	if err == nil {
+		_, err = f.WriteAt(buf, int64(tag.Block)*page.BlockSize)
+	}
+	if err != nil {
 		return pgerr.FromSentinel(ErrIO, err, "could not write block %d in file %q", tag.Block, ff.path)
 	}
 	rs.stats.written.Add(1)

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"minipg/internal/fault"
 	"minipg/pgerr"
 	"minipg/storage/page"
 )
@@ -532,11 +533,15 @@ func (l *Log) writeOut(sync bool) (uint64, error) {
 	if err != nil {
 		// The bytes are gone from the buffer: the log cannot go on (PostgreSQL PANICs).
 		l.fl.Lock()
-		if l.fl.err == nil {
+		first := l.fl.err == nil
+		if first {
 			l.fl.err = err
 			l.broken.Store(true)
 		}
 		l.fl.Unlock()
+		if first {
+			l.panic(err)
+		}
 		return 0, err
 	}
 	if cap(data) <= 4*l.opts.BufferSize {
@@ -562,7 +567,11 @@ func (l *Log) writeLocked(start uint64, data []byte) error {
 		if err != nil {
 			return err
 		}
-		if _, err := f.WriteAt(data[:n], off); err != nil {
+		err = fault.Check(fault.WALWrite, "write", f.Name())
+		if err == nil {
+			_, err = f.WriteAt(data[:n], off)
+		}
+		if err != nil {
 			return pgerr.FromSentinel(ErrIO, err, "could not write to WAL segment %s at offset %d", SegmentName(segno, l.segSize), off)
 		}
 		l.w.unsynced[segno] = true
@@ -579,7 +588,11 @@ func (l *Log) syncLocked() error {
 	cur := l.w.written / uint64(l.segSize)
 	for segno := range l.w.unsynced {
 		f := l.w.files[segno]
-		if err := fdatasync(f); err != nil {
+		err := fault.Check(fault.WALFsync, "fsync", f.Name())
+		if err == nil {
+			err = fdatasync(f)
+		}
+		if err != nil {
 			return pgerr.FromSentinel(ErrIO, err, "could not fsync WAL segment %s", SegmentName(segno, l.segSize))
 		}
 		l.stats.sync.Add(1)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+
+	"minipg/internal/fault"
 )
 
 // Segment sizes.
@@ -75,7 +77,10 @@ func (l *Log) segFileLocked(segno uint64) (*os.File, error) {
 		// New segment: zero-fill it to its full size (XLogFileInit), so
 		// later writes need no block allocation, fsync it, and make the
 		// directory entry durable at the next flush.
-		err = zeroFill(f, st.Size(), l.segSize)
+		err = fault.Check(fault.WALWrite, "write", path)
+		if err == nil {
+			err = zeroFill(f, st.Size(), l.segSize)
+		}
 		if err == nil {
 			err = f.Sync()
 		}
