@@ -157,7 +157,12 @@ func TestCheckPage(t *testing.T) {
 			lpOff, _, _ := page.ItemID(p, 1)
 			page.SetItemID(p, 1, lpOff, page.LPNormal, 10)
 		}},
-		{"ctid outside relation", func(p page.Page) { SetCtid(page.Item(p, 1), page.TID{Block: 5, Offset: 1}) }},
+		{"committed update's ctid outside relation", func(p page.Page) {
+			t := page.Item(p, 1)
+			SetInfomask(t, Infomask(t)&^HeapXmaxInvalid|HeapXmaxCommitted)
+			SetXmax(t, 2)
+			SetCtid(t, page.TID{Block: 5, Offset: 1})
+		}},
 		{"ctid offset 0", func(p page.Page) { SetCtid(page.Item(p, 1), page.TID{Block: 0, Offset: 0}) }},
 		{"too many attributes", func(p page.Page) {
 			it := page.Item(p, 1)
