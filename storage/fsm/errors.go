@@ -1,10 +1,6 @@
 package fsm
 
-import (
-	"fmt"
-
-	"minipg/pgerr"
-)
+import "minipg/pgerr"
 
 // Sentinels. Errors from this package wrap one of them (errors.Is works) and
 // carry its SQLSTATE.
@@ -18,5 +14,5 @@ var (
 
 // corruptf returns an ErrCorrupt error with a specific message.
 func corruptf(format string, args ...any) error {
-	return &pgerr.Error{Code: ErrCorrupt.Code, Message: "fsm: " + fmt.Sprintf(format, args...), Cause: ErrCorrupt}
+	return pgerr.FromSentinel(ErrCorrupt, nil, "fsm: "+format, args...)
 }
