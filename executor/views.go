@@ -50,6 +50,35 @@ func init() {
 		}
 		return out, nil
 	})
+	// minipg_stat_placement: where each table's new row versions landed
+	// since minipg_stat_placement_mark() (heap.PlacementStats): on fresh
+	// pages, on pages that existed at the mark, on pages already changed
+	// since the checkpoint's redo point (no full-page image to pay).
+	sql.RegisterVirtualTable("minipg_stat_placement", []catalog.Column{
+		textCol("relname"), textCol("policy"), int8Col("placements"), int8Col("fresh_pages"),
+		int8Col("pre_run_pages"), int8Col("logged_pages"), int8Col("mark_blocks"),
+	}, func(env any) ([][]types.Datum, error) {
+		e := env.(*Engine)
+		var out [][]types.Datum
+		for _, r := range e.openRelations() {
+			st := r.heap.PlacementStats()
+			out = append(out, []types.Datum{r.def.Name, r.heap.Policy().Name(), st.Placements, st.FreshPages,
+				st.PreRunPages, st.LoggedPages, int64(st.MarkBlocks)})
+		}
+		return out, nil
+	})
+	sql.RegisterFunction(sql.Function{
+		Name:   "minipg_stat_placement_mark",
+		Result: types.T{OID: types.Void, Typmod: -1},
+		Fn: func(env any, _ []types.Datum) (types.Datum, error) {
+			for _, r := range env.(*Engine).openRelations() {
+				if err := r.heap.MarkRunStart(); err != nil {
+					return nil, err
+				}
+			}
+			return "", nil
+		},
+	})
 	// minipg_stat_io: buffer pool counters per table (main and FSM forks).
 	sql.RegisterVirtualTable("minipg_stat_io", []catalog.Column{
 		textCol("relname"), int8Col("blocks"), int8Col("blks_read"), int8Col("blks_written"),

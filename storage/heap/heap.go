@@ -54,6 +54,7 @@ type Relation struct {
 	fsm      *fsm.Map
 	wal      *wal.Log // nil: changes are not logged
 	stats    relCounters
+	place    placementCounters
 	onPrune  func(removed int) // Options.OnPrune
 
 	indexAttrs atomic.Pointer[IndexAttrs] // set by SetIndexAttrs; nil = no indexes

@@ -63,7 +63,8 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 			return nil, err
 		}
 		p := buf.Page()
-		if page.IsNew(p) {
+		wasNew := page.IsNew(p)
+		if wasNew {
 			// PageInit a page extended but not used yet; it will be used soon.
 			page.Init(p, 0)
 			buf.MarkDirty()
@@ -82,6 +83,7 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 			free = page.HeapFreeSpace(p)
 		}
 		if target <= free {
+			r.notePlacement(blk, p, wasNew)
 			st.setTarget(r, blk)
 			return buf, nil
 		}
