@@ -310,9 +310,20 @@ func tpccMain(cmd string, args []string) (err error) {
 		if probe != nil {
 			stopWatch = probe.Watch(ctx, pc, 5*time.Second)
 		}
+		marked := false
+		if pc != nil && cmd != "load" {
+			// minipg only: count where new row versions land from here on.
+			_, merr := pc.Exec(ctx, "SELECT minipg_stat_placement_mark()")
+			marked = merr == nil
+		}
 		start := time.Now()
 		err = fn(ctx, connect, r)
 		stopWatch()
+		if marked {
+			if perr := placementFigures(ctx, pc, r); perr != nil {
+				r.note("placement figures: " + perr.Error())
+			}
+		}
 		f.prog.logf("%s: %s done in %v", cmd, t.Name, time.Since(start).Round(time.Millisecond))
 		if err != nil {
 			r.note("FAILED: " + err.Error())
@@ -480,4 +491,30 @@ func createSchema(ctx context.Context, dsn, schema string) error {
 func layoutOf(table string, rows []tpcc.RowBlock) Layout {
 	b, s := tpcc.Histograms(rows)
 	return Layout{Map: tpcc.BuildBlockMap(table, rows), BlocksHist: b, SpanHist: s}
+}
+
+// placementFigures adds, per bmsql_ table that received new row versions
+// since the mark, the share of them that landed on pages that existed at
+// the mark (where a free space map fed by VACUUM sends them) and on pages
+// already changed since the redo point (no full-page image), from
+// minipg_stat_placement.
+func placementFigures(ctx context.Context, c *pgx.Conn, r *result) error {
+	rows, err := c.Query(ctx, "SELECT relname, placements, pre_run_pages, logged_pages FROM minipg_stat_placement "+
+		"WHERE relname LIKE 'bmsql_%' AND placements > 0 ORDER BY relname")
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name string
+		var n, pre, logged int64
+		if err := rows.Scan(&name, &n, &pre, &logged); err != nil {
+			return err
+		}
+		short := strings.TrimPrefix(name, "bmsql_")
+		r.num(short+": new versions placed", float64(n), "%.0f")
+		r.num(short+": on pre-run pages %", 100*float64(pre)/float64(n), "%.2f")
+		r.num(short+": on pages logged since redo %", 100*float64(logged)/float64(n), "%.2f")
+	}
+	return rows.Err()
 }
