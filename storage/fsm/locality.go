@@ -84,6 +84,9 @@ type locality struct {
 		// wantRun holds targets whose loading owner found them full and
 		// got InvalidBlock from Retry: its Extend gives it a run.
 		wantRun map[uint32]struct{}
+		// prevRun holds the size of the run a loading session just
+		// finished, keyed by its last page, until its next run is sized.
+		prevRun map[uint32]int
 		// reserved counts pages in runs not yet handed out.
 		reserved int64
 		// vacuumSeq is seq when the running (or last) VACUUM began: an
@@ -181,6 +184,7 @@ func newLocality(src reloptions.Source) Policy {
 	p.small.Store(int32(smallTableBlocksParam.Int(src)))
 	p.mu.owned = map[uint32]*run{}
 	p.mu.wantRun = map[uint32]struct{}{}
+	p.mu.prevRun = map[uint32]int{}
 	return p
 }
 

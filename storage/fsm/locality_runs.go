@@ -9,17 +9,25 @@ import "minipg/storage/buffer"
 // locality.mu.
 
 const (
+	// minRunPages is a loading session's first run when other loaders are
+	// active; each next run of the same session is twice the last, up to
+	// maxRunPages (and a sixteenth of the relation shared among the active
+	// loaders), so that a session loading many pages crosses few run
+	// boundaries, where its rows cannot stay on adjacent blocks.
+	minRunPages = 16
 	// maxRunPages is the longest run of fresh pages reserved for one
 	// loading session.
-	maxRunPages = 16
+	maxRunPages = 256
 	// activeRunMoves: a run that has not moved in this many moves of all
 	// runs no longer counts as an active loader.
 	activeRunMoves = 64
 	// maxOwned bounds the owned map (stale entries of ended sessions), and
 	// maxReserved the pages reserved in runs, all sessions together: the
 	// pages extended and not used that a relation can be left with.
-	maxOwned    = 256
-	maxReserved = 8 * maxRunPages
+	maxOwned = 256
+	// minMaxReserved is the least of the bound on reserved pages; the
+	// bound is a sixteenth of the relation when that is more.
+	minMaxReserved = 8 * minRunPages
 )
 
 // run is a loading session's reservation: pages next .. end-1, consecutive,
@@ -27,6 +35,7 @@ const (
 // is keyed by will be given.
 type run struct {
 	next, end uint32
+	size      int // pages in the run, the first one included
 	last      int64
 	// loading is set for a session that was loading when it got the page
 	// (not for a session's first fresh page): only then is the page kept
@@ -47,6 +56,13 @@ func (p *locality) leave(tried uint32, isTarget, insert bool) (owned bool, next 
 	}
 	delete(p.mu.owned, tried)
 	if !insert || rn.next >= rn.end {
+		if insert && rn.loading {
+			// The session's next run doubles this one (runLenLocked).
+			if len(p.mu.prevRun) >= maxOwned {
+				clear(p.mu.prevRun)
+			}
+			p.mu.prevRun[tried] = rn.size
+		}
 		return true, InvalidBlock
 	}
 	next = rn.next
@@ -134,7 +150,7 @@ func (p *locality) takeFresh(m *Map, ref, prevTarget uint32) uint32 {
 		return InvalidBlock
 	}
 	want := p.runLenLocked(m, prevTarget)
-	var cats [maxRunPages]uint8
+	cats := make([]uint8, max(want, 1))
 	end := blk + 1
 	if want > 1 {
 		m.leafRange(blk+1, cats[:want-1])
@@ -159,8 +175,12 @@ func (p *locality) takeFresh(m *Map, ref, prevTarget uint32) uint32 {
 // reserved after it. The caller holds mu.
 func (p *locality) ownLocked(m *Map, cur, next, end uint32, loading bool) {
 	p.mu.seq++
-	p.mu.owned[cur] = &run{next: next, end: end, last: p.mu.seq, loading: loading}
+	p.mu.owned[cur] = &run{next: next, end: end, size: int(end - cur), last: p.mu.seq, loading: loading}
 	p.mu.reserved += int64(end - next)
+	maxReserved := int64(minMaxReserved)
+	if n, err := m.pool.NBlocks(m.rel, buffer.MainFork); err == nil {
+		maxReserved = max(maxReserved, int64(n/16))
+	}
 	// Entries of sessions that went away (or lost their target) stay
 	// until evicted, the stalest first: past maxOwned entries, or while
 	// more than maxReserved pages are reserved. An evicted run's pages
@@ -203,10 +223,14 @@ func (p *locality) reservedLocked(blk uint32) bool {
 
 // runLenLocked is how many fresh pages to reserve for a loading session:
 // one when no other loader is active (its next extension is adjacent
-// anyway, and a lone session must not leave spare pages behind), else up
-// to maxRunPages, but no more than a sixteenth of the relation shared among
-// the active loaders, so that reservations left unused stay bounded.
+// anyway, and a lone session must not leave spare pages behind), else
+// minRunPages, or twice the session's last run (self is the page it is
+// leaving), up to maxRunPages, but no more than a sixteenth of the relation
+// shared among the active loaders, so that reservations left unused stay
+// bounded.
 func (p *locality) runLenLocked(m *Map, self uint32) int {
+	prev := p.mu.prevRun[self]
+	delete(p.mu.prevRun, self)
 	active := 0
 	for b, r := range p.mu.owned {
 		if b != self && r.last > p.mu.seq-activeRunMoves {
@@ -220,5 +244,5 @@ func (p *locality) runLenLocked(m *Map, self uint32) int {
 	if err != nil {
 		return 1
 	}
-	return max(1, min(maxRunPages, int(n)/(16*(active+1))))
+	return max(1, min(max(minRunPages, 2*prev), maxRunPages, int(n)/(16*(active+1))))
 }

@@ -340,7 +340,7 @@ func TestLocalityConcurrentLoaders(t *testing.T) {
 				t.Errorf("locality: %d pages hold rows of two loading sessions", shared)
 			}
 			used := len(owner)
-			if unused := int(n) - used; unused > maxReserved+maxLocalityExtendBy/4 {
+			if unused := int(n) - used; unused > max(minMaxReserved, int(n)/16)+maxLocalityExtendBy/4 {
 				t.Errorf("locality: %d of %d pages extended and never used", unused, n)
 			}
 			if int64(int(n)-used) < st.Own[cReservedPages] {
