@@ -113,15 +113,22 @@ func (b *binder) opExpr(a *pg_query.A_Expr, op string) (Expr, error) {
 		}
 		return nil, b.errAt(a.Location, pgerr.FeatureNotSupported, "prefix operator %s is not supported", op)
 	}
-	l, err := b.expr(a.Lexpr)
-	if err != nil {
-		return nil, err
-	}
-	r, err := b.expr(a.Rexpr)
+	l, r, err := b.operands(a)
 	if err != nil {
 		return nil, err
 	}
 	return b.binary(op, l, r, a.Location)
+}
+
+// operands binds the two sides of a binary A_Expr.
+func (b *binder) operands(a *pg_query.A_Expr) (l, r Expr, err error) {
+	if l, err = b.expr(a.Lexpr); err != nil {
+		return nil, nil, err
+	}
+	if r, err = b.expr(a.Rexpr); err != nil {
+		return nil, nil, err
+	}
+	return l, r, nil
 }
 
 // inList binds x [NOT] IN (list): all operands are resolved to one common
@@ -175,11 +182,7 @@ func (b *binder) betweenExpr(a *pg_query.A_Expr) (Expr, error) {
 // distinctExpr binds IS [NOT] DISTINCT FROM, a comparison that treats NULLs
 // as values.
 func (b *binder) distinctExpr(a *pg_query.A_Expr) (Expr, error) {
-	l, err := b.expr(a.Lexpr)
-	if err != nil {
-		return nil, err
-	}
-	r, err := b.expr(a.Rexpr)
+	l, r, err := b.operands(a)
 	if err != nil {
 		return nil, err
 	}

@@ -40,10 +40,7 @@ type yielder struct {
 func (m *Manager) LockRelation(ctx context.Context, oid uint32, exclusive bool) (release func(), err error) {
 	r := &m.rel
 	r.mu.Lock()
-	if r.locks == nil {
-		r.locks = make(map[uint32]*relLock)
-	}
-	l := r.locks[oid]
+	l := r.lockLocked(oid)
 	if l == nil {
 		l = &relLock{changed: make(chan struct{})}
 		r.locks[oid] = l
@@ -124,10 +121,7 @@ func (m *Manager) TryLockRelationYielding(oid uint32, yield func()) (release fun
 	r := &m.rel
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.locks == nil {
-		r.locks = make(map[uint32]*relLock)
-	}
-	l := r.locks[oid]
+	l := r.lockLocked(oid)
 	if l != nil && (l.writer || l.waitingWriters > 0) {
 		return nil, false
 	}
@@ -187,10 +181,7 @@ func (m *Manager) TryLockRelationExclusive(oid uint32) (release func(), ok bool)
 	r := &m.rel
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.locks == nil {
-		r.locks = make(map[uint32]*relLock)
-	}
-	l := r.locks[oid]
+	l := r.lockLocked(oid)
 	if l != nil && (l.writer || l.readers > 0 || l.waitingWriters > 0) {
 		return nil, false
 	}
@@ -210,4 +201,13 @@ func (m *Manager) TryLockRelationExclusive(oid uint32) (release func(), ok bool)
 			r.mu.Unlock()
 		})
 	}, true
+}
+
+// lockLocked returns oid's entry in the lock table, or nil; the caller
+// holds r.mu.
+func (r *relLocks) lockLocked(oid uint32) *relLock {
+	if r.locks == nil {
+		r.locks = make(map[uint32]*relLock)
+	}
+	return r.locks[oid]
 }
