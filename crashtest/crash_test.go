@@ -382,21 +382,7 @@ func verify(t *testing.T, s *server, logs []*clientLog, async bool) tally {
 	}
 	// COPY batches: acknowledged ones complete, the one in flight complete
 	// or absent, nothing else.
-	rows, err := c.Query(ctx, "SELECT client, batch, count(*) FROM t2 GROUP BY client, batch")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[[2]int]int{}
-	for rows.Next() {
-		var cl, b, n int
-		if err := rows.Scan(&cl, &b, &n); err != nil {
-			t.Fatal(err)
-		}
-		got[[2]int{cl, b}] = n
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
+	got := batchCounts(t, c, "t2")
 	for client, lg := range logs {
 		if async {
 			lg.copyAcked = nil // not tracked without durability
@@ -796,4 +782,26 @@ func TestDDLCrash(t *testing.T) {
 		t.Fatal("the dropped table is back")
 	}
 	s.stop(t)
+}
+
+// batchCounts returns the rows of each (client, batch) of a COPY workload's
+// table.
+func batchCounts(t *testing.T, c *pgx.Conn, tbl string) map[[2]int]int {
+	t.Helper()
+	rows, err := c.Query(context.Background(), "SELECT client, batch, count(*) FROM "+tbl+" GROUP BY client, batch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[[2]int]int{}
+	for rows.Next() {
+		var cl, b, n int
+		if err := rows.Scan(&cl, &b, &n); err != nil {
+			t.Fatal(err)
+		}
+		got[[2]int{cl, b}] = n
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return got
 }

@@ -53,21 +53,7 @@ func tailClient(dsn string, client int, rng *rand.Rand, lg *clientLog) {
 func verifyTail(t *testing.T, c *pgx.Conn, logs []*clientLog) tally {
 	t.Helper()
 	var tl tally
-	rows, err := c.Query(context.Background(), "SELECT client, batch, count(*) FROM tail GROUP BY client, batch")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[[2]int]int{}
-	for rows.Next() {
-		var cl, b, n int
-		if err := rows.Scan(&cl, &b, &n); err != nil {
-			t.Fatal(err)
-		}
-		got[[2]int{cl, b}] = n
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
+	got := batchCounts(t, c, "tail")
 	for client, lg := range logs {
 		deleted := map[int]bool{}
 		for _, b := range lg.tailDel {
