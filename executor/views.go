@@ -53,17 +53,20 @@ func init() {
 	// minipg_stat_placement: where each table's new row versions landed
 	// since minipg_stat_placement_mark() (heap.PlacementStats): on fresh
 	// pages, on pages that existed at the mark, on pages already changed
-	// since the checkpoint's redo point (no full-page image to pay).
+	// since the checkpoint's redo point (no full-page image to pay); the
+	// update_ columns count the versions of updates that left their page
+	// (the rest are inserts).
 	sql.RegisterVirtualTable("minipg_stat_placement", []catalog.Column{
 		textCol("relname"), textCol("policy"), int8Col("placements"), int8Col("fresh_pages"),
-		int8Col("pre_run_pages"), int8Col("logged_pages"), int8Col("mark_blocks"),
+		int8Col("pre_run_pages"), int8Col("logged_pages"), int8Col("update_placements"),
+		int8Col("update_pre_run_pages"), int8Col("mark_blocks"),
 	}, func(env any) ([][]types.Datum, error) {
 		e := env.(*Engine)
 		var out [][]types.Datum
 		for _, r := range e.openRelations() {
 			st := r.heap.PlacementStats()
 			out = append(out, []types.Datum{r.def.Name, r.heap.Policy().Name(), st.Placements, st.FreshPages,
-				st.PreRunPages, st.LoggedPages, int64(st.MarkBlocks)})
+				st.PreRunPages, st.LoggedPages, st.Updates, st.UpdatesPreRun, int64(st.MarkBlocks)})
 		}
 		return out, nil
 	})

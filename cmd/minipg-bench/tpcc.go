@@ -499,22 +499,28 @@ func layoutOf(table string, rows []tpcc.RowBlock) Layout {
 // already changed since the redo point (no full-page image), from
 // minipg_stat_placement.
 func placementFigures(ctx context.Context, c *pgx.Conn, r *result) error {
-	rows, err := c.Query(ctx, "SELECT relname, placements, pre_run_pages, logged_pages FROM minipg_stat_placement "+
-		"WHERE relname LIKE 'bmsql_%' AND placements > 0 ORDER BY relname")
+	rows, err := c.Query(ctx, "SELECT relname, placements, pre_run_pages, logged_pages, update_placements, update_pre_run_pages "+
+		"FROM minipg_stat_placement WHERE relname LIKE 'bmsql_%' AND placements > 0 ORDER BY relname")
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var name string
-		var n, pre, logged int64
-		if err := rows.Scan(&name, &n, &pre, &logged); err != nil {
+		var n, pre, logged, upd, updPre int64
+		if err := rows.Scan(&name, &n, &pre, &logged, &upd, &updPre); err != nil {
 			return err
 		}
 		short := strings.TrimPrefix(name, "bmsql_")
-		r.num(short+": new versions placed", float64(n), "%.0f")
-		r.num(short+": on pre-run pages %", 100*float64(pre)/float64(n), "%.2f")
-		r.num(short+": on pages logged since redo %", 100*float64(logged)/float64(n), "%.2f")
+		if ins := n - upd; ins > 0 {
+			r.num(short+": inserts", float64(ins), "%.0f")
+			r.num(short+": inserts on pre-run pages %", 100*float64(pre-updPre)/float64(ins), "%.2f")
+		}
+		if upd > 0 {
+			r.num(short+": moved update versions", float64(upd), "%.0f")
+			r.num(short+": moved versions on pre-run pages %", 100*float64(updPre)/float64(upd), "%.2f")
+		}
+		r.num(short+": new versions on pages logged since redo %", 100*float64(logged)/float64(n), "%.2f")
 	}
 	return rows.Err()
 }

@@ -83,7 +83,7 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 			free = page.HeapFreeSpace(p)
 		}
 		if target <= free {
-			r.notePlacement(blk, p, wasNew)
+			r.notePlacement(blk, p, wasNew, other != nil)
 			st.setTarget(r, blk)
 			return buf, nil
 		}

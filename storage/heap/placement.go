@@ -18,6 +18,9 @@ import (
 // since the last MarkRunStart (or Open).
 type PlacementStats struct {
 	Placements int64 // pages chosen for a new version or a batch of them
+	// Updates counts the placements of update versions that left their
+	// page (the rest are inserts), UpdatesPreRun those on pre-run pages.
+	Updates, UpdatesPreRun int64
 	// FreshPages: the page was new (extended and never used).
 	FreshPages int64
 	// PreRunPages: the page existed at the mark (block < MarkBlocks).
@@ -32,21 +35,28 @@ type PlacementStats struct {
 
 type placementCounters struct {
 	placements, fresh, preRun, logged atomic.Int64
+	updates, updatesPreRun            atomic.Int64
 	// mark is the relation's size at MarkRunStart, + 1 (0: never marked).
 	mark atomic.Uint32
 }
 
 // notePlacement counts a placement on blk, whose page p is exclusively
 // locked; wasNew says the page was new before the insert path initialized
-// it.
-func (r *Relation) notePlacement(blk uint32, p page.Page, wasNew bool) {
+// it, update that the placement is of an update's new version.
+func (r *Relation) notePlacement(blk uint32, p page.Page, wasNew, update bool) {
 	c := &r.place
 	c.placements.Add(1)
+	if update {
+		c.updates.Add(1)
+	}
 	if wasNew {
 		c.fresh.Add(1)
 	}
 	if m := c.mark.Load(); m > 0 && blk < m-1 {
 		c.preRun.Add(1)
+		if update {
+			c.updatesPreRun.Add(1)
+		}
 	}
 	if r.wal != nil && !wasNew && !r.wal.NeedsFPI(page.LSN(p)) {
 		c.logged.Add(1)
@@ -65,6 +75,8 @@ func (r *Relation) MarkRunStart() error {
 	c.fresh.Store(0)
 	c.preRun.Store(0)
 	c.logged.Store(0)
+	c.updates.Store(0)
+	c.updatesPreRun.Store(0)
 	c.mark.Store(n + 1)
 	return nil
 }
@@ -73,7 +85,8 @@ func (r *Relation) MarkRunStart() error {
 func (r *Relation) PlacementStats() PlacementStats {
 	c := &r.place
 	s := PlacementStats{Placements: c.placements.Load(), FreshPages: c.fresh.Load(),
-		PreRunPages: c.preRun.Load(), LoggedPages: c.logged.Load()}
+		PreRunPages: c.preRun.Load(), LoggedPages: c.logged.Load(),
+		Updates: c.updates.Load(), UpdatesPreRun: c.updatesPreRun.Load()}
 	if m := c.mark.Load(); m > 0 {
 		s.MarkBlocks = m - 1
 	}
