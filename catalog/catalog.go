@@ -91,6 +91,9 @@ type Catalog struct {
 		byOID   map[uint32]*Table // all tables
 		byName  map[string]*Table // all tables by name
 		indexes map[string]uint32 // index name -> table OID
+
+		seqs     map[string]*seqState // sequences by name
+		seqByOID map[uint32]*seqState // sequences by OID
 	}
 }
 
@@ -171,6 +174,9 @@ func (c *Catalog) load() error {
 	}
 	if err := iter.Close(); err != nil {
 		return pgerr.Wrapf(err, pgerr.IOError, "could not read catalog")
+	}
+	if err := c.loadSequences(); err != nil {
+		return err
 	}
 	v, closer, err := c.db.Get([]byte(oidSeqKey))
 	switch {
@@ -265,7 +271,8 @@ func (c *Catalog) RelationExists(name string) bool {
 func (c *Catalog) relationExistsLocked(name string) bool {
 	_, t := c.mu.byName[name]
 	_, i := c.mu.indexes[name]
-	return t || i
+	_, s := c.mu.seqs[name]
+	return t || i || s
 }
 
 // CreateTable stores a new table. def gives Name, Columns, Options and
@@ -341,9 +348,10 @@ func (c *Catalog) CreateTable(def *Table) (*Table, error) {
 	return t, nil
 }
 
-// DropTable removes a table and its indexes in one synced batch and returns
-// the removed definition, so that the caller can drop its heap file and its
-// in-memory indexes. 42P01 if there is no such table.
+// DropTable removes a table, its indexes and the sequences its columns own
+// in one synced batch and returns the removed definition, so that the
+// caller can drop its heap file and its in-memory indexes. 42P01 if there
+// is no such table.
 func (c *Catalog) DropTable(oid uint32) (*Table, error) {
 	c.ddlMu.Lock()
 	defer c.ddlMu.Unlock()
@@ -351,8 +359,16 @@ func (c *Catalog) DropTable(oid uint32) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.writeLocked(c.mu.nextOID, nil, []uint32{oid}); err != nil {
+	owned := c.ownedSequencesLocked(oid)
+	var seqs []uint32
+	for _, st := range owned {
+		seqs = append(seqs, st.def.OID)
+	}
+	if err := c.writeBatchLocked(c.mu.nextOID, nil, []uint32{oid}, nil, seqs); err != nil {
 		return nil, err
+	}
+	for _, st := range owned {
+		c.dropSeqLocked(st)
 	}
 	c.mu.Lock()
 	c.unpublishLocked(t)
@@ -620,6 +636,12 @@ func (c *Catalog) usableLocked() error {
 // writeLocked writes one synced batch: the OID counter, the tables in put
 // and the deletion of the tables in del. Caller holds ddlMu.
 func (c *Catalog) writeLocked(nextOID uint32, put []*Table, del []uint32) error {
+	return c.writeBatchLocked(nextOID, put, del, nil, nil)
+}
+
+// writeBatchLocked is writeLocked with sequence definitions to store
+// (seqPut) and delete (seqDel) in the same batch. Caller holds ddlMu.
+func (c *Catalog) writeBatchLocked(nextOID uint32, put []*Table, del []uint32, seqPut []*Sequence, seqDel []uint32) error {
 	b := c.db.NewBatch()
 	defer b.Close()
 	if err := b.Set([]byte(oidSeqKey), []byte(strconv.FormatUint(uint64(nextOID), 10)), nil); err != nil {
@@ -638,6 +660,9 @@ func (c *Catalog) writeLocked(nextOID uint32, put []*Table, del []uint32) error 
 		if err := b.Delete(tableKey(oid), nil); err != nil {
 			return pgerr.Wrapf(err, pgerr.IOError, "could not write catalog")
 		}
+	}
+	if err := putSeqs(b, seqPut, seqDel); err != nil {
+		return err
 	}
 	if err := c.commit(b); err != nil {
 		return pgerr.Wrapf(err, pgerr.IOError, "could not write catalog")
@@ -729,4 +754,27 @@ func (t *Table) maxOID() uint32 {
 		m = max(m, idx.OID)
 	}
 	return m
+}
+
+// SetColumnDefault sets (expr != "") or drops (expr == "") the DEFAULT of
+// column col (0-based), as ALTER TABLE ... ALTER COLUMN ... SET/DROP
+// DEFAULT does; expr is SQL text the SQL layer has bound once. Returns the
+// updated table.
+func (c *Catalog) SetColumnDefault(tableOID uint32, col int, expr string) (*Table, error) {
+	c.ddlMu.Lock()
+	defer c.ddlMu.Unlock()
+	old, err := c.tableLocked(tableOID)
+	if err != nil {
+		return nil, err
+	}
+	if col < 0 || col >= len(old.Columns) {
+		return nil, pgerr.New(pgerr.UndefinedColumn, "column number %d of relation \"%s\" does not exist", col+1, old.Name)
+	}
+	t := old.Clone()
+	t.Columns[col].Default = expr
+	if err := c.writeLocked(c.mu.nextOID, []*Table{t}, nil); err != nil {
+		return nil, err
+	}
+	c.replace(old, t)
+	return t, nil
 }

@@ -79,7 +79,10 @@ func (c *Catalog) Check() error {
 			return corrupt("table %q has %d primary keys", t.Name, primaries)
 		}
 	}
-	if len(names) != len(c.mu.byName)+len(c.mu.indexes) {
+	if err := c.checkSequencesLocked(claim); err != nil {
+		return err
+	}
+	if len(names) != len(c.mu.byName)+len(c.mu.indexes)+len(c.mu.seqs) {
 		return corrupt("name maps hold %d tables and %d indexes, %d relations found",
 			len(c.mu.byName), len(c.mu.indexes), len(names))
 	}

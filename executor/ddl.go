@@ -58,6 +58,10 @@ func (s *Session) dropTable(ctx context.Context, st *sql.DropTable) (string, err
 	for _, name := range st.Names {
 		t, ok := e.cat.Table(name)
 		if !ok {
+			if _, isSeq := e.cat.Sequence(name); isSeq {
+				return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", name).
+					WithHint("Use DROP SEQUENCE to remove a sequence.")
+			}
 			if st.IfExists {
 				s.notice(pgerr.SeverityNotice, pgerr.SuccessfulCompletion, "table \"%s\" does not exist, skipping", name)
 				continue

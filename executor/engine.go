@@ -70,6 +70,14 @@ type catalogStore interface {
 	DropIndex(name string) (*catalog.Table, catalog.Index, error)
 	AlterConstraints(tableOID uint32, drop []string, add []catalog.Index) (*catalog.Table, []catalog.Index, error)
 	ChooseRelationName(name1, name2, label string) string
+	TableByOID(oid uint32) (*catalog.Table, bool)
+	SetColumnDefault(tableOID uint32, col int, expr string) (*catalog.Table, error)
+	CreateSequence(def catalog.Sequence) (*catalog.Sequence, error)
+	DropSequence(oid uint32) error
+	Sequence(name string) (*catalog.Sequence, bool)
+	SequenceByOID(oid uint32) (*catalog.Sequence, bool)
+	NextVal(oid uint32) (first, last int64, err error)
+	SetVal(oid uint32, value int64, isCalled bool) error
 	Close() error
 }
 

@@ -157,6 +157,7 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 	case *sql.Discard:
 		return st.Tag, nil
 	case *sql.CreateTable, *sql.DropTable, *sql.CreateIndex, *sql.DropIndex, *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing,
+		*sql.CreateSequence, *sql.DropSequence, *sql.AlterDefault,
 		*sql.Insert, *sql.Update, *sql.Delete:
 		if err := s.checkReadOnly(readOnlyName(st)); err != nil {
 			return "", err
@@ -185,6 +186,12 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return s.alterConstraints(ctx, st)
 	case *sql.AlterMissing:
 		return s.alterMissing(st)
+	case *sql.CreateSequence:
+		return s.createSequence(st)
+	case *sql.DropSequence:
+		return s.dropSequence(ctx, st, st.Cascade)
+	case *sql.AlterDefault:
+		return s.alterDefault(ctx, st)
 	case *sql.Vacuum:
 		if s.explicit {
 			return "", pgerr.New(pgerr.ActiveSQLTransaction, "VACUUM cannot run inside a transaction block")
@@ -216,8 +223,12 @@ func readOnlyName(st sql.Stmt) string {
 		return "DROP INDEX"
 	case *sql.CreateIndex:
 		return "CREATE INDEX"
-	case *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing:
+	case *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing, *sql.AlterDefault:
 		return "ALTER TABLE"
+	case *sql.CreateSequence:
+		return "CREATE SEQUENCE"
+	case *sql.DropSequence:
+		return "DROP SEQUENCE"
 	case *sql.Insert:
 		return "INSERT"
 	case *sql.Update:

@@ -61,6 +61,9 @@ type Session struct {
 	// setting changed only by SET LOCAL reverts at commit too).
 	gucUndo map[string]string
 	gucKeep map[string]string
+
+	seqs    map[uint32]*seqCache // sequences used in this session (currval)
+	lastSeq uint32               // the sequence nextval last advanced (lastval)
 }
 
 // NewSession starts a session. startup holds the start-up packet's

@@ -240,6 +240,9 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 	case n.GetIndexStmt() != nil:
 		s, err := b.createIndex(n.GetIndexStmt())
 		return s, nil, err
+	case n.GetCreateSeqStmt() != nil:
+		s, err := b.createSequence(n.GetCreateSeqStmt())
+		return s, nil, err
 	case n.GetCopyStmt() != nil:
 		s, err := b.copyStmt(n.GetCopyStmt())
 		return s, nil, err

@@ -97,6 +97,12 @@ func (b *binder) alterTable(s *pg_query.AlterTableStmt) (Stmt, error) {
 				return nil, err
 			}
 			cons.Cmds = append(cons.Cmds, cmd)
+		case pg_query.AlterTableType_AT_ColumnDefault:
+			if len(s.Cmds) != 1 {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE with ALTER COLUMN ... DEFAULT and other subcommands is not supported").
+					WithHint("Run them as separate ALTER TABLE statements.")
+			}
+			return b.alterDefault(t, c)
 		case pg_query.AlterTableType_AT_DropConstraint:
 			// CASCADE drops what depends on the constraint: nothing can
 			// (minipg has no foreign keys), so it is RESTRICT.

@@ -275,6 +275,8 @@ func ValidatePolicy(v string) error {
 func (b *binder) dropStmt(s *pg_query.DropStmt) (Stmt, error) {
 	switch s.RemoveType {
 	case pg_query.ObjectType_OBJECT_TABLE:
+	case pg_query.ObjectType_OBJECT_SEQUENCE:
+		return b.dropSequence(s)
 	case pg_query.ObjectType_OBJECT_INDEX:
 		if s.Concurrent {
 			return nil, pgerr.Unimplemented("DROP INDEX CONCURRENTLY")
