@@ -287,14 +287,28 @@ func (c *Catalog) relationExistsLocked(name string) bool {
 // The caller creates the heap file for RelFileNode (a file without a catalog
 // entry is garbage; a catalog entry without a file is not).
 func (c *Catalog) CreateTable(def *Table) (*Table, error) {
+	t, _, err := c.CreateTableWithSequences(def, nil)
+	return t, err
+}
+
+// CreateTableWithSequences is CreateTable that also creates, in the same
+// batch, the sequences of the table's serial columns: each of seqs is
+// validated as CreateSequence would and owned by the new table's column
+// OwnedByColumn. Their names must be free (42P07).
+func (c *Catalog) CreateTableWithSequences(def *Table, seqs []Sequence) (*Table, []*Sequence, error) {
+	t, made, err := c.createTable(def, seqs)
+	return t, made, err
+}
+
+func (c *Catalog) createTable(def *Table, seqDefs []Sequence) (*Table, []*Sequence, error) {
 	t := def.Clone()
 	if len(t.Columns) > MaxColumns {
-		return nil, pgerr.New(pgerr.TooManyColumns, "tables can have at most %d columns", MaxColumns)
+		return nil, nil, pgerr.New(pgerr.TooManyColumns, "tables can have at most %d columns", MaxColumns)
 	}
 	seen := make(map[string]bool, len(t.Columns))
 	for _, col := range t.Columns {
 		if seen[col.Name] {
-			return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", col.Name)
+			return nil, nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", col.Name)
 		}
 		seen[col.Name] = true
 	}
@@ -305,10 +319,10 @@ func (c *Catalog) CreateTable(def *Table) (*Table, error) {
 	c.ddlMu.Lock()
 	defer c.ddlMu.Unlock()
 	if err := c.usableLocked(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if c.relationExistsLocked(t.Name) {
-		return nil, errRelationExists(t.Name)
+		return nil, nil, errRelationExists(t.Name)
 	}
 	next := c.mu.nextOID
 	t.OID = next
@@ -319,33 +333,51 @@ func (c *Catalog) CreateTable(def *Table) (*Table, error) {
 	for i := range t.Indexes {
 		idx := &t.Indexes[i]
 		if idx.Name == "" {
-			return nil, pgerr.New(pgerr.InternalError, "an index of table \"%s\" has no name", t.Name)
+			return nil, nil, pgerr.New(pgerr.InternalError, "an index of table \"%s\" has no name", t.Name)
 		}
 		if names[idx.Name] || c.relationExistsLocked(idx.Name) {
-			return nil, errRelationExists(idx.Name)
+			return nil, nil, errRelationExists(idx.Name)
 		}
 		names[idx.Name] = true
 		if idx.Primary {
 			if primary {
-				return nil, errMultiplePrimaryKeys(t.Name)
+				return nil, nil, errMultiplePrimaryKeys(t.Name)
 			}
 			primary = true
 		}
 		if err := t.fixIndex(idx); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		idx.OID = next
 		next++
 	}
-	if err := c.writeLocked(next, []*Table{t}, nil); err != nil {
-		return nil, err
+	var seqs []*Sequence
+	for _, sd := range seqDefs {
+		q := sd
+		if names[q.Name] || c.relationExistsLocked(q.Name) {
+			return nil, nil, errRelationExists(q.Name)
+		}
+		names[q.Name] = true
+		q.OID = next
+		next++
+		q.OwnedByTable = t.OID
+		q.LastValue, q.IsCalled = q.Start, false
+		seqs = append(seqs, &q)
+	}
+	if err := c.writeBatchLocked(next, []*Table{t}, nil, seqs, nil); err != nil {
+		return nil, nil, err
 	}
 	c.mu.Lock()
 	c.mu.nextOID = next
 	c.publishLocked(t)
+	for _, q := range seqs {
+		st := &seqState{def: q, last: q.LastValue}
+		c.mu.seqs[q.Name] = st
+		c.mu.seqByOID[q.OID] = st
+	}
 	c.mu.version++
 	c.mu.Unlock()
-	return t, nil
+	return t, seqs, nil
 }
 
 // DropTable removes a table, its indexes and the sequences its columns own

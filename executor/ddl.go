@@ -27,7 +27,8 @@ func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string,
 	if len(def.Options) == 0 {
 		def.Options = nil
 	}
-	t, err := e.cat.CreateTable(def)
+	seqs := serialSequences(e.cat, def, st.Serials)
+	t, _, err := e.cat.CreateTableWithSequences(def, seqs)
 	if err != nil {
 		if pgerr.CodeOf(err) == pgerr.DuplicateTable && st.IfNotExists {
 			s.notice(pgerr.SeverityNotice, pgerr.DuplicateTable, "relation \"%s\" already exists, skipping", def.Name)

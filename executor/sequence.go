@@ -13,6 +13,7 @@ package executor
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"minipg/catalog"
@@ -327,4 +328,30 @@ func (c *evalCtx) callSequenceFunc(f *sql.Func, args []types.Datum) (v types.Dat
 		return nil, true, err
 	}
 	return n, true, nil
+}
+
+// serialSequences names the sequences of def's serial columns as
+// PostgreSQL does (table_column_seq, made unique with a number), sets each
+// column's default to nextval of it and returns their definitions, AS the
+// column's type.
+func serialSequences(cat catalogStore, def *catalog.Table, serials []int) []catalog.Sequence {
+	var out []catalog.Sequence
+	taken := map[string]bool{}
+	for _, c := range serials {
+		col := &def.Columns[c]
+		name := cat.ChooseRelationName(def.Name, col.Name, "seq")
+		for pass := 1; taken[name] || name == def.Name; pass++ {
+			name = catalog.MakeObjectName(def.Name, col.Name, "seq"+strconv.Itoa(pass))
+		}
+		taken[name] = true
+		ref := name
+		if strings.ToLower(name) != name || strings.ContainsAny(name, ".\" ") {
+			ref = `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+		}
+		col.Default = "nextval('" + strings.ReplaceAll(ref, "'", "''") + "'::regclass)"
+		_, hi := catalog.SeqTypeBounds(col.TypeOID)
+		out = append(out, catalog.Sequence{Name: name, TypeOID: col.TypeOID, Increment: 1, MinValue: 1, MaxValue: hi,
+			Start: 1, Cache: 1, OwnedByColumn: int16(c + 1)})
+	}
+	return out
 }

@@ -45,13 +45,18 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 	// PRIMARY KEY and UNIQUE constraints, column and table ones, in the
 	// order they are written (PostgreSQL's ixconstraints).
 	var keys []ConstraintCmd
+	var serials []int
 	for _, el := range s.TableElts {
 		switch {
 		case el.GetColumnDef() != nil:
 			cd := el.GetColumnDef()
-			t, err := b.typeName(cd.TypeName)
+			t, serial, err := b.columnType(cd.TypeName)
 			if err != nil {
 				return nil, err
+			}
+			if serial {
+				serials = append(serials, len(def.Columns))
+				cd.IsNotNull = true
 			}
 			if t.OID == types.TID || t.OID == types.Unknown || t.OID == types.Void {
 				return nil, b.errAt(cd.Location, pgerr.FeatureNotSupported, "columns of type %s are not supported", t.Name())
@@ -67,6 +72,9 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 					col.NotNull = true
 				case pg_query.ConstrType_CONSTR_NULL:
 				case pg_query.ConstrType_CONSTR_DEFAULT:
+					if slices.Contains(serials, len(def.Columns)) {
+						return nil, pgerr.New(pgerr.SyntaxError, "multiple default values specified for column \"%s\" of table \"%s\"", cd.Colname, name)
+					}
 					txt, err := deparseExpr(c.RawExpr)
 					if err != nil {
 						return nil, err
@@ -125,7 +133,7 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 		return nil, err
 	}
 	def.Options = opts
-	return &CreateTable{Def: def, IfNotExists: s.IfNotExists}, nil
+	return &CreateTable{Def: def, IfNotExists: s.IfNotExists, Serials: serials}, nil
 }
 
 func constraintName(t pg_query.ConstrType) string {
@@ -584,4 +592,22 @@ func (b *binder) setStmt(s *pg_query.VariableSetStmt) (*Set, error) {
 		return &Set{Name: "", Value: "", Reset: false, Local: true}, nil
 	}
 	return nil, pgerr.Unimplemented("SET FROM CURRENT")
+}
+
+// columnType resolves a column's type name; serial, bigserial and
+// smallserial (and serial4/serial8/serial2) are integer columns whose
+// sequence the executor creates (serial reports them).
+func (b *binder) columnType(tn *pg_query.TypeName) (types.T, bool, error) {
+	if tn != nil && len(tn.Names) == 1 && len(tn.ArrayBounds) == 0 && len(tn.Typmods) == 0 {
+		switch tn.Names[0].GetString_().GetSval() {
+		case "serial", "serial4":
+			return types.TInt4, true, nil
+		case "bigserial", "serial8":
+			return types.TInt8, true, nil
+		case "smallserial", "serial2":
+			return types.TInt2, true, nil
+		}
+	}
+	t, err := b.typeName(tn)
+	return t, false, err
 }

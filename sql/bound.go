@@ -265,6 +265,10 @@ type Delete struct {
 type CreateTable struct {
 	Def         *catalog.Table
 	IfNotExists bool
+	// Serials are the positions of serial columns: the executor creates
+	// each one's sequence (table_column_seq, owned by the column) with the
+	// table and makes nextval of it the column's default.
+	Serials []int
 }
 
 // DropTable is a bound DROP TABLE.
