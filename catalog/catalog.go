@@ -54,6 +54,29 @@ type Index struct {
 	Constraint bool `json:"constraint,omitempty"`
 }
 
+// Referential actions of a foreign key (pg_constraint.confdeltype and
+// confupdtype).
+const (
+	FKNoAction   = "a"
+	FKRestrict   = "r"
+	FKCascade    = "c"
+	FKSetNull    = "n"
+	FKSetDefault = "d"
+)
+
+// ForeignKey is a FOREIGN KEY constraint of the table that holds it (the
+// referencing table): Columns of this table reference RefColumns of table
+// RefTable, which a unique index of RefTable covers (the SQL layer checks).
+// MATCH SIMPLE: a row with a NULL in any of Columns is not checked.
+type ForeignKey struct {
+	Name       string  `json:"name"`
+	Columns    []int16 `json:"columns"`
+	RefTable   uint32  `json:"ref_table"`
+	RefColumns []int16 `json:"ref_columns"`
+	OnDelete   string  `json:"on_delete,omitempty"` // FKNoAction when ""
+	OnUpdate   string  `json:"on_update,omitempty"`
+}
+
 // IsConstraint reports whether idx belongs to a PRIMARY KEY or UNIQUE
 // constraint rather than being a plain CREATE INDEX.
 func (idx Index) IsConstraint() bool { return idx.Primary || idx.Constraint }
@@ -68,6 +91,7 @@ type Table struct {
 	Columns     []Column          `json:"columns"`
 	Options     map[string]string `json:"options,omitempty"` // reloptions: fillfactor, fsm_policy, ...
 	Indexes     []Index           `json:"indexes,omitempty"`
+	ForeignKeys []ForeignKey      `json:"foreign_keys,omitempty"`
 }
 
 // Catalog is the table catalog, stored in pebble with an in-memory copy.
@@ -328,6 +352,13 @@ func (c *Catalog) createTable(def *Table, seqDefs []Sequence) (*Table, []*Sequen
 	t.OID = next
 	t.RelFileNode = next
 	next++
+	for i := range t.ForeignKeys {
+		if t.ForeignKeys[i].RefTable == 0 { // references the new table itself
+			t.ForeignKeys[i].RefTable = t.OID
+		} else if _, ok := c.mu.byOID[t.ForeignKeys[i].RefTable]; !ok {
+			return nil, nil, errNoTable(t.ForeignKeys[i].RefTable)
+		}
+	}
 	names := map[string]bool{t.Name: true}
 	primary := false
 	for i := range t.Indexes {
@@ -390,6 +421,18 @@ func (c *Catalog) DropTable(oid uint32) (*Table, error) {
 	t, err := c.tableLocked(oid)
 	if err != nil {
 		return nil, err
+	}
+	for _, other := range c.mu.byOID {
+		if other.OID == oid {
+			continue
+		}
+		for _, fk := range other.ForeignKeys {
+			if fk.RefTable == oid {
+				return nil, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop table %s because other objects depend on it", t.Name).
+					WithDetail("constraint %s on table %s depends on table %s", fk.Name, other.Name, t.Name).
+					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+			}
+		}
 	}
 	owned := c.ownedSequencesLocked(oid)
 	var seqs []uint32
@@ -750,6 +793,11 @@ func (t *Table) Clone() *Table {
 	for i := range c.Indexes {
 		c.Indexes[i].Columns = slices.Clone(c.Indexes[i].Columns)
 	}
+	c.ForeignKeys = slices.Clone(t.ForeignKeys)
+	for i := range c.ForeignKeys {
+		fk := &c.ForeignKeys[i]
+		fk.Columns, fk.RefColumns = slices.Clone(fk.Columns), slices.Clone(fk.RefColumns)
+	}
 	return &c
 }
 
@@ -809,4 +857,70 @@ func (c *Catalog) SetColumnDefault(tableOID uint32, col int, expr string) (*Tabl
 	}
 	c.replace(old, t)
 	return t, nil
+}
+
+// AddForeignKey adds a FOREIGN KEY constraint to table tableOID (the
+// caller has checked its columns, the referenced table's unique index and
+// the existing rows). 42710 if the table has a constraint of that name;
+// 42P01 if either table is gone. Returns the updated table.
+func (c *Catalog) AddForeignKey(tableOID uint32, fk ForeignKey) (*Table, error) {
+	c.ddlMu.Lock()
+	defer c.ddlMu.Unlock()
+	old, err := c.tableLocked(tableOID)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := c.mu.byOID[fk.RefTable]; !ok {
+		return nil, errNoTable(fk.RefTable)
+	}
+	if old.HasConstraint(fk.Name) {
+		return nil, pgerr.New(pgerr.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", fk.Name, old.Name)
+	}
+	t := old.Clone()
+	fk.Columns, fk.RefColumns = slices.Clone(fk.Columns), slices.Clone(fk.RefColumns)
+	t.ForeignKeys = append(t.ForeignKeys, fk)
+	if err := c.writeLocked(c.mu.nextOID, []*Table{t}, nil); err != nil {
+		return nil, err
+	}
+	c.replace(old, t)
+	return t, nil
+}
+
+// DropForeignKey removes the FOREIGN KEY constraint name of table
+// tableOID; 42704 if it has none of that name. Returns the updated table.
+func (c *Catalog) DropForeignKey(tableOID uint32, name string) (*Table, error) {
+	c.ddlMu.Lock()
+	defer c.ddlMu.Unlock()
+	old, err := c.tableLocked(tableOID)
+	if err != nil {
+		return nil, err
+	}
+	i := slices.IndexFunc(old.ForeignKeys, func(fk ForeignKey) bool { return fk.Name == name })
+	if i < 0 {
+		return nil, pgerr.New(pgerr.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", name, old.Name)
+	}
+	t := old.Clone()
+	t.ForeignKeys = slices.Delete(t.ForeignKeys, i, i+1)
+	if err := c.writeLocked(c.mu.nextOID, []*Table{t}, nil); err != nil {
+		return nil, err
+	}
+	c.replace(old, t)
+	return t, nil
+}
+
+// HasConstraint reports whether t has a constraint (a key's index or a
+// foreign key) called name.
+func (t *Table) HasConstraint(name string) bool {
+	return slices.ContainsFunc(t.Indexes, func(idx Index) bool { return idx.IsConstraint() && idx.Name == name }) ||
+		slices.ContainsFunc(t.ForeignKeys, func(fk ForeignKey) bool { return fk.Name == name })
+}
+
+// ForeignKey returns t's foreign key called name.
+func (t *Table) ForeignKey(name string) (ForeignKey, bool) {
+	for _, fk := range t.ForeignKeys {
+		if fk.Name == name {
+			return fk, true
+		}
+	}
+	return ForeignKey{}, false
 }

@@ -75,6 +75,20 @@ func (c *Catalog) Check() error {
 				}
 			}
 		}
+		for _, fk := range t.ForeignKeys {
+			ref, ok := c.mu.byOID[fk.RefTable]
+			if !ok {
+				return corrupt("foreign key %q of %q references missing table %d", fk.Name, t.Name, fk.RefTable)
+			}
+			if len(fk.Columns) == 0 || len(fk.Columns) != len(fk.RefColumns) {
+				return corrupt("foreign key %q of %q has %d columns referencing %d", fk.Name, t.Name, len(fk.Columns), len(fk.RefColumns))
+			}
+			for i := range fk.Columns {
+				if fk.Columns[i] < 1 || int(fk.Columns[i]) > len(t.Columns) || fk.RefColumns[i] < 1 || int(fk.RefColumns[i]) > len(ref.Columns) {
+					return corrupt("foreign key %q of %q has a column out of range", fk.Name, t.Name)
+				}
+			}
+		}
 		if primaries > 1 {
 			return corrupt("table %q has %d primary keys", t.Name, primaries)
 		}

@@ -179,7 +179,7 @@ func (ld *copyLoader) finishRow(row []types.Datum) error {
 	}
 	ld.arena = arena
 	ld.tups = append(ld.tups, arena[start:len(arena):len(arena)])
-	if len(r.indexes) > 0 {
+	if len(r.indexes) > 0 || len(r.def.ForeignKeys) > 0 {
 		if row == nil {
 			if row, err = en.datums(); err != nil {
 				return err
@@ -206,11 +206,16 @@ func (ld *copyLoader) flush() error {
 		return err
 	}
 	ncols := len(r.types)
-	if len(r.indexes) > 0 {
+	if len(r.indexes) > 0 || len(r.def.ForeignKeys) > 0 {
 		for i, tid := range tids {
 			ld.rows[i][ncols] = tid
 			if err := ld.x.insertIndexEntries(ld.rows[i], tid, nil); err != nil {
 				return err
+			}
+			if len(r.def.ForeignKeys) > 0 {
+				if err := ld.x.checkReferencing(r, ld.rows[i], nil); err != nil {
+					return err
+				}
 			}
 		}
 	}

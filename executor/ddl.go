@@ -19,6 +19,9 @@ func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string,
 	}
 	def := st.Def.Clone() // a prepared statement may run again: names are chosen each time
 	nameConstraintIndexes(e.cat, def)
+	if err := s.createTableForeignKeys(def, st.ForeignKeys); err != nil {
+		return "", err
+	}
 	if _, ok := def.Options["fsm_policy"]; !ok {
 		if v := s.settings["fsm_policy"]; v != "" && v != e.settings["fsm_policy"] {
 			def.Options["fsm_policy"] = v
@@ -70,6 +73,9 @@ func (s *Session) dropTable(ctx context.Context, st *sql.DropTable) (string, err
 			return "", pgerr.New(pgerr.UndefinedTable, "table \"%s\" does not exist", name)
 		}
 		tables = append(tables, t)
+	}
+	if err := s.dropTableDependents(ctx, tables, st.Cascade); err != nil {
+		return "", err
 	}
 	for _, t := range tables {
 		release, err := e.txns.LockRelation(ctx, t.OID, true)

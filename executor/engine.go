@@ -47,6 +47,8 @@ type Engine struct {
 	checkpointHook func() error // set once before use; nil = flush + save
 	wal            *engineWAL   // write-ahead log (wal.go)
 
+	fkRefs fkRefCache // foreign keys by referenced table (fkey.go)
+
 	closeOnce sync.Once // Close runs once
 	closeErr  error     // what it returned
 
@@ -73,6 +75,8 @@ type catalogStore interface {
 	ChooseRelationName(name1, name2, label string) string
 	TableByOID(oid uint32) (*catalog.Table, bool)
 	SetColumnDefault(tableOID uint32, col int, expr string) (*catalog.Table, error)
+	AddForeignKey(tableOID uint32, fk catalog.ForeignKey) (*catalog.Table, error)
+	DropForeignKey(tableOID uint32, name string) (*catalog.Table, error)
 	CreateSequence(def catalog.Sequence) (*catalog.Sequence, error)
 	DropSequence(oid uint32) error
 	Sequence(name string) (*catalog.Sequence, bool)

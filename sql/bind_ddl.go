@@ -46,6 +46,7 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 	// order they are written (PostgreSQL's ixconstraints).
 	var keys []ConstraintCmd
 	var serials []int
+	var fks []FKCmd
 	for _, el := range s.TableElts {
 		switch {
 		case el.GetColumnDef() != nil:
@@ -93,6 +94,12 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 					}
 					k.Columns = []string{cd.Colname}
 					keys = append(keys, k)
+				case pg_query.ConstrType_CONSTR_FOREIGN:
+					fk, err := b.fkConstraint(c, cd.Colname)
+					if err != nil {
+						return nil, err
+					}
+					fks = append(fks, fk)
 				default:
 					return nil, b.errAt(c.Location, pgerr.FeatureNotSupported, "%s constraints are not supported", constraintName(c.Contype))
 				}
@@ -107,6 +114,12 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 					return nil, err
 				}
 				keys = append(keys, k)
+			case pg_query.ConstrType_CONSTR_FOREIGN:
+				fk, err := b.fkConstraint(c, "")
+				if err != nil {
+					return nil, err
+				}
+				fks = append(fks, fk)
 			default:
 				return nil, b.errAt(c.Location, pgerr.FeatureNotSupported, "%s constraints are not supported", constraintName(c.Contype))
 			}
@@ -133,7 +146,7 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 		return nil, err
 	}
 	def.Options = opts
-	return &CreateTable{Def: def, IfNotExists: s.IfNotExists, Serials: serials}, nil
+	return &CreateTable{Def: def, IfNotExists: s.IfNotExists, Serials: serials, ForeignKeys: fks}, nil
 }
 
 func constraintName(t pg_query.ConstrType) string {
@@ -300,10 +313,7 @@ func (b *binder) dropStmt(s *pg_query.DropStmt) (Stmt, error) {
 	default:
 		return nil, pgerr.Unimplemented("DROP " + strings.TrimPrefix(s.RemoveType.String(), "OBJECT_"))
 	}
-	if s.Behavior == pg_query.DropBehavior_DROP_CASCADE {
-		// Nothing depends on tables here; CASCADE is the same as RESTRICT.
-	}
-	out := &DropTable{IfExists: s.MissingOk}
+	out := &DropTable{IfExists: s.MissingOk, Cascade: s.Behavior == pg_query.DropBehavior_DROP_CASCADE}
 	for _, o := range s.Objects {
 		items := o.GetList().GetItems()
 		if len(items) == 0 {

@@ -269,12 +269,15 @@ type CreateTable struct {
 	// each one's sequence (table_column_seq, owned by the column) with the
 	// table and makes nextval of it the column's default.
 	Serials []int
+	// ForeignKeys are its FOREIGN KEY constraints, resolved by the executor.
+	ForeignKeys []FKCmd
 }
 
 // DropTable is a bound DROP TABLE.
 type DropTable struct {
 	Names    []string
 	IfExists bool
+	Cascade  bool // drops the foreign keys of other tables that reference them
 }
 
 // DropIndex is a bound DROP INDEX.
