@@ -924,3 +924,28 @@ func (t *Table) ForeignKey(name string) (ForeignKey, bool) {
 	}
 	return ForeignKey{}, false
 }
+
+// NewRelFileNode gives table tableOID a new relfilenode (a fresh OID), as
+// TRUNCATE does in PostgreSQL, in one synced batch, and returns the updated
+// table. The caller creates the new file and removes the old one; a crash
+// in between leaves one of them an orphan, which start-up removes.
+func (c *Catalog) NewRelFileNode(tableOID uint32) (*Table, error) {
+	c.ddlMu.Lock()
+	defer c.ddlMu.Unlock()
+	old, err := c.tableLocked(tableOID)
+	if err != nil {
+		return nil, err
+	}
+	t := old.Clone()
+	t.RelFileNode = c.mu.nextOID
+	if err := c.writeLocked(t.RelFileNode+1, []*Table{t}, nil); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.mu.nextOID = t.RelFileNode + 1
+	c.unpublishLocked(old)
+	c.publishLocked(t)
+	c.mu.version++
+	c.mu.Unlock()
+	return t, nil
+}

@@ -55,6 +55,13 @@ func (pt *Portal) CopyFrom(ctx context.Context, r io.Reader) (tag string, err er
 		pt.done = true
 		return "", s.fail(err)
 	}
+	if pt.copy.Freeze && !s.newRels[pt.copy.Table.OID] {
+		// PostgreSQL's rule; minipg then loads the rows as usual (not
+		// frozen).
+		pt.done = true
+		return "", s.fail(pgerr.New(pgerr.ObjectNotInPrerequisiteState,
+			"cannot perform COPY FREEZE because the table was not created or truncated in the current subtransaction"))
+	}
 	n, err := pt.copyFrom(ctx, r)
 	if err != nil {
 		pt.finish(err)

@@ -52,6 +52,7 @@ func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string,
 	e.mu.Lock()
 	e.mu.rels[t.OID] = r
 	e.mu.Unlock()
+	s.markNewRelfilenode(t.OID)
 	return "CREATE TABLE", nil
 }
 

@@ -500,6 +500,9 @@ func (x *execCtx) delete(st *sql.Delete) (int64, error) {
 		return r.heap.Delete(x.snap, tid, x.xid, x.cid)
 	}
 	refs := x.s.e.referencing(r.def.OID)
+	if x.skipReferenced {
+		refs = nil
+	}
 	finish := func(row []types.Datum) ([]types.Datum, error) {
 		if len(refs) > 0 {
 			if err := x.checkReferenced(r, refs, row, nil); err != nil {

@@ -76,6 +76,8 @@ type catalogStore interface {
 	TableByOID(oid uint32) (*catalog.Table, bool)
 	SetColumnDefault(tableOID uint32, col int, expr string) (*catalog.Table, error)
 	AddForeignKey(tableOID uint32, fk catalog.ForeignKey) (*catalog.Table, error)
+	NewRelFileNode(tableOID uint32) (*catalog.Table, error)
+	Sequences() []*catalog.Sequence
 	DropForeignKey(tableOID uint32, name string) (*catalog.Table, error)
 	CreateSequence(def catalog.Sequence) (*catalog.Sequence, error)
 	DropSequence(oid uint32) error

@@ -35,6 +35,9 @@ type execCtx struct {
 	needOwner *execCtx
 
 	xid, cid      uint32 // writes only
+	// skipReferenced: a DELETE that empties every table referencing its
+	// table (TRUNCATE in a transaction block) skips the foreign-key checks.
+	skipReferenced bool
 	emitReturning func(row []types.Datum)
 	pt            *Portal // owner of the relation locks
 }

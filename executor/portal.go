@@ -157,7 +157,7 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 	case *sql.Discard:
 		return st.Tag, nil
 	case *sql.CreateTable, *sql.DropTable, *sql.CreateIndex, *sql.DropIndex, *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing,
-		*sql.CreateSequence, *sql.DropSequence, *sql.AlterDefault,
+		*sql.CreateSequence, *sql.DropSequence, *sql.AlterDefault, *sql.Truncate,
 		*sql.Insert, *sql.Update, *sql.Delete:
 		if err := s.checkReadOnly(readOnlyName(st)); err != nil {
 			return "", err
@@ -192,6 +192,8 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return s.dropSequence(ctx, st, st.Cascade)
 	case *sql.AlterDefault:
 		return s.alterDefault(ctx, st)
+	case *sql.Truncate:
+		return s.truncate(ctx, pt, st)
 	case *sql.Vacuum:
 		if s.explicit {
 			return "", pgerr.New(pgerr.ActiveSQLTransaction, "VACUUM cannot run inside a transaction block")
@@ -229,6 +231,8 @@ func readOnlyName(st sql.Stmt) string {
 		return "CREATE SEQUENCE"
 	case *sql.DropSequence:
 		return "DROP SEQUENCE"
+	case *sql.Truncate:
+		return "TRUNCATE TABLE"
 	case *sql.Insert:
 		return "INSERT"
 	case *sql.Update:

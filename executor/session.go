@@ -64,6 +64,7 @@ type Session struct {
 
 	seqs    map[uint32]*seqCache // sequences used in this session (currval)
 	lastSeq uint32               // the sequence nextval last advanced (lastval)
+	newRels map[uint32]bool      // tables created or truncated in this transaction (COPY FREEZE)
 }
 
 // NewSession starts a session. startup holds the start-up packet's
@@ -278,6 +279,7 @@ func (s *Session) Sync() error {
 func (s *Session) endTx(commit bool) error {
 	tx := s.tx
 	s.tx, s.explicit, s.failed, s.active = nil, false, false, 0
+	s.newRels = nil
 	s.endTxSettings(commit)
 	if tx == nil {
 		return nil

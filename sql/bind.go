@@ -271,7 +271,8 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 		s, err := b.alterTable(n.GetAlterTableStmt())
 		return s, nil, err
 	case n.GetTruncateStmt() != nil:
-		return nil, nil, pgerr.Unimplemented("TRUNCATE")
+		s, err := b.truncateStmt(n.GetTruncateStmt())
+		return s, nil, err
 	case n.GetPrepareStmt() != nil, n.GetExecuteStmt() != nil, n.GetDeallocateStmt() != nil:
 		return nil, nil, pgerr.Unimplemented("SQL-level PREPARE/EXECUTE/DEALLOCATE")
 	}

@@ -435,6 +435,13 @@ func (b *binder) copyStmt(s *pg_query.CopyStmt) (*Copy, error) {
 				return nil, pgerr.Unimplemented("COPY encoding " + v)
 			}
 		case "freeze":
+			switch strings.ToLower(v) {
+			case "", "true", "on", "1", "yes":
+				out.Freeze = true
+			case "false", "off", "0", "no":
+			default:
+				return nil, pgerr.New(pgerr.SyntaxError, "freeze requires a Boolean value")
+			}
 		default:
 			return nil, pgerr.New(pgerr.SyntaxError, "option \"%s\" not recognized", d.Defname)
 		}

@@ -304,6 +304,7 @@ type Copy struct {
 	Quote     byte
 	Escape    byte
 	Defaults  []Expr
+	Freeze    bool // FREEZE: allowed only on a table created or truncated in the transaction
 }
 
 // AlterOptions is ALTER TABLE t SET (...) / RESET (...): Options maps
