@@ -21,6 +21,9 @@ import (
 // CopyFormat returns the COPY format ("text", "csv" or "binary") and the
 // number of columns, for CopyInResponse.
 func (pt *Portal) CopyFormat() (format string, ncols int) {
+	if pt.copyTo != nil {
+		return pt.copyTo.Options.Format, len(pt.copyTo.Names)
+	}
 	if pt.copy == nil {
 		return "text", 0
 	}

@@ -201,6 +201,8 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return s.vacuum(ctx, st)
 	case *sql.Copy:
 		return "", pgerr.New(pgerr.ProtocolViolation, "COPY FROM STDIN must be run with CopyFrom")
+	case *sql.CopyTo:
+		return "", pgerr.New(pgerr.ProtocolViolation, "COPY TO STDOUT must be run with CopyTo")
 	case *sql.Select:
 		return "", pt.startSelect(ctx, st)
 	case *sql.Insert:

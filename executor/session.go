@@ -27,6 +27,7 @@ type Prepared struct {
 	ParamTypes []types.OID
 	Columns    []Column // nil => NoData
 	IsCopyFrom bool
+	IsCopyTo   bool
 
 	bound      *sql.Bound
 	catVersion uint64
@@ -155,6 +156,7 @@ func (s *Session) Prepare(query string, paramTypes []types.OID) (p *Prepared, er
 		reqTypes: append([]types.OID(nil), paramTypes...)}
 	p.Columns = convColumns(b.Columns)
 	_, p.IsCopyFrom = b.Stmt.(*sql.Copy)
+	_, p.IsCopyTo = b.Stmt.(*sql.CopyTo)
 	return p, nil
 }
 
@@ -192,6 +194,7 @@ type Portal struct {
 	tagFn   func(n int64) string
 	release []func() // relation locks to release when the statement ends
 	copy    *sql.Copy
+	copyTo  *sql.CopyTo
 	active  bool // counted in Session.active
 }
 
@@ -220,6 +223,9 @@ func (s *Session) Bind(p *Prepared, params []types.Datum) (*Portal, error) {
 			return nil, s.fail(err)
 		}
 		pt.copy = c
+	}
+	if c, ok := p.bound.Stmt.(*sql.CopyTo); ok {
+		pt.copyTo = c
 	}
 	return pt, nil
 }

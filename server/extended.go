@@ -157,6 +157,8 @@ func (c *conn) execute(ctx context.Context, m *pgproto3.Execute) error {
 	finished := true
 	if pt.stmt.st.IsCopyFrom {
 		tag, err = c.copyIn(ctx, pt.p)
+	} else if pt.stmt.st.IsCopyTo {
+		tag, err = c.copyOut(ctx, pt.p)
 	} else {
 		maxRows := int(m.MaxRows)
 		if maxRows < 0 {

@@ -101,6 +101,8 @@ func (c *conn) runSimpleStatement(ctx context.Context, sql string) (empty bool, 
 	var tag string
 	if st.IsCopyFrom {
 		tag, err = c.copyIn(ctx, p)
+	} else if st.IsCopyTo {
+		tag, err = c.copyOut(ctx, p)
 	} else {
 		cols := p.Columns()
 		if cols != nil {

@@ -361,12 +361,12 @@ func (b *binder) createIndex(s *pg_query.IndexStmt) (*CreateIndex, error) {
 	return &CreateIndex{Table: t, Index: idx, IfNotExists: s.IfNotExists}, nil
 }
 
-func (b *binder) copyStmt(s *pg_query.CopyStmt) (*Copy, error) {
+func (b *binder) copyStmt(s *pg_query.CopyStmt) (Stmt, error) {
 	if !s.IsFrom {
-		return nil, pgerr.Unimplemented("COPY TO")
+		return b.copyTo(s)
 	}
 	if s.Query != nil || s.Relation == nil {
-		return nil, pgerr.Unimplemented("COPY (query)")
+		return nil, pgerr.New(pgerr.SyntaxError, "COPY (query) FROM is not allowed")
 	}
 	if s.Filename != "" || s.IsProgram {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY FROM a file or program is not supported").
@@ -399,88 +399,8 @@ func (b *binder) copyStmt(s *pg_query.CopyStmt) (*Copy, error) {
 			out.Cols = append(out.Cols, c)
 		}
 	}
-	var delim, null, quote, escape *string
-	for _, n := range s.Options {
-		d := n.GetDefElem()
-		v := defElemValue(d)
-		switch d.Defname {
-		case "format":
-			switch v {
-			case "text", "csv", "binary":
-				out.Format = v
-			default:
-				return nil, pgerr.New(pgerr.InvalidParameterValue, "COPY format \"%s\" not recognized", v)
-			}
-		case "delimiter":
-			delim = &v
-		case "null":
-			null = &v
-		case "header":
-			switch strings.ToLower(v) {
-			case "", "true", "on", "1", "yes":
-				out.Header = true
-			case "false", "off", "0", "no":
-				out.Header = false
-			case "match":
-				out.Header = true
-			default:
-				return nil, pgerr.New(pgerr.SyntaxError, "header requires a Boolean value or \"match\"")
-			}
-		case "quote":
-			quote = &v
-		case "escape":
-			escape = &v
-		case "encoding":
-			if u := strings.ToUpper(strings.ReplaceAll(v, "-", "")); u != "UTF8" && u != "SQL_ASCII" {
-				return nil, pgerr.Unimplemented("COPY encoding " + v)
-			}
-		case "freeze":
-			switch strings.ToLower(v) {
-			case "", "true", "on", "1", "yes":
-				out.Freeze = true
-			case "false", "off", "0", "no":
-			default:
-				return nil, pgerr.New(pgerr.SyntaxError, "freeze requires a Boolean value")
-			}
-		default:
-			return nil, pgerr.New(pgerr.SyntaxError, "option \"%s\" not recognized", d.Defname)
-		}
-	}
-	if out.Format == "binary" && (delim != nil || null != nil || quote != nil || escape != nil) {
-		return nil, pgerr.New(pgerr.SyntaxError, "cannot specify DELIMITER in BINARY mode")
-	}
-	if out.Format == "csv" {
-		out.Delimiter, out.Null = ',', ""
-	}
-	if delim != nil {
-		if len(*delim) != 1 {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY delimiter must be a single one-byte character")
-		}
-		out.Delimiter = (*delim)[0]
-	}
-	if null != nil {
-		out.Null = *null
-	}
-	if quote != nil {
-		if out.Format != "csv" {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY quote available only in CSV mode")
-		}
-		if len(*quote) != 1 {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY quote must be a single one-byte character")
-		}
-		out.Quote, out.Escape = (*quote)[0], (*quote)[0]
-	}
-	if escape != nil {
-		if out.Format != "csv" {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY escape available only in CSV mode")
-		}
-		if len(*escape) != 1 {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY escape must be a single one-byte character")
-		}
-		out.Escape = (*escape)[0]
-	}
-	if out.Format == "text" && out.Header {
-		// PostgreSQL 15 allows HEADER in text mode too.
+	if err := b.copyOptions(out, s.Options, true); err != nil {
+		return nil, err
 	}
 	if out.Defaults, err = Defaults(t); err != nil {
 		return nil, err
@@ -627,4 +547,111 @@ func (b *binder) columnType(tn *pg_query.TypeName) (types.T, bool, error) {
 	}
 	t, err := b.typeName(tn)
 	return t, false, err
+}
+
+// copyOptions applies COPY's WITH options to out (from: COPY FROM).
+func (b *binder) copyOptions(out *Copy, opts []*pg_query.Node, from bool) error {
+	var delim, null, quote, escape *string
+	for _, n := range opts {
+		d := n.GetDefElem()
+		v := defElemValue(d)
+		switch d.Defname {
+		case "format":
+			switch v {
+			case "text", "csv", "binary":
+				out.Format = v
+			default:
+				return pgerr.New(pgerr.InvalidParameterValue, "COPY format \"%s\" not recognized", v)
+			}
+		case "delimiter":
+			delim = &v
+		case "null":
+			null = &v
+		case "header":
+			switch strings.ToLower(v) {
+			case "", "true", "on", "1", "yes":
+				out.Header = true
+			case "false", "off", "0", "no":
+				out.Header = false
+			case "match":
+				out.Header = true
+			default:
+				return pgerr.New(pgerr.SyntaxError, "header requires a Boolean value or \"match\"")
+			}
+		case "quote":
+			quote = &v
+		case "escape":
+			escape = &v
+		case "encoding":
+			if u := strings.ToUpper(strings.ReplaceAll(v, "-", "")); u != "UTF8" && u != "SQL_ASCII" {
+				return pgerr.Unimplemented("COPY encoding " + v)
+			}
+		case "force_quote":
+			if from {
+				return pgerr.New(pgerr.FeatureNotSupported, "COPY FORCE_QUOTE cannot be used with COPY FROM")
+			}
+			if d.Arg != nil && d.Arg.GetAStar() != nil {
+				out.ForceQuoteAll = true
+				continue
+			}
+			for _, it := range d.Arg.GetList().GetItems() {
+				out.ForceQuote = append(out.ForceQuote, it.GetString_().GetSval())
+			}
+		case "freeze":
+			if !from {
+				continue // PostgreSQL 15 accepts and ignores it
+			}
+			switch strings.ToLower(v) {
+			case "", "true", "on", "1", "yes":
+				out.Freeze = true
+			case "false", "off", "0", "no":
+			default:
+				return pgerr.New(pgerr.SyntaxError, "freeze requires a Boolean value")
+			}
+		default:
+			return pgerr.New(pgerr.SyntaxError, "option \"%s\" not recognized", d.Defname)
+		}
+	}
+	if out.Format == "binary" && (delim != nil || null != nil || quote != nil || escape != nil) {
+		return pgerr.New(pgerr.SyntaxError, "cannot specify DELIMITER in BINARY mode")
+	}
+	if out.Format == "csv" {
+		out.Delimiter, out.Null = ',', ""
+	}
+	if delim != nil {
+		if len(*delim) != 1 {
+			return pgerr.New(pgerr.FeatureNotSupported, "COPY delimiter must be a single one-byte character")
+		}
+		out.Delimiter = (*delim)[0]
+	}
+	if null != nil {
+		out.Null = *null
+	}
+	if quote != nil {
+		if out.Format != "csv" {
+			return pgerr.New(pgerr.FeatureNotSupported, "COPY quote available only in CSV mode")
+		}
+		if len(*quote) != 1 {
+			return pgerr.New(pgerr.FeatureNotSupported, "COPY quote must be a single one-byte character")
+		}
+		out.Quote, out.Escape = (*quote)[0], (*quote)[0]
+	}
+	if escape != nil {
+		if out.Format != "csv" {
+			return pgerr.New(pgerr.FeatureNotSupported, "COPY escape available only in CSV mode")
+		}
+		if len(*escape) != 1 {
+			return pgerr.New(pgerr.FeatureNotSupported, "COPY escape must be a single one-byte character")
+		}
+		out.Escape = (*escape)[0]
+	}
+	if out.Format == "text" && out.Header {
+		// PostgreSQL 15 allows HEADER in text mode too.
+	}
+	if len(out.ForceQuote) > 0 || out.ForceQuoteAll {
+		if out.Format != "csv" {
+			return pgerr.New(pgerr.FeatureNotSupported, "COPY force quote available only in CSV mode")
+		}
+	}
+	return nil
 }

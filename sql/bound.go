@@ -305,6 +305,10 @@ type Copy struct {
 	Escape    byte
 	Defaults  []Expr
 	Freeze    bool // FREEZE: allowed only on a table created or truncated in the transaction
+
+	// COPY TO only: FORCE_QUOTE columns (by name) or * (all).
+	ForceQuote    []string
+	ForceQuoteAll bool
 }
 
 // AlterOptions is ALTER TABLE t SET (...) / RESET (...): Options maps
