@@ -949,3 +949,26 @@ func (c *Catalog) NewRelFileNode(tableOID uint32) (*Table, error) {
 	c.mu.Unlock()
 	return t, nil
 }
+
+// SetColumnNotNull sets or clears NOT NULL of column col (0-based), as
+// ALTER TABLE ... ALTER COLUMN ... SET/DROP NOT NULL does (the caller has
+// checked the rows, and that a dropped one is not a primary key column).
+// Returns the updated table.
+func (c *Catalog) SetColumnNotNull(tableOID uint32, col int, notNull bool) (*Table, error) {
+	c.ddlMu.Lock()
+	defer c.ddlMu.Unlock()
+	old, err := c.tableLocked(tableOID)
+	if err != nil {
+		return nil, err
+	}
+	if col < 0 || col >= len(old.Columns) {
+		return nil, pgerr.New(pgerr.UndefinedColumn, "column number %d of relation \"%s\" does not exist", col+1, old.Name)
+	}
+	t := old.Clone()
+	t.Columns[col].NotNull = notNull
+	if err := c.writeLocked(c.mu.nextOID, []*Table{t}, nil); err != nil {
+		return nil, err
+	}
+	c.replace(old, t)
+	return t, nil
+}

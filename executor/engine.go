@@ -75,6 +75,7 @@ type catalogStore interface {
 	ChooseRelationName(name1, name2, label string) string
 	TableByOID(oid uint32) (*catalog.Table, bool)
 	SetColumnDefault(tableOID uint32, col int, expr string) (*catalog.Table, error)
+	SetColumnNotNull(tableOID uint32, col int, notNull bool) (*catalog.Table, error)
 	AddForeignKey(tableOID uint32, fk catalog.ForeignKey) (*catalog.Table, error)
 	NewRelFileNode(tableOID uint32) (*catalog.Table, error)
 	Sequences() []*catalog.Sequence

@@ -157,7 +157,7 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 	case *sql.Discard:
 		return st.Tag, nil
 	case *sql.CreateTable, *sql.DropTable, *sql.CreateIndex, *sql.DropIndex, *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing,
-		*sql.CreateSequence, *sql.DropSequence, *sql.AlterDefault, *sql.Truncate,
+		*sql.CreateSequence, *sql.DropSequence, *sql.AlterDefault, *sql.AlterNotNull, *sql.Truncate,
 		*sql.Insert, *sql.Update, *sql.Delete:
 		if err := s.checkReadOnly(readOnlyName(st)); err != nil {
 			return "", err
@@ -192,6 +192,8 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return s.dropSequence(ctx, st, st.Cascade)
 	case *sql.AlterDefault:
 		return s.alterDefault(ctx, st)
+	case *sql.AlterNotNull:
+		return s.alterNotNull(ctx, st)
 	case *sql.Truncate:
 		return s.truncate(ctx, pt, st)
 	case *sql.Vacuum:
@@ -227,7 +229,7 @@ func readOnlyName(st sql.Stmt) string {
 		return "DROP INDEX"
 	case *sql.CreateIndex:
 		return "CREATE INDEX"
-	case *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing, *sql.AlterDefault:
+	case *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing, *sql.AlterDefault, *sql.AlterNotNull:
 		return "ALTER TABLE"
 	case *sql.CreateSequence:
 		return "CREATE SEQUENCE"

@@ -13,6 +13,7 @@ package executor
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -354,4 +355,73 @@ func serialSequences(cat catalogStore, def *catalog.Table, serials []int) []cata
 			Start: 1, Cache: 1, OwnedByColumn: int16(c + 1)})
 	}
 	return out
+}
+
+// alterNotNull runs ALTER COLUMN ... SET NOT NULL (after checking that no
+// row has a NULL there, waiting for transactions still writing the table)
+// or DROP NOT NULL (refused for a primary key column, 42P16).
+func (s *Session) alterNotNull(ctx context.Context, st *sql.AlterNotNull) (string, error) {
+	e := s.e
+	for {
+		release, err := e.txns.LockRelation(ctx, st.Table.OID, true)
+		if err != nil {
+			return "", mapCtxErr(ctx, err)
+		}
+		wait, err := s.alterNotNullLocked(ctx, st)
+		release()
+		if err != nil {
+			return "", err
+		}
+		if wait == 0 {
+			return "ALTER TABLE", nil
+		}
+		if err := s.ensureTx().WaitFor(ctx, wait); err != nil {
+			return "", mapCtxErr(ctx, err)
+		}
+	}
+}
+
+func (s *Session) alterNotNullLocked(ctx context.Context, st *sql.AlterNotNull) (uint32, error) {
+	e := s.e
+	r, err := e.rel(st.Table.OID)
+	if err != nil {
+		return 0, err
+	}
+	t := r.def
+	name := t.Columns[st.Col].Name
+	if !st.Set {
+		if pk, ok := t.PrimaryKey(); ok && slices.Contains(pk.Columns, int16(st.Col+1)) {
+			return 0, pgerr.New(pgerr.InvalidTableDefinition, "column \"%s\" is in a primary key", name)
+		}
+	} else if !t.Columns[st.Col].NotNull {
+		if wait, err := s.runningWriter(ctx, r); err != nil || wait != 0 {
+			return wait, err
+		}
+		x := &execCtx{ctx: ctx, s: s, tx: s.ensureTx(), rel: r}
+		x.ev = &evalCtx{s: s, x: x}
+		x.xid = x.tx.XidIfAssigned()
+		x.cid = x.tx.UseCommandID()
+		where := &sql.IsNull{X: &sql.ColRef{Idx: st.Col, T: r.types[st.Col], Name: name}}
+		src, err := x.relCtx(r).source(where)
+		if err != nil {
+			return 0, err
+		}
+		_, found, err := src.Next(ctx)
+		src.Close()
+		if err != nil {
+			return 0, err
+		}
+		if found {
+			return 0, pgerr.New(pgerr.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", name, t.Name).
+				WithTable(publicSchema, t.Name).WithColumn(name)
+		}
+	}
+	nt, err := e.cat.SetColumnNotNull(t.OID, st.Col, st.Set)
+	if err != nil {
+		return 0, err
+	}
+	nr := *r
+	nr.def = nt
+	e.replaceRel(&nr)
+	return 0, nil
 }

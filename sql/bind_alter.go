@@ -113,6 +113,16 @@ func (b *binder) alterTable(s *pg_query.AlterTableStmt) (Stmt, error) {
 					WithHint("Run them as separate ALTER TABLE statements.")
 			}
 			return b.alterDefault(t, c)
+		case pg_query.AlterTableType_AT_SetNotNull, pg_query.AlterTableType_AT_DropNotNull:
+			if len(s.Cmds) != 1 {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE with SET/DROP NOT NULL and other subcommands is not supported").
+					WithHint("Run them as separate ALTER TABLE statements.")
+			}
+			col := t.ColumnIndex(c.Name)
+			if col < 0 {
+				return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c.Name, t.Name)
+			}
+			return &AlterNotNull{Table: t, Col: col, Set: c.Subtype == pg_query.AlterTableType_AT_SetNotNull}, nil
 		case pg_query.AlterTableType_AT_DropConstraint:
 			cons.Cmds = append(cons.Cmds, ConstraintCmd{Drop: true, IfExists: c.MissingOk, Name: c.Name, Cascade: c.Behavior == pg_query.DropBehavior_DROP_CASCADE})
 		default:
@@ -129,7 +139,7 @@ func (b *binder) alterTable(s *pg_query.AlterTableStmt) (Stmt, error) {
 				what = strings.ToLower(strings.TrimPrefix(c.Subtype.String(), "AT_"))
 			}
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE %s is not supported", what).
-				WithHint("minipg supports ALTER TABLE ... SET (...), RESET (...), ADD PRIMARY KEY, ADD UNIQUE, ADD FOREIGN KEY, DROP CONSTRAINT and ALTER COLUMN ... SET/DROP DEFAULT.")
+				WithHint("minipg supports ALTER TABLE ... SET (...), RESET (...), ADD PRIMARY KEY, ADD UNIQUE, ADD FOREIGN KEY, DROP CONSTRAINT and ALTER COLUMN ... SET/DROP DEFAULT and SET/DROP NOT NULL.")
 		}
 	}
 	switch {

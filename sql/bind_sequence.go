@@ -35,6 +35,14 @@ type AlterDefault struct {
 	Expr  string
 }
 
+// AlterNotNull is ALTER TABLE t ALTER COLUMN c SET NOT NULL / DROP NOT NULL.
+type AlterNotNull struct {
+	Table *catalog.Table
+	Col   int // 0-based
+	Set   bool
+}
+
+func (*AlterNotNull) stmt()   {}
 func (*CreateSequence) stmt() {}
 func (*DropSequence) stmt()   {}
 func (*AlterDefault) stmt()   {}
