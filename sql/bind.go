@@ -270,6 +270,8 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 	case n.GetAlterTableStmt() != nil:
 		s, err := b.alterTable(n.GetAlterTableStmt())
 		return s, nil, err
+	case n.GetAlterSeqStmt() != nil:
+		return nil, nil, pgerr.Unimplemented("ALTER SEQUENCE")
 	case n.GetTruncateStmt() != nil:
 		s, err := b.truncateStmt(n.GetTruncateStmt())
 		return s, nil, err

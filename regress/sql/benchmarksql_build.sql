@@ -236,3 +236,26 @@ select hist_id, h_c_id, h_data from bmsql_history order by hist_id;
 insert into bmsql_order_line (ol_w_id, ol_d_id, ol_o_id, ol_number, ol_i_id, ol_supply_w_id, ol_quantity) values (1, 1, 1, 2, 3, 1, 5);
 delete from bmsql_new_order where no_w_id = 1 and no_d_id = 1 and no_o_id = 1;
 delete from bmsql_oorder where o_w_id = 1;
+-- run/sql.common/tableDrops.sql
+drop table bmsql_config;
+
+drop table bmsql_new_order;
+
+drop table bmsql_order_line;
+
+drop table bmsql_oorder;
+
+drop table bmsql_history;
+
+drop table bmsql_customer;
+
+drop table bmsql_stock;
+
+drop table bmsql_item;
+
+drop table bmsql_district;
+
+drop table bmsql_warehouse;
+
+drop sequence bmsql_hist_id_seq;
+
