@@ -38,6 +38,10 @@ type Column struct {
 	Typmod  int32  `json:"typmod"` // -1 for none, as in pg_attribute.atttypmod
 	NotNull bool   `json:"not_null,omitempty"`
 	Default string `json:"default,omitempty"` // DEFAULT expression as SQL text; "" for none
+	// Identity is pg_attribute.attidentity: "a" GENERATED ALWAYS, "d" BY
+	// DEFAULT AS IDENTITY, "" none. An identity column's Default is nextval
+	// of its owned sequence.
+	Identity string `json:"identity,omitempty"`
 }
 
 // Index describes one index of a table (a pg_index/pg_class pair). Primary

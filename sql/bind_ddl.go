@@ -73,6 +73,9 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 					col.NotNull = true
 				case pg_query.ConstrType_CONSTR_NULL:
 				case pg_query.ConstrType_CONSTR_DEFAULT:
+					if col.Identity != "" {
+						return nil, b.errAt(c.Location, pgerr.SyntaxError, "both default and identity specified for column \"%s\" of table \"%s\"", cd.Colname, name)
+					}
 					if slices.Contains(serials, len(def.Columns)) {
 						return nil, pgerr.New(pgerr.SyntaxError, "multiple default values specified for column \"%s\" of table \"%s\"", cd.Colname, name)
 					}
@@ -94,6 +97,21 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 					}
 					k.Columns = []string{cd.Colname}
 					keys = append(keys, k)
+				case pg_query.ConstrType_CONSTR_IDENTITY:
+					if col.Default != "" || slices.Contains(serials, len(def.Columns)) {
+						return nil, b.errAt(c.Location, pgerr.SyntaxError, "both default and identity specified for column \"%s\" of table \"%s\"", cd.Colname, name)
+					}
+					switch t.OID {
+					case types.Int2, types.Int4, types.Int8:
+					default:
+						return nil, pgerr.New(pgerr.InvalidParameterValue, "identity column type must be smallint, integer, or bigint")
+					}
+					if len(c.Options) > 0 {
+						return nil, b.errAt(c.Location, pgerr.FeatureNotSupported, "identity sequence options are not supported")
+					}
+					col.Identity = c.GeneratedWhen
+					col.NotNull = true
+					serials = append(serials, len(def.Columns))
 				case pg_query.ConstrType_CONSTR_FOREIGN:
 					fk, err := b.fkConstraint(c, cd.Colname)
 					if err != nil {
