@@ -279,6 +279,9 @@ func (s *Session) dropIndex(ctx context.Context, st *sql.DropIndex) (string, err
 			return "", pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", name, name, t.Name).
 				WithHint("You can drop constraint %s on table %s instead.", name, t.Name)
 		}
+		if err := s.indexDependents(ctx, t, idx, false); err != nil {
+			return "", err
+		}
 		if err := e.dropIndex(ctx, t.OID, name); err != nil {
 			return "", err
 		}

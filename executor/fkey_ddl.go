@@ -47,7 +47,8 @@ func (s *Session) foreignKeyDrops(ctx context.Context, st *sql.AlterConstraints)
 
 // indexDependents handles the foreign keys that reference t through idx
 // (a unique index over exactly their referenced columns, with no other
-// such index left): an error, or with cascade their removal.
+// such index left): an error (worded for DROP CONSTRAINT, or DROP INDEX
+// when idx is a plain index), or with cascade their removal.
 func (s *Session) indexDependents(ctx context.Context, t *catalog.Table, idx catalog.Index, cascade bool) error {
 	for _, ref := range s.e.referencing(t.OID) {
 		u := uniqueIndexOn(t, ref.fk.RefColumns)
@@ -62,6 +63,11 @@ func (s *Session) indexDependents(ctx context.Context, t *catalog.Table, idx cat
 		childName := ""
 		if child != nil {
 			childName = child.Name
+		}
+		if !cascade && !idx.IsConstraint() {
+			return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop index %s because other objects depend on it", idx.Name).
+				WithDetail("constraint %s on table %s depends on index %s", ref.fk.Name, childName, idx.Name).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
 		if !cascade {
 			return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop constraint %s on table %s because other objects depend on it", idx.Name, t.Name).

@@ -46,6 +46,11 @@ alter table tx add foreign key (t) references p (id);
 -- the referenced key's index and table cannot go while referenced
 alter table p drop constraint p_pkey;
 drop table p;
+create table pu (a int);
+create unique index pu_a on pu (a);
+create table cu (a int references pu (a));
+drop index pu_a;
+drop table cu, pu;
 drop table p2 cascade;
 insert into c2 values (9, 9);
 -- ON DELETE CASCADE, ON DELETE SET NULL, ON UPDATE CASCADE
