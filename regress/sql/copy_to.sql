@@ -18,7 +18,6 @@ copy (select id, name from ct where id > 3 order by id desc) to stdout;
 copy (select count(*), sum(amount) from ct) to stdout with (format csv, header true);
 \copy ct to stdout
 \copy (select id from ct where id < 3) to stdout with csv
-copy ct to stdout with (format binary);
 copy ct (nosuch) to stdout;
 copy nosuch to stdout;
 copy ct to stdout with (force_quote (id));
