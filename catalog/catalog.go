@@ -38,6 +38,10 @@ type Column struct {
 	Typmod  int32  `json:"typmod"` // -1 for none, as in pg_attribute.atttypmod
 	NotNull bool   `json:"not_null,omitempty"`
 	Default string `json:"default,omitempty"` // DEFAULT expression as SQL text; "" for none
+	// Identity is pg_attribute.attidentity: "a" GENERATED ALWAYS, "d" BY
+	// DEFAULT AS IDENTITY, "" none. An identity column's Default is nextval
+	// of its owned sequence.
+	Identity string `json:"identity,omitempty"`
 }
 
 // Index describes one index of a table (a pg_index/pg_class pair). Primary
@@ -54,6 +58,29 @@ type Index struct {
 	Constraint bool `json:"constraint,omitempty"`
 }
 
+// Referential actions of a foreign key (pg_constraint.confdeltype and
+// confupdtype).
+const (
+	FKNoAction   = "a"
+	FKRestrict   = "r"
+	FKCascade    = "c"
+	FKSetNull    = "n"
+	FKSetDefault = "d"
+)
+
+// ForeignKey is a FOREIGN KEY constraint of the table that holds it (the
+// referencing table): Columns of this table reference RefColumns of table
+// RefTable, which a unique index of RefTable covers (the SQL layer checks).
+// MATCH SIMPLE: a row with a NULL in any of Columns is not checked.
+type ForeignKey struct {
+	Name       string  `json:"name"`
+	Columns    []int16 `json:"columns"`
+	RefTable   uint32  `json:"ref_table"`
+	RefColumns []int16 `json:"ref_columns"`
+	OnDelete   string  `json:"on_delete,omitempty"` // FKNoAction when ""
+	OnUpdate   string  `json:"on_update,omitempty"`
+}
+
 // IsConstraint reports whether idx belongs to a PRIMARY KEY or UNIQUE
 // constraint rather than being a plain CREATE INDEX.
 func (idx Index) IsConstraint() bool { return idx.Primary || idx.Constraint }
@@ -68,6 +95,7 @@ type Table struct {
 	Columns     []Column          `json:"columns"`
 	Options     map[string]string `json:"options,omitempty"` // reloptions: fillfactor, fsm_policy, ...
 	Indexes     []Index           `json:"indexes,omitempty"`
+	ForeignKeys []ForeignKey      `json:"foreign_keys,omitempty"`
 }
 
 // Catalog is the table catalog, stored in pebble with an in-memory copy.
@@ -91,6 +119,9 @@ type Catalog struct {
 		byOID   map[uint32]*Table // all tables
 		byName  map[string]*Table // all tables by name
 		indexes map[string]uint32 // index name -> table OID
+
+		seqs     map[string]*seqState // sequences by name
+		seqByOID map[uint32]*seqState // sequences by OID
 	}
 }
 
@@ -171,6 +202,9 @@ func (c *Catalog) load() error {
 	}
 	if err := iter.Close(); err != nil {
 		return pgerr.Wrapf(err, pgerr.IOError, "could not read catalog")
+	}
+	if err := c.loadSequences(); err != nil {
+		return err
 	}
 	v, closer, err := c.db.Get([]byte(oidSeqKey))
 	switch {
@@ -265,7 +299,8 @@ func (c *Catalog) RelationExists(name string) bool {
 func (c *Catalog) relationExistsLocked(name string) bool {
 	_, t := c.mu.byName[name]
 	_, i := c.mu.indexes[name]
-	return t || i
+	_, s := c.mu.seqs[name]
+	return t || i || s
 }
 
 // CreateTable stores a new table. def gives Name, Columns, Options and
@@ -280,14 +315,28 @@ func (c *Catalog) relationExistsLocked(name string) bool {
 // The caller creates the heap file for RelFileNode (a file without a catalog
 // entry is garbage; a catalog entry without a file is not).
 func (c *Catalog) CreateTable(def *Table) (*Table, error) {
+	t, _, err := c.CreateTableWithSequences(def, nil)
+	return t, err
+}
+
+// CreateTableWithSequences is CreateTable that also creates, in the same
+// batch, the sequences of the table's serial columns: each of seqs is
+// validated as CreateSequence would and owned by the new table's column
+// OwnedByColumn. Their names must be free (42P07).
+func (c *Catalog) CreateTableWithSequences(def *Table, seqs []Sequence) (*Table, []*Sequence, error) {
+	t, made, err := c.createTable(def, seqs)
+	return t, made, err
+}
+
+func (c *Catalog) createTable(def *Table, seqDefs []Sequence) (*Table, []*Sequence, error) {
 	t := def.Clone()
 	if len(t.Columns) > MaxColumns {
-		return nil, pgerr.New(pgerr.TooManyColumns, "tables can have at most %d columns", MaxColumns)
+		return nil, nil, pgerr.New(pgerr.TooManyColumns, "tables can have at most %d columns", MaxColumns)
 	}
 	seen := make(map[string]bool, len(t.Columns))
 	for _, col := range t.Columns {
 		if seen[col.Name] {
-			return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", col.Name)
+			return nil, nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", col.Name)
 		}
 		seen[col.Name] = true
 	}
@@ -298,52 +347,78 @@ func (c *Catalog) CreateTable(def *Table) (*Table, error) {
 	c.ddlMu.Lock()
 	defer c.ddlMu.Unlock()
 	if err := c.usableLocked(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if c.relationExistsLocked(t.Name) {
-		return nil, errRelationExists(t.Name)
+		return nil, nil, errRelationExists(t.Name)
 	}
 	next := c.mu.nextOID
 	t.OID = next
 	t.RelFileNode = next
 	next++
+	for i := range t.ForeignKeys {
+		if t.ForeignKeys[i].RefTable == 0 { // references the new table itself
+			t.ForeignKeys[i].RefTable = t.OID
+		} else if _, ok := c.mu.byOID[t.ForeignKeys[i].RefTable]; !ok {
+			return nil, nil, errNoTable(t.ForeignKeys[i].RefTable)
+		}
+	}
 	names := map[string]bool{t.Name: true}
 	primary := false
 	for i := range t.Indexes {
 		idx := &t.Indexes[i]
 		if idx.Name == "" {
-			return nil, pgerr.New(pgerr.InternalError, "an index of table \"%s\" has no name", t.Name)
+			return nil, nil, pgerr.New(pgerr.InternalError, "an index of table \"%s\" has no name", t.Name)
 		}
 		if names[idx.Name] || c.relationExistsLocked(idx.Name) {
-			return nil, errRelationExists(idx.Name)
+			return nil, nil, errRelationExists(idx.Name)
 		}
 		names[idx.Name] = true
 		if idx.Primary {
 			if primary {
-				return nil, errMultiplePrimaryKeys(t.Name)
+				return nil, nil, errMultiplePrimaryKeys(t.Name)
 			}
 			primary = true
 		}
 		if err := t.fixIndex(idx); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		idx.OID = next
 		next++
 	}
-	if err := c.writeLocked(next, []*Table{t}, nil); err != nil {
-		return nil, err
+	var seqs []*Sequence
+	for _, sd := range seqDefs {
+		q := sd
+		if names[q.Name] || c.relationExistsLocked(q.Name) {
+			return nil, nil, errRelationExists(q.Name)
+		}
+		names[q.Name] = true
+		q.OID = next
+		next++
+		q.OwnedByTable = t.OID
+		q.LastValue, q.IsCalled = q.Start, false
+		seqs = append(seqs, &q)
+	}
+	if err := c.writeBatchLocked(next, []*Table{t}, nil, seqs, nil); err != nil {
+		return nil, nil, err
 	}
 	c.mu.Lock()
 	c.mu.nextOID = next
 	c.publishLocked(t)
+	for _, q := range seqs {
+		st := &seqState{def: q, last: q.LastValue}
+		c.mu.seqs[q.Name] = st
+		c.mu.seqByOID[q.OID] = st
+	}
 	c.mu.version++
 	c.mu.Unlock()
-	return t, nil
+	return t, seqs, nil
 }
 
-// DropTable removes a table and its indexes in one synced batch and returns
-// the removed definition, so that the caller can drop its heap file and its
-// in-memory indexes. 42P01 if there is no such table.
+// DropTable removes a table, its indexes and the sequences its columns own
+// in one synced batch and returns the removed definition, so that the
+// caller can drop its heap file and its in-memory indexes. 42P01 if there
+// is no such table.
 func (c *Catalog) DropTable(oid uint32) (*Table, error) {
 	c.ddlMu.Lock()
 	defer c.ddlMu.Unlock()
@@ -351,8 +426,28 @@ func (c *Catalog) DropTable(oid uint32) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.writeLocked(c.mu.nextOID, nil, []uint32{oid}); err != nil {
+	for _, other := range c.mu.byOID {
+		if other.OID == oid {
+			continue
+		}
+		for _, fk := range other.ForeignKeys {
+			if fk.RefTable == oid {
+				return nil, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop table %s because other objects depend on it", t.Name).
+					WithDetail("constraint %s on table %s depends on table %s", fk.Name, other.Name, t.Name).
+					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+			}
+		}
+	}
+	owned := c.ownedSequencesLocked(oid)
+	var seqs []uint32
+	for _, st := range owned {
+		seqs = append(seqs, st.def.OID)
+	}
+	if err := c.writeBatchLocked(c.mu.nextOID, nil, []uint32{oid}, nil, seqs); err != nil {
 		return nil, err
+	}
+	for _, st := range owned {
+		c.dropSeqLocked(st)
 	}
 	c.mu.Lock()
 	c.unpublishLocked(t)
@@ -620,6 +715,12 @@ func (c *Catalog) usableLocked() error {
 // writeLocked writes one synced batch: the OID counter, the tables in put
 // and the deletion of the tables in del. Caller holds ddlMu.
 func (c *Catalog) writeLocked(nextOID uint32, put []*Table, del []uint32) error {
+	return c.writeBatchLocked(nextOID, put, del, nil, nil)
+}
+
+// writeBatchLocked is writeLocked with sequence definitions to store
+// (seqPut) and delete (seqDel) in the same batch. Caller holds ddlMu.
+func (c *Catalog) writeBatchLocked(nextOID uint32, put []*Table, del []uint32, seqPut []*Sequence, seqDel []uint32) error {
 	b := c.db.NewBatch()
 	defer b.Close()
 	if err := b.Set([]byte(oidSeqKey), []byte(strconv.FormatUint(uint64(nextOID), 10)), nil); err != nil {
@@ -638,6 +739,9 @@ func (c *Catalog) writeLocked(nextOID uint32, put []*Table, del []uint32) error 
 		if err := b.Delete(tableKey(oid), nil); err != nil {
 			return pgerr.Wrapf(err, pgerr.IOError, "could not write catalog")
 		}
+	}
+	if err := putSeqs(b, seqPut, seqDel); err != nil {
+		return err
 	}
 	if err := c.commit(b); err != nil {
 		return pgerr.Wrapf(err, pgerr.IOError, "could not write catalog")
@@ -693,6 +797,11 @@ func (t *Table) Clone() *Table {
 	for i := range c.Indexes {
 		c.Indexes[i].Columns = slices.Clone(c.Indexes[i].Columns)
 	}
+	c.ForeignKeys = slices.Clone(t.ForeignKeys)
+	for i := range c.ForeignKeys {
+		fk := &c.ForeignKeys[i]
+		fk.Columns, fk.RefColumns = slices.Clone(fk.Columns), slices.Clone(fk.RefColumns)
+	}
 	return &c
 }
 
@@ -729,4 +838,141 @@ func (t *Table) maxOID() uint32 {
 		m = max(m, idx.OID)
 	}
 	return m
+}
+
+// SetColumnDefault sets (expr != "") or drops (expr == "") the DEFAULT of
+// column col (0-based), as ALTER TABLE ... ALTER COLUMN ... SET/DROP
+// DEFAULT does; expr is SQL text the SQL layer has bound once. Returns the
+// updated table.
+func (c *Catalog) SetColumnDefault(tableOID uint32, col int, expr string) (*Table, error) {
+	c.ddlMu.Lock()
+	defer c.ddlMu.Unlock()
+	old, err := c.tableLocked(tableOID)
+	if err != nil {
+		return nil, err
+	}
+	if col < 0 || col >= len(old.Columns) {
+		return nil, pgerr.New(pgerr.UndefinedColumn, "column number %d of relation \"%s\" does not exist", col+1, old.Name)
+	}
+	t := old.Clone()
+	t.Columns[col].Default = expr
+	if err := c.writeLocked(c.mu.nextOID, []*Table{t}, nil); err != nil {
+		return nil, err
+	}
+	c.replace(old, t)
+	return t, nil
+}
+
+// AddForeignKey adds a FOREIGN KEY constraint to table tableOID (the
+// caller has checked its columns, the referenced table's unique index and
+// the existing rows). 42710 if the table has a constraint of that name;
+// 42P01 if either table is gone. Returns the updated table.
+func (c *Catalog) AddForeignKey(tableOID uint32, fk ForeignKey) (*Table, error) {
+	c.ddlMu.Lock()
+	defer c.ddlMu.Unlock()
+	old, err := c.tableLocked(tableOID)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := c.mu.byOID[fk.RefTable]; !ok {
+		return nil, errNoTable(fk.RefTable)
+	}
+	if old.HasConstraint(fk.Name) {
+		return nil, pgerr.New(pgerr.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", fk.Name, old.Name)
+	}
+	t := old.Clone()
+	fk.Columns, fk.RefColumns = slices.Clone(fk.Columns), slices.Clone(fk.RefColumns)
+	t.ForeignKeys = append(t.ForeignKeys, fk)
+	if err := c.writeLocked(c.mu.nextOID, []*Table{t}, nil); err != nil {
+		return nil, err
+	}
+	c.replace(old, t)
+	return t, nil
+}
+
+// DropForeignKey removes the FOREIGN KEY constraint name of table
+// tableOID; 42704 if it has none of that name. Returns the updated table.
+func (c *Catalog) DropForeignKey(tableOID uint32, name string) (*Table, error) {
+	c.ddlMu.Lock()
+	defer c.ddlMu.Unlock()
+	old, err := c.tableLocked(tableOID)
+	if err != nil {
+		return nil, err
+	}
+	i := slices.IndexFunc(old.ForeignKeys, func(fk ForeignKey) bool { return fk.Name == name })
+	if i < 0 {
+		return nil, pgerr.New(pgerr.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", name, old.Name)
+	}
+	t := old.Clone()
+	t.ForeignKeys = slices.Delete(t.ForeignKeys, i, i+1)
+	if err := c.writeLocked(c.mu.nextOID, []*Table{t}, nil); err != nil {
+		return nil, err
+	}
+	c.replace(old, t)
+	return t, nil
+}
+
+// HasConstraint reports whether t has a constraint (a key's index or a
+// foreign key) called name.
+func (t *Table) HasConstraint(name string) bool {
+	return slices.ContainsFunc(t.Indexes, func(idx Index) bool { return idx.IsConstraint() && idx.Name == name }) ||
+		slices.ContainsFunc(t.ForeignKeys, func(fk ForeignKey) bool { return fk.Name == name })
+}
+
+// ForeignKey returns t's foreign key called name.
+func (t *Table) ForeignKey(name string) (ForeignKey, bool) {
+	for _, fk := range t.ForeignKeys {
+		if fk.Name == name {
+			return fk, true
+		}
+	}
+	return ForeignKey{}, false
+}
+
+// NewRelFileNode gives table tableOID a new relfilenode (a fresh OID), as
+// TRUNCATE does in PostgreSQL, in one synced batch, and returns the updated
+// table. The caller creates the new file and removes the old one; a crash
+// in between leaves one of them an orphan, which start-up removes.
+func (c *Catalog) NewRelFileNode(tableOID uint32) (*Table, error) {
+	c.ddlMu.Lock()
+	defer c.ddlMu.Unlock()
+	old, err := c.tableLocked(tableOID)
+	if err != nil {
+		return nil, err
+	}
+	t := old.Clone()
+	t.RelFileNode = c.mu.nextOID
+	if err := c.writeLocked(t.RelFileNode+1, []*Table{t}, nil); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.mu.nextOID = t.RelFileNode + 1
+	c.unpublishLocked(old)
+	c.publishLocked(t)
+	c.mu.version++
+	c.mu.Unlock()
+	return t, nil
+}
+
+// SetColumnNotNull sets or clears NOT NULL of column col (0-based), as
+// ALTER TABLE ... ALTER COLUMN ... SET/DROP NOT NULL does (the caller has
+// checked the rows, and that a dropped one is not a primary key column).
+// Returns the updated table.
+func (c *Catalog) SetColumnNotNull(tableOID uint32, col int, notNull bool) (*Table, error) {
+	c.ddlMu.Lock()
+	defer c.ddlMu.Unlock()
+	old, err := c.tableLocked(tableOID)
+	if err != nil {
+		return nil, err
+	}
+	if col < 0 || col >= len(old.Columns) {
+		return nil, pgerr.New(pgerr.UndefinedColumn, "column number %d of relation \"%s\" does not exist", col+1, old.Name)
+	}
+	t := old.Clone()
+	t.Columns[col].NotNull = notNull
+	if err := c.writeLocked(c.mu.nextOID, []*Table{t}, nil); err != nil {
+		return nil, err
+	}
+	c.replace(old, t)
+	return t, nil
 }

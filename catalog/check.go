@@ -75,11 +75,28 @@ func (c *Catalog) Check() error {
 				}
 			}
 		}
+		for _, fk := range t.ForeignKeys {
+			ref, ok := c.mu.byOID[fk.RefTable]
+			if !ok {
+				return corrupt("foreign key %q of %q references missing table %d", fk.Name, t.Name, fk.RefTable)
+			}
+			if len(fk.Columns) == 0 || len(fk.Columns) != len(fk.RefColumns) {
+				return corrupt("foreign key %q of %q has %d columns referencing %d", fk.Name, t.Name, len(fk.Columns), len(fk.RefColumns))
+			}
+			for i := range fk.Columns {
+				if fk.Columns[i] < 1 || int(fk.Columns[i]) > len(t.Columns) || fk.RefColumns[i] < 1 || int(fk.RefColumns[i]) > len(ref.Columns) {
+					return corrupt("foreign key %q of %q has a column out of range", fk.Name, t.Name)
+				}
+			}
+		}
 		if primaries > 1 {
 			return corrupt("table %q has %d primary keys", t.Name, primaries)
 		}
 	}
-	if len(names) != len(c.mu.byName)+len(c.mu.indexes) {
+	if err := c.checkSequencesLocked(claim); err != nil {
+		return err
+	}
+	if len(names) != len(c.mu.byName)+len(c.mu.indexes)+len(c.mu.seqs) {
 		return corrupt("name maps hold %d tables and %d indexes, %d relations found",
 			len(c.mu.byName), len(c.mu.indexes), len(names))
 	}

@@ -10,6 +10,8 @@
 //	                                "options":{"fillfactor":"90"},
 //	                                "indexes":[{"name":"t_pkey","oid":16385,"columns":[1],"unique":true,"primary":true}]}
 //	catalog/v1/seq/oid          -> "16386" (next OID to assign)
+//	catalog/v1/sequence/0000016387 -> {"oid":16387,"name":"s","type":20,"increment":1,"min":1,
+//	                                "max":9223372036854775807,"start":1,"cache":1,"last_value":33,"is_called":true}
 //
 // Keys are readable and versioned ("v1"); values are JSON. OIDs start at
 // 16384 (FirstNormalObjectId) and are shared by tables and indexes; a new
@@ -22,6 +24,16 @@
 // the OID counter — and commits it with Sync before it returns, so an
 // acknowledged DDL survives a crash and a DDL is never half applied (pebble
 // writes a batch as one WAL record). The in-memory copy is updated only after the batch is durable.
+//
+// # Sequences
+//
+// A sequence's definition and its state (last_value, is_called) share one
+// key. nextval (NextVal) rewrites it, synced, only when the values stored
+// ahead run out: it then stores the state SeqLogVals (32) increments past
+// the value it returns, as PostgreSQL WAL-logs its sequence page, so after
+// a crash the sequence resumes past every value handed out (up to 32 values
+// are skipped, as in PostgreSQL). setval stores its state at once. The
+// state is not transactional: ROLLBACK keeps the advance.
 //
 // # Names
 //

@@ -28,12 +28,25 @@ import (
 // whole change in one synced batch, then the relation with its new set of
 // indexes replaces the old one.
 func (s *Session) alterConstraints(ctx context.Context, st *sql.AlterConstraints) (string, error) {
+	st, err := s.foreignKeyDrops(ctx, st)
+	if err != nil {
+		return "", err
+	}
+	if len(st.Cmds) == 0 {
+		if err := s.addForeignKeys(ctx, st.Table.OID, st.ForeignKeys); err != nil {
+			return "", err
+		}
+		return "ALTER TABLE", nil
+	}
 	for {
 		var notices []*pgerr.Error
 		wait, err := s.alterConstraintsOnce(ctx, st, &notices)
 		if wait == 0 {
 			s.notices = append(s.notices, notices...)
 			if err != nil {
+				return "", err
+			}
+			if err := s.addForeignKeys(ctx, st.Table.OID, st.ForeignKeys); err != nil {
 				return "", err
 			}
 			return "ALTER TABLE", nil

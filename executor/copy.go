@@ -21,6 +21,9 @@ import (
 // CopyFormat returns the COPY format ("text", "csv" or "binary") and the
 // number of columns, for CopyInResponse.
 func (pt *Portal) CopyFormat() (format string, ncols int) {
+	if pt.copyTo != nil {
+		return pt.copyTo.Options.Format, len(pt.copyTo.Names)
+	}
 	if pt.copy == nil {
 		return "text", 0
 	}
@@ -54,6 +57,13 @@ func (pt *Portal) CopyFrom(ctx context.Context, r io.Reader) (tag string, err er
 	if err := s.checkReadOnly("COPY FROM"); err != nil {
 		pt.done = true
 		return "", s.fail(err)
+	}
+	if pt.copy.Freeze && !s.newRels[pt.copy.Table.OID] {
+		// PostgreSQL's rule; minipg then loads the rows as usual (not
+		// frozen).
+		pt.done = true
+		return "", s.fail(pgerr.New(pgerr.ObjectNotInPrerequisiteState,
+			"cannot perform COPY FREEZE because the table was not created or truncated in the current subtransaction"))
 	}
 	n, err := pt.copyFrom(ctx, r)
 	if err != nil {
@@ -179,7 +189,7 @@ func (ld *copyLoader) finishRow(row []types.Datum) error {
 	}
 	ld.arena = arena
 	ld.tups = append(ld.tups, arena[start:len(arena):len(arena)])
-	if len(r.indexes) > 0 {
+	if len(r.indexes) > 0 || len(r.def.ForeignKeys) > 0 {
 		if row == nil {
 			if row, err = en.datums(); err != nil {
 				return err
@@ -207,11 +217,16 @@ func (ld *copyLoader) flush() error {
 	}
 	ld.x.countInsert(len(tids))
 	ncols := len(r.types)
-	if len(r.indexes) > 0 {
+	if len(r.indexes) > 0 || len(r.def.ForeignKeys) > 0 {
 		for i, tid := range tids {
 			ld.rows[i][ncols] = tid
 			if err := ld.x.insertIndexEntries(ld.rows[i], tid, nil); err != nil {
 				return err
+			}
+			if len(r.def.ForeignKeys) > 0 {
+				if err := ld.x.checkReferencing(r, ld.rows[i], nil); err != nil {
+					return err
+				}
 			}
 		}
 	}

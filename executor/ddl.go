@@ -19,6 +19,9 @@ func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string,
 	}
 	def := st.Def.Clone() // a prepared statement may run again: names are chosen each time
 	nameConstraintIndexes(e.cat, def)
+	if err := s.createTableForeignKeys(def, st.ForeignKeys); err != nil {
+		return "", err
+	}
 	for _, p := range reloptions.All() {
 		// The session's value of a parameter such as fsm_policy becomes the
 		// new table's option when it differs from the server's.
@@ -34,7 +37,8 @@ func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string,
 	if len(def.Options) == 0 {
 		def.Options = nil
 	}
-	t, err := e.cat.CreateTable(def)
+	seqs := serialSequences(e.cat, def, st.Serials)
+	t, _, err := e.cat.CreateTableWithSequences(def, seqs)
 	if err != nil {
 		if pgerr.CodeOf(err) == pgerr.DuplicateTable && st.IfNotExists {
 			s.notice(pgerr.SeverityNotice, pgerr.DuplicateTable, "relation \"%s\" already exists, skipping", def.Name)
@@ -55,6 +59,7 @@ func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string,
 	e.mu.Lock()
 	e.mu.rels[t.OID] = r
 	e.mu.Unlock()
+	s.markNewRelfilenode(t.OID)
 	return "CREATE TABLE", nil
 }
 
@@ -65,6 +70,10 @@ func (s *Session) dropTable(ctx context.Context, st *sql.DropTable) (string, err
 	for _, name := range st.Names {
 		t, ok := e.cat.Table(name)
 		if !ok {
+			if _, isSeq := e.cat.Sequence(name); isSeq {
+				return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", name).
+					WithHint("Use DROP SEQUENCE to remove a sequence.")
+			}
 			if st.IfExists {
 				s.notice(pgerr.SeverityNotice, pgerr.SuccessfulCompletion, "table \"%s\" does not exist, skipping", name)
 				continue
@@ -72,6 +81,9 @@ func (s *Session) dropTable(ctx context.Context, st *sql.DropTable) (string, err
 			return "", pgerr.New(pgerr.UndefinedTable, "table \"%s\" does not exist", name)
 		}
 		tables = append(tables, t)
+	}
+	if err := s.dropTableDependents(ctx, tables, st.Cascade); err != nil {
+		return "", err
 	}
 	for _, t := range tables {
 		release, err := e.txns.LockRelation(ctx, t.OID, true)
@@ -219,6 +231,9 @@ func (s *Session) dropIndex(ctx context.Context, st *sql.DropIndex) (string, err
 		if idx.IsConstraint() {
 			return "", pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", name, name, t.Name).
 				WithHint("You can drop constraint %s on table %s instead.", name, t.Name)
+		}
+		if err := s.indexDependents(ctx, t, idx, false); err != nil {
+			return "", err
 		}
 		if err := e.dropIndex(ctx, t.OID, name); err != nil {
 			return "", err

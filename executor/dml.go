@@ -194,6 +194,11 @@ func (x *execCtx) insertRow(row []types.Datum) (page.TID, error) {
 	if err := x.insertIndexEntries(row, tid, nil); err != nil {
 		return page.TID{}, err
 	}
+	if len(r.def.ForeignKeys) > 0 {
+		if err := x.checkReferencing(r, row, nil); err != nil {
+			return page.TID{}, err
+		}
+	}
 	return tid, nil
 }
 
@@ -476,12 +481,23 @@ func (x *execCtx) update(st *sql.Update) (int64, error) {
 		}
 		return res, fd, err
 	}
+	refs := x.s.e.referencing(r.def.OID)
 	finish := func(row []types.Datum) ([]types.Datum, error) {
 		// A HOT update changed no indexed column and its new version is
 		// reached through the chain root the index entries point at.
 		x.countUpdate(hot)
 		if !hot {
 			if err := x.insertIndexEntries(newRow, newRow[ncols].(page.TID), row); err != nil {
+				return nil, err
+			}
+		}
+		if len(r.def.ForeignKeys) > 0 {
+			if err := x.checkReferencing(r, newRow, row); err != nil {
+				return nil, err
+			}
+		}
+		if len(refs) > 0 {
+			if err := x.checkReferenced(r, refs, row, newRow); err != nil {
 				return nil, err
 			}
 		}
@@ -499,7 +515,16 @@ func (x *execCtx) delete(st *sql.Delete) (int64, error) {
 	apply := func(_ []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error) {
 		return r.heap.Delete(x.snap, tid, x.xid, x.cid)
 	}
+	refs := x.s.e.referencing(r.def.OID)
+	if x.skipReferenced {
+		refs = nil
+	}
 	finish := func(row []types.Datum) ([]types.Datum, error) {
+		if len(refs) > 0 {
+			if err := x.checkReferenced(r, refs, row, nil); err != nil {
+				return nil, err
+			}
+		}
 		x.countDelete()
 		return row, nil
 	}

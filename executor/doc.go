@@ -1,6 +1,6 @@
 // Package executor runs bound statements (see package sql) against the heap:
-// scans, filters, projections, sorts, limits, aggregates, DML, COPY FROM,
-// VACUUM and ANALYZE, and owns the session state the wire protocol needs (transaction
+// scans, filters, projections, sorts, limits, aggregates, DML, COPY FROM and
+// TO, TRUNCATE, sequences, foreign keys, VACUUM and ANALYZE, and owns the session state the wire protocol needs (transaction
 // block status, settings, notices).
 //
 // # API used by the server
@@ -11,6 +11,7 @@
 //	Session.Bind(prepared, params)     -> *Portal
 //	Portal.Run(ctx, maxRows, emit)     streams rows; done=false means suspended
 //	Portal.CopyFrom(ctx, r)            COPY ... FROM STDIN data stream
+//	Portal.CopyTo(ctx, send)           COPY ... TO STDOUT, one payload per row (IsCopyTo)
 //	Session.Sync()                     ends an implicit transaction
 //
 // The rest of the contract:
@@ -136,9 +137,12 @@
 // statement's state (execctx.go), the SELECT planner (plan.go) and access
 // paths (path.go), iterators by kind (scan.go, filter.go, agg.go, sort.go,
 // limit.go, join.go, subquery.go), expressions (eval.go), rows in and out of
-// tuples (row.go), DML (dml.go), COPY (copy.go), DDL (ddl.go, alter.go,
-// indexbuild.go), VACUUM (vacuum.go) and the system views (views.go,
-// walviews.go).
+// tuples (row.go), DML (dml.go), COPY (copy.go, copyto.go), DDL (ddl.go,
+// alter.go, indexbuild.go, truncate.go), sequences and column defaults
+// (sequence.go), foreign keys (fkey.go: checks and actions, with the
+// locking they use and how it differs from PostgreSQL's; fkey_ddl.go:
+// adding and dropping them), VACUUM (vacuum.go) and the system views
+// (views.go, walviews.go).
 //
 // # Locking
 //

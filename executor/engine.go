@@ -54,6 +54,7 @@ type Engine struct {
 	// vacSlots holds each table's *vacSlot (vacuum.go): one VACUUM,
 	// ANALYZE or autovacuum run per table at a time.
 	vacSlots sync.Map
+	fkRefs   fkRefCache // foreign keys by referenced table (fkey.go)
 
 	closeOnce sync.Once // Close runs once
 	closeErr  error     // what it returned
@@ -71,6 +72,7 @@ type catalogStore interface {
 	Tables() []*catalog.Table
 	RelationExists(name string) bool
 	CreateTable(def *catalog.Table) (*catalog.Table, error)
+	CreateTableWithSequences(def *catalog.Table, seqs []catalog.Sequence) (*catalog.Table, []*catalog.Sequence, error)
 	DropTable(oid uint32) (*catalog.Table, error)
 	AddIndex(tableOID uint32, idx catalog.Index) (*catalog.Table, catalog.Index, error)
 	SetOptions(tableOID uint32, opts map[string]string) (*catalog.Table, error)
@@ -78,6 +80,19 @@ type catalogStore interface {
 	DropIndex(name string) (*catalog.Table, catalog.Index, error)
 	AlterConstraints(tableOID uint32, drop []string, add []catalog.Index) (*catalog.Table, []catalog.Index, error)
 	ChooseRelationName(name1, name2, label string) string
+	TableByOID(oid uint32) (*catalog.Table, bool)
+	SetColumnDefault(tableOID uint32, col int, expr string) (*catalog.Table, error)
+	SetColumnNotNull(tableOID uint32, col int, notNull bool) (*catalog.Table, error)
+	AddForeignKey(tableOID uint32, fk catalog.ForeignKey) (*catalog.Table, error)
+	NewRelFileNode(tableOID uint32) (*catalog.Table, error)
+	Sequences() []*catalog.Sequence
+	DropForeignKey(tableOID uint32, name string) (*catalog.Table, error)
+	CreateSequence(def catalog.Sequence) (*catalog.Sequence, error)
+	DropSequence(oid uint32) error
+	Sequence(name string) (*catalog.Sequence, bool)
+	SequenceByOID(oid uint32) (*catalog.Sequence, bool)
+	NextVal(oid uint32) (first, last int64, err error)
+	SetVal(oid uint32, value int64, isCalled bool) error
 	Close() error
 }
 

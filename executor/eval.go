@@ -269,6 +269,9 @@ func (c *evalCtx) call(f *sql.Func, row []types.Datum) (types.Datum, error) {
 		}
 		args[i] = v
 	}
+	if v, ok, err := c.callSequenceFunc(f, args); ok {
+		return v, err
+	}
 	str := func(i int) string { return asText(f.Args[i].Type(), args[i]) }
 	switch f.Name {
 	case "version":

@@ -34,9 +34,12 @@ type execCtx struct {
 	// (a subquery evaluated while the scan opens) does not inherit them.
 	needOwner *execCtx
 
-	xid, cid      uint32 // writes only
-	emitReturning func(row []types.Datum)
-	pt            *Portal // owner of the relation locks
+	xid, cid uint32 // writes only
+	// skipReferenced: a DELETE that empties every table referencing its
+	// table (TRUNCATE in a transaction block) skips the foreign-key checks.
+	skipReferenced bool
+	emitReturning  func(row []types.Datum)
+	pt             *Portal // owner of the relation locks
 }
 
 // openRel takes a shared lock on table oid for the rest of the statement

@@ -157,6 +157,7 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 	case *sql.Discard:
 		return st.Tag, nil
 	case *sql.CreateTable, *sql.DropTable, *sql.CreateIndex, *sql.DropIndex, *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing,
+		*sql.CreateSequence, *sql.DropSequence, *sql.AlterDefault, *sql.AlterNotNull, *sql.Truncate,
 		*sql.Insert, *sql.Update, *sql.Delete:
 		if err := s.checkReadOnly(readOnlyName(st)); err != nil {
 			return "", err
@@ -185,6 +186,16 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return s.alterConstraints(ctx, st)
 	case *sql.AlterMissing:
 		return s.alterMissing(st)
+	case *sql.CreateSequence:
+		return s.createSequence(st)
+	case *sql.DropSequence:
+		return s.dropSequence(ctx, st, st.Cascade)
+	case *sql.AlterDefault:
+		return s.alterDefault(ctx, st)
+	case *sql.AlterNotNull:
+		return s.alterNotNull(ctx, st)
+	case *sql.Truncate:
+		return s.truncate(ctx, pt, st)
 	case *sql.Vacuum:
 		if s.explicit && !st.AnalyzeOnly {
 			return "", pgerr.New(pgerr.ActiveSQLTransaction, "VACUUM cannot run inside a transaction block")
@@ -192,6 +203,8 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return s.vacuum(ctx, st)
 	case *sql.Copy:
 		return "", pgerr.New(pgerr.ProtocolViolation, "COPY FROM STDIN must be run with CopyFrom")
+	case *sql.CopyTo:
+		return "", pgerr.New(pgerr.ProtocolViolation, "COPY TO STDOUT must be run with CopyTo")
 	case *sql.Select:
 		return "", pt.startSelect(ctx, st)
 	case *sql.Insert:
@@ -216,8 +229,14 @@ func readOnlyName(st sql.Stmt) string {
 		return "DROP INDEX"
 	case *sql.CreateIndex:
 		return "CREATE INDEX"
-	case *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing:
+	case *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing, *sql.AlterDefault, *sql.AlterNotNull:
 		return "ALTER TABLE"
+	case *sql.CreateSequence:
+		return "CREATE SEQUENCE"
+	case *sql.DropSequence:
+		return "DROP SEQUENCE"
+	case *sql.Truncate:
+		return "TRUNCATE TABLE"
 	case *sql.Insert:
 		return "INSERT"
 	case *sql.Update:

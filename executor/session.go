@@ -28,6 +28,7 @@ type Prepared struct {
 	ParamTypes []types.OID
 	Columns    []Column // nil => NoData
 	IsCopyFrom bool
+	IsCopyTo   bool
 
 	bound      *sql.Bound
 	catVersion uint64
@@ -63,6 +64,10 @@ type Session struct {
 	// setting changed only by SET LOCAL reverts at commit too).
 	gucUndo map[string]string
 	gucKeep map[string]string
+
+	seqs    map[uint32]*seqCache // sequences used in this session (currval)
+	lastSeq uint32               // the sequence nextval last advanced (lastval)
+	newRels map[uint32]bool      // tables created or truncated in this transaction (COPY FREEZE)
 }
 
 // NewSession starts a session. startup holds the start-up packet's
@@ -153,6 +158,7 @@ func (s *Session) Prepare(query string, paramTypes []types.OID) (p *Prepared, er
 		reqTypes: append([]types.OID(nil), paramTypes...)}
 	p.Columns = convColumns(b.Columns)
 	_, p.IsCopyFrom = b.Stmt.(*sql.Copy)
+	_, p.IsCopyTo = b.Stmt.(*sql.CopyTo)
 	return p, nil
 }
 
@@ -190,6 +196,7 @@ type Portal struct {
 	tagFn   func(n int64) string
 	release []func() // relation locks to release when the statement ends
 	copy    *sql.Copy
+	copyTo  *sql.CopyTo
 	active  bool // counted in Session.active
 }
 
@@ -221,6 +228,9 @@ func (s *Session) Bind(p *Prepared, params []types.Datum) (*Portal, error) {
 			return nil, s.fail(err)
 		}
 		pt.copy = c
+	}
+	if c, ok := p.bound.Stmt.(*sql.CopyTo); ok {
+		pt.copyTo = c
 	}
 	return pt, nil
 }
@@ -280,6 +290,7 @@ func (s *Session) Sync() error {
 func (s *Session) endTx(commit bool) error {
 	tx := s.tx
 	s.tx, s.explicit, s.failed, s.active = nil, false, false, 0
+	s.newRels = nil
 	s.endTxSettings(commit)
 	if tx == nil {
 		return nil

@@ -49,7 +49,8 @@ type Statement struct {
 	ParamTypes []types.OID // inferred where the client sent 0
 	Columns    []Column    // nil => NoData
 	IsCopyFrom bool
-	Impl       any // the engine's own prepared statement
+	IsCopyTo   bool // COPY ... TO STDOUT: its portal implements CopyToPortal
+	Impl       any  // the engine's own prepared statement
 }
 
 // Column describes one result column (a RowDescription field).
@@ -73,4 +74,11 @@ type Portal interface {
 	// CopyFrom consumes the COPY data stream from r (io.EOF at CopyDone).
 	CopyFrom(ctx context.Context, r io.Reader) (tag string, err error)
 	Close()
+}
+
+// CopyToPortal is implemented by the portals of COPY ... TO STDOUT
+// statements (Statement.IsCopyTo).
+type CopyToPortal interface {
+	// CopyTo runs the statement, handing each CopyData payload to send.
+	CopyTo(ctx context.Context, send func(data []byte) error) (tag string, err error)
 }

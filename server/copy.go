@@ -105,3 +105,34 @@ func (r *copyReader) finish(err error) {
 	r.finished = true
 	r.err = err
 }
+
+// copyOut runs COPY ... TO STDOUT: CopyOutResponse, a CopyData per row
+// (flushed in batches as the output buffer fills), then CopyDone. An error
+// during the rows is sent as an ErrorResponse without CopyDone, as
+// PostgreSQL does.
+func (c *conn) copyOut(ctx context.Context, p Portal) (string, error) {
+	cp, ok := p.(CopyToPortal)
+	if !ok {
+		return "", pgerr.New(pgerr.FeatureNotSupported, "COPY TO STDOUT is not supported by this backend")
+	}
+	format, ncols := p.CopyFormat()
+	var overall byte
+	if format == "binary" {
+		overall = 1
+	}
+	colFormats := make([]uint16, ncols)
+	for i := range colFormats {
+		colFormats[i] = uint16(overall)
+	}
+	c.send(&pgproto3.CopyOutResponse{OverallFormat: overall, ColumnFormatCodes: colFormats})
+	tag, err := cp.CopyTo(ctx, func(data []byte) error {
+		c.send(&pgproto3.CopyData{Data: data})
+		c.unflushed += len(data) + 5
+		return c.maybeFlush()
+	})
+	if err != nil {
+		return "", err
+	}
+	c.send(&pgproto3.CopyDone{})
+	return tag, nil
+}

@@ -160,6 +160,10 @@ func (c *conn) execute(ctx context.Context, m *pgproto3.Execute) error {
 			tag, err = c.copyIn(ctx, pt.p)
 			return err
 		}
+		if pt.stmt.st.IsCopyTo {
+			tag, err = c.copyOut(ctx, pt.p)
+			return err
+		}
 		maxRows := int(m.MaxRows)
 		if maxRows < 0 {
 			maxRows = 0

@@ -104,6 +104,10 @@ func (c *conn) runSimpleStatement(ctx context.Context, sql string) (empty bool, 
 			tag, err = c.copyIn(ctx, p)
 			return err
 		}
+		if st.IsCopyTo {
+			tag, err = c.copyOut(ctx, p)
+			return err
+		}
 		cols := p.Columns()
 		if cols != nil {
 			c.send(rowDescription(cols, nil))

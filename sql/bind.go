@@ -240,6 +240,9 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 	case n.GetIndexStmt() != nil:
 		s, err := b.createIndex(n.GetIndexStmt())
 		return s, nil, err
+	case n.GetCreateSeqStmt() != nil:
+		s, err := b.createSequence(n.GetCreateSeqStmt())
+		return s, nil, err
 	case n.GetCopyStmt() != nil:
 		s, err := b.copyStmt(n.GetCopyStmt())
 		return s, nil, err
@@ -267,8 +270,11 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 	case n.GetAlterTableStmt() != nil:
 		s, err := b.alterTable(n.GetAlterTableStmt())
 		return s, nil, err
+	case n.GetAlterSeqStmt() != nil:
+		return nil, nil, pgerr.Unimplemented("ALTER SEQUENCE")
 	case n.GetTruncateStmt() != nil:
-		return nil, nil, pgerr.Unimplemented("TRUNCATE")
+		s, err := b.truncateStmt(n.GetTruncateStmt())
+		return s, nil, err
 	case n.GetPrepareStmt() != nil, n.GetExecuteStmt() != nil, n.GetDeallocateStmt() != nil:
 		return nil, nil, pgerr.Unimplemented("SQL-level PREPARE/EXECUTE/DEALLOCATE")
 	}

@@ -20,11 +20,14 @@ import (
 type AlterConstraints struct {
 	Table *catalog.Table
 	Cmds  []ConstraintCmd
+	// ForeignKeys are ADD FOREIGN KEY subcommands, added after Cmds.
+	ForeignKeys []FKCmd
 }
 
 // ConstraintCmd is one ADD or DROP CONSTRAINT subcommand.
 type ConstraintCmd struct {
 	Drop     bool     // DROP CONSTRAINT; otherwise ADD
+	Cascade  bool     // DROP CONSTRAINT ... CASCADE: drops the foreign keys that need its index
 	IfExists bool     // DROP CONSTRAINT IF EXISTS
 	Name     string   // the constraint's name; "" for an ADD lets the executor choose one
 	Primary  bool     // ADD PRIMARY KEY; otherwise ADD UNIQUE
@@ -93,6 +96,13 @@ func (b *binder) alterTable(s *pg_query.AlterTableStmt) (Stmt, error) {
 			con := c.Def.GetConstraint()
 			switch con.Contype {
 			case pg_query.ConstrType_CONSTR_PRIMARY, pg_query.ConstrType_CONSTR_UNIQUE:
+			case pg_query.ConstrType_CONSTR_FOREIGN:
+				fk, err := b.fkConstraint(con, "")
+				if err != nil {
+					return nil, err
+				}
+				cons.ForeignKeys = append(cons.ForeignKeys, fk)
+				continue
 			default:
 				return nil, b.errAt(con.Location, pgerr.FeatureNotSupported, "%s constraints are not supported", constraintName(con.Contype))
 			}
@@ -101,10 +111,24 @@ func (b *binder) alterTable(s *pg_query.AlterTableStmt) (Stmt, error) {
 				return nil, err
 			}
 			cons.Cmds = append(cons.Cmds, cmd)
+		case pg_query.AlterTableType_AT_ColumnDefault:
+			if len(s.Cmds) != 1 {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE with ALTER COLUMN ... DEFAULT and other subcommands is not supported").
+					WithHint("Run them as separate ALTER TABLE statements.")
+			}
+			return b.alterDefault(t, c)
+		case pg_query.AlterTableType_AT_SetNotNull, pg_query.AlterTableType_AT_DropNotNull:
+			if len(s.Cmds) != 1 {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE with SET/DROP NOT NULL and other subcommands is not supported").
+					WithHint("Run them as separate ALTER TABLE statements.")
+			}
+			col := t.ColumnIndex(c.Name)
+			if col < 0 {
+				return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c.Name, t.Name)
+			}
+			return &AlterNotNull{Table: t, Col: col, Set: c.Subtype == pg_query.AlterTableType_AT_SetNotNull}, nil
 		case pg_query.AlterTableType_AT_DropConstraint:
-			// CASCADE drops what depends on the constraint: nothing can
-			// (minipg has no foreign keys), so it is RESTRICT.
-			cons.Cmds = append(cons.Cmds, ConstraintCmd{Drop: true, IfExists: c.MissingOk, Name: c.Name})
+			cons.Cmds = append(cons.Cmds, ConstraintCmd{Drop: true, IfExists: c.MissingOk, Name: c.Name, Cascade: c.Behavior == pg_query.DropBehavior_DROP_CASCADE})
 		default:
 			what := map[pg_query.AlterTableType]string{
 				pg_query.AlterTableType_AT_AddColumn:       "ADD COLUMN",
@@ -119,14 +143,14 @@ func (b *binder) alterTable(s *pg_query.AlterTableStmt) (Stmt, error) {
 				what = strings.ToLower(strings.TrimPrefix(c.Subtype.String(), "AT_"))
 			}
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE %s is not supported", what).
-				WithHint("minipg supports ALTER TABLE ... SET (...), RESET (...), ADD PRIMARY KEY, ADD UNIQUE and DROP CONSTRAINT.")
+				WithHint("minipg supports ALTER TABLE ... SET (...), RESET (...), ADD PRIMARY KEY, ADD UNIQUE, ADD FOREIGN KEY, DROP CONSTRAINT and ALTER COLUMN ... SET/DROP DEFAULT and SET/DROP NOT NULL.")
 		}
 	}
 	switch {
-	case nopts > 0 && len(cons.Cmds) > 0:
+	case nopts > 0 && len(cons.Cmds)+len(cons.ForeignKeys) > 0:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE with both storage parameters and constraints is not supported").
 			WithHint("Run them as separate ALTER TABLE statements.")
-	case len(cons.Cmds) > 0:
+	case len(cons.Cmds)+len(cons.ForeignKeys) > 0:
 		return cons, nil
 	}
 	return opts, nil

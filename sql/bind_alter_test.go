@@ -20,7 +20,7 @@ func TestBindAlterConstraints(t *testing.T) {
 		t.Fatalf("bound %T %+v", b.Stmt, b.Stmt)
 	}
 	want := []ConstraintCmd{
-		{Drop: true, IfExists: true, Name: "x"},
+		{Drop: true, Cascade: true, IfExists: true, Name: "x"},
 		{Name: "t_k", Columns: []string{"n", "s"}, Position: int32(strings.Index(q, "CONSTRAINT t_k") + 1)},
 		{Primary: true, Columns: []string{"id"}, Position: int32(strings.Index(q, "PRIMARY") + 1)},
 	}
@@ -43,7 +43,7 @@ func TestBindAlterConstraints(t *testing.T) {
 	}{
 		{"ALTER TABLE nosuch ADD PRIMARY KEY (a)", pgerr.UndefinedTable, 0},
 		{"ALTER TABLE t ADD CONSTRAINT c CHECK (id > 0)", pgerr.FeatureNotSupported, 19},
-		{"ALTER TABLE t ADD FOREIGN KEY (n) REFERENCES t (id)", pgerr.FeatureNotSupported, 19},
+		{"ALTER TABLE t ADD FOREIGN KEY (n) REFERENCES t (id) DEFERRABLE", pgerr.FeatureNotSupported, 19},
 		{"ALTER TABLE t ADD UNIQUE (n) DEFERRABLE", pgerr.FeatureNotSupported, 19},
 		{"ALTER TABLE t ADD UNIQUE (n) INCLUDE (s)", pgerr.FeatureNotSupported, 19},
 		{"ALTER TABLE t ADD UNIQUE (n) WITH (fillfactor = 50)", pgerr.FeatureNotSupported, 19},

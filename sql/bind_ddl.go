@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -45,13 +46,19 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 	// PRIMARY KEY and UNIQUE constraints, column and table ones, in the
 	// order they are written (PostgreSQL's ixconstraints).
 	var keys []ConstraintCmd
+	var serials []int
+	var fks []FKCmd
 	for _, el := range s.TableElts {
 		switch {
 		case el.GetColumnDef() != nil:
 			cd := el.GetColumnDef()
-			t, err := b.typeName(cd.TypeName)
+			t, serial, err := b.columnType(cd.TypeName)
 			if err != nil {
 				return nil, err
+			}
+			if serial {
+				serials = append(serials, len(def.Columns))
+				cd.IsNotNull = true
 			}
 			if t.OID == types.TID || t.OID == types.Unknown || t.OID == types.Void {
 				return nil, b.errAt(cd.Location, pgerr.FeatureNotSupported, "columns of type %s are not supported", t.Name())
@@ -67,6 +74,12 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 					col.NotNull = true
 				case pg_query.ConstrType_CONSTR_NULL:
 				case pg_query.ConstrType_CONSTR_DEFAULT:
+					if col.Identity != "" {
+						return nil, b.errAt(c.Location, pgerr.SyntaxError, "both default and identity specified for column \"%s\" of table \"%s\"", cd.Colname, name)
+					}
+					if slices.Contains(serials, len(def.Columns)) {
+						return nil, pgerr.New(pgerr.SyntaxError, "multiple default values specified for column \"%s\" of table \"%s\"", cd.Colname, name)
+					}
 					txt, err := deparseExpr(c.RawExpr)
 					if err != nil {
 						return nil, err
@@ -85,6 +98,27 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 					}
 					k.Columns = []string{cd.Colname}
 					keys = append(keys, k)
+				case pg_query.ConstrType_CONSTR_IDENTITY:
+					if col.Default != "" || slices.Contains(serials, len(def.Columns)) {
+						return nil, b.errAt(c.Location, pgerr.SyntaxError, "both default and identity specified for column \"%s\" of table \"%s\"", cd.Colname, name)
+					}
+					switch t.OID {
+					case types.Int2, types.Int4, types.Int8:
+					default:
+						return nil, pgerr.New(pgerr.InvalidParameterValue, "identity column type must be smallint, integer, or bigint")
+					}
+					if len(c.Options) > 0 {
+						return nil, b.errAt(c.Location, pgerr.FeatureNotSupported, "identity sequence options are not supported")
+					}
+					col.Identity = c.GeneratedWhen
+					col.NotNull = true
+					serials = append(serials, len(def.Columns))
+				case pg_query.ConstrType_CONSTR_FOREIGN:
+					fk, err := b.fkConstraint(c, cd.Colname)
+					if err != nil {
+						return nil, err
+					}
+					fks = append(fks, fk)
 				default:
 					return nil, b.errAt(c.Location, pgerr.FeatureNotSupported, "%s constraints are not supported", constraintName(c.Contype))
 				}
@@ -99,6 +133,12 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 					return nil, err
 				}
 				keys = append(keys, k)
+			case pg_query.ConstrType_CONSTR_FOREIGN:
+				fk, err := b.fkConstraint(c, "")
+				if err != nil {
+					return nil, err
+				}
+				fks = append(fks, fk)
 			default:
 				return nil, b.errAt(c.Location, pgerr.FeatureNotSupported, "%s constraints are not supported", constraintName(c.Contype))
 			}
@@ -125,7 +165,7 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 		return nil, err
 	}
 	def.Options = opts
-	return &CreateTable{Def: def, IfNotExists: s.IfNotExists}, nil
+	return &CreateTable{Def: def, IfNotExists: s.IfNotExists, Serials: serials, ForeignKeys: fks}, nil
 }
 
 func constraintName(t pg_query.ConstrType) string {
@@ -216,6 +256,8 @@ func (b *binder) relOptions(defs []*pg_query.Node) (map[string]string, error) {
 func (b *binder) dropStmt(s *pg_query.DropStmt) (Stmt, error) {
 	switch s.RemoveType {
 	case pg_query.ObjectType_OBJECT_TABLE:
+	case pg_query.ObjectType_OBJECT_SEQUENCE:
+		return b.dropSequence(s)
 	case pg_query.ObjectType_OBJECT_INDEX:
 		if s.Concurrent {
 			return nil, pgerr.Unimplemented("DROP INDEX CONCURRENTLY")
@@ -231,10 +273,7 @@ func (b *binder) dropStmt(s *pg_query.DropStmt) (Stmt, error) {
 	default:
 		return nil, pgerr.Unimplemented("DROP " + strings.TrimPrefix(s.RemoveType.String(), "OBJECT_"))
 	}
-	if s.Behavior == pg_query.DropBehavior_DROP_CASCADE {
-		// Nothing depends on tables here; CASCADE is the same as RESTRICT.
-	}
-	out := &DropTable{IfExists: s.MissingOk}
+	out := &DropTable{IfExists: s.MissingOk, Cascade: s.Behavior == pg_query.DropBehavior_DROP_CASCADE}
 	for _, o := range s.Objects {
 		items := o.GetList().GetItems()
 		if len(items) == 0 {
@@ -282,12 +321,12 @@ func (b *binder) createIndex(s *pg_query.IndexStmt) (*CreateIndex, error) {
 	return &CreateIndex{Table: t, Index: idx, IfNotExists: s.IfNotExists}, nil
 }
 
-func (b *binder) copyStmt(s *pg_query.CopyStmt) (*Copy, error) {
+func (b *binder) copyStmt(s *pg_query.CopyStmt) (Stmt, error) {
 	if !s.IsFrom {
-		return nil, pgerr.Unimplemented("COPY TO")
+		return b.copyTo(s)
 	}
 	if s.Query != nil || s.Relation == nil {
-		return nil, pgerr.Unimplemented("COPY (query)")
+		return nil, pgerr.New(pgerr.SyntaxError, "COPY (query) FROM is not allowed")
 	}
 	if s.Filename != "" || s.IsProgram {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY FROM a file or program is not supported").
@@ -320,81 +359,8 @@ func (b *binder) copyStmt(s *pg_query.CopyStmt) (*Copy, error) {
 			out.Cols = append(out.Cols, c)
 		}
 	}
-	var delim, null, quote, escape *string
-	for _, n := range s.Options {
-		d := n.GetDefElem()
-		v := defElemValue(d)
-		switch d.Defname {
-		case "format":
-			switch v {
-			case "text", "csv", "binary":
-				out.Format = v
-			default:
-				return nil, pgerr.New(pgerr.InvalidParameterValue, "COPY format \"%s\" not recognized", v)
-			}
-		case "delimiter":
-			delim = &v
-		case "null":
-			null = &v
-		case "header":
-			switch strings.ToLower(v) {
-			case "", "true", "on", "1", "yes":
-				out.Header = true
-			case "false", "off", "0", "no":
-				out.Header = false
-			case "match":
-				out.Header = true
-			default:
-				return nil, pgerr.New(pgerr.SyntaxError, "header requires a Boolean value or \"match\"")
-			}
-		case "quote":
-			quote = &v
-		case "escape":
-			escape = &v
-		case "encoding":
-			if u := strings.ToUpper(strings.ReplaceAll(v, "-", "")); u != "UTF8" && u != "SQL_ASCII" {
-				return nil, pgerr.Unimplemented("COPY encoding " + v)
-			}
-		case "freeze":
-		default:
-			return nil, pgerr.New(pgerr.SyntaxError, "option \"%s\" not recognized", d.Defname)
-		}
-	}
-	if out.Format == "binary" && (delim != nil || null != nil || quote != nil || escape != nil) {
-		return nil, pgerr.New(pgerr.SyntaxError, "cannot specify DELIMITER in BINARY mode")
-	}
-	if out.Format == "csv" {
-		out.Delimiter, out.Null = ',', ""
-	}
-	if delim != nil {
-		if len(*delim) != 1 {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY delimiter must be a single one-byte character")
-		}
-		out.Delimiter = (*delim)[0]
-	}
-	if null != nil {
-		out.Null = *null
-	}
-	if quote != nil {
-		if out.Format != "csv" {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY quote available only in CSV mode")
-		}
-		if len(*quote) != 1 {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY quote must be a single one-byte character")
-		}
-		out.Quote, out.Escape = (*quote)[0], (*quote)[0]
-	}
-	if escape != nil {
-		if out.Format != "csv" {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY escape available only in CSV mode")
-		}
-		if len(*escape) != 1 {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY escape must be a single one-byte character")
-		}
-		out.Escape = (*escape)[0]
-	}
-	if out.Format == "text" && out.Header {
-		// PostgreSQL 15 allows HEADER in text mode too.
+	if err := b.copyOptions(out, s.Options, true); err != nil {
+		return nil, err
 	}
 	if out.Defaults, err = Defaults(t); err != nil {
 		return nil, err
@@ -526,4 +492,129 @@ func (b *binder) setStmt(s *pg_query.VariableSetStmt) (*Set, error) {
 		return &Set{Name: "", Value: "", Reset: false, Local: true}, nil
 	}
 	return nil, pgerr.Unimplemented("SET FROM CURRENT")
+}
+
+// columnType resolves a column's type name; serial, bigserial and
+// smallserial (and serial4/serial8/serial2) are integer columns whose
+// sequence the executor creates (serial reports them).
+func (b *binder) columnType(tn *pg_query.TypeName) (types.T, bool, error) {
+	if tn != nil && len(tn.Names) == 1 && len(tn.ArrayBounds) == 0 && len(tn.Typmods) == 0 {
+		switch tn.Names[0].GetString_().GetSval() {
+		case "serial", "serial4":
+			return types.TInt4, true, nil
+		case "bigserial", "serial8":
+			return types.TInt8, true, nil
+		case "smallserial", "serial2":
+			return types.TInt2, true, nil
+		}
+	}
+	t, err := b.typeName(tn)
+	return t, false, err
+}
+
+// copyOptions applies COPY's WITH options to out (from: COPY FROM).
+func (b *binder) copyOptions(out *Copy, opts []*pg_query.Node, from bool) error {
+	var delim, null, quote, escape *string
+	for _, n := range opts {
+		d := n.GetDefElem()
+		v := defElemValue(d)
+		switch d.Defname {
+		case "format":
+			switch v {
+			case "text", "csv", "binary":
+				out.Format = v
+			default:
+				return pgerr.New(pgerr.InvalidParameterValue, "COPY format \"%s\" not recognized", v)
+			}
+		case "delimiter":
+			delim = &v
+		case "null":
+			null = &v
+		case "header":
+			switch strings.ToLower(v) {
+			case "", "true", "on", "1", "yes":
+				out.Header = true
+			case "false", "off", "0", "no":
+				out.Header = false
+			case "match":
+				out.Header = true
+			default:
+				return pgerr.New(pgerr.SyntaxError, "header requires a Boolean value or \"match\"")
+			}
+		case "quote":
+			quote = &v
+		case "escape":
+			escape = &v
+		case "encoding":
+			if u := strings.ToUpper(strings.ReplaceAll(v, "-", "")); u != "UTF8" && u != "SQL_ASCII" {
+				return pgerr.Unimplemented("COPY encoding " + v)
+			}
+		case "force_quote":
+			if from {
+				return pgerr.New(pgerr.FeatureNotSupported, "COPY FORCE_QUOTE cannot be used with COPY FROM")
+			}
+			if d.Arg != nil && d.Arg.GetAStar() != nil {
+				out.ForceQuoteAll = true
+				continue
+			}
+			for _, it := range d.Arg.GetList().GetItems() {
+				out.ForceQuote = append(out.ForceQuote, it.GetString_().GetSval())
+			}
+		case "freeze":
+			if !from {
+				continue // PostgreSQL 15 accepts and ignores it
+			}
+			switch strings.ToLower(v) {
+			case "", "true", "on", "1", "yes":
+				out.Freeze = true
+			case "false", "off", "0", "no":
+			default:
+				return pgerr.New(pgerr.SyntaxError, "freeze requires a Boolean value")
+			}
+		default:
+			return pgerr.New(pgerr.SyntaxError, "option \"%s\" not recognized", d.Defname)
+		}
+	}
+	if out.Format == "binary" && (delim != nil || null != nil || quote != nil || escape != nil) {
+		return pgerr.New(pgerr.SyntaxError, "cannot specify DELIMITER in BINARY mode")
+	}
+	if out.Format == "csv" {
+		out.Delimiter, out.Null = ',', ""
+	}
+	if delim != nil {
+		if len(*delim) != 1 {
+			return pgerr.New(pgerr.FeatureNotSupported, "COPY delimiter must be a single one-byte character")
+		}
+		out.Delimiter = (*delim)[0]
+	}
+	if null != nil {
+		out.Null = *null
+	}
+	if quote != nil {
+		if out.Format != "csv" {
+			return pgerr.New(pgerr.FeatureNotSupported, "COPY quote available only in CSV mode")
+		}
+		if len(*quote) != 1 {
+			return pgerr.New(pgerr.FeatureNotSupported, "COPY quote must be a single one-byte character")
+		}
+		out.Quote, out.Escape = (*quote)[0], (*quote)[0]
+	}
+	if escape != nil {
+		if out.Format != "csv" {
+			return pgerr.New(pgerr.FeatureNotSupported, "COPY escape available only in CSV mode")
+		}
+		if len(*escape) != 1 {
+			return pgerr.New(pgerr.FeatureNotSupported, "COPY escape must be a single one-byte character")
+		}
+		out.Escape = (*escape)[0]
+	}
+	if out.Format == "text" && out.Header {
+		// PostgreSQL 15 allows HEADER in text mode too.
+	}
+	if len(out.ForceQuote) > 0 || out.ForceQuoteAll {
+		if out.Format != "csv" {
+			return pgerr.New(pgerr.FeatureNotSupported, "COPY force quote available only in CSV mode")
+		}
+	}
+	return nil
 }

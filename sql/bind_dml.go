@@ -109,6 +109,9 @@ func (b *binder) insertStmt(s *pg_query.InsertStmt) (*Insert, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := identityValues(s, sel, out); err != nil {
+		return nil, err
+	}
 	if out.Returning, out.Columns, err = b.returning(t, s.ReturningList); err != nil {
 		return nil, err
 	}
@@ -275,6 +278,10 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 				e = &Const{T: colType(col)}
 			}
 		} else {
+			if col.Identity == "a" {
+				return nil, pgerr.New(pgerr.GeneratedAlways, "column \"%s\" can only be updated to DEFAULT", col.Name).
+					WithDetail("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", col.Name)
+			}
 			if e, err = b.expr(rt.Val); err != nil {
 				return nil, err
 			}
@@ -326,4 +333,38 @@ func colIndex(t *catalog.Table, name string) int {
 		}
 	}
 	return -1
+}
+
+// identityValues applies the identity column rules to a bound INSERT: a
+// value for a GENERATED ALWAYS column needs OVERRIDING SYSTEM VALUE
+// (428C9); OVERRIDING USER VALUE replaces the values given for identity
+// columns by their sequence.
+func identityValues(s *pg_query.InsertStmt, sel *pg_query.SelectStmt, out *Insert) error {
+	for i, c := range out.Cols {
+		col := out.Table.Columns[c]
+		if col.Identity == "" {
+			continue
+		}
+		given := sel != nil && len(sel.ValuesLists) == 0 // INSERT ... SELECT
+		for _, row := range out.Values {
+			if i < len(row) && row[i] != nil {
+				given = true
+				if s.Override == pg_query.OverridingKind_OVERRIDING_USER_VALUE {
+					row[i] = nil
+				}
+			}
+		}
+		if !given {
+			continue
+		}
+		switch {
+		case s.Override == pg_query.OverridingKind_OVERRIDING_USER_VALUE && out.Source != nil:
+			return pgerr.New(pgerr.FeatureNotSupported, "INSERT ... OVERRIDING USER VALUE with a SELECT is not supported")
+		case col.Identity == "a" && s.Override != pg_query.OverridingKind_OVERRIDING_SYSTEM_VALUE && s.Override != pg_query.OverridingKind_OVERRIDING_USER_VALUE:
+			return pgerr.New(pgerr.GeneratedAlways, "cannot insert a non-DEFAULT value into column \"%s\"", col.Name).
+				WithDetail("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", col.Name).
+				WithHint("Use OVERRIDING SYSTEM VALUE to override.")
+		}
+	}
+	return nil
 }

@@ -27,6 +27,9 @@ func (b *binder) funcCall(fc *pg_query.FuncCall) (Expr, error) {
 	}
 	c := &call{b: b, fc: fc, name: name}
 	for _, a := range fc.Args {
+		if seqFuncs[name] {
+			a = stripRegclass(a)
+		}
 		x, err := b.expr(a)
 		if err != nil {
 			return nil, err
@@ -57,6 +60,8 @@ func (b *binder) funcCall(fc *pg_query.FuncCall) (Expr, error) {
 		return c.substr()
 	case "abs":
 		return c.abs()
+	case "nextval", "currval", "setval", "lastval":
+		return c.sequenceFunc()
 	}
 	return c.registered()
 }

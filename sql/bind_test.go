@@ -136,7 +136,7 @@ func TestBindErrors(t *testing.T) {
 		{"CREATE TABLE x (a int) WITH (fillfactor=5)", pgerr.InvalidParameterValue, 0},
 		{"CREATE TABLE x (a int) WITH (nosuch=1)", pgerr.InvalidParameterValue, 0},
 		{"CREATE TABLE x (a nosuchtype)", pgerr.UndefinedObject, 0},
-		{"CREATE TABLE x (a int REFERENCES t)", pgerr.FeatureNotSupported, 0},
+		{"CREATE TABLE x (a int REFERENCES t MATCH FULL)", pgerr.FeatureNotSupported, 0},
 		{"SELECT * FROM t WHERE id = 'abc'", pgerr.InvalidTextRepresentation, 0},
 		{"SELECT s + 1 FROM t", pgerr.UndefinedFunction, 0},
 		{"SELECT DISTINCT s FROM t ORDER BY id", pgerr.InvalidColumnReference, 0},

@@ -265,12 +265,19 @@ type Delete struct {
 type CreateTable struct {
 	Def         *catalog.Table
 	IfNotExists bool
+	// Serials are the positions of serial columns: the executor creates
+	// each one's sequence (table_column_seq, owned by the column) with the
+	// table and makes nextval of it the column's default.
+	Serials []int
+	// ForeignKeys are its FOREIGN KEY constraints, resolved by the executor.
+	ForeignKeys []FKCmd
 }
 
 // DropTable is a bound DROP TABLE.
 type DropTable struct {
 	Names    []string
 	IfExists bool
+	Cascade  bool // drops the foreign keys of other tables that reference them
 }
 
 // DropIndex is a bound DROP INDEX.
@@ -297,6 +304,11 @@ type Copy struct {
 	Quote     byte
 	Escape    byte
 	Defaults  []Expr
+	Freeze    bool // FREEZE: allowed only on a table created or truncated in the transaction
+
+	// COPY TO only: FORCE_QUOTE columns (by name) or * (all).
+	ForceQuote    []string
+	ForceQuoteAll bool
 }
 
 // AlterOptions is ALTER TABLE t SET (...) / RESET (...): Options maps

@@ -23,8 +23,13 @@
 //	bind_ddl.go      CREATE/DROP TABLE and INDEX, COPY, VACUUM,
 //	                 BEGIN/COMMIT/ROLLBACK, SET/RESET/SHOW, table options
 //	bind_alter.go    ALTER TABLE: SET/RESET of table options, ADD PRIMARY KEY /
-//	                 UNIQUE and DROP CONSTRAINT (checked by the executor, in
-//	                 PostgreSQL's order, under the table's lock)
+//	                 UNIQUE / FOREIGN KEY and DROP CONSTRAINT (checked by the
+//	                 executor, in PostgreSQL's order, under the table's lock)
+//	bind_fkey.go     FOREIGN KEY constraints as written (resolved by the executor)
+//	bind_sequence.go CREATE/DROP SEQUENCE, ALTER COLUMN SET/DROP DEFAULT,
+//	                 nextval/currval/setval/lastval and their sequence argument
+//	bind_truncate.go TRUNCATE
+//	bind_copyto.go   COPY ... TO STDOUT (a table becomes a SELECT of its columns)
 //	bind_expr.go     the expression dispatcher, literals, parameters, the
 //	                 location of a raw expression
 //	bind_colref.go   column references and the scope they resolve in
@@ -44,9 +49,10 @@
 // are consulted after the built-ins and after the catalog's tables.
 //
 // Bound statements (bound.go). Stmt is one of Select, Insert, Update,
-// Delete, CreateTable, DropTable, CreateIndex, DropIndex, Copy, Vacuum,
-// AlterOptions, AlterConstraints, AlterMissing, Txn, Set, Show, Checkpoint
-// and Discard; Expr is a tree of
+// Delete, CreateTable, DropTable, CreateIndex, DropIndex, Copy, CopyTo,
+// Vacuum, AlterOptions, AlterConstraints, AlterMissing, AlterDefault,
+// CreateSequence, DropSequence, Truncate, Txn, Set, Show, Checkpoint and
+// Discard; Expr is a tree of
 // Const, Param, ColRef, Arith, Cmp, BoolOp, Cast, Func, Agg, SubPlan, ...
 // each carrying its result type (types.T). A ColRef is a slot number in
 // the row the expression is evaluated over; each statement type documents
@@ -78,8 +84,8 @@
 // is 42804 "column ... is of type ... but expression is of type ..." at the
 // expression's leftmost token, as PostgreSQL's transformAssignedExpr
 // reports it; 42846 "cannot cast type" is for explicit casts only.
-// Statements minipg does not implement (EXPLAIN, TRUNCATE, SQL-level
-// PREPARE, ...) are 0A000 feature_not_supported.
+// Statements minipg does not implement (EXPLAIN, SQL-level PREPARE, ...)
+// are 0A000 feature_not_supported.
 //
 // # Invariants
 //

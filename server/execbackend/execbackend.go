@@ -53,7 +53,7 @@ func (s session) Prepare(query string, paramTypes []types.OID) (*server.Statemen
 		return nil, err
 	}
 	return &server.Statement{SQL: p.SQL, ParamTypes: p.ParamTypes, Columns: columns(p.Columns), IsCopyFrom: p.IsCopyFrom,
-		Impl: &prepared{p: p, cols: p.Columns}}, nil
+		IsCopyTo: p.IsCopyTo, Impl: &prepared{p: p, cols: p.Columns}}, nil
 }
 
 func (s session) Bind(st *server.Statement, params []types.Datum) (server.Portal, error) {
@@ -122,6 +122,11 @@ func (p *portal) CopyFormat() (string, int) { return p.p.CopyFormat() }
 
 func (p *portal) CopyFrom(ctx context.Context, r io.Reader) (string, error) {
 	return p.p.CopyFrom(p.lockTimeout(ctx), r)
+}
+
+// CopyTo runs COPY ... TO STDOUT (server.CopyToPortal).
+func (p *portal) CopyTo(ctx context.Context, send func(data []byte) error) (string, error) {
+	return p.p.CopyTo(ctx, send)
 }
 
 func (p *portal) Close() { p.p.Close() }

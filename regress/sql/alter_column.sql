@@ -1,0 +1,21 @@
+-- ALTER TABLE ... ALTER COLUMN: SET/DROP DEFAULT, SET/DROP NOT NULL.
+create table ac (id int primary key, a int, b text default 'x');
+insert into ac values (1, null, default);
+alter table ac alter column a set not null;
+update ac set a = 0;
+alter table ac alter column a set not null;
+insert into ac values (2, null);
+alter table ac alter column a drop not null;
+insert into ac values (2, null);
+alter table ac alter column id drop not null;
+alter table ac alter column b drop default;
+insert into ac (id, a) values (3, 3);
+alter table ac alter column b set default 'y' || 'z';
+alter table ac alter a set default 'x'::text;
+alter table ac alter column a set default 42;
+insert into ac (id) values (4);
+select * from ac order by id;
+alter table ac alter column nosuch set not null;
+alter table ac alter column a set not null;
+alter table ac alter column b set not null;
+drop table ac;
