@@ -157,6 +157,7 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 	if err := b.groupRows(targets, out); err != nil {
 		return nil, err
 	}
+	b.projectSet(targets, out)
 	outputColumns(targets, nvis, out)
 	if err := b.limitClause(s, out); err != nil {
 		return nil, err
@@ -187,28 +188,12 @@ func selectUnsupported(s *pg_query.SelectStmt) error {
 	return nil
 }
 
-// fromWhere binds FROM (the tables, each LEFT JOIN's ON condition) and
-// WHERE, into which the inner joins' ON conditions are ANDed.
+// fromWhere binds FROM (its items, the tree of joins and their ON
+// conditions) and WHERE.
 func (b *binder) fromWhere(s *pg_query.SelectStmt, out *Select) error {
 	b.allowVirtual = true
-	quals, err := b.fromClause(s.FromClause)
+	err := b.fromClause(s.FromClause, out)
 	b.allowVirtual = false
-	if err != nil {
-		return err
-	}
-	if b.sc != nil {
-		out.Table = b.sc.tables[0].table
-		for _, st := range b.sc.tables {
-			ft := FromTable{Table: st.table, Base: st.base, Left: st.left}
-			on, err := b.conditions(st.on, "JOIN conditions", "JOIN/ON")
-			if err != nil {
-				return err
-			}
-			ft.On = andAll(on)
-			out.From = append(out.From, ft)
-		}
-	}
-	conds, err := b.conditions(quals, "JOIN conditions", "JOIN/ON")
 	if err != nil {
 		return err
 	}
@@ -217,9 +202,8 @@ func (b *binder) fromWhere(s *pg_query.SelectStmt, out *Select) error {
 		if err != nil {
 			return err
 		}
-		conds = append(conds, w)
+		out.Where = w
 	}
-	out.Where = andAll(conds)
 	return nil
 }
 
@@ -233,22 +217,27 @@ func (b *binder) targetList(list []*pg_query.Node) ([]target, error) {
 			if b.sc == nil {
 				return nil, b.errAt(cr.Location, pgerr.SyntaxError, "SELECT * with no tables specified is not valid")
 			}
-			matched := false
-			for _, st := range b.sc.tables {
-				if len(cr.Fields) == 2 && cr.Fields[0].GetString_().GetSval() != st.alias {
-					continue
+			matched := len(cr.Fields) == 1
+			cols := b.sc.exposed
+			if len(cr.Fields) == 2 {
+				cols = nil
+				for _, st := range b.sc.tables {
+					if cr.Fields[0].GetString_().GetSval() == st.alias {
+						matched, cols = true, st.cols
+					}
 				}
-				matched = true
-				for i, c := range st.table.Columns {
-					targets = append(targets, target{e: &ColRef{Idx: st.base + i, T: types.T{OID: types.OID(c.TypeOID), Typmod: c.Typmod}, Name: c.Name}, name: c.Name, loc: cr.Location})
-				}
+			}
+			for _, c := range cols {
+				targets = append(targets, target{e: c.e, name: c.name, loc: cr.Location})
 			}
 			if !matched {
 				return nil, b.errAt(cr.Location, pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", cr.Fields[0].GetString_().GetSval())
 			}
 			continue
 		}
+		b.srfOK = true
 		e, err := b.expr(rt.Val)
+		b.srfOK = false
 		if err != nil {
 			return nil, err
 		}
@@ -409,6 +398,29 @@ func (b *binder) groupRows(targets []target, out *Select) error {
 	return nil
 }
 
+// projectSet moves the set-returning functions of the targets into
+// out.SRFs: each becomes a slot after the row the targets see (the scan row,
+// or the group row).
+func (b *binder) projectSet(targets []target, out *Select) {
+	width := len(out.Group) + len(out.Aggs)
+	if !out.Grouped {
+		width = 0
+		if b.sc != nil {
+			width = b.sc.width
+		}
+	}
+	for i := range targets {
+		targets[i].e = Rewrite(targets[i].e, func(x Expr) (Expr, bool) {
+			f, ok := x.(*SRFCall)
+			if !ok {
+				return nil, false
+			}
+			out.SRFs = append(out.SRFs, f)
+			return &ColRef{Idx: width + len(out.SRFs) - 1, T: f.T, Name: f.Name}, true
+		})
+	}
+}
+
 // outputColumns fills out's targets and describes the visible ones (name,
 // type, and the table column a plain column reference comes from).
 func outputColumns(targets []target, nvis int, out *Select) {
@@ -464,7 +476,7 @@ func lockingClause(s *pg_query.SelectStmt, out *Select) error {
 		if out.Table == nil {
 			return pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE without a table is not supported")
 		}
-		if len(out.From) > 1 {
+		if out.Join != nil {
 			return pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE with joins is not supported")
 		}
 		// CheckSelectLocking's checks, in its order and words.
@@ -561,7 +573,11 @@ func (b *binder) toGroupRow(e Expr, s *Select) (Expr, error) {
 			name = s.Table.Name + "." + x.Name
 		}
 		return nil, pgerr.New(pgerr.GroupingError, "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", name)
-	case *Const, *Param:
+	case *SubPlan:
+		if x.Correlated {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "correlated subqueries in the select list or HAVING of an aggregate query are not supported")
+		}
+	case *Const, *Param, *OuterRef:
 		return e, nil
 	}
 	return mapChildren(e, func(c Expr) (Expr, error) { return b.toGroupRow(c, s) })
@@ -579,8 +595,11 @@ func colName(e Expr) string {
 // (0, 0 for ctid or no table).
 func (s *Select) source(idx int) (uint32, int16) {
 	for _, f := range s.From {
-		if idx >= f.Base && idx < f.Base+len(f.Table.Columns) {
+		if f.Table != nil && idx >= f.Base && idx < f.Base+len(f.Table.Columns) {
 			return f.Table.OID, int16(idx - f.Base + 1)
+		}
+		if f.Sub != nil && idx >= f.Base && idx < f.Base+f.Width {
+			return f.Sub.Columns[idx-f.Base].TableOID, f.Sub.Columns[idx-f.Base].AttNum
 		}
 	}
 	return 0, 0
