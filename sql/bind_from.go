@@ -133,10 +133,12 @@ func (fb *fromBuilder) join(j *pg_query.JoinExpr) (*JoinNode, []scopeCol, error)
 	if j.JoinUsingAlias != nil {
 		return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "JOIN ... USING ... AS is not supported")
 	}
+	lbase := fb.sc.width
 	l, lcols, err := fb.item(j.Larg)
 	if err != nil {
 		return nil, nil, err
 	}
+	rbase := fb.sc.width
 	r, rcols, err := fb.item(j.Rarg)
 	if err != nil {
 		return nil, nil, err
@@ -165,6 +167,9 @@ func (fb *fromBuilder) join(j *pg_query.JoinExpr) (*JoinNode, []scopeCol, error)
 			return nil, nil, err
 		}
 		node.On = on
+		if kind == JoinFull && !fullJoinable(on, lbase, rbase, fb.sc.width) {
+			return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "FULL JOIN is only supported with merge-joinable or hash-joinable join conditions")
+		}
 		return node, b.sc.exposed, nil
 	}
 	if len(using) == 0 {
@@ -226,6 +231,37 @@ func (fb *fromBuilder) join(j *pg_query.JoinExpr) (*JoinNode, []scopeCol, error)
 		}
 	}
 	return node, merged, nil
+}
+
+// fullJoinable reports whether every conjunct of on that reads both sides
+// of a FULL JOIN (left slots [lbase, rbase), right [rbase, end)) is an
+// equality, as PostgreSQL's planner requires.
+func fullJoinable(on Expr, lbase, rbase, end int) bool {
+	var conj []Expr
+	var split func(e Expr)
+	split = func(e Expr) {
+		if a, ok := e.(*BoolOp); ok && a.Op == "AND" {
+			for _, x := range a.Args {
+				split(x)
+			}
+			return
+		}
+		conj = append(conj, e)
+	}
+	split(on)
+	for _, c := range conj {
+		left, right := false, false
+		Walk(c, func(x Expr) {
+			if r, ok := x.(*ColRef); ok {
+				left = left || (r.Idx >= lbase && r.Idx < rbase)
+				right = right || (r.Idx >= rbase && r.Idx < end)
+			}
+		})
+		if cmp, ok := c.(*Cmp); left && right && (!ok || cmp.Op != "=") {
+			return false
+		}
+	}
+	return true
 }
 
 // usingCol finds the one column name of a join side for USING.
