@@ -68,6 +68,8 @@ func figureColname(n *pg_query.Node) (string, int) {
 		}
 	case n.GetCoalesceExpr() != nil:
 		return "coalesce", 2
+	case n.GetAExpr() != nil && n.GetAExpr().Kind == pg_query.A_Expr_Kind_AEXPR_NULLIF:
+		return "nullif", 2
 	case n.GetSqlvalueFunction() != nil:
 		switch n.GetSqlvalueFunction().Op {
 		case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N:
