@@ -187,13 +187,13 @@ type projectSetIter struct {
 	ev   *evalCtx
 	srfs []*sql.SRFCall
 	row  []types.Datum
-	seqs []seq
+	seqs []seq // nil: read the next input row
 	done []bool
 }
 
 func (it *projectSetIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
 	for {
-		if it.row == nil {
+		if it.seqs == nil {
 			row, ok, err := it.in.Next(ctx)
 			if err != nil || !ok {
 				return nil, false, err
@@ -228,7 +228,7 @@ func (it *projectSetIter) Next(ctx context.Context) ([]types.Datum, bool, error)
 		if got {
 			return out, true, nil
 		}
-		it.row = nil
+		it.seqs = nil
 	}
 }
 

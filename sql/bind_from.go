@@ -67,14 +67,11 @@ func (fb *fromBuilder) leaf(ft FromTable, st scopeTable) (*JoinNode, []scopeCol,
 
 // aliasCols renames the first columns of an item after its alias's column
 // list (more names than columns is 42P10).
-func (fb *fromBuilder) aliasCols(cols []scopeCol, alias *pg_query.Alias, what string) error {
+func (fb *fromBuilder) aliasCols(cols []scopeCol, alias *pg_query.Alias) error {
 	if alias == nil {
 		return nil
 	}
 	if len(alias.Colnames) > len(cols) {
-		if what != "" {
-			return pgerr.New(pgerr.Code("42P10"), "too many column aliases specified for function %s", what)
-		}
 		return pgerr.New(pgerr.Code("42P10"), "table \"%s\" has %d columns available but %d columns specified", alias.Aliasname, len(cols), len(alias.Colnames))
 	}
 	for i, cn := range alias.Colnames {
@@ -102,7 +99,7 @@ func (fb *fromBuilder) item(n *pg_query.Node) (*JoinNode, []scopeCol, error) {
 		if rv.Alias != nil && rv.Alias.Aliasname != "" {
 			st.alias = rv.Alias.Aliasname
 		}
-		if err := fb.aliasCols(st.cols, rv.Alias, ""); err != nil {
+		if err := fb.aliasCols(st.cols, rv.Alias); err != nil {
 			return nil, nil, err
 		}
 		return fb.leaf(FromTable{Table: t, Base: base, Width: len(t.Columns) + 1}, st)
@@ -307,7 +304,7 @@ func (fb *fromBuilder) subselect(rs *pg_query.RangeSubselect, base int) (*JoinNo
 		name := sub.Columns[i].Name
 		cols[i] = scopeCol{name: name, e: &ColRef{Idx: base + i, T: sub.Targets[i].Type(), Name: name}}
 	}
-	if err := fb.aliasCols(cols, rs.Alias, ""); err != nil {
+	if err := fb.aliasCols(cols, rs.Alias); err != nil {
 		return nil, nil, err
 	}
 	st := scopeTable{alias: rs.Alias.Aliasname, base: base, cols: cols}
@@ -359,7 +356,7 @@ func (fb *fromBuilder) function(rf *pg_query.RangeFunction, base int) (*JoinNode
 	if rf.Ordinality {
 		cols = append(cols, scopeCol{name: "ordinality", e: &ColRef{Idx: base + 1, T: types.TInt8, Name: "ordinality"}})
 	}
-	if err := fb.aliasCols(cols, rf.Alias, name); err != nil {
+	if err := fb.aliasCols(cols, rf.Alias); err != nil {
 		return nil, nil, err
 	}
 	st := scopeTable{alias: alias, base: base, cols: cols}

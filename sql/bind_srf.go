@@ -50,9 +50,14 @@ func (c *call) generateSeries() (Expr, error) {
 	}
 	t := []types.T{types.TInt4, types.TInt4, types.TInt8, types.TNumeric}[rank]
 	for i := range c.args {
-		if err := c.coerceArg(i, t); err != nil {
+		x, err := b.coerce(c.args[i], t, types.CastImplicit, exprLocation(c.fc.Args[i]))
+		if err == errMismatch {
+			return nil, c.undefined()
+		}
+		if err != nil {
 			return nil, err
 		}
+		c.args[i] = x
 	}
 	return &SRFCall{Name: "generate_series", Args: c.args, T: t}, nil
 }
