@@ -11,6 +11,7 @@ type subResult struct {
 	rows    int
 	first   types.Datum         // scalar: the value
 	set     map[string]struct{} // in: keys of the non-NULL values
+	vals    []types.Datum       // in: the distinct non-NULL values (type CT)
 	hasNull bool                // in: a NULL was among them
 }
 
@@ -62,7 +63,11 @@ func (c *evalCtx) runSubquery(sp *sql.SubPlan) (*subResult, error) {
 			if v, err = toCompareType(v, innerT, sp.CT); err != nil {
 				return nil, err
 			}
-			res.set[string(types.AppendKey(nil, sp.CT, v))] = struct{}{}
+			k := string(types.AppendKey(nil, sp.CT, v))
+			if _, dup := res.set[k]; !dup {
+				res.set[k] = struct{}{}
+				res.vals = append(res.vals, v)
+			}
 			continue
 		}
 		break // exists: one row is enough
