@@ -47,6 +47,15 @@ type fromLeaf struct {
 	once  bool // opened once only: a subquery streams instead of being kept
 	rows  [][]types.Datum
 	kept  bool // rows holds the subquery's rows
+
+	// hash, over kept rows: the rows by the values of the leaf's columns
+	// that conditions compare for equality with outer values (hashCols),
+	// the outer expressions giving those values (hashOuter), compared in
+	// hashTypes.
+	hash      map[string][]int
+	hashCols  []int
+	hashOuter []sql.Expr
+	hashTypes []types.T
 }
 
 func (l *fromLeaf) leaves(out []int) []int { return append(out, l.item) }
@@ -89,7 +98,15 @@ func (l *fromLeaf) open(outer []types.Datum) (rowIter, error) {
 		return &placeIter{in: in, outer: outer, base: l.f.Base}, nil
 	case l.f.Sub != nil:
 		if l.kept {
-			in = &sliceIter{rows: l.rows}
+			if l.hash != nil {
+				rows, err := l.bucket(outer)
+				if err != nil {
+					return nil, err
+				}
+				in = &sliceIter{rows: rows}
+			} else {
+				in = &sliceIter{rows: l.rows}
+			}
 		} else {
 			if in, err = l.x.subSelect(l.f.Sub); err != nil {
 				return nil, err
@@ -100,6 +117,11 @@ func (l *fromLeaf) open(outer []types.Datum) (rowIter, error) {
 					return nil, err
 				}
 				l.rows, l.kept = rows, true
+				if l.buildHash() {
+					if rows, err = l.bucket(outer); err != nil {
+						return nil, err
+					}
+				}
 				in = &sliceIter{rows: rows}
 			}
 		}
@@ -114,6 +136,77 @@ func (l *fromLeaf) open(outer []types.Datum) (rowIter, error) {
 		in = &filterIter{in: in, ev: l.x.ev, pred: andExprs(l.conds)}
 	}
 	return in, nil
+}
+
+// buildHash indexes the kept rows of a subquery by the columns its
+// conditions compare with values of the outer row (leafCol = outer
+// expression), so each outer row reads only the rows that can match: the
+// hash join of a derived table. It reports whether there were such
+// conditions.
+func (l *fromLeaf) buildHash() bool {
+	inLeaf := func(idx int) bool { return idx >= l.f.Base && idx < l.f.Base+l.f.Width }
+	for _, c := range l.conds {
+		cmp, ok := c.(*sql.Cmp)
+		if !ok || cmp.Op != "=" || hasCorrelated(c) {
+			continue
+		}
+		for _, pair := range [][2]sql.Expr{{cmp.L, cmp.R}, {cmp.R, cmp.L}} {
+			col, isCol := pair[0].(*sql.ColRef)
+			if !isCol || !inLeaf(col.Idx) {
+				continue
+			}
+			outerOnly := true
+			sql.Walk(pair[1], func(e sql.Expr) {
+				if r, ok := e.(*sql.ColRef); ok && inLeaf(r.Idx) {
+					outerOnly = false
+				}
+			})
+			if outerOnly {
+				l.hashCols = append(l.hashCols, col.Idx-l.f.Base)
+				l.hashOuter = append(l.hashOuter, pair[1])
+				l.hashTypes = append(l.hashTypes, cmp.CT)
+				break
+			}
+		}
+	}
+	if len(l.hashCols) == 0 {
+		return false
+	}
+	l.hash = map[string][]int{}
+	for i, row := range l.rows {
+		var key []byte
+		null := false
+		for k, c := range l.hashCols {
+			if row[c] == nil {
+				null = true
+				break
+			}
+			key = types.AppendKey(key, l.hashTypes[k], row[c])
+		}
+		if !null {
+			l.hash[string(key)] = append(l.hash[string(key)], i)
+		}
+	}
+	return true
+}
+
+// bucket returns the kept rows whose hashed columns equal the outer
+// row's values (none if one of those is NULL).
+func (l *fromLeaf) bucket(outer []types.Datum) ([][]types.Datum, error) {
+	var key []byte
+	for k, e := range l.hashOuter {
+		v, err := l.x.ev.eval(e, outer)
+		if err != nil || v == nil {
+			return nil, err
+		}
+		key = types.AppendKey(key, l.hashTypes[k], v)
+	}
+	idx := l.hash[string(key)]
+	rows := make([][]types.Datum, len(idx))
+	for i, j := range idx {
+		rows[i] = l.rows[j]
+	}
+	return rows, nil
 }
 
 // placeIter puts each input row into a copy of outer at slot base.

@@ -47,6 +47,12 @@ select a.o_cust, a.n, b.amount
   join (select o_cust, sum(l_amount) as amount from fo join fl on l_o_id = o_id group by o_cust) b
     on a.o_cust = b.o_cust
   order by 1;
+-- derived tables matched on keys with NULLs and of other types
+select o.o_id, d.k from fo o left join (select case when o_id > 3 then null else o_id end as k from fo) d
+  on d.k = o.o_id order by 1;
+select o.o_id, d.k from fo o join (select o_id * 1.0 as k from fo) d on d.k = o.o_id order by 1;
+select o.o_id, d.c from fo o join (select o_cust as c, o_cnt as n from fo) d on d.c = o.o_cust and d.n = o.o_cnt
+  order by 1, 2;
 -- nested derived tables, a derived table in a subquery
 select max(n) from (select n from (select o_cnt * 2 as n from fo) a where n > 0) b;
 select o_id from fo where o_cnt = (select max(c) from (select o_cnt as c from fo) m);
