@@ -44,6 +44,9 @@ type binder struct {
 	// innermost last.
 	outer []outerScope
 	srfOK bool // set-returning functions are allowed here (a select list, FROM)
+	// regrouped: correlated subqueries of an aggregate query whose outer
+	// references already read its group row.
+	regrouped map[*Select]bool
 	// insertSource: the next selectStmt is an INSERT's source and leaves
 	// its unknown-typed outputs for the target columns to resolve.
 	insertSource bool

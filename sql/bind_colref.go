@@ -15,6 +15,7 @@ import (
 type scopeCol struct {
 	name string
 	e    Expr
+	qual string // alias of the FROM item it belongs to ("" for a merged column)
 }
 
 // scopeTable is one FROM item visible to column references: a table, a
@@ -79,13 +80,13 @@ func (b *binder) columnRef(cr *pg_query.ColumnRef) (Expr, error) {
 	default:
 		return nil, b.errAt(cr.Location, pgerr.FeatureNotSupported, "qualified names with schema are not supported: %s", strings.Join(names, "."))
 	}
-	e, tableSeen, err := b.lookup(b.sc, tbl, col, cr.Location)
+	e, _, tableSeen, err := b.lookup(b.sc, tbl, col, cr.Location)
 	if err != nil || e != nil {
 		return e, err
 	}
 	for level := 1; level <= len(b.outer); level++ {
 		os := b.outer[len(b.outer)-level]
-		oe, seen, err := b.lookup(os.sc, tbl, col, cr.Location)
+		oe, qual, seen, err := b.lookup(os.sc, tbl, col, cr.Location)
 		if err != nil {
 			return nil, err
 		}
@@ -96,12 +97,16 @@ func (b *binder) columnRef(cr *pg_query.ColumnRef) (Expr, error) {
 		for _, o := range b.outer[len(b.outer)-level:] {
 			*o.correlated = true
 		}
+		name := col
+		if qual != "" {
+			name = qual + "." + col
+		}
 		return Rewrite(oe, func(x Expr) (Expr, bool) {
 			switch r := x.(type) {
 			case *ColRef:
-				return &OuterRef{Level: level, Idx: r.Idx, T: r.T, Name: r.Name}, true
+				return &OuterRef{Level: level, Idx: r.Idx, T: r.T, Name: name, loc: cr.Location}, true
 			case *OuterRef:
-				return &OuterRef{Level: level + r.Level, Idx: r.Idx, T: r.T, Name: r.Name}, true
+				return &OuterRef{Level: level + r.Level, Idx: r.Idx, T: r.T, Name: r.Name, loc: r.loc}, true
 			}
 			return nil, false
 		}), nil
@@ -116,10 +121,11 @@ func (b *binder) columnRef(cr *pg_query.ColumnRef) (Expr, error) {
 }
 
 // lookup finds column col (of item tbl when tbl is not "") in sc: nil
-// when absent, with tableSeen telling whether item tbl exists.
-func (b *binder) lookup(sc *scope, tbl, col string, loc int32) (e Expr, tableSeen bool, err error) {
+// when absent, with tableSeen telling whether item tbl exists; qual is the
+// alias of the item it belongs to.
+func (b *binder) lookup(sc *scope, tbl, col string, loc int32) (e Expr, qual string, tableSeen bool, err error) {
 	if sc == nil {
-		return nil, false, nil
+		return nil, "", false, nil
 	}
 	if tbl == "" {
 		for _, c := range sc.exposed {
@@ -127,12 +133,12 @@ func (b *binder) lookup(sc *scope, tbl, col string, loc int32) (e Expr, tableSee
 				continue
 			}
 			if e != nil {
-				return nil, false, b.errAt(loc, pgerr.AmbiguousColumn, "column reference \"%s\" is ambiguous", col)
+				return nil, "", false, b.errAt(loc, pgerr.AmbiguousColumn, "column reference \"%s\" is ambiguous", col)
 			}
-			e = c.e
+			e, qual = c.e, c.qual
 		}
 		if e != nil || col != "ctid" {
-			return e, false, nil
+			return e, qual, false, nil
 		}
 	}
 	for _, st := range sc.tables {
@@ -154,9 +160,9 @@ func (b *binder) lookup(sc *scope, tbl, col string, loc int32) (e Expr, tableSee
 			continue
 		}
 		if e != nil {
-			return nil, false, b.errAt(loc, pgerr.AmbiguousColumn, "column reference \"%s\" is ambiguous", col)
+			return nil, "", false, b.errAt(loc, pgerr.AmbiguousColumn, "column reference \"%s\" is ambiguous", col)
 		}
-		e = ref
+		e, qual = ref, st.alias
 	}
-	return e, tableSeen, nil
+	return e, qual, tableSeen, nil
 }

@@ -59,6 +59,9 @@ func (fb *fromBuilder) leaf(ft FromTable, st scopeTable) (*JoinNode, []scopeCol,
 			return nil, nil, pgerr.New(pgerr.Code("42712"), "table name \"%s\" specified more than once", st.alias)
 		}
 	}
+	for i := range st.cols {
+		st.cols[i].qual = st.alias
+	}
 	fb.sc.tables = append(fb.sc.tables, st)
 	fb.out.From = append(fb.out.From, ft)
 	fb.sc.width = ft.Base + ft.Width

@@ -577,12 +577,109 @@ func (b *binder) toGroupRow(e Expr, s *Select) (Expr, error) {
 		return nil, pgerr.New(pgerr.GroupingError, "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", name)
 	case *SubPlan:
 		if x.Correlated {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "correlated subqueries in the select list or HAVING of an aggregate query are not supported")
+			c := *x
+			if b.regrouped == nil {
+				b.regrouped = map[*Select]bool{}
+			}
+			if !b.regrouped[c.Select] {
+				b.regrouped[c.Select] = true
+				if err := b.regroupOuter(c.Select, 1, s); err != nil {
+					return nil, err
+				}
+			}
+			if c.X != nil {
+				var err error
+				if c.X, err = b.toGroupRow(c.X, s); err != nil {
+					return nil, err
+				}
+			}
+			return &c, nil
 		}
 	case *Const, *Param, *OuterRef:
 		return e, nil
 	}
 	return mapChildren(e, func(c Expr) (Expr, error) { return b.toGroupRow(c, s) })
+}
+
+// regroupOuter rewrites the references of subquery sel (at depth below the
+// aggregate query s) to s's scan row into references to its group row: a
+// column must be a group key, as PostgreSQL requires (42803 otherwise).
+// sel is rewritten in place; it belongs to this statement alone.
+func (b *binder) regroupOuter(sel *Select, depth int, s *Select) error {
+	var err error
+	fix := func(e Expr) Expr {
+		if e == nil || err != nil {
+			return e
+		}
+		return Rewrite(e, func(x Expr) (Expr, bool) {
+			switch r := x.(type) {
+			case *OuterRef:
+				if r.Level != depth {
+					return nil, false
+				}
+				for i, g := range s.Group {
+					if c, ok := g.(*ColRef); ok && c.Idx == r.Idx {
+						return &OuterRef{Level: depth, Idx: i, T: r.T, Name: r.Name}, true
+					}
+				}
+				if err == nil {
+					err = b.errAt(r.loc, pgerr.GroupingError, "subquery uses ungrouped column \"%s\" from outer query", r.Name)
+				}
+				return x, true
+			case *SubPlan:
+				// Its own query is one level further down; its X is
+				// evaluated here and is rewritten with the children.
+				if r.Correlated {
+					if e := b.regroupOuter(r.Select, depth+1, s); e != nil && err == nil {
+						err = e
+					}
+				}
+			}
+			return nil, false
+		})
+	}
+	var walkSel func(q *Select, d int)
+	walkSel = func(q *Select, d int) {
+		saved := depth
+		depth = d
+		defer func() { depth = saved }()
+		q.Where, q.Having, q.Limit, q.Offset = fix(q.Where), fix(q.Having), fix(q.Limit), fix(q.Offset)
+		for i := range q.Targets {
+			q.Targets[i] = fix(q.Targets[i])
+		}
+		for i := range q.Group {
+			q.Group[i] = fix(q.Group[i])
+		}
+		for _, a := range q.Aggs {
+			a.Arg = fix(a.Arg)
+		}
+		for _, f := range q.SRFs {
+			for i := range f.Args {
+				f.Args[i] = fix(f.Args[i])
+			}
+		}
+		for _, f := range q.From {
+			if f.Sub != nil {
+				walkSel(f.Sub, d)
+			}
+			if f.Func != nil {
+				for i := range f.Func.Args {
+					f.Func.Args[i] = fix(f.Func.Args[i])
+				}
+			}
+		}
+		var walkJoin func(j *JoinNode)
+		walkJoin = func(j *JoinNode) {
+			if j != nil {
+				j.On = fix(j.On)
+				walkJoin(j.L)
+				walkJoin(j.R)
+			}
+		}
+		walkJoin(q.Join)
+	}
+	walkSel(sel, depth)
+	return err
 }
 
 // colName is the name a group key column takes in the group row.

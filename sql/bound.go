@@ -128,7 +128,9 @@ type OuterRef struct {
 	Level int
 	Idx   int
 	T     types.T
-	Name  string
+	Name  string // as PostgreSQL names it in errors: alias.column
+
+	loc int32 // byte offset of the reference in the query
 }
 
 // SRFCall is a call of a set-returning function (generate_series): in FROM

@@ -44,6 +44,16 @@ select o_id from co where exists (select 1 from cn where no_w = o_w and exists
 select c1.o_id, c2.o_id from co c1 join co c2 on c1.o_w = c2.o_w and c1.o_d = c2.o_d
   where c2.o_id = (select min(o_id) from co c3 where c3.o_w = c1.o_w and c3.o_d = c1.o_d and c3.o_id > c1.o_id)
   order by 1, 2;
+-- correlated subqueries in an aggregate query read its group keys
+create table cg (k int, x text);
+insert into cg values (1, 'a1'), (2, 'a2'), (2, 'a22'), (null, 'an');
+select k, count(*), (select count(*) from cn b where b.no_d = a.k) as nb from cg a group by k order by k;
+select k from cg a group by k having (select count(*) from cn b where b.no_d = a.k) > 1;
+select k, (select max(no_o) from cn b where b.no_d = a.k and exists (select 1 from cn b2 where b2.no_d = a.k and b2.no_o <> b.no_o)) from cg a group by k order by k;
+select count(*), (select count(*) from cn b where b.no_d = 2) from cg;
+select k, (select count(*) from cn b where b.no_d = a.k + 0) from cg a group by k, a.k + 0 order by 1;
+select k, (select count(*) from cn where cn.no_o::text = a.x) from cg a group by k;
+drop table cg;
 -- CASE, coalesce, nullif
 select case count(*) when 0 then 'none' when 1 then 'one' else 'many' end from co where o_carrier is not null;
 select coalesce(o_carrier, 0), coalesce(null, o_carrier, 42) from co order by o_w, o_d, o_id;
