@@ -91,8 +91,10 @@
 // checks of BenchmarkSQL are one index probe per row. col IN (SELECT ...)
 // on an indexed column is one index lookup per distinct value the
 // subquery returns (BenchmarkSQL's StockLevel reads its stock rows by
-// primary key). Correlated subqueries are refused in the select list and
-// HAVING of an aggregate query.
+// primary key). In the select list and HAVING of an aggregate query a
+// correlated subquery reads the group row (its outer references name group
+// keys). A LATERAL subquery in FROM runs for each joined row before it, with
+// that row as its outer row.
 //
 // Index entries point at the root of a row version's HOT chain; an
 // UPDATE the heap makes heap-only (no indexed column changed, same page)

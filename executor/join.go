@@ -96,6 +96,19 @@ func (l *fromLeaf) open(outer []types.Datum) (rowIter, error) {
 			return nil, err
 		}
 		return &placeIter{in: in, outer: outer, base: l.f.Base}, nil
+	case l.f.Sub != nil && l.f.Lateral:
+		// The joined row so far is the subquery's outer row while it runs.
+		l.x.ev.outer = append(l.x.ev.outer, outer)
+		in, err = l.x.subSelect(l.f.Sub)
+		var rows [][]types.Datum
+		if err == nil {
+			rows, err = drain(l.x.ctx, in)
+		}
+		l.x.ev.outer = l.x.ev.outer[:len(l.x.ev.outer)-1]
+		if err != nil {
+			return nil, err
+		}
+		in = &placeIter{in: &sliceIter{rows: rows}, outer: outer, base: l.f.Base}
 	case l.f.Sub != nil:
 		if l.kept {
 			if l.hash != nil {

@@ -281,13 +281,11 @@ func usingCol(cols []scopeCol, name, side string) (Expr, error) {
 	return e, nil
 }
 
-// subselect binds a subquery in FROM. It sees the enclosing queries, not
-// the FROM items beside it (LATERAL is not supported).
+// subselect binds a subquery in FROM. It sees the enclosing queries and,
+// with LATERAL, the FROM items before it (as an enclosing query's row: the
+// executor runs it again for each of their rows).
 func (fb *fromBuilder) subselect(rs *pg_query.RangeSubselect, base int) (*JoinNode, []scopeCol, error) {
 	b := fb.b
-	if rs.Lateral {
-		return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "LATERAL subqueries are not supported")
-	}
 	sel := rs.Subquery.GetSelectStmt()
 	if sel == nil {
 		return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "this subquery in FROM is not supported")
@@ -297,7 +295,18 @@ func (fb *fromBuilder) subselect(rs *pg_query.RangeSubselect, base int) (*JoinNo
 			WithHint("For example, FROM (SELECT ...) [AS] foo.")
 	}
 	savedSc, savedAgg, savedErr, savedVirt, savedSRF := b.sc, b.agg, b.aggErr, b.allowVirtual, b.srfOK
+	lateral := false
+	if rs.Lateral {
+		var seen []scopeCol
+		for _, st := range fb.sc.tables {
+			seen = append(seen, st.cols...)
+		}
+		b.outer = append(b.outer, outerScope{sc: &scope{tables: fb.sc.tables, exposed: seen, width: fb.sc.width}, correlated: &lateral})
+	}
 	sub, err := b.selectStmt(sel)
+	if rs.Lateral {
+		b.outer = b.outer[:len(b.outer)-1]
+	}
 	b.sc, b.agg, b.aggErr, b.allowVirtual, b.srfOK = savedSc, savedAgg, savedErr, savedVirt, savedSRF
 	if err != nil {
 		return nil, nil, err
@@ -311,7 +320,7 @@ func (fb *fromBuilder) subselect(rs *pg_query.RangeSubselect, base int) (*JoinNo
 		return nil, nil, err
 	}
 	st := scopeTable{alias: rs.Alias.Aliasname, base: base, cols: cols}
-	return fb.leaf(FromTable{Sub: sub, Base: base, Width: len(cols)}, st)
+	return fb.leaf(FromTable{Sub: sub, Lateral: lateral, Base: base, Width: len(cols)}, st)
 }
 
 // function binds a function in FROM: a set-returning function or a scalar

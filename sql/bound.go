@@ -249,8 +249,11 @@ type Select struct {
 // ordinal WITH ORDINALITY adds). A function's arguments are evaluated over
 // the joined row and may read the items before it (implicit LATERAL).
 type FromTable struct {
-	Table      *catalog.Table
-	Sub        *Select
+	Table *catalog.Table
+	Sub   *Select
+	// Lateral: Sub reads the items before it through OuterRefs of Level 1
+	// (the joined row) and runs again for each joined row.
+	Lateral    bool
 	Func       *SRFCall
 	Ordinality bool
 	Base       int

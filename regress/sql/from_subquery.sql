@@ -60,6 +60,14 @@ select * from (select o_id, o_cnt from fo order by o_cnt desc, o_id limit 3) top
 select distinct c from (select o_cust as c from fo) d order by c;
 -- grouped over a derived table
 select c, count(*), sum(n) from (select o_cust as c, o_cnt as n from fo) d group by c order by c;
+-- LATERAL subqueries read the items before them
+select o.o_id, l.* from fo o, lateral (select l_no, l_amount from fl where l_o_id = o.o_id order by l_no desc limit 1) l
+  order by 1;
+select o.o_id, l.n from fo o left join lateral (select count(*) as n from fl where l_o_id = o.o_id and l_no > 1) l on true
+  order by 1;
+select o.o_id, x.t from fo o cross join lateral (select o.o_cnt * 10 as t) x where x.t > 10 order by 1;
+select c, (select sum(s) from (select o_cnt as s from fo where o_cust = c) q) from (select distinct o_cust as c from fo) d
+  order by c;
 -- errors
 select * from (select 1);
 select * from (select 1, 2) s (a, b, c);
