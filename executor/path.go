@@ -237,10 +237,10 @@ func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey) (it rowIter,
 		}
 		in, sorted = it, ok
 	} else {
-		if onSeqScan != nil {
-			onSeqScan(x.rel.def.Name)
-		}
 		in = &seqScan{x: x, sc: x.rel.heap.NewScan(x.snap), dec: x.scanDecoder()}
+	}
+	if _, seq := in.(*seqScan); seq && onSeqScan != nil {
+		onSeqScan(x.rel.def.Name)
 	}
 	if where == nil {
 		return in, sorted, nil
