@@ -59,8 +59,9 @@
 // must not change result type" if the result columns changed). Run starts
 // the statement on its first call: SELECT builds a pipeline of iterators
 //
-//	source (index range or sequential scan) -> filter -> [FOR UPDATE lock]
-//	  -> [aggregate -> HAVING] -> project -> [DISTINCT] -> [sort] -> [LIMIT] -> trim
+//	source (index range or sequential scan, or the FROM tree) -> filter
+//	  -> [FOR UPDATE lock] -> [aggregate -> HAVING] -> [set-returning functions]
+//	  -> project -> [DISTINCT] -> [sort] -> [LIMIT] -> trim
 //
 // which streams; rows are pulled as the client asks (Execute row limits
 // suspend the pipeline). The source of a single-table SELECT without FOR
@@ -73,27 +74,50 @@
 // relation lock (txn.Manager.LockRelation) for its duration; DROP TABLE and
 // CREATE INDEX take it exclusively.
 //
-// Plans are chosen by rule, per table: ctid = const fetches one version; an
+// Plans are chosen by rule, per table (there are no statistics and no
+// costs): ctid = const fetches one version; an
 // index is used when the WHERE clause has col = const on leading index
 // columns and/or a range (<, <=, >, >=, BETWEEN) on the next one, where
 // const is a constant or parameter of the column's type (or any integer type
-// for an integer column); otherwise the table is scanned. The WHERE clause
+// for an integer column), a value of the outer row in a join, or an outer
+// reference of a correlated subquery; col IN (list) and col IN (SELECT ...)
+// give one lookup per value; otherwise the table is scanned. The WHERE clause
 // is always re-evaluated on the fetched rows. An ORDER BY on the index
 // columns after the equality prefix (all ASC NULLS LAST, or all DESC NULLS
 // FIRST read backward) is served by the index order without a sort.
 //
-// Joins (JOIN ... ON, CROSS JOIN, comma lists, LEFT JOIN) are nested loops
-// in FROM order. Each conjunct of WHERE/ON runs at the first table where the
-// columns it reads are available, with the outer rows' values substituted
-// as constants, so inner.k = outer.k becomes an index lookup on inner. A
-// LEFT JOIN's table gets only its ON conditions; an outer row without a
-// match is extended with NULLs, and WHERE conditions on that table run on
-// the joined rows.
+// FROM with more than one item, or with a subquery or a function, is a tree
+// of nested loops (join.go) over rows of the full joined width: each node is
+// opened with an outer row and fills its own items' slots. An inner or LEFT
+// join reopens its right side for every left row; RIGHT JOIN swaps the
+// roles; FULL JOIN (equality conditions only, as in PostgreSQL) reads its
+// right side once and returns the unmatched right rows at the end. Each
+// WHERE conjunct runs at the last FROM item it reads, unless an outer join
+// may NULL-extend one of its items (then it runs on the joined rows); the
+// ON conjuncts of an inner or LEFT join whose right side is one item run at
+// that item. At a table, the outer row's values are substituted as
+// constants, so inner.k = outer.k becomes an index lookup on inner. A
+// subquery in FROM streams when it is opened once (the first item) and is
+// otherwise kept in memory after its first run and hashed on the columns
+// its conditions compare with outer values, so a LEFT JOIN to an aggregate
+// subquery costs one probe per outer row. A set-returning function in FROM
+// (generate_series) is an iterator whose arguments may read the items
+// before it; in a select list, set-returning functions run in lockstep
+// (srf.go, PostgreSQL's ProjectSet). Neither builds its series in memory.
 //
-// Uncorrelated subqueries ((SELECT ...), IN (SELECT ...), EXISTS) run once
-// per statement, in its snapshot, and their results are kept in the
-// statement's evalCtx; a subquery that refers to the outer query fails to
-// bind (42703/42P01 with a hint).
+// Subqueries ((SELECT ...), IN (SELECT ...), EXISTS) run in the
+// statement's snapshot. An uncorrelated one runs once and its result is
+// kept in the statement's evalCtx; a correlated one (it reads columns of an
+// enclosing query through sql.OuterRef) runs again for every row it is
+// evaluated on, with that row pushed on evalCtx.outer, and its outer
+// references count as constants for the access path, so the NOT EXISTS
+// checks of BenchmarkSQL are one index probe per row. col IN (SELECT ...)
+// on an indexed column is one index lookup per distinct value the
+// subquery returns (BenchmarkSQL's StockLevel reads its stock rows by
+// primary key). In the select list and HAVING of an aggregate query a
+// correlated subquery reads the group row (its outer references name group
+// keys). A LATERAL subquery in FROM runs for each joined row before it, with
+// that row as its outer row.
 //
 // Index entries point at the root of a row version's HOT chain; an
 // UPDATE the heap makes heap-only (no indexed column changed, same page)

@@ -20,6 +20,9 @@ type evalCtx struct {
 	params []types.Datum
 	x      *execCtx                   // the statement (runs subqueries)
 	subs   map[*sql.Select]*subResult // subquery results, computed once
+	// outer holds the rows correlated subqueries are being run for,
+	// innermost last (OuterRef Level 1).
+	outer [][]types.Datum
 }
 
 // evalStrict2 evaluates the operands of a strict binary operator. If either
@@ -57,6 +60,11 @@ func (c *evalCtx) eval(e sql.Expr, row []types.Datum) (types.Datum, error) {
 		return c.params[x.Idx], nil
 	case *sql.ColRef:
 		return row[x.Idx], nil
+	case *sql.OuterRef:
+		if x.Level > len(c.outer) {
+			return nil, pgerr.New(pgerr.InternalError, "outer reference %s has no outer row", x.Name)
+		}
+		return c.outer[len(c.outer)-x.Level][x.Idx], nil
 	case *sql.Arith:
 		l, r, err := c.evalStrict2(x.L, x.R, row)
 		if err != nil || l == nil {

@@ -43,18 +43,25 @@ type execCtx struct {
 }
 
 // openRel takes a shared lock on table oid for the rest of the statement
-// and returns its open relation.
+// (once: a subquery run for every outer row does not lock again) and
+// returns its open relation.
 func (x *execCtx) openRel(oid uint32) (*relation, error) {
 	if oid < catalog.FirstNormalObjectID {
 		if v := sql.VirtualTableByOID(oid); v != nil {
 			return &relation{def: v.Table, types: colTypes(v.Table), virtual: v}, nil
 		}
 	}
-	release, err := x.s.e.txns.LockRelation(x.ctx, oid, false)
-	if err != nil {
-		return nil, mapCtxErr(x.ctx, err)
+	if !x.pt.shared[oid] {
+		release, err := x.s.e.txns.LockRelation(x.ctx, oid, false)
+		if err != nil {
+			return nil, mapCtxErr(x.ctx, err)
+		}
+		x.pt.release = append(x.pt.release, release)
+		if x.pt.shared == nil {
+			x.pt.shared = map[uint32]bool{}
+		}
+		x.pt.shared[oid] = true
 	}
-	x.pt.release = append(x.pt.release, release)
 	return x.s.e.rel(oid)
 }
 

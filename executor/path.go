@@ -45,7 +45,8 @@ type colBound struct {
 	col  int
 	op   string // = < <= > >= in
 	val  sql.Expr
-	list []sql.Expr // op "in"
+	list []sql.Expr   // op "in"
+	sub  *sql.SubPlan // op "in" from IN (SELECT ...): its values, not list
 }
 
 var flipOp = map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -58,6 +59,13 @@ func indexable(conj []sql.Expr, types_ []types.T) []colBound {
 		return ct == vt || (intKind(ct) && intKind(vt)) || (strKind(ct) && strKind(vt))
 	}
 	for _, c := range conj {
+		if sp, ok := c.(*sql.SubPlan); ok && sp.Kind == "in" && !sp.Not && !sp.Correlated {
+			// col IN (SELECT ...): one index lookup per value it returns.
+			if col, isCol := sp.X.(*sql.ColRef); isCol && col.Idx < len(types_) && typeOK(types_[col.Idx].OID, sp.CT.OID) {
+				out = append(out, colBound{col: col.Idx, op: "in", list: []sql.Expr{}, sub: sp})
+			}
+			continue
+		}
 		if in, ok := c.(*sql.InList); ok && !in.Not {
 			col, isCol := in.X.(*sql.ColRef)
 			if !isCol || col.Idx >= len(types_) {
@@ -107,10 +115,11 @@ func strKind(o types.OID) bool { return o == types.Text || o == types.Varchar }
 // indexPlan is a chosen index range.
 type indexPlan struct {
 	ri     *relIndex
-	eq     []sql.Expr // equality values for the leading columns
-	inPos  int        // with inList: the leading column given by a list
-	inList []sql.Expr // col IN (list): one lookup per distinct value
-	lo, hi sql.Expr   // range on the next column (nil: open)
+	eq     []sql.Expr   // equality values for the leading columns
+	inPos  int          // with inList: the leading column given by a list
+	inList []sql.Expr   // col IN (list): one lookup per distinct value
+	inSub  *sql.SubPlan // col IN (SELECT ...): the values come from the subquery
+	lo, hi sql.Expr     // range on the next column (nil: open)
 	loIncl bool
 	hiIncl bool
 }
@@ -140,7 +149,7 @@ func chooseIndex(r *relation, where sql.Expr) *indexPlan {
 			if eq == nil && p.inList == nil {
 				for _, b := range bounds {
 					if b.col == c && b.op == "in" {
-						p.inPos, p.inList = len(p.eq), b.list
+						p.inPos, p.inList, p.inSub = len(p.eq), b.list, b.sub
 						break
 					}
 				}
@@ -188,6 +197,10 @@ func chooseIndex(r *relation, where sql.Expr) *indexPlan {
 	return best
 }
 
+// onSeqScan, when set (by tests), is told the name of every table a
+// sequential scan is opened on.
+var onSeqScan func(table string)
+
 // source returns the rows of x.rel that satisfy where (an index range when
 // one applies, else a sequential scan), filtered by where.
 func (x *execCtx) source(where sql.Expr) (rowIter, error) {
@@ -226,6 +239,9 @@ func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey) (it rowIter,
 	} else {
 		x.countSeqScan()
 		in = &seqScan{x: x, sc: x.rel.heap.NewScan(x.snap), dec: x.scanDecoder()}
+	}
+	if _, seq := in.(*seqScan); seq && onSeqScan != nil {
+		onSeqScan(x.rel.def.Name)
 	}
 	if where == nil {
 		return in, sorted, nil

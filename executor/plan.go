@@ -38,8 +38,8 @@ func (x *execCtx) buildSelect(st *sql.Select) (rowIter, error) {
 	var it rowIter
 	var err error
 	sorted := false
-	if len(st.From) > 1 {
-		if it, err = x.joinSource(st); err != nil {
+	if st.Join != nil {
+		if it, err = x.fromSource(st); err != nil {
 			return nil, err
 		}
 	} else if x.rel != nil {
@@ -56,7 +56,7 @@ func (x *execCtx) buildSelect(st *sql.Select) (rowIter, error) {
 				scanSort = append(scanSort, k)
 			}
 		}
-		if !st.ForUpdate {
+		if !st.ForUpdate && !selectHasCorrelated(st) {
 			x.need = neededColumns(st, len(x.rel.types))
 			x.reuseRows, x.needOwner = true, x
 		}
@@ -79,6 +79,9 @@ func (x *execCtx) buildSelect(st *sql.Select) (rowIter, error) {
 		if st.Having != nil {
 			it = &filterIter{in: it, ev: x.ev, pred: st.Having}
 		}
+	}
+	if len(st.SRFs) > 0 {
+		it = &projectSetIter{in: it, ev: x.ev, srfs: st.SRFs}
 	}
 	it = &projectIter{in: it, ev: x.ev, targets: st.Targets}
 	if st.Distinct {
@@ -111,6 +114,46 @@ func (x *execCtx) buildSelect(st *sql.Select) (rowIter, error) {
 		it = &trimIter{in: it, n: st.NVisible}
 	}
 	return it, nil
+}
+
+// subSelect builds the pipeline of a subquery, opening its table.
+func (x *execCtx) subSelect(st *sql.Select) (rowIter, error) {
+	sx := *x
+	sx.emitReturning, sx.rel = nil, nil
+	sx.need, sx.reuseRows, sx.needOwner = nil, false, nil
+	if st.Table != nil && st.Join == nil {
+		rel, err := sx.openRel(st.Table.OID)
+		if err != nil {
+			return nil, err
+		}
+		sx.rel = rel
+	}
+	return sx.buildSelect(st)
+}
+
+// selectHasCorrelated reports whether an expression of st holds a
+// correlated subquery, whose outer references may read any column of the
+// scan row.
+func selectHasCorrelated(st *sql.Select) bool {
+	if hasCorrelated(st.Where) || hasCorrelated(st.Having) {
+		return true
+	}
+	for _, e := range st.Targets {
+		if hasCorrelated(e) {
+			return true
+		}
+	}
+	for _, e := range st.Group {
+		if hasCorrelated(e) {
+			return true
+		}
+	}
+	for _, a := range st.Aggs {
+		if hasCorrelated(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // neededColumns returns the columns of a single-table SELECT's scan row

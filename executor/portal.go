@@ -99,7 +99,7 @@ func (pt *Portal) finish(err error) {
 	for _, rel := range pt.release {
 		rel()
 	}
-	pt.release = nil
+	pt.release, pt.shared = nil, nil
 	s := pt.s
 	if err == nil && s.tx != nil {
 		if e := s.tx.NextCommand(); e != nil {

@@ -165,6 +165,18 @@ func (x *execCtx) openIndexScan(p *indexPlan, reverse bool) (rowIter, error) {
 	}
 	t := p.ri.types[p.inPos]
 	var vals []types.Datum
+	if p.inSub != nil {
+		res, err := x.ev.runSubquery(p.inSub)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range res.vals {
+			if v, err = keyValue(t, p.inSub.CT, v); err != nil {
+				return nil, err
+			}
+			vals = append(vals, v)
+		}
+	}
 	for _, e := range p.inList {
 		v, err := x.ev.eval(e, nil)
 		if err != nil {

@@ -194,7 +194,8 @@ type Portal struct {
 	rows    rowIter // SELECT plan or buffered RETURNING rows
 	nrows   int64   // rows emitted so far
 	tagFn   func(n int64) string
-	release []func() // relation locks to release when the statement ends
+	release []func()        // relation locks to release when the statement ends
+	shared  map[uint32]bool // tables openRel has locked (shared) for the statement
 	copy    *sql.Copy
 	copyTo  *sql.CopyTo
 	active  bool // counted in Session.active

@@ -11,11 +11,13 @@ type subResult struct {
 	rows    int
 	first   types.Datum         // scalar: the value
 	set     map[string]struct{} // in: keys of the non-NULL values
+	vals    []types.Datum       // in: the distinct non-NULL values (type CT)
 	hasNull bool                // in: a NULL was among them
 }
 
-// runSubquery runs sp's SELECT once per statement, in the statement's
-// snapshot.
+// runSubquery runs sp's SELECT in the statement's snapshot: once per
+// statement if it is uncorrelated, else each time (with the outer row on
+// c.outer).
 func (c *evalCtx) runSubquery(sp *sql.SubPlan) (*subResult, error) {
 	if r := c.subs[sp.Select]; r != nil {
 		return r, nil
@@ -23,16 +25,8 @@ func (c *evalCtx) runSubquery(sp *sql.SubPlan) (*subResult, error) {
 	if c.x == nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "subqueries are not supported here")
 	}
-	x := *c.x
-	x.emitReturning, x.rel = nil, nil
-	if sp.Select.Table != nil && len(sp.Select.From) <= 1 {
-		rel, err := x.openRel(sp.Select.Table.OID)
-		if err != nil {
-			return nil, err
-		}
-		x.rel = rel
-	}
-	it, err := x.buildSelect(sp.Select)
+	x := c.x
+	it, err := x.subSelect(sp.Select)
 	if err != nil {
 		return nil, err
 	}
@@ -69,10 +63,17 @@ func (c *evalCtx) runSubquery(sp *sql.SubPlan) (*subResult, error) {
 			if v, err = toCompareType(v, innerT, sp.CT); err != nil {
 				return nil, err
 			}
-			res.set[string(types.AppendKey(nil, sp.CT, v))] = struct{}{}
+			k := string(types.AppendKey(nil, sp.CT, v))
+			if _, dup := res.set[k]; !dup {
+				res.set[k] = struct{}{}
+				res.vals = append(res.vals, v)
+			}
 			continue
 		}
 		break // exists: one row is enough
+	}
+	if sp.Correlated {
+		return res, nil
 	}
 	if c.subs == nil {
 		c.subs = map[*sql.Select]*subResult{}
@@ -89,6 +90,10 @@ func toCompareType(v types.Datum, from, to types.T) (types.Datum, error) {
 }
 
 func (c *evalCtx) subPlan(sp *sql.SubPlan, row []types.Datum) (types.Datum, error) {
+	if sp.Correlated {
+		c.outer = append(c.outer, row)
+		defer func() { c.outer = c.outer[:len(c.outer)-1] }()
+	}
 	res, err := c.runSubquery(sp)
 	if err != nil {
 		return nil, err

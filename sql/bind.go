@@ -40,6 +40,13 @@ type binder struct {
 	aggErr    string  // clause name for "aggregate functions are not allowed in %s"
 
 	allowVirtual bool // table lookups may return virtual tables (SELECT's FROM)
+	// outer holds the scopes of the queries enclosing the one being bound,
+	// innermost last.
+	outer []outerScope
+	srfOK bool // set-returning functions are allowed here (a select list, FROM)
+	// regrouped: correlated subqueries of an aggregate query whose outer
+	// references already read its group row.
+	regrouped map[*Select]bool
 	// insertSource: the next selectStmt is an INSERT's source and leaves
 	// its unknown-typed outputs for the target columns to resolve.
 	insertSource bool
@@ -142,14 +149,17 @@ func resultCols(st Stmt, cols []ResultCol) []ResultCol {
 }
 
 func fixParams(st Stmt, params []types.OID) {
+	var fixSel func(s *Select)
 	fix := func(e Expr) {
 		Walk(e, func(x Expr) {
 			if p, ok := x.(*Param); ok && p.T.OID == types.Unknown {
 				p.T = types.T{OID: params[p.Idx], Typmod: -1}
 			}
+			if sp, ok := x.(*SubPlan); ok {
+				fixSel(sp.Select)
+			}
 		})
 	}
-	var fixSel func(s *Select)
 	fixSel = func(s *Select) {
 		if s == nil {
 			return
@@ -168,8 +178,23 @@ func fixParams(st Stmt, params []types.OID) {
 			fix(a)
 		}
 		for _, f := range s.From {
-			fix(f.On)
+			fixSel(f.Sub)
+			if f.Func != nil {
+				fix(f.Func)
+			}
 		}
+		for _, f := range s.SRFs {
+			fix(f)
+		}
+		var fixJoin func(j *JoinNode)
+		fixJoin = func(j *JoinNode) {
+			if j != nil {
+				fix(j.On)
+				fixJoin(j.L)
+				fixJoin(j.R)
+			}
+		}
+		fixJoin(s.Join)
 	}
 	switch s := st.(type) {
 	case *Select:

@@ -10,28 +10,59 @@ import (
 	"minipg/types"
 )
 
-// scopeTable is one table visible to column references.
-type scopeTable struct {
-	table *catalog.Table
-	alias string // name the table is referred to by
-	base  int    // slot of its first column in the row
-	left  bool   // right side of a LEFT JOIN
-	on    []*pg_query.Node
+// scopeCol is a column visible by name: a slot of the row, or the merged
+// column of a JOIN ... USING.
+type scopeCol struct {
+	name string
+	e    Expr
+	qual string // alias of the FROM item it belongs to ("" for a merged column)
 }
 
-// scope is the FROM clause visible to column references.
+// scopeTable is one FROM item visible to column references: a table, a
+// subquery or a function, known by its alias.
+type scopeTable struct {
+	table *catalog.Table // nil for a subquery or a function
+	alias string         // name the item is referred to by
+	base  int            // slot of its first column in the row
+	cols  []scopeCol     // its columns (slot base+i); a table's ctid follows them
+}
+
+// scope is the FROM clause visible to column references: its items, and
+// the columns an unqualified name or * sees, in the order * expands them
+// (the merged columns of JOIN ... USING once, first in their join).
 type scope struct {
-	tables []scopeTable
+	tables  []scopeTable
+	exposed []scopeCol
+	width   int // slots of the joined row
+}
+
+// outerScope is the scope of a query enclosing the one being bound, and
+// the flag that marks the subquery nested in it as correlated.
+type outerScope struct {
+	sc         *scope
+	correlated *bool
+}
+
+// tableCols are table t's columns as slots from base.
+func tableCols(t *catalog.Table, base int) []scopeCol {
+	cols := make([]scopeCol, len(t.Columns))
+	for i, c := range t.Columns {
+		cols[i] = scopeCol{name: c.Name, e: &ColRef{Idx: base + i, T: types.T{OID: types.OID(c.TypeOID), Typmod: c.Typmod}, Name: c.Name}}
+	}
+	return cols
 }
 
 // singleScope is the scope of one table under alias (UPDATE, DELETE,
 // RETURNING).
 func singleScope(t *catalog.Table, alias string) *scope {
-	return &scope{tables: []scopeTable{{table: t, alias: alias}}}
+	cols := tableCols(t, 0)
+	return &scope{tables: []scopeTable{{table: t, alias: alias, cols: cols}}, exposed: cols, width: len(cols) + 1}
 }
 
 // columnRef resolves a column reference, qualified or not, against the
-// tables in scope (ctid included); an unqualified name must match only one.
+// FROM items in scope (ctid included), then against the scopes of the
+// enclosing queries (an OuterRef, which makes the subqueries in between
+// correlated). An unqualified name must match only one column.
 func (b *binder) columnRef(cr *pg_query.ColumnRef) (Expr, error) {
 	var names []string
 	for _, f := range cr.Fields {
@@ -49,40 +80,36 @@ func (b *binder) columnRef(cr *pg_query.ColumnRef) (Expr, error) {
 	default:
 		return nil, b.errAt(cr.Location, pgerr.FeatureNotSupported, "qualified names with schema are not supported: %s", strings.Join(names, "."))
 	}
-	if b.sc == nil || len(b.sc.tables) == 0 {
-		if tbl != "" {
-			return nil, b.errAt(cr.Location, pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", tbl)
-		}
-		return nil, b.errAt(cr.Location, pgerr.UndefinedColumn, "column \"%s\" does not exist", col)
+	e, _, tableSeen, err := b.lookup(b.sc, tbl, col, cr.Location)
+	if err != nil || e != nil {
+		return e, err
 	}
-	var found *ColRef
-	tableSeen := false
-	for _, st := range b.sc.tables {
-		if tbl != "" && tbl != st.alias {
+	for level := 1; level <= len(b.outer); level++ {
+		os := b.outer[len(b.outer)-level]
+		oe, qual, seen, err := b.lookup(os.sc, tbl, col, cr.Location)
+		if err != nil {
+			return nil, err
+		}
+		tableSeen = tableSeen || seen
+		if oe == nil {
 			continue
 		}
-		tableSeen = true
-		t := st.table
-		var ref *ColRef
-		for i, c := range t.Columns {
-			if c.Name == col {
-				ref = &ColRef{Idx: st.base + i, T: types.T{OID: types.OID(c.TypeOID), Typmod: c.Typmod}, Name: col}
-				break
+		for _, o := range b.outer[len(b.outer)-level:] {
+			*o.correlated = true
+		}
+		name := col
+		if qual != "" {
+			name = qual + "." + col
+		}
+		return Rewrite(oe, func(x Expr) (Expr, bool) {
+			switch r := x.(type) {
+			case *ColRef:
+				return &OuterRef{Level: level, Idx: r.Idx, T: r.T, Name: name, loc: cr.Location}, true
+			case *OuterRef:
+				return &OuterRef{Level: level + r.Level, Idx: r.Idx, T: r.T, Name: r.Name, loc: r.loc}, true
 			}
-		}
-		if ref == nil && col == "ctid" {
-			ref = &ColRef{Idx: st.base + len(t.Columns), T: types.TTID, Name: "ctid"}
-		}
-		if ref == nil {
-			continue
-		}
-		if found != nil {
-			return nil, b.errAt(cr.Location, pgerr.AmbiguousColumn, "column reference \"%s\" is ambiguous", col)
-		}
-		found = ref
-	}
-	if found != nil {
-		return found, nil
+			return nil, false
+		}), nil
 	}
 	if tbl != "" && !tableSeen {
 		return nil, b.errAt(cr.Location, pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", tbl)
@@ -91,4 +118,51 @@ func (b *binder) columnRef(cr *pg_query.ColumnRef) (Expr, error) {
 		return nil, b.errAt(cr.Location, pgerr.UndefinedColumn, "column %s.%s does not exist", tbl, col)
 	}
 	return nil, b.errAt(cr.Location, pgerr.UndefinedColumn, "column \"%s\" does not exist", col)
+}
+
+// lookup finds column col (of item tbl when tbl is not "") in sc: nil
+// when absent, with tableSeen telling whether item tbl exists; qual is the
+// alias of the item it belongs to.
+func (b *binder) lookup(sc *scope, tbl, col string, loc int32) (e Expr, qual string, tableSeen bool, err error) {
+	if sc == nil {
+		return nil, "", false, nil
+	}
+	if tbl == "" {
+		for _, c := range sc.exposed {
+			if c.name != col {
+				continue
+			}
+			if e != nil {
+				return nil, "", false, b.errAt(loc, pgerr.AmbiguousColumn, "column reference \"%s\" is ambiguous", col)
+			}
+			e, qual = c.e, c.qual
+		}
+		if e != nil || col != "ctid" {
+			return e, qual, false, nil
+		}
+	}
+	for _, st := range sc.tables {
+		if tbl != "" && tbl != st.alias {
+			continue
+		}
+		tableSeen = true
+		var ref Expr
+		for _, c := range st.cols {
+			if c.name == col {
+				ref = c.e
+				break
+			}
+		}
+		if ref == nil && col == "ctid" && st.table != nil {
+			ref = &ColRef{Idx: st.base + len(st.cols), T: types.TTID, Name: "ctid"}
+		}
+		if ref == nil {
+			continue
+		}
+		if e != nil {
+			return nil, "", false, b.errAt(loc, pgerr.AmbiguousColumn, "column reference \"%s\" is ambiguous", col)
+		}
+		e, qual = ref, st.alias
+	}
+	return e, qual, tableSeen, nil
 }

@@ -38,6 +38,8 @@ func (b *binder) funcCall(fc *pg_query.FuncCall) (Expr, error) {
 		c.argTypes = append(c.argTypes, x.Type())
 	}
 	switch name {
+	case "generate_series":
+		return c.generateSeries()
 	case "version", "now", "current_database", "current_user", "session_user", "pg_backend_pid", "current_schema":
 		return c.niladic()
 	case "pg_relation_size", "pg_total_relation_size", "pg_table_size":
@@ -79,12 +81,17 @@ type call struct {
 // undefined is 42883 naming the function as called and its arguments' types
 // as written, without modifiers (format_type_be).
 func (c *call) undefined() error {
+	return c.b.errAt(c.fc.Location, pgerr.UndefinedFunction, "function %s does not exist", c.signature()).
+		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+}
+
+// signature is the function's name and its arguments' types as written.
+func (c *call) signature() string {
 	var ts []string
 	for _, t := range c.argTypes {
 		ts = append(ts, baseName(t))
 	}
-	return c.b.errAt(c.fc.Location, pgerr.UndefinedFunction, "function %s does not exist", c.name+"("+strings.Join(ts, ", ")+")").
-		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	return c.name + "(" + strings.Join(ts, ", ") + ")"
 }
 
 // coerceArg converts argument i to t implicitly; without an implicit cast

@@ -85,8 +85,39 @@ func (b *binder) aexpr(a *pg_query.A_Expr) (Expr, error) {
 		return b.betweenSymmetric(a)
 	case pg_query.A_Expr_Kind_AEXPR_LIKE, pg_query.A_Expr_Kind_AEXPR_ILIKE:
 		return b.likeExpr(a, op)
+	case pg_query.A_Expr_Kind_AEXPR_NULLIF:
+		return b.nullIf(a)
 	}
 	return nil, b.errAt(a.Location, pgerr.FeatureNotSupported, "operator kind %s is not supported", a.Kind.String())
+}
+
+// nullIf binds NULLIF(a, b): NULL when a = b, else a, of the type the
+// comparison converts a to.
+func (b *binder) nullIf(a *pg_query.A_Expr) (Expr, error) {
+	l, err := b.expr(a.Lexpr)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.expr(a.Rexpr)
+	if err != nil {
+		return nil, err
+	}
+	cond, err := b.binary("=", l, r, a.Location)
+	if err != nil {
+		return nil, err
+	}
+	c, ok := cond.(*Cmp)
+	if !ok {
+		return nil, b.errAt(a.Location, pgerr.FeatureNotSupported, "NULLIF of these types is not supported")
+	}
+	x := c.L
+	if isUnknown(x) {
+		if x, err = b.coerce(x, types.TText, types.CastImplicit, a.Location); err != nil {
+			return nil, err
+		}
+	}
+	t := x.Type()
+	return &Case{Whens: []Expr{cond}, Results: []Expr{&Const{T: t}}, Else: x, T: t}, nil
 }
 
 // opExpr binds a prefix (- and +) or binary operator.

@@ -68,6 +68,8 @@ func figureColname(n *pg_query.Node) (string, int) {
 		}
 	case n.GetCoalesceExpr() != nil:
 		return "coalesce", 2
+	case n.GetAExpr() != nil && n.GetAExpr().Kind == pg_query.A_Expr_Kind_AEXPR_NULLIF:
+		return "nullif", 2
 	case n.GetSqlvalueFunction() != nil:
 		switch n.GetSqlvalueFunction().Op {
 		case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N:
@@ -157,6 +159,7 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 	if err := b.groupRows(targets, out); err != nil {
 		return nil, err
 	}
+	b.projectSet(targets, out)
 	outputColumns(targets, nvis, out)
 	if err := b.limitClause(s, out); err != nil {
 		return nil, err
@@ -187,28 +190,12 @@ func selectUnsupported(s *pg_query.SelectStmt) error {
 	return nil
 }
 
-// fromWhere binds FROM (the tables, each LEFT JOIN's ON condition) and
-// WHERE, into which the inner joins' ON conditions are ANDed.
+// fromWhere binds FROM (its items, the tree of joins and their ON
+// conditions) and WHERE.
 func (b *binder) fromWhere(s *pg_query.SelectStmt, out *Select) error {
 	b.allowVirtual = true
-	quals, err := b.fromClause(s.FromClause)
+	err := b.fromClause(s.FromClause, out)
 	b.allowVirtual = false
-	if err != nil {
-		return err
-	}
-	if b.sc != nil {
-		out.Table = b.sc.tables[0].table
-		for _, st := range b.sc.tables {
-			ft := FromTable{Table: st.table, Base: st.base, Left: st.left}
-			on, err := b.conditions(st.on, "JOIN conditions", "JOIN/ON")
-			if err != nil {
-				return err
-			}
-			ft.On = andAll(on)
-			out.From = append(out.From, ft)
-		}
-	}
-	conds, err := b.conditions(quals, "JOIN conditions", "JOIN/ON")
 	if err != nil {
 		return err
 	}
@@ -217,9 +204,8 @@ func (b *binder) fromWhere(s *pg_query.SelectStmt, out *Select) error {
 		if err != nil {
 			return err
 		}
-		conds = append(conds, w)
+		out.Where = w
 	}
-	out.Where = andAll(conds)
 	return nil
 }
 
@@ -233,22 +219,27 @@ func (b *binder) targetList(list []*pg_query.Node) ([]target, error) {
 			if b.sc == nil {
 				return nil, b.errAt(cr.Location, pgerr.SyntaxError, "SELECT * with no tables specified is not valid")
 			}
-			matched := false
-			for _, st := range b.sc.tables {
-				if len(cr.Fields) == 2 && cr.Fields[0].GetString_().GetSval() != st.alias {
-					continue
+			matched := len(cr.Fields) == 1
+			cols := b.sc.exposed
+			if len(cr.Fields) == 2 {
+				cols = nil
+				for _, st := range b.sc.tables {
+					if cr.Fields[0].GetString_().GetSval() == st.alias {
+						matched, cols = true, st.cols
+					}
 				}
-				matched = true
-				for i, c := range st.table.Columns {
-					targets = append(targets, target{e: &ColRef{Idx: st.base + i, T: types.T{OID: types.OID(c.TypeOID), Typmod: c.Typmod}, Name: c.Name}, name: c.Name, loc: cr.Location})
-				}
+			}
+			for _, c := range cols {
+				targets = append(targets, target{e: c.e, name: c.name, loc: cr.Location})
 			}
 			if !matched {
 				return nil, b.errAt(cr.Location, pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", cr.Fields[0].GetString_().GetSval())
 			}
 			continue
 		}
+		b.srfOK = true
 		e, err := b.expr(rt.Val)
+		b.srfOK = false
 		if err != nil {
 			return nil, err
 		}
@@ -409,6 +400,29 @@ func (b *binder) groupRows(targets []target, out *Select) error {
 	return nil
 }
 
+// projectSet moves the set-returning functions of the targets into
+// out.SRFs: each becomes a slot after the row the targets see (the scan row,
+// or the group row).
+func (b *binder) projectSet(targets []target, out *Select) {
+	width := len(out.Group) + len(out.Aggs)
+	if !out.Grouped {
+		width = 0
+		if b.sc != nil {
+			width = b.sc.width
+		}
+	}
+	for i := range targets {
+		targets[i].e = Rewrite(targets[i].e, func(x Expr) (Expr, bool) {
+			f, ok := x.(*SRFCall)
+			if !ok {
+				return nil, false
+			}
+			out.SRFs = append(out.SRFs, f)
+			return &ColRef{Idx: width + len(out.SRFs) - 1, T: f.T, Name: f.Name}, true
+		})
+	}
+}
+
 // outputColumns fills out's targets and describes the visible ones (name,
 // type, and the table column a plain column reference comes from).
 func outputColumns(targets []target, nvis int, out *Select) {
@@ -464,7 +478,7 @@ func lockingClause(s *pg_query.SelectStmt, out *Select) error {
 		if out.Table == nil {
 			return pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE without a table is not supported")
 		}
-		if len(out.From) > 1 {
+		if out.Join != nil {
 			return pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE with joins is not supported")
 		}
 		// CheckSelectLocking's checks, in its order and words.
@@ -561,10 +575,111 @@ func (b *binder) toGroupRow(e Expr, s *Select) (Expr, error) {
 			name = s.Table.Name + "." + x.Name
 		}
 		return nil, pgerr.New(pgerr.GroupingError, "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", name)
-	case *Const, *Param:
+	case *SubPlan:
+		if x.Correlated {
+			c := *x
+			if b.regrouped == nil {
+				b.regrouped = map[*Select]bool{}
+			}
+			if !b.regrouped[c.Select] {
+				b.regrouped[c.Select] = true
+				if err := b.regroupOuter(c.Select, 1, s); err != nil {
+					return nil, err
+				}
+			}
+			if c.X != nil {
+				var err error
+				if c.X, err = b.toGroupRow(c.X, s); err != nil {
+					return nil, err
+				}
+			}
+			return &c, nil
+		}
+	case *Const, *Param, *OuterRef:
 		return e, nil
 	}
 	return mapChildren(e, func(c Expr) (Expr, error) { return b.toGroupRow(c, s) })
+}
+
+// regroupOuter rewrites the references of subquery sel (at depth below the
+// aggregate query s) to s's scan row into references to its group row: a
+// column must be a group key, as PostgreSQL requires (42803 otherwise).
+// sel is rewritten in place; it belongs to this statement alone.
+func (b *binder) regroupOuter(sel *Select, depth int, s *Select) error {
+	var err error
+	fix := func(e Expr) Expr {
+		if e == nil || err != nil {
+			return e
+		}
+		return Rewrite(e, func(x Expr) (Expr, bool) {
+			switch r := x.(type) {
+			case *OuterRef:
+				if r.Level != depth {
+					return nil, false
+				}
+				for i, g := range s.Group {
+					if c, ok := g.(*ColRef); ok && c.Idx == r.Idx {
+						return &OuterRef{Level: depth, Idx: i, T: r.T, Name: r.Name}, true
+					}
+				}
+				if err == nil {
+					err = b.errAt(r.loc, pgerr.GroupingError, "subquery uses ungrouped column \"%s\" from outer query", r.Name)
+				}
+				return x, true
+			case *SubPlan:
+				// Its own query is one level further down; its X is
+				// evaluated here and is rewritten with the children.
+				if r.Correlated {
+					if e := b.regroupOuter(r.Select, depth+1, s); e != nil && err == nil {
+						err = e
+					}
+				}
+			}
+			return nil, false
+		})
+	}
+	var walkSel func(q *Select, d int)
+	walkSel = func(q *Select, d int) {
+		saved := depth
+		depth = d
+		defer func() { depth = saved }()
+		q.Where, q.Having, q.Limit, q.Offset = fix(q.Where), fix(q.Having), fix(q.Limit), fix(q.Offset)
+		for i := range q.Targets {
+			q.Targets[i] = fix(q.Targets[i])
+		}
+		for i := range q.Group {
+			q.Group[i] = fix(q.Group[i])
+		}
+		for _, a := range q.Aggs {
+			a.Arg = fix(a.Arg)
+		}
+		for _, f := range q.SRFs {
+			for i := range f.Args {
+				f.Args[i] = fix(f.Args[i])
+			}
+		}
+		for _, f := range q.From {
+			if f.Sub != nil {
+				walkSel(f.Sub, d)
+			}
+			if f.Func != nil {
+				for i := range f.Func.Args {
+					f.Func.Args[i] = fix(f.Func.Args[i])
+				}
+			}
+		}
+		var walkJoin func(j *JoinNode)
+		walkJoin = func(j *JoinNode) {
+			if j != nil {
+				j.On = fix(j.On)
+				walkJoin(j.L)
+				walkJoin(j.R)
+			}
+		}
+		walkJoin(q.Join)
+	}
+	walkSel(sel, depth)
+	return err
 }
 
 // colName is the name a group key column takes in the group row.
@@ -579,8 +694,11 @@ func colName(e Expr) string {
 // (0, 0 for ctid or no table).
 func (s *Select) source(idx int) (uint32, int16) {
 	for _, f := range s.From {
-		if idx >= f.Base && idx < f.Base+len(f.Table.Columns) {
+		if f.Table != nil && idx >= f.Base && idx < f.Base+len(f.Table.Columns) {
 			return f.Table.OID, int16(idx - f.Base + 1)
+		}
+		if f.Sub != nil && idx >= f.Base && idx < f.Base+f.Width {
+			return f.Sub.Columns[idx-f.Base].TableOID, f.Sub.Columns[idx-f.Base].AttNum
 		}
 	}
 	return 0, 0

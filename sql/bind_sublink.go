@@ -7,27 +7,26 @@ import (
 	"minipg/types"
 )
 
-// subLink binds an uncorrelated subquery: the inner SELECT sees only its
-// own FROM clause.
+// subLink binds a subquery: the inner SELECT sees its own FROM clause, then
+// the scopes of the queries around it; a reference to one of those makes it
+// correlated.
 func (b *binder) subLink(sl *pg_query.SubLink) (Expr, error) {
 	sel := sl.Subselect.GetSelectStmt()
 	if sel == nil {
 		return nil, b.errAt(sl.Location, pgerr.FeatureNotSupported, "this subquery is not supported")
 	}
-	savedSc, savedAgg, savedErr, savedVirt := b.sc, b.agg, b.aggErr, b.allowVirtual
+	correlated := false
+	savedSc, savedAgg, savedErr, savedVirt, savedSRF := b.sc, b.agg, b.aggErr, b.allowVirtual, b.srfOK
+	b.outer = append(b.outer, outerScope{sc: b.sc, correlated: &correlated})
 	inner, err := b.selectStmt(sel)
-	b.sc, b.agg, b.aggErr, b.allowVirtual = savedSc, savedAgg, savedErr, savedVirt
+	b.outer = b.outer[:len(b.outer)-1]
+	b.sc, b.agg, b.aggErr, b.allowVirtual, b.srfOK = savedSc, savedAgg, savedErr, savedVirt, savedSRF
 	if err != nil {
-		if pgerr.CodeOf(err) == pgerr.UndefinedColumn || pgerr.CodeOf(err) == pgerr.UndefinedTable {
-			if pe, ok := err.(*pgerr.Error); ok && pe.Hint == "" {
-				pe.Hint = "Correlated subqueries (referring to the outer query) are not supported."
-			}
-		}
 		return nil, err
 	}
 	switch sl.SubLinkType {
 	case pg_query.SubLinkType_EXISTS_SUBLINK:
-		return &SubPlan{Kind: "exists", Select: inner, T: types.TBool}, nil
+		return &SubPlan{Kind: "exists", Select: inner, T: types.TBool, Correlated: correlated}, nil
 	case pg_query.SubLinkType_EXPR_SUBLINK:
 		if inner.NVisible != 1 {
 			return nil, b.errAt(sl.Location, pgerr.SyntaxError, "subquery must return only one column")
@@ -36,7 +35,7 @@ func (b *binder) subLink(sl *pg_query.SubLink) (Expr, error) {
 		if t.OID == types.Unknown {
 			t = types.TText
 		}
-		return &SubPlan{Kind: "scalar", Select: inner, T: t}, nil
+		return &SubPlan{Kind: "scalar", Select: inner, T: t, Correlated: correlated}, nil
 	case pg_query.SubLinkType_ANY_SUBLINK:
 		if op := opName(sl.OperName); op != "" && op != "=" {
 			return nil, b.errAt(sl.Location, pgerr.FeatureNotSupported, "%s ANY (subquery) is not supported", op)
@@ -61,7 +60,7 @@ func (b *binder) subLink(sl *pg_query.SubLink) (Expr, error) {
 		if x, err = b.castTo(x, ct, sl.Location); err != nil {
 			return nil, err
 		}
-		return &SubPlan{Kind: "in", Select: inner, X: x, CT: ct, T: types.TBool}, nil
+		return &SubPlan{Kind: "in", Select: inner, X: x, CT: ct, T: types.TBool, Correlated: correlated}, nil
 	}
 	return nil, b.errAt(sl.Location, pgerr.FeatureNotSupported, "this kind of subquery is not supported")
 }

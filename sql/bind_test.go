@@ -125,7 +125,7 @@ func TestBindErrors(t *testing.T) {
 		{"SELECT 'abc' + 1", pgerr.InvalidTextRepresentation, 0},
 		{"SELECT id, n FROM t GROUP BY id", pgerr.GroupingError, 0},
 		{"SELECT * FROM t WHERE count(*) > 1", pgerr.GroupingError, 0},
-		{"SELECT * FROM t a FULL JOIN t b ON a.id = b.id", pgerr.FeatureNotSupported, 0},
+		{"SELECT * FROM t a FULL JOIN t b USING (nosuch)", pgerr.UndefinedColumn, 0},
 		{"SELECT id FROM t a, t b", pgerr.AmbiguousColumn, 8},
 		{"SELECT * FROM t, t", pgerr.Code("42712"), 0},
 		{"SELECT x.id FROM t a", pgerr.UndefinedTable, 0},

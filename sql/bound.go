@@ -105,16 +105,41 @@ type Case struct {
 	T       types.T
 }
 
-// SubPlan is an uncorrelated subquery, run once per statement: Kind
-// "scalar" ((SELECT ...), one column, at most one row), "in" (X [NOT] IN
-// (SELECT ...), compared in type CT), or "exists".
+// SubPlan is a subquery: Kind "scalar" ((SELECT ...), one column, at most
+// one row), "in" (X [NOT] IN (SELECT ...), compared in type CT), or
+// "exists". An uncorrelated one runs once per statement; a Correlated one
+// (its Select, or a subquery inside it, holds an OuterRef reaching the
+// query around it) runs again for every row it is evaluated on, with that
+// row visible to its OuterRefs.
 type SubPlan struct {
-	Kind   string
-	Select *Select
-	X      Expr
-	Not    bool
-	CT     types.T
-	T      types.T
+	Kind       string
+	Select     *Select
+	X          Expr
+	Not        bool
+	CT         types.T
+	T          types.T
+	Correlated bool
+}
+
+// OuterRef reads slot Idx of the row of an enclosing query: Level 1 is the
+// query whose expression holds the subquery this reference is in, 2 the
+// one around that, and so on.
+type OuterRef struct {
+	Level int
+	Idx   int
+	T     types.T
+	Name  string // as PostgreSQL names it in errors: alias.column
+
+	loc int32 // byte offset of the reference in the query
+}
+
+// SRFCall is a call of a set-returning function (generate_series): in FROM
+// (FromTable.Func) or in a select list (Select.SRFs). Its arguments have
+// their final types; T is the type of the values it returns.
+type SRFCall struct {
+	Name string
+	Args []Expr
+	T    types.T
 }
 
 // Func is a scalar function call.
@@ -157,6 +182,8 @@ func (e *SubPlan) Type() types.T  { return e.T }
 func (e *Case) Type() types.T     { return e.T }
 func (e *Coalesce) Type() types.T { return e.T }
 func (e *Agg) Type() types.T      { return e.T }
+func (e *OuterRef) Type() types.T { return e.T }
+func (e *SRFCall) Type() types.T  { return e.T }
 
 // ResultCol describes one output column.
 type ResultCol struct {
@@ -181,14 +208,21 @@ type SortKey struct {
 //
 // Row layout: a scan row has the table's columns, then ctid (slot
 // len(Table.Columns)). Where, Group and Agg arguments are evaluated over the
-// scan row; with several FROM tables the scan row is their rows (each
-// followed by its ctid) side by side, see From, and the inner join's
-// conditions are part of Where. If Grouped, Targets and Having are evaluated over the group row:
+// scan row; with several FROM items (or one that is not a table) the scan
+// row is their rows side by side, see From, and Join says how they are
+// joined. If Grouped, Targets and Having are evaluated over the group row:
 // the Group values, then one slot per Aggs entry; otherwise over the scan
-// row. Targets[:NVisible] are the output columns; the rest are sort-only.
+// row. With SRFs, the row the targets see is that row followed by one slot
+// per SRFs entry (set-returning functions of the select list, run in
+// lockstep as PostgreSQL's ProjectSet runs them). Targets[:NVisible] are the
+// output columns; the rest are sort-only.
 type Select struct {
-	Table     *catalog.Table // first FROM table; nil: no FROM (one empty row)
-	From      []FromTable    // all FROM tables (inner joins), in row order
+	Table *catalog.Table // first FROM item if a table; nil: no FROM (one empty row) or not a table
+	From  []FromTable    // all FROM items, in row order
+	// Join is the FROM tree when From is more than one plain table (or its
+	// only item is not a table); nil otherwise.
+	Join      *JoinNode
+	SRFs      []*SRFCall
 	Where     Expr
 	Grouped   bool
 	Group     []Expr
@@ -209,15 +243,41 @@ type Select struct {
 	targetLocs []int32
 }
 
-// FromTable is one table of a join: its columns (then its ctid) start at
-// slot Base of the joined row.
+// FromTable is one FROM item, its values in slots Base..Base+Width-1 of
+// the joined row: a table (its columns, then its ctid), a subquery (its
+// visible targets) or a set-returning function (its values, then the
+// ordinal WITH ORDINALITY adds). A function's arguments are evaluated over
+// the joined row and may read the items before it (implicit LATERAL).
 type FromTable struct {
 	Table *catalog.Table
-	Base  int
-	// Left marks the right side of a LEFT JOIN: On (over the joined row up
-	// to this table) decides matches, and an outer row without a match is
-	// extended with NULLs.
-	Left bool
+	Sub   *Select
+	// Lateral: Sub reads the items before it through OuterRefs of Level 1
+	// (the joined row) and runs again for each joined row.
+	Lateral    bool
+	Func       *SRFCall
+	Ordinality bool
+	Base       int
+	Width      int
+}
+
+// JoinKind is how a JoinNode combines its sides.
+type JoinKind int
+
+// Join kinds.
+const (
+	JoinInner JoinKind = iota
+	JoinLeft
+	JoinRight
+	JoinFull
+)
+
+// JoinNode is a node of the FROM tree: a leaf (L == nil) is From[Item]; a
+// join combines L and R under On (over the joined row; nil: true). Comma
+// lists and CROSS JOIN are inner joins without On.
+type JoinNode struct {
+	Item int
+	Kind JoinKind
+	L, R *JoinNode
 	On   Expr
 }
 

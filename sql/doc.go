@@ -18,7 +18,10 @@
 //	bind_select.go   SELECT, one function per clause: FROM and WHERE,
 //	                 targets, GROUP BY / HAVING, ORDER BY, DISTINCT, the
 //	                 group row, LIMIT / OFFSET, FOR UPDATE
-//	bind_from.go     FROM items (inner and LEFT joins, virtual tables)
+//	bind_from.go     FROM items (tables, virtual tables, subqueries with column
+//	                 aliases, functions) and the tree of joins: inner, LEFT,
+//	                 RIGHT and FULL with ON, USING or NATURAL, CROSS JOIN
+//	bind_srf.go      set-returning functions (generate_series)
 //	bind_dml.go      INSERT (VALUES or SELECT), UPDATE, DELETE, RETURNING, defaults
 //	bind_ddl.go      CREATE/DROP TABLE and INDEX, COPY, VACUUM,
 //	                 BEGIN/COMMIT/ROLLBACK, SET/RESET/SHOW, table options
@@ -40,8 +43,8 @@
 //	bind_func.go     function calls: built-in families, registered functions,
 //	                 CURRENT_TIMESTAMP and friends
 //	bind_agg.go      aggregate calls and their result types
-//	bind_case.go     CASE and COALESCE
-//	bind_sublink.go  subqueries (EXISTS, scalar, IN)
+//	bind_case.go     CASE and COALESCE (NULLIF is in bind_operator.go)
+//	bind_sublink.go  subqueries (EXISTS, scalar, IN), correlated or not
 //
 // Names are looked up through the Catalog interface (a table name to its
 // *catalog.Table); functions and read-only system views registered by
@@ -53,11 +56,15 @@
 // Vacuum, AlterOptions, AlterConstraints, AlterMissing, AlterDefault,
 // CreateSequence, DropSequence, Truncate, Txn, Set, Show, Checkpoint and
 // Discard; Expr is a tree of
-// Const, Param, ColRef, Arith, Cmp, BoolOp, Cast, Func, Agg, SubPlan, ...
-// each carrying its result type (types.T). A ColRef is a slot number in
-// the row the expression is evaluated over; each statement type documents
-// that row's layout (table columns, then ctid; joined tables side by side;
-// the group row of an aggregate query). Walk and mapChildren (walk.go)
+// Const, Param, ColRef, OuterRef, Arith, Cmp, BoolOp, Cast, Func, Agg,
+// SubPlan, SRFCall, ... each carrying its result type (types.T). A ColRef
+// is a slot number in the row the expression is evaluated over; each
+// statement type documents that row's layout (table columns, then ctid;
+// FROM items side by side; the group row of an aggregate query). An
+// OuterRef is a slot of an enclosing query's row: column names are looked
+// up in the query's own FROM first, then outward, and a subquery that
+// reaches out is marked Correlated. Unqualified names and * see the
+// columns of JOIN ... USING once, merged as PostgreSQL merges them. Walk and mapChildren (walk.go)
 // visit and rewrite expression trees.
 //
 // Types. Constants are parsed into their final type at bind time; a

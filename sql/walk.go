@@ -85,6 +85,10 @@ func mapChildren(e Expr, fn func(Expr) (Expr, error)) (Expr, error) {
 		c := *e
 		c.Arg = m(e.Arg)
 		return &c, err
+	case *SRFCall:
+		c := *e
+		c.Args = ms(e.Args)
+		return &c, err
 	}
 	return e, nil
 }
@@ -123,6 +127,9 @@ func writeKey(b *strings.Builder, e Expr) {
 	case *ColRef:
 		fmt.Fprintf(b, "col%d", e.Idx)
 		return
+	case *OuterRef:
+		fmt.Fprintf(b, "outer%d.%d", e.Level, e.Idx)
+		return
 	case *Arith:
 		fmt.Fprintf(b, "arith%c%d", e.Op, e.T.OID)
 	case *Neg:
@@ -151,6 +158,8 @@ func writeKey(b *strings.Builder, e Expr) {
 		b.WriteString("coalesce")
 	case *Agg:
 		fmt.Fprintf(b, "agg:%s%v", e.Name, e.Distinct)
+	case *SRFCall:
+		fmt.Fprintf(b, "srf%p", e)
 	default:
 		fmt.Fprintf(b, "%T", e)
 	}

@@ -1,0 +1,235 @@
+package executor
+
+// Set-returning functions: generate_series as a stream (a series of ten
+// million values holds one value at a time), for FROM (fromLeaf) and for
+// select lists (projectSetIter, PostgreSQL's ProjectSet).
+
+import (
+	"context"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"minipg/pgerr"
+	"minipg/sql"
+	"minipg/types"
+)
+
+// seq is the values of one call of a set-returning function.
+type seq interface {
+	next() (types.Datum, bool, error)
+}
+
+// openSRF starts f with its arguments evaluated over row; ordinality adds
+// the 1-based position after each value. The result rows have one or two
+// values.
+func (c *evalCtx) openSRF(f *sql.SRFCall, row []types.Datum, ordinality bool) (rowIter, error) {
+	s, err := c.startSeq(f, row)
+	if err != nil {
+		return nil, err
+	}
+	return &seqIter{s: s, ord: ordinality}, nil
+}
+
+// startSeq evaluates f's arguments and checks them as PostgreSQL does on
+// the function's first call. A NULL argument gives no rows (the functions
+// are strict).
+func (c *evalCtx) startSeq(f *sql.SRFCall, row []types.Datum) (seq, error) {
+	args := make([]types.Datum, len(f.Args))
+	for i, a := range f.Args {
+		v, err := c.eval(a, row)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = v
+	}
+	if f.Name == "" { // a scalar function in FROM: one row
+		return &oneValue{v: args[0]}, nil
+	}
+	for _, a := range args {
+		if a == nil {
+			return &oneValue{done: true}, nil
+		}
+	}
+	if f.T.OID == types.Numeric {
+		return numericSeries(args)
+	}
+	step := int64(1)
+	if len(args) == 3 {
+		step = args[2].(int64)
+	}
+	if step == 0 {
+		return nil, pgerr.New(pgerr.InvalidParameterValue, "step size cannot equal zero")
+	}
+	lo, hi := int64(-1<<31), int64(1<<31-1)
+	if f.T.OID == types.Int8 {
+		lo, hi = -1<<63, 1<<63-1
+	}
+	return &intSeries{cur: args[0].(int64), stop: args[1].(int64), step: step, lo: lo, hi: hi}, nil
+}
+
+// oneValue is a series of one value (or none when done).
+type oneValue struct {
+	v    types.Datum
+	done bool
+}
+
+func (s *oneValue) next() (types.Datum, bool, error) {
+	if s.done {
+		return nil, false, nil
+	}
+	s.done = true
+	return s.v, true, nil
+}
+
+// intSeries is generate_series over integer or bigint; like PostgreSQL it
+// stops instead of overflowing past the type's range [lo, hi].
+type intSeries struct {
+	cur, stop, step, lo, hi int64
+	done                    bool
+}
+
+func (s *intSeries) next() (types.Datum, bool, error) {
+	if s.done || (s.step > 0 && s.cur > s.stop) || (s.step < 0 && s.cur < s.stop) {
+		return nil, false, nil
+	}
+	v := s.cur
+	if (s.step > 0 && v > s.hi-s.step) || (s.step < 0 && v < s.lo-s.step) {
+		s.done = true
+	} else {
+		s.cur += s.step
+	}
+	return v, true, nil
+}
+
+// numericSeries checks generate_series(numeric, numeric [, numeric]) as
+// PostgreSQL 15 does: no NaN or infinity, no zero step.
+func numericSeries(args []types.Datum) (seq, error) {
+	special := func(d *apd.Decimal, what string) error {
+		switch d.Form {
+		case apd.NaN, apd.NaNSignaling:
+			return pgerr.New(pgerr.InvalidParameterValue, "%s cannot be NaN", what)
+		case apd.Infinite:
+			return pgerr.New(pgerr.InvalidParameterValue, "%s cannot be infinity", what)
+		}
+		return nil
+	}
+	start, stop := args[0].(*apd.Decimal), args[1].(*apd.Decimal)
+	if err := special(start, "start value"); err != nil {
+		return nil, err
+	}
+	if err := special(stop, "stop value"); err != nil {
+		return nil, err
+	}
+	step := types.NumericFromInt64(1)
+	if len(args) == 3 {
+		step = args[2].(*apd.Decimal)
+		if err := special(step, "step size"); err != nil {
+			return nil, err
+		}
+		if step.IsZero() {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "step size cannot equal zero")
+		}
+	}
+	return &numSeries{cur: start, stop: stop, step: step}, nil
+}
+
+// numSeries is generate_series over numeric.
+type numSeries struct {
+	cur, stop, step *apd.Decimal
+}
+
+func (s *numSeries) next() (types.Datum, bool, error) {
+	c := types.Compare(types.TNumeric, s.cur, s.stop)
+	if (!s.step.Negative && c > 0) || (s.step.Negative && c < 0) {
+		return nil, false, nil
+	}
+	v := s.cur
+	n, err := types.NumericArith('+', s.cur, s.step)
+	if err != nil {
+		return nil, false, err
+	}
+	s.cur = n
+	return v, true, nil
+}
+
+// seqIter turns a series into rows of one value (and its ordinal).
+type seqIter struct {
+	s   seq
+	ord bool
+	n   int64
+}
+
+func (it *seqIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
+	v, ok, err := it.s.next()
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	it.n++
+	if it.n%checkEvery == 0 {
+		if err := canceled(ctx); err != nil {
+			return nil, false, err
+		}
+	}
+	if it.ord {
+		return []types.Datum{v, it.n}, true, nil
+	}
+	return []types.Datum{v}, true, nil
+}
+
+func (it *seqIter) Close() {}
+
+// projectSetIter runs the select list's set-returning functions for each
+// input row in lockstep: one output row per position until all of them
+// are exhausted (the shorter ones give NULL), the row followed by their
+// values. An input row for which all of them are empty gives no output.
+type projectSetIter struct {
+	in   rowIter
+	ev   *evalCtx
+	srfs []*sql.SRFCall
+	row  []types.Datum
+	seqs []seq // nil: read the next input row
+	done []bool
+}
+
+func (it *projectSetIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
+	for {
+		if it.seqs == nil {
+			row, ok, err := it.in.Next(ctx)
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			it.row = append([]types.Datum(nil), row...)
+			it.seqs, it.done = make([]seq, len(it.srfs)), make([]bool, len(it.srfs))
+			for i, f := range it.srfs {
+				if it.seqs[i], err = it.ev.startSeq(f, it.row); err != nil {
+					return nil, false, err
+				}
+			}
+		}
+		out := make([]types.Datum, len(it.row), len(it.row)+len(it.srfs))
+		copy(out, it.row)
+		got := false
+		for i, s := range it.seqs {
+			var v types.Datum
+			if !it.done[i] {
+				var ok bool
+				var err error
+				if v, ok, err = s.next(); err != nil {
+					return nil, false, err
+				}
+				if ok {
+					got = true
+				} else {
+					it.done[i] = true
+				}
+			}
+			out = append(out, v)
+		}
+		if got {
+			return out, true, nil
+		}
+		it.seqs = nil
+	}
+}
+
+func (it *projectSetIter) Close() { it.in.Close() }

@@ -1,0 +1,63 @@
+package sql
+
+import (
+	"minipg/pgerr"
+	"minipg/types"
+)
+
+// Set-returning functions: generate_series over integer, bigint and
+// numeric (the timestamp forms need the interval type, which minipg does
+// not have). They are allowed in a select list and in FROM.
+
+// generateSeries binds generate_series(start, stop [, step]): the
+// arguments take the smallest of integer, bigint and numeric that holds all
+// of them, as PostgreSQL's function resolution picks among its overloads.
+func (c *call) generateSeries() (Expr, error) {
+	b := c.b
+	if !b.srfOK {
+		clause := b.aggErr
+		if clause == "" {
+			clause = "this context"
+		}
+		return nil, b.errAt(c.fc.Location, pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause)
+	}
+	if len(c.args) < 2 || len(c.args) > 3 {
+		return nil, c.undefined()
+	}
+	rank := 0 // 0 none decided, 1 integer, 2 bigint, 3 numeric
+	for _, a := range c.args {
+		if isUnknown(a) {
+			continue
+		}
+		r := 0
+		switch a.Type().OID {
+		case types.Int2, types.Int4:
+			r = 1
+		case types.Int8:
+			r = 2
+		case types.Numeric:
+			r = 3
+		default:
+			return nil, c.undefined()
+		}
+		if r > rank {
+			rank = r
+		}
+	}
+	if rank == 0 {
+		return nil, b.errAt(c.fc.Location, pgerr.Code("42725"), "function %s is not unique", c.signature()).
+			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
+	}
+	t := []types.T{types.TInt4, types.TInt4, types.TInt8, types.TNumeric}[rank]
+	for i := range c.args {
+		x, err := b.coerce(c.args[i], t, types.CastImplicit, exprLocation(c.fc.Args[i]))
+		if err == errMismatch {
+			return nil, c.undefined()
+		}
+		if err != nil {
+			return nil, err
+		}
+		c.args[i] = x
+	}
+	return &SRFCall{Name: "generate_series", Args: c.args, T: t}, nil
+}
