@@ -331,3 +331,4 @@ SELECT CASE count(*) WHEN 0 THEN 'OK   ' ELSE 'ERROR' END AS "check",
 	    WHERE c_balance <> sum_ol_amount - sum_h_amount
 	) AS X;
 rollback;
+drop table bmsql_config, bmsql_new_order, bmsql_order_line, bmsql_oorder, bmsql_history, bmsql_customer, bmsql_stock, bmsql_item, bmsql_district, bmsql_warehouse;
