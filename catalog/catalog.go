@@ -845,6 +845,12 @@ func (t *Table) maxOID() uint32 {
 // DEFAULT does; expr is SQL text the SQL layer has bound once. Returns the
 // updated table.
 func (c *Catalog) SetColumnDefault(tableOID uint32, col int, expr string) (*Table, error) {
+	return c.alterColumn(tableOID, col, func(cl *Column) { cl.Default = expr })
+}
+
+// alterColumn changes column col of a table by change, in one synced
+// batch, and returns the updated table.
+func (c *Catalog) alterColumn(tableOID uint32, col int, change func(*Column)) (*Table, error) {
 	c.ddlMu.Lock()
 	defer c.ddlMu.Unlock()
 	old, err := c.tableLocked(tableOID)
@@ -855,7 +861,7 @@ func (c *Catalog) SetColumnDefault(tableOID uint32, col int, expr string) (*Tabl
 		return nil, pgerr.New(pgerr.UndefinedColumn, "column number %d of relation \"%s\" does not exist", col+1, old.Name)
 	}
 	t := old.Clone()
-	t.Columns[col].Default = expr
+	change(&t.Columns[col])
 	if err := c.writeLocked(c.mu.nextOID, []*Table{t}, nil); err != nil {
 		return nil, err
 	}
@@ -959,20 +965,5 @@ func (c *Catalog) NewRelFileNode(tableOID uint32) (*Table, error) {
 // checked the rows, and that a dropped one is not a primary key column).
 // Returns the updated table.
 func (c *Catalog) SetColumnNotNull(tableOID uint32, col int, notNull bool) (*Table, error) {
-	c.ddlMu.Lock()
-	defer c.ddlMu.Unlock()
-	old, err := c.tableLocked(tableOID)
-	if err != nil {
-		return nil, err
-	}
-	if col < 0 || col >= len(old.Columns) {
-		return nil, pgerr.New(pgerr.UndefinedColumn, "column number %d of relation \"%s\" does not exist", col+1, old.Name)
-	}
-	t := old.Clone()
-	t.Columns[col].NotNull = notNull
-	if err := c.writeLocked(c.mu.nextOID, []*Table{t}, nil); err != nil {
-		return nil, err
-	}
-	c.replace(old, t)
-	return t, nil
+	return c.alterColumn(tableOID, col, func(cl *Column) { cl.NotNull = notNull })
 }

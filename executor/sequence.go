@@ -230,14 +230,7 @@ func (s *Session) nextval(arg string) (int64, error) {
 	if err := s.checkReadOnly("nextval()"); err != nil {
 		return 0, err
 	}
-	if s.seqs == nil {
-		s.seqs = map[uint32]*seqCache{}
-	}
-	c := s.seqs[q.OID]
-	if c == nil {
-		c = &seqCache{}
-		s.seqs[q.OID] = c
-	}
+	c := s.seqCacheFor(q.OID)
 	s.lastSeq = q.OID
 	if c.valid && c.last != c.cached {
 		c.last += c.incr
@@ -290,14 +283,7 @@ func (s *Session) setval(arg string, v int64, isCalled bool) (int64, error) {
 	if err := s.e.cat.SetVal(q.OID, v, isCalled); err != nil {
 		return 0, err
 	}
-	if s.seqs == nil {
-		s.seqs = map[uint32]*seqCache{}
-	}
-	c := s.seqs[q.OID]
-	if c == nil {
-		c = &seqCache{}
-		s.seqs[q.OID] = c
-	}
+	c := s.seqCacheFor(q.OID)
 	if isCalled {
 		c.last, c.valid, c.incr = v, true, q.Increment
 	}
@@ -424,4 +410,17 @@ func (s *Session) alterNotNullLocked(ctx context.Context, st *sql.AlterNotNull) 
 	nr.def = nt
 	e.replaceRel(&nr)
 	return 0, nil
+}
+
+// seqCacheFor returns the session's cache of sequence oid, making it.
+func (s *Session) seqCacheFor(oid uint32) *seqCache {
+	if s.seqs == nil {
+		s.seqs = map[uint32]*seqCache{}
+	}
+	c := s.seqs[oid]
+	if c == nil {
+		c = &seqCache{}
+		s.seqs[oid] = c
+	}
+	return c
 }
