@@ -18,15 +18,7 @@ import (
 // message loop ignores the client's remaining CopyData/CopyDone/CopyFail,
 // as PostgreSQL does.
 func (c *conn) copyIn(ctx context.Context, p Portal) (string, error) {
-	format, ncols := p.CopyFormat()
-	var overall byte
-	if format == "binary" {
-		overall = 1
-	}
-	colFormats := make([]uint16, ncols)
-	for i := range colFormats {
-		colFormats[i] = uint16(overall)
-	}
+	overall, colFormats := copyFormats(p)
 	c.send(&pgproto3.CopyInResponse{OverallFormat: overall, ColumnFormatCodes: colFormats})
 	if err := c.flush(); err != nil {
 		return "", err
@@ -115,15 +107,7 @@ func (c *conn) copyOut(ctx context.Context, p Portal) (string, error) {
 	if !ok {
 		return "", pgerr.New(pgerr.FeatureNotSupported, "COPY TO STDOUT is not supported by this backend")
 	}
-	format, ncols := p.CopyFormat()
-	var overall byte
-	if format == "binary" {
-		overall = 1
-	}
-	colFormats := make([]uint16, ncols)
-	for i := range colFormats {
-		colFormats[i] = uint16(overall)
-	}
+	overall, colFormats := copyFormats(p)
 	c.send(&pgproto3.CopyOutResponse{OverallFormat: overall, ColumnFormatCodes: colFormats})
 	tag, err := cp.CopyTo(ctx, func(data []byte) error {
 		c.send(&pgproto3.CopyData{Data: data})
@@ -135,4 +119,18 @@ func (c *conn) copyOut(ctx context.Context, p Portal) (string, error) {
 	}
 	c.send(&pgproto3.CopyDone{})
 	return tag, nil
+}
+
+// copyFormats are CopyInResponse's and CopyOutResponse's formats: overall 1
+// for binary, 0 for text and CSV, and every column the same.
+func copyFormats(p Portal) (overall byte, cols []uint16) {
+	format, ncols := p.CopyFormat()
+	if format == "binary" {
+		overall = 1
+	}
+	cols = make([]uint16, ncols)
+	for i := range cols {
+		cols[i] = uint16(overall)
+	}
+	return overall, cols
 }
