@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"math/rand"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -63,6 +64,8 @@ type Session struct {
 	// setting changed only by SET LOCAL reverts at commit too).
 	gucUndo map[string]string
 	gucKeep map[string]string
+
+	rng *rand.Rand // random() and setseed (func_math.go); nil until first used
 }
 
 // NewSession starts a session. startup holds the start-up packet's
