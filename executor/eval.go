@@ -241,9 +241,15 @@ func (c *evalCtx) eval(e sql.Expr, row []types.Datum) (types.Datum, error) {
 	return nil, pgerr.New(pgerr.InternalError, "cannot evaluate %T", e)
 }
 
-// asText renders a value as text for ||; char(n) loses its padding, as
-// PostgreSQL's bpchar-to-text cast does.
+// asText renders a value as text for ||, as PostgreSQL's casts to text do:
+// char(n) loses its padding and a boolean is true or false.
 func asText(t types.T, d types.Datum) string {
+	if b, ok := d.(bool); ok {
+		if b {
+			return "true"
+		}
+		return "false"
+	}
 	if s, ok := d.(string); ok {
 		if t.OID == types.Bpchar {
 			return strings.TrimRight(s, " ")
