@@ -25,8 +25,12 @@ func (c *evalCtx) callBuiltin(f *sql.Func, row []types.Datum) (types.Datum, erro
 		}
 		args[i] = v
 	}
-	return f.Builtin.Fn(c.s, args, f)
+	return f.Builtin.Fn(c, args, f)
 }
+
+// session is the session a built-in function runs in (env is the
+// *evalCtx callBuiltin passes).
+func session(env any) *Session { return env.(*evalCtx).s }
 
 // builtin registers one overload.
 func builtin(name string, args []types.OID, result types.OID, vol sql.Volatility, fn sql.BuiltinFn) {

@@ -209,7 +209,7 @@ func init() {
 	})
 	sql.RegisterBuiltin(sql.Builtin{Name: "random", Result: f8, Volatility: sql.Volatile, Strict: true,
 		Fn: func(env any, _ []types.Datum, _ *sql.Func) (types.Datum, error) {
-			return sessionRand(env.(*Session)).Float64(), nil
+			return sessionRand(session(env)).Float64(), nil
 		}})
 	sql.RegisterBuiltin(sql.Builtin{Name: "setseed", Args: oids(f8), Result: types.Void, Volatility: sql.Volatile, Strict: true,
 		Fn: func(env any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
@@ -217,7 +217,7 @@ func init() {
 			if x < -1 || x > 1 || math.IsNaN(x) {
 				return nil, pgerr.New(pgerr.InvalidParameterValue, "setseed parameter %s is out of allowed range [-1,1]", cfmtG(x))
 			}
-			env.(*Session).rng = rand.New(rand.NewSource(int64(x * float64(math.MaxInt64>>1))))
+			session(env).rng = rand.New(rand.NewSource(int64(x * float64(math.MaxInt64>>1))))
 			return "", nil
 		}})
 	registerTrig()

@@ -108,7 +108,11 @@ func (f *Builtin) params(n int) ([]types.OID, bool) {
 // all take), then the type of the known arguments when they all have one.
 // found is false when no overload has that name.
 func (c *call) resolveBuiltin() (e Expr, found bool, err error) {
-	all := LookupBuiltins(c.name)
+	return c.resolveAmong(LookupBuiltins(c.name))
+}
+
+// resolveAmong is resolveBuiltin over the overloads in all.
+func (c *call) resolveAmong(all []*Builtin) (e Expr, found bool, err error) {
 	if len(all) == 0 {
 		return nil, false, nil
 	}
@@ -284,22 +288,52 @@ func (c *call) notUnique() error {
 
 // operatorFuncs names the overload set an operator resolves in (the
 // functions behind PostgreSQL's pg_operator entries for the operator).
-var operatorFuncs = map[string]string{"^": "power", "@": "abs", "|/": "dsqrt", "||/": "dcbrt"}
+var operatorFuncs = map[string][]string{"^": {"power"}, "@": {"abs"}, "|/": {"dsqrt"}, "||/": {"dcbrt"}}
+
+// dateOperatorFuncs are the functions behind + and - when an operand is a
+// date (date arithmetic in days).
+var dateOperatorFuncs = map[string][]string{"+": {"date_pli", "integer_pl_date"}, "-": {"date_mi", "date_mii"}}
 
 // builtinOperator binds a prefix (one operand) or binary operator that
 // PostgreSQL implements with a built-in function: ok is false when op is
 // not one. A failed lookup is "operator does not exist", as for any other
 // operator.
 func (b *binder) builtinOperator(op string, operands []Expr, loc int32) (e Expr, ok bool, err error) {
-	fn, ok := operatorFuncs[op]
+	fns, ok := operatorFuncs[op]
+	if !ok && len(operands) == 2 && (operands[0].Type().OID == types.Date || operands[1].Type().OID == types.Date) {
+		fns, ok = dateOperatorFuncs[op]
+	}
 	if !ok {
 		return nil, false, nil
 	}
-	c := &call{b: b, fc: &pg_query.FuncCall{Location: loc}, name: fn, args: operands}
+	// An unknown operand of a binary operator is first tried as the other
+	// operand's type, as PostgreSQL's oper_select_candidate does.
+	if len(operands) == 2 {
+		for i, x := range operands {
+			if other := operands[1-i]; isUnknown(x) && !isUnknown(other) {
+				for _, fn := range fns {
+					for _, f := range LookupBuiltins(fn) {
+						if f.Args[i] == other.Type().OID && f.Args[1-i] == other.Type().OID {
+							x2, err := b.coerce(x, types.T{OID: other.Type().OID, Typmod: -1}, types.CastImplicit, exprLoc(x, loc))
+							if err != nil {
+								return nil, true, err
+							}
+							operands[i] = x2
+						}
+					}
+				}
+			}
+		}
+	}
+	var all []*Builtin
+	for _, fn := range fns {
+		all = append(all, LookupBuiltins(fn)...)
+	}
+	c := &call{b: b, fc: &pg_query.FuncCall{Location: loc}, name: fns[0], args: operands}
 	for _, x := range operands {
 		c.argTypes = append(c.argTypes, x.Type())
 	}
-	e, _, err = c.resolveBuiltin()
+	e, _, err = c.resolveAmong(all)
 	if pe, isPG := err.(*pgerr.Error); isPG && (pe.Code == pgerr.UndefinedFunction || pe.Code == pgerr.AmbiguousFunction) {
 		if len(operands) == 1 {
 			return nil, true, b.errAt(loc, pe.Code, "operator does not exist: %s %s", op, baseName(c.argTypes[0])).
