@@ -50,6 +50,7 @@ func init() {
 			return types.Arith('%', f.T, a[0], a[1])
 		})
 	}
+	builtin("abs", oids(types.Float4), types.Float4, imm, f8Func(math.Abs))
 	builtin("abs", oids(f8), f8, imm, f8Func(math.Abs))
 	builtin("abs", oids(nu), nu, imm, func(_ any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
 		d := new(apd.Decimal)
@@ -100,6 +101,20 @@ func init() {
 			return types.NumericFromInt64(-1), nil
 		}
 		return types.NumericFromInt64(1), nil
+	})
+	builtin("min_scale", oids(nu), i4, imm, func(_ any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
+		d := a[0].(*apd.Decimal)
+		if d.Form != apd.Finite {
+			return nil, nil
+		}
+		return int64(numDscale(numTrimScale(d))), nil
+	})
+	builtin("trim_scale", oids(nu), nu, imm, func(_ any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
+		d := a[0].(*apd.Decimal)
+		if d.Form != apd.Finite {
+			return d, nil
+		}
+		return numTrimScale(d), nil
 	})
 	builtin("scale", oids(nu), i4, imm, func(_ any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
 		d := a[0].(*apd.Decimal)
@@ -315,6 +330,17 @@ func numIntegral(mode apd.Rounder) sql.BuiltinFn {
 		}
 		return out, nil
 	}
+}
+
+// numTrimScale drops the trailing zeros after the decimal point.
+func numTrimScale(d *apd.Decimal) *apd.Decimal {
+	for s := numDscale(d); s > 0; s-- {
+		r := types.NumericTrunc(d, s-1)
+		if r.Cmp(d) != 0 {
+			return types.NumericTrunc(d, s)
+		}
+	}
+	return types.NumericTrunc(d, 0)
 }
 
 // numDscale is a numeric's display scale.

@@ -199,13 +199,25 @@ func init() {
 	})
 	textFn("quote_ident", oids(tx), tx, func(s []string, _ []types.Datum) (types.Datum, error) { return quoteIdent(s[0]), nil })
 	textFn("quote_literal", oids(tx), tx, func(s []string, _ []types.Datum) (types.Datum, error) { return quoteLiteral(s[0]), nil })
-	sql.RegisterBuiltin(sql.Builtin{Name: "quote_nullable", Args: oids(tx), Result: tx, Volatility: sql.Immutable,
-		Fn: func(_ any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
-			if a[0] == nil {
-				return "NULL", nil
-			}
-			return quoteLiteral(a[0].(string)), nil
-		}})
+	// quote_literal(anyelement) and quote_nullable(anyelement) quote the
+	// value's text form (stable: the output function may depend on
+	// settings).
+	builtin("quote_literal", oids(sql.AnyOID), tx, sql.Stable, func(_ any, a []types.Datum, f *sql.Func) (types.Datum, error) {
+		return quoteLiteral(asText(f.Args[0].Type(), a[0])), nil
+	})
+	for _, arg := range []types.OID{tx, sql.AnyOID} {
+		vol := sql.Immutable
+		if arg == sql.AnyOID {
+			vol = sql.Stable
+		}
+		sql.RegisterBuiltin(sql.Builtin{Name: "quote_nullable", Args: oids(arg), Result: tx, Volatility: vol,
+			Fn: func(_ any, a []types.Datum, f *sql.Func) (types.Datum, error) {
+				if a[0] == nil {
+					return "NULL", nil
+				}
+				return quoteLiteral(asText(f.Args[0].Type(), a[0])), nil
+			}})
+	}
 	sql.RegisterBuiltin(sql.Builtin{Name: "concat", Args: oids(sql.AnyOID), Variadic: true, Result: tx, Volatility: sql.Stable,
 		Fn: func(_ any, a []types.Datum, f *sql.Func) (types.Datum, error) {
 			var b strings.Builder

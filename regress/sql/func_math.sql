@@ -9,6 +9,7 @@ SELECT @ -7, @ -7.5, |/ 25.0, |/ 16::float8, ||/ -8::float8;
 SELECT ceil(4.2), ceiling(-4.2), ceil(4.2::float8), floor(-4.2), floor(4.8::float8), pg_typeof(ceil(1));
 SELECT round(2.5), round(-2.5), round(2.5::float8), round(3.5::float8), round(-0.5::float8), round(42.4382, 2), round(1234.5678, -2), round(1), pg_typeof(round(1));
 SELECT trunc(42.8), trunc(-42.8), trunc(42.4382, 2), trunc(1234.5678, -2), trunc(-42.8::float8);
+SELECT abs(-1.5::real), @ -2.5::real, pg_typeof(abs(1::real)), min_scale(8.4100), min_scale(0.000), trim_scale(8.4100), trim_scale(-10.00), trim_scale(0.0);
 SELECT sign(-8.4), sign(0.0), sign(3::float8), sign(-0.0::float8), scale(8.4100), scale(0);
 SELECT sqrt(2), sqrt(2::numeric), sqrt(4::numeric), sqrt(0.0001), sqrt(1e20), sqrt(12345678901234567890::numeric);
 SELECT sqrt(-1);

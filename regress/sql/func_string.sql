@@ -38,6 +38,7 @@ SELECT chr(1114112);
 SELECT starts_with('alphabet', 'alph'), starts_with('alphabet', 'bet'), translate('12345', '143', 'ax'), translate('abc', 'b', ''), to_hex(2147483647), to_hex(-1), to_hex(9223372036854775807), to_hex(-1::int8), to_hex(255::int2);
 SELECT quote_ident('Foo bar'), quote_ident('foo'), quote_ident('select'), quote_ident('user'), quote_ident('name'), quote_ident('a"b'), quote_ident('1x'), quote_literal(E'O\'Reilly'), quote_literal('C:\dir'), quote_nullable(NULL), quote_nullable('x'), quote_literal(NULL) IS NULL AS ql_null;
 SELECT 'Post' || 'greSQL', 'Value: ' || 42, 42 || ' is', 'x' || NULL IS NULL AS null_cat, 1.5 || 'b' || true;
+SELECT upper('ab'::char(5)) || '|', replace('ab'::char(4), 'b', 'c') || '|', lpad('ab'::char(4), 6, '*'), substr('abc'::char(5), 1) || '|', quote_literal(42), quote_literal(true), quote_literal('a'::char(3)), quote_nullable(1.5), quote_nullable(NULL::int);
 SELECT 1 || 2;
 SELECT lower(1);
 SELECT length(5);
