@@ -325,6 +325,13 @@ func (b *binder) builtinOperator(op string, operands []Expr, loc int32) (e Expr,
 			}
 		}
 	}
+	if op == "+" && len(operands) == 2 && (isUnknown(operands[0]) || isUnknown(operands[1])) &&
+		(operands[0].Type().OID == types.Date || operands[1].Type().OID == types.Date) {
+		// PostgreSQL also has date + interval, time and time with time
+		// zone, and cannot choose among them for an unknown literal.
+		return nil, true, b.errAt(loc, pgerr.AmbiguousFunction, "operator is not unique: %s + %s", baseName(operands[0].Type()), baseName(operands[1].Type())).
+			WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.")
+	}
 	var all []*Builtin
 	for _, fn := range fns {
 		all = append(all, LookupBuiltins(fn)...)
