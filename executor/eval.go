@@ -2,7 +2,6 @@ package executor
 
 import (
 	"strings"
-	"time"
 
 	"minipg/pgerr"
 	"minipg/sql"
@@ -278,11 +277,6 @@ func (c *evalCtx) call(f *sql.Func, row []types.Datum) (types.Datum, error) {
 	switch f.Name {
 	case "version":
 		return "PostgreSQL " + c.s.e.settings["server_version"] + " (minipg) on x86_64-pc-linux-gnu, 64-bit", nil
-	case "now":
-		return c.s.txStart, nil
-	case "current_date":
-		t := c.s.txStart
-		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), nil
 	case "current_user", "session_user":
 		return c.s.user, nil
 	case "current_database":

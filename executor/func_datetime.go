@@ -20,7 +20,13 @@ import (
 // here.
 
 func init() {
-	for _, name := range []string{"clock_timestamp", "statement_timestamp", "transaction_timestamp", "localtimestamp"} {
+	// current_date is CURRENT_DATE's function (pg_proc has none; the
+	// binder calls it for the SQL-standard spelling only).
+	builtin("current_date", nil, dt, sql.Stable, func(env any, _ []types.Datum, _ *sql.Func) (types.Datum, error) {
+		t := session(env).txStart
+		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), nil
+	})
+	for _, name := range []string{"now", "clock_timestamp", "statement_timestamp", "transaction_timestamp"} {
 		vol := sql.Stable
 		if name == "clock_timestamp" {
 			vol = sql.Volatile

@@ -38,7 +38,7 @@ func (b *binder) funcCall(fc *pg_query.FuncCall) (Expr, error) {
 		return e, err
 	}
 	switch name {
-	case "version", "now", "current_database", "current_user", "session_user", "pg_backend_pid", "current_schema":
+	case "version", "current_database", "current_user", "session_user", "pg_backend_pid", "current_schema":
 		return c.niladic()
 	case "pg_relation_size", "pg_total_relation_size", "pg_table_size":
 		return c.textFunc(1, "pg_relation_size", types.TInt8)
@@ -113,7 +113,7 @@ func (c *call) niladic() (Expr, error) {
 	if len(c.args) != 0 {
 		return nil, c.undefined()
 	}
-	t := map[string]types.T{"version": types.TText, "now": types.TTimestamp, "current_database": types.TText,
+	t := map[string]types.T{"version": types.TText, "current_database": types.TText,
 		"current_user": types.TText, "session_user": types.TText, "pg_backend_pid": types.TInt4, "current_schema": types.TText}[c.name]
 	if c.name == "current_schema" {
 		return &Const{T: types.TText, Val: "public"}, nil
@@ -142,9 +142,9 @@ func (b *binder) sqlValueFunction(sv *pg_query.SQLValueFunction) (Expr, error) {
 	switch sv.Op {
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP,
 		pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
-		return &Func{Name: "now", T: types.TTimestamp}, nil
+		return builtinCall("now")
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
-		return &Func{Name: "current_date", T: types.TDate}, nil
+		return builtinCall("current_date")
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_USER, pg_query.SQLValueFunctionOp_SVFOP_SESSION_USER,
 		pg_query.SQLValueFunctionOp_SVFOP_USER, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_ROLE:
 		return &Func{Name: "current_user", T: types.TText}, nil

@@ -350,3 +350,14 @@ func (b *binder) builtinOperator(op string, operands []Expr, loc int32) (e Expr,
 	}
 	return e, true, err
 }
+
+// builtinCall is a call of the built-in function name, which has one
+// overload without arguments (the SQL-standard CURRENT_TIMESTAMP is now()).
+func builtinCall(name string) (Expr, error) {
+	for _, f := range LookupBuiltins(name) {
+		if len(f.Args) == 0 {
+			return &Func{Name: name, T: types.T{OID: f.Result, Typmod: -1}, Builtin: f}, nil
+		}
+	}
+	return nil, pgerr.New(pgerr.InternalError, "built-in function %s() is not registered", name)
+}
