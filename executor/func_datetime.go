@@ -31,10 +31,14 @@ func init() {
 		if name == "clock_timestamp" {
 			vol = sql.Volatile
 		}
-		clock := name == "clock_timestamp"
-		builtin(name, nil, ts, vol, func(env any, _ []types.Datum, _ *sql.Func) (types.Datum, error) {
-			if clock {
+		builtin(name, nil, ts, vol, func(env any, _ []types.Datum, f *sql.Func) (types.Datum, error) {
+			switch f.Name {
+			case "clock_timestamp":
 				return time.Now().UTC().Truncate(time.Microsecond), nil
+			case "statement_timestamp":
+				if x := env.(*evalCtx).x; x != nil && !x.start.IsZero() {
+					return x.start, nil
+				}
 			}
 			return session(env).txStart, nil
 		})

@@ -35,8 +35,8 @@ SELECT isfinite(date '2001-02-16'), isfinite(date 'infinity'), isfinite(timestam
 SELECT now() = current_timestamp AS same_now, transaction_timestamp() = now() AS tx, statement_timestamp() = now() AS stmt, localtimestamp = now() AS localts, clock_timestamp() >= now() AS clock, current_date = now()::date AS today, pg_typeof(clock_timestamp()) IN ('timestamp without time zone', 'timestamp with time zone') AS clock_type;
 BEGIN;
 SELECT now() AS t1 \gset
-SELECT pg_sleep(0) IS NULL AS slept;
-SELECT now() = :'t1' AS now_fixed_in_tx, clock_timestamp() > :'t1' AS clock_moves;
+SELECT pg_sleep(0.01) IS NULL AS slept;
+SELECT now() = :'t1' AS now_fixed_in_tx, clock_timestamp() > :'t1' AS clock_moves, statement_timestamp() > :'t1' AS stmt_moves, transaction_timestamp() = :'t1' AS tx_fixed;
 COMMIT;
 CREATE TABLE fd (id int, d date, t timestamp);
 INSERT INTO fd VALUES (1, '2024-02-29', '2024-02-29 23:59:59.999999'), (2, '1999-12-31', '1999-12-31 00:00:00'), (3, NULL, NULL);
