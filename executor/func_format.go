@@ -22,7 +22,7 @@ import (
 // exist in minipg, so neither does to_timestamp(text, text).
 
 func init() {
-	imm, stable := sql.Immutable, sql.Stable
+	stable := sql.Stable
 	builtin("to_char", oids(ts, tx), tx, stable, func(_ any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
 		t := a[0].(time.Time)
 		if a[1].(string) == "" || t.Equal(types.TimestampInfinity) || t.Equal(types.TimestampNegInfinity) {
@@ -54,7 +54,6 @@ func init() {
 	builtin("to_date", oids(tx, tx), dt, stable, func(_ any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
 		return toDate(a[0].(string), a[1].(string))
 	})
-	_ = imm
 }
 
 // dtPattern is one date/time template pattern: its spellings (matched
@@ -161,8 +160,7 @@ var dtPatterns = []dtPattern{
 	{[]string{"YY", "yy"}, func(t time.Time, fm bool, _ string) string { return pad0(bcYear(t)%100, 2, fm) }},
 	{[]string{"IYYY", "iyyy"}, func(t time.Time, fm bool, _ string) string { y, _ := t.ISOWeek(); return pad0(y, 4, fm) }},
 	{[]string{"IDDD", "iddd"}, func(t time.Time, fm bool, _ string) string {
-		y, w := t.ISOWeek()
-		_ = y
+		_, w := t.ISOWeek()
 		return pad0((w-1)*7+(int(t.Weekday())+6)%7+1, 3, fm)
 	}},
 	{[]string{"IYY", "iyy"}, func(t time.Time, fm bool, _ string) string { y, _ := t.ISOWeek(); return pad0(y%1000, 3, fm) }},

@@ -247,11 +247,9 @@ func sessionRand(s *Session) *rand.Rand {
 	return s.rng
 }
 
-// cfmtG formats x as C's %g does.
-func cfmtG(x float64) string {
-	s := fmt.Sprintf("%g", x)
-	return s
-}
+// cfmtG formats x as C's %g does (Go's %g agrees for the values printed
+// here: six significant digits, two-digit exponents).
+func cfmtG(x float64) string { return fmt.Sprintf("%g", x) }
 
 // f8Func is a float8 function of one argument that cannot fail.
 func f8Func(fn func(float64) float64) sql.BuiltinFn {

@@ -175,7 +175,7 @@ func init() {
 		return strings.HasPrefix(s[0], s[1]), nil
 	})
 	textFn("translate", oids(tx, tx, tx), tx, func(s []string, _ []types.Datum) (types.Datum, error) {
-		from, to := []rune(s[1]), []rune(s[2])
+		to := []rune(s[2])
 		var b strings.Builder
 		for _, r := range s[0] {
 			i := strings.IndexRune(s[1], r)
@@ -184,7 +184,6 @@ func init() {
 				continue
 			}
 			k := utf8.RuneCountInString(s[1][:i])
-			_ = from
 			if k < len(to) {
 				b.WriteRune(to[k])
 			}
