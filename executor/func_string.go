@@ -3,6 +3,7 @@ package executor
 import (
 	"crypto/md5"
 	"encoding/hex"
+	"math"
 	"strconv"
 	"strings"
 	"unicode"
@@ -63,6 +64,23 @@ func init() {
 			return substr(s[0], a[1].(int64), a[2].(int64), true)
 		})
 	}
+	overlay := func(str, sub string, from, count int64) (types.Datum, error) {
+		head, err := substr(str, 1, from-1, true)
+		if err != nil {
+			return nil, err
+		}
+		if e := from + count; e > math.MaxInt32 || e < math.MinInt32 {
+			return nil, pgerr.New(pgerr.NumericValueOutOfRange, "integer out of range")
+		}
+		tail, _ := substr(str, from+count, 0, false)
+		return head.(string) + sub + tail.(string), nil
+	}
+	textFn("overlay", oids(tx, tx, i4, i4), tx, func(s []string, a []types.Datum) (types.Datum, error) {
+		return overlay(s[0], s[1], a[2].(int64), a[3].(int64))
+	})
+	textFn("overlay", oids(tx, tx, i4), tx, func(s []string, a []types.Datum) (types.Datum, error) {
+		return overlay(s[0], s[1], a[2].(int64), int64(utf8.RuneCountInString(s[1])))
+	})
 	for _, name := range []string{"strpos", "position"} {
 		textFn(name, oids(tx, tx), i4, func(s []string, _ []types.Datum) (types.Datum, error) {
 			i := strings.Index(s[0], s[1])

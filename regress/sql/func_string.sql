@@ -13,6 +13,10 @@ SELECT length('abc'), length('é'), octet_length('é'), char_length('ab  '::char
 SELECT initcap('hello wORLD-foo bar_baz 1abc'), lower('ÀÉÎ'), upper('straße');
 SELECT substr('alphabet', 3), substr('alphabet', 3, 2), substr('alphabet', 0, 3), substr('alphabet', -2, 5), substr('alphabet', 10), substring('Thomas' from 2 for 3), substring('Thomas' from 3), substring('Thomas' for 2), substring('Thomas', 2, 3);
 SELECT substr('alphabet', 2, -1);
+SELECT overlay('Txxxxas' placing 'hom' from 2 for 4), overlay('Txxxxas' placing 'hom' from 2), overlay('abc' placing 'XY' from 5), overlay('abc' placing '' from 2 for 1), overlay('abcdef' placing 'Z' from 3 for 0);
+SELECT overlay('abc' placing 'x' from 0);
+SELECT overlay('abc' placing 'x' from 2 for -5);
+SELECT overlay('abc' placing 'x' from 2147483647 for 1);
 SELECT position('om' in 'Thomas'), position('x' in 'Thomas'), position('' in 'abc'), strpos('high', 'ig'), strpos('ünï', 'ï');
 SELECT left('abcde', 2), left('abcde', -2), left('abcde', 10), right('abcde', 2), right('abcde', -2), right('abcde', 0);
 SELECT lpad('hi', 5), lpad('hi', 5, 'xy'), lpad('hello', 3), lpad('hi', -1), lpad('hi', 5, ''), rpad('hi', 5, 'xy'), rpad('hi', 5) || '|', rpad('hello', 2);
