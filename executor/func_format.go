@@ -2,6 +2,7 @@ package executor
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -30,22 +31,55 @@ func init() {
 		}
 		return toCharTime(t, a[1].(string)), nil
 	})
-	for _, t := range []types.OID{i4, i8, f8, nu} {
+	for _, t := range []types.OID{i4, i8, nu} {
 		builtin("to_char", oids(t, tx), tx, stable, func(_ any, a []types.Datum, f *sql.Func) (types.Datum, error) {
 			var d *apd.Decimal
 			switch v := a[0].(type) {
 			case int64:
 				d = types.NumericFromInt64(v)
-			case float64:
-				// float8 goes through its text form with DBL_DIG digits.
-				d, _, _ = apd.NewFromString(strconv.FormatFloat(v, 'g', 15, 64))
-				if d == nil {
-					return strings.Repeat("#", len(a[1].(string))), nil
-				}
 			case *apd.Decimal:
 				d = v
 			}
-			return numFormat(d, a[1].(string))
+			return numFormat(d, a[1].(string), -1)
+		})
+	}
+	// float4 and float8 print at most FLT_DIG (6) and DBL_DIG (15)
+	// significant digits: the fraction gets what the integer part leaves,
+	// and format positions past it print nothing (float4_to_char,
+	// float8_to_char).
+	for _, fl := range []struct {
+		t      types.OID
+		digits int
+		bits   int
+	}{{types.Float4, 6, 32}, {f8, 15, 64}} {
+		builtin("to_char", oids(fl.t, tx), tx, stable, func(_ any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
+			v, format := a[0].(float64), a[1].(string)
+			if format == "" {
+				return nil, nil
+			}
+			n, err := parseNumFormat(format)
+			if err != nil {
+				return nil, err
+			}
+			if math.IsNaN(v) || math.IsInf(v, 0) || n.eeee || n.roman != 0 {
+				d, _, err := apd.NewFromString(strconv.FormatFloat(v, 'g', fl.digits, fl.bits))
+				if err != nil {
+					return strings.Repeat("#", len(format)), nil
+				}
+				return numFormat(d, format, -1)
+			}
+			preLen := len(strconv.FormatFloat(math.Abs(v), 'f', 0, fl.bits))
+			post := n.post
+			if preLen >= fl.digits {
+				post = 0
+			} else if preLen+post > fl.digits {
+				post = fl.digits - preLen
+			}
+			d, _, err := apd.NewFromString(strconv.FormatFloat(v, 'f', post, fl.bits))
+			if err != nil {
+				return nil, err
+			}
+			return numFormat(d, format, post)
 		})
 	}
 	builtin("to_number", oids(tx, tx), nu, stable, func(_ any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
@@ -397,8 +431,10 @@ func roman(v int) string {
 	return b.String()
 }
 
-// numFormat is numeric_to_char (and int4/int8/float8_to_char).
-func numFormat(d *apd.Decimal, format string) (types.Datum, error) {
+// numFormat is numeric_to_char (and int4/int8/float8_to_char). maxPost,
+// when not -1, is the number of fraction digits the value has: format
+// positions past them print nothing.
+func numFormat(d *apd.Decimal, format string, maxPost int) (types.Datum, error) {
 	if format == "" {
 		return nil, nil
 	}
@@ -515,7 +551,9 @@ func numFormat(d *apd.Decimal, format string) (types.Datum, error) {
 					b.WriteByte('#')
 					i++
 				} else {
-					b.WriteByte('#')
+					if maxPost < 0 || j < maxPost {
+						b.WriteByte('#')
+					}
 					j++
 				}
 				continue
@@ -537,13 +575,16 @@ func numFormat(d *apd.Decimal, format string) (types.Datum, error) {
 				i++
 				continue
 			}
-			if j < len(fracStr) && (t.kind == '0' || j < lastRelevant || !n.fm) {
+			if j < len(fracStr) && (maxPost < 0 || j < maxPost) && (t.kind == '0' || j < lastRelevant || !n.fm) {
 				b.WriteByte(fracStr[j])
 			}
 			j++
 		case '.':
 			writeSign()
-			b.WriteByte('.')
+			// A float with no digits left for the fraction has no point.
+			if maxPost != 0 || overflow {
+				b.WriteByte('.')
+			}
 		case ',':
 			if printed {
 				b.WriteByte(',')
