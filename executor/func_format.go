@@ -345,6 +345,8 @@ type numFmt struct {
 	fm, sign, eeee bool
 	decimal, pr    bool
 	roman          byte
+	multi          int // digits after V: the value is multiplied by 10^multi
+	v              bool
 }
 
 func parseNumFormat(f string) (*numFmt, error) {
@@ -357,6 +359,9 @@ func parseNumFormat(f string) (*numFmt, error) {
 		}
 		switch {
 		case f[0] == '9' || f[0] == '0':
+			if n.v {
+				n.multi++
+			}
 			if n.decimal {
 				n.post++
 			} else {
@@ -366,9 +371,18 @@ func parseNumFormat(f string) (*numFmt, error) {
 				n.pre++
 			}
 			add(f[0], 1)
+		case up[0] == 'V':
+			if n.decimal {
+				return nil, pgerr.New(pgerr.SyntaxError, "cannot use \"V\" and decimal point together")
+			}
+			n.v = true
+			f = f[1:]
 		case f[0] == '.' || up[0] == 'D':
 			if n.decimal {
 				return nil, pgerr.New(pgerr.SyntaxError, "multiple decimal points")
+			}
+			if n.v {
+				return nil, pgerr.New(pgerr.SyntaxError, "cannot use \"V\" and decimal point together")
 			}
 			n.decimal = true
 			add('.', 1)
@@ -458,6 +472,11 @@ func numFormat(d *apd.Decimal, format string, maxPost int) (types.Datum, error) 
 			s = strings.ToLower(s)
 		}
 		return s, nil
+	}
+	if n.multi > 0 && d.Form == apd.Finite {
+		m := new(apd.Decimal).Set(d)
+		m.Exponent += int32(n.multi)
+		d = m
 	}
 	neg := d.Negative && !d.IsZero()
 	var intStr, fracStr, expStr string
@@ -676,6 +695,9 @@ func toNumber(in, format string) (types.Datum, error) {
 	n, err := parseNumFormat(format)
 	if err != nil {
 		return nil, err
+	}
+	if n.eeee {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "\"EEEE\" not supported for input")
 	}
 	var digits strings.Builder
 	neg, inFrac, fracDigits := false, false, 0

@@ -562,14 +562,22 @@ func numPower(x, y *apd.Decimal) (types.Datum, error) {
 			return types.NumericRound(types.NumericFromInt64(1), rscale), nil
 		}
 		out := new(apd.Decimal)
-		w := 0
+		w := 0.0 // the result's decimal weight, approximately
 		if !x.IsZero() {
-			w = int(math.Abs(float64(yv)) * float64(numDweight(x)+1))
+			dw := numDweight(x)
+			m := new(apd.Decimal).Set(x)
+			m.Negative = false
+			m.Exponent -= int32(dw)
+			mf, _ := m.Float64()
+			w = float64(yv) * (math.Log10(mf) + float64(dw))
 		}
-		if w > 131072*4 {
+		if w > 131072 {
 			return nil, errNumOverflow()
 		}
-		if _, err := numCtx(w+2, rscale+10).Pow(out, x, y); err != nil {
+		if w < -float64(rscale)-2 {
+			return types.NumericRound(types.NumericFromInt64(0), rscale), nil
+		}
+		if _, err := numCtx(int(math.Max(w, 0))+2, rscale+10).Pow(out, x, y); err != nil {
 			return nil, errNumOverflow()
 		}
 		return types.NumericRound(out, rscale), nil

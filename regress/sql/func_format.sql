@@ -15,6 +15,9 @@ SELECT to_char(-12, 'S9999'), to_char(12, 'S9999'), to_char(-12, '9999S'), to_ch
 SELECT to_char(12, '99th'), to_char(21, '99TH'), to_char(485, 'RN'), to_char(485, 'FMRN'), to_char(1999, 'rn'), to_char(0, 'RN'), to_char(0.0004859, '9.99EEEE'), to_char(12345.678, '9.999EEEE'), to_char(-1.5, '9.9EEEE');
 SELECT to_char(2147483647, '9999999999'), to_char(9223372036854775807, '9999999999999999999'), to_char(1e20::numeric, '999'), to_char(123.456::numeric, '999.99'), to_char(-0.004, '9.99'), to_char(3.14159::float8, '9.9999');
 SELECT to_char(0.1::float4, '9.9999999999'), to_char(2.5::float8, '9'), to_char(3.5::float8, '9'), to_char(0.125::float8, '9.99'), to_char(1234567.891::float8, '9999999.99999999999'), to_char(123456789012345678::float8, '999999999999999999.99'), to_char(1.5::real, 'FM9.999'), to_char('nan'::float8, '9.9'), to_char(1e300::float8, '9.9');
+SELECT to_char(12.5, '99V9'), to_char(-12.5, '99V99'), to_char(12, '9V999'), to_char(1.23456, '9V99'), to_char(1, 'V9'), to_char(-7, '9999PL');
+SELECT to_char(12.5, '9V9.9');
+SELECT to_number('1.5e3', '9.9EEEE');
 SELECT to_number('12.3', '99.99'), to_number('12,454.8-', '99G999D9S'), to_number('12345', '99'), to_number('-12.345', '99.9'), to_number('<123>', '999PR'), to_number(' 1 2', '9 9');
 SELECT to_date('05 Dec 2000', 'DD Mon YYYY'), to_date('20001205', 'YYYYMMDD'), to_date('2000 Dec', 'YYYY Mon'), to_date('2000-12-05', 'YYYY-MM-DD'), to_date('December 5, 2000', 'Month DD, YYYY'), to_date('2000 340', 'YYYY DDD'), to_date('2451545', 'J'), to_date('05/12/99', 'DD/MM/YY');
 SELECT to_date('2020-13-01', 'YYYY-MM-DD');

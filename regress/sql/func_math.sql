@@ -28,6 +28,8 @@ SELECT log(-10::float8);
 SELECT log(1, 10);
 SELECT log(0, 10);
 SELECT power(2, 10), power(2.0, 10), power(2::numeric, 0.5), power(9, 0.5), pow(2.5::numeric, 2), power(2::numeric, -2), power(0::numeric, 0), power(-2::numeric, 3), 2 ^ 3, 2.0 ^ 3, pg_typeof(2 ^ 3);
+SELECT sqrt(0::numeric), sqrt(1e-10), exp(-10::numeric), ln(1e100), log(1e-5), power(1.1, 100), power(10::numeric, -3), power(-1::numeric, 1000001), power(2::numeric, 0.1), power(0.5::numeric, 100), power(1.000001, 1000000), 10 ^ 2.5, 2.0 ^ -1;
+SELECT power(10::numeric, 200000);
 SELECT power(0, -1);
 SELECT power(0::numeric, -1);
 SELECT power(-8, 0.5);
