@@ -457,7 +457,9 @@ func format(fmtStr string, args []types.Datum, ts []types.T) (types.Datum, error
 				next = wpos + 1
 			}
 			if v != nil {
-				w, err := types.Coerce(v, t, types.TInt4, false)
+				// The width goes through its type's output function and
+				// integer's input function.
+				w, err := types.ParseText(types.TInt4, types.FormatText(t, v))
 				if err != nil {
 					return nil, err
 				}
