@@ -37,6 +37,15 @@
 //     per table and record type, reset by minipg_stat_wal_rel_reset());
 //     pg_stat_all_tables, pg_stat_user_tables, pg_stat_progress_vacuum,
 //     pg_stat_reset() and minipg_relsize (stats.go, from package pgstat).
+//   - The built-in SQL functions are registered with package sql
+//     (sql.RegisterBuiltin), one overload per PostgreSQL signature with its
+//     volatility and strictness, one file per family of PostgreSQL 15's
+//     chapter 9: func_math.go (9.3, with the operators ^ @ |/ ||/),
+//     func_string.go (9.4 and format), func_format.go (9.8: to_char,
+//     to_number, to_date), func_datetime.go (9.9 for timestamp and date,
+//     date +/- integer); func.go evaluates a call (callBuiltin: a strict
+//     function's NULL argument gives NULL without running it). Their env is
+//     the *evalCtx (session and statement).
 //
 // # Statistics and autovacuum
 //

@@ -1,12 +1,7 @@
 package executor
 
 import (
-	"math"
 	"strings"
-	"time"
-	"unicode/utf8"
-
-	"github.com/cockroachdb/apd/v3"
 
 	"minipg/pgerr"
 	"minipg/sql"
@@ -253,9 +248,15 @@ func (c *evalCtx) eval(e sql.Expr, row []types.Datum) (types.Datum, error) {
 	return nil, pgerr.New(pgerr.InternalError, "cannot evaluate %T", e)
 }
 
-// asText renders a value as text for ||; char(n) loses its padding, as
-// PostgreSQL's bpchar-to-text cast does.
+// asText renders a value as text for ||, as PostgreSQL's casts to text do:
+// char(n) loses its padding and a boolean is true or false.
 func asText(t types.T, d types.Datum) string {
+	if b, ok := d.(bool); ok {
+		if b {
+			return "true"
+		}
+		return "false"
+	}
 	if s, ok := d.(string); ok {
 		if t.OID == types.Bpchar {
 			return strings.TrimRight(s, " ")
@@ -266,6 +267,9 @@ func asText(t types.T, d types.Datum) string {
 }
 
 func (c *evalCtx) call(f *sql.Func, row []types.Datum) (types.Datum, error) {
+	if f.Builtin != nil {
+		return c.callBuiltin(f, row)
+	}
 	args := make([]types.Datum, len(f.Args))
 	for i, a := range f.Args {
 		v, err := c.eval(a, row)
@@ -284,11 +288,6 @@ func (c *evalCtx) call(f *sql.Func, row []types.Datum) (types.Datum, error) {
 	switch f.Name {
 	case "version":
 		return "PostgreSQL " + c.s.e.settings["server_version"] + " (minipg) on x86_64-pc-linux-gnu, 64-bit", nil
-	case "now":
-		return c.s.txStart, nil
-	case "current_date":
-		t := c.s.txStart
-		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), nil
 	case "current_user", "session_user":
 		return c.s.user, nil
 	case "current_database":
@@ -305,92 +304,6 @@ func (c *evalCtx) call(f *sql.Func, row []types.Datum) (types.Datum, error) {
 			return nil, err
 		}
 		return int64(n) * page.BlockSize, nil
-	case "lower":
-		return strings.ToLower(str(0)), nil
-	case "upper":
-		return strings.ToUpper(str(0)), nil
-	case "btrim":
-		return strings.Trim(str(0), " "), nil
-	case "ltrim":
-		return strings.TrimLeft(str(0), " "), nil
-	case "rtrim":
-		return strings.TrimRight(str(0), " "), nil
-	case "length":
-		return int64(utf8.RuneCountInString(str(0))), nil
-	case "octet_length":
-		return int64(len(args[0].(string))), nil
-	case "round", "trunc", "floor", "ceil":
-		if fv, ok := args[0].(float64); ok {
-			switch f.Name {
-			case "round":
-				return math.RoundToEven(fv), nil
-			case "trunc":
-				return math.Trunc(fv), nil
-			case "floor":
-				return math.Floor(fv), nil
-			}
-			return math.Ceil(fv), nil
-		}
-		d := args[0].(*apd.Decimal)
-		if d.Form != apd.Finite {
-			return d, nil
-		}
-		scale := int32(0)
-		if len(args) == 2 {
-			scale = int32(args[1].(int64))
-		}
-		rounding := map[string]apd.Rounder{"round": apd.RoundHalfUp, "trunc": apd.RoundDown, "floor": apd.RoundFloor, "ceil": apd.RoundCeiling}[f.Name]
-		ctx := apd.BaseContext.WithPrecision(1000)
-		ctx.Rounding = rounding
-		out := new(apd.Decimal)
-		if _, err := ctx.Quantize(out, d, -scale); err != nil {
-			return nil, pgerr.New(pgerr.NumericValueOutOfRange, "value overflows numeric format")
-		}
-		if scale < 0 {
-			// Keep PostgreSQL's display: digits left of the point only.
-			if _, err := ctx.Quantize(out, out, 0); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
-	case "substr":
-		rs := []rune(str(0))
-		start := args[1].(int64) // 1-based
-		end := int64(len(rs)) + 1
-		if len(args) == 3 {
-			n := args[2].(int64)
-			if n < 0 {
-				return nil, pgerr.New(pgerr.Code("22011"), "negative substring length not allowed")
-			}
-			end = start + n
-		}
-		if start < 1 {
-			start = 1
-		}
-		if end > int64(len(rs))+1 {
-			end = int64(len(rs)) + 1
-		}
-		if start >= end {
-			return "", nil
-		}
-		return string(rs[start-1 : end-1]), nil
-	case "abs":
-		switch v := args[0].(type) {
-		case int64:
-			if v < 0 {
-				return types.Negate(f.T, v)
-			}
-			return v, nil
-		case float64:
-			if v < 0 {
-				return -v, nil
-			}
-			return v, nil
-		case *apd.Decimal:
-			d := new(apd.Decimal)
-			d.Abs(v)
-			return d, nil
-		}
 	}
 	if rf := sql.LookupFunction(f.Name); rf != nil {
 		return rf.Fn(c.s.e, args)

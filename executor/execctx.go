@@ -6,6 +6,7 @@ package executor
 
 import (
 	"context"
+	"time"
 
 	"minipg/catalog"
 	"minipg/sql"
@@ -16,12 +17,13 @@ import (
 
 // execCtx is one statement's execution state.
 type execCtx struct {
-	ctx  context.Context
-	s    *Session
-	ev   *evalCtx
-	tx   *txn.Txn
-	snap *heap.Snapshot
-	rel  *relation // nil for SELECT without FROM
+	ctx   context.Context
+	start time.Time // statement_timestamp(): the transaction's start for its first statement
+	s     *Session
+	ev    *evalCtx
+	tx    *txn.Txn
+	snap  *heap.Snapshot
+	rel   *relation // nil for SELECT without FROM
 
 	// need, when set, lists the columns of rel a read-only scan must
 	// decode (see neededColumns); the others are left NULL in its rows.
@@ -67,8 +69,12 @@ func (x *execCtx) openRel(oid uint32) (*relation, error) {
 
 func (pt *Portal) newExecCtx(ctx context.Context, tableOID uint32, write bool) (*execCtx, error) {
 	s := pt.s
+	fresh := s.tx == nil
 	tx := s.ensureTx()
-	x := &execCtx{ctx: ctx, s: s, tx: tx, ev: &evalCtx{s: s, params: pt.params}, pt: pt}
+	x := &execCtx{ctx: ctx, s: s, tx: tx, ev: &evalCtx{s: s, params: pt.params}, pt: pt, start: s.txStart}
+	if !fresh {
+		x.start = time.Now().UTC().Truncate(time.Microsecond)
+	}
 	x.ev.x = x
 	if tableOID != 0 {
 		var err error

@@ -24,7 +24,8 @@ func conjuncts(e sql.Expr, out []sql.Expr) []sql.Expr {
 	return out
 }
 
-// isConstExpr reports whether e reads no column.
+// isConstExpr reports whether e reads no column and calls no volatile
+// function.
 func isConstExpr(e sql.Expr) bool {
 	ok := true
 	sql.Walk(e, func(x sql.Expr) {
@@ -32,8 +33,10 @@ func isConstExpr(e sql.Expr) bool {
 		case *sql.ColRef, *sql.Agg:
 			ok = false
 		case *sql.Func:
-			if x.(*sql.Func).Name == "now" {
-				return
+			// A volatile function (random(), clock_timestamp()) is
+			// evaluated for each row, never once as an index key.
+			if f := x.(*sql.Func); f.Builtin != nil && f.Builtin.Volatility == sql.Volatile {
+				ok = false
 			}
 		}
 	})

@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"math/rand"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -68,6 +69,7 @@ type Session struct {
 	seqs    map[uint32]*seqCache // sequences used in this session (currval)
 	lastSeq uint32               // the sequence nextval last advanced (lastval)
 	newRels map[uint32]bool      // tables created or truncated in this transaction (COPY FREEZE)
+	rng     *rand.Rand           // random() and setseed (func_math.go); nil until first used
 }
 
 // NewSession starts a session. startup holds the start-up packet's

@@ -37,31 +37,16 @@ func (b *binder) funcCall(fc *pg_query.FuncCall) (Expr, error) {
 		c.args = append(c.args, x)
 		c.argTypes = append(c.argTypes, x.Type())
 	}
+	if e, found, err := c.resolveBuiltin(); found {
+		return e, err
+	}
 	switch name {
 	case "generate_series":
 		return c.generateSeries()
-	case "version", "now", "current_database", "current_user", "session_user", "pg_backend_pid", "current_schema":
+	case "version", "current_database", "current_user", "session_user", "pg_backend_pid", "current_schema":
 		return c.niladic()
 	case "pg_relation_size", "pg_total_relation_size", "pg_table_size":
 		return c.textFunc(1, "pg_relation_size", types.TInt8)
-	case "lower", "upper", "btrim", "ltrim", "rtrim":
-		return c.textFunc(1, name, types.TText)
-	case "length", "char_length", "character_length", "octet_length":
-		if name != "octet_length" {
-			name = "length"
-		}
-		return c.textFunc(1, name, types.TInt4)
-	case "round", "trunc", "floor", "ceil", "ceiling":
-		return c.rounding()
-	case "mod":
-		if len(c.args) != 2 {
-			return nil, c.undefined()
-		}
-		return b.binary("%", c.args[0], c.args[1], fc.Location)
-	case "substr", "substring":
-		return c.substr()
-	case "abs":
-		return c.abs()
 	case "nextval", "currval", "setval", "lastval":
 		return c.sequenceFunc()
 	}
@@ -97,7 +82,7 @@ func (c *call) signature() string {
 // coerceArg converts argument i to t implicitly; without an implicit cast
 // the function does not exist for these arguments.
 func (c *call) coerceArg(i int, t types.T) error {
-	x, err := c.b.coerce(c.args[i], t, types.CastImplicit, c.fc.Location)
+	x, err := c.b.coerce(c.args[i], t, types.CastImplicit, exprLoc(c.args[i], c.fc.Location))
 	if err == errMismatch {
 		return c.undefined()
 	}
@@ -140,85 +125,12 @@ func (c *call) niladic() (Expr, error) {
 	if len(c.args) != 0 {
 		return nil, c.undefined()
 	}
-	t := map[string]types.T{"version": types.TText, "now": types.TTimestamp, "current_database": types.TText,
+	t := map[string]types.T{"version": types.TText, "current_database": types.TText,
 		"current_user": types.TText, "session_user": types.TText, "pg_backend_pid": types.TInt4, "current_schema": types.TText}[c.name]
 	if c.name == "current_schema" {
 		return &Const{T: types.TText, Val: "public"}, nil
 	}
 	return &Func{Name: c.name, T: t}, nil
-}
-
-// rounding binds round, trunc (with an optional scale), floor and ceil:
-// float8 for a float argument without scale, numeric otherwise.
-func (c *call) rounding() (Expr, error) {
-	args := c.args
-	if len(args) < 1 || len(args) > 2 || (len(args) == 2 && (c.name == "floor" || c.name == "ceil" || c.name == "ceiling")) {
-		return nil, c.undefined()
-	}
-	fn := c.name
-	if fn == "ceiling" {
-		fn = "ceil"
-	}
-	t := types.TNumeric
-	if a := args[0]; !isUnknown(a) && (a.Type().OID == types.Float8 || a.Type().OID == types.Float4) && len(args) == 1 {
-		t = types.TFloat8
-	} else if !isUnknown(a) && a.Type().Category() != 'N' {
-		return nil, c.undefined()
-	}
-	if err := c.coerceArg(0, t); err != nil {
-		return nil, err
-	}
-	if len(args) == 2 {
-		if err := c.coerceArg(1, types.TInt4); err != nil {
-			return nil, err
-		}
-		if intRank(args[1].Type().OID) == 0 {
-			return nil, c.undefined()
-		}
-	}
-	return &Func{Name: fn, Args: args, T: t}, nil
-}
-
-// substr binds substr(s, from [, count]) and substring in function form.
-func (c *call) substr() (Expr, error) {
-	args := c.args
-	if len(args) < 2 || len(args) > 3 {
-		return nil, c.undefined()
-	}
-	if isUnknown(args[0]) {
-		if err := c.coerceArg(0, types.TText); err != nil {
-			return nil, err
-		}
-	}
-	if args[0].Type().Category() != 'S' {
-		return nil, c.undefined()
-	}
-	for i := 1; i < len(args); i++ {
-		if err := c.coerceArg(i, types.TInt4); err != nil {
-			return nil, err
-		}
-		if intRank(args[i].Type().OID) == 0 {
-			return nil, c.undefined()
-		}
-	}
-	return &Func{Name: "substr", Args: args, T: types.TText}, nil
-}
-
-// abs binds abs over a numeric-category argument (an unknown one is float8).
-func (c *call) abs() (Expr, error) {
-	args := c.args
-	if len(args) != 1 {
-		return nil, c.undefined()
-	}
-	if isUnknown(args[0]) {
-		if err := c.coerceArg(0, types.TFloat8); err != nil {
-			return nil, err
-		}
-	}
-	if args[0].Type().Category() != 'N' {
-		return nil, c.undefined()
-	}
-	return &Func{Name: c.name, Args: args, T: types.T{OID: args[0].Type().OID, Typmod: -1}}, nil
 }
 
 // registered binds a function another package registered (RegisterFunction):
@@ -242,9 +154,9 @@ func (b *binder) sqlValueFunction(sv *pg_query.SQLValueFunction) (Expr, error) {
 	switch sv.Op {
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP,
 		pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
-		return &Func{Name: "now", T: types.TTimestamp}, nil
+		return builtinCall("now")
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
-		return &Func{Name: "current_date", T: types.TDate}, nil
+		return builtinCall("current_date")
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_USER, pg_query.SQLValueFunctionOp_SVFOP_SESSION_USER,
 		pg_query.SQLValueFunctionOp_SVFOP_USER, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_ROLE:
 		return &Func{Name: "current_user", T: types.TText}, nil

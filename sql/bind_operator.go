@@ -142,6 +142,9 @@ func (b *binder) opExpr(a *pg_query.A_Expr, op string) (Expr, error) {
 		case "+":
 			return x, nil
 		}
+		if e, ok, err := b.builtinOperator(op, []Expr{x}, a.Location); ok {
+			return e, err
+		}
 		return nil, b.errAt(a.Location, pgerr.FeatureNotSupported, "prefix operator %s is not supported", op)
 	}
 	l, r, err := b.operands(a)
@@ -307,6 +310,9 @@ func (b *binder) between(x, lo, hi *pg_query.Node, loc int32) (*BoolOp, error) {
 // binary binds a comparison, an arithmetic operator or ||: unknown
 // operands take the other's type, then both convert to the common type.
 func (b *binder) binary(op string, l, r Expr, loc int32) (Expr, error) {
+	if e, ok, err := b.builtinOperator(op, []Expr{l, r}, loc); ok {
+		return e, err
+	}
 	switch op {
 	case "=", "<>", "!=", "<", "<=", ">", ">=":
 		if op == "!=" {

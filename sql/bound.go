@@ -144,9 +144,10 @@ type SRFCall struct {
 
 // Func is a scalar function call.
 type Func struct {
-	Name string
-	Args []Expr
-	T    types.T
+	Name    string
+	Args    []Expr
+	T       types.T
+	Builtin *Builtin // the overload chosen (nil: a function the executor dispatches by name)
 }
 
 // Coalesce returns its first non-NULL argument.

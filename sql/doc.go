@@ -40,8 +40,14 @@
 //	                 types, type names, assignment errors
 //	bind_operator.go operators: comparison, arithmetic, ||, AND/OR/NOT, IS
 //	                 NULL, IN, BETWEEN, IS DISTINCT FROM, LIKE
-//	bind_func.go     function calls: built-in families, registered functions,
+//	bind_func.go     function calls: built-in functions, registered functions,
 //	                 CURRENT_TIMESTAMP and friends
+//	func_resolve.go  the built-in functions' overloads (RegisterBuiltin, as
+//	                 pg_proc lists them) and the choice among them by
+//	                 PostgreSQL's rules (func_select_candidate: exact match,
+//	                 implicit casts, most exact matches, preferred types,
+//	                 unknown literals as string category first); operators
+//	                 that are built-in functions (^ @ |/ ||/, date +/-)
 //	bind_agg.go      aggregate calls and their result types
 //	bind_case.go     CASE and COALESCE (NULLIF is in bind_operator.go)
 //	bind_sublink.go  subqueries (EXISTS, scalar, IN), correlated or not

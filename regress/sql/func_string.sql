@@ -1,0 +1,58 @@
+--
+-- String functions and operators (section 9.4), with unknown literals
+-- resolved as PostgreSQL resolves them, and the error of each bad argument
+--
+SELECT repeat('x', 10), repeat('ab', 3), repeat('x', 0), repeat('x', -1), length(repeat('x', 100));
+SELECT repeat('x', 2000000000);
+CREATE TABLE fs (id int, t text, v varchar(10), c char(5));
+INSERT INTO fs SELECT 1, repeat('x', 100), 'Hello', 'ab';
+INSERT INTO fs VALUES (2, 'Ünïcødé straße', 'MiXeD cAsE', 'é'), (3, '', '', ''), (4, NULL, NULL, NULL);
+SELECT id, length(t), char_length(v), character_length(c), octet_length(t), octet_length(c), bit_length(v) FROM fs ORDER BY id;
+SELECT id, lower(v), upper(v), initcap(v), upper(t), reverse(v) FROM fs WHERE id > 1 ORDER BY id;
+SELECT length('abc'), length('é'), octet_length('é'), char_length('ab  '::char(4)), octet_length('ab'::char(4)), length('ab  '::char(4));
+SELECT initcap('hello wORLD-foo bar_baz 1abc'), lower('ÀÉÎ'), upper('straße');
+SELECT substr('alphabet', 3), substr('alphabet', 3, 2), substr('alphabet', 0, 3), substr('alphabet', -2, 5), substr('alphabet', 10), substring('Thomas' from 2 for 3), substring('Thomas' from 3), substring('Thomas' for 2), substring('Thomas', 2, 3);
+SELECT substr('alphabet', 2, -1);
+SELECT overlay('Txxxxas' placing 'hom' from 2 for 4), overlay('Txxxxas' placing 'hom' from 2), overlay('abc' placing 'XY' from 5), overlay('abc' placing '' from 2 for 1), overlay('abcdef' placing 'Z' from 3 for 0);
+SELECT overlay('abc' placing 'x' from 0);
+SELECT overlay('abc' placing 'x' from 2 for -5);
+SELECT overlay('abc' placing 'x' from 2147483647 for 1);
+SELECT position('om' in 'Thomas'), position('x' in 'Thomas'), position('' in 'abc'), strpos('high', 'ig'), strpos('ünï', 'ï');
+SELECT left('abcde', 2), left('abcde', -2), left('abcde', 10), right('abcde', 2), right('abcde', -2), right('abcde', 0);
+SELECT lpad('hi', 5), lpad('hi', 5, 'xy'), lpad('hello', 3), lpad('hi', -1), lpad('hi', 5, ''), rpad('hi', 5, 'xy'), rpad('hi', 5) || '|', rpad('hello', 2);
+SELECT ltrim('  x  ') || '|', rtrim('  x  ') || '|', btrim('  x  ') || '|', ltrim('zzzytest', 'xyz'), rtrim('testxxzx', 'xyz'), btrim('xyxtrimyyx', 'xy');
+SELECT trim('  x  ') || '|', trim(both 'xy' from 'xyxtrimyyx'), trim(leading 'x' from 'xxa'), trim(trailing 'x' from 'axx'), trim(both from '  b  ') || '|';
+SELECT replace('abcdefabcdef', 'cd', 'XX'), replace('abc', '', 'X'), replace('aaa', 'a', '');
+SELECT split_part('abc~@~def~@~ghi', '~@~', 2), split_part('abc,def,ghi', ',', -1), split_part('abc,def', ',', 5), split_part('abc', '', 1), split_part('', ',', 1) = '' AS empty;
+SELECT split_part('a,b', ',', 0);
+SELECT concat('abcde', 2, NULL, 22), concat(1.5, true, 'x'::char(3), 'y'), concat(NULL) = '' AS empty_concat, concat_ws(',', 'abcde', 2, NULL, 22), concat_ws(NULL, 'a', 'b') IS NULL AS null_sep, concat_ws('-', 'a');
+SELECT concat();
+SELECT format('Hello %s', 'World'), format('Testing %s, %s, %s, %%', 'one', 'two', 'three'), format('INSERT INTO %I VALUES(%L)', 'Foo bar', E'O\'Reilly'), format('INSERT INTO %I VALUES(%L)', 'locations', 'C:\Program Files');
+SELECT format('|%10s|', 'foo'), format('|%-10s|', 'foo'), format('|%*s|', 10, 'foo'), format('|%*s|', -10, 'foo'), format('|%-*s|', 10, 'foo'), format('%2$s %1$s', 'a', 'b'), format('%1$s %1$s', 'x'), format('%s %L %L', NULL, NULL, 5), format('no args'), format(NULL) IS NULL AS null_fmt;
+SELECT format('%s %s', 1);
+SELECT format('%c', 1);
+SELECT format('%', 1);
+SELECT format('%I', NULL);
+SELECT format('%0$s', 'a');
+SELECT format('%*s', 'x', 'y');
+SELECT format('%*s|', 3.6, 'y');
+SELECT format('%*s|', '4', 'y'), format('%*s|', 3::int2, 'y'), format('%1$s %s', 'a', 'b'), format('%s %2$s %s', 'a', 'b', 'c'), format('%s', 1.50), format('%L', 1.50), format('%10L|', 'a'), format('%-10I|', 'a');
+SELECT md5('abc'), md5(''), ascii('x'), ascii(''), ascii('é'), chr(65), chr(233), chr(128512);
+SELECT chr(0);
+SELECT chr(-1);
+SELECT chr(55296);
+SELECT chr(1114112);
+SELECT starts_with('alphabet', 'alph'), starts_with('alphabet', 'bet'), translate('12345', '143', 'ax'), translate('abc', 'b', ''), to_hex(2147483647), to_hex(-1), to_hex(9223372036854775807), to_hex(-1::int8), to_hex(255::int2);
+SELECT quote_ident('Foo bar'), quote_ident('foo'), quote_ident('select'), quote_ident('user'), quote_ident('name'), quote_ident('a"b'), quote_ident('1x'), quote_literal(E'O\'Reilly'), quote_literal('C:\dir'), quote_nullable(NULL), quote_nullable('x'), quote_literal(NULL) IS NULL AS ql_null;
+SELECT 'Post' || 'greSQL', 'Value: ' || 42, 42 || ' is', 'x' || NULL IS NULL AS null_cat, 1.5 || 'b' || true;
+SELECT upper('ab'::char(5)) || '|', replace('ab'::char(4), 'b', 'c') || '|', lpad('ab'::char(4), 6, '*'), substr('abc'::char(5), 1) || '|', quote_literal(42), quote_literal(true), quote_literal('a'::char(3)), quote_nullable(1.5), quote_nullable(NULL::int);
+SELECT 1 || 2;
+SELECT lower(1);
+SELECT length(5);
+SELECT repeat(5, 2);
+SELECT left('abc', 'x');
+SELECT lpad('abc', 2147483647, 'x');
+SELECT substr('abc', 1, 2, 3);
+SELECT upper(v), length(v), v || '!' FROM fs WHERE id = 1;
+SELECT id, concat(t, v, c) = t || v || c AS same FROM fs WHERE id < 4 ORDER BY id;
+DROP TABLE fs;
