@@ -124,6 +124,9 @@ func heapRedo(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 			oldIdx = 1
 		}
 		// The old page first (heap_xlog_update), then the new one.
+		if other && old.flags&(xlUpdatePrefixFromOld|xlUpdateSuffixFromOld) != 0 {
+			return errRedo(rec, "bad update record: prefix or suffix from an old version on another page")
+		}
 		if err := redoBlock(pool, rec, oldIdx, func(p page.Page, blk uint32) error {
 			if err := old.apply(rec, p, blk, newTID); err != nil {
 				return err
@@ -133,7 +136,11 @@ func heapRedo(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 				page.SetFlags(p, page.Flags(p)|page.PDPageFull)
 				return nil
 			}
-			return redoAddTuple(rec, p, blk, newOff, newCid, rec.Blocks[0].Data)
+			data, err := updateFromOld(rec, p, old)
+			if err != nil {
+				return err
+			}
+			return redoAddTuple(rec, p, blk, newOff, newCid, data)
 		}); err != nil || !other {
 			return err
 		}
@@ -319,4 +326,42 @@ func (o oldTuple) apply(rec *wal.DecodedRecord, p page.Page, blk uint32, ctid pa
 	SetInfomask2(t, o.infomask2)
 	SetCtid(t, ctid)
 	return nil
+}
+
+// updateFromOld returns a same-page update's xl_heap_header and new tuple
+// past its header: the block data, with the prefix and suffix it leaves out
+// (xlUpdatePrefixFromOld, xlUpdateSuffixFromOld) taken from the old
+// version's data on p, as heap_xlog_update rebuilds it.
+func updateFromOld(rec *wal.DecodedRecord, p page.Page, old oldTuple) ([]byte, error) {
+	d := rec.Blocks[0].Data
+	if old.flags&(xlUpdatePrefixFromOld|xlUpdateSuffixFromOld) == 0 {
+		return d, nil
+	}
+	var prefix, suffix int
+	if old.flags&xlUpdatePrefixFromOld != 0 {
+		if len(d) < 2 {
+			return nil, errRedo(rec, "update data too short")
+		}
+		prefix, d = int(binary.LittleEndian.Uint16(d)), d[2:]
+	}
+	if old.flags&xlUpdateSuffixFromOld != 0 {
+		if len(d) < 2 {
+			return nil, errRedo(rec, "update data too short")
+		}
+		suffix, d = int(binary.LittleEndian.Uint16(d)), d[2:]
+	}
+	ot := logItem(p, old.off)
+	if ot == nil || len(d) < xlHeapHeaderSize {
+		return nil, errRedo(rec, "update's old version (%d,%d) is not on the page", rec.Blocks[0].Block, old.off)
+	}
+	bitmap := int(d[4]) - TupleHeaderSize // new t_hoff past the fixed header
+	op := ot[ot[offHoff]:]
+	if bitmap < 0 || xlHeapHeaderSize+bitmap > len(d) || prefix+suffix > len(op) {
+		return nil, errRedo(rec, "bad update prefix %d / suffix %d", prefix, suffix)
+	}
+	out := make([]byte, 0, len(d)+prefix+suffix)
+	out = append(out, d[:xlHeapHeaderSize+bitmap]...)
+	out = append(out, op[:prefix]...)
+	out = append(out, d[xlHeapHeaderSize+bitmap:]...)
+	return append(out, op[len(op)-suffix:]...), nil
 }

@@ -46,6 +46,12 @@ const (
 	xlVacuumSize      = 4  // nunused u16, maxoff u16
 	xlLockHasCtid     = 0x01
 	xlUpdateOtherPage = 0x02 // update: old and new version on different pages
+	// Update on one page: the block data starts with the length u16 of the
+	// new tuple's data that equals the old one's at the start
+	// (XLH_UPDATE_PREFIX_FROM_OLD), then that of the end
+	// (XLH_UPDATE_SUFFIX_FROM_OLD), and carries only the bytes between.
+	xlUpdatePrefixFromOld = 0x20
+	xlUpdateSuffixFromOld = 0x40
 )
 
 // putHeader appends the xl_heap_header of tuple t.
@@ -291,11 +297,30 @@ func (r *Relation) updateRecord(kind walKind, b1, b2 *buffer.Buffer, offs []uint
 			info |= xlHeapInitPage
 		}
 	}
+	var prefix, suffix int
+	if b2 == nil {
+		prefix, suffix = commonAffixes(ot, nt)
+	}
+	if prefix > 0 {
+		flags |= xlUpdatePrefixFromOld
+	}
+	if suffix > 0 {
+		flags |= xlUpdateSuffixFromOld
+	}
 	main := putOldTuple(make([]byte, 0, xlUpdateSize), ot, offs[0], flags)
 	main = binary.LittleEndian.AppendUint16(main, offs[1])
 	main = binary.LittleEndian.AppendUint32(main, Cid(nt))
-	data := putHeader(make([]byte, 0, xlHeapHeaderSize+len(nt)-TupleHeaderSize), nt)
-	data = append(data, nt[TupleHeaderSize:]...)
+	data := make([]byte, 0, 4+xlHeapHeaderSize+len(nt)-TupleHeaderSize-prefix-suffix)
+	if prefix > 0 {
+		data = binary.LittleEndian.AppendUint16(data, uint16(prefix))
+	}
+	if suffix > 0 {
+		data = binary.LittleEndian.AppendUint16(data, uint16(suffix))
+	}
+	data = putHeader(data, nt)
+	hoff := int(nt[offHoff])
+	data = append(data, nt[TupleHeaderSize:hoff]...) // null bitmap and padding
+	data = append(data, nt[hoff+prefix:len(nt)-suffix]...)
 	rec := &wal.Record{Rmgr: wal.RmgrHeap, Info: info, Xid: Xmax(ot), MainData: main,
 		Blocks: []wal.BlockRef{r.blockRef(newb, data, init)}}
 	if b2 != nil {
@@ -371,4 +396,26 @@ func tidOffsets(tids []page.TID) []uint16 {
 		out[i] = t.Offset
 	}
 	return out
+}
+
+// commonAffixes returns the lengths of the longest common prefix and suffix
+// of the data (past t_hoff) of an old and a new tuple version, not
+// overlapping, each 0 when shorter than 3 bytes (not worth its 2-byte
+// length), as log_heap_update computes them.
+func commonAffixes(ot, nt []byte) (prefix, suffix int) {
+	op, np := ot[ot[offHoff]:], nt[nt[offHoff]:]
+	n := min(len(op), len(np))
+	for prefix < n && op[prefix] == np[prefix] {
+		prefix++
+	}
+	if prefix < 3 {
+		prefix = 0
+	}
+	for suffix < n-prefix && op[len(op)-suffix-1] == np[len(np)-suffix-1] {
+		suffix++
+	}
+	if suffix < 3 {
+		suffix = 0
+	}
+	return prefix, suffix
 }
