@@ -27,7 +27,7 @@
 //	+----------+----------+---------------------+-------+-------+---------+-----+----------+
 //	| nblocks block headers, 20 bytes each                                                 |
 //	+--------------------------------------------------------------------------------------+
-//	| for each block in order: image (BlockSize - hole_len bytes, if HAS_IMAGE), then data |
+//	| for each block in order: image (BlockSize - hole_len bytes, if HAS_IMAGE), or data    |
 //	+--------------------------------------------------------------------------------------+
 //	| main data (the rest, up to tot_len)                                                  |
 //	+--------------------------------------------------------------------------------------+
@@ -51,7 +51,8 @@
 //	       0x02 HAS_HOLE    the image leaves out [hole_off, hole_off+hole_len)
 //	                        = [pd_lower, pd_upper) of a standard page; restored as zeroes
 //	       0x04 WILL_INIT   redo rebuilds the page; no image needed
-//	       0x08 HAS_DATA    data_len > 0 bytes of block data follow the image
+//	       0x08 HAS_DATA    data_len > 0 bytes of block data follow (never with an image:
+//	                        the image replaces the data, as in PostgreSQL)
 //
 // A checkpoint record (RmgrXLOG, InfoCheckpointOnline/Shutdown) has main
 // data: redo LSN u64, time (unix nanoseconds) i64, then the caller's Extra.

@@ -68,7 +68,10 @@ type BlockRef struct {
 	// WillInit: redo rebuilds the page from scratch (REGBUF_WILL_INIT), so
 	// no image is needed.
 	WillInit bool
-	// Data is this block's payload for the redo function.
+	// Data is this block's payload for the redo function. It is left out
+	// when the block is logged with a full-page image (redo restores the
+	// page and applies nothing), as XLogRecordAssemble leaves out a
+	// buffer's data when it takes a backup block.
 	Data []byte
 	// Dirtied: this change turned the page from clean to dirty. It is not
 	// logged; it is counted in the relation's pages dirtied (RelStats).
@@ -163,6 +166,7 @@ func encode(rec *Record, needImage func(b *BlockRef) bool, buf []byte) ([]byte, 
 			imgs[i].hoff, imgs[i].hlen = pageHole(b.Page)
 			total += page.BlockSize - imgs[i].hlen
 			nimg++
+			continue // the image replaces the data
 		}
 		total += len(b.Data)
 	}
@@ -199,14 +203,18 @@ func encode(rec *Record, needImage func(b *BlockRef) bool, buf []byte) ([]byte, 
 		if b.WillInit {
 			flags |= blkWillInit
 		}
-		if len(b.Data) > 0 {
+		dlen := len(b.Data)
+		if has[i] {
+			dlen = 0
+		}
+		if dlen > 0 {
 			flags |= blkHasData
 		}
 		h[9] = flags
 		le.PutUint16(h[10:], uint16(imgs[i].hoff))
 		le.PutUint16(h[12:], uint16(imgs[i].hlen))
 		le.PutUint16(h[14:], 0)
-		le.PutUint32(h[16:], uint32(len(b.Data)))
+		le.PutUint32(h[16:], uint32(dlen))
 		pos += BlockHeaderSize
 	}
 	for i := range rec.Blocks {
@@ -214,6 +222,7 @@ func encode(rec *Record, needImage func(b *BlockRef) bool, buf []byte) ([]byte, 
 		if has[i] {
 			pos += copy(buf[pos:], b.Page[:imgs[i].hoff])
 			pos += copy(buf[pos:], b.Page[imgs[i].hoff+imgs[i].hlen:])
+			continue
 		}
 		pos += copy(buf[pos:], b.Data)
 	}
