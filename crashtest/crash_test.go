@@ -517,67 +517,50 @@ func TestCrashRecovery(t *testing.T) {
 	for _, mode := range modes {
 		for seed := 1; seed <= seeds; seed++ {
 			t.Run(fmt.Sprintf("%s/seed=%d", mode, seed), func(t *testing.T) {
-				crashRecovery(t, mode, seed)
+				rng := rand.New(rand.NewPCG(uint64(seed), uint64(len(mode))))
+				dir := t.TempDir()
+				settings := []string{"checkpoint_timeout=1s", "max_wal_size=4MB"}
+				if mode == "async" {
+					settings = append(settings, "synchronous_commit=off")
+				}
+				s := startServer(t, dir, settings...)
+				setup(t, s)
+				logs := make([]*clientLog, nClients)
+				for i := range logs {
+					logs[i] = &clientLog{}
+				}
+				truncations := 0
+				for cycle := 0; cycle < 2; cycle++ {
+					truncations += runUntilKill(t, s, mode, rng, logs)
+					s = startServer(t, dir, settings...)
+					if !strings.Contains(s.log.String(), "heap check passed") {
+						t.Fatalf("restarted server did not check the heap:\n%s", s.log)
+					}
+					if tl := verify(t, s, logs, mode == "async"); tl.lost+tl.phantom > 0 {
+						t.Fatalf("%d lost, %d phantom of %d checked", tl.lost, tl.phantom, tl.checked)
+					}
+				}
+				acked := 0
+				for _, lg := range logs {
+					acked += len(lg.acked) + len(lg.copyAcked) + len(lg.tailIns) + len(lg.tailDel)
+					for _, st := range lg.ddl {
+						if st.created {
+							acked++
+						}
+					}
+				}
+				if acked == 0 {
+					t.Fatalf("no transaction was acknowledged before the crashes\n%s", s.log)
+				}
+				t.Logf("%d acknowledged transactions survived two crashes", acked)
+				if mode == "truncate" {
+					t.Logf("VACUUM shrank tail %d times before the crashes", truncations)
+					checkTruncates(t, s)
+				}
+				s.stop(t)
 			})
 		}
 	}
-}
-
-// TestCrashRecoveryCompressed is TestCrashRecovery's checkpoint workload
-// (frequent checkpoints, hence many full-page images) with each
-// wal_compression method.
-func TestCrashRecoveryCompressed(t *testing.T) {
-	for _, c := range []string{"lz4", "zstd"} {
-		t.Run(c, func(t *testing.T) {
-			crashRecovery(t, "checkpoint", 1, "wal_compression="+c)
-		})
-	}
-}
-
-// crashRecovery runs mode's workload, kills the server twice and checks
-// after each restart that every acknowledged change survived.
-func crashRecovery(t *testing.T, mode string, seed int, extra ...string) {
-	rng := rand.New(rand.NewPCG(uint64(seed), uint64(len(mode))))
-	dir := t.TempDir()
-	settings := append([]string{"checkpoint_timeout=1s", "max_wal_size=4MB"}, extra...)
-	if mode == "async" {
-		settings = append(settings, "synchronous_commit=off")
-	}
-	s := startServer(t, dir, settings...)
-	setup(t, s)
-	logs := make([]*clientLog, nClients)
-	for i := range logs {
-		logs[i] = &clientLog{}
-	}
-	truncations := 0
-	for cycle := 0; cycle < 2; cycle++ {
-		truncations += runUntilKill(t, s, mode, rng, logs)
-		s = startServer(t, dir, settings...)
-		if !strings.Contains(s.log.String(), "heap check passed") {
-			t.Fatalf("restarted server did not check the heap:\n%s", s.log)
-		}
-		if tl := verify(t, s, logs, mode == "async"); tl.lost+tl.phantom > 0 {
-			t.Fatalf("%d lost, %d phantom of %d checked", tl.lost, tl.phantom, tl.checked)
-		}
-	}
-	acked := 0
-	for _, lg := range logs {
-		acked += len(lg.acked) + len(lg.copyAcked) + len(lg.tailIns) + len(lg.tailDel)
-		for _, st := range lg.ddl {
-			if st.created {
-				acked++
-			}
-		}
-	}
-	if acked == 0 {
-		t.Fatalf("no transaction was acknowledged before the crashes\n%s", s.log)
-	}
-	t.Logf("%d acknowledged transactions survived two crashes", acked)
-	if mode == "truncate" {
-		t.Logf("VACUUM shrank tail %d times before the crashes", truncations)
-		checkTruncates(t, s)
-	}
-	s.stop(t)
 }
 
 // TestWALCorruptionStopsReplay damages a record in the middle of the last
