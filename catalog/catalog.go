@@ -593,31 +593,22 @@ func (c *Catalog) AlterConstraints(tableOID uint32, drop []string, add []Index) 
 // an option whose value is "" is removed (ALTER TABLE ... RESET). Values are
 // stored as given: the SQL layer validates them. Returns the updated table.
 func (c *Catalog) SetOptions(tableOID uint32, opts map[string]string) (*Table, error) {
-	c.ddlMu.Lock()
-	defer c.ddlMu.Unlock()
-	old, err := c.tableLocked(tableOID)
-	if err != nil {
-		return nil, err
-	}
-	t := old.Clone()
-	if t.Options == nil {
-		t.Options = make(map[string]string, len(opts))
-	}
-	for k, v := range opts {
-		if v == "" {
-			delete(t.Options, k)
-		} else {
-			t.Options[k] = v
+	return c.updateTable(tableOID, func(t *Table) error {
+		if t.Options == nil {
+			t.Options = make(map[string]string, len(opts))
 		}
-	}
-	if len(t.Options) == 0 {
-		t.Options = nil
-	}
-	if err := c.writeLocked(c.mu.nextOID, []*Table{t}, nil); err != nil {
-		return nil, err
-	}
-	c.replace(old, t)
-	return t, nil
+		for k, v := range opts {
+			if v == "" {
+				delete(t.Options, k)
+			} else {
+				t.Options[k] = v
+			}
+		}
+		if len(t.Options) == 0 {
+			t.Options = nil
+		}
+		return nil
+	})
 }
 
 // ChooseRelationName picks a relation name that is not in use, as
@@ -851,17 +842,30 @@ func (c *Catalog) SetColumnDefault(tableOID uint32, col int, expr string) (*Tabl
 // alterColumn changes column col of a table by change, in one synced
 // batch, and returns the updated table.
 func (c *Catalog) alterColumn(tableOID uint32, col int, change func(*Column)) (*Table, error) {
+	return c.updateTable(tableOID, func(t *Table) error {
+		if col < 0 || col >= len(t.Columns) {
+			return pgerr.New(pgerr.UndefinedColumn, "column number %d of relation \"%s\" does not exist", col+1, t.Name)
+		}
+		change(&t.Columns[col])
+		return nil
+	})
+}
+
+// updateTable is one table's DDL: under the DDL lock, change gets a copy of
+// table tableOID to modify (or an error to refuse), the copy is written in
+// one synced batch and replaces the old definition. Returns the updated
+// table; 42P01 if the table is gone.
+func (c *Catalog) updateTable(tableOID uint32, change func(t *Table) error) (*Table, error) {
 	c.ddlMu.Lock()
 	defer c.ddlMu.Unlock()
 	old, err := c.tableLocked(tableOID)
 	if err != nil {
 		return nil, err
 	}
-	if col < 0 || col >= len(old.Columns) {
-		return nil, pgerr.New(pgerr.UndefinedColumn, "column number %d of relation \"%s\" does not exist", col+1, old.Name)
-	}
 	t := old.Clone()
-	change(&t.Columns[col])
+	if err := change(t); err != nil {
+		return nil, err
+	}
 	if err := c.writeLocked(c.mu.nextOID, []*Table{t}, nil); err != nil {
 		return nil, err
 	}
@@ -874,48 +878,30 @@ func (c *Catalog) alterColumn(tableOID uint32, col int, change func(*Column)) (*
 // the existing rows). 42710 if the table has a constraint of that name;
 // 42P01 if either table is gone. Returns the updated table.
 func (c *Catalog) AddForeignKey(tableOID uint32, fk ForeignKey) (*Table, error) {
-	c.ddlMu.Lock()
-	defer c.ddlMu.Unlock()
-	old, err := c.tableLocked(tableOID)
-	if err != nil {
-		return nil, err
-	}
-	if _, ok := c.mu.byOID[fk.RefTable]; !ok {
-		return nil, errNoTable(fk.RefTable)
-	}
-	if old.HasConstraint(fk.Name) {
-		return nil, pgerr.New(pgerr.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", fk.Name, old.Name)
-	}
-	t := old.Clone()
-	fk.Columns, fk.RefColumns = slices.Clone(fk.Columns), slices.Clone(fk.RefColumns)
-	t.ForeignKeys = append(t.ForeignKeys, fk)
-	if err := c.writeLocked(c.mu.nextOID, []*Table{t}, nil); err != nil {
-		return nil, err
-	}
-	c.replace(old, t)
-	return t, nil
+	return c.updateTable(tableOID, func(t *Table) error {
+		if _, ok := c.mu.byOID[fk.RefTable]; !ok {
+			return errNoTable(fk.RefTable)
+		}
+		if t.HasConstraint(fk.Name) {
+			return pgerr.New(pgerr.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", fk.Name, t.Name)
+		}
+		fk.Columns, fk.RefColumns = slices.Clone(fk.Columns), slices.Clone(fk.RefColumns)
+		t.ForeignKeys = append(t.ForeignKeys, fk)
+		return nil
+	})
 }
 
 // DropForeignKey removes the FOREIGN KEY constraint name of table
 // tableOID; 42704 if it has none of that name. Returns the updated table.
 func (c *Catalog) DropForeignKey(tableOID uint32, name string) (*Table, error) {
-	c.ddlMu.Lock()
-	defer c.ddlMu.Unlock()
-	old, err := c.tableLocked(tableOID)
-	if err != nil {
-		return nil, err
-	}
-	i := slices.IndexFunc(old.ForeignKeys, func(fk ForeignKey) bool { return fk.Name == name })
-	if i < 0 {
-		return nil, pgerr.New(pgerr.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", name, old.Name)
-	}
-	t := old.Clone()
-	t.ForeignKeys = slices.Delete(t.ForeignKeys, i, i+1)
-	if err := c.writeLocked(c.mu.nextOID, []*Table{t}, nil); err != nil {
-		return nil, err
-	}
-	c.replace(old, t)
-	return t, nil
+	return c.updateTable(tableOID, func(t *Table) error {
+		i := slices.IndexFunc(t.ForeignKeys, func(fk ForeignKey) bool { return fk.Name == name })
+		if i < 0 {
+			return pgerr.New(pgerr.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", name, t.Name)
+		}
+		t.ForeignKeys = slices.Delete(t.ForeignKeys, i, i+1)
+		return nil
+	})
 }
 
 // HasConstraint reports whether t has a constraint (a key's index or a
