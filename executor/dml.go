@@ -416,16 +416,23 @@ func (x *execCtx) modifyRows(where sql.Expr, returning []sql.Expr,
 		return 0, err
 	}
 	defer src.Close()
-	if bp, ok := src.(blockPeeker); ok && update {
-		// The rows one UPDATE changes belong together: tell the heap where
-		// they are, so that a new version that must leave its page can
-		// join siblings the statement has not reached yet. Only for a
-		// statement of a few rows, whose index entries are cheap to read
+	if update {
+		// The rows one UPDATE changes belong together: the heap may ask
+		// where they are, when a new version must leave its page, so that
+		// it can join siblings the statement has not reached yet. Only for
+		// a statement of a few rows, whose index entries are cheap to read
 		// twice and which are related in a useful sense.
-		if blocks, ok := bp.peekBlocks(maxPeekEntries); ok {
-			x.s.ist.NoteStatementBlocks(x.rel.heap, x.xid, blocks)
+		var ahead func() []uint32
+		if bp, ok := src.(blockPeeker); ok {
+			ahead = func() []uint32 {
+				blocks, _ := bp.peekBlocks(maxPeekEntries)
+				return blocks
+			}
 		}
+		x.s.ist.SetStatementBlocks(x.rel.heap, x.xid, ahead)
+		defer x.s.ist.SetStatementBlocks(x.rel.heap, x.xid, nil)
 	}
+
 	var n int64
 	for {
 		row, ok, err := src.Next(x.ctx)

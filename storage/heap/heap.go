@@ -161,11 +161,7 @@ type InsertState struct {
 	// related remembers, for the transaction updating through this state,
 	// the blocks of one relation holding rows related to the one being
 	// updated (fsm.Request.Related), most recent last.
-	related struct {
-		rel    buffer.RelFileNode
-		xid    uint32
-		blocks []uint32
-	}
+	related relatedState
 	// targets is a small LRU. PostgreSQL keeps rd_targblock for every
 	// relation a backend has open; a TPC-C loader fills eight tables in
 	// turn, and with fewer entries it would lose its target at every turn
@@ -240,6 +236,18 @@ func (st *InsertState) setTarget(r *Relation, blk uint32) {
 	st.targets[victim] = relTarget{rel: rel, blk: blk + 1, stamp: stamp + 1, owner: r, inval: r.inval.Load()}
 }
 
+// relatedState is an InsertState's memory of the blocks related to one
+// transaction's updates of one relation.
+type relatedState struct {
+	rel    buffer.RelFileNode
+	xid    uint32
+	blocks []uint32 // most recent last
+	// statement, if not nil, tells the blocks of the rows the running
+	// statement will update (SetStatementBlocks); it is asked only when an
+	// update has to leave its page, and then once.
+	statement func() []uint32
+}
+
 // maxRelatedBlocks bounds the related blocks an InsertState remembers.
 const maxRelatedBlocks = 16
 
@@ -250,10 +258,7 @@ func (st *InsertState) noteRelated(rel buffer.RelFileNode, xid, blk uint32) {
 	if st == nil {
 		return
 	}
-	x := &st.related
-	if x.rel != rel || x.xid != xid {
-		x.rel, x.xid, x.blocks = rel, xid, x.blocks[:0]
-	}
+	x := st.relatedFor(rel, xid)
 	if i := slices.Index(x.blocks, blk); i >= 0 {
 		x.blocks = slices.Delete(x.blocks, i, i+1)
 	} else if len(x.blocks) == maxRelatedBlocks {
@@ -262,26 +267,60 @@ func (st *InsertState) noteRelated(rel buffer.RelFileNode, xid, blk uint32) {
 	x.blocks = append(x.blocks, blk)
 }
 
-// relatedBlocks returns the blocks of rel that xid touched, most recent
-// first (a copy).
+// relatedFor returns st's related list, emptied first if it belonged to
+// another relation or transaction.
+func (st *InsertState) relatedFor(rel buffer.RelFileNode, xid uint32) *relatedState {
+	x := &st.related
+	if x.rel != rel || x.xid != xid {
+		x.rel, x.xid, x.blocks, x.statement = rel, xid, x.blocks[:0], nil
+	}
+	return x
+}
+
+// relatedBlocks returns the blocks of rel related to an update by xid, most
+// recent first (a copy): those it touched, then those of the rows its
+// statement will update (asked now, the first time it is needed).
 func (st *InsertState) relatedBlocks(rel buffer.RelFileNode, xid uint32) []uint32 {
-	if st == nil || st.related.rel != rel || st.related.xid != xid || len(st.related.blocks) == 0 {
+	if st == nil || st.related.rel != rel || st.related.xid != xid {
 		return nil
 	}
-	out := slices.Clone(st.related.blocks)
+	x := &st.related
+	if x.statement != nil {
+		// The statement's blocks rank below the ones it has touched: put
+		// them first (oldest), in the statement's order from the back.
+		ahead := x.statement()
+		x.statement = nil
+		var merged []uint32
+		for i := len(ahead) - 1; i >= 0; i-- {
+			if b := ahead[i]; !slices.Contains(x.blocks, b) && !slices.Contains(merged, b) {
+				merged = append(merged, b)
+			}
+		}
+		merged = append(merged, x.blocks...)
+		if len(merged) > maxRelatedBlocks {
+			merged = merged[len(merged)-maxRelatedBlocks:]
+		}
+		x.blocks = merged
+	}
+	if len(x.blocks) == 0 {
+		return nil
+	}
+	out := slices.Clone(x.blocks)
 	slices.Reverse(out)
 	return out
 }
 
-// NoteStatementBlocks tells st the blocks of the rows a statement of
-// transaction xid is about to update in r, in the order it will update
-// them (as far as the caller can tell: an index range scan knows). An
-// update whose new version does not fit on its page then counts them
-// among its related blocks, so that it can join the siblings it has not
-// reached yet (the order lines of one order that continue on the next
-// page).
-func (st *InsertState) NoteStatementBlocks(r *Relation, xid uint32, blocks []uint32) {
-	for i := len(blocks) - 1; i >= 0; i-- {
-		st.noteRelated(r.rel, xid, blocks[i])
+// SetStatementBlocks tells st how to learn the blocks of the rows a
+// statement of transaction xid is about to update in r, in the order it
+// will update them (an index range scan can tell; nil: the statement
+// cannot). It is asked only if one of the statement's updates has to leave
+// its page, which then counts them among its related blocks, so that it
+// can join siblings the statement has not reached yet (the order lines of
+// one order that continue on the next page). The caller sets nil when the
+// statement ends.
+func (st *InsertState) SetStatementBlocks(r *Relation, xid uint32, blocks func() []uint32) {
+	if st == nil {
+		return
 	}
+	st.relatedFor(r.rel, xid).statement = blocks
 }

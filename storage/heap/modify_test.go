@@ -524,7 +524,7 @@ func TestConcurrentUpdatesMove(t *testing.T) {
 
 // TestUpdateJoinsRelatedRows: under the locality policy, the new versions
 // of a transaction's updates that do not fit on their page go to the page
-// of the rows its statement updates next (told by NoteStatementBlocks),
+// of the rows its statement updates next (told by SetStatementBlocks),
 // using that page's fillfactor reserve, and all to that page; without the
 // hint they go to the lower neighbour. The classic policy sends them to a
 // fresh page at the end, as PostgreSQL does after a fillfactor load.
@@ -566,7 +566,7 @@ func TestUpdateJoinsRelatedRows(t *testing.T) {
 				}
 			}
 			if tc.hint {
-				st.NoteStatementBlocks(e.rel, u, []uint32{1, 2})
+				st.SetStatementBlocks(e.rel, u, func() []uint32 { return []uint32{1, 2} })
 			}
 			moved := map[uint32]int{}
 			for i, tid := range on1 {
