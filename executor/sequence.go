@@ -194,9 +194,7 @@ func (s *Session) setDefault(ctx context.Context, oid uint32, col int, expr stri
 	if r.defaults, err = sql.Defaults(t); err != nil {
 		return err
 	}
-	e.mu.Lock()
-	e.mu.rels[oid] = &r
-	e.mu.Unlock()
+	e.replaceRel(&r)
 	return nil
 }
 
