@@ -273,7 +273,17 @@ func (b *binder) dropStmt(s *pg_query.DropStmt) (Stmt, error) {
 	default:
 		return nil, pgerr.Unimplemented("DROP " + strings.TrimPrefix(s.RemoveType.String(), "OBJECT_"))
 	}
-	out := &DropTable{IfExists: s.MissingOk, Cascade: s.Behavior == pg_query.DropBehavior_DROP_CASCADE}
+	names, err := dropNames(s)
+	if err != nil {
+		return nil, err
+	}
+	return &DropTable{Names: names, IfExists: s.MissingOk, Cascade: s.Behavior == pg_query.DropBehavior_DROP_CASCADE}, nil
+}
+
+// dropNames are the relation names of a DROP TABLE / SEQUENCE, schema
+// "public" or none (42P01 for another schema, as no relation is there).
+func dropNames(s *pg_query.DropStmt) ([]string, error) {
+	var names []string
 	for _, o := range s.Objects {
 		items := o.GetList().GetItems()
 		if len(items) == 0 {
@@ -282,9 +292,9 @@ func (b *binder) dropStmt(s *pg_query.DropStmt) (Stmt, error) {
 		if len(items) == 2 && items[0].GetString_().GetSval() != "public" {
 			return nil, pgerr.New(pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", items[0].GetString_().GetSval(), items[1].GetString_().GetSval())
 		}
-		out.Names = append(out.Names, items[len(items)-1].GetString_().GetSval())
+		names = append(names, items[len(items)-1].GetString_().GetSval())
 	}
-	return out, nil
+	return names, nil
 }
 
 func (b *binder) createIndex(s *pg_query.IndexStmt) (*CreateIndex, error) {

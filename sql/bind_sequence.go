@@ -194,18 +194,11 @@ func (b *binder) createSequence(s *pg_query.CreateSeqStmt) (*CreateSequence, err
 
 // dropSequence binds DROP SEQUENCE [IF EXISTS] names.
 func (b *binder) dropSequence(s *pg_query.DropStmt) (*DropSequence, error) {
-	out := &DropSequence{IfExists: s.MissingOk, Cascade: s.Behavior == pg_query.DropBehavior_DROP_CASCADE}
-	for _, o := range s.Objects {
-		items := o.GetList().GetItems()
-		if len(items) == 0 {
-			continue
-		}
-		if len(items) == 2 && items[0].GetString_().GetSval() != "public" {
-			return nil, pgerr.New(pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", items[0].GetString_().GetSval(), items[1].GetString_().GetSval())
-		}
-		out.Names = append(out.Names, items[len(items)-1].GetString_().GetSval())
+	names, err := dropNames(s)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	return &DropSequence{Names: names, IfExists: s.MissingOk, Cascade: s.Behavior == pg_query.DropBehavior_DROP_CASCADE}, nil
 }
 
 // alterDefault binds ALTER COLUMN c SET DEFAULT expr / DROP DEFAULT.
