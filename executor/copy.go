@@ -46,13 +46,8 @@ func (pt *Portal) CopyFrom(ctx context.Context, r io.Reader) (tag string, err er
 	if pt.copy == nil {
 		return "", s.fail(pgerr.New(pgerr.ProtocolViolation, "portal is not a COPY FROM STDIN"))
 	}
-	if pt.started {
-		return "", pgerr.New(pgerr.ProtocolViolation, "COPY already ran")
-	}
-	pt.started = true
-	if s.failed && s.explicit {
-		pt.done = true
-		return "", errAborted()
+	if err := pt.beginCopy(); err != nil {
+		return "", err
 	}
 	if err := s.checkReadOnly("COPY FROM"); err != nil {
 		pt.done = true
@@ -613,3 +608,17 @@ func (ld *copyLoader) next(br *bufio.Reader, n int) ([]byte, error) {
 // maxCopyField is PostgreSQL's MaxAllocSize, the largest field a COPY
 // can hold.
 const maxCopyField = 1<<30 - 1
+
+// beginCopy starts a COPY portal's only run: 08P01 if it ran already, the
+// failed transaction's 25P02 inside a failed block.
+func (pt *Portal) beginCopy() error {
+	if pt.started {
+		return pgerr.New(pgerr.ProtocolViolation, "COPY already ran")
+	}
+	pt.started = true
+	if s := pt.s; s.failed && s.explicit {
+		pt.done = true
+		return errAborted()
+	}
+	return nil
+}

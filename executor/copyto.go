@@ -35,13 +35,8 @@ func (pt *Portal) CopyTo(ctx context.Context, send func(data []byte) error) (tag
 			tag, err = "", s.fail(internalError("executing", r))
 		}
 	}()
-	if pt.started {
-		return "", pgerr.New(pgerr.ProtocolViolation, "COPY already ran")
-	}
-	pt.started = true
-	if s.failed && s.explicit {
-		pt.done = true
-		return "", errAborted()
+	if err := pt.beginCopy(); err != nil {
+		return "", err
 	}
 	fail := func(err error) (string, error) {
 		pt.finish(err)
