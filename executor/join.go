@@ -76,13 +76,7 @@ func (l *fromLeaf) pred(outer []types.Datum) sql.Expr {
 			return &sql.Const{T: r.T, Val: outer[r.Idx]}, true
 		}))
 	}
-	switch len(conds) {
-	case 0:
-		return nil
-	case 1:
-		return conds[0]
-	}
-	return &sql.BoolOp{Op: "AND", Args: conds}
+	return sql.AndAll(conds)
 }
 
 func (l *fromLeaf) open(outer []types.Datum) (rowIter, error) {
@@ -146,7 +140,7 @@ func (l *fromLeaf) open(outer []types.Datum) (rowIter, error) {
 		in = &placeIter{in: in, outer: outer, base: l.f.Base}
 	}
 	if len(l.conds) > 0 {
-		in = &filterIter{in: in, ev: l.x.ev, pred: andExprs(l.conds)}
+		in = &filterIter{in: in, ev: l.x.ev, pred: sql.AndAll(l.conds)}
 	}
 	return in, nil
 }
@@ -422,17 +416,6 @@ func drain(ctx context.Context, it rowIter) ([][]types.Datum, error) {
 	}
 }
 
-// andExprs is the conjunction of conds (nil for none).
-func andExprs(conds []sql.Expr) sql.Expr {
-	switch len(conds) {
-	case 0:
-		return nil
-	case 1:
-		return conds[0]
-	}
-	return &sql.BoolOp{Op: "AND", Args: conds}
-}
-
 // hasCorrelated reports whether e holds a correlated subquery.
 func hasCorrelated(e sql.Expr) bool {
 	found := false
@@ -475,7 +458,7 @@ func (x *execCtx) fromSource(st *sql.Select) (rowIter, error) {
 		return nil, err
 	}
 	if len(rest) > 0 {
-		it = &filterIter{in: it, ev: x.ev, pred: andExprs(rest)}
+		it = &filterIter{in: it, ev: x.ev, pred: sql.AndAll(rest)}
 	}
 	return it, nil
 }
@@ -536,7 +519,7 @@ func (fb *fromBuilder) plan(j *sql.JoinNode, once bool) (fromPlan, error) {
 			rest = append(rest, c)
 		}
 	}
-	node.on = andExprs(rest)
+	node.on = sql.AndAll(rest)
 	for _, it := range r.leaves(nil) {
 		f := fb.st.From[it]
 		node.rSlots = append(node.rSlots, span{f.Base, f.Base + f.Width})

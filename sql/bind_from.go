@@ -219,7 +219,7 @@ func (fb *fromBuilder) join(j *pg_query.JoinExpr) (*JoinNode, []scopeCol, error)
 		}
 		merged = append(merged, scopeCol{name: name, e: m})
 	}
-	node.On = andAll(conds)
+	node.On = AndAll(conds)
 	for _, c := range lcols {
 		if !used[c.name] {
 			merged = append(merged, c)

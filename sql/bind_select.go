@@ -31,8 +31,8 @@ func (b *binder) conditions(ns []*pg_query.Node, aggClause, boolClause string) (
 	return out, nil
 }
 
-// andAll is the conjunction of conds: nil for none, the one itself, or AND.
-func andAll(conds []Expr) Expr {
+// AndAll is the conjunction of conds: nil for none, the one itself, or AND.
+func AndAll(conds []Expr) Expr {
 	switch len(conds) {
 	case 0:
 		return nil
