@@ -42,6 +42,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"minipg/internal/durable"
 )
 
 // statFile and relsizeFile live in the pg_stat directory.
@@ -168,29 +170,10 @@ func (c *Collector) Save() error {
 	return writeFileSync(filepath.Join(c.dir, statFile), b)
 }
 
-// writeFileSync replaces path with b durably (temporary file, fsync,
-// rename, fsync of the directory).
+// writeFileSync replaces path with b durably.
 func writeFileSync(path string, b []byte) error {
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
-	if err != nil {
+	if err := durable.WriteFile(path, b); err != nil {
 		return fmt.Errorf("pgstat: %w", err)
-	}
-	if _, err = f.Write(b); err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		return fmt.Errorf("pgstat: %w", err)
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		_ = d.Sync()
-		d.Close()
 	}
 	return nil
 }

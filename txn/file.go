@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"minipg/internal/durable"
 	"minipg/pgerr"
 )
 
@@ -49,37 +50,16 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // writeFileAtomic replaces dir/name with data durably.
 func writeFileAtomic(dir, name string, data []byte) error {
-	tmp := filepath.Join(dir, name+".tmp")
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return ioError(err, "could not create file %q", tmp)
+	if err := durable.WriteFile(filepath.Join(dir, name), data); err != nil {
+		return ioError(err, "could not write file %q", filepath.Join(dir, name))
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return ioError(err, "could not write file %q", tmp)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return ioError(err, "could not fsync file %q", tmp)
-	}
-	if err := f.Close(); err != nil {
-		return ioError(err, "could not close file %q", tmp)
-	}
-	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
-		return ioError(err, "could not rename file %q", tmp)
-	}
-	return syncDir(dir)
+	return nil
 }
 
 // syncDir fsyncs directory dir, making the entries created or renamed in
 // it durable.
 func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return ioError(err, "could not open directory %q", dir)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
+	if err := durable.SyncDir(dir); err != nil {
 		return ioError(err, "could not fsync directory %q", dir)
 	}
 	return nil

@@ -5,9 +5,10 @@ import (
 	"errors"
 	"hash/crc32"
 	"io/fs"
-	"minipg/pgerr"
 	"os"
-	"path/filepath"
+
+	"minipg/internal/durable"
+	"minipg/pgerr"
 )
 
 // DBState is the cluster state recorded in the control file.
@@ -102,23 +103,8 @@ func readControl(path string) (*ControlData, error) {
 
 // writeControl replaces the control file atomically.
 func writeControl(path string, c *ControlData) error {
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return pgerr.FromSentinel(ErrIO, err, "could not create %q", tmp)
-	}
-	_, err = f.Write(c.marshal())
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
+	if err := durable.WriteFile(path, c.marshal()); err != nil {
 		return pgerr.FromSentinel(ErrIO, err, "could not write control file %q", path)
 	}
-	return syncDir(filepath.Dir(path))
+	return nil
 }

@@ -2,13 +2,14 @@ package wal
 
 import (
 	"fmt"
-	"minipg/pgerr"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 
+	"minipg/internal/durable"
 	"minipg/internal/fault"
+	"minipg/pgerr"
 )
 
 // Segment sizes.
@@ -154,12 +155,7 @@ func (l *Log) removeOldSegments(redo uint64) (removed, recycled int, err error) 
 }
 
 func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return pgerr.FromSentinel(ErrIO, err, "could not open directory %q", dir)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
+	if err := durable.SyncDir(dir); err != nil {
 		return pgerr.FromSentinel(ErrIO, err, "could not fsync directory %q", dir)
 	}
 	return nil
