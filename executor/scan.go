@@ -17,10 +17,11 @@ import (
 
 // seqScan reads every row the snapshot sees.
 type seqScan struct {
-	x   *execCtx
-	sc  *heap.Scan
-	dec *decoder
-	n   int
+	x    *execCtx
+	sc   *heap.Scan
+	dec  *decoder
+	n    int
+	read int64 // rows returned, counted in the table's statistics at Close
 }
 
 func (it *seqScan) Next(ctx context.Context) ([]types.Datum, bool, error) {
@@ -34,19 +35,24 @@ func (it *seqScan) Next(ctx context.Context) ([]types.Datum, bool, error) {
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	it.x.countRead(true)
+	it.read++
 	row, err := it.dec.decode(tup, tid)
 	return row, err == nil, err
 }
 
-func (it *seqScan) Close() { it.sc.Close() }
+func (it *seqScan) Close() {
+	it.sc.Close()
+	it.x.countRead(true, it.read)
+	it.read = 0
+}
 
 // indexScan fetches the rows an index range points to.
 type indexScan struct {
-	x   *execCtx
-	it  *index.Iterator
-	dec *decoder
-	n   int
+	x    *execCtx
+	it   *index.Iterator
+	dec  *decoder
+	n    int
+	read int64 // rows fetched, counted in the table's statistics at Close
 	// open makes a fresh iterator over the same range (peekBlocks).
 	open func() *index.Iterator
 }
@@ -125,13 +131,16 @@ func (it *indexScan) Next(ctx context.Context) ([]types.Datum, bool, error) {
 		if !ok {
 			continue
 		}
-		it.x.countRead(false)
+		it.read++
 		row, err := it.dec.decode(tup, vtid)
 		return row, err == nil, err
 	}
 }
 
-func (it *indexScan) Close() {}
+func (it *indexScan) Close() {
+	it.x.countRead(false, it.read)
+	it.read = 0
+}
 
 // emptyIter produces nothing.
 type emptyIter struct{}

@@ -133,9 +133,9 @@ func (x *execCtx) countSeqScan() { x.s.e.stats.CountSeqScan(x.rel.def.OID) }
 // countIdxScan counts an index scan of the statement's table started.
 func (x *execCtx) countIdxScan() { x.s.e.stats.CountIdxScan(x.rel.def.OID) }
 
-// countRead counts a row returned by a sequential scan (seq) or fetched
-// through an index.
-func (x *execCtx) countRead(seq bool) { x.s.e.stats.CountTuplesRead(x.rel.def.OID, seq, 1) }
+// countRead counts n rows returned by a sequential scan (seq) or fetched
+// through an index; a scan adds its count once, when it is closed.
+func (x *execCtx) countRead(seq bool, n int64) { x.s.e.stats.CountTuplesRead(x.rel.def.OID, seq, n) }
 
 // endXactStats applies the transaction's row counts.
 func (s *Session) endXactStats(commit bool) {
