@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 // RelWAL is the WAL one table (or one record type of it) caused during a
@@ -260,8 +261,7 @@ func readWALRelView(ctx context.Context, c *pgx.Conn) ([]RelWAL, error) {
 			if !ok {
 				return 0
 			}
-			f, _ := strconv.ParseFloat(fmt.Sprint(vals[i]), 64)
-			return f
+			return toFloat(vals[i])
 		}
 		r.Records, r.FPI, r.Bytes, r.PagesDirtied = num("records"), num("fpi"), num("bytes"), num("dirtied")
 		out = append(out, r)
@@ -400,4 +400,27 @@ func (a *walAcc) result(names map[string]string) []RelWAL {
 		}
 	}
 	return out
+}
+
+// toFloat reads a numeric value of any of the types pgx decodes columns
+// into (wal_bytes is numeric, the counters int8).
+func toFloat(v any) float64 {
+	switch x := v.(type) {
+	case nil:
+		return 0
+	case pgtype.Numeric:
+		f, err := x.Float64Value()
+		if err != nil || !f.Valid {
+			return 0
+		}
+		return f.Float64
+	case int64:
+		return float64(x)
+	case int32:
+		return float64(x)
+	case float64:
+		return x
+	}
+	f, _ := strconv.ParseFloat(fmt.Sprint(v), 64)
+	return f
 }

@@ -187,10 +187,25 @@ func tpccMain(cmd string, args []string) (err error) {
 			if *txns > 0 {
 				d = 0
 			}
+			sc, err := connect(ctx)
+			if err != nil {
+				return err
+			}
+			defer sc.Close(ctx)
+			before, err := tpcc.ReadTableState(ctx, sc)
+			if err != nil {
+				r.note("table state before the run: " + err.Error())
+			}
 			res, err := tpcc.Run(ctx, connect, tpcc.RunOptions{Terminals: def(terminals, 4), Duration: d, Txns: *txns,
 				Seed: *seed, RollbackPct: *rollback})
 			if err != nil {
 				return err
+			}
+			r.txns = float64(res.Total())
+			if before != nil {
+				if err := runLayoutFigures(ctx, sc, before, r); err != nil {
+					r.note("layout after the run: " + err.Error())
+				}
 			}
 			if res.FirstErr != nil {
 				r.note("first error: " + res.FirstErr.Error())
@@ -333,6 +348,9 @@ func tpccMain(cmd string, args []string) (err error) {
 			if perr != nil {
 				f.run.note(fmt.Sprintf("%s: WAL per table (%s): %v", t.Name, probe.Source, perr))
 			}
+			if r.txns > 0 {
+				allocatorWAL(r, rels)
+			}
 			for _, rw := range rels {
 				f.run.WALRel = append(f.run.WALRel, WALRelRow{Target: t.Name, Phase: phase + " (" + probe.Source + ")", RelWAL: rw})
 			}
@@ -434,6 +452,7 @@ type result struct {
 	vals    map[string]cell
 	notes   []string
 	layouts []Layout
+	txns    float64 // run: transactions completed (for figures per 1,000)
 }
 
 type cell struct {

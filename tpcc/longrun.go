@@ -1,0 +1,135 @@
+package tpcc
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// AllocatorTables are the tables whose layout the free-space policy
+// decides during a run: the ones that receive inserts, or updates that
+// may leave their page. bmsql_stock and bmsql_customer are updated in
+// place (HOT) and their pages are chosen by the load alone.
+var AllocatorTables = []string{"bmsql_order_line", "bmsql_oorder", "bmsql_new_order", "bmsql_history",
+	"bmsql_district", "bmsql_warehouse"}
+
+// TableState is what a long run compares before and after: each table's
+// size in blocks and how often it has been vacuumed, and each district's
+// next order number (orders from it on were entered by the run).
+type TableState struct {
+	Blocks      map[string]int64
+	Vacuums     map[string]int64 // VACUUM statements (pg_stat_user_tables.vacuum_count)
+	AutoVacuums map[string]int64 // autovacuum runs (autovacuum_count)
+	NextOrder   map[[2]int32]int32
+}
+
+// ReadTableState reads the state of every bmsql_* table on c, from
+// pg_relation_size, pg_stat_user_tables and bmsql_district, which both
+// minipg and PostgreSQL have. The statistics of the tables of the current
+// schema are taken: on PostgreSQL, where several schemas may hold
+// bmsql_* tables, pg_stat_user_tables is filtered by schemaname.
+func ReadTableState(ctx context.Context, c *pgx.Conn) (*TableState, error) {
+	s := &TableState{Blocks: map[string]int64{}, Vacuums: map[string]int64{}, AutoVacuums: map[string]int64{},
+		NextOrder: map[[2]int32]int32{}}
+	for _, t := range Tables {
+		var size int64
+		if err := c.QueryRow(ctx, "SELECT pg_relation_size('"+t.Name+"')").Scan(&size); err != nil {
+			return nil, fmt.Errorf("pg_relation_size(%s): %w", t.Name, err)
+		}
+		s.Blocks[t.Name] = size / 8192
+	}
+	var schema string
+	if err := c.QueryRow(ctx, "SELECT current_schema()").Scan(&schema); err != nil {
+		return nil, fmt.Errorf("current_schema(): %w", err)
+	}
+	rows, err := c.Query(ctx, "SELECT relname, vacuum_count, autovacuum_count FROM pg_stat_user_tables "+
+		"WHERE schemaname = $1 AND relname LIKE 'bmsql%'", schema)
+	if err != nil {
+		return nil, fmt.Errorf("pg_stat_user_tables: %w", err)
+	}
+	for rows.Next() {
+		var name string
+		var v, av int64
+		if err := rows.Scan(&name, &v, &av); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		s.Vacuums[name], s.AutoVacuums[name] = v, av
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("pg_stat_user_tables: %w", err)
+	}
+	rows, err = c.Query(ctx, "SELECT d_w_id, d_id, d_next_o_id FROM bmsql_district")
+	if err != nil {
+		return nil, fmt.Errorf("bmsql_district: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var w, d, next int32
+		if err := rows.Scan(&w, &d, &next); err != nil {
+			return nil, err
+		}
+		s.NextOrder[[2]int32{w, d}] = next
+	}
+	return s, rows.Err()
+}
+
+// RunLayout is the layout a run left, measured at its end from the
+// tables' ctids.
+type RunLayout struct {
+	All Locality // every order's lines
+	New Locality // the lines of the orders the run entered
+	// Rows the run inserted into each table and how many of them are on
+	// blocks that existed before the run (where a free space map fed by
+	// VACUUM sends them). Rows the run inserted and later deleted (a
+	// delivered new_order) are not seen.
+	Inserted, PreRun map[string]int
+}
+
+// MeasureRunLayout reads the lines of every order, and the orders and new
+// orders the run entered (order number at least before's next order of
+// their district), and places them against the tables' sizes in before.
+func MeasureRunLayout(ctx context.Context, c *pgx.Conn, before *TableState) (*RunLayout, error) {
+	isNew := func(k OrderKey) bool {
+		next, ok := before.NextOrder[[2]int32{k.W, k.D}]
+		return ok && k.O >= next
+	}
+	out := &RunLayout{Inserted: map[string]int{}, PreRun: map[string]int{}}
+	lines, err := OrderLineBlocks(ctx, c, nil)
+	if err != nil {
+		return nil, fmt.Errorf("order_line ctids: %w", err)
+	}
+	out.All = ComputeLocality(lines)
+	var fresh []RowBlock
+	for _, r := range lines {
+		if isNew(r.Key) {
+			fresh = append(fresh, r)
+		}
+	}
+	out.New = ComputeLocality(fresh)
+	count := func(table string, rows []RowBlock) {
+		for _, r := range rows {
+			if !isNew(r.Key) {
+				continue
+			}
+			out.Inserted[table]++
+			if int64(r.Block) < before.Blocks[table] {
+				out.PreRun[table]++
+			}
+		}
+	}
+	count("bmsql_order_line", lines)
+	for _, q := range []struct{ table, sql string }{
+		{"bmsql_oorder", "SELECT o_w_id, o_d_id, o_id, 0, ctid FROM bmsql_oorder"},
+		{"bmsql_new_order", "SELECT no_w_id, no_d_id, no_o_id, 0, ctid FROM bmsql_new_order"},
+	} {
+		rows, err := groupBlocks(ctx, c, q.sql, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s ctids: %w", q.table, err)
+		}
+		count(q.table, rows)
+	}
+	return out, nil
+}
