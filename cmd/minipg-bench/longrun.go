@@ -84,3 +84,20 @@ func allocatorWAL(r *result, rels []tpcc.RelWAL) {
 	r.num("every relation: FPIs per 1,000 transactions", allFPI/(r.txns/1000), "%.1f")
 	r.num("every relation: WAL bytes per 1,000 transactions", allBytes/(r.txns/1000), "%.0f")
 }
+
+// deliveryFloor sets bmsql_order_line's FPIs and pages dirtied per
+// delivery against the floor the delivered orders' layout sets: the
+// distinct pages their lines occupy, each of which the pass must dirty
+// (a page stays dirty until written, so it counts once) and log once.
+func deliveryFloor(r *result, rels []tpcc.RelWAL) {
+	for _, rw := range rels {
+		if rw.RecordType != "" || rw.Rel != "bmsql_order_line" {
+			continue
+		}
+		fpi, dirtied := rw.FPI/r.deliveries, rw.PagesDirtied/r.deliveries
+		r.num("order_line: FPIs per delivery", fpi, "%.3f")
+		r.num("order_line: FPIs per delivery / floor", fpi/r.floorFPI, "%.3f")
+		r.num("order_line: pages dirtied per delivery", dirtied, "%.3f")
+		r.num("order_line: pages dirtied per delivery / floor", dirtied/r.floorFPI, "%.3f")
+	}
+}

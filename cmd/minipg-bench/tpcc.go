@@ -249,6 +249,13 @@ func tpccMain(cmd string, args []string) (err error) {
 				r.num("delivered orders "+x.when+": max spread (blocks)", float64(x.l.MaxSpread), "%.0f")
 			}
 			walRows(r, res.WAL, "per transaction", t, "%.2f")
+			// The floor: the pass dirties, and logs a full-page image of,
+			// at least each distinct page the delivered orders' lines
+			// occupy (after its CHECKPOINT, within one checkpoint interval).
+			r.num("order_line blocks per delivered order", res.Before.AvgBlocks, "%.3f")
+			r.num("floor: distinct order_line blocks of the pass per delivery (FPIs)", float64(res.Before.TotalBlock)/t, "%.3f")
+			r.deliveries = t
+			r.floorFPI = float64(res.Before.TotalBlock) / t
 			return layouts(ctx, connect, r)
 		}
 	case "neworders":
@@ -350,6 +357,9 @@ func tpccMain(cmd string, args []string) (err error) {
 			}
 			if r.txns > 0 {
 				allocatorWAL(r, rels)
+			}
+			if r.deliveries > 0 {
+				deliveryFloor(r, rels)
 			}
 			for _, rw := range rels {
 				f.run.WALRel = append(f.run.WALRel, WALRelRow{Target: t.Name, Phase: phase + " (" + probe.Source + ")", RelWAL: rw})
@@ -453,6 +463,9 @@ type result struct {
 	notes   []string
 	layouts []Layout
 	txns    float64 // run: transactions completed (for figures per 1,000)
+	// delivery-pass: deliveries and the floor of order_line FPIs (and
+	// pages dirtied) per delivery
+	deliveries, floorFPI float64
 }
 
 type cell struct {
