@@ -143,6 +143,31 @@ func (p *Pool) ReadBuffer(rel RelFileNode, fork Fork, blk uint32) (*Buffer, erro
 	return b, err
 }
 
+// ResidentBuffer returns the buffer for (rel, fork, blk), pinned, when it
+// is in the pool and valid, and nil otherwise: it never reads from disk nor
+// waits for a read in progress. The caller must Release it.
+func (p *Pool) ResidentBuffer(rel RelFileNode, fork Fork, blk uint32) *Buffer {
+	if p.closed.Load() || fork >= numForks {
+		return nil
+	}
+	tag := Tag{Rel: rel, Fork: fork, Block: blk}
+	part := &p.mapping[partitionOf(tag)]
+	part.Lock()
+	defer part.Unlock()
+	id, ok := part.m[tag]
+	if !ok {
+		return nil
+	}
+	b := &p.frames[id]
+	b.hdr.Lock()
+	defer b.hdr.Unlock()
+	if !b.hdr.valid {
+		return nil
+	}
+	b.pinLocked()
+	return b
+}
+
 // ReadBufferHit is ReadBuffer that also reports whether the block was
 // already in the pool (VACUUM's cost accounting tells a hit from a miss).
 func (p *Pool) ReadBufferHit(rel RelFileNode, fork Fork, blk uint32) (b *Buffer, hit bool, err error) {

@@ -31,7 +31,8 @@ import (
 
 // relatedCandidates are the pages an update that left OldBlock tries first,
 // in order: the related blocks, then OldBlock-1, then OldBlock+1 (those
-// that exist).
+// that exist); OldBlock+1 before OldBlock-1 when only it has been changed
+// since the redo point (Request.UpperLogged).
 func (p *locality) relatedCandidates(m *Map, r Request) []uint32 {
 	if r.OldBlock == InvalidBlock {
 		return nil
@@ -48,6 +49,13 @@ func (p *locality) relatedCandidates(m *Map, r Request) []uint32 {
 	}
 	for _, b := range r.Related {
 		add(b)
+	}
+	if r.UpperLogged {
+		// The upper neighbour costs no full-page image, the lower one
+		// would.
+		add(r.OldBlock + 1)
+		add(r.OldBlock - 1)
+		return c
 	}
 	add(r.OldBlock - 1) // wraps past n for block 0
 	add(r.OldBlock + 1)

@@ -588,6 +588,16 @@ func TestLocalityRelatedFirst(t *testing.T) {
 	if c := lp.relatedCandidates(m, first); !slices.Equal(c, []uint32{1}) {
 		t.Fatalf("candidates of block 0: %v, want [1]", c)
 	}
+	// The neighbours: the lower one first, unless only the upper one has
+	// been changed since the redo point.
+	nb := Request{Need: 120, Target: InvalidBlock, OldBlock: 40, Related: []uint32{40}}
+	if c := lp.relatedCandidates(m, nb); !slices.Equal(c, []uint32{39, 41}) {
+		t.Fatalf("neighbours %v, want [39 41]", c)
+	}
+	nb.UpperLogged = true
+	if c := lp.relatedCandidates(m, nb); !slices.Equal(c, []uint32{41, 39}) {
+		t.Fatalf("neighbours with the upper one logged %v, want [41 39]", c)
+	}
 	// The classic policy asks every page for the reserve.
 	if f := Fit(NewClassic(), upd, 41); f != upd.TargetFreeSpace() {
 		t.Errorf("classic Fit %d, want %d", f, upd.TargetFreeSpace())

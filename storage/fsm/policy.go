@@ -42,6 +42,12 @@ type Request struct {
 	// statement is about to update, and of the pages it put moved versions
 	// on. Nil for inserts; policies other than locality ignore it.
 	Related []uint32
+	// UpperLogged is set, for such an UPDATE, when the old block's upper
+	// neighbour has been changed since the last checkpoint's redo point
+	// and its lower neighbour has not (a hint: pages found in the buffer
+	// pool only). A change of the upper one then costs no full-page
+	// image, of the lower one one more.
+	UpperLogged bool
 	// Bulk is set for COPY / multi-insert with a BulkInsertState.
 	Bulk bool
 	// NumPages is how many pages the caller expects to fill when it has to

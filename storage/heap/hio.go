@@ -40,6 +40,9 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 	if other != nil {
 		req.OldBlock = other.Block()
 		req.Related = st.relatedBlocks(r.rel, xid)
+		if blk := other.Block(); blk > 0 {
+			req.UpperLogged = r.loggedSinceRedo(blk+1) && !r.loggedSinceRedo(blk-1)
+		}
 	}
 	blk := r.policy.Choose(r.fsm, req)
 	for {
@@ -123,4 +126,25 @@ func (r *Relation) lockForInsert(blk uint32, other *buffer.Buffer) (*buffer.Buff
 		other.Lock()
 	}
 	return buf, nil
+}
+
+// loggedSinceRedo reports whether blk's page is in the buffer pool and has
+// been changed since the last checkpoint's redo point, so that changing it
+// again costs no full-page image. A hint: a page not in the pool, or one
+// that goes away meanwhile, counts as not logged. The caller holds no
+// buffer content lock.
+func (r *Relation) loggedSinceRedo(blk uint32) bool {
+	if r.wal == nil {
+		return false
+	}
+	buf := r.pool.ResidentBuffer(r.rel, buffer.MainFork, blk)
+	if buf == nil {
+		return false
+	}
+	defer buf.Release()
+	buf.RLock()
+	p := buf.Page()
+	logged := !page.IsNew(p) && !r.wal.NeedsFPI(page.LSN(p))
+	buf.RUnlock()
+	return logged
 }
