@@ -33,6 +33,9 @@ type Options struct {
 	// BufferSize is wal_buffers: inserted bytes beyond it are written out
 	// (not fsynced) by the inserter; 0 means 4 MiB.
 	BufferSize int
+	// Compression is wal_compression for full-page images (SetCompression
+	// changes it at run time).
+	Compression Compression
 	// NoSync is fsync=off: Flush writes but does not fsync (tests, benchmarks).
 	NoSync bool
 	// Logger receives recovery and end-of-WAL messages; nil means slog.Default().
@@ -76,6 +79,8 @@ type Log struct {
 	insertPos atomic.Uint64 // mirror of mu.insertLSN for lock-free readers
 	redo      atomic.Uint64 // RedoRecPtr; changed only with mu held
 	fpw       atomic.Bool   // full_page_writes; changed only with mu held
+	// compression is wal_compression (a Compression), read once per record.
+	compression atomic.Uint32
 
 	// w serializes writing the WAL buffer to segment files and fsyncing them.
 	w struct {
@@ -157,6 +162,7 @@ func Open(datadir string, opts Options) (*Log, error) {
 	l.w.files = map[uint64]*os.File{}
 	l.w.unsynced = map[uint64]bool{}
 	l.fpw.Store(!opts.DisableFullPageWrites)
+	l.compression.Store(uint32(opts.Compression))
 	for _, d := range []string{l.walDir, filepath.Dir(l.controlPath)} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			return nil, pgerr.FromSentinel(ErrIO, err, "could not create directory %q", d)
@@ -354,6 +360,12 @@ func (l *Log) SetFullPageWrites(on bool) {
 	l.mu.Unlock()
 }
 
+// SetCompression changes wal_compression for records inserted from now on.
+func (l *Log) SetCompression(c Compression) { l.compression.Store(uint32(c)) }
+
+// Compression returns the current wal_compression.
+func (l *Log) Compression() Compression { return Compression(l.compression.Load()) }
+
 // NeedsFPI reports whether a change to a page whose pd_lsn is pageLSN must
 // log a full-page image: full_page_writes is on and the page was last
 // changed before the current redo point. It is advisory — a checkpoint may
@@ -365,7 +377,7 @@ func (l *Log) NeedsFPI(pageLSN uint64) bool {
 
 // encodeBufs holds scratch buffers for Insert's record assembly, so that
 // a record (up to a few full-page images) costs no allocation.
-var encodeBufs = sync.Pool{New: func() any { return new([]byte) }}
+var encodeBufs = sync.Pool{New: func() any { return new(encodeScratch) }}
 
 // maxPooledEncodeBuf: larger scratch buffers (huge records) are not kept.
 const maxPooledEncodeBuf = 4 * page.BlockSize
@@ -391,22 +403,22 @@ func (l *Log) insert(rec *Record) (uint64, uint64, error) {
 	}
 	// The record is assembled in a reused buffer and copied into the WAL
 	// buffer under l.mu; the scratch goes back to the pool afterwards.
-	sp := encodeBufs.Get().(*[]byte)
+	sc := encodeBufs.Get().(*encodeScratch)
 	defer func() {
-		if cap(*sp) <= maxPooledEncodeBuf {
-			encodeBufs.Put(sp)
+		if cap(sc.rec) <= maxPooledEncodeBuf && cap(sc.comp) <= maxPooledEncodeBuf {
+			encodeBufs.Put(sc)
 		}
 	}()
+	comp := Compression(l.compression.Load())
 	for {
 		redo, fpw := l.redo.Load(), l.fpw.Load()
 		needImage := func(b *BlockRef) bool {
 			return b.ForceImage || (fpw && !b.WillInit && page.LSN(b.Page) <= redo)
 		}
-		buf, crc, nimg, err := encode(rec, needImage, *sp)
+		buf, crc, nimg, err := encode(rec, needImage, comp, sc)
 		if err != nil {
 			return 0, 0, err
 		}
-		*sp = buf
 		l.mu.Lock()
 		if hasPages && (l.redo.Load() != redo || l.fpw.Load() != fpw) {
 			// A checkpoint started (or full_page_writes changed) while we
