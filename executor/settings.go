@@ -9,6 +9,7 @@ import (
 
 	"minipg/pgerr"
 	"minipg/reloptions"
+	"minipg/storage/wal"
 )
 
 // gucDef describes one configuration parameter.
@@ -60,6 +61,7 @@ var gucTable = map[string]gucDef{
 	"block_size":                          {def: "8192", readOnly: roInternal},
 	"synchronous_commit":                  {def: "on"},
 	"full_page_writes":                    {def: "on"},
+	"wal_compression":                     {def: "off"},
 	"max_connections":                     {def: "100", readOnly: roPostmaster},
 	"shared_buffers":                      {def: "128MB", readOnly: roPostmaster},
 	"jit":                                 {def: "off"},
@@ -183,6 +185,13 @@ func checkGUC(name, v string) (string, error) {
 		}
 		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
 			WithHint("Available values: debug5, debug4, debug3, debug2, debug1, log, notice, warning, error.")
+	case "wal_compression":
+		c, ok := wal.ParseCompression(v)
+		if !ok {
+			return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
+				WithHint("Available values: pglz, lz4, zstd, on, off.")
+		}
+		return c.String(), nil
 	case "shared_buffers":
 		n, err := parseMemory(v)
 		if err != nil {

@@ -46,8 +46,10 @@ type engineWAL struct {
 // openWAL opens (or creates) the WAL of the data directory. It runs before
 // the buffer pool exists.
 func (e *Engine) openWAL() error {
+	comp, _ := wal.ParseCompression(e.settings["wal_compression"]) // checked by checkGUC
 	l, err := wal.Open(e.cfg.DataDir, wal.Options{
 		DisableFullPageWrites: e.settings["full_page_writes"] == "off",
+		Compression:           comp,
 		NoSync:                e.settings["fsync"] == "off",
 		Logger:                e.log,
 	})
@@ -147,10 +149,22 @@ func (e *Engine) noteCommitMode(xid uint32, synchronousCommit string) {
 
 // walSettingChanged applies a SET of a WAL setting. full_page_writes is
 // server-wide (PostgreSQL reloads it from the configuration; minipg lets
-// SET change it for everyone).
+// SET change it for everyone). wal_compression is a superuser setting that
+// PostgreSQL applies to the session's own records; minipg's heap logs
+// without knowing the session, so a SET changes the method of every
+// session's images from then on (and SHOW in other sessions still shows
+// their own value). Every minipg user is a superuser (is_superuser = on).
 func (e *Engine) walSettingChanged(name, v string) {
-	if name == "full_page_writes" && e.wal != nil {
+	if e.wal == nil {
+		return
+	}
+	switch name {
+	case "full_page_writes":
 		e.wal.log.SetFullPageWrites(v != "off")
+	case "wal_compression":
+		if c, ok := wal.ParseCompression(v); ok {
+			e.wal.log.SetCompression(c)
+		}
 	}
 }
 
