@@ -81,6 +81,7 @@ var gucTable = map[string]gucDef{
 	"listen_addresses":                    {def: "127.0.0.1", readOnly: roPostmaster},
 	"port":                                {def: "5433", readOnly: roPostmaster},
 	"data_directory":                      {def: "", readOnly: roPostmaster},
+	"debug_pprof_addr":                    {def: "", readOnly: roPostmaster}, // served by cmd/minipg
 }
 
 // RegisterSetting adds a configuration parameter (e.g. one a storage
