@@ -740,6 +740,21 @@ func TestWALViewsAndSettings(t *testing.T) {
 	if b := imageBytes(10); b < off*9/10 {
 		t.Fatalf("wal_compression reset: %d WAL bytes, %d with off", b, off)
 	}
+	// pg_stat_bgwriter: CHECKPOINT is a requested checkpoint that writes
+	// the buffers dirtied before it.
+	bgw := func() (timed, req, bufs int64) {
+		t.Helper()
+		if err := c.QueryRow(ctx, "SELECT checkpoints_timed, checkpoints_req, buffers_checkpoint FROM pg_stat_bgwriter").Scan(&timed, &req, &bufs); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t0, r0, b0 := bgw()
+	exec1(t, c, "UPDATE w SET v = 'b' WHERE id < 100")
+	exec1(t, c, "CHECKPOINT")
+	if t1, r1, b1 := bgw(); r1 != r0+1 || t1 != t0 || b1 <= b0 {
+		t.Fatalf("pg_stat_bgwriter after CHECKPOINT: timed %d -> %d, req %d -> %d, buffers_checkpoint %d -> %d", t0, t1, r0, r1, b0, b1)
+	}
 	exec1(t, c, "SET synchronous_commit = off")
 	exec1(t, c, "INSERT INTO w VALUES (1000, 'async')")
 	var dirtied int64

@@ -73,8 +73,10 @@ var gucTable = map[string]gucDef{
 	"enable_seqscan":                      {def: "on"},
 	"enable_indexscan":                    {def: "on"},
 	"default_with_oids":                   {def: "off"},
-	"checkpoint_timeout":                  {def: "5min", readOnly: roPostmaster},
-	"max_wal_size":                        {def: "1GB", readOnly: roPostmaster},
+	"checkpoint_timeout":                  {def: "5min", readOnly: roSighup},
+	"max_wal_size":                        {def: "1GB", readOnly: roSighup},
+	"min_wal_size":                        {def: "80MB", readOnly: roSighup},
+	"checkpoint_completion_target":        {def: "0.9", readOnly: roSighup},
 	"wal_level":                           {def: "replica", readOnly: roPostmaster},
 	"commit_delay":                        {def: "0"},
 	"wal_sync_method":                     {def: "fdatasync", readOnly: roPostmaster},
@@ -186,6 +188,15 @@ func checkGUC(name, v string) (string, error) {
 		}
 		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
 			WithHint("Available values: debug5, debug4, debug3, debug2, debug1, log, notice, warning, error.")
+	case "checkpoint_completion_target":
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || math.IsNaN(f) {
+			return "", bad()
+		}
+		if f < 0 || f > 1 {
+			return "", pgerr.New(pgerr.InvalidParameterValue, "%s is outside the valid range for parameter \"%s\" (0 .. 1)", strconv.FormatFloat(f, 'g', -1, 64), name)
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64), nil
 	case "wal_compression":
 		c, ok := wal.ParseCompression(v)
 		if !ok {

@@ -47,9 +47,21 @@ type engineWAL struct {
 // the buffer pool exists.
 func (e *Engine) openWAL() error {
 	comp, _ := wal.ParseCompression(e.settings["wal_compression"]) // checked by checkGUC
+	minWAL, err := parseWALSize(e.settings["min_wal_size"])
+	if err != nil {
+		return err
+	}
+	maxWAL, err := parseWALSize(e.settings["max_wal_size"])
+	if err != nil {
+		return err
+	}
+	target := e.completionTarget()
 	l, err := wal.Open(e.cfg.DataDir, wal.Options{
 		DisableFullPageWrites: e.settings["full_page_writes"] == "off",
 		Compression:           comp,
+		MinWALSize:            minWAL,
+		MaxWALSize:            maxWAL,
+		CompletionTarget:      target,
 		NoSync:                e.settings["fsync"] == "off",
 		Logger:                e.log,
 	})
@@ -58,6 +70,16 @@ func (e *Engine) openWAL() error {
 	}
 	e.wal = &engineWAL{log: l, xact: txn.NewXactLog(l)}
 	return nil
+}
+
+// completionTarget is checkpoint_completion_target as package wal takes it
+// (0 there means the default, a negative value 0).
+func (e *Engine) completionTarget() float64 {
+	t, _ := strconv.ParseFloat(e.settings["checkpoint_completion_target"], 64) // checked by checkGUC
+	if t == 0 {
+		return -1
+	}
+	return t
 }
 
 // walLog is the log, for heap.Options.WAL.
@@ -99,13 +121,18 @@ func (e *Engine) startWAL() error {
 	if err != nil {
 		return err
 	}
+	target := e.completionTarget()
 	e.wal.ckpt = e.wal.log.StartCheckpointer(wal.CheckpointerOptions{
-		Timeout: timeout,
-		MaxWAL:  maxWAL,
-		Prepare: e.checkpointOptions,
-		OnError: func(err error) { e.log.Error("checkpoint failed", "err", err) },
+		Timeout:          timeout,
+		MaxWAL:           maxWAL,
+		CompletionTarget: target,
+		Prepare:          e.checkpointOptions,
+		OnError:          func(err error) { e.log.Error("checkpoint failed", "err", err) },
 	})
 	e.SetCheckpointHook(e.wal.ckpt.Request)
+	e.bgw.mu.Lock()
+	e.bgw.reset = time.Now().UTC()
+	e.bgw.mu.Unlock()
 	return nil
 }
 

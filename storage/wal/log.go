@@ -23,9 +23,18 @@ type Options struct {
 	// DisableFullPageWrites turns full_page_writes off (SetFullPageWrites
 	// changes it at run time).
 	DisableFullPageWrites bool
-	// RecycleSegments is how many segments before the redo point are kept
-	// (renamed to future names) instead of removed; 0 means 2, < 0 none.
+	// RecycleSegments, if > 0, is how many segments before the redo point
+	// are kept (renamed to future names) instead of removed; < 0 none; 0
+	// (the default) means as PostgreSQL's XLOGfileslop decides from
+	// MinWALSize, MaxWALSize, CompletionTarget and the WAL distance
+	// between checkpoints (segment.go).
 	RecycleSegments int
+	// MinWALSize and MaxWALSize are min_wal_size and max_wal_size in
+	// bytes (0: 80 MB and 1 GB); CompletionTarget is
+	// checkpoint_completion_target (0: 0.9; negative: 0). The Checkpointer has its own
+	// copies for its triggers and pacing.
+	MinWALSize, MaxWALSize int64
+	CompletionTarget       float64
 	// WriterDelay is wal_writer_delay: how often a background goroutine
 	// flushes WAL inserted but not flushed (asynchronous commits); 0 means
 	// 200ms, < 0 disables it.
@@ -52,6 +61,14 @@ type Stats struct {
 	Flushes int64 // group flushes (leader write+fsync rounds); commits/Flushes is the group size
 	// Checkpoints completed.
 	Checkpoints int64
+	// pg_stat_bgwriter: checkpoints started because checkpoint_timeout
+	// passed (skipped ones included, as PostgreSQL counts them) and on
+	// request (CHECKPOINT, WAL volume); time spent writing and syncing
+	// their buffers; buffers they wrote.
+	CheckpointsTimed, CheckpointsReq int64
+	CheckpointWriteTime              time.Duration
+	CheckpointSyncTime               time.Duration
+	BuffersCheckpoint                int64
 }
 
 // Log is the write-ahead log of one data directory. All methods are safe for
@@ -118,8 +135,15 @@ type Log struct {
 
 	stats struct {
 		records, fpi, bytes, write, sync, flushes, checkpoints atomic.Int64
+		// pg_stat_bgwriter's checkpoint counters (times in nanoseconds)
+		ckptTimed, ckptReq, ckptWriteTime, ckptSyncTime, buffersCheckpoint atomic.Int64
 	}
-	relStats relStats // per-relation counters (relstats.go)
+	// ckptDistance is CheckPointDistanceEstimate (bytes of WAL between
+	// checkpoints' redo points) and prevRedo the last redo point; both
+	// under ckptMu.
+	ckptDistance float64
+	prevRedo     uint64
+	relStats     relStats // per-relation counters (relstats.go)
 
 	closed  atomic.Bool
 	stop    chan struct{}
@@ -136,8 +160,17 @@ type Log struct {
 // mistaken for records), and positions the insert point there. The caller
 // then registers redo functions and calls Recover before inserting.
 func Open(datadir string, opts Options) (*Log, error) {
-	if opts.RecycleSegments == 0 {
-		opts.RecycleSegments = 2
+	if opts.MinWALSize <= 0 {
+		opts.MinWALSize = 80 << 20
+	}
+	if opts.MaxWALSize <= 0 {
+		opts.MaxWALSize = 1 << 30
+	}
+	switch {
+	case opts.CompletionTarget == 0 || opts.CompletionTarget > 1:
+		opts.CompletionTarget = 0.9
+	case opts.CompletionTarget < 0:
+		opts.CompletionTarget = 0
 	}
 	if opts.WriterDelay == 0 {
 		opts.WriterDelay = 200 * time.Millisecond
@@ -653,7 +686,11 @@ func (l *Log) Stats() Stats {
 	return Stats{
 		Records: l.stats.records.Load(), FPI: l.stats.fpi.Load(), Bytes: l.stats.bytes.Load(),
 		Write: l.stats.write.Load(), Sync: l.stats.sync.Load(), Flushes: l.stats.flushes.Load(),
-		Checkpoints: l.stats.checkpoints.Load(),
+		Checkpoints:      l.stats.checkpoints.Load(),
+		CheckpointsTimed: l.stats.ckptTimed.Load(), CheckpointsReq: l.stats.ckptReq.Load(),
+		CheckpointWriteTime: time.Duration(l.stats.ckptWriteTime.Load()),
+		CheckpointSyncTime:  time.Duration(l.stats.ckptSyncTime.Load()),
+		BuffersCheckpoint:   l.stats.buffersCheckpoint.Load(),
 	}
 }
 
