@@ -514,15 +514,25 @@ func TestCrashRecovery(t *testing.T) {
 	if testing.Short() {
 		seeds = 1
 	}
-	for _, mode := range modes {
+	// wal_compression rotates over the modes and seeds (every setting
+	// is crashed in -short too), and changes at each restart, so that
+	// recovery replays images written with another setting than its own.
+	compressions := []string{"off", "lz4", "zstd"}
+	for mi, mode := range modes {
 		for seed := 1; seed <= seeds; seed++ {
-			t.Run(fmt.Sprintf("%s/seed=%d", mode, seed), func(t *testing.T) {
+			comp := compressions[(mi+seed)%len(compressions)]
+			t.Run(fmt.Sprintf("%s/seed=%d/wal_compression=%s", mode, seed, comp), func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(uint64(seed), uint64(len(mode))))
 				dir := t.TempDir()
-				settings := []string{"checkpoint_timeout=1s", "max_wal_size=4MB"}
+				base := []string{"checkpoint_timeout=1s", "max_wal_size=4MB"}
 				if mode == "async" {
-					settings = append(settings, "synchronous_commit=off")
+					base = append(base, "synchronous_commit=off")
 				}
+				withComp := func(cycle int) []string {
+					c := compressions[(mi+seed+cycle)%len(compressions)]
+					return append(append([]string(nil), base...), "wal_compression="+c)
+				}
+				settings := withComp(0)
 				s := startServer(t, dir, settings...)
 				setup(t, s)
 				logs := make([]*clientLog, nClients)
@@ -532,6 +542,7 @@ func TestCrashRecovery(t *testing.T) {
 				truncations := 0
 				for cycle := 0; cycle < 2; cycle++ {
 					truncations += runUntilKill(t, s, mode, rng, logs)
+					settings = withComp(cycle + 1)
 					s = startServer(t, dir, settings...)
 					if !strings.Contains(s.log.String(), "heap check passed") {
 						t.Fatalf("restarted server did not check the heap:\n%s", s.log)
@@ -698,6 +709,52 @@ func TestWALViewsAndSettings(t *testing.T) {
 		t.Fatalf("full_page_writes = off still logged %d images", f3-f2)
 	}
 	exec1(t, c, "SET full_page_writes = on")
+	// wal_compression: the same change after a checkpoint (one image of
+	// the same page) takes fewer WAL bytes with lz4 and zstd than with off.
+	imageBytes := func(id int) int64 {
+		t.Helper()
+		stat := func() (fpi, bytes int64) {
+			t.Helper()
+			if err := c.QueryRow(ctx, "SELECT wal_fpi, wal_bytes::bigint FROM pg_stat_wal").Scan(&fpi, &bytes); err != nil {
+				t.Fatal(err)
+			}
+			return fpi, bytes
+		}
+		exec1(t, c, "CHECKPOINT")
+		fa, ba := stat()
+		exec1(t, c, "UPDATE w SET v = 'c' WHERE id = $1", id)
+		fb, bb := stat()
+		if fb != fa+1 {
+			t.Fatalf("update after CHECKPOINT logged %d images", fb-fa)
+		}
+		return bb - ba
+	}
+	off := imageBytes(3)
+	for i, m := range []string{"lz4", "zstd", "on"} {
+		exec1(t, c, "SET wal_compression = "+m)
+		if b := imageBytes(4 + i); b >= off*3/4 {
+			t.Fatalf("wal_compression = %s: %d WAL bytes for an update with an image, %d with off", m, b, off)
+		}
+	}
+	exec1(t, c, "RESET wal_compression")
+	if b := imageBytes(10); b < off*9/10 {
+		t.Fatalf("wal_compression reset: %d WAL bytes, %d with off", b, off)
+	}
+	// pg_stat_bgwriter: CHECKPOINT is a requested checkpoint that writes
+	// the buffers dirtied before it.
+	bgw := func() (timed, req, bufs int64) {
+		t.Helper()
+		if err := c.QueryRow(ctx, "SELECT checkpoints_timed, checkpoints_req, buffers_checkpoint FROM pg_stat_bgwriter").Scan(&timed, &req, &bufs); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t0, r0, b0 := bgw()
+	exec1(t, c, "UPDATE w SET v = 'b' WHERE id < 100")
+	exec1(t, c, "CHECKPOINT")
+	if t1, r1, b1 := bgw(); r1 != r0+1 || t1 != t0 || b1 <= b0 {
+		t.Fatalf("pg_stat_bgwriter after CHECKPOINT: timed %d -> %d, req %d -> %d, buffers_checkpoint %d -> %d", t0, t1, r0, r1, b0, b1)
+	}
 	exec1(t, c, "SET synchronous_commit = off")
 	exec1(t, c, "INSERT INTO w VALUES (1000, 'async')")
 	var dirtied int64

@@ -48,6 +48,7 @@ type Engine struct {
 
 	checkpointHook func() error // set once before use; nil = flush + save
 	wal            *engineWAL   // write-ahead log (wal.go)
+	bgw            bgwStats     // pg_stat_bgwriter's reset baseline (bgwriter.go)
 
 	stats *pgstat.Collector    // table statistics (stats.go)
 	av    *autovacuum.Launcher // started last by Open, stopped first by Close

@@ -9,6 +9,7 @@ import (
 
 	"minipg/pgerr"
 	"minipg/reloptions"
+	"minipg/storage/wal"
 )
 
 // gucDef describes one configuration parameter.
@@ -60,6 +61,7 @@ var gucTable = map[string]gucDef{
 	"block_size":                          {def: "8192", readOnly: roInternal},
 	"synchronous_commit":                  {def: "on"},
 	"full_page_writes":                    {def: "on"},
+	"wal_compression":                     {def: "off"},
 	"max_connections":                     {def: "100", readOnly: roPostmaster},
 	"shared_buffers":                      {def: "128MB", readOnly: roPostmaster},
 	"jit":                                 {def: "off"},
@@ -71,14 +73,17 @@ var gucTable = map[string]gucDef{
 	"enable_seqscan":                      {def: "on"},
 	"enable_indexscan":                    {def: "on"},
 	"default_with_oids":                   {def: "off"},
-	"checkpoint_timeout":                  {def: "5min", readOnly: roPostmaster},
-	"max_wal_size":                        {def: "1GB", readOnly: roPostmaster},
+	"checkpoint_timeout":                  {def: "5min", readOnly: roSighup},
+	"max_wal_size":                        {def: "1GB", readOnly: roSighup},
+	"min_wal_size":                        {def: "80MB", readOnly: roSighup},
+	"checkpoint_completion_target":        {def: "0.9", readOnly: roSighup},
 	"wal_level":                           {def: "replica", readOnly: roPostmaster},
 	"commit_delay":                        {def: "0"},
 	"wal_sync_method":                     {def: "fdatasync", readOnly: roPostmaster},
 	"listen_addresses":                    {def: "127.0.0.1", readOnly: roPostmaster},
 	"port":                                {def: "5433", readOnly: roPostmaster},
 	"data_directory":                      {def: "", readOnly: roPostmaster},
+	"debug_pprof_addr":                    {def: "", readOnly: roPostmaster}, // served by cmd/minipg
 }
 
 // RegisterSetting adds a configuration parameter (e.g. one a storage
@@ -183,6 +188,22 @@ func checkGUC(name, v string) (string, error) {
 		}
 		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
 			WithHint("Available values: debug5, debug4, debug3, debug2, debug1, log, notice, warning, error.")
+	case "checkpoint_completion_target":
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || math.IsNaN(f) {
+			return "", bad()
+		}
+		if f < 0 || f > 1 {
+			return "", pgerr.New(pgerr.InvalidParameterValue, "%s is outside the valid range for parameter \"%s\" (0 .. 1)", strconv.FormatFloat(f, 'g', -1, 64), name)
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64), nil
+	case "wal_compression":
+		c, ok := wal.ParseCompression(v)
+		if !ok {
+			return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
+				WithHint("Available values: pglz, lz4, zstd, on, off.")
+		}
+		return c.String(), nil
 	case "shared_buffers":
 		n, err := parseMemory(v)
 		if err != nil {

@@ -46,8 +46,22 @@ type engineWAL struct {
 // openWAL opens (or creates) the WAL of the data directory. It runs before
 // the buffer pool exists.
 func (e *Engine) openWAL() error {
+	comp, _ := wal.ParseCompression(e.settings["wal_compression"]) // checked by checkGUC
+	minWAL, err := parseWALSize(e.settings["min_wal_size"])
+	if err != nil {
+		return err
+	}
+	maxWAL, err := parseWALSize(e.settings["max_wal_size"])
+	if err != nil {
+		return err
+	}
+	target := e.completionTarget()
 	l, err := wal.Open(e.cfg.DataDir, wal.Options{
 		DisableFullPageWrites: e.settings["full_page_writes"] == "off",
+		Compression:           comp,
+		MinWALSize:            minWAL,
+		MaxWALSize:            maxWAL,
+		CompletionTarget:      target,
 		NoSync:                e.settings["fsync"] == "off",
 		Logger:                e.log,
 	})
@@ -56,6 +70,16 @@ func (e *Engine) openWAL() error {
 	}
 	e.wal = &engineWAL{log: l, xact: txn.NewXactLog(l)}
 	return nil
+}
+
+// completionTarget is checkpoint_completion_target as package wal takes it
+// (0 there means the default, a negative value 0).
+func (e *Engine) completionTarget() float64 {
+	t, _ := strconv.ParseFloat(e.settings["checkpoint_completion_target"], 64) // checked by checkGUC
+	if t == 0 {
+		return -1
+	}
+	return t
 }
 
 // walLog is the log, for heap.Options.WAL.
@@ -97,13 +121,18 @@ func (e *Engine) startWAL() error {
 	if err != nil {
 		return err
 	}
+	target := e.completionTarget()
 	e.wal.ckpt = e.wal.log.StartCheckpointer(wal.CheckpointerOptions{
-		Timeout: timeout,
-		MaxWAL:  maxWAL,
-		Prepare: e.checkpointOptions,
-		OnError: func(err error) { e.log.Error("checkpoint failed", "err", err) },
+		Timeout:          timeout,
+		MaxWAL:           maxWAL,
+		CompletionTarget: target,
+		Prepare:          e.checkpointOptions,
+		OnError:          func(err error) { e.log.Error("checkpoint failed", "err", err) },
 	})
 	e.SetCheckpointHook(e.wal.ckpt.Request)
+	e.bgw.mu.Lock()
+	e.bgw.reset = time.Now().UTC()
+	e.bgw.mu.Unlock()
 	return nil
 }
 
@@ -147,10 +176,22 @@ func (e *Engine) noteCommitMode(xid uint32, synchronousCommit string) {
 
 // walSettingChanged applies a SET of a WAL setting. full_page_writes is
 // server-wide (PostgreSQL reloads it from the configuration; minipg lets
-// SET change it for everyone).
+// SET change it for everyone). wal_compression is a superuser setting that
+// PostgreSQL applies to the session's own records; minipg's heap logs
+// without knowing the session, so a SET changes the method of every
+// session's images from then on (and SHOW in other sessions still shows
+// their own value). Every minipg user is a superuser (is_superuser = on).
 func (e *Engine) walSettingChanged(name, v string) {
-	if name == "full_page_writes" && e.wal != nil {
+	if e.wal == nil {
+		return
+	}
+	switch name {
+	case "full_page_writes":
 		e.wal.log.SetFullPageWrites(v != "off")
+	case "wal_compression":
+		if c, ok := wal.ParseCompression(v); ok {
+			e.wal.log.SetCompression(c)
+		}
 	}
 }
 

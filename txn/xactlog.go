@@ -170,10 +170,13 @@ func (x *XactLog) Recover(m *Manager, pool *buffer.Pool, logger *slog.Logger) (R
 // checkpoint record. Call it after Recover.
 func (x *XactLog) CheckpointOptions() wal.CheckpointOptions {
 	return wal.CheckpointOptions{
-		FlushBuffers: func(uint64) error {
-			if err := x.pool.FlushAll(); err != nil {
+		FlushBuffers: func(_ uint64, p *wal.CheckpointProgress) error {
+			n, err := x.pool.FlushAllPaced(p.WriteDelay)
+			p.Written(n)
+			if err != nil {
 				return err
 			}
+			p.SyncStarting()
 			if err := x.pool.Sync(); err != nil {
 				return err
 			}

@@ -25,6 +25,8 @@
 //	                  one only loopback and Unix-socket clients, trusted)
 //	max_message_size  largest frontend message in bytes (default 1GB - 1)
 //	log_level         debug, info (default), warn or error
+//	debug_pprof_addr  host:port of a net/http/pprof listener (loopback only;
+//	                  default empty: none); see pprof.go
 //
 // SIGINT or SIGTERM stops accepting, terminates the connections, flushes
 // dirty pages (Engine.Close) and exits 0. A failed write or fsync of the WAL
@@ -306,6 +308,14 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 		time.AfterFunc(panicExitDelay, func() { os.Exit(panicExitCode) })
 	})
 	defer wal.SetPanicHandler(nil)
+
+	if v := opts.settings["debug_pprof_addr"]; v != "" {
+		stopPprof, err := startPprof(v, log)
+		if err != nil {
+			return err
+		}
+		defer stopPprof()
+	}
 
 	if err := os.MkdirAll(opts.dataDir, 0o700); err != nil {
 		return err

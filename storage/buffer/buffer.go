@@ -116,12 +116,12 @@ func (b *Buffer) Release() {
 // write so the page cannot change under it; ioMu makes a second flusher wait
 // for the first to finish, so that "clean" always means "on disk" (in the OS).
 // The WAL rule: Options.FlushWAL(pd_lsn) is called before the write.
-func (b *Buffer) flush() error {
+func (b *Buffer) flush() (wrote bool, err error) {
 	b.hdr.Lock()
 	dirty := b.hdr.dirty
 	b.hdr.Unlock()
 	if !dirty {
-		return nil
+		return false, nil
 	}
 	b.content.RLock()
 	defer b.content.RUnlock()
@@ -130,13 +130,12 @@ func (b *Buffer) flush() error {
 	b.hdr.Lock()
 	if !b.hdr.dirty || !b.hdr.valid {
 		b.hdr.Unlock()
-		return nil
+		return false, nil
 	}
 	b.hdr.dirty = false
 	tag, rs := b.hdr.tag, b.hdr.rs
 	b.hdr.Unlock()
 
-	err := error(nil)
 	if fw := b.pool.opts.FlushWAL; fw != nil {
 		if lsn := page.LSN(b.data); lsn != 0 {
 			err = fw(lsn)
@@ -149,6 +148,7 @@ func (b *Buffer) flush() error {
 		b.hdr.Lock()
 		b.hdr.dirty = true
 		b.hdr.Unlock()
+		return false, err
 	}
-	return err
+	return true, nil
 }

@@ -76,6 +76,7 @@ type Pool struct {
 	}
 	closed  atomic.Bool
 	mapping [numPartitions]partition
+	counts  struct{ alloc, backendWrites atomic.Int64 } // Counters
 
 	rels struct {
 		sync.RWMutex // protects m
@@ -242,9 +243,14 @@ func (p *Pool) loadBuffer(tag Tag, zero bool) (*Buffer, error) {
 	}
 	// Write the victim out if it is dirty (we hold a pin, so no one else can
 	// take the frame, and flushBuffer holds its content lock shared).
-	if err := victim.flush(); err != nil {
+	wrote, err := victim.flush()
+	if err != nil {
 		victim.Release()
 		return nil, err
+	}
+	p.counts.alloc.Add(1)
+	if wrote {
+		p.counts.backendWrites.Add(1)
 	}
 
 	oldTag, hadTag, oldPart, newPart := p.lockRetag(victim, tag)
@@ -454,13 +460,71 @@ func (p *Pool) flushMatching(match func(Tag) bool) error {
 		}
 		b.pinLocked()
 		b.hdr.Unlock()
-		err := b.flush()
+		_, err := b.flush()
 		b.Release()
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// FlushAllPaced writes every buffer dirty when it is called, as a
+// checkpoint's BufferSync does: it first notes which buffers are dirty (the
+// checkpoint's share; pages dirtied later are the next checkpoint's), then
+// writes them one by one, calling delay(processed, total) after each so
+// that the caller can spread the writes over time (CheckpointWriteDelay).
+// A noted buffer that was written meanwhile (evicted) is skipped. It
+// returns how many buffers it wrote. delay may be nil.
+func (p *Pool) FlushAllPaced(delay func(processed, total int)) (int, error) {
+	var ids []int32
+	for i := range p.frames {
+		b := &p.frames[i]
+		b.hdr.Lock()
+		if b.hdr.valid && b.hdr.dirty {
+			ids = append(ids, int32(i))
+		}
+		b.hdr.Unlock()
+	}
+	written := 0
+	for n, id := range ids {
+		b := &p.frames[id]
+		b.hdr.Lock()
+		if !b.hdr.valid || !b.hdr.dirty {
+			b.hdr.Unlock()
+		} else {
+			b.pinLocked()
+			b.hdr.Unlock()
+			wrote, err := b.flush()
+			b.Release()
+			if err != nil {
+				return written, err
+			}
+			if wrote {
+				written++
+			}
+		}
+		if delay != nil {
+			delay(n+1, len(ids))
+		}
+	}
+	return written, nil
+}
+
+// Counters are pool-wide buffer counts since NewPool (pg_stat_bgwriter's
+// buffers_backend and buffers_alloc).
+type Counters struct {
+	// Alloc: buffers taken for a page not in the pool (a read, an
+	// extension or a zeroed page), free-list or clock sweep.
+	Alloc int64
+	// BackendWrites: dirty victims written by the backend that needed the
+	// frame (minipg has no background writer, so every eviction write).
+	BackendWrites int64
+}
+
+// Counters returns the pool-wide counters.
+func (p *Pool) Counters() Counters {
+	return Counters{Alloc: p.counts.alloc.Load(), BackendWrites: p.counts.backendWrites.Load()}
 }
 
 // invalidate drops (without writing) every buffer whose tag matches

@@ -241,9 +241,14 @@ func (p *Pool) extendVictims(n int) []*Buffer {
 		if err != nil {
 			break
 		}
-		if err := v.flush(); err != nil {
+		wrote, err := v.flush()
+		if err != nil {
 			v.Release()
 			break
+		}
+		p.counts.alloc.Add(1)
+		if wrote {
+			p.counts.backendWrites.Add(1)
 		}
 		victims = append(victims, v)
 	}

@@ -59,7 +59,7 @@ func openWALEnv(t testing.TB, dir string, fpw bool) *walEnv {
 
 func (e *walEnv) checkpoint(t *testing.T) {
 	t.Helper()
-	if _, err := e.log.Checkpoint(wal.CheckpointOptions{FlushBuffers: func(uint64) error {
+	if _, err := e.log.Checkpoint(wal.CheckpointOptions{FlushBuffers: func(uint64, *wal.CheckpointProgress) error {
 		if err := e.pool.FlushAll(); err != nil {
 			return err
 		}

@@ -14,13 +14,46 @@ type CheckpointOptions struct {
 	Shutdown bool
 	// FlushBuffers is called once the redo point is fixed. It must write
 	// every page dirtied before redo and make it durable (buffer.Pool
-	// FlushAll + Sync), and persist whatever else the checkpoint covers
-	// (commit status). Pages it writes go through the WAL rule as usual.
-	FlushBuffers func(redo uint64) error
+	// FlushAllPaced + Sync), and persist whatever else the checkpoint
+	// covers (commit status). Pages it writes go through the WAL rule as
+	// usual. It reports to p (never nil) as it goes: p.WriteDelay after
+	// each buffer (which may sleep, to spread a checkpoint's writes),
+	// p.Written with the number of buffers written, p.SyncStarting when
+	// the writes are done and the fsyncs begin.
+	FlushBuffers func(redo uint64, p *CheckpointProgress) error
 	// Extra is stored in the checkpoint record (e.g. the next xid) and
 	// returned by LastCheckpoint after a restart.
 	Extra []byte
+
+	// pace, set by the Checkpointer for a timed or WAL-triggered
+	// checkpoint, is CheckpointWriteDelay: given the share of the buffers
+	// processed, it sleeps while the checkpoint is ahead of its schedule.
+	// nil: an immediate checkpoint, written as fast as possible.
+	pace func(progress float64)
 }
+
+// CheckpointProgress is what FlushBuffers reports to its checkpoint.
+type CheckpointProgress struct {
+	pace      func(progress float64)
+	written   int
+	syncStart time.Time
+}
+
+// WriteDelay is called after each buffer of the checkpoint is processed
+// (processed of total): a paced checkpoint sleeps here while it is ahead of
+// its schedule (PostgreSQL's CheckpointWriteDelay).
+func (p *CheckpointProgress) WriteDelay(processed, total int) {
+	if p.pace != nil && total > 0 {
+		p.pace(float64(processed) / float64(total))
+	}
+}
+
+// Written adds n to the buffers the checkpoint wrote (buffers_checkpoint).
+func (p *CheckpointProgress) Written(n int) { p.written += n }
+
+// SyncStarting marks the end of the write phase: what follows (the fsyncs)
+// counts as checkpoint_sync_time.
+func (p *CheckpointProgress) SyncStarting() { p.syncStart = time.Now() }
 
 // CheckpointInfo is what a checkpoint record holds (CheckPoint).
 //
@@ -69,7 +102,17 @@ func (l *Log) Checkpoint(o CheckpointOptions) (CheckpointInfo, error) {
 	l.mu.Unlock()
 
 	if o.FlushBuffers != nil {
-		if err := o.FlushBuffers(redo); err != nil {
+		prog := &CheckpointProgress{pace: o.pace}
+		start := time.Now()
+		err := o.FlushBuffers(redo, prog)
+		end := time.Now()
+		if prog.syncStart.IsZero() {
+			prog.syncStart = end
+		}
+		l.stats.ckptWriteTime.Add(int64(prog.syncStart.Sub(start)))
+		l.stats.ckptSyncTime.Add(int64(end.Sub(prog.syncStart)))
+		l.stats.buffersCheckpoint.Add(int64(prog.written))
+		if err != nil {
 			return CheckpointInfo{}, err
 		}
 	}
@@ -98,6 +141,7 @@ func (l *Log) Checkpoint(o CheckpointOptions) (CheckpointInfo, error) {
 	if err := writeControl(l.controlPath, &ctl); err != nil {
 		return CheckpointInfo{}, err
 	}
+	l.updateDistanceEstimate(redo)
 	l.control = ctl
 	l.ckptEnd.Store(end)
 	l.stats.checkpoints.Add(1)

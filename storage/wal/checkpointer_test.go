@@ -30,7 +30,7 @@ func TestCheckpointerRequestsRaceStop(t *testing.T) {
 		o := testOptions(nil)
 		o.WriterDelay = time.Millisecond
 		l := openTest(t, t.TempDir(), o)
-		flushBuffers := func(uint64) error { return l.Flush(l.InsertLSN()) }
+		flushBuffers := func(uint64, *CheckpointProgress) error { return l.Flush(l.InsertLSN()) }
 		c := l.StartCheckpointer(CheckpointerOptions{Poll: time.Millisecond, MaxWAL: 2 * testSegSize,
 			Prepare: func() CheckpointOptions { return CheckpointOptions{FlushBuffers: flushBuffers} }})
 

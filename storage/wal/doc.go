@@ -27,7 +27,8 @@
 //	+----------+----------+---------------------+-------+-------+---------+-----+----------+
 //	| nblocks block headers, 20 bytes each                                                 |
 //	+--------------------------------------------------------------------------------------+
-//	| for each block in order: image (BlockSize - hole_len bytes, if HAS_IMAGE), or data    |
+//	| for each block in order: image (BlockSize - hole_len bytes, or bimg_len if            |
+//	| compressed), or data_len bytes of data                                               |
 //	+--------------------------------------------------------------------------------------+
 //	| main data (the rest, up to tot_len)                                                  |
 //	+--------------------------------------------------------------------------------------+
@@ -41,11 +42,11 @@
 //
 // Block header (XLogRecordBlockHeader + XLogRecordBlockImageHeader):
 //
-//	0            4            8      9       10          12          14     16           20
-//	+------------+------------+------+-------+-----------+-----------+------+------------+
-//	| relfilenode| block      | fork | flags | hole_off  | hole_len  | 0    | data_len   |
-//	| u32        | u32        | u8   | u8    | u16       | u16       | u16  | u32        |
-//	+------------+------------+------+-------+-----------+-----------+------+------------+
+//	0            4            8      9       10          12          14         16           20
+//	+------------+------------+------+-------+-----------+-----------+----------+------------+
+//	| relfilenode| block      | fork | flags | hole_off  | hole_len  | bimg_len | data_len   |
+//	| u32        | u32        | u8   | u8    | u16       | u16       | u16      | u32        |
+//	+------------+------------+------+-------+-----------+-----------+----------+------------+
 //
 //	flags: 0x01 HAS_IMAGE   a full-page image follows
 //	       0x02 HAS_HOLE    the image leaves out [hole_off, hole_off+hole_len)
@@ -53,6 +54,15 @@
 //	       0x04 WILL_INIT   redo rebuilds the page; no image needed
 //	       0x08 HAS_DATA    data_len > 0 bytes of block data follow (never with an image:
 //	                        the image replaces the data, as in PostgreSQL)
+//	       0x10 COMPRESS_PGLZ  the image is compressed (BKPIMAGE_COMPRESS_*,
+//	       0x20 COMPRESS_LZ4   wal_compression); at most one of them, only with
+//	       0x40 COMPRESS_ZSTD  HAS_IMAGE. minipg writes LZ4 (also for pglz) and
+//	                           ZSTD; a PGLZ image is read as corrupt
+//
+//	bimg_len: 0 for an uncompressed image (it is BlockSize - hole_len bytes);
+//	          for a compressed one, the bytes stored. The image is compressed
+//	          after the hole is left out, decompresses to BlockSize - hole_len
+//	          bytes, and is stored compressed only when that is smaller.
 //
 // A checkpoint record (RmgrXLOG, InfoCheckpointOnline/Shutdown) has main
 // data: redo LSN u64, time (unix nanoseconds) i64, then the caller's Extra.

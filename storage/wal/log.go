@@ -23,9 +23,18 @@ type Options struct {
 	// DisableFullPageWrites turns full_page_writes off (SetFullPageWrites
 	// changes it at run time).
 	DisableFullPageWrites bool
-	// RecycleSegments is how many segments before the redo point are kept
-	// (renamed to future names) instead of removed; 0 means 2, < 0 none.
+	// RecycleSegments, if > 0, is how many segments before the redo point
+	// are kept (renamed to future names) instead of removed; < 0 none; 0
+	// (the default) means as PostgreSQL's XLOGfileslop decides from
+	// MinWALSize, MaxWALSize, CompletionTarget and the WAL distance
+	// between checkpoints (segment.go).
 	RecycleSegments int
+	// MinWALSize and MaxWALSize are min_wal_size and max_wal_size in
+	// bytes (0: 80 MB and 1 GB); CompletionTarget is
+	// checkpoint_completion_target (0: 0.9; negative: 0). The Checkpointer has its own
+	// copies for its triggers and pacing.
+	MinWALSize, MaxWALSize int64
+	CompletionTarget       float64
 	// WriterDelay is wal_writer_delay: how often a background goroutine
 	// flushes WAL inserted but not flushed (asynchronous commits); 0 means
 	// 200ms, < 0 disables it.
@@ -33,6 +42,9 @@ type Options struct {
 	// BufferSize is wal_buffers: inserted bytes beyond it are written out
 	// (not fsynced) by the inserter; 0 means 4 MiB.
 	BufferSize int
+	// Compression is wal_compression for full-page images (SetCompression
+	// changes it at run time).
+	Compression Compression
 	// NoSync is fsync=off: Flush writes but does not fsync (tests, benchmarks).
 	NoSync bool
 	// Logger receives recovery and end-of-WAL messages; nil means slog.Default().
@@ -49,6 +61,14 @@ type Stats struct {
 	Flushes int64 // group flushes (leader write+fsync rounds); commits/Flushes is the group size
 	// Checkpoints completed.
 	Checkpoints int64
+	// pg_stat_bgwriter: checkpoints started because checkpoint_timeout
+	// passed (skipped ones included, as PostgreSQL counts them) and on
+	// request (CHECKPOINT, WAL volume); time spent writing and syncing
+	// their buffers; buffers they wrote.
+	CheckpointsTimed, CheckpointsReq int64
+	CheckpointWriteTime              time.Duration
+	CheckpointSyncTime               time.Duration
+	BuffersCheckpoint                int64
 }
 
 // Log is the write-ahead log of one data directory. All methods are safe for
@@ -76,6 +96,8 @@ type Log struct {
 	insertPos atomic.Uint64 // mirror of mu.insertLSN for lock-free readers
 	redo      atomic.Uint64 // RedoRecPtr; changed only with mu held
 	fpw       atomic.Bool   // full_page_writes; changed only with mu held
+	// compression is wal_compression (a Compression), read once per record.
+	compression atomic.Uint32
 
 	// w serializes writing the WAL buffer to segment files and fsyncing them.
 	w struct {
@@ -113,8 +135,15 @@ type Log struct {
 
 	stats struct {
 		records, fpi, bytes, write, sync, flushes, checkpoints atomic.Int64
+		// pg_stat_bgwriter's checkpoint counters (times in nanoseconds)
+		ckptTimed, ckptReq, ckptWriteTime, ckptSyncTime, buffersCheckpoint atomic.Int64
 	}
-	relStats relStats // per-relation counters (relstats.go)
+	// ckptDistance is CheckPointDistanceEstimate (bytes of WAL between
+	// checkpoints' redo points) and prevRedo the last redo point; both
+	// under ckptMu.
+	ckptDistance float64
+	prevRedo     uint64
+	relStats     relStats // per-relation counters (relstats.go)
 
 	closed  atomic.Bool
 	stop    chan struct{}
@@ -131,8 +160,17 @@ type Log struct {
 // mistaken for records), and positions the insert point there. The caller
 // then registers redo functions and calls Recover before inserting.
 func Open(datadir string, opts Options) (*Log, error) {
-	if opts.RecycleSegments == 0 {
-		opts.RecycleSegments = 2
+	if opts.MinWALSize <= 0 {
+		opts.MinWALSize = 80 << 20
+	}
+	if opts.MaxWALSize <= 0 {
+		opts.MaxWALSize = 1 << 30
+	}
+	switch {
+	case opts.CompletionTarget == 0 || opts.CompletionTarget > 1:
+		opts.CompletionTarget = 0.9
+	case opts.CompletionTarget < 0:
+		opts.CompletionTarget = 0
 	}
 	if opts.WriterDelay == 0 {
 		opts.WriterDelay = 200 * time.Millisecond
@@ -157,6 +195,7 @@ func Open(datadir string, opts Options) (*Log, error) {
 	l.w.files = map[uint64]*os.File{}
 	l.w.unsynced = map[uint64]bool{}
 	l.fpw.Store(!opts.DisableFullPageWrites)
+	l.compression.Store(uint32(opts.Compression))
 	for _, d := range []string{l.walDir, filepath.Dir(l.controlPath)} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			return nil, pgerr.FromSentinel(ErrIO, err, "could not create directory %q", d)
@@ -354,6 +393,12 @@ func (l *Log) SetFullPageWrites(on bool) {
 	l.mu.Unlock()
 }
 
+// SetCompression changes wal_compression for records inserted from now on.
+func (l *Log) SetCompression(c Compression) { l.compression.Store(uint32(c)) }
+
+// Compression returns the current wal_compression.
+func (l *Log) Compression() Compression { return Compression(l.compression.Load()) }
+
 // NeedsFPI reports whether a change to a page whose pd_lsn is pageLSN must
 // log a full-page image: full_page_writes is on and the page was last
 // changed before the current redo point. It is advisory — a checkpoint may
@@ -365,7 +410,7 @@ func (l *Log) NeedsFPI(pageLSN uint64) bool {
 
 // encodeBufs holds scratch buffers for Insert's record assembly, so that
 // a record (up to a few full-page images) costs no allocation.
-var encodeBufs = sync.Pool{New: func() any { return new([]byte) }}
+var encodeBufs = sync.Pool{New: func() any { return new(encodeScratch) }}
 
 // maxPooledEncodeBuf: larger scratch buffers (huge records) are not kept.
 const maxPooledEncodeBuf = 4 * page.BlockSize
@@ -391,22 +436,22 @@ func (l *Log) insert(rec *Record) (uint64, uint64, error) {
 	}
 	// The record is assembled in a reused buffer and copied into the WAL
 	// buffer under l.mu; the scratch goes back to the pool afterwards.
-	sp := encodeBufs.Get().(*[]byte)
+	sc := encodeBufs.Get().(*encodeScratch)
 	defer func() {
-		if cap(*sp) <= maxPooledEncodeBuf {
-			encodeBufs.Put(sp)
+		if cap(sc.rec) <= maxPooledEncodeBuf && cap(sc.comp) <= maxPooledEncodeBuf {
+			encodeBufs.Put(sc)
 		}
 	}()
+	comp := Compression(l.compression.Load())
 	for {
 		redo, fpw := l.redo.Load(), l.fpw.Load()
 		needImage := func(b *BlockRef) bool {
 			return b.ForceImage || (fpw && !b.WillInit && page.LSN(b.Page) <= redo)
 		}
-		buf, crc, nimg, err := encode(rec, needImage, *sp)
+		buf, crc, nimg, err := encode(rec, needImage, comp, sc)
 		if err != nil {
 			return 0, 0, err
 		}
-		*sp = buf
 		l.mu.Lock()
 		if hasPages && (l.redo.Load() != redo || l.fpw.Load() != fpw) {
 			// A checkpoint started (or full_page_writes changed) while we
@@ -641,7 +686,11 @@ func (l *Log) Stats() Stats {
 	return Stats{
 		Records: l.stats.records.Load(), FPI: l.stats.fpi.Load(), Bytes: l.stats.bytes.Load(),
 		Write: l.stats.write.Load(), Sync: l.stats.sync.Load(), Flushes: l.stats.flushes.Load(),
-		Checkpoints: l.stats.checkpoints.Load(),
+		Checkpoints:      l.stats.checkpoints.Load(),
+		CheckpointsTimed: l.stats.ckptTimed.Load(), CheckpointsReq: l.stats.ckptReq.Load(),
+		CheckpointWriteTime: time.Duration(l.stats.ckptWriteTime.Load()),
+		CheckpointSyncTime:  time.Duration(l.stats.ckptSyncTime.Load()),
+		BuffersCheckpoint:   l.stats.buffersCheckpoint.Load(),
 	}
 }
 

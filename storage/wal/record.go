@@ -2,6 +2,7 @@ package wal
 
 import (
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 	"minipg/pgerr"
 
@@ -100,8 +101,12 @@ type DecodedBlock struct {
 	HasImage bool
 	HoleOff  int    // start of the hole left out of the image (pd_lower)
 	HoleLen  int    // its length (pd_upper - pd_lower); 0 = no hole
-	Image    []byte // BlockSize - HoleLen bytes; nil without an image
-	Data     []byte
+	Image    []byte // BlockSize - HoleLen bytes (decompressed); nil without an image
+	// Compressed: the image was stored compressed (wal_compression);
+	// StoredLen is how many bytes it took in the record.
+	Compressed bool
+	StoredLen  int
+	Data       []byte
 }
 
 // DecodedRecord is a record read from the log. Its slices point into a
@@ -116,6 +121,7 @@ type DecodedRecord struct {
 	TotalLen int
 	Blocks   []DecodedBlock
 	MainData []byte
+	images   []byte // room for decompressed images, reused
 }
 
 // RestoreImage writes block i's full-page image into dst (BlockSize bytes),
@@ -143,16 +149,25 @@ func pageHole(p []byte) (off, length int) {
 	return 0, 0
 }
 
+// encodeScratch holds reusable buffers for encode: the record, and for
+// compressed images the image without its hole and the compressed bytes.
+type encodeScratch struct{ rec, raw, comp []byte }
+
 // encode assembles rec (header fields that depend on the position — xl_prev
 // and the CRC — are left for finish). needImage reports, per block, whether
-// to log an image given the redo pointer. It returns the record bytes, the
-// CRC of everything after the header, and the number of images.
-func encode(rec *Record, needImage func(b *BlockRef) bool, buf []byte) ([]byte, uint32, int, error) {
+// to log an image given the redo pointer; images are compressed with comp
+// when that makes them smaller. It returns the record bytes (in sc.rec),
+// the CRC of everything after the header, and the number of images.
+func encode(rec *Record, needImage func(b *BlockRef) bool, comp Compression, sc *encodeScratch) ([]byte, uint32, int, error) {
 	if len(rec.Blocks) > MaxBlockRefs {
 		return nil, 0, 0, pgerr.FromSentinel(ErrRecordTooBig, nil, "too many block references in WAL record: %d", len(rec.Blocks))
 	}
-	type img struct{ hoff, hlen int }
+	type img struct {
+		hoff, hlen   int
+		cstart, clen int // the compressed image in sc.comp; clen 0 = stored as is
+	}
 	var imgs [MaxBlockRefs]img
+	sc.comp = sc.comp[:0]
 	var has [MaxBlockRefs]bool
 	total := RecordHeaderSize + len(rec.Blocks)*BlockHeaderSize + len(rec.MainData)
 	nimg := 0
@@ -163,8 +178,19 @@ func encode(rec *Record, needImage func(b *BlockRef) bool, buf []byte) ([]byte, 
 		}
 		if b.Page != nil && needImage(b) {
 			has[i] = true
-			imgs[i].hoff, imgs[i].hlen = pageHole(b.Page)
-			total += page.BlockSize - imgs[i].hlen
+			im := &imgs[i]
+			im.hoff, im.hlen = pageHole(b.Page)
+			n := page.BlockSize - im.hlen
+			if comp != CompressionNone {
+				sc.raw = append(append(sc.raw[:0], b.Page[:im.hoff]...), b.Page[im.hoff+im.hlen:]...)
+				start := len(sc.comp)
+				var ok bool
+				if sc.comp, ok = compressImage(comp, sc.raw, sc.comp); ok {
+					im.cstart, im.clen = start, len(sc.comp)-start
+					n = im.clen
+				}
+			}
+			total += n
 			nimg++
 			continue // the image replaces the data
 		}
@@ -173,10 +199,12 @@ func encode(rec *Record, needImage func(b *BlockRef) bool, buf []byte) ([]byte, 
 	if total > MaxRecordSize {
 		return nil, 0, 0, pgerr.FromSentinel(ErrRecordTooBig, nil, "WAL record would be %d bytes (maximum %d)", total, MaxRecordSize)
 	}
+	buf := sc.rec
 	if cap(buf) < total {
 		buf = make([]byte, total)
 	}
 	buf = buf[:total]
+	sc.rec = buf
 	le := binary.LittleEndian
 	le.PutUint32(buf[0:], uint32(total))
 	le.PutUint32(buf[4:], rec.Xid)
@@ -199,6 +227,9 @@ func encode(rec *Record, needImage func(b *BlockRef) bool, buf []byte) ([]byte, 
 			if imgs[i].hlen > 0 {
 				flags |= blkHasHole
 			}
+			if imgs[i].clen > 0 {
+				flags |= comp.flag()
+			}
 		}
 		if b.WillInit {
 			flags |= blkWillInit
@@ -213,12 +244,16 @@ func encode(rec *Record, needImage func(b *BlockRef) bool, buf []byte) ([]byte, 
 		h[9] = flags
 		le.PutUint16(h[10:], uint16(imgs[i].hoff))
 		le.PutUint16(h[12:], uint16(imgs[i].hlen))
-		le.PutUint16(h[14:], 0)
+		le.PutUint16(h[14:], uint16(imgs[i].clen)) // bimg_len: 0 unless compressed
 		le.PutUint32(h[16:], uint32(dlen))
 		pos += BlockHeaderSize
 	}
 	for i := range rec.Blocks {
 		b := &rec.Blocks[i]
+		if has[i] && imgs[i].clen > 0 {
+			pos += copy(buf[pos:], sc.comp[imgs[i].cstart:imgs[i].cstart+imgs[i].clen])
+			continue
+		}
 		if has[i] {
 			pos += copy(buf[pos:], b.Page[:imgs[i].hoff])
 			pos += copy(buf[pos:], b.Page[imgs[i].hoff+imgs[i].hlen:])
@@ -260,10 +295,11 @@ func decode(buf []byte, lsn uint64, r *DecodedRecord) string {
 	if got := headerCRC(buf, crc32.Update(0, castagnoli, buf[RecordHeaderSize:]), lsn); got != want {
 		return "incorrect resource manager data checksum"
 	}
+	images := r.images
 	*r = DecodedRecord{
 		LSN: lsn, EndLSN: lsn + uint64(total), Prev: le.Uint64(buf[8:]),
 		Info: buf[16], Rmgr: RmgrID(buf[17]), Xid: le.Uint32(buf[4:]), TotalLen: total,
-		Blocks: r.Blocks[:0],
+		Blocks: r.Blocks[:0], images: images[:0],
 	}
 	nblk := int(buf[18])
 	if nblk > MaxBlockRefs || buf[19] != 0 {
@@ -273,7 +309,8 @@ func decode(buf []byte, lsn uint64, r *DecodedRecord) string {
 	if pos+nblk*BlockHeaderSize > total {
 		return "block headers beyond end of record"
 	}
-	var dlens [MaxBlockRefs]int
+	var dlens, clens [MaxBlockRefs]int
+	var cflags [MaxBlockRefs]byte
 	for i := 0; i < nblk; i++ {
 		h := buf[pos : pos+BlockHeaderSize]
 		flags := h[9]
@@ -283,9 +320,15 @@ func decode(buf []byte, lsn uint64, r *DecodedRecord) string {
 			HoleOff: int(le.Uint16(h[10:])), HoleLen: int(le.Uint16(h[12:])),
 		}
 		dlens[i] = int(le.Uint32(h[16:]))
+		clens[i] = int(le.Uint16(h[14:]))
+		cflags[i] = flags & blkCompressMask
+		b.Compressed = cflags[i] != 0
 		switch {
-		case flags&^blkFlagMask != 0 || b.Fork > buffer.FSMFork || le.Uint16(h[14:]) != 0:
+		case flags&^(blkFlagMask|blkCompressMask) != 0 || b.Fork > buffer.FSMFork:
 			return "invalid block header"
+		case cflags[i] != 0 && (!b.HasImage || clens[i] == 0 || cflags[i]&(cflags[i]-1) != 0),
+			cflags[i] == 0 && clens[i] != 0:
+			return "invalid block image compression flags"
 		case (flags&blkHasHole != 0) != (b.HoleLen > 0) || (!b.HasImage && (b.HoleLen != 0 || b.HoleOff != 0)):
 			return "invalid block image flags"
 		case b.HoleOff+b.HoleLen > page.BlockSize:
@@ -298,11 +341,32 @@ func decode(buf []byte, lsn uint64, r *DecodedRecord) string {
 	}
 	for i := range r.Blocks {
 		b := &r.Blocks[i]
-		if b.HasImage {
+		switch {
+		case b.HasImage && b.Compressed:
+			n := clens[i]
+			if pos+n > total {
+				return "block image beyond end of record"
+			}
+			b.StoredLen = n
+			// Decompressed into the record's own buffer: the slices of
+			// earlier blocks must stay valid, so reserve each block's room.
+			want := page.BlockSize - b.HoleLen
+			if r.images == nil {
+				r.images = make([]byte, 0, MaxBlockRefs*page.BlockSize) // room for every block's image
+			}
+			dst := r.images[len(r.images) : len(r.images)+want : len(r.images)+want]
+			if err := decompressImage(cflags[i], buf[pos:pos+n], dst); err != nil {
+				return fmt.Sprintf("could not decompress image of block %d: %v", i, err)
+			}
+			r.images = r.images[:len(r.images)+want]
+			b.Image = dst
+			pos += n
+		case b.HasImage:
 			n := page.BlockSize - b.HoleLen
 			if pos+n > total {
 				return "block image beyond end of record"
 			}
+			b.StoredLen = n
 			b.Image = buf[pos : pos+n : pos+n]
 			pos += n
 		}

@@ -2,6 +2,7 @@ package wal
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -97,8 +98,9 @@ func (l *Log) segFileLocked(segno uint64) (*os.File, error) {
 
 // removeOldSegments recycles or removes the segments wholly before redo
 // (RemoveOldXlogFiles). Recycled segments are renamed to future segment
-// numbers, up to Options.RecycleSegments of them; their stale contents are
-// harmless because every record's CRC covers its own LSN.
+// numbers, as many as keepRecycled allows (PostgreSQL's XLOGfileslop, or
+// Options.RecycleSegments); their stale contents are harmless because
+// every record's CRC covers its own LSN.
 func (l *Log) removeOldSegments(redo uint64) (removed, recycled int, err error) {
 	l.w.Lock()
 	defer l.w.Unlock()
@@ -130,7 +132,7 @@ func (l *Log) removeOldSegments(redo uint64) (removed, recycled int, err error) 
 			f.Close()
 			delete(l.w.files, s)
 		}
-		if future < l.opts.RecycleSegments {
+		if l.keepRecycled(future, highest, redo) {
 			highest++
 			if err := os.Rename(l.segPath(s), l.segPath(highest)); err != nil {
 				return removed, recycled, pgerr.FromSentinel(ErrIO, err, "could not recycle WAL segment %q", l.segPath(s))
@@ -152,6 +154,49 @@ func (l *Log) removeOldSegments(redo uint64) (removed, recycled int, err error) 
 		}
 	}
 	return removed, recycled, syncDir(l.walDir)
+}
+
+// keepRecycled reports whether an old segment is renamed to the next future
+// name (highest+1) rather than removed, with future segments already ahead
+// of the insert position. With RecycleSegments > 0 it keeps that many; by
+// default PostgreSQL's XLOGfileslop: future segments up to the redo point
+// plus (1 + checkpoint_completion_target) x the estimated WAL between
+// checkpoints (+10%), but at least to redo + min_wal_size and at most to
+// redo + max_wal_size. l.w and ckptMu are held.
+func (l *Log) keepRecycled(future int, highest, redo uint64) bool {
+	switch {
+	case l.opts.RecycleSegments < 0:
+		return false
+	case l.opts.RecycleSegments > 0:
+		return future < l.opts.RecycleSegments
+	}
+	return highest+1 <= l.recycleSegNo(redo)
+}
+
+// recycleSegNo is XLOGfileslop: the highest segment number worth keeping
+// ready after a checkpoint whose redo point is redo.
+func (l *Log) recycleSegNo(redo uint64) uint64 {
+	seg := uint64(l.segSize)
+	minSeg := redo/seg + uint64(l.opts.MinWALSize)/seg - 1
+	maxSeg := redo/seg + uint64(l.opts.MaxWALSize)/seg - 1
+	distance := (1 + l.opts.CompletionTarget) * l.ckptDistance * 1.10
+	n := uint64(math.Ceil((float64(redo) + distance) / float64(seg)))
+	return min(max(n, minSeg), maxSeg)
+}
+
+// updateDistanceEstimate is UpdateCheckPointDistanceEstimate: the WAL
+// between two checkpoints' redo points, rising at once and decaying slowly
+// (90% old, 10% new). ckptMu is held.
+func (l *Log) updateDistanceEstimate(redo uint64) {
+	if l.prevRedo != 0 && redo > l.prevRedo {
+		n := float64(redo - l.prevRedo)
+		if l.ckptDistance < n {
+			l.ckptDistance = n
+		} else {
+			l.ckptDistance = 0.9*l.ckptDistance + 0.1*n
+		}
+	}
+	l.prevRedo = redo
 }
 
 func syncDir(dir string) error {

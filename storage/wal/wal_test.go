@@ -530,7 +530,7 @@ func TestCheckpointControlFileAndRecycling(t *testing.T) {
 	}
 	fill(8 * testSegSize)
 	flushed := false
-	ck, err := l.Checkpoint(CheckpointOptions{Extra: []byte("nextxid=42"), FlushBuffers: func(redo uint64) error {
+	ck, err := l.Checkpoint(CheckpointOptions{Extra: []byte("nextxid=42"), FlushBuffers: func(redo uint64, _ *CheckpointProgress) error {
 		flushed = redo == l.RedoLSN()
 		return nil
 	}})
@@ -670,7 +670,7 @@ func TestRecoveryWithBufferPoolAndTornPage(t *testing.T) {
 	}
 	// Checkpoint: pages on disk, redo point moves; the next change of each
 	// page carries an image.
-	if _, err := l.Checkpoint(CheckpointOptions{FlushBuffers: func(uint64) error {
+	if _, err := l.Checkpoint(CheckpointOptions{FlushBuffers: func(uint64, *CheckpointProgress) error {
 		if err := pool.FlushAll(); err != nil {
 			return err
 		}
@@ -818,7 +818,7 @@ func TestCheckpointerVolumeAndRequest(t *testing.T) {
 	calls := 0
 	c := l.StartCheckpointer(CheckpointerOptions{MaxWAL: 4 * testSegSize, Poll: time.Millisecond,
 		Prepare: func() CheckpointOptions {
-			return CheckpointOptions{FlushBuffers: func(uint64) error {
+			return CheckpointOptions{FlushBuffers: func(uint64, *CheckpointProgress) error {
 				mu.Lock()
 				calls++
 				mu.Unlock()
@@ -833,8 +833,10 @@ func TestCheckpointerVolumeAndRequest(t *testing.T) {
 	if before < 1 {
 		t.Fatal("requested checkpoint did not run")
 	}
-	// Write more than MaxWAL/2 since the redo point: a checkpoint follows.
-	for l.InsertLSN()-l.RedoLSN() <= 2*testSegSize {
+	// Write more than MaxWAL / (1 + checkpoint_completion_target) since the
+	// redo point: a checkpoint follows, counted as requested.
+	reqBefore := l.Stats().CheckpointsReq
+	for float64(l.InsertLSN()-l.RedoLSN()) <= 4*testSegSize/1.9 {
 		if _, err := l.Insert(&Record{Rmgr: RmgrHeap, MainData: make([]byte, 1000)}); err != nil {
 			t.Fatal(err)
 		}
@@ -843,6 +845,9 @@ func TestCheckpointerVolumeAndRequest(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	c.Stop()
+	if st := l.Stats(); st.CheckpointsReq <= reqBefore || st.CheckpointsTimed != 0 {
+		t.Fatalf("WAL-triggered checkpoint counted as %+v", st)
+	}
 	if err := c.Request(); !errors.Is(err, ErrClosed) {
 		t.Fatalf("request after stop: %v", err)
 	}
