@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"minipg/tpcc"
 )
 
 // jtpccStatements are the SELECTs of BenchmarkSQL 5's
@@ -18,23 +20,23 @@ var jtpccStatements = []struct {
 	sql  string
 	args []any
 }{
-	{"SELECT c_discount, c_last, c_credit, w_tax     FROM bmsql_customer     JOIN bmsql_warehouse ON (w_id = c_w_id)     WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3", []any{1, 2, 3}},
-	{"SELECT d_tax, d_next_o_id     FROM bmsql_district     WHERE d_w_id = $1 AND d_id = $2     FOR UPDATE", []any{1, 2}},
-	{"SELECT s_quantity, s_data,        s_dist_01, s_dist_02, s_dist_03, s_dist_04,        s_dist_05, s_dist_06, s_dist_07, s_dist_08,        s_dist_09, s_dist_10     FROM bmsql_stock     WHERE s_w_id = $1 AND s_i_id = $2     FOR UPDATE", []any{1, 7}},
-	{"SELECT i_price, i_name, i_data     FROM bmsql_item     WHERE i_id = $1", []any{7}},
-	{"SELECT w_name, w_street_1, w_street_2, w_city,        w_state, w_zip     FROM bmsql_warehouse     WHERE w_id = $1 ", []any{2}},
-	{"SELECT d_name, d_street_1, d_street_2, d_city,        d_state, d_zip     FROM bmsql_district     WHERE d_w_id = $1 AND d_id = $2", []any{2, 3}},
-	{"SELECT c_id     FROM bmsql_customer     WHERE c_w_id = $1 AND c_d_id = $2 AND c_last = $3     ORDER BY c_first", []any{1, 1, "OUGHT"}},
-	{"SELECT c_first, c_middle, c_last, c_street_1, c_street_2,        c_city, c_state, c_zip, c_phone, c_since, c_credit,        c_credit_lim, c_discount, c_balance     FROM bmsql_customer     WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3     FOR UPDATE", []any{1, 1, 4}},
-	{"SELECT c_data     FROM bmsql_customer     WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3", []any{1, 1, 4}},
-	{"SELECT c_first, c_middle, c_last, c_balance     FROM bmsql_customer     WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3", []any{2, 1, 2}},
-	{"SELECT o_id, o_entry_d, o_carrier_id     FROM bmsql_oorder     WHERE o_w_id = $1 AND o_d_id = $2 AND o_c_id = $3       AND o_id = (          SELECT max(o_id)               FROM bmsql_oorder               WHERE o_w_id = $4 AND o_d_id = $5 AND o_c_id = $6          )", []any{2, 1, 2, 2, 1, 2}},
-	{"SELECT ol_i_id, ol_supply_w_id, ol_quantity,        ol_amount, ol_delivery_d     FROM bmsql_order_line     WHERE ol_w_id = $1 AND ol_d_id = $2 AND ol_o_id = $3     ORDER BY ol_w_id, ol_d_id, ol_o_id, ol_number", []any{2, 1, 5}},
-	{"SELECT count(*) AS low_stock FROM (    SELECT s_w_id, s_i_id, s_quantity         FROM bmsql_stock         WHERE s_w_id = $1 AND s_quantity < $2 AND s_i_id IN (            SELECT ol_i_id                 FROM bmsql_district                 JOIN bmsql_order_line ON ol_w_id = d_w_id                  AND ol_d_id = d_id                  AND ol_o_id >= d_next_o_id - 20                  AND ol_o_id < d_next_o_id                 WHERE d_w_id = $3 AND d_id = $4         )     ) AS L", []any{1, 20, 1, 2}},
-	{"SELECT count(*) AS low_stock FROM (    SELECT s_w_id, s_i_id, s_quantity         FROM bmsql_stock         WHERE s_w_id = $1 AND s_quantity < $2 AND s_i_id IN (            SELECT ol_i_id                 FROM bmsql_district                 JOIN bmsql_order_line ON ol_w_id = d_w_id                  AND ol_d_id = d_id                  AND ol_o_id >= d_next_o_id - 20                  AND ol_o_id < d_next_o_id                 WHERE d_w_id = $3 AND d_id = $4         )     ) AS L", []any{2, 15, 2, 3}},
-	{"SELECT no_o_id     FROM bmsql_new_order     WHERE no_w_id = $1 AND no_d_id = $2     ORDER BY no_o_id ASC", []any{1, 3}},
-	{"SELECT o_c_id     FROM bmsql_oorder     WHERE o_w_id = $1 AND o_d_id = $2 AND o_id = $3", []any{1, 3, 5}},
-	{"SELECT sum(ol_amount) AS sum_ol_amount     FROM bmsql_order_line     WHERE ol_w_id = $1 AND ol_d_id = $2 AND ol_o_id = $3", []any{1, 3, 5}},
+	{tpcc.StmtNewOrderSelectWhseCust, []any{1, 2, 3}},
+	{tpcc.StmtNewOrderSelectDist, []any{1, 2}},
+	{tpcc.StmtNewOrderSelectStock, []any{1, 7}},
+	{tpcc.StmtNewOrderSelectItem, []any{7}},
+	{tpcc.StmtPaymentSelectWarehouse, []any{2}},
+	{tpcc.StmtPaymentSelectDistrict, []any{2, 3}},
+	{tpcc.StmtPaymentSelectCustomerListByLast, []any{1, 1, "OUGHT"}},
+	{tpcc.StmtPaymentSelectCustomer, []any{1, 1, 4}},
+	{tpcc.StmtPaymentSelectCustomerData, []any{1, 1, 4}},
+	{tpcc.StmtOrderStatusSelectCustomer, []any{2, 1, 2}},
+	{tpcc.StmtOrderStatusSelectLastOrder, []any{2, 1, 2, 2, 1, 2}},
+	{tpcc.StmtOrderStatusSelectOrderLine, []any{2, 1, 5}},
+	{tpcc.StmtStockLevelSelectLow, []any{1, 20, 1, 2}},
+	{tpcc.StmtStockLevelSelectLow, []any{2, 15, 2, 3}},
+	{tpcc.StmtDeliveryBGSelectOldestNewOrder, []any{1, 3}},
+	{tpcc.StmtDeliveryBGSelectOrder, []any{1, 3, 5}},
+	{tpcc.StmtDeliveryBGSelectSumOLAmount, []any{1, 3, 5}},
 }
 
 // TestBenchmarkSQLExtended loads the schema of sql/benchmarksql.sql and

@@ -9,7 +9,8 @@
 //	rand.go      TPC-C random values: NURand and its C constants, C_LAST syllables, a/n-strings, permutations
 //	load.go      LoadData: N workers, job 0 = ITEM + CONFIG, then one warehouse per job as ONE transaction;
 //	             rows as pipelined single-row INSERTs (default), multi-row VALUES or binary COPY
-//	txn.go       New-Order, Payment, Order-Status, Delivery, Stock-Level with jTPCCConnection's statements
+//	statements.go jTPCCConnection's statements, character for character
+//	txn.go       New-Order, Payment, Order-Status, Delivery, Stock-Level in jTPCCTData's order
 //	driver.go    terminals, the 45/43/4/4/4 mix, retries on 40001/40P01, latencies, tpmC
 //	locality.go  per-order block sets from ctid: 2+ blocks, 3+ blocks, non-contiguous, spread
 //	passes.go    the delivery pass and the 1,000-New-Order pass, with pg_stat_wal deltas
@@ -17,14 +18,12 @@
 //	walrel.go    WAL per table between two readings: minipg_stat_wal_rel, or pg_walinspect on PostgreSQL
 //	layout.go    block maps (each block's district, mixed blocks) and histograms of blocks and span per group
 //
-// Deviations from BenchmarkSQL, all on the read side so that the driver stays
-// inside minipg's SQL subset: New-Order reads the customer and the warehouse
-// tax with two point SELECTs instead of a join; Order-Status finds the last
-// order with max(o_id) first; Stock-Level reads the items of the last 20
-// orders, then counts low stock with an IN list. Every write is
-// BenchmarkSQL's. The delivery pass runs one order per transaction (the
-// DELIVERY_BG work of one district), which is how the reference figures in
-// docs/BENCHMARKSQL.md count transactions.
+// The transactions send BenchmarkSQL 5's statements as written
+// (statements.go: New-Order's customer-warehouse join, Order-Status's
+// max(o_id) subquery, Stock-Level's count over a derived table with an IN
+// subquery) in jTPCCTData's order. The delivery pass runs one order per
+// transaction (the DELIVERY_BG work of one district), which is how the
+// reference figures in docs/BENCHMARKSQL.md count transactions.
 //
 // Tests that need a server use TPCC_TEST_DSN or the local PostgreSQL 15 and
 // are skipped when it cannot be reached (or with -short); each works in a

@@ -145,8 +145,15 @@ func TestLoadModes(t *testing.T) {
 	}
 }
 
+// TestRunMixAndPasses runs the mix (BenchmarkSQL's statements as written)
+// and both passes on PostgreSQL 15 and on an in-process minipg; every
+// consistency check holds after each.
 func TestRunMixAndPasses(t *testing.T) {
-	connect := testConnector(t)
+	t.Run("postgres", func(t *testing.T) { runMixAndPasses(t, testConnector(t)) })
+	t.Run("minipg", func(t *testing.T) { runMixAndPasses(t, minipgConnector(t)) })
+}
+
+func runMixAndPasses(t *testing.T, connect Connector) {
 	ctx := context.Background()
 	if _, err := Load(ctx, connect, LoadOptions{Warehouses: 2, Workers: 3, Scale: 0.01, Seed: 2}); err != nil {
 		t.Fatal(err)
