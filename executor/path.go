@@ -304,3 +304,62 @@ func tidQual(where sql.Expr, ctidIdx int) sql.Expr {
 	}
 	return nil
 }
+
+// minMaxSource is PostgreSQL's min/max optimization (planagg.c) for a
+// query whose only output is one min(col) or max(col) over x.rel with no
+// GROUP BY or HAVING: when an index yields col in order after the WHERE's
+// equalities (or leads with col), the aggregate needs only the first row of
+// an index scan, forward for min and backward for max, that passes the
+// WHERE and has col NOT NULL. It returns that one-row source, or false when
+// no index serves the query.
+func (x *execCtx) minMaxSource(st *sql.Select) (rowIter, bool, error) {
+	if !st.Grouped || len(st.Group) > 0 || st.Having != nil || len(st.Aggs) != 1 || st.ForUpdate ||
+		x.rel == nil || x.rel.virtual != nil {
+		return nil, false, nil
+	}
+	agg := st.Aggs[0]
+	if (agg.Name != "min" && agg.Name != "max") || agg.Distinct {
+		return nil, false, nil
+	}
+	col, ok := agg.Arg.(*sql.ColRef)
+	if !ok || col.Idx >= len(x.rel.types) {
+		return nil, false, nil
+	}
+	if tidQual(st.Where, len(x.rel.types)) != nil {
+		return nil, false, nil // ctid = const is one fetch already
+	}
+	desc := agg.Name == "max"
+	sort := []sql.SortKey{{Idx: col.Idx, Desc: desc, NullsFirst: desc, T: col.T}}
+	p := chooseIndex(x.rel, st.Where)
+	if p == nil || !orderServed(p, sort) {
+		p = nil
+		for _, ri := range x.rel.indexes {
+			if len(ri.cols) > 0 && ri.cols[0] == col.Idx {
+				p = &indexPlan{ri: ri}
+				break
+			}
+		}
+		if p == nil {
+			return nil, false, nil
+		}
+	}
+	reverse, ok := indexOrder(p, sort)
+	if !ok {
+		return nil, false, nil
+	}
+	in, err := x.openIndexScan(p, reverse)
+	if err != nil {
+		return nil, false, err
+	}
+	pred := sql.Expr(&sql.IsNull{X: col, Not: true})
+	if st.Where != nil {
+		pred = &sql.BoolOp{Op: "AND", Args: []sql.Expr{st.Where, pred}}
+	}
+	return &limitIter{in: &filterIter{in: in, ev: x.ev, pred: pred}, limit: 1}, true, nil
+}
+
+// orderServed reports whether scanning p yields rows in sort's order.
+func orderServed(p *indexPlan, sort []sql.SortKey) bool {
+	_, ok := indexOrder(p, sort)
+	return ok
+}

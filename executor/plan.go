@@ -60,7 +60,10 @@ func (x *execCtx) buildSelect(st *sql.Select) (rowIter, error) {
 			x.need = neededColumns(st, len(x.rel.types))
 			x.reuseRows, x.needOwner = true, x
 		}
-		it, sorted, err = x.orderedSource(st.Where, scanSort)
+		var mm bool
+		if it, mm, err = x.minMaxSource(st); err == nil && !mm {
+			it, sorted, err = x.orderedSource(st.Where, scanSort)
+		}
 		x.need, x.reuseRows, x.needOwner = nil, false, nil
 		if err != nil {
 			return nil, err

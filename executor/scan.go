@@ -55,6 +55,9 @@ type indexScan struct {
 	read int64 // rows fetched, counted in the table's statistics at Close
 	// open makes a fresh iterator over the same range (peekBlocks).
 	open func() *index.Iterator
+	// fetch keeps the last heap block pinned between entries; released
+	// when the range ends and at Close.
+	fetch *heap.IndexFetcher
 }
 
 // blockPeeker is a row source that can tell, before it is read, the heap
@@ -120,11 +123,15 @@ func (it *indexScan) Next(ctx context.Context) ([]types.Datum, bool, error) {
 		}
 		_, tid, ok := it.it.Next()
 		if !ok {
+			it.release()
 			return nil, false, nil
 		}
 		// The entry names the root of a HOT chain; the visible member
 		// may be a later version on the same page.
-		vtid, tup, ok, err := it.x.rel.heap.FetchHot(it.x.snap, tid)
+		if it.fetch == nil {
+			it.fetch = it.x.rel.heap.NewIndexFetcher()
+		}
+		vtid, tup, ok, err := it.fetch.Fetch(it.x.snap, tid)
 		if err != nil {
 			return nil, false, err
 		}
@@ -138,8 +145,15 @@ func (it *indexScan) Next(ctx context.Context) ([]types.Datum, bool, error) {
 }
 
 func (it *indexScan) Close() {
+	it.release()
 	it.x.countRead(false, it.read)
 	it.read = 0
+}
+
+func (it *indexScan) release() {
+	if it.fetch != nil {
+		it.fetch.Release()
+	}
 }
 
 // emptyIter produces nothing.

@@ -16,6 +16,7 @@ import (
 	"bytes"
 	"slices"
 
+	"minipg/storage/buffer"
 	"minipg/storage/page"
 )
 
@@ -127,18 +128,56 @@ func updateXid(t []byte) uint32 { return Xmax(t) }
 // tid's page and returns the member visible to snap, its own TID (which
 // differs from tid after a HOT update) and a copy of it. ok is false when no
 // member is visible, or tid names nothing. Like Fetch it may prune the page
-// first.
+// first. An index scan fetching many TIDs uses an IndexFetcher instead.
 func (r *Relation) FetchHot(snap *Snapshot, tid page.TID) (visible page.TID, tup []byte, ok bool, err error) {
+	f := r.NewIndexFetcher()
+	defer f.Release()
+	return f.Fetch(snap, tid)
+}
+
+// IndexFetcher is FetchHot for a run of index entries (IndexFetchHeapData):
+// it keeps the last block's buffer pinned, so that consecutive entries on
+// one block cost one buffer lookup and one pruning check, as PostgreSQL's
+// index scans keep xs_cbuf. The pin (never a lock) is held until the next
+// block or Release; a holder must call Release when the scan ends.
+type IndexFetcher struct {
+	r   *Relation
+	buf *buffer.Buffer
+	blk uint32
+}
+
+// NewIndexFetcher returns a fetcher holding no buffer.
+func (r *Relation) NewIndexFetcher() *IndexFetcher { return &IndexFetcher{r: r} }
+
+// Release drops the pinned buffer, if any. The fetcher stays usable.
+func (f *IndexFetcher) Release() {
+	if f.buf != nil {
+		f.buf.Release()
+		f.buf = nil
+	}
+}
+
+// Fetch is FetchHot through the fetcher's buffer.
+func (f *IndexFetcher) Fetch(snap *Snapshot, tid page.TID) (visible page.TID, tup []byte, ok bool, err error) {
 	if snap == nil || snap.Oracle == nil {
 		return page.TID{}, nil, false, ErrNoOracle
 	}
-	buf, err := r.readBlockIfExists(tid.Block)
-	if err != nil || buf == nil {
-		return page.TID{}, nil, false, err
+	r := f.r
+	fresh := false
+	if f.buf == nil || f.blk != tid.Block {
+		f.Release()
+		buf, err := r.readBlockIfExists(tid.Block)
+		if err != nil || buf == nil {
+			return page.TID{}, nil, false, err
+		}
+		f.buf, f.blk, fresh = buf, tid.Block, true
 	}
-	defer buf.Release()
+	buf := f.buf
 	buf.RLock()
-	r.maybePrune(buf, snap.Oracle)
+	if fresh {
+		// heapam_index_fetch_tuple prunes when it moves to a new block.
+		r.maybePrune(buf, snap.Oracle)
+	}
 	var q hintQueue
 	off := hotSearch(buf.Page(), tid.Offset, func(off uint16, t []byte) bool {
 		vis, hints := satisfiesMVCC(t, snap)

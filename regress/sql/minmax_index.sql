@@ -1,0 +1,43 @@
+-- min() and max() served by an index (the first row of an index scan):
+-- NULLs skipped, empty ranges, rows deleted or updated, text keys, a
+-- WHERE on other columns, and the forms that cannot use the index.
+create table mm (a int, b int, c text, primary key (a, b));
+create index mm_c on mm (c);
+insert into mm select i % 5, i, 'k' || lpad(i::text, 4, '0') from generate_series(1, 500) i;
+insert into mm values (1, 1000, null), (2, -7, null);
+select max(b) from mm where a = 1;
+select min(b) from mm where a = 1;
+select max(b) from mm where a = 2 and b < 300;
+select min(b) from mm where a = 2 and b > 17;
+select max(b) from mm where a = 9;
+select min(b), count(*) from mm where a = 9;
+select max(a) from mm;
+select min(a) from mm;
+select max(c) from mm;
+select min(c) from mm;
+select max(c) from mm where a = 1;
+select max(b) from mm where a = 3 and c like 'k01%';
+select max(b) + 1 as next from mm where a = 4;
+select max(b) from mm where a = 1 having max(b) > 2000;
+select max(distinct b) from mm where a = 0;
+select max(b), min(b) from mm where a = 0;
+select a, max(b) from mm group by a order by a;
+delete from mm where a = 1 and b > 900;
+select max(b) from mm where a = 1;
+update mm set b = b + 10000 where a = 4 and b = 499;
+select max(b) from mm where a = 4;
+begin;
+delete from mm where a = 0;
+select max(b), min(b) from mm where a = 0;
+rollback;
+select max(b), min(b) from mm where a = 0;
+create table mmnull (k int primary key, v int);
+create index mmnull_v on mmnull (v);
+insert into mmnull values (1, null), (2, null);
+select max(v), min(v) from mmnull;
+insert into mmnull values (3, 5), (4, 2);
+select max(v), min(v) from mmnull;
+select max(v) from mmnull where k < 3;
+select o_id from (select 1 as o_id) s where o_id = (select max(b) / 1000 from mm where a = 1);
+drop table mm;
+drop table mmnull;
