@@ -303,8 +303,80 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 	case n.GetPrepareStmt() != nil, n.GetExecuteStmt() != nil, n.GetDeallocateStmt() != nil:
 		return nil, nil, pgerr.Unimplemented("SQL-level PREPARE/EXECUTE/DEALLOCATE")
 	}
-	name := strings.TrimPrefix(fmt.Sprintf("%T", n.Node), "*pg_query.Node_")
-	return nil, nil, pgerr.Unimplemented("statement " + name)
+	return nil, nil, pgerr.Unimplemented(commandName(n))
+}
+
+// commandNames names the statements minipg does not implement the way
+// PostgreSQL's command tags do, for the 0A000 error.
+var commandNames = map[string]string{
+	"ViewStmt":              "CREATE VIEW",
+	"CreateTrigStmt":        "CREATE TRIGGER",
+	"CreateFunctionStmt":    "CREATE FUNCTION",
+	"AlterFunctionStmt":     "ALTER FUNCTION",
+	"DoStmt":                "DO",
+	"CallStmt":              "CALL",
+	"RuleStmt":              "CREATE RULE",
+	"CreateSchemaStmt":      "CREATE SCHEMA",
+	"CreateRoleStmt":        "CREATE ROLE",
+	"AlterRoleStmt":         "ALTER ROLE",
+	"DropRoleStmt":          "DROP ROLE",
+	"GrantStmt":             "GRANT",
+	"GrantRoleStmt":         "GRANT",
+	"CreateDomainStmt":      "CREATE DOMAIN",
+	"CompositeTypeStmt":     "CREATE TYPE",
+	"CreateEnumStmt":        "CREATE TYPE",
+	"CreateRangeStmt":       "CREATE TYPE",
+	"CreatedbStmt":          "CREATE DATABASE",
+	"DropdbStmt":            "DROP DATABASE",
+	"ListenStmt":            "LISTEN",
+	"UnlistenStmt":          "UNLISTEN",
+	"NotifyStmt":            "NOTIFY",
+	"LockStmt":              "LOCK TABLE",
+	"ClusterStmt":           "CLUSTER",
+	"ReindexStmt":           "REINDEX",
+	"CreateTableAsStmt":     "CREATE TABLE AS",
+	"RefreshMatViewStmt":    "REFRESH MATERIALIZED VIEW",
+	"DeclareCursorStmt":     "DECLARE CURSOR",
+	"FetchStmt":             "FETCH",
+	"ClosePortalStmt":       "CLOSE",
+	"CommentStmt":           "COMMENT",
+	"RenameStmt":            "ALTER ... RENAME",
+	"CreateExtensionStmt":   "CREATE EXTENSION",
+	"CreatePolicyStmt":      "CREATE POLICY",
+	"CreateStatsStmt":       "CREATE STATISTICS",
+	"CreateTableSpaceStmt":  "CREATE TABLESPACE",
+	"CreateCastStmt":        "CREATE CAST",
+	"DefineStmt":            "CREATE AGGREGATE, OPERATOR or TYPE",
+	"AlterObjectSchemaStmt": "ALTER ... SET SCHEMA",
+	"AlterOwnerStmt":        "ALTER ... OWNER TO",
+	"ReassignOwnedStmt":     "REASSIGN OWNED",
+	"DropOwnedStmt":         "DROP OWNED",
+}
+
+// commandName is the SQL name of statement n: from commandNames, else its
+// parse node's name split into upper-case words (AlterDatabaseStmt: ALTER
+// DATABASE).
+func commandName(n *pg_query.Node) string {
+	node := strings.TrimPrefix(fmt.Sprintf("%T", n.Node), "*pg_query.Node_")
+	if name, ok := commandNames[node]; ok {
+		if node == "CreateFunctionStmt" && n.GetCreateFunctionStmt().GetIsProcedure() {
+			return "CREATE PROCEDURE"
+		}
+		if node == "CreateTableAsStmt" && n.GetCreateTableAsStmt().GetObjtype() == pg_query.ObjectType_OBJECT_MATVIEW {
+			return "CREATE MATERIALIZED VIEW"
+		}
+		return name
+	}
+	var words []string
+	start := 0
+	base := strings.TrimSuffix(node, "Stmt")
+	for i := 1; i <= len(base); i++ {
+		if i == len(base) || (base[i] >= 'A' && base[i] <= 'Z') {
+			words = append(words, strings.ToUpper(base[start:i]))
+			start = i
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // showColumnName is the column name SHOW reports (PostgreSQL keeps the
