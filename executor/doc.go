@@ -94,7 +94,13 @@
 // give one lookup per value; otherwise the table is scanned. The WHERE clause
 // is always re-evaluated on the fetched rows. An ORDER BY on the index
 // columns after the equality prefix (all ASC NULLS LAST, or all DESC NULLS
-// FIRST read backward) is served by the index order without a sort.
+// FIRST read backward) is served by the index order without a sort. A
+// query whose only output is one min(col) or max(col) over one table, with
+// no GROUP BY or HAVING, takes the first row with col NOT NULL of an index
+// scan forward (min) or backward (max) when an index yields col in order
+// after the equality prefix or leads with col (minMaxSource, PostgreSQL's
+// planagg). An index scan keeps the last heap block pinned between entries
+// (heap.IndexFetcher), so entries on one block cost one buffer lookup.
 //
 // FROM with more than one item, or with a subquery or a function, is a tree
 // of nested loops (join.go) over rows of the full joined width: each node is
