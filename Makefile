@@ -6,7 +6,7 @@ PORT    ?= 5433
 # Packages whose tests also run under the race detector.
 RACE_PKGS ?= ./storage/... ./txn/... ./index/... ./catalog/... ./server/... ./executor/...
 
-.PHONY: all build run test unit race regress crash bench bench-wal bench-report vet fmt clean
+.PHONY: all build run test unit race regress crash bench bench-pgbench bench-wal bench-report vet fmt clean
 
 all: build
 
@@ -51,6 +51,14 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./storage/... ./index/...
 	./bin/minipg-bench rt -server ./bin/minipg $(if $(PGDSN),-pg '$(PGDSN)') $(BENCHFLAGS)
 	PGDSN='$(PGDSN)' scripts/bench-wal.sh
+	PGDSN='$(PGDSN)' scripts/bench-pgbench.sh $(PGBENCH_ARGS)
+
+# pgbench's TPC-B-like run in the three protocol modes (scale 10, 60 s, 8
+# clients by default: PGBENCH_ARGS="scale seconds rounds clients"), with
+# PostgreSQL side by side when PGDSN names a database pgbench may overwrite.
+PGBENCH_ARGS ?=
+bench-pgbench: build
+	PGDSN='$(PGDSN)' scripts/bench-pgbench.sh $(PGBENCH_ARGS)
 
 # WAL records, full-page images and bytes per 1,000 TPC-C New-Orders.
 bench-wal: build
