@@ -95,7 +95,11 @@ func (x *execCtx) buildSelect(st *sql.Select) (rowIter, error) {
 		it = &distinctIter{in: it, n: st.NVisible, typs: typs, seen: map[string]struct{}{}}
 	}
 	if len(st.Sort) > 0 && !sorted {
-		it = &sortIter{in: it, keys: st.Sort}
+		typs := make([]types.T, len(st.Targets))
+		for i, t := range st.Targets {
+			typs[i] = t.Type()
+		}
+		it = x.newSortIter(it, st.Sort, typs)
 	}
 	if st.Limit != nil || st.Offset != nil {
 		lim, err := x.evalLimit(st.Limit, "LIMIT")

@@ -204,6 +204,12 @@ func checkGUC(name, v string) (string, error) {
 				WithHint("Available values: pglz, lz4, zstd, on, off.")
 		}
 		return c.String(), nil
+	case "work_mem":
+		n, err := parseKB(name, v, 64, math.MaxInt32)
+		if err != nil {
+			return "", err
+		}
+		return formatMemory(n << 10), nil
 	case "shared_buffers":
 		n, err := parseMemory(v)
 		if err != nil {
@@ -301,6 +307,48 @@ func parseMemory(v string) (int64, error) {
 	}
 	return 0, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"shared_buffers\": \"%s\"", v).
 		WithHint("Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".")
+}
+
+// parseKB parses a memory setting kept in kB (a bare number is kB, as for
+// work_mem), within lo .. hi kB, with PostgreSQL's messages.
+func parseKB(name, v string, lo, hi int64) (int64, error) {
+	n, suffix, err := splitUnit(v)
+	bad := pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v)
+	if err != nil {
+		return 0, bad
+	}
+	var kb int64
+	switch suffix {
+	case "", "kB":
+		kb = n
+	case "B":
+		kb = (n + 1023) >> 10
+	case "MB":
+		kb = n << 10
+	case "GB":
+		kb = n << 20
+	case "TB":
+		kb = n << 30
+	default:
+		return 0, bad.WithHint("Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".")
+	}
+	if kb > math.MaxInt32 {
+		return 0, bad.WithHint("Value exceeds integer range.")
+	}
+	if kb < lo || kb > hi {
+		return 0, pgerr.New(pgerr.InvalidParameterValue, "%d kB is outside the valid range for parameter \"%s\" (%d .. %d)", kb, name, lo, hi)
+	}
+	return kb, nil
+}
+
+// workMem is the session's work_mem in bytes.
+func (s *Session) workMem() int64 {
+	v, _ := s.Setting("work_mem")
+	kb, err := parseKB("work_mem", v, 64, math.MaxInt32)
+	if err != nil {
+		return 4 << 20
+	}
+	return kb << 10
 }
 
 func formatMemory(n int64) string {

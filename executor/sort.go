@@ -49,13 +49,22 @@ func appendKeyNull(buf []byte, t types.T, d types.Datum) []byte {
 	return types.AppendKey(buf, t, d)
 }
 
-// sortIter materializes its input and hands it out sorted.
+// sortIter materializes its input and hands it out sorted. Past workMem
+// bytes of rows it sorts what it holds into a run on disk (spill.go) and
+// goes on; at the end it merges the runs and the rows still in memory, as
+// PostgreSQL's tuplesort does past work_mem.
 type sortIter struct {
 	in   rowIter
 	keys []sql.SortKey
 	rows [][]types.Datum
 	i    int
 	done bool
+
+	typs    []types.T // every column's type, to write runs
+	workMem int64     // 0: never spill
+	tmpDir  string
+	bytes   int64
+	spill   *spillSet
 }
 
 func compareRows(keys []sql.SortKey, a, b []types.Datum) int {
@@ -105,12 +114,30 @@ func (it *sortIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
 				break
 			}
 			it.rows = append(it.rows, row)
+			if it.workMem <= 0 {
+				continue
+			}
+			it.bytes += rowSize(row)
+			if it.bytes > it.workMem && len(it.rows) > 1 {
+				if err := it.spillRun(ctx); err != nil {
+					return nil, false, err
+				}
+			}
 		}
 		it.done = true
 		if err := canceled(ctx); err != nil {
 			return nil, false, err
 		}
-		sort.SliceStable(it.rows, func(i, j int) bool { return compareRows(it.keys, it.rows[i], it.rows[j]) < 0 })
+		it.sortRows()
+		if it.spill != nil {
+			if err := it.spill.startMerge(it.rows); err != nil {
+				return nil, false, err
+			}
+			it.rows = nil
+		}
+	}
+	if it.spill != nil {
+		return it.spill.next(ctx)
 	}
 	if it.i >= len(it.rows) {
 		return nil, false, nil
@@ -119,4 +146,31 @@ func (it *sortIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
 	return it.rows[it.i-1], true, nil
 }
 
-func (it *sortIter) Close() { it.in.Close() }
+func (it *sortIter) sortRows() {
+	sort.SliceStable(it.rows, func(i, j int) bool { return compareRows(it.keys, it.rows[i], it.rows[j]) < 0 })
+}
+
+// spillRun sorts the rows held and writes them as a run.
+func (it *sortIter) spillRun(ctx context.Context) error {
+	if err := canceled(ctx); err != nil {
+		return err
+	}
+	if it.spill == nil {
+		it.spill = newSpillSet(it.tmpDir, it.typs, it.keys)
+	}
+	it.sortRows()
+	if err := it.spill.writeRun(it.rows); err != nil {
+		return err
+	}
+	clear(it.rows)
+	it.rows, it.bytes = it.rows[:0], 0
+	return nil
+}
+
+func (it *sortIter) Close() {
+	it.in.Close()
+	if it.spill != nil {
+		it.spill.close()
+		it.spill = nil
+	}
+}
