@@ -120,6 +120,7 @@ type aggIter struct {
 	out  [][]types.Datum
 	i    int
 	done bool
+	mem  *memAccount // nil: not counted
 }
 
 type group struct {
@@ -153,6 +154,9 @@ func (it *aggIter) build(ctx context.Context) error {
 			grp = &group{keys: keys, states: make([]aggState, len(st.Aggs))}
 			groups[string(kb)] = grp
 			order = append(order, grp)
+			if err := it.mem.charge(int64(len(kb)+64) + rowSize(keys) + 96*int64(len(st.Aggs))); err != nil {
+				return err
+			}
 		}
 		for i, a := range st.Aggs {
 			var v types.Datum

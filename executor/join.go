@@ -123,6 +123,9 @@ func (l *fromLeaf) open(outer []types.Datum) (rowIter, error) {
 				if err != nil {
 					return nil, err
 				}
+				if _, err := l.x.s.mem.chargeRows(rows); err != nil {
+					return nil, err
+				}
 				l.rows, l.kept = rows, true
 				if l.buildHash() {
 					if rows, err = l.bucket(outer); err != nil {
@@ -263,11 +266,15 @@ func (j *joinNode) open(outer []types.Datum) (rowIter, error) {
 		if err != nil {
 			return nil, err
 		}
+		held, err := j.x.s.mem.chargeRows(rows)
+		if err != nil {
+			return nil, err
+		}
 		lin, err := j.l.open(outer)
 		if err != nil {
 			return nil, err
 		}
-		return &fullJoinIter{j: j, outer: lin, rows: rows, matched: make([]bool, len(rows))}, nil
+		return &fullJoinIter{j: j, outer: lin, rows: rows, matched: make([]bool, len(rows)), held: held}, nil
 	}
 	return j.openLoop(j.l, j.r, j.kind == sql.JoinLeft, outer)
 }
@@ -347,10 +354,11 @@ type fullJoinIter struct {
 	rows    [][]types.Datum
 	matched []bool
 	cur     []types.Datum
-	i       int  // next right row for cur
-	curHit  bool // cur matched a right row
-	tail    int  // unmatched right rows emitted so far (after the left side)
-	done    bool // left side exhausted
+	i       int   // next right row for cur
+	curHit  bool  // cur matched a right row
+	tail    int   // unmatched right rows emitted so far (after the left side)
+	held    int64 // bytes of rows counted in the session's memAccount
+	done    bool  // left side exhausted
 }
 
 func (it *fullJoinIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
@@ -398,7 +406,11 @@ func (it *fullJoinIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
 	return nil, false, nil
 }
 
-func (it *fullJoinIter) Close() { it.outer.Close() }
+func (it *fullJoinIter) Close() {
+	it.outer.Close()
+	it.j.x.s.mem.release(it.held)
+	it.held = 0
+}
 
 // drain reads an iterator to its end and closes it.
 func drain(ctx context.Context, it rowIter) ([][]types.Datum, error) {

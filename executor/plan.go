@@ -78,7 +78,7 @@ func (x *execCtx) buildSelect(st *sql.Select) (rowIter, error) {
 		}
 	}
 	if st.Grouped {
-		it = &aggIter{in: it, ev: x.ev, st: st}
+		it = &aggIter{in: it, ev: x.ev, st: st, mem: &x.s.mem}
 		if st.Having != nil {
 			it = &filterIter{in: it, ev: x.ev, pred: st.Having}
 		}
@@ -92,7 +92,7 @@ func (x *execCtx) buildSelect(st *sql.Select) (rowIter, error) {
 		for i := range typs {
 			typs[i] = st.Targets[i].Type()
 		}
-		it = &distinctIter{in: it, n: st.NVisible, typs: typs, seen: map[string]struct{}{}}
+		it = &distinctIter{in: it, mem: &x.s.mem, n: st.NVisible, typs: typs, seen: map[string]struct{}{}}
 	}
 	if len(st.Sort) > 0 && !sorted {
 		typs := make([]types.T, len(st.Targets))

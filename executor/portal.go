@@ -132,6 +132,7 @@ func (pt *Portal) Close() {
 // pt.rows and pt.tagFn.
 func (pt *Portal) start(ctx context.Context) (string, error) {
 	s := pt.s
+	s.mem.reset(s.sessionMemoryLimit())
 	switch st := pt.p.bound.Stmt.(type) {
 	case *sql.Txn:
 		return s.txnControl(st)

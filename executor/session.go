@@ -48,6 +48,7 @@ type Session struct {
 	pid      int32
 
 	settings map[string]string
+	mem      memAccount        // the running statement's memory (memory.go)
 	changed  map[string]string // reported settings changed since ParamStatusChanges
 	notices  []*pgerr.Error
 

@@ -69,6 +69,7 @@ var gucTable = map[string]gucDef{
 	"escape_string_warning":               {def: "on"},
 	"geqo":                                {def: "on"},
 	"work_mem":                            {def: "4MB"},
+	"session_memory_limit":                {def: "1GB"},
 	"maintenance_work_mem":                {def: "64MB"},
 	"enable_seqscan":                      {def: "on"},
 	"enable_indexscan":                    {def: "on"},
@@ -204,6 +205,12 @@ func checkGUC(name, v string) (string, error) {
 				WithHint("Available values: pglz, lz4, zstd, on, off.")
 		}
 		return c.String(), nil
+	case "session_memory_limit":
+		n, err := parseKB(name, v, 1024, math.MaxInt32)
+		if err != nil {
+			return "", err
+		}
+		return formatMemory(n << 10), nil
 	case "work_mem":
 		n, err := parseKB(name, v, 64, math.MaxInt32)
 		if err != nil {

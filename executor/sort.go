@@ -14,6 +14,7 @@ import (
 // distinctIter drops rows equal (on the first n values) to an earlier one.
 type distinctIter struct {
 	in    rowIter
+	mem   *memAccount
 	n     int
 	typs  []types.T
 	seen  map[string]struct{}
@@ -34,6 +35,9 @@ func (it *distinctIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
 			continue
 		}
 		it.seen[string(it.keybf)] = struct{}{}
+		if err := it.mem.charge(int64(len(it.keybf) + 48)); err != nil {
+			return nil, false, err
+		}
 		return row, true, nil
 	}
 }

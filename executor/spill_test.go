@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"minipg/pgerr"
 )
 
 // TestSortSpill: past work_mem a sort writes runs (more than maxMergeRuns of
@@ -65,4 +67,39 @@ func openFiles(t *testing.T) int {
 		}
 	}
 	return n
+}
+
+// TestSessionMemoryLimit: DISTINCT, GROUP BY, a kept join input and an
+// IN (SELECT ...) set that pass session_memory_limit fail with 53200; the
+// session goes on, and the same statements pass under the default limit.
+func TestSessionMemoryLimit(t *testing.T) {
+	e := openTestEngine(t, "")
+	s := e.NewSession(map[string]string{"user": "postgres"})
+	defer s.Close()
+	mustExec(t, s, "CREATE TABLE ml (id int, t text)")
+	mustExec(t, s, "INSERT INTO ml SELECT i, repeat('x', 200) || i FROM generate_series(1, 20000) i")
+	queries := []string{
+		"SELECT count(*) FROM (SELECT DISTINCT t FROM ml) s",
+		"SELECT count(*) FROM (SELECT t, count(*) FROM ml GROUP BY t) s",
+		"SELECT count(*) FROM ml a JOIN (SELECT id, t FROM ml) b ON a.id = b.id WHERE a.id < 10",
+		"SELECT count(*) FROM ml WHERE t IN (SELECT t FROM ml WHERE id % 2 = 0)",
+	}
+	mustExec(t, s, "SET session_memory_limit = '1MB'")
+	for _, q := range queries {
+		_, _, err := exec(t, s, q)
+		if code := pgerr.CodeOf(err); code != pgerr.OutOfMemory {
+			t.Errorf("%s under 1MB: %v (%s), want 53200", q, err, code)
+		}
+		s.Sync()
+	}
+	mustExec(t, s, "RESET session_memory_limit")
+	for _, q := range queries {
+		mustExec(t, s, q)
+	}
+	for _, v := range []string{"'100kB'", "'abc'", "'5XB'"} {
+		if _, _, err := exec(t, s, "SET session_memory_limit = "+v); pgerr.CodeOf(err) != pgerr.InvalidParameterValue {
+			t.Errorf("SET session_memory_limit = %s: %v", v, err)
+		}
+		s.Sync()
+	}
 }

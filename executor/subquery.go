@@ -67,6 +67,11 @@ func (c *evalCtx) runSubquery(sp *sql.SubPlan) (*subResult, error) {
 			if _, dup := res.set[k]; !dup {
 				res.set[k] = struct{}{}
 				res.vals = append(res.vals, v)
+				if !sp.Correlated {
+					if err := x.s.mem.charge(int64(2*len(k) + 64)); err != nil {
+						return nil, err
+					}
+				}
 			}
 			continue
 		}
