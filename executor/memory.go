@@ -1,8 +1,9 @@
 package executor
 
 // A session's bound on the memory a statement keeps: the rows and keys of
-// DISTINCT, GROUP BY, hashed or kept join inputs, FULL JOIN's right side and
-// IN (SELECT ...) value sets, which stay in memory until the statement ends
+// DISTINCT, GROUP BY, hashed or kept join inputs, FULL JOIN's right side,
+// IN (SELECT ...) value sets and RETURNING rows, which stay in memory until
+// the statement ends
 // (ORDER BY spills to disk past work_mem instead, spill.go). Past
 // session_memory_limit the statement fails with 53200, as PostgreSQL fails
 // when an allocation is refused, and the session and server go on.

@@ -399,6 +399,10 @@ func (pt *Portal) startDML(ctx context.Context, tableOID uint32, run func(*execC
 		return "", err
 	}
 	if returning {
+		// The rows wait in memory for Execute to send them.
+		if _, err := pt.s.mem.chargeRows(buf); err != nil {
+			return "", err
+		}
 		pt.rows = &sliceIter{rows: buf}
 		pt.tagFn = func(int64) string { return fmt.Sprintf(tagFmt, n) }
 		return "", nil

@@ -83,6 +83,7 @@ func TestSessionMemoryLimit(t *testing.T) {
 		"SELECT count(*) FROM (SELECT t, count(*) FROM ml GROUP BY t) s",
 		"SELECT count(*) FROM ml a JOIN (SELECT id, t FROM ml) b ON a.id = b.id WHERE a.id < 10",
 		"SELECT count(*) FROM ml WHERE t IN (SELECT t FROM ml WHERE id % 2 = 0)",
+		"UPDATE ml SET id = id RETURNING *",
 	}
 	mustExec(t, s, "SET session_memory_limit = '1MB'")
 	for _, q := range queries {
