@@ -98,7 +98,7 @@ func (c *call) tableFunction() (e Expr, found bool, err error) {
 		}
 		if !c.b.srfOK || c.b.aggErr != "functions in FROM" {
 			return nil, true, c.b.errAt(c.fc.Location, pgerr.FeatureNotSupported, "function %s returns a record, which minipg supports only in FROM", c.name).
-				WithHint("Call it in FROM: SELECT * FROM " + c.name + "(...).")
+				WithHint("Call it in FROM: SELECT * FROM %s(...).", c.name)
 		}
 		for i := 0; i < n; i++ {
 			if err := c.coerceArg(i, types.T{OID: f.Args[i], Typmod: -1}); err != nil {
