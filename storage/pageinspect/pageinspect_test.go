@@ -16,7 +16,7 @@ func heapPage() []byte {
 	p := make([]byte, page.BlockSize)
 	page.Init(page.Page(p), 0)
 	binary.LittleEndian.PutUint16(p[12:], page.HeaderSize+2*page.ItemIDSize) // pd_lower
-	binary.LittleEndian.PutUint16(p[14:], 8160)                            // pd_upper
+	binary.LittleEndian.PutUint16(p[14:], 8160)                              // pd_upper
 	page.SetItemID(page.Page(p), 1, 8160, page.LPNormal, 28)
 	t := p[8160:]
 	binary.LittleEndian.PutUint32(t[offXmin:], 740)
