@@ -122,6 +122,8 @@ type Catalog struct {
 
 		seqs     map[string]*seqState // sequences by name
 		seqByOID map[uint32]*seqState // sequences by OID
+
+		exts map[string]*Extension // installed extensions by name
 	}
 }
 
@@ -204,6 +206,9 @@ func (c *Catalog) load() error {
 		return pgerr.Wrapf(err, pgerr.IOError, "could not read catalog")
 	}
 	if err := c.loadSequences(); err != nil {
+		return err
+	}
+	if err := c.loadExtensions(); err != nil {
 		return err
 	}
 	v, closer, err := c.db.Get([]byte(oidSeqKey))

@@ -94,6 +94,10 @@ type catalogStore interface {
 	SequenceByOID(oid uint32) (*catalog.Sequence, bool)
 	NextVal(oid uint32) (first, last int64, err error)
 	SetVal(oid uint32, value int64, isCalled bool) error
+	HasExtension(name string) bool
+	Extensions() []catalog.Extension
+	CreateExtension(def catalog.Extension) (*catalog.Extension, error)
+	DropExtension(name string) error
 	Close() error
 }
 

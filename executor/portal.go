@@ -159,7 +159,7 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return st.Tag, nil
 	case *sql.CreateTable, *sql.DropTable, *sql.CreateIndex, *sql.DropIndex, *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing,
 		*sql.CreateSequence, *sql.DropSequence, *sql.AlterDefault, *sql.AlterNotNull, *sql.Truncate,
-		*sql.Insert, *sql.Update, *sql.Delete:
+		*sql.CreateExtension, *sql.DropExtension, *sql.Insert, *sql.Update, *sql.Delete:
 		if err := s.checkReadOnly(readOnlyName(st)); err != nil {
 			return "", err
 		}
@@ -191,6 +191,10 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return s.createSequence(st)
 	case *sql.DropSequence:
 		return s.dropSequence(ctx, st, st.Cascade)
+	case *sql.CreateExtension:
+		return s.createExtension(st)
+	case *sql.DropExtension:
+		return s.dropExtension(st)
 	case *sql.AlterDefault:
 		return s.alterDefault(ctx, st)
 	case *sql.AlterNotNull:
@@ -236,6 +240,10 @@ func readOnlyName(st sql.Stmt) string {
 		return "CREATE SEQUENCE"
 	case *sql.DropSequence:
 		return "DROP SEQUENCE"
+	case *sql.CreateExtension:
+		return "CREATE EXTENSION"
+	case *sql.DropExtension:
+		return "DROP EXTENSION"
 	case *sql.Truncate:
 		return "TRUNCATE TABLE"
 	case *sql.Insert:

@@ -23,6 +23,9 @@ type seq interface {
 // the 1-based position after each value. The result rows have one or two
 // values.
 func (c *evalCtx) openSRF(f *sql.SRFCall, row []types.Datum, ordinality bool) (rowIter, error) {
+	if f.Table != nil {
+		return c.openTableFunc(f, row, ordinality)
+	}
 	s, err := c.startSeq(f, row)
 	if err != nil {
 		return nil, err
@@ -233,3 +236,29 @@ func (it *projectSetIter) Next(ctx context.Context) ([]types.Datum, bool, error)
 }
 
 func (it *projectSetIter) Close() { it.in.Close() }
+
+// openTableFunc runs a table function with its arguments evaluated over
+// row; ordinality adds the 1-based position after each row's values.
+func (c *evalCtx) openTableFunc(f *sql.SRFCall, row []types.Datum, ordinality bool) (rowIter, error) {
+	args := make([]types.Datum, len(f.Args))
+	for i, a := range f.Args {
+		v, err := c.eval(a, row)
+		if err != nil {
+			return nil, err
+		}
+		if v == nil && f.Table.Strict {
+			return &sliceIter{}, nil
+		}
+		args[i] = v
+	}
+	rows, err := f.Table.Fn(c, args)
+	if err != nil {
+		return nil, err
+	}
+	if ordinality {
+		for i, r := range rows {
+			rows[i] = append(r[:len(r):len(r)], int64(i+1))
+		}
+	}
+	return &sliceIter{rows: rows}, nil
+}

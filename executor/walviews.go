@@ -6,8 +6,9 @@ package executor
 //	pg_stat_wal                       wal_records bigint, wal_fpi bigint, wal_bytes numeric
 //	                                  (PostgreSQL's names and types), plus wal_write, wal_sync
 //	                                  bigint and stats_reset (NULL)
-//	pg_current_wal_lsn()              text printed as PostgreSQL prints pg_lsn (X/X);
-//	                                  minipg has no pg_lsn type
+//	pg_current_wal_lsn()              pg_lsn: the current write position
+//	pg_current_wal_insert_lsn()       pg_lsn: the current insert position
+//	pg_current_wal_flush_lsn()        pg_lsn: the position flushed to disk
 //	pg_stat_get_blocks_dirtied(text)  bigint: buffers of the table dirtied since start
 //	                                  (per-relation pages dirtied; see also minipg_stat_io)
 //	minipg_check(text)                boolean: heap.CheckPages on the table; an
@@ -51,9 +52,23 @@ func init() {
 	})
 	sql.RegisterFunction(sql.Function{
 		Name:   "pg_current_wal_lsn",
-		Result: types.T{OID: types.Text, Typmod: -1},
+		Result: types.TPgLSN,
 		Fn: func(env any, _ []types.Datum) (types.Datum, error) {
-			return wal.FormatLSN(env.(*Engine).CurrentWALLSN()), nil
+			return types.LSN(env.(*Engine).CurrentWALLSN()), nil
+		},
+	})
+	sql.RegisterFunction(sql.Function{
+		Name:   "pg_current_wal_insert_lsn",
+		Result: types.TPgLSN,
+		Fn: func(env any, _ []types.Datum) (types.Datum, error) {
+			return types.LSN(env.(*Engine).walLog().InsertLSN()), nil
+		},
+	})
+	sql.RegisterFunction(sql.Function{
+		Name:   "pg_current_wal_flush_lsn",
+		Result: types.TPgLSN,
+		Fn: func(env any, _ []types.Datum) (types.Datum, error) {
+			return types.LSN(env.(*Engine).walLog().FlushedLSN()), nil
 		},
 	})
 	sql.RegisterFunction(sql.Function{

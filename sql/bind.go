@@ -268,6 +268,9 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 	case n.GetCreateSeqStmt() != nil:
 		s, err := b.createSequence(n.GetCreateSeqStmt())
 		return s, nil, err
+	case n.GetCreateExtensionStmt() != nil:
+		s, err := b.createExtension(n.GetCreateExtensionStmt())
+		return s, nil, err
 	case n.GetCopyStmt() != nil:
 		s, err := b.copyStmt(n.GetCopyStmt())
 		return s, nil, err

@@ -258,6 +258,8 @@ func (b *binder) dropStmt(s *pg_query.DropStmt) (Stmt, error) {
 	case pg_query.ObjectType_OBJECT_TABLE:
 	case pg_query.ObjectType_OBJECT_SEQUENCE:
 		return b.dropSequence(s)
+	case pg_query.ObjectType_OBJECT_EXTENSION:
+		return b.dropExtension(s)
 	case pg_query.ObjectType_OBJECT_INDEX:
 		if s.Concurrent {
 			return nil, pgerr.Unimplemented("DROP INDEX CONCURRENTLY")

@@ -365,8 +365,14 @@ func (fb *fromBuilder) function(rf *pg_query.RangeFunction, base int) (*JoinNode
 		alias, colName = rf.Alias.Aliasname, rf.Alias.Aliasname
 	}
 	cols := []scopeCol{{name: colName, e: &ColRef{Idx: base, T: srf.T, Name: colName}}}
+	if srf.Table != nil {
+		cols = cols[:0]
+		for i, tc := range srf.Table.Cols {
+			cols = append(cols, scopeCol{name: tc.Name, e: &ColRef{Idx: base + i, T: tc.T, Name: tc.Name}})
+		}
+	}
 	if rf.Ordinality {
-		cols = append(cols, scopeCol{name: "ordinality", e: &ColRef{Idx: base + 1, T: types.TInt8, Name: "ordinality"}})
+		cols = append(cols, scopeCol{name: "ordinality", e: &ColRef{Idx: base + len(cols), T: types.TInt8, Name: "ordinality"}})
 	}
 	if err := fb.aliasCols(cols, rf.Alias); err != nil {
 		return nil, nil, err

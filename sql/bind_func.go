@@ -27,7 +27,7 @@ func (b *binder) funcCall(fc *pg_query.FuncCall) (Expr, error) {
 	}
 	c := &call{b: b, fc: fc, name: name}
 	for _, a := range fc.Args {
-		if seqFuncs[name] {
+		if seqFuncs[name] || regclassFuncs[name] {
 			a = stripRegclass(a)
 		}
 		x, err := b.expr(a)
@@ -36,6 +36,9 @@ func (b *binder) funcCall(fc *pg_query.FuncCall) (Expr, error) {
 		}
 		c.args = append(c.args, x)
 		c.argTypes = append(c.argTypes, x.Type())
+	}
+	if e, found, err := c.tableFunction(); found {
+		return e, err
 	}
 	if e, found, err := c.resolveBuiltin(); found {
 		return e, err
@@ -52,6 +55,10 @@ func (b *binder) funcCall(fc *pg_query.FuncCall) (Expr, error) {
 	}
 	return c.registered()
 }
+
+// regclassFuncs take a regclass argument, which minipg passes as the
+// relation's name (text); 'name'::regclass is taken as the name.
+var regclassFuncs = map[string]bool{"pg_freespace": true, "minipg_page_state": true}
 
 // call is a function call being bound: its name and bound arguments, which
 // the family's binder coerces in place.

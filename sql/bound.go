@@ -140,6 +140,9 @@ type SRFCall struct {
 	Name string
 	Args []Expr
 	T    types.T
+	// Table is the table function called (nil: generate_series or a
+	// scalar function in FROM); its rows have len(Table.Cols) values.
+	Table *TableFunction
 }
 
 // Func is a scalar function call.

@@ -38,7 +38,8 @@ type Builtin struct {
 	Variadic   bool        // the last parameter repeats (one or more times)
 	Result     types.OID
 	Volatility Volatility
-	Strict     bool // a NULL argument gives NULL without calling Fn
+	Strict     bool   // a NULL argument gives NULL without calling Fn
+	Extension  string // the extension that provides it ("": always there; see tablefunc.go)
 	Fn         BuiltinFn
 }
 
@@ -108,7 +109,13 @@ func (f *Builtin) params(n int) ([]types.OID, bool) {
 // all take), then the type of the known arguments when they all have one.
 // found is false when no overload has that name.
 func (c *call) resolveBuiltin() (e Expr, found bool, err error) {
-	return c.resolveAmong(LookupBuiltins(c.name))
+	var all []*Builtin
+	for _, f := range LookupBuiltins(c.name) {
+		if c.b.extensionInstalled(f.Extension) {
+			all = append(all, f)
+		}
+	}
+	return c.resolveAmong(all)
 }
 
 // resolveAmong is resolveBuiltin over the overloads in all.

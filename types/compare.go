@@ -52,6 +52,14 @@ func Compare(t T, a, b Datum) int {
 			}
 			return cmp.Compare(TimestampMicros(x), TimestampMicros(y))
 		}
+	case []byte:
+		if y, ok := b.([]byte); ok {
+			return bytes.Compare(x, y)
+		}
+	case LSN:
+		if y, ok := b.(LSN); ok {
+			return cmp.Compare(x, y)
+		}
 	case page.TID:
 		if y, ok := b.(page.TID); ok {
 			if c := cmp.Compare(x.Block, y.Block); c != 0 {
@@ -176,6 +184,18 @@ func AppendKey(buf []byte, t T, d Datum) []byte {
 			x = TimestampMicros(v)
 		}
 		return binary.BigEndian.AppendUint64(append(buf, keyValue), uint64(x)^(1<<63))
+	case LSN:
+		return binary.BigEndian.AppendUint64(append(buf, keyValue), uint64(v))
+	case []byte:
+		buf = append(buf, keyValue)
+		for _, c := range v {
+			if c == 0 {
+				buf = append(buf, 0, 0xFF)
+			} else {
+				buf = append(buf, c)
+			}
+		}
+		return append(buf, 0, 1)
 	case page.TID:
 		buf = binary.BigEndian.AppendUint32(append(buf, keyValue), v.Block)
 		return binary.BigEndian.AppendUint16(buf, v.Offset)

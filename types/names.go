@@ -49,6 +49,14 @@ func TypName(oid OID) string {
 		return "numeric"
 	case Void:
 		return "void"
+	case Bytea:
+		return "bytea"
+	case Oid:
+		return "oid"
+	case Xid:
+		return "xid"
+	case PgLSN:
+		return "pg_lsn"
 	}
 	return "oid" + strconv.FormatUint(uint64(oid), 10)
 }
@@ -116,6 +124,7 @@ var typeAliases = map[string]OID{
 	"tid":     TID,
 	"unknown": Unknown,
 	"void":    Void,
+	"bytea":   Bytea, "oid": Oid, "xid": Xid, "pg_lsn": PgLSN,
 }
 
 // TypeByName resolves a type name as pg_query_go gives it (the last element of
@@ -185,7 +194,7 @@ func TypeByName(name string, mods []int32) (T, error) {
 var unsupportedTypes = map[string]bool{
 	"timestamptz": true, "timestamp with time zone": true, "time": true, "timetz": true,
 	"time without time zone": true, "time with time zone": true, "interval": true,
-	"bytea": true, "json": true, "jsonb": true, "uuid": true, "money": true, "oid": true,
+	"json": true, "jsonb": true, "uuid": true, "money": true,
 	"name": true, "xml": true, "inet": true, "cidr": true, "macaddr": true, "bit": true,
 	"varbit": true, "bit varying": true, "point": true, "serial": true, "serial4": true,
 	"bigserial": true, "serial8": true, "smallserial": true, "serial2": true, "regclass": true,

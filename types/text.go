@@ -57,7 +57,12 @@ func AppendText(buf []byte, t T, d Datum) []byte {
 	case float32:
 		return appendFloat(buf, float64(v), 32)
 	case []byte:
+		if t.OID == Bytea {
+			return appendBytea(buf, v)
+		}
 		return append(buf, v...)
+	case LSN:
+		return append(buf, FormatLSN(v)...)
 	}
 	return buf
 }
@@ -107,6 +112,8 @@ func ParseText(t T, s string) (Datum, error) {
 		return parseTID(s)
 	case Void:
 		return nil, nil
+	case Bytea, Oid, Xid, PgLSN:
+		return parseSys(t, s)
 	}
 	return nil, errUnsupported(t)
 }

@@ -92,7 +92,7 @@ func (t T) CharLen() (n int, ok bool) {
 // Known reports whether minipg supports oid.
 func Known(oid OID) bool {
 	switch oid {
-	case Bool, Int8, Int2, Int4, Text, TID, Float4, Float8, Unknown, Bpchar, Varchar, Date, Timestamp, Numeric, Void:
+	case Bool, Int8, Int2, Int4, Text, TID, Float4, Float8, Unknown, Bpchar, Varchar, Date, Timestamp, Numeric, Void, Bytea, Oid, Xid, PgLSN:
 		return true
 	}
 	return false
@@ -105,9 +105,9 @@ func TypLen(oid OID) int16 {
 		return 1
 	case Int2:
 		return 2
-	case Int4, Float4, Date:
+	case Int4, Float4, Date, Oid, Xid:
 		return 4
-	case Int8, Float8, Timestamp:
+	case Int8, Float8, Timestamp, PgLSN:
 		return 8
 	case TID:
 		return 6
@@ -126,7 +126,7 @@ func TypAlign(oid OID) byte {
 		return 'c'
 	case Int2, TID:
 		return 's'
-	case Int8, Float8, Timestamp:
+	case Int8, Float8, Timestamp, PgLSN:
 		return 'd'
 	}
 	return 'i'
@@ -135,7 +135,7 @@ func TypAlign(oid OID) byte {
 // TypByVal is pg_type.typbyval.
 func TypByVal(oid OID) bool {
 	switch oid {
-	case Bool, Int2, Int4, Int8, Float4, Float8, Timestamp, Date, Void:
+	case Bool, Int2, Int4, Int8, Float4, Float8, Timestamp, Date, Void, Oid, Xid, PgLSN:
 		return true
 	}
 	return false
@@ -156,7 +156,7 @@ func Category(oid OID) byte {
 	switch oid {
 	case Bool:
 		return 'B'
-	case Int2, Int4, Int8, Float4, Float8, Numeric:
+	case Int2, Int4, Int8, Float4, Float8, Numeric, Oid:
 		return 'N'
 	case Text, Varchar, Bpchar:
 		return 'S'

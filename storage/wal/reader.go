@@ -154,3 +154,46 @@ func (r *Reader) end(err error) error {
 	r.log.Info("end of WAL", "lsn", FormatLSN(r.next), "reason", r.EndReason)
 	return io.EOF
 }
+
+// FindRecord is XLogFindNextRecord: the start of the first record that
+// begins at or after lsn and before the flushed end of the log, and false
+// when there is none. minipg's segments carry no page headers that would
+// let a reader find a record boundary in the middle of the stream, so the
+// search walks from a record known to start before lsn: lsn itself when a
+// valid record starts there, else the last checkpoint's redo point. WAL
+// before the redo point is found only from an exact record start.
+func (l *Log) FindRecord(lsn uint64) (uint64, bool, error) {
+	end := l.FlushedLSN()
+	if lsn >= end {
+		return 0, false, nil
+	}
+	r := l.NewReader(lsn)
+	r.log = discardLogger
+	rec, err := r.Next()
+	r.Close()
+	if err == nil && rec.LSN == lsn {
+		return lsn, true, nil
+	}
+	redo := l.RedoLSN()
+	if lsn < redo {
+		return 0, false, nil
+	}
+	r = l.NewReader(redo)
+	r.log = discardLogger
+	defer r.Close()
+	for {
+		rec, err := r.Next()
+		if err == io.EOF || (err == nil && rec.LSN >= end) {
+			return 0, false, nil
+		}
+		if err != nil {
+			return 0, false, err
+		}
+		if rec.LSN >= lsn {
+			return rec.LSN, true, nil
+		}
+	}
+}
+
+// discardLogger drops the end-of-WAL message of the readers of FindRecord.
+var discardLogger = slog.New(slog.DiscardHandler)

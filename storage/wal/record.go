@@ -106,6 +106,7 @@ type DecodedBlock struct {
 	// StoredLen is how many bytes it took in the record.
 	Compressed bool
 	StoredLen  int
+	Method     string // the compression method's name when Compressed: pglz, lz4, zstd
 	Data       []byte
 }
 
@@ -323,6 +324,14 @@ func decode(buf []byte, lsn uint64, r *DecodedRecord) string {
 		clens[i] = int(le.Uint16(h[14:]))
 		cflags[i] = flags & blkCompressMask
 		b.Compressed = cflags[i] != 0
+		switch cflags[i] {
+		case blkCompressPGLZ:
+			b.Method = "pglz"
+		case blkCompressLZ4:
+			b.Method = "lz4"
+		case blkCompressZstd:
+			b.Method = "zstd"
+		}
 		switch {
 		case flags&^(blkFlagMask|blkCompressMask) != 0 || b.Fork > buffer.FSMFork:
 			return "invalid block header"

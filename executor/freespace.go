@@ -1,0 +1,69 @@
+package executor
+
+// pg_freespacemap 1.2 (PostgreSQL 15's contrib module), built in and
+// visible while the extension is installed (extension.go):
+//
+//	pg_freespace(regclass, bigint) smallint     the free space the FSM records
+//	                                            for the block (category * 32),
+//	                                            0 when the FSM knows nothing of
+//	                                            it or the table has no FSM fork
+//	pg_freespace(rel regclass) -> SETOF blkno bigint, avail smallint
+//	                                            every block of the main fork
+//
+// minipg's locality policy keeps no FSM fork for tables of up to
+// fsm_small_table_blocks blocks; such a table shows 0 for every block, as
+// PostgreSQL shows a table that has not been vacuumed yet. minipg passes
+// regclass as the table's name.
+
+import (
+	"minipg/sql"
+	"minipg/storage/buffer"
+	"minipg/types"
+)
+
+// recordedFreeSpace is pg_freespace(rel, blkno).
+func (e *Engine) recordedFreeSpace(r *relation, blk uint32) int64 {
+	if !e.pool.Exists(buffer.RelFileNode(r.def.RelFileNode), buffer.FSMFork) {
+		return 0
+	}
+	return int64(r.heap.FSM().GetRecordedFreeSpace(blk))
+}
+
+func init() {
+	const ext = "pg_freespacemap"
+	sql.RegisterBuiltin(sql.Builtin{Name: "pg_freespace", Args: oids(types.Text, types.Int8), Result: types.Int2,
+		Volatility: sql.Volatile, Strict: true, Extension: ext,
+		Fn: func(env any, args []types.Datum, _ *sql.Func) (types.Datum, error) {
+			e := session(env).e
+			r, err := e.relationForInspection(args[0].(string), "cannot get free space of relation")
+			if err != nil {
+				return nil, err
+			}
+			blk := args[1].(int64)
+			if err := checkBlockNumber(blk); err != nil {
+				return nil, err
+			}
+			return e.recordedFreeSpace(r, uint32(blk)), nil
+		}})
+	sql.RegisterTableFunction(sql.TableFunction{Name: "pg_freespace", Args: oids(types.Text), Extension: ext,
+		Cols: []sql.TableFuncCol{{Name: "blkno", T: types.TInt8}, {Name: "avail", T: types.TInt2}},
+		Fn: func(env any, args []types.Datum) ([][]types.Datum, error) {
+			if args[0] == nil {
+				return nil, nil // generate_series over a NULL size: no rows
+			}
+			e := env.(*evalCtx).s.e
+			r, err := e.relationForInspection(args[0].(string), "cannot get free space of relation")
+			if err != nil {
+				return nil, err
+			}
+			n, err := r.heap.NBlocks()
+			if err != nil {
+				return nil, err
+			}
+			rows := make([][]types.Datum, 0, n)
+			for blk := uint32(0); blk < n; blk++ {
+				rows = append(rows, []types.Datum{int64(blk), e.recordedFreeSpace(r, blk)})
+			}
+			return rows, nil
+		}})
+}
