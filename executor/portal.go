@@ -165,6 +165,8 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		}
 	}
 	switch st := pt.p.bound.Stmt.(type) {
+	case *sql.Explain:
+		return "", pt.startExplain(ctx, st)
 	case *sql.Checkpoint:
 		if err := s.e.Checkpoint(); err != nil {
 			return "", err

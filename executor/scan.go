@@ -58,6 +58,9 @@ type indexScan struct {
 	// fetch keeps the last heap block pinned between entries; released
 	// when the range ends and at Close.
 	fetch *heap.IndexFetcher
+	// plan and reverse are what the scan runs (EXPLAIN).
+	plan    *indexPlan
+	reverse bool
 }
 
 // blockPeeker is a row source that can tell, before it is read, the heap
@@ -267,7 +270,7 @@ func (x *execCtx) openRange(p *indexPlan, prefix index.Key, reverse bool) (rowIt
 		hi = index.Bound{Key: key, Inclusive: p.hiIncl}
 	}
 	ix := p.ri.ix
-	return &indexScan{x: x, it: ix.NewIterator(lo, hi, reverse), dec: x.scanDecoder(),
+	return &indexScan{x: x, it: ix.NewIterator(lo, hi, reverse), dec: x.scanDecoder(), plan: p, reverse: reverse,
 		open: func() *index.Iterator { return ix.NewIterator(lo, hi, reverse) }}, nil
 }
 

@@ -69,6 +69,8 @@ type sortIter struct {
 	tmpDir  string
 	bytes   int64
 	spill   *spillSet
+	peak    int64 // most bytes of rows held at once (EXPLAIN ANALYZE)
+	spilled int64 // bytes written to runs
 }
 
 func compareRows(keys []sql.SortKey, a, b []types.Datum) int {
@@ -119,9 +121,11 @@ func (it *sortIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
 			}
 			it.rows = append(it.rows, row)
 			if it.workMem <= 0 {
+				it.peak += rowSize(row)
 				continue
 			}
 			it.bytes += rowSize(row)
+			it.peak = max(it.peak, it.bytes)
 			if it.bytes > it.workMem && len(it.rows) > 1 {
 				if err := it.spillRun(ctx); err != nil {
 					return nil, false, err
@@ -163,9 +167,11 @@ func (it *sortIter) spillRun(ctx context.Context) error {
 		it.spill = newSpillSet(it.tmpDir, it.typs, it.keys)
 	}
 	it.sortRows()
-	if err := it.spill.writeRun(it.rows); err != nil {
+	n, err := it.spill.writeRun(it.rows)
+	if err != nil {
 		return err
 	}
+	it.spilled += n
 	clear(it.rows)
 	it.rows, it.bytes = it.rows[:0], 0
 	return nil

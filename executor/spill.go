@@ -89,33 +89,34 @@ func (s *spillSet) tempFile() (*os.File, error) {
 	return f, nil
 }
 
-// writeRun writes rows (sorted) as a new run.
-func (s *spillSet) writeRun(rows [][]types.Datum) error {
+// writeRun writes rows (sorted) as a new run and returns its size.
+func (s *spillSet) writeRun(rows [][]types.Datum) (int64, error) {
 	if len(s.runs) >= maxMergeRuns {
 		if err := s.mergeRuns(); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	f, err := s.tempFile()
 	if err != nil {
-		return err
+		return 0, err
 	}
 	w := bufio.NewWriterSize(f, 64<<10)
 	for _, row := range rows {
 		if err := s.writeRow(w, row); err != nil {
 			f.Close()
-			return err
+			return 0, err
 		}
 	}
 	if err := w.Flush(); err != nil {
 		f.Close()
-		return pgerr.Wrapf(err, pgerr.IOError, "could not write to temporary file")
+		return 0, pgerr.Wrapf(err, pgerr.IOError, "could not write to temporary file")
 	}
+	size, _ := f.Seek(0, io.SeekCurrent)
 	s.runs = append(s.runs, f)
 	if onSpillRun != nil {
 		onSpillRun(len(rows))
 	}
-	return nil
+	return size, nil
 }
 
 func (s *spillSet) writeRow(w *bufio.Writer, row []types.Datum) error {

@@ -149,6 +149,10 @@ func resultCols(st Stmt, cols []ResultCol) []ResultCol {
 }
 
 func fixParams(st Stmt, params []types.OID) {
+	if e, ok := st.(*Explain); ok {
+		fixParams(e.Stmt, params)
+		return
+	}
 	var fixSel func(s *Select)
 	fix := func(e Expr) {
 		Walk(e, func(x Expr) {
@@ -294,7 +298,11 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 	case n.GetDiscardStmt() != nil:
 		return &Discard{Tag: "DISCARD ALL"}, nil, nil
 	case n.GetExplainStmt() != nil:
-		return nil, nil, pgerr.Unimplemented("EXPLAIN")
+		s, cols, err := b.explainStmt(n.GetExplainStmt())
+		if err != nil {
+			return nil, nil, err
+		}
+		return s, cols, nil
 	case n.GetAlterTableStmt() != nil:
 		s, err := b.alterTable(n.GetAlterTableStmt())
 		return s, nil, err

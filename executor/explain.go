@@ -1,0 +1,869 @@
+package executor
+
+// EXPLAIN and EXPLAIN ANALYZE: the plan is the pipeline of iterators the
+// statement really runs (plan.go, path.go, join.go), built as for
+// execution and described node by node in PostgreSQL's text format and
+// node names: Seq Scan, Index Scan [Backward] using ... with Index Cond and
+// Filter, Tid Scan, Function Scan, Nested Loop [Left Join], Aggregate,
+// HashAggregate with Group Key, Sort with Sort Key, Limit, LockRows,
+// ProjectSet, Result, and Insert/Update/Delete on top of their scan.
+// minipg chooses plans by rule and has no cost model, so no node carries
+// cost estimates (as with COSTS OFF). With ANALYZE the pipeline runs to its
+// end and each node shows its actual rows and loops (and times with
+// TIMING), Rows Removed by Filter, and a sort's method and space.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"minipg/pgerr"
+	"minipg/sql"
+	"minipg/types"
+)
+
+// planNode is one node of the printed plan.
+type planNode struct {
+	name     string
+	props    []string
+	children []*planNode
+	st       *instrStats // actual figures (ANALYZE); nil: none
+	removed  *instrStats // rows the node's filter read (Rows Removed by Filter)
+	sort     *sortIter   // Sort Method and space (ANALYZE)
+	subplans []subplanLine
+}
+
+type subplanLine struct {
+	label string
+	node  *planNode
+}
+
+// instrStats are a node's actual figures.
+type instrStats struct {
+	loops, rows  int64
+	first, total time.Duration // summed over loops
+	untimed      bool          // figures known, times not (a DML's nodes)
+}
+
+// instrIter counts what in hands out.
+type instrIter struct {
+	in      rowIter
+	st      *instrStats
+	started time.Time
+	gotRow  bool
+	timing  bool
+}
+
+func newInstr(in rowIter, st *instrStats, timing bool) *instrIter {
+	st.loops++
+	return &instrIter{in: in, st: st, timing: timing}
+}
+
+func (it *instrIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
+	var t0 time.Time
+	if it.timing {
+		t0 = time.Now()
+		if it.started.IsZero() {
+			it.started = t0
+		}
+	}
+	row, ok, err := it.in.Next(ctx)
+	if it.timing {
+		now := time.Now()
+		if !it.gotRow && ok {
+			it.st.first += now.Sub(it.started)
+		}
+		it.st.total += now.Sub(t0)
+	}
+	if ok {
+		it.gotRow = true
+		it.st.rows++
+	}
+	return row, ok, err
+}
+
+func (it *instrIter) Close() { it.in.Close() }
+
+// instrPlan counts the rows of a join's inner side over all its opens.
+type instrPlan struct {
+	fromPlan
+	st     *instrStats
+	timing bool
+}
+
+func (p *instrPlan) open(outer []types.Datum) (rowIter, error) {
+	in, err := p.fromPlan.open(outer)
+	if err != nil {
+		return nil, err
+	}
+	return newInstr(in, p.st, p.timing), nil
+}
+
+// explainer describes one statement's pipeline.
+type explainer struct {
+	x       *execCtx
+	analyze bool
+	timing  bool
+	nsub    int
+	subNo   map[*sql.SubPlan]int
+}
+
+// startExplain runs EXPLAIN: the plan's lines become the portal's rows.
+func (pt *Portal) startExplain(ctx context.Context, ex *sql.Explain) error {
+	start := time.Now()
+	var root *planNode
+	var err error
+	var execTime time.Duration
+	switch st := ex.Stmt.(type) {
+	case *sql.Select:
+		root, execTime, err = pt.explainSelect(ctx, st, ex)
+	case *sql.Insert, *sql.Update, *sql.Delete:
+		if ex.Analyze {
+			if err := pt.s.checkReadOnly(readOnlyName(st)); err != nil {
+				return err
+			}
+		}
+		root, execTime, err = pt.explainDML(ctx, st, ex)
+	default:
+		return pgerr.Unimplemented(fmt.Sprintf("EXPLAIN of %T", ex.Stmt))
+	}
+	if err != nil {
+		return err
+	}
+	var lines []string
+	root.render(&lines, 0, ex)
+	if ex.Summary {
+		plan := time.Since(start) - execTime
+		lines = append(lines, fmt.Sprintf("Planning Time: %.3f ms", msOf(plan)))
+		if ex.Analyze {
+			lines = append(lines, fmt.Sprintf("Execution Time: %.3f ms", msOf(execTime)))
+		}
+	}
+	rows := make([][]types.Datum, len(lines))
+	for i, l := range lines {
+		rows[i] = []types.Datum{l}
+	}
+	pt.rows = &sliceIter{rows: rows}
+	pt.tagFn = func(int64) string { return "EXPLAIN" }
+	return nil
+}
+
+func msOf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func (pt *Portal) explainSelect(ctx context.Context, st *sql.Select, ex *sql.Explain) (*planNode, time.Duration, error) {
+	var oid uint32
+	if st.Table != nil {
+		oid = st.Table.OID
+	}
+	x, err := pt.newExecCtx(ctx, oid, st.ForUpdate)
+	if err != nil {
+		return nil, 0, err
+	}
+	it, err := x.buildSelect(st)
+	if err != nil {
+		return nil, 0, err
+	}
+	e := &explainer{x: x, analyze: ex.Analyze, timing: ex.Timing}
+	root := e.describe(&it)
+	var took time.Duration
+	if ex.Analyze {
+		t0 := time.Now()
+		for {
+			_, ok, err := it.Next(ctx)
+			if err != nil {
+				it.Close()
+				return nil, 0, err
+			}
+			if !ok {
+				break
+			}
+		}
+		took = time.Since(t0)
+	}
+	it.Close()
+	return root, took, nil
+}
+
+// explainDML describes an INSERT, UPDATE or DELETE: the statement's node
+// over the rows it reads. With ANALYZE the statement runs, and its scan
+// shows the rows it changed.
+func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain) (*planNode, time.Duration, error) {
+	var t0 time.Time
+	var name string
+	var child *planNode
+	var changed int64
+	describeScan := func(table uint32, where sql.Expr) error {
+		x, err := pt.newExecCtx(ctx, table, true)
+		if err != nil {
+			return err
+		}
+		it, err := x.source(where)
+		if err != nil {
+			return err
+		}
+		e := &explainer{x: x}
+		child = e.describe(&it)
+		it.Close()
+		return nil
+	}
+	switch st := st.(type) {
+	case *sql.Insert:
+		name = "Insert on " + st.Table.Name
+		switch {
+		case st.Source != nil:
+			x, err := pt.newExecCtx(ctx, tableOf(st.Source), false)
+			if err != nil {
+				return nil, 0, err
+			}
+			it, err := x.buildSelect(st.Source)
+			if err != nil {
+				return nil, 0, err
+			}
+			child = (&explainer{x: x}).describe(&it)
+			it.Close()
+		case len(st.Values) == 1:
+			child = &planNode{name: "Result"}
+		default:
+			child = &planNode{name: `Values Scan on "*VALUES*"`}
+		}
+	case *sql.Update:
+		name = "Update on " + st.Table.Name
+		if err := describeScan(st.Table.OID, st.Where); err != nil {
+			return nil, 0, err
+		}
+	case *sql.Delete:
+		name = "Delete on " + st.Table.Name
+		if err := describeScan(st.Table.OID, st.Where); err != nil {
+			return nil, 0, err
+		}
+	}
+	root := &planNode{name: name, children: []*planNode{child}}
+	var took time.Duration
+	if ex.Analyze {
+		t0 = time.Now()
+		inner := *pt
+		inner.p = &Prepared{bound: &sql.Bound{Stmt: st}}
+		inner.rows, inner.tagFn = nil, nil
+		tag, err := inner.start(ctx)
+		if err != nil {
+			return nil, 0, err
+		}
+		if inner.rows != nil {
+			inner.rows.Close()
+		}
+		if i := strings.LastIndexByte(tag, ' '); i >= 0 {
+			fmt.Sscan(tag[i+1:], &changed)
+		}
+		took = time.Since(t0)
+		// The statement ran as it runs outside EXPLAIN: its own node hands
+		// out no rows, its source the rows it changed; neither is timed.
+		root.st = &instrStats{loops: 1, untimed: true}
+		child.st = &instrStats{loops: 1, rows: changed, untimed: true}
+	}
+	return root, took, nil
+}
+
+func tableOf(st *sql.Select) uint32 {
+	if st.Table != nil {
+		return st.Table.OID
+	}
+	return 0
+}
+
+// describe returns the node for *itp and, with ANALYZE, replaces *itp with
+// an instrumented iterator feeding that node's figures.
+func (e *explainer) describe(itp *rowIter) *planNode {
+	n := e.node(*itp)
+	if e.analyze && n.st == nil {
+		n.st = &instrStats{}
+		*itp = newInstr(*itp, n.st, e.timing)
+	}
+	return n
+}
+
+// node builds the node for it (and its children).
+func (e *explainer) node(it rowIter) *planNode {
+	switch it := it.(type) {
+	case *trimIter:
+		return e.describe(&it.in)
+	case *projectIter:
+		if _, ok := it.in.(*oneRow); ok {
+			n := &planNode{name: "Result"}
+			e.subplans(n, it.targets...)
+			return n
+		}
+		n := e.describe(&it.in)
+		e.subplans(n, it.targets...)
+		return n
+	case *filterIter:
+		n := e.describe(&it.in)
+		pred := it.pred
+		if p := indexPlanOf(it.in); p != nil {
+			pred = withoutIndexConds(pred, p)
+		}
+		if pred != nil {
+			e.subplans(n, pred)
+			n.props = append(n.props, "Filter: "+e.deparse(pred))
+			if e.analyze {
+				// The child's count (before the filter) is what it read.
+				n.removed = n.st
+				n.st = nil
+			}
+		}
+		return n
+	case *instrIter:
+		return e.node(it.in)
+	case *seqScan:
+		return &planNode{name: "Seq Scan on " + it.x.rel.def.Name}
+	case *indexScan:
+		return e.indexNode(it.x, it.plan, it.reverse, nil)
+	case *multiIter:
+		if len(it.its) > 0 {
+			if is, ok := it.its[0].(*indexScan); ok {
+				return e.indexNode(is.x, is.plan, is.reverse, it)
+			}
+		}
+		return &planNode{name: "Append"}
+	case *tidScan:
+		return &planNode{name: "Tid Scan on " + it.x.rel.def.Name,
+			props: []string{fmt.Sprintf("TID Cond: (ctid = '%s'::tid)", types.FormatText(types.TTID, it.tid))}}
+	case *sliceIter:
+		return &planNode{name: "Function Scan"}
+	case *oneRow:
+		return &planNode{name: "Result"}
+	case *emptyIter:
+		return &planNode{name: "Result", props: []string{"One-Time Filter: false"}}
+	case *aggIter:
+		var n *planNode
+		if len(it.st.Group) == 0 {
+			n = &planNode{name: "Aggregate"}
+		} else {
+			keys := make([]string, len(it.st.Group))
+			for i, g := range it.st.Group {
+				keys[i] = e.deparse(g)
+			}
+			n = &planNode{name: "HashAggregate", props: []string{"Group Key: " + strings.Join(keys, ", ")}}
+		}
+		n.children = []*planNode{e.describe(&it.in)}
+		return n
+	case *distinctIter:
+		n := &planNode{name: "HashAggregate"}
+		if targets := targetsBelow(it.in); targets != nil {
+			keys := make([]string, it.n)
+			for i := 0; i < it.n && i < len(targets); i++ {
+				keys[i] = e.deparse(targets[i])
+			}
+			n.props = []string{"Group Key: " + strings.Join(keys, ", ")}
+		}
+		n.children = []*planNode{e.describe(&it.in)}
+		return n
+	case *sortIter:
+		n := &planNode{name: "Sort", sort: it}
+		if targets := targetsBelow(it.in); targets != nil {
+			keys := make([]string, len(it.keys))
+			for i, k := range it.keys {
+				s := e.deparse(targets[k.Idx])
+				if k.Desc {
+					s += " DESC"
+					if !k.NullsFirst {
+						s += " NULLS LAST"
+					}
+				} else if k.NullsFirst {
+					s += " NULLS FIRST"
+				}
+				keys[i] = s
+			}
+			n.props = []string{"Sort Key: " + strings.Join(keys, ", ")}
+		}
+		n.children = []*planNode{e.describe(&it.in)}
+		return n
+	case *limitIter:
+		return &planNode{name: "Limit", children: []*planNode{e.describe(&it.in)}}
+	case *lockIter:
+		return &planNode{name: "LockRows", children: []*planNode{e.describe(&it.in)}}
+	case *projectSetIter:
+		return &planNode{name: "ProjectSet", children: []*planNode{e.describe(&it.in)}}
+	case *placeIter:
+		return e.node(it.in)
+	case *seqIter:
+		return &planNode{name: "Function Scan on generate_series"}
+	case *loopIter:
+		name := "Nested Loop"
+		if it.keep {
+			name = "Nested Loop Left Join"
+		}
+		n := &planNode{name: name}
+		if it.on != nil {
+			n.props = append(n.props, "Join Filter: "+e.deparse(it.on))
+		}
+		outer := e.describe(&it.outer)
+		inner := e.planOf(it.inner)
+		if e.analyze {
+			inner.st = &instrStats{}
+			it.inner = &instrPlan{fromPlan: it.inner, st: inner.st, timing: e.timing}
+		}
+		n.children = []*planNode{outer, inner}
+		return n
+	case *fullJoinIter:
+		n := &planNode{name: "Nested Loop Full Join"}
+		n.children = []*planNode{e.describe(&it.outer), {name: "Materialize"}}
+		return n
+	}
+	return &planNode{name: strings.TrimPrefix(fmt.Sprintf("%T", it), "*executor.")}
+}
+
+// planOf describes a join's inner side without opening it: the access
+// path its table would get for one outer row (values of the outer row
+// shown by name).
+func (e *explainer) planOf(p fromPlan) *planNode {
+	switch p := p.(type) {
+	case *instrPlan:
+		return e.planOf(p.fromPlan)
+	case *joinNode:
+		name := "Nested Loop"
+		switch p.kind {
+		case sql.JoinLeft, sql.JoinRight:
+			name = "Nested Loop Left Join"
+		case sql.JoinFull:
+			name = "Nested Loop Full Join"
+		}
+		n := &planNode{name: name, children: []*planNode{e.planOf(p.l), e.planOf(p.r)}}
+		if p.on != nil {
+			n.props = append(n.props, "Join Filter: "+e.deparse(p.on))
+		}
+		return n
+	case *fromLeaf:
+		switch {
+		case p.rel != nil:
+			var outerNames []sql.Expr
+			pred := sql.AndAll(p.conds)
+			if pred != nil {
+				// The leaf's conditions over its own row, outer values as
+				// named placeholders.
+				pred = sql.Rewrite(pred, func(x sql.Expr) (sql.Expr, bool) {
+					r, ok := x.(*sql.ColRef)
+					if !ok {
+						return nil, false
+					}
+					if r.Idx >= p.f.Base && r.Idx < p.f.Base+p.f.Width {
+						return &sql.ColRef{Idx: r.Idx - p.f.Base, T: r.T, Name: r.Name}, true
+					}
+					c := &sql.Const{T: r.T, Val: outerName(r.Name)}
+					outerNames = append(outerNames, c)
+					return c, true
+				})
+			}
+			lx := *p.x
+			lx.rel = p.rel
+			var n *planNode
+			if ip := chooseIndex(p.rel, pred); ip != nil {
+				n = e.indexNode(&lx, ip, false, nil)
+				pred = withoutIndexConds(pred, ip)
+			} else {
+				n = &planNode{name: "Seq Scan on " + p.rel.def.Name}
+			}
+			if pred != nil {
+				n.props = append(n.props, "Filter: "+e.deparse(pred))
+			}
+			return n
+		case p.f.Sub != nil:
+			n := &planNode{name: "Subquery Scan"}
+			if it, err := p.x.subSelect(p.f.Sub); err == nil {
+				sub := &explainer{x: p.x, nsub: e.nsub}
+				n.children = []*planNode{sub.describe(&it)}
+				it.Close()
+			}
+			if len(p.conds) > 0 {
+				n.props = append(n.props, "Filter: "+e.deparse(sql.AndAll(p.conds)))
+			}
+			return n
+		default:
+			name := "Function Scan"
+			if p.f.Func != nil {
+				name += " on " + p.f.Func.Name
+			}
+			n := &planNode{name: name}
+			if len(p.conds) > 0 {
+				n.props = append(n.props, "Filter: "+e.deparse(sql.AndAll(p.conds)))
+			}
+			return n
+		}
+	}
+	return &planNode{name: "Nested Loop"}
+}
+
+// outerName is a placeholder for a value of a join's outer row in a
+// described condition.
+type outerName string
+
+// indexNode is an index scan's node: Index Scan [Backward] using idx on t,
+// and its Index Cond.
+func (e *explainer) indexNode(x *execCtx, p *indexPlan, reverse bool, multi *multiIter) *planNode {
+	if p == nil {
+		return &planNode{name: "Index Scan on " + x.rel.def.Name}
+	}
+	name := "Index Scan using "
+	if reverse {
+		name = "Index Scan Backward using "
+	}
+	n := &planNode{name: name + p.ri.def.Name + " on " + x.rel.def.Name}
+	var sub []sql.Expr
+	for _, v := range append(append([]sql.Expr{}, p.eq...), p.lo, p.hi) {
+		if v != nil {
+			sub = append(sub, v)
+		}
+	}
+	if p.inSub != nil {
+		sub = append(sub, p.inSub)
+	}
+	e.subplans(n, sub...)
+	var conds []string
+	for i, v := range p.eq {
+		col := x.rel.def.Columns[p.ri.cols[i]].Name
+		if p.inSub != nil && i == p.inPos {
+			conds = append(conds, fmt.Sprintf("(%s = ANY (SubPlan %d))", col, e.subNo[p.inSub]))
+			continue
+		}
+		if p.inList != nil && i == p.inPos {
+			vals := make([]string, len(p.inList))
+			for j, l := range p.inList {
+				if c, ok := l.(*sql.Const); ok && c.Val != nil {
+					vals[j] = types.FormatText(c.T, c.Val)
+				} else {
+					vals[j] = e.deparse(l)
+				}
+			}
+			conds = append(conds, fmt.Sprintf("(%s = ANY ('{%s}'::%s[]))", col, strings.Join(vals, ","), x.rel.types[p.ri.cols[i]].Name()))
+			continue
+		}
+		conds = append(conds, fmt.Sprintf("(%s = %s)", col, e.deparse(v)))
+	}
+	if len(p.eq) < len(p.ri.cols) {
+		col := x.rel.def.Columns[p.ri.cols[len(p.eq)]].Name
+		if p.lo != nil {
+			op := ">"
+			if p.loIncl {
+				op = ">="
+			}
+			conds = append(conds, fmt.Sprintf("(%s %s %s)", col, op, e.deparse(p.lo)))
+		}
+		if p.hi != nil {
+			op := "<"
+			if p.hiIncl {
+				op = "<="
+			}
+			conds = append(conds, fmt.Sprintf("(%s %s %s)", col, op, e.deparse(p.hi)))
+		}
+	}
+	switch len(conds) {
+	case 0:
+	case 1:
+		n.props = append(n.props, "Index Cond: "+conds[0])
+	default:
+		n.props = append(n.props, "Index Cond: ("+strings.Join(conds, " AND ")+")")
+	}
+	return n
+}
+
+// indexPlanOf is the index plan of an index scan source, if it is one.
+func indexPlanOf(it rowIter) *indexPlan {
+	switch it := it.(type) {
+	case *instrIter:
+		return indexPlanOf(it.in)
+	case *indexScan:
+		return it.plan
+	case *multiIter:
+		if len(it.its) > 0 {
+			return indexPlanOf(it.its[0])
+		}
+	}
+	return nil
+}
+
+// withoutIndexConds drops from pred the conjuncts the index plan applies
+// (the Filter PostgreSQL prints holds only the others).
+func withoutIndexConds(pred sql.Expr, p *indexPlan) sql.Expr {
+	used := map[sql.Expr]bool{}
+	for _, v := range p.eq {
+		if v != nil {
+			used[v] = true
+		}
+	}
+	if p.lo != nil {
+		used[p.lo] = true
+	}
+	if p.hi != nil {
+		used[p.hi] = true
+	}
+	var rest []sql.Expr
+	for _, c := range conjuncts(pred, nil) {
+		if cmp, ok := c.(*sql.Cmp); ok && (used[cmp.L] || used[cmp.R]) {
+			if isIndexCol(cmp.L, p) || isIndexCol(cmp.R, p) {
+				continue
+			}
+		}
+		if in, ok := c.(*sql.InList); ok && p.inList != nil && len(in.List) == len(p.inList) && len(in.List) > 0 && in.List[0] == p.inList[0] {
+			continue
+		}
+		if sp, ok := c.(*sql.SubPlan); ok && p.inSub == sp {
+			continue
+		}
+		rest = append(rest, c)
+	}
+	return sql.AndAll(rest)
+}
+
+func isIndexCol(x sql.Expr, p *indexPlan) bool {
+	c, ok := x.(*sql.ColRef)
+	if !ok {
+		return false
+	}
+	for _, ic := range p.ri.cols {
+		if ic == c.Idx {
+			return true
+		}
+	}
+	return false
+}
+
+// targetsBelow finds the select list a sort or DISTINCT reads (the
+// projection under it).
+func targetsBelow(it rowIter) []sql.Expr {
+	for {
+		switch x := it.(type) {
+		case *projectIter:
+			return x.targets
+		case *distinctIter:
+			it = x.in
+		case *instrIter:
+			it = x.in
+		default:
+			return nil
+		}
+	}
+}
+
+// subplans adds a SubPlan or InitPlan section for each subquery in exprs.
+func (e *explainer) subplans(n *planNode, exprs ...sql.Expr) {
+	for _, x := range exprs {
+		sql.Walk(x, func(y sql.Expr) {
+			sp, ok := y.(*sql.SubPlan)
+			if !ok {
+				return
+			}
+			e.nsub++
+			if e.subNo == nil {
+				e.subNo = map[*sql.SubPlan]int{}
+			}
+			e.subNo[sp] = e.nsub
+			label := fmt.Sprintf("SubPlan %d", e.nsub)
+			if !sp.Correlated && sp.Kind != "in" {
+				label = fmt.Sprintf("InitPlan %d (returns $%d)", e.nsub, e.nsub-1)
+			}
+			it, err := e.x.subSelect(sp.Select)
+			if err != nil {
+				return
+			}
+			sub := &explainer{x: e.x, nsub: e.nsub}
+			n.subplans = append(n.subplans, subplanLine{label: label, node: sub.describe(&it)})
+			e.nsub = sub.nsub
+			it.Close()
+		})
+	}
+}
+
+// render appends the node's lines at depth (0: the top node).
+func (n *planNode) render(lines *[]string, depth int, ex *sql.Explain) {
+	var head, prop string
+	if depth == 0 {
+		head, prop = "", "  "
+	} else {
+		ind := strings.Repeat(" ", 2+6*(depth-1))
+		head, prop = ind+"->  ", strings.Repeat(" ", 6*depth+2)
+	}
+	line := head + n.name
+	if ex.Analyze {
+		st := n.st
+		switch {
+		case st == nil || st.loops == 0:
+			line += " (never executed)"
+		default:
+			rows := n.rowsOut(st)
+			if ex.Timing && !st.untimed {
+				line += fmt.Sprintf(" (actual time=%.3f..%.3f rows=%d loops=%d)",
+					msOf(st.first)/float64(st.loops), msOf(st.total)/float64(st.loops), rows, st.loops)
+			} else {
+				line += fmt.Sprintf(" (actual rows=%d loops=%d)", rows, st.loops)
+			}
+		}
+	}
+	*lines = append(*lines, line)
+	for _, p := range n.props {
+		*lines = append(*lines, prop+p)
+		if ex.Analyze && strings.HasPrefix(p, "Filter: ") && n.removed != nil && n.st != nil {
+			*lines = append(*lines, fmt.Sprintf("%sRows Removed by Filter: %d", prop, (n.removed.rows-n.st.rows)/max(n.st.loops, 1)))
+		}
+	}
+	if ex.Analyze && n.sort != nil {
+		if n.sort.spilled > 0 {
+			*lines = append(*lines, fmt.Sprintf("%sSort Method: external merge  Disk: %dkB", prop, max(n.sort.spilled>>10, 1)))
+		} else {
+			*lines = append(*lines, fmt.Sprintf("%sSort Method: quicksort  Memory: %dkB", prop, max(n.sort.peak>>10, 1)))
+		}
+	}
+	for _, s := range n.subplans {
+		*lines = append(*lines, prop+s.label)
+		s.node.render(lines, depth+1, ex)
+	}
+	for _, c := range n.children {
+		c.render(lines, depth+1, ex)
+	}
+}
+
+// rowsOut is the rows per loop the node handed out.
+func (n *planNode) rowsOut(st *instrStats) int64 {
+	return st.rows / max(st.loops, 1)
+}
+
+// deparse prints an expression as PostgreSQL's EXPLAIN does (ruleutils):
+// operators in parentheses, constants with their type, columns by name.
+func (e *explainer) deparse(x sql.Expr) string {
+	switch x := x.(type) {
+	case nil:
+		return ""
+	case *sql.ColRef:
+		return x.Name
+	case *sql.OuterRef:
+		return x.Name
+	case *sql.Param:
+		return fmt.Sprintf("$%d", x.Idx+1)
+	case *sql.Const:
+		return e.deparseValue(x)
+	case *sql.Cmp:
+		return "(" + e.deparse(x.L) + " " + x.Op + " " + e.deparse(x.R) + ")"
+	case *sql.BoolOp:
+		if x.Op == "NOT" && len(x.Args) == 1 {
+			return "(NOT " + e.deparse(x.Args[0]) + ")"
+		}
+		parts := make([]string, len(x.Args))
+		for i, a := range x.Args {
+			parts[i] = e.deparse(a)
+		}
+		return "(" + strings.Join(parts, " "+x.Op+" ") + ")"
+	case *sql.Arith:
+		return "(" + e.deparse(x.L) + " " + string(x.Op) + " " + e.deparse(x.R) + ")"
+	case *sql.Neg:
+		return "(- " + e.deparse(x.X) + ")"
+	case *sql.Concat:
+		return "(" + e.deparse(x.L) + " || " + e.deparse(x.R) + ")"
+	case *sql.IsNull:
+		if x.Not {
+			return "(" + e.deparse(x.X) + " IS NOT NULL)"
+		}
+		return "(" + e.deparse(x.X) + " IS NULL)"
+	case *sql.InList:
+		vals := make([]string, len(x.List))
+		allConst := true
+		for i, v := range x.List {
+			c, ok := v.(*sql.Const)
+			if !ok || c.Val == nil {
+				allConst = false
+				break
+			}
+			vals[i] = types.FormatText(c.T, c.Val)
+		}
+		op := "= ANY"
+		if x.Not {
+			op = "<> ALL"
+		}
+		if allConst {
+			return fmt.Sprintf("(%s %s ('{%s}'::%s[]))", e.deparse(x.X), op, strings.Join(vals, ","), x.CT.Name())
+		}
+		for i, v := range x.List {
+			vals[i] = e.deparse(v)
+		}
+		return fmt.Sprintf("(%s %s (ARRAY[%s]))", e.deparse(x.X), op, strings.Join(vals, ", "))
+	case *sql.Like:
+		op := "~~"
+		if x.Fold {
+			op = "~~*"
+		}
+		if x.Not {
+			op = "!" + op
+		}
+		return "(" + e.deparse(x.X) + " " + op + " " + e.deparse(x.Pattern) + ")"
+	case *sql.Cast:
+		if c, ok := x.X.(*sql.Const); ok && c.Val != nil {
+			return "'" + strings.ReplaceAll(types.FormatText(x.T, c.Val), "'", "''") + "'::" + x.T.Name()
+		}
+		return "(" + e.deparse(x.X) + ")::" + x.T.Name()
+	case *sql.Func:
+		args := make([]string, len(x.Args))
+		for i, a := range x.Args {
+			args[i] = e.deparse(a)
+		}
+		return x.Name + "(" + strings.Join(args, ", ") + ")"
+	case *sql.Coalesce:
+		args := make([]string, len(x.Args))
+		for i, a := range x.Args {
+			args[i] = e.deparse(a)
+		}
+		return "COALESCE(" + strings.Join(args, ", ") + ")"
+	case *sql.Case:
+		var b strings.Builder
+		b.WriteString("CASE")
+		for i, w := range x.Whens {
+			b.WriteString(" WHEN " + e.deparse(w) + " THEN " + e.deparse(x.Results[i]))
+		}
+		if x.Else != nil {
+			b.WriteString(" ELSE " + e.deparse(x.Else))
+		}
+		b.WriteString(" END")
+		return b.String()
+	case *sql.SubPlan:
+		n := e.subNo[x]
+		switch {
+		case x.Kind == "in" && !x.Correlated:
+			s := fmt.Sprintf("(hashed SubPlan %d)", n)
+			if x.Not {
+				return "(NOT " + s + ")"
+			}
+			return s
+		case x.Kind == "scalar" && !x.Correlated:
+			return fmt.Sprintf("$%d", n-1)
+		case x.Kind == "exists" && x.Not:
+			return fmt.Sprintf("(NOT (SubPlan %d))", n)
+		}
+		return fmt.Sprintf("(SubPlan %d)", n)
+	}
+	return fmt.Sprintf("%T", x)
+}
+
+// deparseValue prints a constant: numbers bare (negative ones quoted with
+// their type), everything else quoted with its type, NULL typed.
+func (e *explainer) deparseValue(x sql.Expr) string {
+	c, ok := x.(*sql.Const)
+	if !ok {
+		return e.deparse(x)
+	}
+	if name, ok := c.Val.(outerName); ok {
+		return string(name)
+	}
+	if c.Val == nil {
+		return "NULL::" + c.T.Name()
+	}
+	text := types.FormatText(c.T, c.Val)
+	switch c.T.OID {
+	case types.Int4, types.Numeric:
+		if !strings.HasPrefix(text, "-") && text != "NaN" {
+			return text
+		}
+	case types.Bool:
+		if c.Val == true {
+			return "true"
+		}
+		return "false"
+	}
+	return "'" + strings.ReplaceAll(text, "'", "''") + "'::" + c.T.Name()
+}
