@@ -152,9 +152,10 @@ func (c *call) registered() (Expr, error) {
 // parentheses (CURRENT_TIMESTAMP, CURRENT_DATE, CURRENT_USER, ...).
 func (b *binder) sqlValueFunction(sv *pg_query.SQLValueFunction) (Expr, error) {
 	switch sv.Op {
-	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP,
-		pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N:
 		return builtinCall("now")
+	case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
+		return builtinCall("localtimestamp")
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
 		return builtinCall("current_date")
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_USER, pg_query.SQLValueFunctionOp_SVFOP_SESSION_USER,
