@@ -841,4 +841,3 @@ func floatToTimestamp(s float64) (types.Datum, error) {
 	}
 	return types.MicrosToTimestamp(int64(us)), nil
 }
-
