@@ -19,8 +19,8 @@ import (
 // numeric types, to_number and to_date. No maintained Go library
 // implements PostgreSQL's patterns, so the patterns are tables here:
 // dtPatterns for dates and times, and the number patterns 9 0 . D , G S MI
-// PL SG PR FM TH RN EEEE in numFormat. timestamp with time zone does not
-// exist in minipg, so neither does to_timestamp(text, text).
+// PL SG PR FM TH RN EEEE in numFormat. to_timestamp(text, text) and
+// to_char over interval and timestamptz are not built yet.
 
 func init() {
 	stable := sql.Stable
