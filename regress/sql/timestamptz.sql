@@ -38,3 +38,6 @@ SELECT id FROM tz WHERE t > '2024-01-01 00:30+00' ORDER BY id;
 SELECT min(t), max(t) FROM tz;
 \copy tz to stdout
 DROP TABLE tz;
+-- to_char formats the local time
+SET TimeZone = 'Asia/Tokyo';
+SELECT to_char(timestamptz '2024-01-01 20:30:15+00', 'YYYY-MM-DD HH24:MI:SS Day'), to_char(timestamptz 'infinity', 'YYYY') IS NULL;
