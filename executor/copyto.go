@@ -5,6 +5,8 @@ package executor
 // PostgreSQL's copyto.c), one CopyData payload per row.
 
 import (
+	"time"
+
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -46,7 +48,7 @@ func (pt *Portal) CopyTo(ctx context.Context, send func(data []byte) error) (tag
 	if err := pt.startSelect(ctx, ct.Query); err != nil {
 		return fail(err)
 	}
-	enc := &copyEncoder{o: ct.Options, force: ct.ForceQuote}
+	enc := &copyEncoder{o: ct.Options, force: ct.ForceQuote, loc: s.Location()}
 	for _, c := range ct.Query.Columns {
 		enc.types = append(enc.types, c.T)
 	}
@@ -97,6 +99,7 @@ type copyEncoder struct {
 	o     *sql.Copy
 	types []types.T
 	force []bool
+	loc   *time.Location // the session's TimeZone
 }
 
 func (c *copyEncoder) header(buf []byte, names []string) []byte {
@@ -139,7 +142,7 @@ func (c *copyEncoder) row(buf []byte, row []types.Datum) ([]byte, error) {
 			buf = append(buf, c.o.Null...)
 			continue
 		}
-		s := types.FormatText(c.types[i], v)
+		s := types.FormatTextIn(c.types[i], v, c.loc)
 		if c.o.Format == "csv" {
 			buf = c.csvField(buf, s, c.force[i])
 		} else {

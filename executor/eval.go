@@ -1,6 +1,8 @@
 package executor
 
 import (
+	"time"
+
 	"strings"
 
 	"minipg/pgerr"
@@ -77,7 +79,7 @@ func (c *evalCtx) eval(e sql.Expr, row []types.Datum) (types.Datum, error) {
 		if err != nil || l == nil {
 			return nil, err
 		}
-		return asText(x.LT, l) + asText(x.RT, r), nil
+		return asTextIn(x.LT, l, c.loc()) + asTextIn(x.RT, r, c.loc()), nil
 	case *sql.Cmp:
 		if x.Op[0] == 'I' { // IS [NOT] DISTINCT FROM: NULLs compare as values
 			l, err := c.eval(x.L, row)
@@ -191,12 +193,12 @@ func (c *evalCtx) eval(e sql.Expr, row []types.Datum) (types.Datum, error) {
 		from := x.X.Type()
 		if from.OID == types.Unknown {
 			base := types.T{OID: x.T.OID, Typmod: -1}
-			if v, err = types.ParseText(base, v.(string)); err != nil {
+			if v, err = types.ParseTextIn(base, v.(string), c.loc()); err != nil {
 				return nil, err
 			}
 			from = base
 		}
-		return types.Coerce(v, from, x.T, x.Explicit)
+		return types.CoerceIn(v, from, x.T, x.Explicit, c.loc())
 	case *sql.Like:
 		v, err := c.eval(x.X, row)
 		if err != nil || v == nil {
@@ -250,7 +252,18 @@ func (c *evalCtx) eval(e sql.Expr, row []types.Datum) (types.Datum, error) {
 
 // asText renders a value as text for ||, as PostgreSQL's casts to text do:
 // char(n) loses its padding and a boolean is true or false.
-func asText(t types.T, d types.Datum) string {
+func asText(t types.T, d types.Datum) string { return asTextIn(t, d, time.UTC) }
+
+// loc is the session's TimeZone (UTC outside a session).
+func (c *evalCtx) loc() *time.Location {
+	if c == nil || c.s == nil {
+		return time.UTC
+	}
+	return c.s.Location()
+}
+
+// asTextIn is asText with timestamptz shown in loc.
+func asTextIn(t types.T, d types.Datum, loc *time.Location) string {
 	if b, ok := d.(bool); ok {
 		if b {
 			return "true"
@@ -263,7 +276,7 @@ func asText(t types.T, d types.Datum) string {
 		}
 		return s
 	}
-	return types.FormatText(t, d)
+	return types.FormatTextIn(t, d, loc)
 }
 
 func (c *evalCtx) call(f *sql.Func, row []types.Datum) (types.Datum, error) {

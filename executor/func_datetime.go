@@ -13,25 +13,24 @@ import (
 	"minipg/types"
 )
 
-// The date/time functions of PostgreSQL 15's section 9.9 for the types
-// minipg has: timestamp (without time zone) and date. There is no interval
-// and no timestamp with time zone, so age, justify_*, to_timestamp(double)
-// and interval arithmetic are absent; date +/- integer and date - date are
-// here.
+// The date/time functions of PostgreSQL 15's section 9.9 over timestamp
+// (without time zone) and date, now() and its siblings (timestamp with
+// time zone, as in PostgreSQL), date +/- integer and date - date. The
+// interval and timestamptz functions and operators are in
+// func_interval.go.
 
 func init() {
 	// current_date is CURRENT_DATE's function (pg_proc has none; the
 	// binder calls it for the SQL-standard spelling only).
 	builtin("current_date", nil, dt, sql.Stable, func(env any, _ []types.Datum, _ *sql.Func) (types.Datum, error) {
-		t := session(env).txStart
-		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), nil
+		return currentDate(env), nil
 	})
 	for _, name := range []string{"now", "clock_timestamp", "statement_timestamp", "transaction_timestamp"} {
 		vol := sql.Stable
 		if name == "clock_timestamp" {
 			vol = sql.Volatile
 		}
-		builtin(name, nil, ts, vol, func(env any, _ []types.Datum, f *sql.Func) (types.Datum, error) {
+		builtin(name, nil, tsz, vol, func(env any, _ []types.Datum, f *sql.Func) (types.Datum, error) {
 			switch f.Name {
 			case "clock_timestamp":
 				return time.Now().UTC().Truncate(time.Microsecond), nil

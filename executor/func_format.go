@@ -19,8 +19,10 @@ import (
 // numeric types, to_number and to_date. No maintained Go library
 // implements PostgreSQL's patterns, so the patterns are tables here:
 // dtPatterns for dates and times, and the number patterns 9 0 . D , G S MI
-// PL SG PR FM TH RN EEEE in numFormat. timestamp with time zone does not
-// exist in minipg, so neither does to_timestamp(text, text).
+// PL SG PR FM TH RN EEEE in numFormat. to_char over timestamptz formats
+// the local time in the session's TimeZone (the zone patterns TZ, OF, TZH
+// and TZM are not built yet); to_timestamp(text, text) and to_char over
+// interval are not built yet.
 
 func init() {
 	stable := sql.Stable
@@ -30,6 +32,14 @@ func init() {
 			return nil, nil
 		}
 		return toCharTime(t, a[1].(string)), nil
+	})
+	builtin("to_char", oids(tsz, tx), tx, stable, func(env any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
+		t := a[0].(time.Time)
+		if a[1].(string) == "" || !isFiniteTS(t) {
+			return nil, nil
+		}
+		lt, _ := localTime(t, env.(*evalCtx).loc())
+		return toCharTime(lt, a[1].(string)), nil
 	})
 	for _, t := range []types.OID{i4, i8, nu} {
 		builtin("to_char", oids(t, tx), tx, stable, func(_ any, a []types.Datum, f *sql.Func) (types.Datum, error) {

@@ -50,7 +50,12 @@ type Session struct {
 	settings map[string]string
 	mem      memAccount        // the running statement's memory (memory.go)
 	changed  map[string]string // reported settings changed since ParamStatusChanges
-	notices  []*pgerr.Error
+	// zone caches the *time.Location of settings["timezone"].
+	zone struct {
+		name string
+		loc  *time.Location
+	}
+	notices []*pgerr.Error
 
 	tx       *txn.Txn
 	explicit bool // inside BEGIN ... COMMIT
@@ -399,4 +404,19 @@ func mapCtxErr(ctx context.Context, err error) error {
 // in binding or evaluation fails the statement instead of the connection.
 func internalError(where string, r any) error {
 	return pgerr.New(pgerr.InternalError, "internal error while %s: %v", where, r)
+}
+
+// Location is the session's TimeZone as a *time.Location (UTC when the
+// setting names no zone Go knows, which checkGUC prevents).
+func (s *Session) Location() *time.Location {
+	name := s.settings["timezone"]
+	if s.zone.loc != nil && s.zone.name == name {
+		return s.zone.loc
+	}
+	loc, _, ok := types.LoadZone(name)
+	if !ok {
+		loc = time.UTC
+	}
+	s.zone.name, s.zone.loc = name, loc
+	return loc
 }

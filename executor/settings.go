@@ -10,6 +10,7 @@ import (
 	"minipg/pgerr"
 	"minipg/reloptions"
 	"minipg/storage/wal"
+	"minipg/types"
 )
 
 // gucDef describes one configuration parameter.
@@ -126,6 +127,11 @@ func checkGUC(name, v string) (string, error) {
 		return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v)
 	}
 	switch name {
+	case "timezone":
+		if _, canon, ok := types.LoadZone(v); ok {
+			return canon, nil
+		}
+		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"TimeZone\": \"%s\"", v)
 	case "client_encoding":
 		switch strings.ToUpper(strings.ReplaceAll(strings.ReplaceAll(v, "-", ""), "_", "")) {
 		case "UTF8", "UNICODE":

@@ -6,6 +6,7 @@ package executor
 
 import (
 	"context"
+	"time"
 
 	"github.com/cockroachdb/apd/v3"
 
@@ -53,8 +54,20 @@ func (c *evalCtx) startSeq(f *sql.SRFCall, row []types.Datum) (seq, error) {
 			return &oneValue{done: true}, nil
 		}
 	}
-	if f.T.OID == types.Numeric {
+	switch f.T.OID {
+	case types.Numeric:
 		return numericSeries(args)
+	case types.Timestamp, types.TimestampTZ:
+		step := args[2].(types.IntervalValue)
+		sign := types.CompareInterval(step, types.IntervalValue{})
+		if sign == 0 {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "step size cannot equal zero")
+		}
+		s := &timestampSeries{cur: args[0].(time.Time), stop: args[1].(time.Time), step: step, sign: sign}
+		if f.T.OID == types.TimestampTZ {
+			s.loc = c.loc()
+		}
+		return s, nil
 	}
 	step := int64(1)
 	if len(args) == 3 {
@@ -261,4 +274,34 @@ func (c *evalCtx) openTableFunc(f *sql.SRFCall, row []types.Datum, ordinality bo
 		}
 	}
 	return &sliceIter{rows: rows}, nil
+}
+
+// timestampSeries is generate_series over timestamp (loc nil) or
+// timestamptz (calendar steps in loc): each value is the previous one plus
+// step (timestamp_pl_interval), so '1 month' from January 31 goes to
+// February 29 and then March 29.
+type timestampSeries struct {
+	cur, stop time.Time
+	step      types.IntervalValue
+	sign      int
+	loc       *time.Location
+	done      bool
+}
+
+func (s *timestampSeries) next() (types.Datum, bool, error) {
+	if s.done {
+		return nil, false, nil
+	}
+	c := types.Compare(types.TTimestamp, s.cur, s.stop)
+	if (s.sign > 0 && c > 0) || (s.sign < 0 && c < 0) {
+		s.done = true
+		return nil, false, nil
+	}
+	v := s.cur
+	n, err := timestampPlInterval(s.cur, s.step, s.loc)
+	if err != nil {
+		return nil, false, err
+	}
+	s.cur = n.(time.Time)
+	return v, true, nil
 }

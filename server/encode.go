@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 
@@ -69,7 +70,7 @@ func rowDescription(cols []Column, formats []int16) pgproto3.BackendMessage {
 
 // decodeParams converts Bind's parameter values into Datums of the
 // statement's parameter types.
-func decodeParams(oids []types.OID, formats []int16, vals [][]byte) ([]types.Datum, error) {
+func decodeParams(oids []types.OID, formats []int16, vals [][]byte, loc *time.Location) ([]types.Datum, error) {
 	out := make([]types.Datum, len(vals))
 	for i, v := range vals {
 		if v == nil {
@@ -93,7 +94,7 @@ func decodeParams(oids []types.OID, formats []int16, vals [][]byte) ([]types.Dat
 				return nil, e
 			}
 		} else {
-			d, err = types.ParseText(t, string(v))
+			d, err = types.ParseTextIn(t, string(v), loc)
 			if err != nil {
 				return nil, err
 			}
@@ -106,6 +107,7 @@ func decodeParams(oids []types.OID, formats []int16, vals [][]byte) ([]types.Dat
 // rowEncoder turns rows of Datums into DataRow messages without allocating
 // per value: values are appended to one buffer reused across rows.
 type rowEncoder struct {
+	loc  *time.Location // the session's TimeZone, for timestamptz
 	buf  []byte
 	ends []int
 	msg  pgproto3.DataRow
@@ -132,7 +134,7 @@ func (e *rowEncoder) encode(cols []Column, formats []int16, row []types.Datum) (
 				return nil, 0, err
 			}
 		} else {
-			e.buf = types.AppendText(e.buf, t, d)
+			e.buf = types.AppendTextIn(e.buf, t, d, e.loc)
 		}
 		e.ends = append(e.ends, len(e.buf))
 	}
@@ -176,6 +178,7 @@ func (s *rowSink) start(cols []Column, formats []int16) func(row []types.Datum) 
 
 func (s *rowSink) send(row []types.Datum) error {
 	c := s.c
+	c.row.loc = sessionZone(c.sess)
 	msg, n, err := c.row.encode(s.cols, s.formats, row)
 	if err != nil {
 		return err
@@ -184,4 +187,20 @@ func (s *rowSink) send(row []types.Datum) error {
 	c.send(msg)
 	c.unflushed += n
 	return c.maybeFlush()
+}
+
+// ZoneSession is implemented by sessions that have a TimeZone setting:
+// timestamp with time zone values are read and written in it.
+type ZoneSession interface {
+	Location() *time.Location
+}
+
+// sessionZone is s's TimeZone, UTC when it has none.
+func sessionZone(s Session) *time.Location {
+	if z, ok := s.(ZoneSession); ok {
+		if l := z.Location(); l != nil {
+			return l
+		}
+	}
+	return time.UTC
 }

@@ -51,6 +51,11 @@ func (b *binder) coerce(e Expr, t types.T, ctx types.CastContext, loc int32) (Ex
 			if err != nil {
 				return nil, withPos(err, charPos(b.query, loc))
 			}
+			if t.OID == types.TimestampTZ {
+				// The value depends on the session's TimeZone: checked
+				// here (for the error position), read at run time.
+				return &Cast{X: x, T: t, Explicit: ctx == types.CastExplicit}, nil
+			}
 			if t.Typmod >= 0 {
 				// Length and precision are checked after input, without
 				// a position, as PostgreSQL's typmod coercion does.
@@ -77,8 +82,9 @@ func (b *binder) coerce(e Expr, t types.T, ctx types.CastContext, loc int32) (Ex
 			return nil, errMismatch
 		}
 	}
-	if c, ok := e.(*Const); ok {
-		// Fold a cast of a constant; a failing one is left for run time.
+	if c, ok := e.(*Const); ok && from.OID != types.TimestampTZ && t.OID != types.TimestampTZ {
+		// Fold a cast of a constant; a failing one is left for run time
+		// (as is one that reads the session's TimeZone).
 		if v, err := types.Coerce(c.Val, from, t, ctx == types.CastExplicit); err == nil {
 			return &Const{T: t, Val: v, loc: c.loc, locSet: c.locSet}, nil
 		}
@@ -195,6 +201,9 @@ func commonType(l, r types.T) (types.T, bool) {
 	case lc == 'S' && rc == 'S':
 		return types.TText, true
 	case lc == 'D' && rc == 'D':
+		if l.OID == types.TimestampTZ || r.OID == types.TimestampTZ {
+			return types.TTimestampTZ, true
+		}
 		return types.TTimestamp, true
 	}
 	return types.T{}, false

@@ -26,7 +26,14 @@ func (b *binder) funcCall(fc *pg_query.FuncCall) (Expr, error) {
 		return nil, b.errAt(fc.Location, pgerr.WrongObjectType, "%s is not an aggregate function", name)
 	}
 	c := &call{b: b, fc: fc, name: name}
-	for _, a := range fc.Args {
+	args := fc.Args
+	if params, ok := namedParams[name]; ok {
+		var err error
+		if args, err = b.namedArgs(fc, params); err != nil {
+			return nil, err
+		}
+	}
+	for _, a := range args {
 		if seqFuncs[name] || regclassFuncs[name] {
 			a = stripRegclass(a)
 		}
@@ -159,9 +166,10 @@ func (c *call) registered() (Expr, error) {
 // parentheses (CURRENT_TIMESTAMP, CURRENT_DATE, CURRENT_USER, ...).
 func (b *binder) sqlValueFunction(sv *pg_query.SQLValueFunction) (Expr, error) {
 	switch sv.Op {
-	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP,
-		pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N:
 		return builtinCall("now")
+	case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
+		return builtinCall("localtimestamp")
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
 		return builtinCall("current_date")
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_USER, pg_query.SQLValueFunctionOp_SVFOP_SESSION_USER,
@@ -173,4 +181,68 @@ func (b *binder) sqlValueFunction(sv *pg_query.SQLValueFunction) (Expr, error) {
 		return &Const{T: types.TText, Val: "public"}, nil
 	}
 	return nil, b.errAt(sv.Location, pgerr.FeatureNotSupported, "%s is not supported", strings.ToLower(strings.TrimPrefix(sv.Op.String(), "SVFOP_")))
+}
+
+// namedParams are the parameter names and defaults of the built-in
+// functions that may be called with named arguments (name => value), as
+// pg_proc's proargnames and proargdefaults give them.
+var namedParams = map[string][]struct{ name, def string }{
+	"make_interval": {{"years", "0"}, {"months", "0"}, {"weeks", "0"}, {"days", "0"}, {"hours", "0"}, {"mins", "0"}, {"secs", "0.0"}},
+}
+
+// namedArgs puts a call's named arguments in their positions, filling the
+// positions before the last one given with their defaults.
+func (b *binder) namedArgs(fc *pg_query.FuncCall, params []struct{ name, def string }) ([]*pg_query.Node, error) {
+	named := false
+	for _, a := range fc.Args {
+		if a.GetNamedArgExpr() != nil {
+			named = true
+		}
+	}
+	if !named {
+		return fc.Args, nil
+	}
+	out := make([]*pg_query.Node, len(params))
+	last := -1
+	for i, a := range fc.Args {
+		na := a.GetNamedArgExpr()
+		if na == nil {
+			if i >= len(params) {
+				return nil, b.errAt(fc.Location, pgerr.UndefinedFunction, "function %s does not exist", opName(fc.Funcname))
+			}
+			out[i] = a
+			if i > last {
+				last = i
+			}
+			continue
+		}
+		pos := -1
+		for j, p := range params {
+			if p.name == na.Name {
+				pos = j
+			}
+		}
+		if pos < 0 {
+			return nil, b.errAt(fc.Location, pgerr.UndefinedFunction, "function %s(%s => ...) does not exist", opName(fc.Funcname), na.Name).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+		}
+		if out[pos] != nil {
+			return nil, b.errAt(na.Location, pgerr.SyntaxError, "argument name \"%s\" used more than once", na.Name)
+		}
+		out[pos] = na.Arg
+		if pos > last {
+			last = pos
+		}
+	}
+	out = out[:last+1]
+	for i := range out {
+		if out[i] == nil {
+			n, err := pg_query.Parse("SELECT " + params[i].def)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = n.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val
+		}
+	}
+	return out, nil
 }

@@ -134,6 +134,10 @@ func (b *binder) opExpr(a *pg_query.A_Expr, op string) (Expr, error) {
 					return nil, err
 				}
 			}
+			if x.Type().OID == types.Interval {
+				e, _, err := b.builtinOperator(op, []Expr{x}, a.Location)
+				return e, err
+			}
 			if x.Type().Category() != 'N' {
 				return nil, b.errAt(a.Location, pgerr.UndefinedFunction, "operator does not exist: - %s", baseName(x.Type())).
 					WithHint("No operator matches the given name and argument type. You might need to add an explicit type cast.")

@@ -5,9 +5,9 @@ import (
 	"minipg/types"
 )
 
-// Set-returning functions: generate_series over integer, bigint and
-// numeric (the timestamp forms need the interval type, which minipg does
-// not have). They are allowed in a select list and in FROM.
+// Set-returning functions: generate_series over integer, bigint, numeric,
+// and timestamp or timestamp with time zone with an interval step. They
+// are allowed in a select list and in FROM.
 
 // generateSeries binds generate_series(start, stop [, step]): the
 // arguments take the smallest of integer, bigint and numeric that holds all
@@ -23,6 +23,9 @@ func (c *call) generateSeries() (Expr, error) {
 	}
 	if len(c.args) < 2 || len(c.args) > 3 {
 		return nil, c.undefined()
+	}
+	if len(c.args) == 3 && (c.args[2].Type().OID == types.Interval || isDatetime(c.args[0].Type().OID) || isDatetime(c.args[1].Type().OID)) {
+		return c.timestampSeries()
 	}
 	rank := 0 // 0 none decided, 1 integer, 2 bigint, 3 numeric
 	for _, a := range c.args {
@@ -51,6 +54,44 @@ func (c *call) generateSeries() (Expr, error) {
 	t := []types.T{types.TInt4, types.TInt4, types.TInt8, types.TNumeric}[rank]
 	for i := range c.args {
 		x, err := b.coerce(c.args[i], t, types.CastImplicit, exprLocation(c.fc.Args[i]))
+		if err == errMismatch {
+			return nil, c.undefined()
+		}
+		if err != nil {
+			return nil, err
+		}
+		c.args[i] = x
+	}
+	return &SRFCall{Name: "generate_series", Args: c.args, T: t}, nil
+}
+
+// timestampSeries binds generate_series(timestamp, timestamp, interval)
+// and (timestamptz, timestamptz, interval): timestamp when the known
+// bounds are all timestamp, else timestamptz (the preferred type, which a
+// date converts to as well, and that unknown literals are taken as), as
+// PostgreSQL's resolution picks.
+func (c *call) timestampSeries() (Expr, error) {
+	b := c.b
+	known, allTS := 0, true
+	for _, a := range c.args[:2] {
+		if isUnknown(a) {
+			continue
+		}
+		known++
+		switch a.Type().OID {
+		case types.Timestamp:
+		case types.TimestampTZ, types.Date:
+			allTS = false
+		default:
+			return nil, c.undefined()
+		}
+	}
+	t := types.TTimestampTZ
+	if allTS && known > 0 {
+		t = types.TTimestamp
+	}
+	for i, want := range []types.T{t, t, types.TInterval} {
+		x, err := b.coerce(c.args[i], want, types.CastImplicit, exprLocation(c.fc.Args[i]))
 		if err == errMismatch {
 			return nil, c.undefined()
 		}

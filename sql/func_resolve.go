@@ -297,9 +297,25 @@ func (c *call) notUnique() error {
 // functions behind PostgreSQL's pg_operator entries for the operator).
 var operatorFuncs = map[string][]string{"^": {"power"}, "@": {"abs"}, "|/": {"dsqrt"}, "||/": {"dcbrt"}}
 
-// dateOperatorFuncs are the functions behind + and - when an operand is a
-// date (date arithmetic in days).
-var dateOperatorFuncs = map[string][]string{"+": {"date_pli", "integer_pl_date"}, "-": {"date_mi", "date_mii"}}
+// datetimeOperatorFuncs are the functions behind + - * / when an operand
+// is a date, timestamp, timestamptz or interval (pg_operator's entries for
+// them).
+var datetimeOperatorFuncs = map[string][]string{
+	"+": {"date_pli", "integer_pl_date", "timestamp_pl_interval", "interval_pl_timestamp", "timestamptz_pl_interval",
+		"interval_pl_timestamptz", "date_pl_interval", "interval_pl_date", "interval_pl"},
+	"-": {"date_mi", "date_mii", "timestamp_mi_interval", "timestamptz_mi_interval", "date_mi_interval",
+		"timestamp_mi", "timestamptz_mi", "interval_mi"},
+	"*": {"interval_mul", "mul_d_interval"},
+	"/": {"interval_div"},
+}
+
+func isDatetime(oid types.OID) bool {
+	switch oid {
+	case types.Date, types.Timestamp, types.TimestampTZ, types.Interval:
+		return true
+	}
+	return false
+}
 
 // builtinOperator binds a prefix (one operand) or binary operator that
 // PostgreSQL implements with a built-in function: ok is false when op is
@@ -307,8 +323,11 @@ var dateOperatorFuncs = map[string][]string{"+": {"date_pli", "integer_pl_date"}
 // operator.
 func (b *binder) builtinOperator(op string, operands []Expr, loc int32) (e Expr, ok bool, err error) {
 	fns, ok := operatorFuncs[op]
-	if !ok && len(operands) == 2 && (operands[0].Type().OID == types.Date || operands[1].Type().OID == types.Date) {
-		fns, ok = dateOperatorFuncs[op]
+	if !ok && len(operands) == 2 && (isDatetime(operands[0].Type().OID) || isDatetime(operands[1].Type().OID)) {
+		fns, ok = datetimeOperatorFuncs[op]
+	}
+	if !ok && len(operands) == 1 && op == "-" && operands[0].Type().OID == types.Interval {
+		fns, ok = []string{"interval_um"}, true
 	}
 	if !ok {
 		return nil, false, nil

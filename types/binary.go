@@ -124,7 +124,12 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 			return charApplyTypmod(s, t, false)
 		}
 		return s, nil
-	case Timestamp:
+	case Interval:
+		if err := fixed(16); err != nil {
+			return nil, err
+		}
+		return decodeInterval16(binary.BigEndian, b), nil
+	case Timestamp, TimestampTZ:
 		if err := fixed(8); err != nil {
 			return nil, err
 		}

@@ -73,9 +73,9 @@ func CastContextOf(from, to OID) CastContext {
 		return CastExplicit
 	case isString(from) && isString(to):
 		return CastImplicit
-	case from == Date && to == Timestamp:
+	case from == Date && (to == Timestamp || to == TimestampTZ), from == Timestamp && to == TimestampTZ:
 		return CastImplicit
-	case from == Timestamp && to == Date:
+	case (from == Timestamp || from == TimestampTZ) && to == Date, from == TimestampTZ && to == Timestamp:
 		return CastAssignment
 	case isString(to) && Known(from) && from != Void:
 		return CastAssignment
@@ -92,6 +92,15 @@ func CastContextOf(from, to OID) CastContext {
 // numeric(p,s) rounds half away from zero, 22003 on overflow; timestamp(p)
 // rounds). nil stays nil. 42846 when no such cast exists.
 func Coerce(d Datum, from, to T, explicit bool) (Datum, error) {
+	return CoerceIn(d, from, to, explicit, time.UTC)
+}
+
+// CoerceIn is Coerce with loc as the session's TimeZone (casts between
+// timestamptz and text, timestamp and date read it).
+func CoerceIn(d Datum, from, to T, explicit bool, loc *time.Location) (Datum, error) {
+	if loc == nil {
+		loc = time.UTC
+	}
 	if d == nil {
 		return nil, nil
 	}
@@ -117,7 +126,7 @@ func Coerce(d Datum, from, to T, explicit bool) (Datum, error) {
 			}
 			return charApplyTypmod(s, to, explicit)
 		}
-		return ParseText(to, s)
+		return ParseTextIn(to, s, loc)
 	case isString(to.OID):
 		var s string
 		switch {
@@ -143,7 +152,7 @@ func Coerce(d Datum, from, to T, explicit bool) (Datum, error) {
 			}
 			s = v
 		default:
-			s = FormatText(from, d)
+			s = FormatTextIn(from, d, loc)
 		}
 		return charApplyTypmod(s, to, explicit)
 	case isInt(from.OID):
@@ -204,12 +213,41 @@ func Coerce(d Datum, from, to T, explicit bool) (Datum, error) {
 			return nil, err
 		}
 		return int64(boolInt(v)), nil
+	case from.OID == TimestampTZ:
+		v, err := asTime(from, d)
+		if err != nil {
+			return nil, err
+		}
+		switch to.OID {
+		case TimestampTZ:
+			return timestampApplyTypmod(v, to.Typmod), nil
+		case Timestamp:
+			r, err := TZToTimestamp(v, loc)
+			if err != nil {
+				return nil, err
+			}
+			return timestampApplyTypmod(r, to.Typmod), nil
+		case Date:
+			r, err := TZToTimestamp(v, loc)
+			if err != nil {
+				return nil, err
+			}
+			return CoerceIn(r, TTimestamp, TDate, explicit, loc)
+		}
+	case from.OID == Interval && to.OID == Interval:
+		return d, nil
 	case from.OID == Timestamp:
 		v, err := asTime(from, d)
 		if err != nil {
 			return nil, err
 		}
 		switch to.OID {
+		case TimestampTZ:
+			r, err := TimestampToTZ(v, loc)
+			if err != nil {
+				return nil, err
+			}
+			return timestampApplyTypmod(r, to.Typmod), nil
 		case Timestamp:
 			return timestampApplyTypmod(v, to.Typmod), nil
 		case Date:
@@ -230,7 +268,7 @@ func Coerce(d Datum, from, to T, explicit bool) (Datum, error) {
 		switch to.OID {
 		case Date:
 			return v, nil
-		case Timestamp:
+		case Timestamp, TimestampTZ:
 			days := DateDays(v)
 			switch days {
 			case math.MaxInt32:
@@ -241,6 +279,9 @@ func Coerce(d Datum, from, to T, explicit bool) (Datum, error) {
 			us := int64(days) * 86400e6
 			if days >= int32(endTimestamp/86400e6) {
 				return nil, pgerr.New(pgerr.DatetimeFieldOverflow, "date out of range for timestamp")
+			}
+			if to.OID == TimestampTZ {
+				return TimestampToTZ(MicrosToTimestamp(us), loc)
 			}
 			return MicrosToTimestamp(us), nil
 		}

@@ -60,6 +60,10 @@ func Compare(t T, a, b Datum) int {
 		if y, ok := b.(LSN); ok {
 			return cmp.Compare(x, y)
 		}
+	case IntervalValue:
+		if y, ok := b.(IntervalValue); ok {
+			return CompareInterval(x, y)
+		}
 	case page.TID:
 		if y, ok := b.(page.TID); ok {
 			if c := cmp.Compare(x.Block, y.Block); c != 0 {
@@ -110,6 +114,7 @@ func Hash(t T, d Datum) uint64 {
 //	float4/8      0x01 | 8 bytes: IEEE bits, negatives complemented, positives sign-flipped; NaN 0xFF..
 //	timestamp     0x01 | 8 bytes µs, sign bit flipped
 //	date          0x01 | 8 bytes days, sign bit flipped
+//	interval      0x01 | 8 bytes days (a month is 30), sign bit flipped | 8 bytes µs of the last day
 //	tid           0x01 | block uint32 BE | offset uint16 BE
 //	text, ...     0x01 | bytes with 0x00 escaped as 0x00 0xFF | 0x00 0x01
 //	numeric       -Inf 0x01 | negative 0x02 | zero 0x03 | positive 0x04 | +Inf 0x05 | NaN 0x06
@@ -196,6 +201,10 @@ func AppendKey(buf []byte, t T, d Datum) []byte {
 			}
 		}
 		return append(buf, 0, 1)
+	case IntervalValue:
+		days, us := intervalCmpParts(v)
+		buf = binary.BigEndian.AppendUint64(append(buf, keyValue), uint64(days)^(1<<63))
+		return binary.BigEndian.AppendUint64(buf, uint64(us))
 	case page.TID:
 		buf = binary.BigEndian.AppendUint32(append(buf, keyValue), v.Block)
 		return binary.BigEndian.AppendUint16(buf, v.Offset)

@@ -185,6 +185,13 @@ type dtFields struct {
 	pm, am   bool
 	rangeErr bool // a field is out of range (22008)
 	mdHint   bool
+
+	// An explicit zone (ignored by timestamp without time zone).
+	hasOffset bool           // offset holds a fixed offset (seconds east)
+	offset    int            //
+	zoneLoc   *time.Location // a tz database name
+	zoneName  string         // the name as written, for errors
+	badZone   bool           // zoneName is not a known zone
 }
 
 func allDigits(s string) bool {
@@ -294,12 +301,21 @@ func decodeDateTime(in string) (f dtFields, ok bool) {
 		case fld == "pm":
 			f.pm = true
 		case zoneNames[fld]:
+			if off, ok := zoneAbbrevs[fld]; ok {
+				f.hasOffset, f.offset = true, off
+			}
 		case !namedMonth && !f.hasDate && monthByName(strings.TrimSuffix(fld, ".")) > 0:
 			f.month = monthByName(strings.TrimSuffix(fld, "."))
 			namedMonth = true
 		case isDayName(strings.TrimSuffix(fld, ".")):
 		case hasTime && strings.IndexByte(fld, '/') > 0 && !allDigits(strings.ReplaceAll(fld, "/", "")):
 			// a zone name such as europe/paris
+			f.zoneName = fld
+			if l, _, ok := LoadZone(fld); ok {
+				f.zoneLoc = l
+			} else {
+				f.badZone = true
+			}
 		case !f.hasDate && !namedMonth && strings.IndexByte(fld, '-') > 0 && fld[0] != '+':
 			p := strings.Split(fld, "-")
 			if len(p) != 3 {
@@ -352,6 +368,9 @@ func decodeDateTime(in string) (f dtFields, ok bool) {
 				if !validZone(tm[i:]) {
 					return f, false
 				}
+				if off, ok := parseTZOffset(tm[i:]); ok {
+					f.hasOffset, f.offset = true, off
+				}
 				tm = tm[:i]
 			}
 			if !decodeTime(tm, &f) {
@@ -361,6 +380,9 @@ func decodeDateTime(in string) (f dtFields, ok bool) {
 		case (fld[0] == '+' || fld[0] == '-') && hasTime:
 			if !validZone(fld) {
 				return f, false
+			}
+			if off, ok := parseTZOffset(fld); ok {
+				f.hasOffset, f.offset = true, off
 			}
 		default:
 			return f, false

@@ -103,7 +103,8 @@ func intRange(oid OID, v int64) error {
 
 // appendScalar appends d in the layout shared by the send/receive and the
 // on-disk formats, which differ only in byte order for these types: bool,
-// int2/4/8, float4/8, the string types, timestamp and date. ok is false
+// int2/4/8, float4/8, the string types, timestamp, timestamptz, date and
+// interval (time int64, day int32, month int32, in that order in both). ok is false
 // for any other type (numeric, tid, ...), which each format encodes itself.
 func appendScalar(buf []byte, order binary.AppendByteOrder, t T, d Datum) (out []byte, ok bool, err error) {
 	switch t.OID {
@@ -146,7 +147,15 @@ func appendScalar(buf []byte, order binary.AppendByteOrder, t T, d Datum) (out [
 			return nil, true, err
 		}
 		return append(buf, v...), true, nil
-	case Timestamp:
+	case Interval:
+		v, err := asInterval(t, d)
+		if err != nil {
+			return nil, true, err
+		}
+		buf = order.AppendUint64(buf, uint64(v.Micros))
+		buf = order.AppendUint32(buf, uint32(v.Days))
+		return order.AppendUint32(buf, uint32(v.Months)), true, nil
+	case Timestamp, TimestampTZ:
 		v, err := asTime(t, d)
 		if err != nil {
 			return nil, true, err

@@ -21,6 +21,12 @@ import (
 //	float4     4 bytes IEEE                    i
 //	float8     8 bytes IEEE                    d
 //	timestamp  int64 µs since 2000-01-01       d
+//	timestamptz  the same (the instant, UTC)   d
+//	interval   16 bytes                        d
+//	           +----------------+--------+--------+
+//	           | time int64 µs  | day    | month  |
+//	           |                | int32  | int32  |
+//	           +----------------+--------+--------+
 //	date       int32 days since 2000-01-01     i
 //	tid        ItemPointerData, 6 bytes        s
 //	           +---------+---------+-----------+
@@ -145,8 +151,10 @@ func DecodeDisk(t T, b []byte) (Datum, error) {
 		return v, nil
 	case Text, Varchar, Bpchar, Unknown:
 		return string(b), nil
-	case Timestamp:
+	case Timestamp, TimestampTZ:
 		return MicrosToTimestamp(int64(binary.LittleEndian.Uint64(b))), nil
+	case Interval:
+		return decodeInterval16(binary.LittleEndian, b), nil
 	case Date:
 		return DaysToDate(int32(binary.LittleEndian.Uint32(b))), nil
 	case TID:

@@ -11,6 +11,8 @@
 //	numeric                       *apd.Decimal (never mutated once built)
 //	text, varchar, bpchar         string (bpchar is stored blank-padded)
 //	timestamp, date               time.Time in UTC (date at midnight)
+//	timestamptz                   time.Time in UTC: the instant (shown in a TimeZone)
+//	interval                      IntervalValue{Months, Days, Micros}
 //	tid                           page.TID
 //	unknown                       string
 //
@@ -24,6 +26,9 @@
 //	float.go     float4/float8 input (strtod syntax) and shortest output as PostgreSQL's Ryu
 //	numeric.go   numeric parsing, output, typmod coercion, NumericVar <-> apd conversion
 //	datetime.go  timestamp and date I/O, ranges and infinities
+//	timestamptz.go  timestamp with time zone I/O in a *time.Location (ParseTextIn,
+//	             AppendTextIn, CoerceIn), DST gaps and overlaps as DetermineTimeZoneOffset
+//	interval.go  interval input (DecodeInterval, ISO 8601), postgres-style output, comparison
 //	binary.go    send/receive (binary wire format), drawn in its comment
 //	disk.go      heap attribute bytes (numeric's NumericData short/long format), drawn in its comment
 //	compare.go   Compare, Equal, Hash, order-preserving keys for indexes

@@ -45,6 +45,10 @@ func TypName(oid OID) string {
 		return "date"
 	case Timestamp:
 		return "timestamp"
+	case TimestampTZ:
+		return "timestamptz"
+	case Interval:
+		return "interval"
 	case Numeric:
 		return "numeric"
 	case Void:
@@ -98,6 +102,13 @@ func (t T) Name() string {
 			return "timestamp(" + strconv.Itoa(int(t.Typmod)) + ") without time zone"
 		}
 		return "timestamp without time zone"
+	case TimestampTZ:
+		if t.Typmod >= 0 {
+			return "timestamp(" + strconv.Itoa(int(t.Typmod)) + ") with time zone"
+		}
+		return "timestamp with time zone"
+	case Interval:
+		return "interval"
 	}
 	return TypName(t.OID)
 }
@@ -125,6 +136,8 @@ var typeAliases = map[string]OID{
 	"unknown": Unknown,
 	"void":    Void,
 	"bytea":   Bytea, "oid": Oid, "xid": Xid, "pg_lsn": PgLSN,
+	"timestamptz": TimestampTZ, "timestamp with time zone": TimestampTZ,
+	"interval": Interval,
 }
 
 // TypeByName resolves a type name as pg_query_go gives it (the last element of
@@ -169,11 +182,14 @@ func TypeByName(name string, mods []int32) (T, error) {
 			return T{}, pgerr.New(pgerr.InvalidParameterValue, "length for type %s cannot exceed %d", tn, MaxCharLen)
 		}
 		return T{oid, mods[0] + VarHdrSz}, nil
-	case Timestamp:
+	case Timestamp, TimestampTZ:
 		if len(mods) != 1 {
 			return T{}, pgerr.New(pgerr.InvalidParameterValue, "invalid type modifier")
 		}
 		if mods[0] < 0 {
+			if oid == TimestampTZ {
+				return T{}, pgerr.New(pgerr.InvalidParameterValue, "TIMESTAMP(%d) WITH TIME ZONE precision must not be negative", mods[0])
+			}
 			return T{}, pgerr.New(pgerr.InvalidParameterValue, "TIMESTAMP(%d) precision must not be negative", mods[0])
 		}
 		p := mods[0]
@@ -182,7 +198,7 @@ func TypeByName(name string, mods []int32) (T, error) {
 			// allowed, 6" and goes on.
 			p = MaxTimestampPrec
 		}
-		return T{Timestamp, p}, nil
+		return T{oid, p}, nil
 	case Float4, Float8:
 		// float(p) is resolved by the grammar; a modifier here is an error.
 	}
@@ -192,8 +208,8 @@ func TypeByName(name string, mods []int32) (T, error) {
 // unsupportedTypes are PostgreSQL types minipg does not implement; naming
 // one is 0A000 rather than "does not exist".
 var unsupportedTypes = map[string]bool{
-	"timestamptz": true, "timestamp with time zone": true, "time": true, "timetz": true,
-	"time without time zone": true, "time with time zone": true, "interval": true,
+	"time": true, "timetz": true,
+	"time without time zone": true, "time with time zone": true,
 	"json": true, "jsonb": true, "uuid": true, "money": true,
 	"name": true, "xml": true, "inet": true, "cidr": true, "macaddr": true, "bit": true,
 	"varbit": true, "bit varying": true, "point": true, "serial": true, "serial4": true,

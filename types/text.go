@@ -17,10 +17,22 @@ import (
 // DateStyle ISO and extra_float_digits 1). d must not be nil.
 func FormatText(t T, d Datum) string { return string(AppendText(nil, t, d)) }
 
+// FormatTextIn is FormatText with loc as the session's TimeZone (which only
+// timestamp with time zone's output reads).
+func FormatTextIn(t T, d Datum, loc *time.Location) string {
+	return string(AppendTextIn(nil, t, d, loc))
+}
+
 // AppendText appends FormatText(t, d) to buf. A Datum whose Go type does not
-// match t is formatted by its own Go type.
-func AppendText(buf []byte, t T, d Datum) []byte {
+// match t is formatted by its own Go type. timestamptz is shown in UTC; see
+// AppendTextIn.
+func AppendText(buf []byte, t T, d Datum) []byte { return AppendTextIn(buf, t, d, time.UTC) }
+
+// AppendTextIn is AppendText with loc as the session's TimeZone.
+func AppendTextIn(buf []byte, t T, d Datum, loc *time.Location) []byte {
 	switch v := d.(type) {
+	case IntervalValue:
+		return appendInterval(buf, v)
 	case nil:
 		return buf
 	case bool:
@@ -42,6 +54,12 @@ func AppendText(buf []byte, t T, d Datum) []byte {
 	case time.Time:
 		if t.OID == Date {
 			return appendDate(buf, v)
+		}
+		if t.OID == TimestampTZ {
+			if loc == nil {
+				loc = time.UTC
+			}
+			return appendTimestampTZ(buf, v, loc)
 		}
 		return appendTimestamp(buf, v)
 	case page.TID:
@@ -70,8 +88,23 @@ func AppendText(buf []byte, t T, d Datum) []byte {
 // ParseText is the type's input function, applying t's typmod as PostgreSQL's
 // input functions do (numeric(5,2) rounds, varchar(n) errors 22001 unless the
 // excess is blanks, char(n) pads, timestamp(p) rounds).
-func ParseText(t T, s string) (Datum, error) {
+func ParseText(t T, s string) (Datum, error) { return ParseTextIn(t, s, time.UTC) }
+
+// ParseTextIn is ParseText with loc as the session's TimeZone (which only
+// timestamp with time zone's input reads).
+func ParseTextIn(t T, s string, loc *time.Location) (Datum, error) {
 	switch t.OID {
+	case TimestampTZ:
+		if loc == nil {
+			loc = time.UTC
+		}
+		v, err := parseTimestampTZ(s, loc)
+		if err != nil {
+			return nil, err
+		}
+		return timestampApplyTypmod(v, t.Typmod), nil
+	case Interval:
+		return ParseInterval(s)
 	case Bool:
 		return parseBool(s)
 	case Int2:

@@ -9,22 +9,24 @@ type OID uint32
 
 // pg_type oids of the supported types.
 const (
-	Invalid   OID = 0
-	Bool      OID = 16
-	Int8      OID = 20
-	Int2      OID = 21
-	Int4      OID = 23
-	Text      OID = 25
-	TID       OID = 27
-	Float4    OID = 700
-	Float8    OID = 701
-	Unknown   OID = 705
-	Bpchar    OID = 1042
-	Varchar   OID = 1043
-	Date      OID = 1082
-	Timestamp OID = 1114
-	Numeric   OID = 1700
-	Void      OID = 2278
+	Invalid     OID = 0
+	Bool        OID = 16
+	Int8        OID = 20
+	Int2        OID = 21
+	Int4        OID = 23
+	Text        OID = 25
+	TID         OID = 27
+	Float4      OID = 700
+	Float8      OID = 701
+	Unknown     OID = 705
+	Bpchar      OID = 1042
+	Varchar     OID = 1043
+	Date        OID = 1082
+	Timestamp   OID = 1114
+	TimestampTZ OID = 1184
+	Interval    OID = 1186
+	Numeric     OID = 1700
+	Void        OID = 2278
 )
 
 // VarHdrSz is VARHDRSZ, the offset of typmods of length-limited types.
@@ -42,21 +44,23 @@ type Datum = any
 
 // Ready-made types without modifiers.
 var (
-	TBool      = T{Bool, -1}
-	TInt2      = T{Int2, -1}
-	TInt4      = T{Int4, -1}
-	TInt8      = T{Int8, -1}
-	TFloat4    = T{Float4, -1}
-	TFloat8    = T{Float8, -1}
-	TNumeric   = T{Numeric, -1}
-	TText      = T{Text, -1}
-	TVarchar   = T{Varchar, -1}
-	TBpchar    = T{Bpchar, -1}
-	TTimestamp = T{Timestamp, -1}
-	TDate      = T{Date, -1}
-	TTID       = T{TID, -1}
-	TUnknown   = T{Unknown, -1}
-	TVoid      = T{Void, -1}
+	TBool        = T{Bool, -1}
+	TInt2        = T{Int2, -1}
+	TInt4        = T{Int4, -1}
+	TInt8        = T{Int8, -1}
+	TFloat4      = T{Float4, -1}
+	TFloat8      = T{Float8, -1}
+	TNumeric     = T{Numeric, -1}
+	TText        = T{Text, -1}
+	TVarchar     = T{Varchar, -1}
+	TBpchar      = T{Bpchar, -1}
+	TTimestamp   = T{Timestamp, -1}
+	TTimestampTZ = T{TimestampTZ, -1}
+	TInterval    = T{Interval, -1}
+	TDate        = T{Date, -1}
+	TTID         = T{TID, -1}
+	TUnknown     = T{Unknown, -1}
+	TVoid        = T{Void, -1}
 )
 
 // NumericT returns numeric(p,s). It does not validate p and s; see TypeByName.
@@ -67,6 +71,9 @@ func VarcharT(n int) T { return T{Varchar, int32(n) + VarHdrSz} }
 
 // BpcharT returns character(n).
 func BpcharT(n int) T { return T{Bpchar, int32(n) + VarHdrSz} }
+
+// TimestampTZT returns timestamp(p) with time zone (0 <= p <= 6).
+func TimestampTZT(p int) T { return T{TimestampTZ, int32(p)} }
 
 // TimestampT returns timestamp(p) (0 <= p <= 6).
 func TimestampT(p int) T { return T{Timestamp, int32(p)} }
@@ -92,7 +99,7 @@ func (t T) CharLen() (n int, ok bool) {
 // Known reports whether minipg supports oid.
 func Known(oid OID) bool {
 	switch oid {
-	case Bool, Int8, Int2, Int4, Text, TID, Float4, Float8, Unknown, Bpchar, Varchar, Date, Timestamp, Numeric, Void, Bytea, Oid, Xid, PgLSN:
+	case Bool, Int8, Int2, Int4, Text, TID, Float4, Float8, Unknown, Bpchar, Varchar, Date, Timestamp, Numeric, Void, Bytea, Oid, Xid, PgLSN, TimestampTZ, Interval:
 		return true
 	}
 	return false
@@ -107,8 +114,10 @@ func TypLen(oid OID) int16 {
 		return 2
 	case Int4, Float4, Date, Oid, Xid:
 		return 4
-	case Int8, Float8, Timestamp, PgLSN:
+	case Int8, Float8, Timestamp, PgLSN, TimestampTZ:
 		return 8
+	case Interval:
+		return 16
 	case TID:
 		return 6
 	case Unknown:
@@ -126,7 +135,7 @@ func TypAlign(oid OID) byte {
 		return 'c'
 	case Int2, TID:
 		return 's'
-	case Int8, Float8, Timestamp, PgLSN:
+	case Int8, Float8, Timestamp, PgLSN, TimestampTZ, Interval:
 		return 'd'
 	}
 	return 'i'
@@ -135,7 +144,7 @@ func TypAlign(oid OID) byte {
 // TypByVal is pg_type.typbyval.
 func TypByVal(oid OID) bool {
 	switch oid {
-	case Bool, Int2, Int4, Int8, Float4, Float8, Timestamp, Date, Void, Oid, Xid, PgLSN:
+	case Bool, Int2, Int4, Int8, Float4, Float8, Timestamp, Date, Void, Oid, Xid, PgLSN, TimestampTZ:
 		return true
 	}
 	return false
@@ -160,8 +169,10 @@ func Category(oid OID) byte {
 		return 'N'
 	case Text, Varchar, Bpchar:
 		return 'S'
-	case Date, Timestamp:
+	case Date, Timestamp, TimestampTZ:
 		return 'D'
+	case Interval:
+		return 'T'
 	case Unknown:
 		return 'X'
 	case Void:
@@ -173,7 +184,7 @@ func Category(oid OID) byte {
 // IsPreferred is pg_type.typispreferred.
 func IsPreferred(oid OID) bool {
 	switch oid {
-	case Bool, Float8, Text:
+	case Bool, Float8, Text, TimestampTZ, Interval:
 		return true
 	}
 	return false

@@ -4,6 +4,8 @@
 package execbackend
 
 import (
+	"time"
+
 	"context"
 	"io"
 
@@ -130,3 +132,6 @@ func (p *portal) CopyTo(ctx context.Context, send func(data []byte) error) (stri
 }
 
 func (p *portal) Close() { p.p.Close() }
+
+// Location is the session's TimeZone (server.ZoneSession).
+func (s session) Location() *time.Location { return s.s.Location() }
