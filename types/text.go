@@ -20,6 +20,9 @@ func FormatText(t T, d Datum) string { return string(AppendText(nil, t, d)) }
 // AppendText appends FormatText(t, d) to buf. A Datum whose Go type does not
 // match t is formatted by its own Go type.
 func AppendText(buf []byte, t T, d Datum) []byte {
+	if out, ok := appendExtText(buf, t, d); ok {
+		return out
+	}
 	switch v := d.(type) {
 	case nil:
 		return buf
@@ -66,6 +69,9 @@ func AppendText(buf []byte, t T, d Datum) []byte {
 // input functions do (numeric(5,2) rounds, varchar(n) errors 22001 unless the
 // excess is blanks, char(n) pads, timestamp(p) rounds).
 func ParseText(t T, s string) (Datum, error) {
+	if extType(t.OID) {
+		return parseExtText(t, s)
+	}
 	switch t.OID {
 	case Bool:
 		return parseBool(s)
