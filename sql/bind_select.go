@@ -662,6 +662,7 @@ func (b *binder) regroupOuter(sel *Select, depth int, s *Select) error {
 			for i := range a.Order {
 				a.Order[i].X = fix(a.Order[i].X)
 			}
+			a.Filter = fix(a.Filter)
 		}
 		for _, f := range q.SRFs {
 			for i := range f.Args {

@@ -163,6 +163,7 @@ type Agg struct {
 	Arg      Expr   // the first argument
 	Extra    []Expr // further arguments (string_agg's delimiter)
 	Order    []AggOrder
+	Filter   Expr // FILTER (WHERE ...); nil: none
 	Distinct bool
 	T        types.T
 }
