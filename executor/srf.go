@@ -50,6 +50,9 @@ func (c *evalCtx) startSeq(f *sql.SRFCall, row []types.Datum) (seq, error) {
 			return &oneValue{done: true}, nil
 		}
 	}
+	if s, ok, err := startOtherSeq(f, args); ok {
+		return s, err
+	}
 	if f.T.OID == types.Numeric {
 		return numericSeries(args)
 	}

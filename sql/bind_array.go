@@ -242,3 +242,75 @@ func (b *binder) arrayTypeName(tn *pg_query.TypeName, elem types.T) (types.T, er
 	at.Typmod = elem.Typmod
 	return at, nil
 }
+
+// The polymorphic pseudo-types of built-in functions' parameters and
+// results: anyarray takes any array type, anyelement its element type.
+const (
+	AnyArrayOID   types.OID = 2277
+	AnyElementOID types.OID = 2283
+)
+
+// resolvePolymorphic checks that the anyelement arguments of a call of f
+// (parameters ps) have the element type of its anyarray argument (an
+// unknown literal is converted to it) and returns f's result type.
+func (c *call) resolvePolymorphic(f *Builtin, ps []types.OID) (types.T, error) {
+	var arr types.T
+	for i, p := range ps {
+		if p == AnyArrayOID {
+			arr = types.T{OID: c.args[i].Type().OID, Typmod: -1}
+		}
+	}
+	if arr.OID == 0 {
+		if f.Result == AnyArrayOID || f.Result == AnyElementOID {
+			return types.T{}, c.undefined()
+		}
+		return types.T{OID: f.Result, Typmod: -1}, nil
+	}
+	elem := types.T{OID: types.ElemOID(arr.OID), Typmod: -1}
+	for i, p := range ps {
+		if p != AnyElementOID {
+			continue
+		}
+		if isUnknown(c.args[i]) {
+			if err := c.coerceArg(i, elem); err != nil {
+				return types.T{}, err
+			}
+			continue
+		}
+		if c.args[i].Type().OID != elem.OID {
+			return types.T{}, c.undefined()
+		}
+	}
+	switch f.Result {
+	case AnyArrayOID:
+		return arr, nil
+	case AnyElementOID:
+		return elem, nil
+	}
+	return types.T{OID: f.Result, Typmod: -1}, nil
+}
+
+// unnest binds unnest(anyarray), a set-returning function of the array's
+// elements.
+func (c *call) unnest() (Expr, error) {
+	b := c.b
+	if !b.srfOK {
+		clause := b.aggErr
+		if clause == "" {
+			clause = "this context"
+		}
+		return nil, b.errAt(c.fc.Location, pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause)
+	}
+	if len(c.args) != 1 {
+		return nil, c.undefined()
+	}
+	if isUnknown(c.args[0]) {
+		return nil, b.errAt(c.fc.Location, pgerr.AmbiguousFunction, "function unnest(unknown) is not unique").
+			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
+	}
+	t := c.args[0].Type()
+	if !types.IsArray(t.OID) {
+		return nil, c.undefined()
+	}
+	return &SRFCall{Name: "unnest", Args: c.args, T: types.T{OID: types.ElemOID(t.OID), Typmod: -1}}, nil
+}
