@@ -2,6 +2,8 @@ package executor
 
 import (
 	"context"
+	"sort"
+	"strings"
 
 	"github.com/cockroachdb/apd/v3"
 
@@ -13,10 +15,18 @@ import (
 type aggState struct {
 	count int64
 	isum  int64        // sum of int2/int4
-	dsum  *apd.Decimal // sum of int8/numeric (and avg)
+	dsum  *apd.Decimal // sum of int8/numeric (and avg, and the statistics' sum of x)
+	dsum2 *apd.Decimal // the statistics' sum of x*x over integers and numeric
 	fsum  float64
+	fsxx  float64     // the statistics' Sxx over floats (Youngs-Cramer)
 	val   types.Datum // min/max
 	seen  map[string]struct{}
+	b     bool            // bool_and / bool_or
+	sb    strings.Builder // string_agg
+	elems []types.Datum   // array_agg
+	// rows holds the input of an aggregate with ORDER BY until the result
+	// is asked for: the arguments, then the sort keys.
+	rows [][]types.Datum
 }
 
 var decCtx = apd.BaseContext.WithPrecision(1000)
@@ -35,19 +45,40 @@ func toDecimal(d types.Datum) *apd.Decimal {
 	return apd.New(0, 0)
 }
 
-func (st *aggState) add(a *sql.Agg, v types.Datum) error {
-	if a.Arg != nil && v == nil {
+// aggStrict reports whether a NULL first argument is skipped (every
+// aggregate but array_agg).
+func aggStrict(a *sql.Agg) bool { return a.Name != "array_agg" }
+
+// input takes one input row's arguments (and, with ORDER BY, sort keys)
+// for aggregate a.
+func (st *aggState) input(a *sql.Agg, args, keys []types.Datum) error {
+	if len(a.Order) > 0 {
+		st.rows = append(st.rows, append(args, keys...))
 		return nil
 	}
+	return st.add(a, args)
+}
+
+func (st *aggState) add(a *sql.Agg, args []types.Datum) error {
+	var v types.Datum
+	if a.Arg != nil {
+		v = args[0]
+		if v == nil && aggStrict(a) {
+			return nil
+		}
+	}
 	if a.Distinct && a.Arg != nil {
-		k := string(appendKeyNull(nil, a.Arg.Type(), v))
+		k := appendKeyNull(nil, a.Arg.Type(), v)
+		for i, x := range a.Extra {
+			k = appendKeyNull(k, x.Type(), args[1+i])
+		}
 		if st.seen == nil {
 			st.seen = map[string]struct{}{}
 		}
-		if _, dup := st.seen[k]; dup {
+		if _, dup := st.seen[string(k)]; dup {
 			return nil
 		}
-		st.seen[k] = struct{}{}
+		st.seen[string(k)] = struct{}{}
 	}
 	st.count++
 	switch a.Name {
@@ -76,11 +107,31 @@ func (st *aggState) add(a *sql.Agg, v types.Datum) error {
 		if (a.Name == "min" && c < 0) || (a.Name == "max" && c > 0) {
 			st.val = v
 		}
+	case "string_agg":
+		if st.count > 1 && args[1] != nil {
+			st.sb.WriteString(asText(a.Extra[0].Type(), args[1]))
+		}
+		st.sb.WriteString(asText(a.Arg.Type(), v))
+	case "array_agg":
+		st.elems = append(st.elems, v)
+	case "bool_and", "every":
+		st.b = (st.count == 1 || st.b) && v.(bool)
+	case "bool_or":
+		st.b = st.b || v.(bool)
+	default: // the statistics
+		return st.addStat(a, v)
 	}
 	return nil
 }
 
 func (st *aggState) result(a *sql.Agg) (types.Datum, error) {
+	if len(a.Order) > 0 && st.rows != nil {
+		rows := st.rows
+		st.rows = nil
+		if err := st.replaySorted(a, rows); err != nil {
+			return nil, err
+		}
+	}
 	switch a.Name {
 	case "count":
 		return st.count, nil
@@ -89,6 +140,17 @@ func (st *aggState) result(a *sql.Agg) (types.Datum, error) {
 	}
 	if st.count == 0 {
 		return nil, nil
+	}
+	switch a.Name {
+	case "string_agg":
+		return st.sb.String(), nil
+	case "array_agg":
+		return types.NewArray(st.elems), nil
+	case "bool_and", "bool_or", "every":
+		return st.b, nil
+	case "sum", "avg":
+	default:
+		return st.statResult(a)
 	}
 	at := a.Arg.Type().OID
 	if at == types.Float4 || at == types.Float8 {
@@ -108,6 +170,23 @@ func (st *aggState) result(a *sql.Agg) (types.Datum, error) {
 	}
 	// avg: numeric division as PostgreSQL's numeric_div picks the scale.
 	return types.Arith('/', types.TNumeric, st.dsum, apd.New(st.count, 0))
+}
+
+// replaySorted feeds the rows an aggregate with ORDER BY collected, in
+// the order its ORDER BY asks (a stable sort: ties keep input order).
+func (st *aggState) replaySorted(a *sql.Agg, rows [][]types.Datum) error {
+	nargs := 1 + len(a.Extra)
+	keys := make([]sql.SortKey, len(a.Order))
+	for i, o := range a.Order {
+		keys[i] = sql.SortKey{Idx: nargs + i, Desc: o.Desc, NullsFirst: o.NullsFirst, T: o.X.Type()}
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return compareRows(keys, rows[i], rows[j]) < 0 })
+	for _, r := range rows {
+		if err := st.add(a, r[:nargs]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // aggIter groups its input and produces one row per group: the group key
@@ -159,13 +238,39 @@ func (it *aggIter) build(ctx context.Context) error {
 			}
 		}
 		for i, a := range st.Aggs {
-			var v types.Datum
-			if a.Arg != nil {
-				if v, err = it.ev.eval(a.Arg, row); err != nil {
+			if a.Filter != nil {
+				ok, err := it.ev.evalBool(a.Filter, row)
+				if err != nil {
 					return err
 				}
+				if !ok {
+					continue
+				}
 			}
-			if err := grp.states[i].add(a, v); err != nil {
+			args := make([]types.Datum, 0, 1+len(a.Extra)+len(a.Order))
+			if a.Arg != nil {
+				v, err := it.ev.eval(a.Arg, row)
+				if err != nil {
+					return err
+				}
+				args = append(args, v)
+			}
+			for _, x := range a.Extra {
+				v, err := it.ev.eval(x, row)
+				if err != nil {
+					return err
+				}
+				args = append(args, v)
+			}
+			var keys []types.Datum
+			for _, o := range a.Order {
+				v, err := it.ev.eval(o.X, row)
+				if err != nil {
+					return err
+				}
+				keys = append(keys, v)
+			}
+			if err := grp.states[i].input(a, args, keys); err != nil {
 				return err
 			}
 		}

@@ -246,6 +246,8 @@ func (c *evalCtx) eval(e sql.Expr, row []types.Datum) (types.Datum, error) {
 		return nil, nil
 	case *sql.Func:
 		return c.call(x, row)
+	case *sql.ArrayExpr, *sql.Subscript, *sql.ScalarArrayOp:
+		return c.evalArrayNode(e, row)
 	}
 	return nil, pgerr.New(pgerr.InternalError, "cannot evaluate %T", e)
 }

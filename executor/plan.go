@@ -182,7 +182,7 @@ func neededColumns(st *sql.Select, ncols int) []bool {
 		mark(e)
 	}
 	for _, a := range st.Aggs {
-		mark(a.Arg)
+		mark(a)
 	}
 	for _, e := range st.Targets {
 		mark(e)

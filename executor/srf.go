@@ -54,6 +54,9 @@ func (c *evalCtx) startSeq(f *sql.SRFCall, row []types.Datum) (seq, error) {
 			return &oneValue{done: true}, nil
 		}
 	}
+	if s, ok, err := startOtherSeq(f, args); ok {
+		return s, err
+	}
 	switch f.T.OID {
 	case types.Numeric:
 		return numericSeries(args)

@@ -239,9 +239,6 @@ func (b *binder) typeName(tn *pg_query.TypeName) (types.T, error) {
 	if tn == nil || len(tn.Names) == 0 {
 		return types.T{}, pgerr.New(pgerr.SyntaxError, "missing type name")
 	}
-	if len(tn.ArrayBounds) > 0 {
-		return types.T{}, b.errAt(tn.Location, pgerr.FeatureNotSupported, "array types are not supported")
-	}
 	name := tn.Names[len(tn.Names)-1].GetString_().GetSval()
 	var mods []int32
 	for _, m := range tn.Typmods {
@@ -258,6 +255,9 @@ func (b *binder) typeName(tn *pg_query.TypeName) (types.T, error) {
 	t, err := types.TypeByName(name, mods)
 	if err != nil {
 		return types.T{}, withPos(err, charPos(b.query, tn.Location))
+	}
+	if len(tn.ArrayBounds) > 0 {
+		return b.arrayTypeName(tn, t)
 	}
 	return t, nil
 }
@@ -287,6 +287,14 @@ func (b *binder) typeCast(tc *pg_query.TypeCast) (Expr, error) {
 	t, err := b.typeName(tc.TypeName)
 	if err != nil {
 		return nil, err
+	}
+	if ae := tc.Arg.GetAArrayExpr(); ae != nil && types.IsArray(t.OID) {
+		et := types.ElemType(t)
+		x, err := b.arrayExpr(ae, &et)
+		if err != nil {
+			return nil, err
+		}
+		return b.coerce(x, t, types.CastExplicit, tc.Location)
 	}
 	x, err := b.expr(tc.Arg)
 	if err != nil {

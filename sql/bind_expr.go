@@ -43,6 +43,10 @@ func (b *binder) expr(n *pg_query.Node) (Expr, error) {
 		return b.caseExpr(n.GetCaseExpr())
 	case n.GetSubLink() != nil:
 		return b.subLink(n.GetSubLink())
+	case n.GetAArrayExpr() != nil:
+		return b.arrayExpr(n.GetAArrayExpr(), nil)
+	case n.GetAIndirection() != nil:
+		return b.indirection(n.GetAIndirection())
 	case n.GetSetToDefault() != nil:
 		return nil, b.errAt(n.GetSetToDefault().Location, pgerr.SyntaxError, "DEFAULT is not allowed in this context")
 	}
@@ -168,6 +172,10 @@ func exprLocation(n *pg_query.Node) int32 {
 		return leftmostLoc(exprLocation(sl.Testexpr), sl.Location)
 	case n.GetCaseExpr() != nil:
 		return n.GetCaseExpr().Location
+	case n.GetAArrayExpr() != nil:
+		return n.GetAArrayExpr().Location
+	case n.GetAIndirection() != nil:
+		return exprLocation(n.GetAIndirection().Arg)
 	case n.GetCoalesceExpr() != nil:
 		return n.GetCoalesceExpr().Location
 	case n.GetSqlvalueFunction() != nil:

@@ -53,6 +53,10 @@ func (b *binder) funcCall(fc *pg_query.FuncCall) (Expr, error) {
 	switch name {
 	case "generate_series":
 		return c.generateSeries()
+	case "unnest":
+		return c.unnest()
+	case "regexp_matches", "regexp_split_to_table":
+		return c.regexpSRF()
 	case "version", "current_database", "current_user", "session_user", "pg_backend_pid", "current_schema":
 		return c.niladic()
 	case "pg_relation_size", "pg_total_relation_size", "pg_table_size":

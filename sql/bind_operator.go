@@ -87,6 +87,8 @@ func (b *binder) aexpr(a *pg_query.A_Expr) (Expr, error) {
 		return b.likeExpr(a, op)
 	case pg_query.A_Expr_Kind_AEXPR_NULLIF:
 		return b.nullIf(a)
+	case pg_query.A_Expr_Kind_AEXPR_OP_ANY, pg_query.A_Expr_Kind_AEXPR_OP_ALL:
+		return b.scalarArrayOp(a, op, a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL)
 	}
 	return nil, b.errAt(a.Location, pgerr.FeatureNotSupported, "operator kind %s is not supported", a.Kind.String())
 }

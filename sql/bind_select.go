@@ -68,6 +68,10 @@ func figureColname(n *pg_query.Node) (string, int) {
 		}
 	case n.GetCoalesceExpr() != nil:
 		return "coalesce", 2
+	case n.GetAArrayExpr() != nil:
+		return "array", 2
+	case n.GetAIndirection() != nil:
+		return figureColname(n.GetAIndirection().Arg)
 	case n.GetAExpr() != nil && n.GetAExpr().Kind == pg_query.A_Expr_Kind_AEXPR_NULLIF:
 		return "nullif", 2
 	case n.GetSqlvalueFunction() != nil:
@@ -652,6 +656,13 @@ func (b *binder) regroupOuter(sel *Select, depth int, s *Select) error {
 		}
 		for _, a := range q.Aggs {
 			a.Arg = fix(a.Arg)
+			for i := range a.Extra {
+				a.Extra[i] = fix(a.Extra[i])
+			}
+			for i := range a.Order {
+				a.Order[i].X = fix(a.Order[i].X)
+			}
+			a.Filter = fix(a.Filter)
 		}
 		for _, f := range q.SRFs {
 			for i := range f.Args {

@@ -162,10 +162,21 @@ type Coalesce struct {
 // Agg is an aggregate call; Arg is nil for count(*). It only appears in
 // Select.Aggs; target expressions refer to its result through ColRef.
 type Agg struct {
-	Name     string // count sum min max avg
-	Arg      Expr
+	Name     string // count sum min max avg string_agg array_agg bool_and ...
+	Arg      Expr   // the first argument
+	Extra    []Expr // further arguments (string_agg's delimiter)
+	Order    []AggOrder
+	Filter   Expr // FILTER (WHERE ...); nil: none
 	Distinct bool
 	T        types.T
+}
+
+// AggOrder is one ORDER BY item inside an aggregate call, evaluated over
+// the aggregate's input row.
+type AggOrder struct {
+	X          Expr
+	Desc       bool
+	NullsFirst bool
 }
 
 // Type implementations.

@@ -137,7 +137,13 @@ func (c *call) resolveAmong(all []*Builtin) (e Expr, found bool, err error) {
 		exact, coercible := true, true
 		for i, p := range ps {
 			a := c.argTypes[i].OID
-			if p == AnyOID {
+			if p == AnyOID || p == AnyElementOID {
+				continue
+			}
+			if p == AnyArrayOID {
+				if !types.IsArray(a) {
+					exact, coercible = false, false
+				}
 				continue
 			}
 			if a != p {
@@ -267,7 +273,14 @@ func (c *call) resolveAmong(all []*Builtin) (e Expr, found bool, err error) {
 		return nil, true, c.notUnique()
 	}
 	f, ps := cands[0].f, cands[0].ps
+	result, err := c.resolvePolymorphic(f, ps)
+	if err != nil {
+		return nil, true, err
+	}
 	for i, p := range ps {
+		if p == AnyArrayOID || p == AnyElementOID {
+			continue
+		}
 		if p == AnyOID {
 			if isUnknown(c.args[i]) {
 				if err := c.coerceArg(i, types.TText); err != nil {
@@ -280,7 +293,7 @@ func (c *call) resolveAmong(all []*Builtin) (e Expr, found bool, err error) {
 			return nil, true, err
 		}
 	}
-	return &Func{Name: c.name, Args: c.args, T: types.T{OID: f.Result, Typmod: -1}, Builtin: f}, true, nil
+	return &Func{Name: c.name, Args: c.args, T: result, Builtin: f}, true, nil
 }
 
 // notUnique is 42725 naming the function as called.

@@ -84,6 +84,27 @@ func mapChildren(e Expr, fn func(Expr) (Expr, error)) (Expr, error) {
 	case *Agg:
 		c := *e
 		c.Arg = m(e.Arg)
+		c.Extra = ms(e.Extra)
+		c.Filter = m(e.Filter)
+		c.Order = make([]AggOrder, len(e.Order))
+		for i, o := range e.Order {
+			c.Order[i] = o
+			c.Order[i].X = m(o.X)
+		}
+		return &c, err
+	case *ArrayExpr:
+		c := *e
+		c.Elems = ms(e.Elems)
+		return &c, err
+	case *Subscript:
+		c := *e
+		c.X = m(e.X)
+		c.Idx = ms(e.Idx)
+		c.Lower, c.Upper = m(e.Lower), m(e.Upper)
+		return &c, err
+	case *ScalarArrayOp:
+		c := *e
+		c.L, c.R = m(e.L), m(e.R)
 		return &c, err
 	case *SRFCall:
 		c := *e
@@ -157,7 +178,16 @@ func writeKey(b *strings.Builder, e Expr) {
 	case *Coalesce:
 		b.WriteString("coalesce")
 	case *Agg:
-		fmt.Fprintf(b, "agg:%s%v", e.Name, e.Distinct)
+		fmt.Fprintf(b, "agg:%s%v%d%v", e.Name, e.Distinct, len(e.Extra), e.Filter != nil)
+		for _, o := range e.Order {
+			fmt.Fprintf(b, "o%v%v", o.Desc, o.NullsFirst)
+		}
+	case *ArrayExpr:
+		fmt.Fprintf(b, "array%d,%d", e.T.OID, e.T.Typmod)
+	case *Subscript:
+		fmt.Fprintf(b, "sub%v,%d,%v,%v", e.Slice, len(e.Idx), e.Lower != nil, e.Upper != nil)
+	case *ScalarArrayOp:
+		fmt.Fprintf(b, "sao%s%v%d", e.Op, e.All, e.CT.OID)
 	case *SRFCall:
 		fmt.Fprintf(b, "srf%p", e)
 	default:

@@ -36,6 +36,9 @@ func EncodeBinary(t T, d Datum) ([]byte, error) { return AppendBinary(nil, t, d)
 
 // AppendBinary appends EncodeBinary(t, d) to buf.
 func AppendBinary(buf []byte, t T, d Datum) ([]byte, error) {
+	if extType(t.OID) {
+		return appendExtBinary(buf, t, d)
+	}
 	if out, ok, err := appendScalar(buf, binary.BigEndian, t, d); ok {
 		return out, err
 	}
@@ -95,6 +98,9 @@ func errBinaryFormat() error {
 // DecodeBinary is the type's receive function; it applies t's typmod.
 // Malformed input gives 22P03 (22008 for out-of-range dates and times).
 func DecodeBinary(t T, b []byte) (Datum, error) {
+	if extType(t.OID) {
+		return decodeExtBinary(t, b)
+	}
 	fixed := func(n int) error {
 		if len(b) != n {
 			return errBinaryFormat()

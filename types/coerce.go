@@ -50,6 +50,9 @@ func CastContextOf(from, to OID) CastContext {
 	if from == to || from == Unknown {
 		return CastImplicit
 	}
+	if c, ok := extCastContext(from, to); ok {
+		return c
+	}
 	switch {
 	case isInt(from) && isInt(to):
 		if intRank(from) < intRank(to) {
@@ -110,6 +113,9 @@ func CoerceIn(d Datum, from, to T, explicit bool, loc *time.Location) (Datum, er
 	}
 	if from == to && !explicit {
 		return d, nil
+	}
+	if IsArray(from.OID) && IsArray(to.OID) {
+		return coerceArray(d, from, to, explicit)
 	}
 	switch {
 	case from.OID == Unknown || (isString(from.OID) && !isString(to.OID)):

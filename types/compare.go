@@ -21,6 +21,9 @@ import (
 // server's collation is C.UTF-8, i.e. code point order). Values of the
 // wrong Go type compare by their Go types (never panics).
 func Compare(t T, a, b Datum) int {
+	if c, ok := compareExt(t, a, b); ok {
+		return c
+	}
 	switch x := a.(type) {
 	case int64:
 		if y, ok := b.(int64); ok {
@@ -131,6 +134,11 @@ const (
 // same type agrees with Compare, and equal values (1.0 and 1.00, 'a' and
 // 'a ' as bpchar, 0 and -0) have equal keys.
 func AppendKey(buf []byte, t T, d Datum) []byte {
+	if d != nil {
+		if out, ok := appendExtKey(buf, t, d); ok {
+			return out
+		}
+	}
 	if d == nil {
 		return append(buf, keyNull)
 	}

@@ -66,6 +66,9 @@ func EncodeDisk(t T, d Datum) ([]byte, error) { return AppendDisk(nil, t, d) }
 
 // AppendDisk appends EncodeDisk(t, d) to buf.
 func AppendDisk(buf []byte, t T, d Datum) ([]byte, error) {
+	if extType(t.OID) {
+		return appendExtDisk(buf, t, d)
+	}
 	if out, ok, err := appendScalar(buf, binary.LittleEndian, t, d); ok {
 		return out, err
 	}
@@ -137,6 +140,9 @@ func errCorrupt(t T, n int) error {
 // DecodeDisk is EncodeDisk's inverse. Malformed bytes give a DataCorrupted
 // error, never a panic. Strings are copied out of b.
 func DecodeDisk(t T, b []byte) (Datum, error) {
+	if extType(t.OID) {
+		return decodeExtDisk(t, b)
+	}
 	if l := t.Len(); l > 0 && len(b) != int(l) {
 		return nil, errCorrupt(t, len(b))
 	}

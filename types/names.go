@@ -18,6 +18,9 @@ const (
 
 // TypName is pg_type.typname of oid ("int4", "varchar", ...).
 func TypName(oid OID) string {
+	if n, ok := extTypName(oid); ok {
+		return n
+	}
 	switch oid {
 	case Bool:
 		return "bool"
@@ -69,6 +72,9 @@ func TypName(oid OID) string {
 // "integer", "character varying(10)", "numeric(12,2)", "bpchar" (char
 // without length), "timestamp(3) without time zone".
 func (t T) Name() string {
+	if n, ok := extName(t); ok {
+		return n
+	}
 	switch t.OID {
 	case Bool:
 		return "boolean"

@@ -30,6 +30,9 @@ func AppendText(buf []byte, t T, d Datum) []byte { return AppendTextIn(buf, t, d
 
 // AppendTextIn is AppendText with loc as the session's TimeZone.
 func AppendTextIn(buf []byte, t T, d Datum, loc *time.Location) []byte {
+	if out, ok := appendExtText(buf, t, d); ok {
+		return out
+	}
 	switch v := d.(type) {
 	case IntervalValue:
 		return appendInterval(buf, v)
@@ -93,6 +96,9 @@ func ParseText(t T, s string) (Datum, error) { return ParseTextIn(t, s, time.UTC
 // ParseTextIn is ParseText with loc as the session's TimeZone (which only
 // timestamp with time zone's input reads).
 func ParseTextIn(t T, s string, loc *time.Location) (Datum, error) {
+	if extType(t.OID) {
+		return parseExtText(t, s)
+	}
 	switch t.OID {
 	case TimestampTZ:
 		if loc == nil {

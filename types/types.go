@@ -98,6 +98,9 @@ func (t T) CharLen() (n int, ok bool) {
 
 // Known reports whether minipg supports oid.
 func Known(oid OID) bool {
+	if extType(oid) {
+		return true
+	}
 	switch oid {
 	case Bool, Int8, Int2, Int4, Text, TID, Float4, Float8, Unknown, Bpchar, Varchar, Date, Timestamp, Numeric, Void, Bytea, Oid, Xid, PgLSN, TimestampTZ, Interval:
 		return true
@@ -107,6 +110,9 @@ func Known(oid OID) bool {
 
 // TypLen is pg_type.typlen: >0 fixed length, -1 varlena, -2 C string.
 func TypLen(oid OID) int16 {
+	if n, ok := extTypLen(oid); ok {
+		return n
+	}
 	switch oid {
 	case Bool:
 		return 1
@@ -130,6 +136,9 @@ func TypLen(oid OID) int16 {
 
 // TypAlign is pg_type.typalign: 'c', 's', 'i' or 'd'.
 func TypAlign(oid OID) byte {
+	if a, ok := extTypAlign(oid); ok {
+		return a
+	}
 	switch oid {
 	case Bool, Unknown:
 		return 'c'
@@ -162,6 +171,9 @@ func (t T) Category() byte { return Category(t.OID) }
 
 // Category is pg_type.typcategory of oid.
 func Category(oid OID) byte {
+	if c, ok := extCategory(oid); ok {
+		return c
+	}
 	switch oid {
 	case Bool:
 		return 'B'

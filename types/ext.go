@@ -1,0 +1,180 @@
+package types
+
+import "encoding/binary"
+
+// The types beyond the scalar core (point.go, array.go) hook into the
+// shared dispatch functions (TypLen, ParseText, AppendBinary, Compare, ...)
+// through the functions of this file, each called first by its dispatcher.
+
+// extType reports whether oid is point or an array type.
+func extType(oid OID) bool { return oid == Point || IsArray(oid) }
+
+func extTypLen(oid OID) (int16, bool) {
+	switch {
+	case oid == Point:
+		return 16, true
+	case IsArray(oid):
+		return -1, true
+	}
+	return 0, false
+}
+
+func extTypAlign(oid OID) (byte, bool) {
+	switch {
+	case oid == Point:
+		return 'd', true
+	case IsArray(oid):
+		if TypAlign(ElemOID(oid)) == 'd' {
+			return 'd', true
+		}
+		return 'i', true
+	}
+	return 0, false
+}
+
+func extCategory(oid OID) (byte, bool) {
+	switch {
+	case oid == Point:
+		return 'G', true
+	case IsArray(oid):
+		return 'A', true
+	}
+	return 0, false
+}
+
+func extTypName(oid OID) (string, bool) {
+	switch {
+	case oid == Point:
+		return "point", true
+	case IsArray(oid):
+		return "_" + TypName(ElemOID(oid)), true
+	}
+	return "", false
+}
+
+// extName is format_type of an array: its element type's name (with the
+// typmod, which an array type shares with its elements) and [].
+func extName(t T) (string, bool) {
+	if IsArray(t.OID) {
+		return ElemType(t).Name() + "[]", true
+	}
+	return "", false
+}
+
+func appendExtText(buf []byte, t T, d Datum) ([]byte, bool) {
+	switch v := d.(type) {
+	case PointValue:
+		return appendPoint(buf, v), true
+	case *Array:
+		return appendArrayText(buf, ElemType(t), v), true
+	}
+	return nil, false
+}
+
+func parseExtText(t T, s string) (Datum, error) {
+	if t.OID == Point {
+		return parsePoint(s)
+	}
+	return parseArray(t, s)
+}
+
+func appendExtBinary(buf []byte, t T, d Datum) ([]byte, error) {
+	if t.OID == Point {
+		p, err := asPoint(t, d)
+		if err != nil {
+			return nil, err
+		}
+		return appendPointBytes(buf, binary.BigEndian, p), nil
+	}
+	a, err := asArray(t, d)
+	if err != nil {
+		return nil, err
+	}
+	return appendArrayBinary(buf, ElemType(t), a)
+}
+
+func decodeExtBinary(t T, b []byte) (Datum, error) {
+	if t.OID == Point {
+		v, ok := decodePointBytes(binary.BigEndian, b)
+		if !ok {
+			return nil, errBinaryFormat()
+		}
+		return v, nil
+	}
+	return decodeArrayBinary(t, b)
+}
+
+func appendExtDisk(buf []byte, t T, d Datum) ([]byte, error) {
+	if t.OID == Point {
+		p, err := asPoint(t, d)
+		if err != nil {
+			return nil, err
+		}
+		return appendPointBytes(buf, binary.LittleEndian, p), nil
+	}
+	a, err := asArray(t, d)
+	if err != nil {
+		return nil, err
+	}
+	return appendArrayDisk(buf, ElemType(t), a)
+}
+
+func decodeExtDisk(t T, b []byte) (Datum, error) {
+	if t.OID == Point {
+		v, ok := decodePointBytes(binary.LittleEndian, b)
+		if !ok {
+			return nil, errCorrupt(t, len(b))
+		}
+		return v, nil
+	}
+	return decodeArrayDisk(t, b)
+}
+
+// compareExt orders points (by x, then y: PostgreSQL has no btree order
+// for point; this one only keeps sorting and grouping deterministic) and
+// arrays (btarraycmp).
+func compareExt(t T, a, b Datum) (int, bool) {
+	switch x := a.(type) {
+	case PointValue:
+		if y, ok := b.(PointValue); ok {
+			if c := cmpFloat(x.X, y.X); c != 0 {
+				return c, true
+			}
+			return cmpFloat(x.Y, y.Y), true
+		}
+	case *Array:
+		if y, ok := b.(*Array); ok {
+			return compareArrays(ElemType(t), x, y), true
+		}
+	}
+	return 0, false
+}
+
+func appendExtKey(buf []byte, t T, d Datum) ([]byte, bool) {
+	switch v := d.(type) {
+	case PointValue:
+		buf = AppendKey(buf, TFloat8, v.X)
+		return AppendKey(buf, TFloat8, v.Y), true
+	case *Array:
+		return appendArrayKey(buf, ElemType(t), v), true
+	}
+	return nil, false
+}
+
+// extCastContext is pg_cast for point and arrays: an array converts to
+// another array as its elements convert; both convert to and from the
+// string types through I/O (explicitly from, by assignment to).
+func extCastContext(from, to OID) (CastContext, bool) {
+	if !extType(from) && !extType(to) {
+		return CastNone, false
+	}
+	switch {
+	case IsArray(from) && IsArray(to):
+		return CastContextOf(ElemOID(from), ElemOID(to)), true
+	case isString(to) && extType(from):
+		return CastAssignment, true
+	case isString(from) && extType(to):
+		return CastExplicit, true
+	}
+	return CastNone, true
+}
