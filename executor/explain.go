@@ -702,7 +702,10 @@ func (n *planNode) render(lines *[]string, depth int, ex *sql.Explain) {
 	for _, p := range n.props {
 		*lines = append(*lines, prop+p)
 		if ex.Analyze && strings.HasPrefix(p, "Filter: ") && n.removed != nil && n.st != nil {
-			*lines = append(*lines, fmt.Sprintf("%sRows Removed by Filter: %d", prop, (n.removed.rows-n.st.rows)/max(n.st.loops, 1)))
+			// Printed only when some were (show_instrumentation_count).
+			if removed := (n.removed.rows - n.st.rows) / max(n.st.loops, 1); removed > 0 {
+				*lines = append(*lines, fmt.Sprintf("%sRows Removed by Filter: %d", prop, removed))
+			}
 		}
 	}
 	if ex.Analyze && n.sort != nil {

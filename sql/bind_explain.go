@@ -50,8 +50,7 @@ func (b *binder) explainStmt(s *pg_query.ExplainStmt) (*Explain, []ResultCol, er
 			return nil, nil, b.errAt(d.Location, pgerr.SyntaxError, "unrecognized EXPLAIN option \"%s\"", d.Defname)
 		}
 		if !ok {
-			return nil, nil, b.errAt(d.Location, pgerr.InvalidParameterValue,
-				"%s requires a Boolean value", d.Defname)
+			return nil, nil, pgerr.New(pgerr.SyntaxError, "%s requires a Boolean value", d.Defname)
 		}
 		switch name {
 		case "analyze":
@@ -65,6 +64,11 @@ func (b *binder) explainStmt(s *pg_query.ExplainStmt) (*Explain, []ResultCol, er
 		case "summary":
 			e.Summary, summarySet = v, true
 		}
+	}
+	if e.Buffers {
+		// Buffer counters are kept per table, not per statement.
+		return nil, nil, pgerr.Unimplemented("EXPLAIN (BUFFERS)").
+			WithHint("minipg counts buffer hits, reads and dirtied pages per table: see minipg_stat_io and pg_stat_get_blocks_dirtied().")
 	}
 	if timingSet && e.Timing && !e.Analyze {
 		return nil, nil, pgerr.New(pgerr.InvalidParameterValue, "EXPLAIN option TIMING requires ANALYZE")
