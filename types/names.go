@@ -122,6 +122,8 @@ var typeAliases = map[string]OID{
 	"tid":     TID,
 	"unknown": Unknown,
 	"void":    Void,
+	"name":    Name, "oid": Oid, "regclass": RegClass, "regtype": RegType,
+	"regnamespace": RegNamespace, "regrole": RegRole, "regproc": RegProc,
 }
 
 // TypeByName resolves a type name as pg_query_go gives it (the last element of

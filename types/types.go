@@ -144,10 +144,10 @@ func TypAlign(oid OID) byte {
 // TypByVal is pg_type.typbyval.
 func TypByVal(oid OID) bool {
 	switch oid {
-	case Bool, Int2, Int4, Int8, Float4, Float8, Timestamp, Date, Void:
+	case Bool, Int2, Int4, Int8, Float4, Float8, Timestamp, Date, Void, Char, Oid:
 		return true
 	}
-	return false
+	return IsReg(oid)
 }
 
 // Len is the type's typlen (for a heap attribute descriptor).
@@ -185,7 +185,7 @@ func Category(oid OID) byte {
 // IsPreferred is pg_type.typispreferred.
 func IsPreferred(oid OID) bool {
 	switch oid {
-	case Bool, Float8, Text:
+	case Bool, Float8, Text, Oid:
 		return true
 	}
 	return false
