@@ -310,7 +310,9 @@ func (b *binder) typeCast(tc *pg_query.TypeCast) (Expr, error) {
 	return b.coerce(x, t, types.CastExplicit, loc)
 }
 
-func isIntType(oid types.OID) bool { return oid == types.Int2 || oid == types.Int4 || oid == types.Int8 }
+func isIntType(oid types.OID) bool {
+	return oid == types.Int2 || oid == types.Int4 || oid == types.Int8
+}
 
 // RegCastFunc names the function the executor registers to make a value
 // of the OID alias type oid (regclass, ...) from a name (text) or a number
