@@ -282,7 +282,7 @@ func (e *Engine) pgAttrdefRows() [][]types.Datum {
 	for _, t := range e.cat.Tables() {
 		for i, c := range t.Columns {
 			if c.Default != "" {
-				out = append(out, []types.Datum{int64(attrdefOID(t, i+1)), int64(t.OID), int64(i + 1), c.Default})
+				out = append(out, []types.Datum{int64(attrdefOID(t, i+1)), int64(t.OID), int64(i + 1), defaultExpr(c)})
 			}
 		}
 	}
@@ -500,4 +500,21 @@ var sysCatalogs = []sysCatalog{
 		}
 		return out
 	}},
+}
+
+// defaultExpr is a column default as pg_get_expr prints it: a quoted
+// literal carries the cast to the column's type that PostgreSQL's stored
+// expression has ('x'::character varying); other expressions print as
+// written.
+func defaultExpr(c catalog.Column) string {
+	d := strings.TrimSpace(c.Default)
+	if len(d) >= 2 && d[0] == '\'' && d[len(d)-1] == '\'' && !strings.Contains(d[1:len(d)-1], "'") {
+		t := types.T{OID: types.OID(c.TypeOID), Typmod: -1}
+		name := t.Name()
+		if t.OID == types.Bpchar {
+			name = "bpchar"
+		}
+		return d + "::" + name
+	}
+	return d
 }

@@ -35,7 +35,7 @@ func (b *binder) coerce(e Expr, t types.T, ctx types.CastContext, loc int32) (Ex
 	}
 	if types.IsReg(t.OID) && from.OID != t.OID {
 		// Between OID types the number is kept; the name is looked up.
-		x, err := b.coerce(e, types.TInt8, types.CastImplicit, loc)
+		x, err := b.coerce(e, types.TInt8, types.CastExplicit, loc)
 		if err != nil {
 			return nil, err
 		}
@@ -201,6 +201,12 @@ func commonType(l, r types.T) (types.T, bool) {
 	switch {
 	case l.OID == r.OID:
 		return types.T{OID: l.OID, Typmod: -1}, true
+	case isOIDType(l.OID) || isOIDType(r.OID):
+		// oid and the reg* types compare as oid, with integers too.
+		if (isOIDType(l.OID) || isIntType(l.OID)) && (isOIDType(r.OID) || isIntType(r.OID)) {
+			return types.TOid, true
+		}
+		return types.T{}, false
 	case lc == 'N' && rc == 'N':
 		return numericCommon(l.OID, r.OID), true
 	case lc == 'S' && rc == 'S':
@@ -334,3 +340,5 @@ func (b *binder) regCast(e Expr, t types.T, ctx types.CastContext, loc int32) (E
 	}
 	return &Func{Name: RegCastFunc(t.OID), Args: []Expr{x}, T: t}, nil
 }
+
+func isOIDType(oid types.OID) bool { return oid == types.Oid || types.IsReg(oid) }
