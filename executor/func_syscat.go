@@ -43,6 +43,21 @@ func init() {
 			return types.RegName{OID: uint32(v), Name: e.regName(t, uint32(v))}, nil
 		})
 	}
+	reg("pg_catalog.array_cat", []types.OID{textT, textT}, 0, types.TText, func(_ *Engine, a []types.Datum) (types.Datum, error) {
+		x, y := a[0].(*types.Array), a[1].(*types.Array)
+		if len(x.Dims) > 1 || len(y.Dims) > 1 {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "concatenation of multidimensional arrays is not supported")
+		}
+		if len(x.Elems) == 0 {
+			return y, nil
+		}
+		if len(y.Elems) == 0 {
+			return x, nil
+		}
+		out := &types.Array{Dims: []int{len(x.Elems) + len(y.Elems)}, Lbounds: []int{x.Lbounds[0]}}
+		out.Elems = append(append(out.Elems, x.Elems...), y.Elems...)
+		return out, nil
+	})
 	reg("format_type", []types.OID{oid, i4}, 0, types.TText, func(e *Engine, a []types.Datum) (types.Datum, error) {
 		return formatType(num(a[0]), int32(a[1].(int64))), nil
 	})
@@ -59,8 +74,11 @@ func init() {
 		return true, nil
 	})
 	reg("pg_get_userbyid", []types.OID{oid}, 0, types.TName, func(e *Engine, a []types.Datum) (types.Datum, error) {
-		if num(a[0]) == oidSuperuser {
+		switch num(a[0]) {
+		case oidSuperuser:
 			return "postgres", nil
+		case oidDatabaseOwner:
+			return "pg_database_owner", nil
 		}
 		return fmt.Sprintf("unknown (OID=%d)", num(a[0])), nil
 	})
@@ -206,7 +224,7 @@ func sizePretty(size int64) string {
 		if u.round {
 			bits++
 		}
-		size >>= bits
+		size /= 1 << bits
 	}
 	return ""
 }

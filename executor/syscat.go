@@ -29,6 +29,7 @@ const (
 	oidPgToast        = 99
 	oidInfoSchema     = 13181
 	oidSuperuser      = 10 // the bootstrap superuser, postgres
+	oidDatabaseOwner  = 6171
 	oidHeapAM         = 2
 	oidBtreeAM        = 403
 	oidDefaultTblspc  = 1663
@@ -358,7 +359,7 @@ var sysCatalogs = []sysCatalog{
 	{"pg_namespace", []sysCol{oidT("oid"), nameT("nspname"), oidT("nspowner")}, func(*Engine) [][]types.Datum {
 		return [][]types.Datum{{int64(oidPgToast), "pg_toast", int64(oidSuperuser)},
 			{int64(oidPgCatalog), "pg_catalog", int64(oidSuperuser)},
-			{int64(oidPublic), "public", int64(6171)}, // pg_database_owner
+			{int64(oidPublic), "public", int64(oidDatabaseOwner)},
 			{int64(oidInfoSchema), "information_schema", int64(oidSuperuser)}}
 	}},
 	{"pg_am", []sysCol{oidT("oid"), nameT("amname"), {"amhandler", types.T{OID: types.RegProc, Typmod: -1}}, charT("amtype")},
@@ -425,6 +426,7 @@ var sysCatalogs = []sysCatalog{
 			return [][]types.Datum{{int64(oidSuperuser), "postgres", true, true, true, true, true, true, true,
 				int64(-1), nil, nil}}
 		}},
+	{"pg_auth_members", []sysCol{oidT("roleid"), oidT("member"), oidT("grantor"), boolT("admin_option")}, nil},
 	{"pg_database", []sysCol{oidT("oid"), nameT("datname"), oidT("datdba"), int4T("encoding"),
 		charT("datlocprovider"), boolT("datistemplate"), boolT("datallowconn"), int4T("datconnlimit"),
 		oidT("dattablespace"), textT("datcollate"), textT("datctype"), textT("daticulocale"),
