@@ -100,6 +100,8 @@ func figureColname(n *pg_query.Node) (string, int) {
 		switch sl.SubLinkType {
 		case pg_query.SubLinkType_EXISTS_SUBLINK:
 			return "exists", 2
+		case pg_query.SubLinkType_ARRAY_SUBLINK:
+			return "array", 2
 		case pg_query.SubLinkType_EXPR_SUBLINK:
 			if sel := sl.Subselect.GetSelectStmt(); sel != nil && len(sel.TargetList) > 0 {
 				rt := sel.TargetList[0].GetResTarget()
