@@ -79,7 +79,7 @@ func (c *conn) simpleQuery(ctx context.Context, query string) error {
 func (c *conn) runSimpleStatement(ctx context.Context, sql string) (empty bool, err error) {
 	st, err := c.sess.Prepare(sql, nil)
 	if err != nil {
-		if pgerr.CodeOf(err) == pgerr.IndeterminateDatatype {
+		if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.IndeterminateDatatype && strings.HasPrefix(pe.Message, "could not determine data type of parameter") {
 			return false, noParameter(sql) // an unused $n below a used one
 		}
 		return false, err

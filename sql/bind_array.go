@@ -277,8 +277,26 @@ func (c *call) resolvePolymorphic(f *Builtin, ps []types.OID) (types.T, error) {
 			}
 			continue
 		}
-		if c.args[i].Type().OID != elem.OID {
-			return types.T{}, c.undefined()
+		if at := c.args[i].Type(); at.OID != elem.OID {
+			// anycompatible: the element and the value meet in their
+			// common type.
+			ct, ok := commonType(at, elem)
+			if !ok {
+				return types.T{}, c.undefined()
+			}
+			if err := c.coerceArg(i, ct); err != nil {
+				return types.T{}, err
+			}
+			if ct.OID != elem.OID {
+				for j, p := range ps {
+					if p == AnyArrayOID {
+						if err := c.coerceArg(j, types.ArrayOf(ct)); err != nil {
+							return types.T{}, err
+						}
+					}
+				}
+				elem, arr = ct, types.ArrayOf(ct)
+			}
 		}
 	}
 	switch f.Result {

@@ -129,7 +129,7 @@ func TestBindErrors(t *testing.T) {
 		{"SELECT id FROM t a, t b", pgerr.AmbiguousColumn, 8},
 		{"SELECT * FROM t, t", pgerr.Code("42712"), 0},
 		{"SELECT x.id FROM t a", pgerr.UndefinedTable, 0},
-		{"SELECT * FROM t UNION SELECT * FROM t", pgerr.FeatureNotSupported, 0},
+		{"SELECT * FROM t INTERSECT SELECT * FROM t", pgerr.FeatureNotSupported, 0},
 		{"INSERT INTO t VALUES (1, 2, 'x', 1, 5)", pgerr.SyntaxError, 0},
 		{"INSERT INTO t (nosuch) VALUES (1)", pgerr.UndefinedColumn, 0},
 		{"UPDATE t SET nosuch = 1", pgerr.UndefinedColumn, 0},

@@ -497,7 +497,7 @@ func decodeArrayBinary(t T, b []byte) (Datum, error) {
 			return nil, insufficient()
 		}
 	}
-	if total == 0 {
+	if ndim == 0 || total == 0 {
 		if len(b) != 0 {
 			return nil, errBinaryFormat()
 		}

@@ -12,6 +12,8 @@
 //	text, varchar, bpchar         string (bpchar is stored blank-padded)
 //	timestamp, date               time.Time in UTC (date at midnight)
 //	tid                           page.TID
+//	point                         PointValue
+//	arrays (int4[], text[], ...)  *Array
 //	unknown                       string
 //
 // The package owns no state and is safe for concurrent use.
@@ -29,6 +31,9 @@
 //	compare.go   Compare, Equal, Hash, order-preserving keys for indexes
 //	coerce.go    pg_cast contexts, Coerce (casts with typmod enforcement), CommonType
 //	arith.go     + - * / % for integers, floats and numeric with PostgreSQL's errors and scales
+//	point.go     point: I/O, binary and disk forms, subscripts
+//	array.go     array types: OIDs, array_in/array_out, array_send/array_recv, ArrayType on disk, order
+//	ext.go       how point and arrays hook into the dispatch functions of the other files
 //
 // # Errors
 //

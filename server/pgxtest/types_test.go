@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"minipg/internal/testutil"
 )
@@ -38,6 +40,14 @@ var typeCases = []struct{ typ, text string }{
 	{"timestamp", "2024-02-29 13:14:15.123456"},
 	{"timestamp", "1999-12-31 23:59:59"},
 	{"tid", "(1,2)"},
+	{"point", "(1.5,-2)"},
+	{"integer[]", "{1,NULL,3}"},
+	{"text[]", `{a,"b c",NULL,""}`},
+	{"numeric[]", "{1.5,-2}"},
+	{"bigint[]", "[0:1]={7,8}"},
+	{"date[]", "{2024-02-29}"},
+	{"int[]", "{{1,2},{3,4}}"},
+	{"text[]", "{}"},
 }
 
 // typeReplies are PostgreSQL 15's replies, one line per case (regenerate
@@ -60,10 +70,19 @@ var typeReplies = []string{
 	"timestamp 0x0002b583ce03da00 2024-02-29 13:14:15.123456 2024-02-29 13:14:15.123456",
 	"timestamp 0xfffffffffff0bdc0 1999-12-31 23:59:59 1999-12-31 23:59:59",
 	"tid 0x000000010002 (1,2) (1,2)",
+	"point 0x3ff8000000000000c000000000000000 (1.5,-2) (1.5,-2)",
+	"_int4 0x00000001000000010000001700000003000000010000000400000001ffffffff0000000400000003 {1,NULL,3} {1,NULL,3}",
+	`_text 0x0000000100000001000000190000000400000001000000016100000003622063ffffffff00000000 {a,"b c",NULL,""} {a,"b c",NULL,""}`,
+	"_numeric 0x0000000100000000000006a400000002000000010000000c0002000000000001000113880000000a00010000400000000002 {1.5,-2} {1.5,-2}",
+	"_int8 0x0000000100000000000000140000000200000000000000080000000000000007000000080000000000000008 [0:1]={7,8} [0:1]={7,8}",
+	"_date 0x00000001000000000000043a00000001000000010000000400002279 {2024-02-29} {2024-02-29}",
+	"_int4 0x000000020000000000000017000000020000000100000002000000010000000400000001000000040000000200000004000000030000000400000004 {{1,2},{3,4}} {{1,2},{3,4}}",
+	"_text 0x000000000000000000000019 {} {}",
 }
 
 var typeNames = map[uint32]string{16: "bool", 20: "int8", 21: "int2", 23: "int4", 25: "text", 27: "tid", 700: "float4",
-	701: "float8", 1042: "bpchar", 1043: "varchar", 1082: "date", 1114: "timestamp", 1700: "numeric"}
+	701: "float8", 1042: "bpchar", 1043: "varchar", 1082: "date", 1114: "timestamp", 1700: "numeric",
+	600: "point", 1007: "_int4", 1009: "_text", 1231: "_numeric", 1016: "_int8", 1182: "_date"}
 
 func typeRoundTrips(t *testing.T, dsn string) []string {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -178,5 +197,38 @@ func TestCompareTypeReplies(t *testing.T) {
 				t.Errorf("%s: failure %d is %q, want it to contain %q", c.name, i, rec.errs[i], w)
 			}
 		}
+	}
+}
+
+// TestArraysThroughPgx scans arrays and points with pgx's own codecs, in
+// the binary (cached statements) and text (simple protocol) formats, and
+// sends Go slices as array parameters.
+func TestArraysThroughPgx(t *testing.T) {
+	dsn := startServer(t)
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeSimpleProtocol} {
+		c := connect(t, dsn, mode)
+		ctx := context.Background()
+		var ints []int32
+		var texts []*string
+		var nums []float64
+		if err := c.QueryRow(ctx, `select array[1,2,3], '{a,NULL,"b c"}'::text[], array[1.5::float8, -2]`).Scan(&ints, &texts, &nums); err != nil {
+			t.Fatalf("%v: %v", mode, err)
+		}
+		if !slices.Equal(ints, []int32{1, 2, 3}) || len(texts) != 3 || *texts[0] != "a" || texts[1] != nil || *texts[2] != "b c" || !slices.Equal(nums, []float64{1.5, -2}) {
+			t.Errorf("%v: got %v %v %v", mode, ints, texts, nums)
+		}
+		var p pgtype.Point
+		if err := c.QueryRow(ctx, `select '(1.5,-2)'::point`).Scan(&p); err != nil || p.P.X != 1.5 || p.P.Y != -2 {
+			t.Errorf("%v: point %v %v", mode, p, err)
+		}
+		var n int64
+		var joined string
+		if err := c.QueryRow(ctx, `select cardinality($1::bigint[]), array_to_string($2::text[], '|')`, []int64{4, 5, 6}, []string{"x", "y z"}).Scan(&n, &joined); err != nil {
+			t.Fatalf("%v: %v", mode, err)
+		}
+		if n != 3 || joined != "x|y z" {
+			t.Errorf("%v: got %d %q", mode, n, joined)
+		}
+		c.Close(ctx)
 	}
 }
