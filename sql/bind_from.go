@@ -396,11 +396,7 @@ func (b *binder) table(rv *pg_query.RangeVar) (*catalog.Table, error) {
 			return t, nil
 		}
 	}
-	if v := lookupVirtual(rv.Relname); v != nil {
-		if !b.allowVirtual {
-			return nil, b.errAt(rv.Location, pgerr.WrongObjectType, "cannot change relation \"%s\"", rv.Relname).
-				WithDetail("System catalogs and views are read-only.")
-		}
+	if v := lookupVirtual(rv.Relname); v != nil && b.allowVirtual {
 		return v.Table, nil
 	}
 	if rv.Schemaname != "" {
