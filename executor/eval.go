@@ -7,7 +7,6 @@ import (
 
 	"minipg/pgerr"
 	"minipg/sql"
-	"minipg/storage/page"
 	"minipg/types"
 )
 
@@ -299,7 +298,6 @@ func (c *evalCtx) call(f *sql.Func, row []types.Datum) (types.Datum, error) {
 	if v, ok, err := c.callSequenceFunc(f, args); ok {
 		return v, err
 	}
-	str := func(i int) string { return asText(f.Args[i].Type(), args[i]) }
 	switch f.Name {
 	case "version":
 		return "PostgreSQL " + c.s.e.settings["server_version"] + " (minipg) on x86_64-pc-linux-gnu, 64-bit", nil
@@ -309,16 +307,6 @@ func (c *evalCtx) call(f *sql.Func, row []types.Datum) (types.Datum, error) {
 		return c.s.database, nil
 	case "pg_backend_pid":
 		return int64(c.s.pid), nil
-	case "pg_relation_size":
-		r, err := c.s.e.relByName(strings.ToLower(str(0)))
-		if err != nil {
-			return nil, err
-		}
-		n, err := r.heap.NBlocks()
-		if err != nil {
-			return nil, err
-		}
-		return int64(n) * page.BlockSize, nil
 	}
 	if rf := sql.LookupFunction(f.Name); rf != nil {
 		return rf.Fn(c.s.e, args)

@@ -125,6 +125,9 @@ func (x *execCtx) buildSelect(st *sql.Select) (rowIter, error) {
 
 // subSelect builds the pipeline of a subquery, opening its table.
 func (x *execCtx) subSelect(st *sql.Select) (rowIter, error) {
+	if len(st.Union) > 0 {
+		return x.unionArms(st)
+	}
 	sx := *x
 	sx.emitReturning, sx.rel = nil, nil
 	sx.need, sx.reuseRows, sx.needOwner = nil, false, nil
@@ -216,4 +219,24 @@ func itoa(n int64) string {
 		b[i] = '-'
 	}
 	return string(b[i:])
+}
+
+// unionArms runs the arms of a UNION one after the other and hands out
+// their visible columns.
+func (x *execCtx) unionArms(st *sql.Select) (rowIter, error) {
+	var rows [][]types.Datum
+	for _, arm := range st.Union {
+		it, err := x.subSelect(arm)
+		if err != nil {
+			return nil, err
+		}
+		armRows, err := drain(x.ctx, it)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range armRows {
+			rows = append(rows, r[:st.NVisible:st.NVisible])
+		}
+	}
+	return &sliceIter{rows: rows}, nil
 }

@@ -10,6 +10,7 @@ import (
 type subResult struct {
 	rows    int
 	first   types.Datum         // scalar: the value
+	elems   []types.Datum       // array: the values, in order
 	set     map[string]struct{} // in: keys of the non-NULL values
 	vals    []types.Datum       // in: the distinct non-NULL values (type CT)
 	hasNull bool                // in: a NULL was among them
@@ -53,6 +54,9 @@ func (c *evalCtx) runSubquery(sp *sql.SubPlan) (*subResult, error) {
 				return nil, pgerr.New(pgerr.Code("21000"), "more than one row returned by a subquery used as an expression")
 			}
 			res.first = row[0]
+			continue
+		case "array":
+			res.elems = append(res.elems, row[0])
 			continue
 		case "in":
 			v := row[0]
@@ -108,6 +112,8 @@ func (c *evalCtx) subPlan(sp *sql.SubPlan, row []types.Datum) (types.Datum, erro
 		return res.rows > 0, nil
 	case "scalar":
 		return res.first, nil
+	case "array":
+		return types.NewArray(res.elems), nil
 	}
 	if res.rows == 0 {
 		return false, nil

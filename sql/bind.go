@@ -168,6 +168,9 @@ func fixParams(st Stmt, params []types.OID) {
 		if s == nil {
 			return
 		}
+		for _, arm := range s.Union {
+			fixSel(arm)
+		}
 		fix(s.Where)
 		fix(s.Having)
 		fix(s.Limit)

@@ -30,6 +30,17 @@ func (b *binder) coerce(e Expr, t types.T, ctx types.CastContext, loc int32) (Ex
 	if from == t {
 		return e, nil
 	}
+	if types.IsReg(t.OID) && !types.IsReg(from.OID) && from.OID != types.Oid && !isIntType(from.OID) {
+		return b.regCast(e, t, ctx, loc)
+	}
+	if types.IsReg(t.OID) && from.OID != t.OID {
+		// Between OID types the number is kept; the name is looked up.
+		x, err := b.coerce(e, types.TInt8, types.CastExplicit, loc)
+		if err != nil {
+			return nil, err
+		}
+		return &Func{Name: RegCastFunc(t.OID), Args: []Expr{x}, T: t}, nil
+	}
 	switch x := e.(type) {
 	case *Param:
 		if from.OID == types.Unknown {
@@ -196,6 +207,12 @@ func commonType(l, r types.T) (types.T, bool) {
 	switch {
 	case l.OID == r.OID:
 		return types.T{OID: l.OID, Typmod: -1}, true
+	case isOIDType(l.OID) || isOIDType(r.OID):
+		// oid and the reg* types compare as oid, with integers too.
+		if (isOIDType(l.OID) || isIntType(l.OID)) && (isOIDType(r.OID) || isIntType(r.OID)) {
+			return types.TOid, true
+		}
+		return types.T{}, false
 	case lc == 'N' && rc == 'N':
 		return numericCommon(l.OID, r.OID), true
 	case lc == 'S' && rc == 'S':
@@ -307,3 +324,30 @@ func (b *binder) typeCast(tc *pg_query.TypeCast) (Expr, error) {
 	}
 	return b.coerce(x, t, types.CastExplicit, loc)
 }
+
+func isIntType(oid types.OID) bool {
+	return oid == types.Int2 || oid == types.Int4 || oid == types.Int8
+}
+
+// RegCastFunc names the function the executor registers to make a value
+// of the OID alias type oid (regclass, ...) from a name (text) or a number
+// (int8): the name lookup needs the catalog.
+func RegCastFunc(oid types.OID) string { return "pg_catalog." + types.TypName(oid) + "_in" }
+
+// regCast converts a string (a name, as the reg* input functions read
+// it) to an OID alias type.
+func (b *binder) regCast(e Expr, t types.T, ctx types.CastContext, loc int32) (Expr, error) {
+	if !isUnknown(e) && e.Type().Category() != 'S' {
+		return nil, b.errAt(loc, pgerr.CannotCoerce, "cannot cast type %s to %s", e.Type().Name(), t.Name())
+	}
+	if !isUnknown(e) && ctx != types.CastExplicit {
+		return nil, errMismatch
+	}
+	x, err := b.coerce(e, types.TText, types.CastExplicit, loc)
+	if err != nil {
+		return nil, err
+	}
+	return &Func{Name: RegCastFunc(t.OID), Args: []Expr{x}, T: t}, nil
+}
+
+func isOIDType(oid types.OID) bool { return oid == types.Oid || types.IsReg(oid) }

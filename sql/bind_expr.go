@@ -49,8 +49,37 @@ func (b *binder) expr(n *pg_query.Node) (Expr, error) {
 		return b.indirection(n.GetAIndirection())
 	case n.GetSetToDefault() != nil:
 		return nil, b.errAt(n.GetSetToDefault().Location, pgerr.SyntaxError, "DEFAULT is not allowed in this context")
+	case n.GetCollateClause() != nil:
+		return b.collateClause(n.GetCollateClause())
 	}
 	return nil, unsupportedNode(b, n)
+}
+
+// collateClause binds x COLLATE name. Text compares bytes here (the C
+// collation), which is what the collations minipg knows (default, C and
+// POSIX) all mean for it; any other is 42704.
+func (b *binder) collateClause(cc *pg_query.CollateClause) (Expr, error) {
+	x, err := b.expr(cc.Arg)
+	if err != nil {
+		return nil, err
+	}
+	var parts []string
+	for _, n := range cc.Collname {
+		parts = append(parts, n.GetString_().GetSval())
+	}
+	name := parts[len(parts)-1]
+	if len(parts) > 2 || (len(parts) == 2 && parts[0] != "pg_catalog") ||
+		(name != "default" && name != "C" && name != "POSIX") {
+		return nil, b.errAt(cc.Location, pgerr.UndefinedObject, "collation \"%s\" for encoding \"UTF8\" does not exist",
+			strings.Join(parts, "."))
+	}
+	if isUnknown(x) {
+		return b.coerce(x, types.TText, types.CastImplicit, cc.Location)
+	}
+	if x.Type().Category() != 'S' {
+		return nil, b.errAt(cc.Location, pgerr.DatatypeMismatch, "collations are not supported by type %s", x.Type().Name())
+	}
+	return x, nil
 }
 
 // paramRef binds $n: its type is the one the client sent, or unknown until

@@ -381,44 +381,34 @@ func (fb *fromBuilder) function(rf *pg_query.RangeFunction, base int) (*JoinNode
 	return fb.leaf(FromTable{Func: srf, Ordinality: rf.Ordinality, Base: base, Width: len(cols)}, st)
 }
 
-// table resolves a table name; virtual tables only where allowed, and
-// PostgreSQL's catalogs are 0A000 with a hint.
+// table resolves a table name: a table of the catalog, else (where
+// allowed) a virtual table: a system view or one of PostgreSQL's system
+// catalogs (pg_catalog.pg_class, information_schema.tables, ...).
 func (b *binder) table(rv *pg_query.RangeVar) (*catalog.Table, error) {
-	sysCatalog := func() error {
-		name := rv.Relname
-		if rv.Schemaname != "" {
-			name = rv.Schemaname + "." + name
-		}
-		return b.errAt(rv.Location, pgerr.FeatureNotSupported, "system catalog \"%s\" is not supported", name).
-			WithHint("minipg keeps no PostgreSQL system catalogs: psql's \\d commands and catalog queries do not work.")
-	}
-	if rv.Schemaname == "information_schema" {
-		return nil, sysCatalog()
-	}
-	if rv.Schemaname != "" && rv.Schemaname != "public" && rv.Schemaname != "pg_catalog" {
+	switch rv.Schemaname {
+	case "", "public", "pg_catalog", "information_schema":
+	default:
 		return nil, b.errAt(rv.Location, pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname)
 	}
-	t, ok := b.cat.Table(rv.Relname)
-	if !ok {
-		if v := lookupVirtual(rv.Relname); v != nil && b.allowVirtual {
+	qualified := rv.Schemaname + "." + rv.Relname
+	if rv.Schemaname == "information_schema" {
+		if v := lookupVirtual(qualified); v != nil && b.allowVirtual {
 			return v.Table, nil
 		}
-		if rv.Schemaname == "pg_catalog" || pgCatalogNames[rv.Relname] {
-			return nil, sysCatalog()
-		}
-		return nil, b.errAt(rv.Location, pgerr.UndefinedTable, "relation \"%s\" does not exist", rv.Relname)
+		return nil, b.errAt(rv.Location, pgerr.UndefinedTable, "relation \"%s\" does not exist", qualified)
 	}
-	return t, nil
-}
-
-// pgCatalogNames are PostgreSQL catalogs and system views that clients
-// (psql's \d, drivers, tools) query by their unqualified names.
-var pgCatalogNames = map[string]bool{
-	"pg_class": true, "pg_namespace": true, "pg_attribute": true, "pg_type": true, "pg_index": true,
-	"pg_database": true, "pg_tables": true, "pg_indexes": true, "pg_settings": true, "pg_roles": true,
-	"pg_user": true, "pg_proc": true, "pg_am": true, "pg_constraint": true, "pg_description": true,
-	"pg_views": true, "pg_locks": true, "pg_stat_activity": true, "pg_stat_user_tables": true,
-	"pg_attrdef": true, "pg_inherits": true, "pg_extension": true, "pg_collation": true,
+	if rv.Schemaname != "pg_catalog" {
+		if t, ok := b.cat.Table(rv.Relname); ok {
+			return t, nil
+		}
+	}
+	if v := lookupVirtual(rv.Relname); v != nil && b.allowVirtual {
+		return v.Table, nil
+	}
+	if rv.Schemaname != "" {
+		return nil, b.errAt(rv.Location, pgerr.UndefinedTable, "relation \"%s\" does not exist", qualified)
+	}
+	return nil, b.errAt(rv.Location, pgerr.UndefinedTable, "relation \"%s\" does not exist", rv.Relname)
 }
 
 // openParen is the offset of the parenthesis that opens subquery sel: the

@@ -59,8 +59,6 @@ func (b *binder) funcCall(fc *pg_query.FuncCall) (Expr, error) {
 		return c.regexpSRF()
 	case "version", "current_database", "current_user", "session_user", "pg_backend_pid", "current_schema":
 		return c.niladic()
-	case "pg_relation_size", "pg_total_relation_size", "pg_table_size":
-		return c.textFunc(1, "pg_relation_size", types.TInt8)
 	case "nextval", "currval", "setval", "lastval":
 		return c.sequenceFunc()
 	}
@@ -155,7 +153,7 @@ func (c *call) niladic() (Expr, error) {
 // arguments convert implicitly to its parameter types.
 func (c *call) registered() (Expr, error) {
 	f := LookupFunction(c.name)
-	if f == nil || len(f.Args) != len(c.args) {
+	if f == nil || len(c.args) > len(f.Args) || (len(c.args) < len(f.Args) && (f.MinArgs == 0 || len(c.args) < f.MinArgs)) {
 		return nil, c.undefined()
 	}
 	for i := range c.args {

@@ -360,6 +360,10 @@ func (b *binder) binary(op string, l, r Expr, loc int32) (Expr, error) {
 		return &Arith{Op: op[0], L: l, R: r, T: t}, nil
 	case "||":
 		var err error
+		if at := l.Type(); types.IsArray(at.OID) && (r.Type().OID == at.OID || isUnknown(r)) ||
+			types.IsArray(r.Type().OID) && isUnknown(l) {
+			return b.arrayCat(l, r, loc)
+		}
 		if isUnknown(l) {
 			if l, err = b.coerce(l, types.TText, types.CastImplicit, loc); err != nil {
 				return nil, err
@@ -405,4 +409,22 @@ func (b *binder) nullTest(nt *pg_query.NullTest) (Expr, error) {
 		}
 	}
 	return &IsNull{X: x, Not: nt.Nulltesttype == pg_query.NullTestType_IS_NOT_NULL}, nil
+}
+
+// arrayCat binds array || array (array_cat over one-dimensional arrays):
+// a NULL operand gives the other one.
+func (b *binder) arrayCat(l, r Expr, loc int32) (Expr, error) {
+	t := l.Type()
+	if isUnknown(l) {
+		t = r.Type()
+	}
+	var err error
+	if l, err = b.coerce(l, t, types.CastImplicit, loc); err != nil {
+		return nil, err
+	}
+	if r, err = b.coerce(r, t, types.CastImplicit, loc); err != nil {
+		return nil, err
+	}
+	cat := &Func{Name: "pg_catalog.array_cat", Args: []Expr{l, r}, T: t}
+	return &Case{Whens: []Expr{&IsNull{X: l}, &IsNull{X: r}}, Results: []Expr{r, l}, Else: cat, T: t}, nil
 }

@@ -100,6 +100,8 @@ func figureColname(n *pg_query.Node) (string, int) {
 		switch sl.SubLinkType {
 		case pg_query.SubLinkType_EXISTS_SUBLINK:
 			return "exists", 2
+		case pg_query.SubLinkType_ARRAY_SUBLINK:
+			return "array", 2
 		case pg_query.SubLinkType_EXPR_SUBLINK:
 			if sel := sl.Subselect.GetSelectStmt(); sel != nil && len(sel.TargetList) > 0 {
 				rt := sel.TargetList[0].GetResTarget()
@@ -127,6 +129,10 @@ type target struct {
 // order: FROM and WHERE, the target list, GROUP BY and HAVING, ORDER BY,
 // DISTINCT, then the output columns, LIMIT/OFFSET and FOR UPDATE.
 func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
+	if s.Op == pg_query.SetOperation_SETOP_UNION || s.Op == pg_query.SetOperation_SETOP_INTERSECT ||
+		s.Op == pg_query.SetOperation_SETOP_EXCEPT {
+		return b.setOp(s)
+	}
 	if err := selectUnsupported(s); err != nil {
 		return nil, err
 	}
@@ -647,6 +653,9 @@ func (b *binder) regroupOuter(sel *Select, depth int, s *Select) error {
 		saved := depth
 		depth = d
 		defer func() { depth = saved }()
+		for _, arm := range q.Union {
+			walkSel(arm, d)
+		}
 		q.Where, q.Having, q.Limit, q.Offset = fix(q.Where), fix(q.Having), fix(q.Limit), fix(q.Offset)
 		for i := range q.Targets {
 			q.Targets[i] = fix(q.Targets[i])

@@ -7,7 +7,7 @@ import (
 	"minipg/types"
 )
 
-// subLink binds a subquery: the inner SELECT sees its own FROM clause, then
+// subLink binds a subquery (EXISTS, scalar, IN / = ANY, ARRAY(...)): the inner SELECT sees its own FROM clause, then
 // the scopes of the queries around it; a reference to one of those makes it
 // correlated.
 func (b *binder) subLink(sl *pg_query.SubLink) (Expr, error) {
@@ -36,6 +36,19 @@ func (b *binder) subLink(sl *pg_query.SubLink) (Expr, error) {
 			t = types.TText
 		}
 		return &SubPlan{Kind: "scalar", Select: inner, T: t, Correlated: correlated}, nil
+	case pg_query.SubLinkType_ARRAY_SUBLINK:
+		if inner.NVisible != 1 {
+			return nil, b.errAt(sl.Location, pgerr.SyntaxError, "subquery must return only one column")
+		}
+		t := inner.Targets[0].Type()
+		if t.OID == types.Unknown {
+			t = types.TText
+		}
+		at := types.ArrayOf(t)
+		if types.IsArray(t.OID) || at.OID == 0 {
+			return nil, b.errAt(sl.Location, pgerr.UndefinedObject, "could not find array type for data type %s", t.Name())
+		}
+		return &SubPlan{Kind: "array", Select: inner, T: at, Correlated: correlated}, nil
 	case pg_query.SubLinkType_ANY_SUBLINK:
 		if op := opName(sl.OperName); op != "" && op != "=" {
 			return nil, b.errAt(sl.Location, pgerr.FeatureNotSupported, "%s ANY (subquery) is not supported", op)

@@ -106,7 +106,8 @@ type Case struct {
 }
 
 // SubPlan is a subquery: Kind "scalar" ((SELECT ...), one column, at most
-// one row), "in" (X [NOT] IN (SELECT ...), compared in type CT), or
+// one row), "array" (ARRAY(SELECT ...): the column's values, in order, as a
+// one-dimensional array; T is the array type), "in" (X [NOT] IN (SELECT ...), compared in type CT), or
 // "exists". An uncorrelated one runs once per statement; a Correlated one
 // (its Select, or a subquery inside it, holds an OuterRef reaching the
 // query around it) runs again for every row it is evaluated on, with that
@@ -251,6 +252,14 @@ type Select struct {
 	Limit     Expr // nil: none; int8
 	Offset    Expr
 	ForUpdate bool
+
+	// Union, when set, makes this Select the rows of its arms one after
+	// the other (UNION's input: the arms' visible targets, already of the
+	// common types); its other fields are only NVisible, Columns and
+	// Targets (ColRefs over that row). UnionAll records UNION ALL; the
+	// Select reading it as its FROM item removes duplicates otherwise.
+	Union    []*Select
+	UnionAll bool
 
 	// targetLocs is the query offset of each target (its leftmost token;
 	// the * it was expanded from), where INSERT ... SELECT reports an

@@ -13,10 +13,14 @@ import (
 // argument gives NULL without calling Fn. env is what the executor passes
 // (its *executor.Engine).
 type Function struct {
-	Name   string
-	Args   []types.OID // argument types; unknown literals are converted to them
-	Result types.T
-	Fn     func(env any, args []types.Datum) (types.Datum, error)
+	Name string
+	Args []types.OID // argument types; unknown literals are converted to them
+	// MinArgs, when set, lets calls leave out the arguments after the
+	// first MinArgs (as PostgreSQL's overloads of pg_get_expr,
+	// pg_get_indexdef, ... do).
+	MinArgs int
+	Result  types.T
+	Fn      func(env any, args []types.Datum) (types.Datum, error)
 }
 
 // VirtualTable is a read-only relation computed on each scan (system views
@@ -88,3 +92,6 @@ func lookupVirtual(name string) *VirtualTable {
 	defer registry.RUnlock()
 	return registry.views[name]
 }
+
+// LookupVirtualTable returns the virtual table called name (nil: none).
+func LookupVirtualTable(name string) *VirtualTable { return lookupVirtual(name) }

@@ -38,9 +38,11 @@ func (c CastContext) Allows(ctx CastContext) bool {
 	return c != CastNone && rank(c) >= rank(ctx)
 }
 
-func isInt(oid OID) bool    { return oid == Int2 || oid == Int4 || oid == Int8 }
-func isFloat(oid OID) bool  { return oid == Float4 || oid == Float8 }
-func isString(oid OID) bool { return oid == Text || oid == Varchar || oid == Bpchar }
+func isInt(oid OID) bool   { return oid == Int2 || oid == Int4 || oid == Int8 }
+func isFloat(oid OID) bool { return oid == Float4 || oid == Float8 }
+func isString(oid OID) bool {
+	return oid == Text || oid == Varchar || oid == Bpchar || oid == Name || oid == Char
+}
 
 // CastContextOf returns the context in which a value of type from can be cast
 // to type to, following pg_cast (and the automatic I/O casts: to a string
@@ -116,6 +118,9 @@ func CoerceIn(d Datum, from, to T, explicit bool, loc *time.Location) (Datum, er
 	}
 	if IsArray(from.OID) && IsArray(to.OID) {
 		return coerceArray(d, from, to, explicit)
+	}
+	if v, ok, err := coerceSys(d, from, to); ok {
+		return v, err
 	}
 	switch {
 	case from.OID == Unknown || (isString(from.OID) && !isString(to.OID)):

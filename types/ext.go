@@ -7,10 +7,16 @@ import "encoding/binary"
 // through the functions of this file, each called first by its dispatcher.
 
 // extType reports whether oid is point or an array type.
-func extType(oid OID) bool { return oid == Point || IsArray(oid) }
+func extType(oid OID) bool { return oid == Point || IsArray(oid) || sysType(oid) }
 
 func extTypLen(oid OID) (int16, bool) {
 	switch {
+	case oid == Name:
+		return NameDataLen, true
+	case oid == Char:
+		return 1, true
+	case sysType(oid):
+		return 4, true
 	case oid == Point:
 		return 16, true
 	case IsArray(oid):
@@ -21,6 +27,10 @@ func extTypLen(oid OID) (int16, bool) {
 
 func extTypAlign(oid OID) (byte, bool) {
 	switch {
+	case oid == Name || oid == Char:
+		return 'c', true
+	case sysType(oid):
+		return 'i', true
 	case oid == Point:
 		return 'd', true
 	case IsArray(oid):
@@ -34,6 +44,12 @@ func extTypAlign(oid OID) (byte, bool) {
 
 func extCategory(oid OID) (byte, bool) {
 	switch {
+	case oid == Name:
+		return 'S', true
+	case oid == Char:
+		return 'Z', true
+	case sysType(oid):
+		return 'N', true
 	case oid == Point:
 		return 'G', true
 	case IsArray(oid):
@@ -44,6 +60,8 @@ func extCategory(oid OID) (byte, bool) {
 
 func extTypName(oid OID) (string, bool) {
 	switch {
+	case sysType(oid):
+		return sysTypName(oid), true
 	case oid == Point:
 		return "point", true
 	case IsArray(oid):
@@ -55,6 +73,9 @@ func extTypName(oid OID) (string, bool) {
 // extName is format_type of an array: its element type's name (with the
 // typmod, which an array type shares with its elements) and [].
 func extName(t T) (string, bool) {
+	if t.OID == Char {
+		return `"char"`, true
+	}
 	if IsArray(t.OID) {
 		return ElemType(t).Name() + "[]", true
 	}
@@ -62,6 +83,9 @@ func extName(t T) (string, bool) {
 }
 
 func appendExtText(buf []byte, t T, d Datum) ([]byte, bool) {
+	if out, ok := appendSysText(buf, d); ok {
+		return out, true
+	}
 	switch v := d.(type) {
 	case PointValue:
 		return appendPoint(buf, v), true
@@ -72,6 +96,9 @@ func appendExtText(buf []byte, t T, d Datum) ([]byte, bool) {
 }
 
 func parseExtText(t T, s string) (Datum, error) {
+	if sysType(t.OID) {
+		return parseSysText(t, s)
+	}
 	if t.OID == Point {
 		return parsePoint(s)
 	}
@@ -79,6 +106,9 @@ func parseExtText(t T, s string) (Datum, error) {
 }
 
 func appendExtBinary(buf []byte, t T, d Datum) ([]byte, error) {
+	if sysType(t.OID) {
+		return appendSysBytes(buf, binary.BigEndian, false, t, d)
+	}
 	if t.OID == Point {
 		p, err := asPoint(t, d)
 		if err != nil {
@@ -94,6 +124,13 @@ func appendExtBinary(buf []byte, t T, d Datum) ([]byte, error) {
 }
 
 func decodeExtBinary(t T, b []byte) (Datum, error) {
+	if sysType(t.OID) {
+		v, ok := decodeSysBytes(binary.BigEndian, false, t, b)
+		if !ok {
+			return nil, errBinaryFormat()
+		}
+		return v, nil
+	}
 	if t.OID == Point {
 		v, ok := decodePointBytes(binary.BigEndian, b)
 		if !ok {
@@ -105,6 +142,9 @@ func decodeExtBinary(t T, b []byte) (Datum, error) {
 }
 
 func appendExtDisk(buf []byte, t T, d Datum) ([]byte, error) {
+	if sysType(t.OID) {
+		return appendSysBytes(buf, binary.LittleEndian, true, t, d)
+	}
 	if t.OID == Point {
 		p, err := asPoint(t, d)
 		if err != nil {
@@ -120,6 +160,13 @@ func appendExtDisk(buf []byte, t T, d Datum) ([]byte, error) {
 }
 
 func decodeExtDisk(t T, b []byte) (Datum, error) {
+	if sysType(t.OID) {
+		v, ok := decodeSysBytes(binary.LittleEndian, true, t, b)
+		if !ok {
+			return nil, errCorrupt(t, len(b))
+		}
+		return v, nil
+	}
 	if t.OID == Point {
 		v, ok := decodePointBytes(binary.LittleEndian, b)
 		if !ok {
@@ -134,6 +181,9 @@ func decodeExtDisk(t T, b []byte) (Datum, error) {
 // for point; this one only keeps sorting and grouping deterministic) and
 // arrays (btarraycmp).
 func compareExt(t T, a, b Datum) (int, bool) {
+	if c, ok := compareSys(a, b); ok {
+		return c, true
+	}
 	switch x := a.(type) {
 	case PointValue:
 		if y, ok := b.(PointValue); ok {
@@ -151,6 +201,9 @@ func compareExt(t T, a, b Datum) (int, bool) {
 }
 
 func appendExtKey(buf []byte, t T, d Datum) ([]byte, bool) {
+	if out, ok := appendSysKey(buf, d); ok {
+		return out, true
+	}
 	switch v := d.(type) {
 	case PointValue:
 		buf = AppendKey(buf, TFloat8, v.X)
@@ -167,6 +220,9 @@ func appendExtKey(buf []byte, t T, d Datum) ([]byte, bool) {
 func extCastContext(from, to OID) (CastContext, bool) {
 	if !extType(from) && !extType(to) {
 		return CastNone, false
+	}
+	if c, ok := sysCastContext(from, to); ok {
+		return c, true
 	}
 	switch {
 	case IsArray(from) && IsArray(to):

@@ -144,6 +144,8 @@ var typeAliases = map[string]OID{
 	"bytea":   Bytea, "oid": Oid, "xid": Xid, "pg_lsn": PgLSN,
 	"timestamptz": TimestampTZ, "timestamp with time zone": TimestampTZ,
 	"interval": Interval,
+	"name":     Name, "regclass": RegClass, "regtype": RegType,
+	"regnamespace": RegNamespace, "regrole": RegRole, "regproc": RegProc,
 }
 
 // TypeByName resolves a type name as pg_query_go gives it (the last element of

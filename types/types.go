@@ -153,10 +153,10 @@ func TypAlign(oid OID) byte {
 // TypByVal is pg_type.typbyval.
 func TypByVal(oid OID) bool {
 	switch oid {
-	case Bool, Int2, Int4, Int8, Float4, Float8, Timestamp, Date, Void, Oid, Xid, PgLSN, TimestampTZ:
+	case Bool, Int2, Int4, Int8, Float4, Float8, Timestamp, Date, Void, Oid, Xid, PgLSN, TimestampTZ, Char:
 		return true
 	}
-	return false
+	return IsReg(oid)
 }
 
 // Len is the type's typlen (for a heap attribute descriptor).
@@ -196,7 +196,7 @@ func Category(oid OID) byte {
 // IsPreferred is pg_type.typispreferred.
 func IsPreferred(oid OID) bool {
 	switch oid {
-	case Bool, Float8, Text, TimestampTZ, Interval:
+	case Bool, Float8, Text, TimestampTZ, Interval, Oid:
 		return true
 	}
 	return false

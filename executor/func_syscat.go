@@ -1,0 +1,462 @@
+package executor
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"minipg/catalog"
+	"minipg/pgerr"
+	"minipg/sql"
+	"minipg/storage/page"
+	"minipg/types"
+)
+
+// The functions psql's \d commands call on the system catalogs (syscat.go):
+// the reg* input casts, format_type, pg_get_indexdef, pg_get_constraintdef,
+// pg_get_expr, the visibility tests, the size functions and the comment
+// functions (minipg keeps no comments).
+
+func init() {
+	var (
+		oid    = types.Oid
+		i4     = types.Int4
+		i8     = types.Int8
+		boolT  = types.Bool
+		textT  = types.Text
+		regcls = types.RegClass
+	)
+	reg := func(name string, args []types.OID, min int, res types.T, fn func(e *Engine, a []types.Datum) (types.Datum, error)) {
+		sql.RegisterFunction(sql.Function{Name: name, Args: args, MinArgs: min, Result: res,
+			Fn: func(env any, a []types.Datum) (types.Datum, error) { return fn(env.(*Engine), a) }})
+	}
+	num := func(d types.Datum) uint32 { v, _ := types.OIDValue(d); return v }
+	// The reg* casts (sql.RegCastFunc): from a name (text) or a number.
+	for _, t := range []types.OID{types.RegClass, types.RegType, types.RegNamespace, types.RegRole, types.RegProc} {
+		reg(sql.RegCastFunc(t), []types.OID{textT}, 0, types.T{OID: t, Typmod: -1}, func(e *Engine, a []types.Datum) (types.Datum, error) {
+			if s, ok := a[0].(string); ok {
+				return e.regIn(t, s)
+			}
+			v, _ := a[0].(int64)
+			return types.RegName{OID: uint32(v), Name: e.regName(t, uint32(v))}, nil
+		})
+	}
+	reg("pg_catalog.array_cat", []types.OID{textT, textT}, 0, types.TText, func(_ *Engine, a []types.Datum) (types.Datum, error) {
+		x, y := a[0].(*types.Array), a[1].(*types.Array)
+		if len(x.Dims) > 1 || len(y.Dims) > 1 {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "concatenation of multidimensional arrays is not supported")
+		}
+		if len(x.Elems) == 0 {
+			return y, nil
+		}
+		if len(y.Elems) == 0 {
+			return x, nil
+		}
+		out := &types.Array{Dims: []int{len(x.Elems) + len(y.Elems)}, Lbounds: []int{x.Lbounds[0]}}
+		out.Elems = append(append(out.Elems, x.Elems...), y.Elems...)
+		return out, nil
+	})
+	reg("format_type", []types.OID{oid, i4}, 0, types.TText, func(e *Engine, a []types.Datum) (types.Datum, error) {
+		return formatType(num(a[0]), int32(a[1].(int64))), nil
+	})
+	reg("pg_table_is_visible", []types.OID{oid}, 0, types.TBool, func(e *Engine, a []types.Datum) (types.Datum, error) {
+		if e.relationName(num(a[0])) == "" {
+			return nil, nil
+		}
+		return true, nil
+	})
+	reg("pg_type_is_visible", []types.OID{oid}, 0, types.TBool, func(e *Engine, a []types.Datum) (types.Datum, error) {
+		if !types.Known(types.OID(num(a[0]))) {
+			return nil, nil
+		}
+		return true, nil
+	})
+	reg("pg_get_userbyid", []types.OID{oid}, 0, types.TName, func(e *Engine, a []types.Datum) (types.Datum, error) {
+		switch num(a[0]) {
+		case oidSuperuser:
+			return "postgres", nil
+		case oidDatabaseOwner:
+			return "pg_database_owner", nil
+		}
+		return fmt.Sprintf("unknown (OID=%d)", num(a[0])), nil
+	})
+	reg("pg_get_indexdef", []types.OID{oid, i4, boolT}, 1, types.TText, func(e *Engine, a []types.Datum) (types.Datum, error) {
+		col := int64(0)
+		if len(a) > 1 {
+			col = a[1].(int64)
+		}
+		return e.indexDef(num(a[0]), int(col)), nil
+	})
+	reg("pg_get_constraintdef", []types.OID{oid, boolT}, 1, types.TText, func(e *Engine, a []types.Datum) (types.Datum, error) {
+		return e.constraintDef(num(a[0])), nil
+	})
+	// pg_get_expr: minipg keeps expressions (column defaults) as their SQL
+	// text, which is what pg_node_tree prints as here.
+	reg("pg_get_expr", []types.OID{textT, oid, boolT}, 2, types.TText, func(e *Engine, a []types.Datum) (types.Datum, error) {
+		return a[0], nil
+	})
+	reg("pg_relation_is_publishable", []types.OID{regcls}, 0, types.TBool, func(e *Engine, a []types.Datum) (types.Datum, error) {
+		if _, ok := e.cat.TableByOID(num(a[0])); ok {
+			return true, nil
+		}
+		return false, nil
+	})
+	reg("pg_get_statisticsobjdef_columns", []types.OID{oid}, 0, types.TText, func(*Engine, []types.Datum) (types.Datum, error) {
+		return nil, nil // there are no extended statistics objects
+	})
+	reg("obj_description", []types.OID{oid, types.Name}, 1, types.TText, func(*Engine, []types.Datum) (types.Datum, error) {
+		return nil, nil // pg_description is empty
+	})
+	reg("col_description", []types.OID{oid, i4}, 0, types.TText, func(*Engine, []types.Datum) (types.Datum, error) {
+		return nil, nil
+	})
+	reg("shobj_description", []types.OID{oid, types.Name}, 0, types.TText, func(*Engine, []types.Datum) (types.Datum, error) {
+		return nil, nil
+	})
+	reg("pg_size_pretty", []types.OID{i8}, 0, types.TText, func(_ *Engine, a []types.Datum) (types.Datum, error) {
+		return sizePretty(a[0].(int64)), nil
+	})
+	reg("pg_relation_size", []types.OID{regcls, textT}, 1, types.TInt8, func(e *Engine, a []types.Datum) (types.Datum, error) {
+		fork := "main"
+		if len(a) > 1 {
+			fork = a[1].(string)
+		}
+		switch fork {
+		case "main", "fsm", "vm", "init":
+		default:
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid fork name").
+				WithHint("Valid fork names are \"main\", \"fsm\", \"vm\", and \"init\".")
+		}
+		return e.forkSize(num(a[0]), fork)
+	})
+	tableSize := func(e *Engine, a []types.Datum) (types.Datum, error) {
+		var total int64
+		for _, f := range []string{"main", "fsm", "vm", "init"} {
+			n, err := e.forkSize(num(a[0]), f)
+			if err != nil || n == nil {
+				return n, err
+			}
+			total += n.(int64)
+		}
+		return total, nil
+	}
+	reg("pg_table_size", []types.OID{regcls}, 0, types.TInt8, tableSize)
+	// Indexes live in memory and take no disk space.
+	reg("pg_total_relation_size", []types.OID{regcls}, 0, types.TInt8, tableSize)
+	reg("pg_indexes_size", []types.OID{regcls}, 0, types.TInt8, func(e *Engine, a []types.Datum) (types.Datum, error) {
+		if e.relationName(num(a[0])) == "" {
+			return nil, nil
+		}
+		return int64(0), nil
+	})
+	reg("current_schemas", []types.OID{boolT}, 0, types.ArrayOf(types.TName), func(_ *Engine, a []types.Datum) (types.Datum, error) {
+		if a[0].(bool) {
+			return types.NewArray([]types.Datum{"pg_catalog", "public"}), nil
+		}
+		return types.NewArray([]types.Datum{"public"}), nil
+	})
+}
+
+// forkSize is the size in bytes of a fork of a table (from its file); 0
+// for an index or sequence, nil for an unknown OID.
+func (e *Engine) forkSize(oid uint32, fork string) (types.Datum, error) {
+	t, ok := e.cat.TableByOID(oid)
+	if !ok {
+		if e.relationName(oid) == "" {
+			return nil, nil
+		}
+		return int64(0), nil
+	}
+	switch fork {
+	case "main":
+		r, err := e.rel(oid)
+		if err != nil {
+			return nil, err
+		}
+		n, err := r.heap.NBlocks()
+		if err != nil {
+			return nil, err
+		}
+		return int64(n) * page.BlockSize, nil
+	case "fsm":
+		fi, err := os.Stat(filepath.Join(e.cfg.DataDir, "base", strconv.FormatUint(uint64(t.RelFileNode), 10)+"_fsm"))
+		if err != nil {
+			return int64(0), nil
+		}
+		return fi.Size(), nil
+	}
+	return int64(0), nil
+}
+
+// sizePretty is pg_size_pretty(bigint) of PostgreSQL 15.
+func sizePretty(size int64) string {
+	units := []struct {
+		name  string
+		limit int64
+		round bool
+		bits  int
+	}{{"bytes", 10 * 1024, false, 0}, {"kB", 20*1024 - 1, true, 10}, {"MB", 20*1024 - 1, true, 20},
+		{"GB", 20*1024 - 1, true, 30}, {"TB", 20*1024 - 1, true, 40}, {"PB", 20*1024 - 1, true, 50}}
+	abs := func(v int64) int64 {
+		if v < 0 {
+			return -v
+		}
+		return v
+	}
+	for i, u := range units {
+		if abs(size) < u.limit || i == len(units)-1 {
+			if u.round {
+				if size < 0 {
+					size = (size - 1) / 2
+				} else {
+					size = (size + 1) / 2
+				}
+			}
+			return strconv.FormatInt(size, 10) + " " + u.name
+		}
+		next := units[i+1]
+		bits := next.bits - u.bits
+		if next.round {
+			bits--
+		}
+		if u.round {
+			bits++
+		}
+		size /= 1 << bits
+	}
+	return ""
+}
+
+// formatType is format_type(oid, typmod).
+func formatType(oid uint32, typmod int32) string {
+	if !types.Known(types.OID(oid)) {
+		return "???"
+	}
+	return types.T{OID: types.OID(oid), Typmod: typmod}.Name()
+}
+
+// relationName is the name of the relation (table, index, sequence, system
+// catalog) with the given OID; "" when there is none.
+func (e *Engine) relationName(oid uint32) string {
+	if t, ok := e.cat.TableByOID(oid); ok {
+		return t.Name
+	}
+	for _, t := range e.cat.Tables() {
+		for _, idx := range t.Indexes {
+			if idx.OID == oid {
+				return idx.Name
+			}
+		}
+	}
+	if s, ok := e.cat.SequenceByOID(oid); ok {
+		return s.Name
+	}
+	if v := sql.VirtualTableByOID(oid); v != nil {
+		return v.Table.Name
+	}
+	return ""
+}
+
+// regName is a reg* value's output: its object's name, else the number.
+func (e *Engine) regName(t types.OID, oid uint32) string {
+	name := ""
+	switch t {
+	case types.RegClass:
+		name = quoteIdent(e.relationName(oid))
+		if name == `""` {
+			name = ""
+		}
+	case types.RegType:
+		if types.Known(types.OID(oid)) {
+			name = formatType(oid, -1)
+		}
+	case types.RegNamespace:
+		name = map[uint32]string{oidPgCatalog: "pg_catalog", oidPublic: "public", oidPgToast: "pg_toast",
+			oidInfoSchema: "information_schema"}[oid]
+	case types.RegRole:
+		if oid == oidSuperuser {
+			name = "postgres"
+		}
+	}
+	if name == "" || oid == 0 {
+		if oid == 0 {
+			return "-"
+		}
+		return strconv.FormatUint(uint64(oid), 10)
+	}
+	return name
+}
+
+// regIn is the reg* input function: a number, or a (possibly qualified,
+// possibly quoted) name looked up in the catalog.
+func (e *Engine) regIn(t types.OID, s string) (types.Datum, error) {
+	if v, err := types.ParseOID(s); err == nil && strings.TrimSpace(s) != "" && s[0] >= '0' && s[0] <= '9' {
+		return types.RegName{OID: uint32(v), Name: e.regName(t, uint32(v))}, nil
+	}
+	if s == "-" {
+		return types.RegName{Name: "-"}, nil
+	}
+	parts, err := splitQualifiedName(s)
+	if err != nil {
+		return nil, err
+	}
+	name := parts[len(parts)-1]
+	switch t {
+	case types.RegClass:
+		if len(parts) <= 3 {
+			for _, r := range e.sysRelations() {
+				if r.name == name && (len(parts) == 1 || parts[len(parts)-2] == "public") {
+					return types.RegName{OID: r.oid, Name: quoteIdent(name)}, nil
+				}
+			}
+			if v := sqlVirtual(name); v != nil && (len(parts) == 1 || parts[len(parts)-2] == "pg_catalog") {
+				return types.RegName{OID: v.Table.OID, Name: quoteIdent(name)}, nil
+			}
+		}
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", s)
+	case types.RegType:
+		typ, err := types.TypeByName(name, nil)
+		if err != nil || len(parts) > 2 {
+			return nil, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", s)
+		}
+		return types.RegName{OID: uint32(typ.OID), Name: formatType(uint32(typ.OID), -1)}, nil
+	case types.RegNamespace:
+		for _, oid := range []uint32{oidPgCatalog, oidPublic, oidPgToast, oidInfoSchema} {
+			if len(parts) == 1 && e.regName(t, oid) == name {
+				return types.RegName{OID: oid, Name: name}, nil
+			}
+		}
+		return nil, pgerr.New(pgerr.UndefinedSchema, "schema \"%s\" does not exist", s)
+	case types.RegRole:
+		if len(parts) == 1 && name == "postgres" {
+			return types.RegName{OID: oidSuperuser, Name: name}, nil
+		}
+		return nil, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", s)
+	}
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "input of type %s is not supported", types.TypName(t))
+}
+
+// sqlVirtual is the system catalog or view of that name.
+func sqlVirtual(name string) *sql.VirtualTable { return sql.LookupVirtualTable(name) }
+
+// splitQualifiedName splits a.b."C" as the reg* input functions do
+// (stringToQualifiedNameList): unquoted parts are lower-cased.
+func splitQualifiedName(s string) ([]string, error) {
+	var parts []string
+	invalid := pgerr.New(pgerr.InvalidName, "invalid name syntax")
+	for {
+		s = strings.TrimLeft(s, " \t\n\r")
+		var part string
+		if strings.HasPrefix(s, `"`) {
+			end := 1
+			var b strings.Builder
+			for {
+				i := strings.IndexByte(s[end:], '"')
+				if i < 0 {
+					return nil, invalid
+				}
+				b.WriteString(s[end : end+i])
+				end += i + 1
+				if end < len(s) && s[end] == '"' {
+					b.WriteByte('"')
+					end++
+					continue
+				}
+				break
+			}
+			part, s = b.String(), s[end:]
+			if part == "" {
+				return nil, invalid
+			}
+		} else {
+			i := strings.IndexAny(s, ". \t\n\r")
+			if i < 0 {
+				i = len(s)
+			}
+			part, s = strings.ToLower(s[:i]), s[i:]
+			if part == "" {
+				return nil, invalid
+			}
+		}
+		parts = append(parts, part)
+		s = strings.TrimLeft(s, " \t\n\r")
+		if s == "" {
+			return parts, nil
+		}
+		if s[0] != '.' {
+			return nil, invalid
+		}
+		s = s[1:]
+	}
+}
+
+// indexDef is pg_get_indexdef: the CREATE INDEX statement of an index, or
+// with col > 0 the name of its col-th column.
+func (e *Engine) indexDef(oid uint32, col int) types.Datum {
+	for _, t := range e.cat.Tables() {
+		for _, idx := range t.Indexes {
+			if idx.OID != oid {
+				continue
+			}
+			if col > 0 {
+				if col > len(idx.Columns) {
+					return ""
+				}
+				return quoteIdent(t.Columns[idx.Columns[col-1]-1].Name)
+			}
+			unique := ""
+			if idx.Unique {
+				unique = "UNIQUE "
+			}
+			return fmt.Sprintf("CREATE %sINDEX %s ON public.%s USING btree (%s)", unique, quoteIdent(idx.Name),
+				quoteIdent(t.Name), columnList(t, idx.Columns, ", "))
+		}
+	}
+	return nil
+}
+
+func columnList(t *catalog.Table, cols []int16, sep string) string {
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = quoteIdent(t.Columns[c-1].Name)
+	}
+	return strings.Join(names, sep)
+}
+
+// constraintDef is pg_get_constraintdef.
+func (e *Engine) constraintDef(oid uint32) types.Datum {
+	for _, t := range e.cat.Tables() {
+		for _, idx := range t.Indexes {
+			if idx.IsConstraint() && conOIDFlag|idx.OID == oid {
+				kind := "UNIQUE"
+				if idx.Primary {
+					kind = "PRIMARY KEY"
+				}
+				return kind + " (" + columnList(t, idx.Columns, ", ") + ")"
+			}
+		}
+		for i, fk := range t.ForeignKeys {
+			if fkeyOID(t, i) != oid {
+				continue
+			}
+			rt, ok := e.cat.TableByOID(fk.RefTable)
+			if !ok {
+				return nil
+			}
+			def := "FOREIGN KEY (" + columnList(t, fk.Columns, ", ") + ") REFERENCES " + quoteIdent(rt.Name) +
+				"(" + columnList(rt, fk.RefColumns, ", ") + ")"
+			actions := map[string]string{catalog.FKRestrict: "RESTRICT", catalog.FKCascade: "CASCADE",
+				catalog.FKSetNull: "SET NULL", catalog.FKSetDefault: "SET DEFAULT"}
+			if a, ok := actions[fk.OnUpdate]; ok {
+				def += " ON UPDATE " + a
+			}
+			if a, ok := actions[fk.OnDelete]; ok {
+				def += " ON DELETE " + a
+			}
+			return def
+		}
+	}
+	return nil
+}
