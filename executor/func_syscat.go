@@ -73,6 +73,18 @@ func init() {
 		}
 		return true, nil
 	})
+	reg("pg_encoding_to_char", []types.OID{types.Int4}, 0, types.TName, func(e *Engine, a []types.Datum) (types.Datum, error) {
+		// PostgreSQL's pg_enc numbering for the encodings a server can
+		// have; any other number is '' as in PostgreSQL.
+		names := map[int64]string{0: "SQL_ASCII", 1: "EUC_JP", 2: "EUC_CN", 3: "EUC_KR", 4: "EUC_TW",
+			5: "EUC_JIS_2004", 6: "UTF8", 7: "MULE_INTERNAL", 8: "LATIN1", 9: "LATIN2", 10: "LATIN3",
+			11: "LATIN4", 12: "LATIN5", 13: "LATIN6", 14: "LATIN7", 15: "LATIN8", 16: "LATIN9", 17: "LATIN10",
+			18: "WIN1256", 19: "WIN1258", 20: "WIN866", 21: "WIN874", 22: "KOI8R", 23: "WIN1251", 24: "WIN1252",
+			25: "ISO_8859_5", 26: "ISO_8859_6", 27: "ISO_8859_7", 28: "ISO_8859_8", 29: "WIN1250",
+			30: "WIN1253", 31: "WIN1254", 32: "WIN1255", 33: "WIN1257", 34: "KOI8U"}
+		v, _ := a[0].(int64)
+		return names[v], nil
+	})
 	reg("pg_get_userbyid", []types.OID{oid}, 0, types.TName, func(e *Engine, a []types.Datum) (types.Datum, error) {
 		switch num(a[0]) {
 		case oidSuperuser:

@@ -430,10 +430,10 @@ var sysCatalogs = []sysCatalog{
 	{"pg_database", []sysCol{oidT("oid"), nameT("datname"), oidT("datdba"), int4T("encoding"),
 		charT("datlocprovider"), boolT("datistemplate"), boolT("datallowconn"), int4T("datconnlimit"),
 		oidT("dattablespace"), textT("datcollate"), textT("datctype"), textT("daticulocale"),
-		textT("datcollversion")}, func(*Engine) [][]types.Datum {
+		textT("datcollversion"), arrT("datacl", types.TText)}, func(*Engine) [][]types.Datum {
 		db := func(oid int64, name string, tmpl, conn bool) []types.Datum {
 			return []types.Datum{oid, name, int64(oidSuperuser), int64(6), "c", tmpl, conn, int64(-1),
-				int64(oidDefaultTblspc), "C.UTF-8", "C.UTF-8", nil, nil}
+				int64(oidDefaultTblspc), "C.UTF-8", "C.UTF-8", nil, nil, nil}
 		}
 		return [][]types.Datum{db(oidTemplate1, "template1", true, true), db(oidTemplate0, "template0", true, false),
 			db(databaseOID, "postgres", false, true)}

@@ -31,3 +31,12 @@ SELECT current_schemas(true), current_schemas(false);
 SELECT 1 AS n UNION SELECT 2 UNION ALL SELECT 1 ORDER BY 1;
 SELECT array(SELECT relname FROM pg_class WHERE relkind = 'r' AND relname IN ('items', 'notes') ORDER BY 1);
 SELECT 'a' COLLATE "nosuch";
+-- \l's query, for one database (the list differs from server to server)
+SELECT d.datname as "Name",
+       pg_catalog.pg_get_userbyid(d.datdba) as "Owner",
+       pg_catalog.pg_encoding_to_char(d.encoding) as "Encoding",
+       d.datlocprovider, d.daticulocale,
+       pg_catalog.array_to_string(d.datacl, E'\n') IS NULL AS "no ACL"
+FROM pg_catalog.pg_database d WHERE d.datname = 'postgres'
+ORDER BY 1;
+SELECT pg_catalog.pg_encoding_to_char(6), pg_catalog.pg_encoding_to_char(0), pg_catalog.pg_encoding_to_char(-1) = '';
