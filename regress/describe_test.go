@@ -40,3 +40,38 @@ SELECT reloptions FROM pg_class WHERE relname = 'h';
 		}
 	}
 }
+
+// TestDescribeExtensions: psql's \dx lists the extensions CREATE EXTENSION
+// installed, with their versions, and forgets one DROP EXTENSION removed.
+// (PostgreSQL always lists plpgsql too, which minipg does not have, so no
+// expected file from PostgreSQL fits.)
+func TestDescribeExtensions(t *testing.T) {
+	psql := psqlBinary()
+	checkPsql(t, psql)
+	port := startServer(t)
+	cmd := exec.Command(psql, "-X", "-q", "-h", "127.0.0.1", "-p", fmt.Sprint(port), "-U", "postgres", "-d", "postgres")
+	cmd.Stdin = strings.NewReader(`CREATE EXTENSION pageinspect;
+CREATE EXTENSION pg_freespacemap;
+\dx
+DROP EXTENSION pageinspect;
+\dx
+`)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("psql: %v\n%s", err, out)
+	}
+	lists := strings.Split(string(out), "List of installed extensions")
+	if len(lists) != 3 {
+		t.Fatalf("two \\dx listings expected:\n%s", out)
+	}
+	for i, want := range [][]string{{"pageinspect     | 1.11", "pg_freespacemap | 1.2", "(2 rows)"}, {"pg_freespacemap | 1.2", "(1 row)"}} {
+		for _, w := range want {
+			if !strings.Contains(lists[i+1], w) {
+				t.Errorf("listing %d lacks %q:\n%s", i+1, w, lists[i+1])
+			}
+		}
+	}
+	if strings.Contains(lists[2], "pageinspect") {
+		t.Errorf("dropped extension still listed:\n%s", lists[2])
+	}
+}

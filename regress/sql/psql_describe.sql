@@ -17,6 +17,10 @@ CREATE SEQUENCE counter;
 \ds counter
 \dn
 \du
+\d
+-- notes has a TOAST table in PostgreSQL (its size counts in \dt+); items has none
+\dt+ items
+\d items_pkey
 SELECT relname, relkind, reloptions, relnatts, relhasindex FROM pg_class WHERE relnamespace = 'public'::regnamespace AND (relname LIKE 'items%' OR relname LIKE 'notes%' OR relname = 'counter') ORDER BY relname;
 SELECT attname, format_type(atttypid, atttypmod), attnotnull, atthasdef FROM pg_attribute WHERE attrelid = 'items'::regclass AND attnum > 0 ORDER BY attnum;
 SELECT indexrelid::regclass, indrelid::regclass, indisunique, indisprimary FROM pg_index WHERE indrelid = 'items'::regclass OR indrelid = 'notes'::regclass ORDER BY 1::text;
