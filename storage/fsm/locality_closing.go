@@ -46,7 +46,8 @@ func (p *locality) RecordVacuumed(m *Map, blk uint32, avail, saveFree int) error
 	if _, small := p.smallTable(m); small {
 		return nil // inserts try every block of a small table
 	}
-	if p.vacuumRun(m, blk) {
+	busy, loaded := p.vacuumRun(m, blk)
+	if busy {
 		return nil
 	}
 	if avail >= EmptyPageFree {
@@ -60,7 +61,11 @@ func (p *locality) RecordVacuumed(m *Map, blk uint32, avail, saveFree int) error
 	}
 	if avail > 0 && m.GetRecordedFreeSpace(blk) == 0 && AvailToCategory(avail) > 0 {
 		p.l.reopenedPages.Add(1)
-		p.notePage(blk, pageReopened)
+		if !loaded {
+			// (The page of a session that went away was never closed: it
+			// is open, though the counter counts it.)
+			p.notePage(blk, pageReopened)
+		}
 	} else {
 		p.notePage(blk, pageOpen)
 	}

@@ -110,8 +110,9 @@ func (p *locality) loaderBusy(blk uint32) bool {
 // since the VACUUM began (VACUUM must leave the page alone). An entry whose
 // run has not moved since is taken to belong to a session that went away
 // (the end of a load): it is dropped and its reserved pages are published
-// as empty, so that they are not lost until the next restart.
-func (p *locality) vacuumRun(m *Map, blk uint32) (busy bool) {
+// as empty, so that they are not lost until the next restart. dropped
+// reports that blk was the page of such a session.
+func (p *locality) vacuumRun(m *Map, blk uint32) (busy, dropped bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for b, r := range p.mu.owned {
@@ -119,16 +120,16 @@ func (p *locality) vacuumRun(m *Map, blk uint32) (busy bool) {
 			continue
 		}
 		if r.last > p.mu.vacuumSeq {
-			return true
+			return true, false
 		}
 		if r.next < r.end {
 			p.mu.reserved -= int64(r.end - r.next)
 			publishEmpty(m, r.next, r.end)
 		}
 		delete(p.mu.owned, b)
-		return false
+		return false, b == blk
 	}
-	return false
+	return false, false
 }
 
 // takeFresh finds an empty page in the FSM for a loading session, nearest to

@@ -246,10 +246,15 @@ func TestLocalityPageStatesRuns(t *testing.T) {
 		t.Fatalf("after one page of the run: %v", got)
 	}
 	// A goes away; a VACUUM that finds its run has not moved gives the
-	// reserved pages back: open, with no owner.
+	// reserved pages back: open, with no owner. The page A was filling
+	// is open too (it never closed), with what VACUUM found.
 	pol.BeginVacuum(m)
 	for blk := next + 1; blk < end; blk++ {
-		if err := pol.RecordVacuumed(m, blk, EmptyPageFree, 0); err != nil {
+		avail := EmptyPageFree
+		if blk == next+1 {
+			avail = EmptyPageFree - 1000
+		}
+		if err := pol.RecordVacuumed(m, blk, avail, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
