@@ -280,6 +280,12 @@ func (p *locality) Retry(m *Map, r Request, tried uint32, avail int) uint32 {
 		p.c.targetMisses.Add(1)
 	}
 	if n, small := p.smallTable(m); small {
+		if isTarget {
+			// The session leaves the page it was given fresh, as leave
+			// forgets it past the threshold; else its entry would stay
+			// until evicted and count as an active loader.
+			p.forgetOwned(tried)
+		}
 		return p.smallNext(r, n, min(tried, max(n, 1)-1))
 	}
 	if r.OldBlock != InvalidBlock {

@@ -295,6 +295,32 @@ func TestLocalityPageStatesSmallTable(t *testing.T) {
 	}
 }
 
+// One session fills a locality table through its small phase and past
+// it: the pages it left are not its loading pages any more, only the one
+// it is filling is.
+func TestLocalityPageStatesAfterSmallPhase(t *testing.T) {
+	m := newTestMap(t, 32)
+	pol := newTestLocality(t)
+	h := newSimHeap(t, m, pol)
+	target := InvalidBlock
+	for h.nblocks() < 8 {
+		target = h.insert(Request{Need: 400, Target: target, OldBlock: InvalidBlock, Owner: 9})
+	}
+	for blk, st := range pol.PageStates(m, h.nblocks()) {
+		switch {
+		case uint32(blk) == target:
+			if st.State != StateLoading || st.Owner != 9 {
+				t.Errorf("the session's page %d: %+v", blk, st)
+			}
+		case st.State != StateClosed || st.Owner != 0:
+			t.Errorf("block %d, filled and left: %+v", blk, st)
+		}
+	}
+	if n := len(pol.mu.owned); n != 1 {
+		t.Errorf("%d owned entries for one session", n)
+	}
+}
+
 // append's pages of a batched extension not handed out yet are extended;
 // the waiters take them in block order and they become append blocks.
 func TestAppendPageStates(t *testing.T) {
