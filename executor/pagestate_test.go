@@ -111,6 +111,9 @@ func TestPageStatePolicies(t *testing.T) {
 	mustRun(t, s, "CREATE TABLE ps_small (id int) WITH (fsm_policy=locality)")
 	mustRun(t, s, "INSERT INTO ps_small VALUES (1)")
 	check("locality", "a one-row table", pageStates(t, s, "ps_small"), []string{"0|small|NULL|NULL"})
+	if out := runSimple(s, "SELECT state FROM minipg_page_state('ps_small'::regclass)", ""); !strings.Contains(out, "\nsmall\n") {
+		t.Errorf("regclass argument: %s", out)
+	}
 	// An empty table has no rows; a NULL argument gives none either.
 	mustRun(t, s, "CREATE TABLE ps_empty (id int)")
 	if out := runSimple(s, "SELECT count(*) FROM minipg_page_state('ps_empty')", ""); !strings.Contains(out, "\n0\n") {
