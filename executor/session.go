@@ -84,6 +84,7 @@ type Session struct {
 func (e *Engine) NewSession(startup map[string]string) *Session {
 	s := &Session{e: e, user: startup["user"], database: startup["database"], pid: nextPID.Add(1) + 1000,
 		settings: map[string]string{}, changed: map[string]string{}, ist: &heap.InsertState{}}
+	s.ist.SetOwner(s.pid)
 	if s.user == "" {
 		s.user = "postgres"
 	}

@@ -93,6 +93,11 @@ type locality struct {
 		// entry that has not moved since belongs to a session that went
 		// away, or that will not miss it.
 		vacuumSeq int64
+		// pages holds, per block, what the policy last decided about the
+		// page (pageOpen, pageClosed, pageReopened; pagestate.go), read
+		// by PageStates only. One byte a block, grown with the decisions;
+		// lost at restart, when the map's 0 still says closed.
+		pages []uint8
 	}
 }
 
@@ -239,7 +244,7 @@ func (p *locality) Choose(m *Map, r Request) uint32 {
 	}
 	if r.Bulk {
 		// A bulk insert starts on fresh pages of its own.
-		return p.takeFresh(m, InvalidBlock, r.Target)
+		return p.takeFresh(m, InvalidBlock, r.Target, r.Owner)
 	}
 	if blk := p.far(m, r); blk != InvalidBlock {
 		return blk
@@ -275,6 +280,12 @@ func (p *locality) Retry(m *Map, r Request, tried uint32, avail int) uint32 {
 		p.c.targetMisses.Add(1)
 	}
 	if n, small := p.smallTable(m); small {
+		if isTarget {
+			// The session leaves the page it was given fresh, as leave
+			// forgets it past the threshold; else its entry would stay
+			// until evicted and count as an active loader.
+			p.forgetOwned(tried)
+		}
 		return p.smallNext(r, n, min(tried, max(n, 1)-1))
 	}
 	if r.OldBlock != InvalidBlock {
@@ -326,13 +337,13 @@ func (p *locality) Retry(m *Map, r Request, tried uint32, avail int) uint32 {
 		// Someone else's page, found through a stale FSM entry or the last
 		// block: hide it (its owner records it when it leaves) and look
 		// elsewhere.
-		p.record(m, tried, 0, false)
+		_ = m.RecordPageWithFreeSpace(tried, 0)
 	default:
 		p.record(m, tried, rec, closed)
 	}
 	if insert && ((owned && isTarget) || r.Bulk) {
 		// A loading session: whole fresh pages only.
-		return p.loaderNext(m, tried, r.Target)
+		return p.loaderNext(m, tried, r.Target, r.Owner)
 	}
 
 	// Nearby first, then (an update) the session's target, then anywhere.

@@ -20,6 +20,9 @@ func (p *locality) closed(avail, saveFree int) bool {
 func (p *locality) record(m *Map, blk uint32, rec int, closed bool) {
 	if closed {
 		p.l.closedPages.Add(1)
+		p.notePage(blk, pageClosed)
+	} else {
+		p.notePage(blk, pageOpen)
 	}
 	_ = m.RecordPageWithFreeSpace(blk, rec)
 }
@@ -43,18 +46,28 @@ func (p *locality) RecordVacuumed(m *Map, blk uint32, avail, saveFree int) error
 	if _, small := p.smallTable(m); small {
 		return nil // inserts try every block of a small table
 	}
-	if p.vacuumRun(m, blk) {
+	busy, loaded := p.vacuumRun(m, blk)
+	if busy {
 		return nil
 	}
 	if avail >= EmptyPageFree {
 		// A new page (extended, never used, or given back above).
+		p.notePage(blk, pageOpen)
 		return m.RecordPageWithFreeSpace(blk, avail)
 	}
 	if p.closed(avail, saveFree) {
+		p.notePage(blk, pageClosed)
 		return m.RecordPageWithFreeSpace(blk, 0)
 	}
 	if avail > 0 && m.GetRecordedFreeSpace(blk) == 0 && AvailToCategory(avail) > 0 {
 		p.l.reopenedPages.Add(1)
+		if !loaded {
+			// (The page of a session that went away was never closed: it
+			// is open, though the counter counts it.)
+			p.notePage(blk, pageReopened)
+		}
+	} else {
+		p.notePage(blk, pageOpen)
 	}
 	return m.RecordPageWithFreeSpace(blk, avail)
 }

@@ -28,7 +28,7 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 				// No map to publish them in: try the last block.
 				return n - 1
 			} else if loading {
-				return p.takeFresh(m, r.Target, r.Target)
+				return p.takeFresh(m, r.Target, r.Target, r.Owner)
 			}
 			return p.far(m, r)
 		},
@@ -45,7 +45,8 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 			// is published, upper levels included, before the lock is
 			// released so that the waiters find it.
 			p.mu.Lock()
-			p.ownLocked(m, first, first+1, first+uint32(keep), loading)
+			p.forgetPagesLocked(first, first+uint32(by))
+			p.ownLocked(m, first, first+1, first+uint32(keep), loading, r.Owner)
 			p.mu.Unlock()
 			if by > keep && first+uint32(by) <= uint32(p.small.Load()) {
 				// Still a small table: no map; the next placements try every

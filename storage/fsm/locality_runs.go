@@ -41,6 +41,8 @@ type run struct {
 	// (not for a session's first fresh page): only then is the page kept
 	// from the last-block fallback of other sessions.
 	loading bool
+	// owner is the session's backend pid (Request.Owner), for PageStates.
+	owner int32
 }
 
 // leave is called when a session found tried too full. It reports whether
@@ -84,8 +86,8 @@ func (p *locality) forgetOwned(blk uint32) {
 // loaderNext is the next page of a loading session that left tried: a
 // fresh page from the FSM, or InvalidBlock, and then its Extend gives it a
 // run.
-func (p *locality) loaderNext(m *Map, tried, target uint32) uint32 {
-	if blk := p.takeFresh(m, tried, target); blk != InvalidBlock {
+func (p *locality) loaderNext(m *Map, tried, target uint32, owner int32) uint32 {
+	if blk := p.takeFresh(m, tried, target, owner); blk != InvalidBlock {
 		return blk
 	}
 	p.mu.Lock()
@@ -108,8 +110,9 @@ func (p *locality) loaderBusy(blk uint32) bool {
 // since the VACUUM began (VACUUM must leave the page alone). An entry whose
 // run has not moved since is taken to belong to a session that went away
 // (the end of a load): it is dropped and its reserved pages are published
-// as empty, so that they are not lost until the next restart.
-func (p *locality) vacuumRun(m *Map, blk uint32) (busy bool) {
+// as empty, so that they are not lost until the next restart. dropped
+// reports that blk was the page of such a session.
+func (p *locality) vacuumRun(m *Map, blk uint32) (busy, dropped bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for b, r := range p.mu.owned {
@@ -117,24 +120,24 @@ func (p *locality) vacuumRun(m *Map, blk uint32) (busy bool) {
 			continue
 		}
 		if r.last > p.mu.vacuumSeq {
-			return true
+			return true, false
 		}
 		if r.next < r.end {
 			p.mu.reserved -= int64(r.end - r.next)
 			publishEmpty(m, r.next, r.end)
 		}
 		delete(p.mu.owned, b)
-		return false
+		return false, b == blk
 	}
-	return false
+	return false, false
 }
 
 // takeFresh finds an empty page in the FSM for a loading session, nearest to
 // ref within the window or else anywhere, reserves it and up to a run's
 // worth of the empty pages right after it (taking them out of the FSM), and
 // returns it; InvalidBlock if the FSM has no empty page. prevTarget is the
-// session's target, which it is leaving.
-func (p *locality) takeFresh(m *Map, ref, prevTarget uint32) uint32 {
+// session's target, which it is leaving; owner its backend pid.
+func (p *locality) takeFresh(m *Map, ref, prevTarget uint32, owner int32) uint32 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	blk := m.searchNear(ref, int(p.window.Load()), 255)
@@ -165,17 +168,20 @@ func (p *locality) takeFresh(m *Map, ref, prevTarget uint32) uint32 {
 		}
 	}
 	_ = m.recordRange(blk, end-1, 0)
-	p.ownLocked(m, blk, blk+1, end, true)
+	p.ownLocked(m, blk, blk+1, end, true, owner)
 	p.l.freshPages.Add(1)
 	p.c.fsmAnswers.Add(1)
 	return blk
 }
 
-// ownLocked registers cur as a session's block with pages next .. end-1
-// reserved after it. The caller holds mu.
-func (p *locality) ownLocked(m *Map, cur, next, end uint32, loading bool) {
+// ownLocked registers cur as the block of the session with backend pid
+// owner, with pages next .. end-1 reserved after it. They are fresh pages:
+// what the policy decided about them before is forgotten. The caller holds
+// mu.
+func (p *locality) ownLocked(m *Map, cur, next, end uint32, loading bool, owner int32) {
 	p.mu.seq++
-	p.mu.owned[cur] = &run{next: next, end: end, size: int(end - cur), last: p.mu.seq, loading: loading}
+	p.mu.owned[cur] = &run{next: next, end: end, size: int(end - cur), last: p.mu.seq, loading: loading, owner: owner}
+	p.forgetPagesLocked(cur, max(end, cur+1))
 	p.mu.reserved += int64(end - next)
 	maxReserved := int64(minMaxReserved)
 	if n, err := m.pool.NBlocks(m.rel, buffer.MainFork); err == nil {

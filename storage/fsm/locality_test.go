@@ -444,12 +444,12 @@ func TestLocalityVacuumReleasesStaleRuns(t *testing.T) {
 	pol := newTestLocality(t)
 	extendTo(t, m, 100)
 	pol.mu.Lock()
-	pol.ownLocked(m, 100, 101, 105, true) // stale: pages 101..104 reserved
+	pol.ownLocked(m, 100, 101, 105, true, 0) // stale: pages 101..104 reserved
 	pol.mu.Unlock()
 	extendTo(t, m, 10)
 	pol.BeginVacuum(m)
 	pol.mu.Lock()
-	pol.ownLocked(m, 105, 106, 110, true) // moved after the VACUUM began
+	pol.ownLocked(m, 105, 106, 110, true, 0) // moved after the VACUUM began
 	pol.mu.Unlock()
 	if st := pol.Stats(); st.Own[cReservedPages] != 8 {
 		t.Fatalf("reserved %d, want 8", st.Own[cReservedPages])

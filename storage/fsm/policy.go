@@ -54,6 +54,11 @@ type Request struct {
 	// extend (heap_multi_insert's num_pages); 0 means 1. Extension adds at
 	// least this many pages.
 	NumPages int
+	// Owner is the backend pid of the session placing the tuple, 0 when
+	// unknown. It decides nothing: the locality policy keeps it with a
+	// loading session's run so that PageStates can say whose pages they
+	// are.
+	Owner int32
 }
 
 // TargetFreeSpace is the free space (as page.HeapFreeSpace reports it) a
@@ -137,6 +142,13 @@ type Policy interface {
 	Extend(m *Map, r Request) (uint32, error)
 	// Stats returns the decision counters so far.
 	Stats() PolicyStats
+	// PageStates returns the policy's own view of blocks 0 .. nblocks-1
+	// of the relation (pagestate.go; minipg_page_state): why it does or
+	// does not hand each page out, with what the map records. It reads
+	// the map's bottom level and the policy's in-memory state under the
+	// locks placements take, so it may run while they do; the answer is
+	// a snapshot of hints. The caller holds no heap buffer lock.
+	PageStates(m *Map, nblocks uint32) []PageState
 }
 
 // PolicyStats are a policy's decision counters: those every policy keeps

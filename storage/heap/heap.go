@@ -158,6 +158,9 @@ type InsertState struct {
 	// insert asks the free-space policy (a developer setting for measuring
 	// the policy's look-ups; PostgreSQL always uses rd_targblock).
 	ignoreTarget bool
+	// owner is the backend pid of the session inserting through this
+	// state (fsm.Request.Owner), 0 when none was set.
+	owner int32
 	// related remembers, for the transaction updating through this state,
 	// the blocks of one relation holding rows related to the one being
 	// updated (fsm.Request.Related), most recent last.
@@ -191,6 +194,19 @@ func (st *InsertState) Bulk() bool { return st != nil && st.bulk }
 // continues on the page the last one stopped at instead of leaving it
 // partly filled.
 func (st *InsertState) SetBulk(bulk bool) { st.bulk = bulk }
+
+// SetOwner names the session inserting through st by its backend pid. The
+// free-space policy decides nothing by it; it shows whose pages a loading
+// session's are (fsm.PageState.Owner, minipg_page_state).
+func (st *InsertState) SetOwner(pid int32) { st.owner = pid }
+
+// Owner is the backend pid SetOwner set, 0 for none (and for a nil st).
+func (st *InsertState) Owner() int32 {
+	if st == nil {
+		return 0
+	}
+	return st.owner
+}
 
 // SetIgnoreTarget, while ignore is set, makes st report no target block for
 // any relation (the remembered ones are kept): each insert then goes to the

@@ -36,6 +36,7 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 		OldBlock:    page.InvalidBlock,
 		Bulk:        st.Bulk(),
 		NumPages:    max(numPages, 1),
+		Owner:       st.Owner(),
 	}
 	if other != nil {
 		req.OldBlock = other.Block()
