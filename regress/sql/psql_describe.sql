@@ -17,7 +17,6 @@ CREATE SEQUENCE counter;
 \ds counter
 \dn
 \du
-\d
 -- notes has a TOAST table in PostgreSQL (its size counts in \dt+); items has none
 \dt+ items
 \d items_pkey
