@@ -95,9 +95,9 @@ func (s *Session) dropExtension(st *sql.DropExtension) (string, error) {
 }
 
 func init() {
-	// pg_extension with PostgreSQL 15's columns but extconfig and
-	// extcondition (oid[] and text[]: minipg has no array types).
-	// TODO(arrays): add extconfig and extcondition (always NULL here).
+	// pg_extension with PostgreSQL 15's columns; extconfig and
+	// extcondition are NULL, as for every extension without configuration
+	// tables (pg_extension_config_dump), which are all of minipg's.
 	sql.RegisterVirtualTable("pg_extension", []catalog.Column{
 		{Name: "oid", TypeOID: uint32(types.Oid), Typmod: -1},
 		textCol("extname"),
@@ -105,6 +105,8 @@ func init() {
 		{Name: "extnamespace", TypeOID: uint32(types.Oid), Typmod: -1},
 		{Name: "extrelocatable", TypeOID: uint32(types.Bool), Typmod: -1},
 		textCol("extversion"),
+		{Name: "extconfig", TypeOID: uint32(types.ArrayOID(types.Oid)), Typmod: -1},
+		{Name: "extcondition", TypeOID: uint32(types.ArrayOID(types.Text)), Typmod: -1},
 	}, func(env any) ([][]types.Datum, error) {
 		var out [][]types.Datum
 		for _, x := range env.(*Engine).cat.Extensions() {
@@ -112,7 +114,7 @@ func init() {
 			if x.Schema == "pg_catalog" {
 				ns = pgCatalogNamespace
 			}
-			out = append(out, []types.Datum{int64(x.OID), x.Name, int64(10), ns, x.Relocatable, x.Version})
+			out = append(out, []types.Datum{int64(x.OID), x.Name, int64(10), ns, x.Relocatable, x.Version, nil, nil})
 		}
 		return out, nil
 	})

@@ -15,31 +15,42 @@ import (
 )
 
 // The data type formatting functions of PostgreSQL 15's section 9.8:
-// to_char over timestamp (and date, through its implicit cast) and the
-// numeric types, to_number and to_date. No maintained Go library
-// implements PostgreSQL's patterns, so the patterns are tables here:
-// dtPatterns for dates and times, and the number patterns 9 0 . D , G S MI
-// PL SG PR FM TH RN EEEE in numFormat. to_char over timestamptz formats
-// the local time in the session's TimeZone (the zone patterns TZ, OF, TZH
-// and TZM are not built yet); to_timestamp(text, text) and to_char over
-// interval are not built yet.
+// to_char over timestamp (and date, through its implicit cast),
+// timestamptz, interval and the numeric types, to_number, to_date and
+// to_timestamp(text, text). No maintained Go library implements
+// PostgreSQL's patterns, so they are tables here: the date/time template
+// in func_dch.go (to_char in func_dch_tochar.go, to_timestamp and to_date
+// in func_dch_fromchar.go), and the number patterns 9 0 . D , G S MI PL SG
+// PR FM TH RN EEEE in numFormat. to_char over timestamptz formats the
+// local time in the session's TimeZone, whose abbreviation and offset the
+// zone patterns TZ, tz, TZH, TZM and OF print.
 
 func init() {
 	stable := sql.Stable
 	builtin("to_char", oids(ts, tx), tx, stable, func(_ any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
 		t := a[0].(time.Time)
-		if a[1].(string) == "" || t.Equal(types.TimestampInfinity) || t.Equal(types.TimestampNegInfinity) {
+		if a[1].(string) == "" || !isFiniteTS(t) {
 			return nil, nil
 		}
-		return toCharTime(t, a[1].(string)), nil
+		return dchToChar(tmFromTime(t), a[1].(string))
 	})
 	builtin("to_char", oids(tsz, tx), tx, stable, func(env any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
 		t := a[0].(time.Time)
 		if a[1].(string) == "" || !isFiniteTS(t) {
 			return nil, nil
 		}
-		lt, _ := localTime(t, env.(*evalCtx).loc())
-		return toCharTime(lt, a[1].(string)), nil
+		loc := env.(*evalCtx).loc()
+		lt, off := localTime(t, loc)
+		tm := tmFromTime(lt)
+		tm.gmtoff, tm.hasZone = off, true
+		tm.zone, _ = t.In(loc).Zone()
+		return dchToChar(tm, a[1].(string))
+	})
+	builtin("to_char", oids(iv, tx), tx, stable, func(_ any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
+		if a[1].(string) == "" {
+			return nil, nil
+		}
+		return dchToChar(tmFromInterval(a[0].(types.IntervalValue)), a[1].(string))
 	})
 	for _, t := range []types.OID{i4, i8, nu} {
 		builtin("to_char", oids(t, tx), tx, stable, func(_ any, a []types.Datum, f *sql.Func) (types.Datum, error) {
@@ -98,156 +109,13 @@ func init() {
 	builtin("to_date", oids(tx, tx), dt, stable, func(_ any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
 		return toDate(a[0].(string), a[1].(string))
 	})
-}
-
-// dtPattern is one date/time template pattern: its spellings (matched
-// case-sensitively, longest first) and its output.
-type dtPattern struct {
-	names []string
-	out   func(t time.Time, fm bool, name string) string
+	builtin("to_timestamp", oids(tx, tx), tsz, stable, func(env any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
+		return toTimestamp(a[0].(string), a[1].(string), env.(*evalCtx).loc())
+	})
 }
 
 var monthNames = []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
 var dayNames = []string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
-var romanMonths = []string{"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"}
-
-// pad0 is %0*d with width w, or %d in fill mode.
-func pad0(v int, w int, fm bool) string {
-	if fm {
-		return strconv.Itoa(v)
-	}
-	if v < 0 {
-		return "-" + fmt.Sprintf("%0*d", w, -v)
-	}
-	return fmt.Sprintf("%0*d", w, v)
-}
-
-// casedName renders a name as the pattern's case asks (MONTH, Month,
-// month), padded to width unless in fill mode.
-func casedName(name, pattern string, width int, fm bool) string {
-	switch {
-	case pattern == strings.ToUpper(pattern):
-		name = strings.ToUpper(name)
-	case pattern == strings.ToLower(pattern):
-		name = strings.ToLower(name)
-	}
-	if !fm && len(name) < width {
-		name += strings.Repeat(" ", width-len(name))
-	}
-	return name
-}
-
-// bcYear is the year as PostgreSQL prints it: 1 BC is 1.
-func bcYear(t time.Time) int {
-	if y := t.Year(); y <= 0 {
-		return 1 - y
-	}
-	return t.Year()
-}
-
-var dtPatterns = []dtPattern{
-	{[]string{"HH24", "hh24"}, func(t time.Time, fm bool, _ string) string { return pad0(t.Hour(), 2, fm) }},
-	{[]string{"HH12", "hh12", "HH", "hh"}, func(t time.Time, fm bool, _ string) string {
-		h := t.Hour() % 12
-		if h == 0 {
-			h = 12
-		}
-		return pad0(h, 2, fm)
-	}},
-	{[]string{"MI", "mi"}, func(t time.Time, fm bool, _ string) string { return pad0(t.Minute(), 2, fm) }},
-	{[]string{"SSSSS", "sssss", "SSSS", "ssss"}, func(t time.Time, _ bool, _ string) string {
-		return strconv.Itoa(t.Hour()*3600 + t.Minute()*60 + t.Second())
-	}},
-	{[]string{"SS", "ss"}, func(t time.Time, fm bool, _ string) string { return pad0(t.Second(), 2, fm) }},
-	{[]string{"MS", "ms"}, func(t time.Time, fm bool, _ string) string { return pad0(t.Nanosecond()/1e6, 3, fm) }},
-	{[]string{"US", "us"}, func(t time.Time, fm bool, _ string) string { return pad0(t.Nanosecond()/1e3, 6, fm) }},
-	{[]string{"FF1", "ff1", "FF2", "ff2", "FF3", "ff3", "FF4", "ff4", "FF5", "ff5", "FF6", "ff6"}, func(t time.Time, fm bool, name string) string {
-		n := int(name[2] - '0')
-		v := t.Nanosecond() / 1000
-		for i := 6; i > n; i-- {
-			v /= 10
-		}
-		return pad0(v, n, fm)
-	}},
-	{[]string{"A.M.", "P.M.", "a.m.", "p.m.", "AM", "PM", "am", "pm"}, func(t time.Time, _ bool, name string) string {
-		s := "AM"
-		if t.Hour() >= 12 {
-			s = "PM"
-		}
-		if strings.Contains(name, ".") {
-			s = s[:1] + "." + s[1:] + "."
-		}
-		if name[0] >= 'a' {
-			s = strings.ToLower(s)
-		}
-		return s
-	}},
-	{[]string{"B.C.", "A.D.", "b.c.", "a.d.", "BC", "AD", "bc", "ad"}, func(t time.Time, _ bool, name string) string {
-		s := "AD"
-		if t.Year() <= 0 {
-			s = "BC"
-		}
-		if strings.Contains(name, ".") {
-			s = s[:1] + "." + s[1:] + "."
-		}
-		if name[0] >= 'a' {
-			s = strings.ToLower(s)
-		}
-		return s
-	}},
-	{[]string{"Y,YYY", "y,yyy"}, func(t time.Time, _ bool, _ string) string {
-		y := bcYear(t)
-		return fmt.Sprintf("%d,%03d", y/1000, y%1000)
-	}},
-	{[]string{"YYYY", "yyyy"}, func(t time.Time, fm bool, _ string) string { return pad0(bcYear(t), 4, fm) }},
-	{[]string{"YYY", "yyy"}, func(t time.Time, fm bool, _ string) string { return pad0(bcYear(t)%1000, 3, fm) }},
-	{[]string{"YY", "yy"}, func(t time.Time, fm bool, _ string) string { return pad0(bcYear(t)%100, 2, fm) }},
-	{[]string{"IYYY", "iyyy"}, func(t time.Time, fm bool, _ string) string { y, _ := t.ISOWeek(); return pad0(y, 4, fm) }},
-	{[]string{"IDDD", "iddd"}, func(t time.Time, fm bool, _ string) string {
-		_, w := t.ISOWeek()
-		return pad0((w-1)*7+(int(t.Weekday())+6)%7+1, 3, fm)
-	}},
-	{[]string{"IYY", "iyy"}, func(t time.Time, fm bool, _ string) string { y, _ := t.ISOWeek(); return pad0(y%1000, 3, fm) }},
-	{[]string{"IY", "iy"}, func(t time.Time, fm bool, _ string) string { y, _ := t.ISOWeek(); return pad0(y%100, 2, fm) }},
-	{[]string{"ID", "id"}, func(t time.Time, _ bool, _ string) string { return strconv.Itoa((int(t.Weekday())+6)%7 + 1) }},
-	{[]string{"IW", "iw"}, func(t time.Time, fm bool, _ string) string { _, w := t.ISOWeek(); return pad0(w, 2, fm) }},
-	{[]string{"I", "i"}, func(t time.Time, _ bool, _ string) string { y, _ := t.ISOWeek(); return strconv.Itoa(y % 10) }},
-	{[]string{"Y", "y"}, func(t time.Time, _ bool, _ string) string { return strconv.Itoa(bcYear(t) % 10) }},
-	{[]string{"MONTH", "Month", "month"}, func(t time.Time, fm bool, name string) string {
-		return casedName(monthNames[t.Month()-1], name, 9, fm)
-	}},
-	{[]string{"MON", "Mon", "mon"}, func(t time.Time, _ bool, name string) string {
-		return casedName(monthNames[t.Month()-1][:3], name, 0, true)
-	}},
-	{[]string{"MM", "mm"}, func(t time.Time, fm bool, _ string) string { return pad0(int(t.Month()), 2, fm) }},
-	{[]string{"DAY", "Day", "day"}, func(t time.Time, fm bool, name string) string {
-		return casedName(dayNames[t.Weekday()], name, 9, fm)
-	}},
-	{[]string{"DY", "Dy", "dy"}, func(t time.Time, _ bool, name string) string {
-		return casedName(dayNames[t.Weekday()][:3], name, 0, true)
-	}},
-	{[]string{"DDD", "ddd"}, func(t time.Time, fm bool, _ string) string { return pad0(t.YearDay(), 3, fm) }},
-	{[]string{"DD", "dd"}, func(t time.Time, fm bool, _ string) string { return pad0(t.Day(), 2, fm) }},
-	{[]string{"D", "d"}, func(t time.Time, _ bool, _ string) string { return strconv.Itoa(int(t.Weekday()) + 1) }},
-	{[]string{"WW", "ww"}, func(t time.Time, fm bool, _ string) string { return pad0((t.YearDay()-1)/7+1, 2, fm) }},
-	{[]string{"W", "w"}, func(t time.Time, _ bool, _ string) string { return strconv.Itoa((t.Day()-1)/7 + 1) }},
-	{[]string{"CC", "cc"}, func(t time.Time, fm bool, _ string) string {
-		y := t.Year()
-		var c int
-		if y > 0 {
-			c = (y + 99) / 100
-		} else {
-			c = -((99 - (y - 1)) / 100)
-		}
-		return pad0(c, 2, fm)
-	}},
-	{[]string{"J", "j"}, func(t time.Time, _ bool, _ string) string { return strconv.Itoa(int(types.DateDays(t)) + 2451545) }},
-	{[]string{"Q", "q"}, func(t time.Time, _ bool, _ string) string { return strconv.Itoa(int(t.Month()-1)/3 + 1) }},
-	{[]string{"RM", "rm"}, func(t time.Time, fm bool, name string) string {
-		return casedName(romanMonths[t.Month()-1], name, 4, fm)
-	}},
-	{[]string{"TZH", "tzh", "TZM", "tzm", "TZ", "tz", "OF", "of"}, func(time.Time, bool, string) string { return "" }},
-}
 
 // ordinal is the English suffix of n (st, nd, rd, th).
 func ordinal(n int, upper bool) string {
@@ -269,76 +137,6 @@ func ordinal(n int, upper bool) string {
 		return strings.ToUpper(s)
 	}
 	return s
-}
-
-// matchDT finds the pattern at the start of f.
-func matchDT(f string) (*dtPattern, string) {
-	for i := range dtPatterns {
-		for _, n := range dtPatterns[i].names {
-			if strings.HasPrefix(f, n) {
-				return &dtPatterns[i], n
-			}
-		}
-	}
-	return nil, ""
-}
-
-// toCharTime is timestamp_to_char.
-func toCharTime(t time.Time, f string) string {
-	var b strings.Builder
-	for len(f) > 0 {
-		fm := false
-		for {
-			switch {
-			case strings.HasPrefix(f, "FM") || strings.HasPrefix(f, "fm"):
-				fm, f = true, f[2:]
-				continue
-			case strings.HasPrefix(f, "TM") || strings.HasPrefix(f, "tm"), strings.HasPrefix(f, "FX") || strings.HasPrefix(f, "fx"):
-				f = f[2:]
-				continue
-			}
-			break
-		}
-		if len(f) == 0 {
-			break
-		}
-		if p, name := matchDT(f); p != nil {
-			out := p.out(t, fm, name)
-			b.WriteString(out)
-			f = f[len(name):]
-			if strings.HasPrefix(f, "TH") || strings.HasPrefix(f, "th") {
-				if n, err := strconv.Atoi(strings.TrimSpace(out)); err == nil {
-					b.WriteString(ordinal(n, f[0] == 'T'))
-				}
-				f = f[2:]
-			}
-			continue
-		}
-		switch f[0] {
-		case '"':
-			f = f[1:]
-			for len(f) > 0 && f[0] != '"' {
-				if f[0] == '\\' && len(f) > 1 {
-					f = f[1:]
-				}
-				b.WriteByte(f[0])
-				f = f[1:]
-			}
-			if len(f) > 0 {
-				f = f[1:]
-			}
-			continue
-		case '\\':
-			if len(f) > 1 && f[1] == '"' {
-				b.WriteByte('"')
-				f = f[2:]
-				continue
-			}
-		}
-		b.WriteByte(f[0])
-		f = f[1:]
-	}
-	return b.String()
 }
 
 // numToken is one element of a number format.
@@ -782,168 +580,9 @@ func toNumber(in, format string) (types.Datum, error) {
 	return d, nil
 }
 
-// toDate is to_date: the input read against the date patterns YYYY YYY YY
-// Y MM MON Month DD DDD J (others are skipped over as their width).
-func toDate(in, format string) (types.Datum, error) {
-	year, month, day, doy, jd := 0, 1, 1, 0, -1
-	yearSet := false
-	s := in
-	f := format
-	bc := false
-	readInt := func(name string, maxDigits int) (int, error) {
-		for len(s) > 0 && s[0] == ' ' {
-			s = s[1:]
-		}
-		k := 0
-		for k < len(s) && k < maxDigits && (s[k] >= '0' && s[k] <= '9' || k == 0 && s[k] == '-') {
-			k++
-		}
-		v, err := strconv.Atoi(s[:k])
-		if err != nil {
-			word := s
-			if i := strings.IndexAny(word, " -/.,"); i >= 0 {
-				word = word[:i]
-			}
-			if len(word) > maxDigits && maxDigits < 100 {
-				word = word[:maxDigits]
-			}
-			return 0, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid value \"%s\" for \"%s\"", word, name).
-				WithDetail("Value must be an integer.")
-		}
-		s = s[k:]
-		return v, nil
-	}
-	readName := func(name string, names []string, abbrev bool) (int, error) {
-		for len(s) > 0 && s[0] == ' ' {
-			s = s[1:]
-		}
-		for i, full := range names {
-			cand := full
-			if abbrev {
-				cand = full[:3]
-			}
-			if len(s) >= len(cand) && strings.EqualFold(s[:len(cand)], cand) {
-				s = s[len(cand):]
-				return i, nil
-			}
-		}
-		word := s
-		if len(word) > 3 && abbrev {
-			word = word[:3]
-		}
-		if i := strings.IndexAny(word, " -/.,"); i >= 0 {
-			word = word[:i]
-		}
-		return 0, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid value \"%s\" for \"%s\"", word, name).
-			WithDetail("The given value did not match any of the allowed values for this field.")
-	}
-	var err error
-	for len(f) > 0 {
-		if strings.HasPrefix(strings.ToUpper(f), "FM") || strings.HasPrefix(strings.ToUpper(f), "FX") {
-			f = f[2:]
-			continue
-		}
-		p, name := matchDT(f)
-		if p == nil {
-			// A separator or literal in the format skips one input
-			// character; spaces in the input are skipped freely.
-			if len(s) > 0 && !(s[0] >= '0' && s[0] <= '9') {
-				s = s[1:]
-			}
-			f = f[1:]
-			continue
-		}
-		f = f[len(name):]
-		up := strings.ToUpper(name)
-		switch up {
-		case "YYYY", "IYYY":
-			year, err = readInt(name, 4+boolInt(!nextIsDigitPattern(f)))
-			yearSet = true
-		case "YYY":
-			year, err = readInt(name, 3)
-			year += 2000
-			if year > 2500 {
-				year -= 1000
-			}
-			yearSet = true
-		case "YY":
-			year, err = readInt(name, 2)
-			if year < 70 {
-				year += 2000
-			} else {
-				year += 1900
-			}
-			yearSet = true
-		case "Y":
-			year, err = readInt(name, 1)
-			year += 2000
-			yearSet = true
-		case "MM":
-			month, err = readInt(name, 2)
-		case "MONTH":
-			month, err = readName(name, monthNames, false)
-			month++
-		case "MON":
-			month, err = readName(name, monthNames, true)
-			month++
-		case "DD":
-			day, err = readInt(name, 2)
-		case "DDD":
-			doy, err = readInt(name, 3)
-		case "J":
-			jd, err = readInt(name, 100)
-		case "BC", "B.C.":
-			if strings.HasPrefix(strings.ToUpper(s), "BC") {
-				bc = true
-				s = s[2:]
-			} else if strings.HasPrefix(strings.ToUpper(s), "AD") {
-				s = s[2:]
-			}
-		case "DAY":
-			_, err = readName(name, dayNames, false)
-		case "DY":
-			_, err = readName(name, dayNames, true)
-		default:
-			// Time fields and the rest: read a number and ignore it.
-			_, err = readInt(name, 6)
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	if jd >= 0 {
-		return types.DaysToDate(int32(jd - 2451545)), nil
-	}
-	if !yearSet {
-		year = 1
-	}
-	if bc {
-		year = -year + 1
-	}
-	if doy > 0 {
-		t := time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, doy-1)
-		return t, nil
-	}
-	if month < 1 || month > 12 || day < 1 || day > 31 {
-		return nil, pgerr.New(pgerr.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", in)
-	}
-	t := time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC)
-	if t.Day() != day {
-		return nil, pgerr.New(pgerr.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", in)
-	}
-	return t, nil
-}
-
 func boolInt(b bool) int {
 	if b {
 		return 1
 	}
 	return 0
-}
-
-// nextIsDigitPattern reports whether the format continues with a numeric
-// pattern right away (YYYYMMDD), which limits YYYY to four digits.
-func nextIsDigitPattern(f string) bool {
-	p, _ := matchDT(f)
-	return p != nil
 }

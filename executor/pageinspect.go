@@ -14,11 +14,11 @@ package executor
 //	    t_hoff smallint, t_bits text, t_oid oid, t_data bytea
 //	fsm_page_contents(page bytea) text
 //
-// The decoding is storage/pageinspect's. Not built: the functions of
-// index pages (minipg's indexes are in memory), heap_page_item_attrs,
-// tuple_data_split and heap_tuple_infomask_flags (they return arrays),
-// page_checksum (minipg does not checksum pages).
-// TODO(arrays): tuple_data_split and heap_tuple_infomask_flags.
+// The decoding is storage/pageinspect's. heap_page_item_attrs,
+// tuple_data_split and heap_tuple_infomask_flags are in
+// pageinspect_tuple.go. Not built: the functions of index pages (minipg's
+// indexes are in memory) and page_checksum (minipg does not checksum
+// pages).
 
 import (
 	"minipg/pgerr"
@@ -147,30 +147,35 @@ func init() {
 			col("t_ctid", types.TTID), col("t_infomask2", types.TInt4), col("t_infomask", types.TInt4),
 			col("t_hoff", types.TInt2), col("t_bits", types.TText), col("t_oid", types.TOid), col("t_data", types.TBytea)},
 		Fn: func(_ any, args []types.Datum) ([][]types.Datum, error) {
-			items, err := pageinspect.HeapPageItems(args[0].([]byte))
-			if err != nil {
-				return nil, err
-			}
-			rows := make([][]types.Datum, 0, len(items))
-			for _, it := range items {
-				row := make([]types.Datum, 14)
-				row[0], row[1], row[2], row[3] = int64(it.LP), int64(it.LPOff), int64(it.LPFlags), int64(it.LPLen)
-				if it.Tuple {
-					row[4], row[5], row[6] = int64(it.Xmin), int64(it.Xmax), int64(it.Field3)
-					row[7] = page.TID{Block: it.CtidBlock, Offset: it.CtidOffset}
-					row[8], row[9], row[10] = int64(it.Infomask2), int64(it.Infomask), int64(it.Hoff)
-					if it.HasBits {
-						row[11] = it.Bits
-					}
-					if it.HasOid {
-						row[12] = int64(it.Oid)
-					}
-					if it.Data != nil {
-						row[13] = it.Data
-					}
-				}
-				rows = append(rows, row)
-			}
-			return rows, nil
+			return heapPageItemRows(args[0].([]byte))
 		}})
+}
+
+// heapPageItemRows is heap_page_items' rows for a page.
+func heapPageItemRows(raw []byte) ([][]types.Datum, error) {
+	items, err := pageinspect.HeapPageItems(raw)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([][]types.Datum, 0, len(items))
+	for _, it := range items {
+		row := make([]types.Datum, 14)
+		row[0], row[1], row[2], row[3] = int64(it.LP), int64(it.LPOff), int64(it.LPFlags), int64(it.LPLen)
+		if it.Tuple {
+			row[4], row[5], row[6] = int64(it.Xmin), int64(it.Xmax), int64(it.Field3)
+			row[7] = page.TID{Block: it.CtidBlock, Offset: it.CtidOffset}
+			row[8], row[9], row[10] = int64(it.Infomask2), int64(it.Infomask), int64(it.Hoff)
+			if it.HasBits {
+				row[11] = it.Bits
+			}
+			if it.HasOid {
+				row[12] = int64(it.Oid)
+			}
+			if it.Data != nil {
+				row[13] = it.Data
+			}
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
 }

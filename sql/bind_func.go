@@ -67,7 +67,8 @@ func (b *binder) funcCall(fc *pg_query.FuncCall) (Expr, error) {
 
 // regclassFuncs take a regclass argument, which minipg passes as the
 // relation's name (text); 'name'::regclass is taken as the name.
-var regclassFuncs = map[string]bool{"pg_freespace": true, "minipg_page_state": true}
+var regclassFuncs = map[string]bool{"pg_freespace": true, "minipg_page_state": true,
+	"heap_page_item_attrs": true, "tuple_data_split": true}
 
 // call is a function call being bound: its name and bound arguments, which
 // the family's binder coerces in place.
