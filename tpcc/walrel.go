@@ -246,7 +246,11 @@ func readWALRelView(ctx context.Context, c *pgx.Conn) ([]RelWAL, error) {
 	if _, ok := col["rel"]; !ok {
 		return nil, fmt.Errorf("minipg_stat_wal_rel has no relation name column")
 	}
+	// Rows with the same name and record type (the NULL name of records
+	// of no table and of every dropped table, each dropped table a row of
+	// its own) are summed: a reading is one row per name and type.
 	var out []RelWAL
+	at := map[[2]string]int{}
 	for rows.Next() {
 		vals, err := rows.Values()
 		if err != nil {
@@ -264,6 +268,15 @@ func readWALRelView(ctx context.Context, c *pgx.Conn) ([]RelWAL, error) {
 			return toFloat(vals[i])
 		}
 		r.Records, r.FPI, r.Bytes, r.PagesDirtied = num("records"), num("fpi"), num("bytes"), num("dirtied")
+		k := [2]string{r.Rel, r.RecordType}
+		if i, ok := at[k]; ok {
+			out[i].Records += r.Records
+			out[i].FPI += r.FPI
+			out[i].Bytes += r.Bytes
+			out[i].PagesDirtied += r.PagesDirtied
+			continue
+		}
+		at[k] = len(out)
 		out = append(out, r)
 	}
 	return out, rows.Err()
