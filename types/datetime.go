@@ -499,6 +499,15 @@ func parseTimestamp(in string) (time.Time, error) {
 	if !ok {
 		return time.Time{}, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type timestamp: \"%s\"", in)
 	}
+	return timestampFromFields(in, &f, nil)
+}
+
+// timestampFromFields is the end of timestamp_in and timestamptz_in: the
+// special values, or the decoded date and time range-checked. With loc
+// nil the fields are the timestamp itself (a zone in the input is ignored,
+// as timestamp_in ignores it); else they are a local time in the input's
+// zone or offset, or in loc, turned into UTC.
+func timestampFromFields(in string, f *dtFields, loc *time.Location) (time.Time, error) {
 	var us int64
 	switch f.special {
 	case "infinity":
@@ -510,21 +519,38 @@ func parseTimestamp(in string) (time.Time, error) {
 	case "now":
 		us = nowMicros()
 	case "today", "tomorrow", "yesterday":
-		us = floorDiv(nowMicros(), 86400e6) * 86400e6
+		local := nowMicros()
+		if loc != nil {
+			local, _ = UTCToLocal(local, loc)
+		}
+		day := floorDiv(local, 86400e6)
 		if f.special == "tomorrow" {
-			us += 86400e6
+			day++
 		} else if f.special == "yesterday" {
-			us -= 86400e6
+			day--
+		}
+		us = day * 86400e6
+		if loc != nil {
+			us = LocalToUTC(us, loc)
 		}
 	default:
 		days, tod, ok := f.resolve()
 		if !ok {
-			return time.Time{}, dtRangeError(in, &f)
+			return time.Time{}, dtRangeError(in, f)
 		}
 		if days > endTimestamp/86400e6+1 || days < minTimestamp/86400e6-1 {
 			return time.Time{}, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", in)
 		}
 		us = days*86400e6 + tod
+		switch {
+		case loc == nil:
+		case f.hasOffset:
+			us -= int64(f.offset) * 1e6
+		case f.zoneLoc != nil:
+			us = LocalToUTC(us, f.zoneLoc)
+		default:
+			us = LocalToUTC(us, loc)
+		}
 		if !timestampValid(us) {
 			return time.Time{}, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", in)
 		}

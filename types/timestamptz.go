@@ -198,47 +198,7 @@ func parseTimestampTZ(in string, loc *time.Location) (time.Time, error) {
 		}
 		return time.Time{}, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type timestamp with time zone: \"%s\"", in)
 	}
-	var us int64
-	switch f.special {
-	case "infinity":
-		return TimestampInfinity, nil
-	case "-infinity":
-		return TimestampNegInfinity, nil
-	case "epoch":
-		us = -pgEpochUnix * 1e6
-	case "now":
-		us = nowMicros()
-	case "today", "tomorrow", "yesterday":
-		local, _ := UTCToLocal(nowMicros(), loc)
-		day := floorDiv(local, 86400e6)
-		if f.special == "tomorrow" {
-			day++
-		} else if f.special == "yesterday" {
-			day--
-		}
-		us = LocalToUTC(day*86400e6, loc)
-	default:
-		days, tod, ok := f.resolve()
-		if !ok {
-			return time.Time{}, dtRangeError(in, &f)
-		}
-		if days > endTimestamp/86400e6+1 || days < minTimestamp/86400e6-1 {
-			return time.Time{}, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", in)
-		}
-		local := days*86400e6 + tod
-		switch {
-		case f.hasOffset:
-			us = local - int64(f.offset)*1e6
-		case f.zoneLoc != nil:
-			us = LocalToUTC(local, f.zoneLoc)
-		default:
-			us = LocalToUTC(local, loc)
-		}
-		if !timestampValid(us) {
-			return time.Time{}, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", in)
-		}
-	}
-	return MicrosToTimestamp(us), nil
+	return timestampFromFields(in, &f, loc)
 }
 
 // TimestampToTZ is the timestamp -> timestamptz cast: the wall-clock time
