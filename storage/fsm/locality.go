@@ -195,6 +195,11 @@ func newLocality(src reloptions.Source) Policy {
 
 func (*locality) Name() string { return "locality" }
 
+// SplitTargets: a session's moved versions do not move its insert target,
+// so that the rows it inserts stay on its own pages (its run) while its
+// updates go to the pages of related rows.
+func (*locality) SplitTargets() bool { return true }
+
 func (p *locality) Stats() PolicyStats {
 	s := p.c.snapshot()
 	nearby, far := p.l.nearbyAnswers.Load(), p.l.farAnswers.Load()
@@ -280,7 +285,7 @@ func (p *locality) Retry(m *Map, r Request, tried uint32, avail int) uint32 {
 		p.c.targetMisses.Add(1)
 	}
 	if n, small := p.smallTable(m); small {
-		if isTarget {
+		if isTarget && r.OldBlock == InvalidBlock {
 			// The session leaves the page it was given fresh, as leave
 			// forgets it past the threshold; else its entry would stay
 			// until evicted and count as an active loader.
@@ -325,7 +330,10 @@ func (p *locality) Retry(m *Map, r Request, tried uint32, avail int) uint32 {
 		rec = 0
 	}
 	insert := r.OldBlock == InvalidBlock
-	owned, next := p.leave(tried, isTarget, insert)
+	// Only an insert's target can be the session's own page: an update's
+	// is the page its moved versions went to (SplitTargets).
+	ownTarget := isTarget && insert
+	owned, next := p.leave(tried, ownTarget, insert)
 	switch {
 	case next != InvalidBlock:
 		// The owner moves on to the next page of its run.
@@ -333,7 +341,7 @@ func (p *locality) Retry(m *Map, r Request, tried uint32, avail int) uint32 {
 		p.l.freshPages.Add(1)
 		p.c.fsmAnswers.Add(1)
 		return next
-	case owned && !isTarget:
+	case owned && !ownTarget:
 		// Someone else's page, found through a stale FSM entry or the last
 		// block: hide it (its owner records it when it leaves) and look
 		// elsewhere.
@@ -341,7 +349,7 @@ func (p *locality) Retry(m *Map, r Request, tried uint32, avail int) uint32 {
 	default:
 		p.record(m, tried, rec, closed)
 	}
-	if insert && ((owned && isTarget) || r.Bulk) {
+	if insert && ((owned && ownTarget) || r.Bulk) {
 		// A loading session: whole fresh pages only.
 		return p.loaderNext(m, tried, r.Target, r.Owner)
 	}

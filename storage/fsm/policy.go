@@ -79,6 +79,17 @@ func (r Request) TargetFreeSpace() int {
 
 func (r Request) numPages() int { return max(r.NumPages, 1) }
 
+// TargetSplitter is implemented by a policy that gives a session's updates
+// that leave their page a target block of their own, so that they do not
+// move the session's insert target. PostgreSQL keeps one rd_targblock for
+// both: an UPDATE whose new version goes to another page makes that page
+// the target of the session's next INSERT, which then starts filling a page
+// far from the pages it was filling. The heap then passes the update target
+// as Request.Target for such an update, and the insert target for inserts.
+type TargetSplitter interface {
+	SplitTargets() bool
+}
+
 // Fitter is implemented by a policy whose fit rule depends on the page: it
 // returns the free space blk must have to take the request. A policy that
 // does not implement it asks every page for r.TargetFreeSpace().

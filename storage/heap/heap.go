@@ -138,6 +138,13 @@ func (r *Relation) FillFactor() int { return r.fill }
 // Policy is the relation's placement policy (for its counters).
 func (r *Relation) Policy() fsm.Policy { return r.policy }
 
+// splitTargets reports whether r's policy keeps the target of updates that
+// leave their page apart from the insert target (fsm.TargetSplitter).
+func (r *Relation) splitTargets() bool {
+	s, ok := r.policy.(fsm.TargetSplitter)
+	return ok && s.SplitTargets()
+}
+
 // FSM is the relation's free space map.
 func (r *Relation) FSM() *fsm.Map { return r.fsm }
 
@@ -173,8 +180,12 @@ type InsertState struct {
 }
 
 type relTarget struct {
-	rel   buffer.RelFileNode
-	blk   uint32 // target block + 1; 0 = none (keeps the zero value valid)
+	rel buffer.RelFileNode
+	blk uint32 // target block + 1; 0 = none (keeps the zero value valid)
+	// upd is the target of updates that leave their page + 1 (0 = none),
+	// kept apart from blk for a policy that splits the two
+	// (fsm.TargetSplitter).
+	upd   uint32
 	stamp uint64
 	owner *Relation // the Relation the target was set through
 	inval uint64    // owner.inval when it was set
@@ -215,21 +226,32 @@ func (st *InsertState) SetIgnoreTarget(ignore bool) { st.ignoreTarget = ignore }
 
 // target returns the remembered target block for r, or InvalidBlock, and
 // whether r was invalidated (InvalidateTargets, or reopened) since the
-// target was set.
-func (st *InsertState) target(r *Relation) (blk uint32, invalidated bool) {
+// target was set. upd asks for the target of updates that leave their
+// page, which is the insert target unless r's policy splits them
+// (fsm.TargetSplitter).
+func (st *InsertState) target(r *Relation, upd bool) (blk uint32, invalidated bool) {
 	if st == nil || st.ignoreTarget {
 		return page.InvalidBlock, false
 	}
 	for i := range st.targets {
-		if t := &st.targets[i]; t.blk != 0 && t.rel == r.rel {
-			return t.blk - 1, t.owner != r || t.inval != r.inval.Load()
+		if t := &st.targets[i]; t.rel == r.rel && (t.blk != 0 || t.upd != 0) {
+			b := t.blk
+			if upd && r.splitTargets() {
+				b = t.upd
+			}
+			if b == 0 {
+				return page.InvalidBlock, false
+			}
+			return b - 1, t.owner != r || t.inval != r.inval.Load()
 		}
 	}
 	return page.InvalidBlock, false
 }
 
-// setTarget remembers blk as r's target (RelationSetTargetBlock).
-func (st *InsertState) setTarget(r *Relation, blk uint32) {
+// setTarget remembers blk as r's target (RelationSetTargetBlock), or as
+// the target of its updates that leave their page (upd) when r's policy
+// keeps that apart.
+func (st *InsertState) setTarget(r *Relation, blk uint32, upd bool) {
 	if st == nil {
 		return
 	}
@@ -237,11 +259,11 @@ func (st *InsertState) setTarget(r *Relation, blk uint32) {
 	victim := 0
 	for i := range st.targets {
 		t := &st.targets[i]
-		if t.blk != 0 && t.rel == rel {
+		if t.rel == rel && (t.blk != 0 || t.upd != 0) {
 			victim = i
 			break
 		}
-		if t.blk == 0 || t.stamp < st.targets[victim].stamp {
+		if (t.blk == 0 && t.upd == 0) || t.stamp < st.targets[victim].stamp {
 			victim = i
 		}
 	}
@@ -249,7 +271,17 @@ func (st *InsertState) setTarget(r *Relation, blk uint32) {
 	for i := range st.targets {
 		stamp = max(stamp, st.targets[i].stamp)
 	}
-	st.targets[victim] = relTarget{rel: rel, blk: blk + 1, stamp: stamp + 1, owner: r, inval: r.inval.Load()}
+	t := st.targets[victim]
+	if t.rel != rel || t.owner != r {
+		t = relTarget{}
+	}
+	if upd && r.splitTargets() {
+		t.upd = blk + 1
+	} else {
+		t.blk = blk + 1
+	}
+	t.rel, t.stamp, t.owner, t.inval = rel, stamp+1, r, r.inval.Load()
+	st.targets[victim] = t
 }
 
 // relatedState is an InsertState's memory of the blocks related to one

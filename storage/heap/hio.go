@@ -27,7 +27,7 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 	if need > MaxHeapTupleSize {
 		return nil, errRowTooBig(need)
 	}
-	tblk, invalidated := st.target(r)
+	tblk, invalidated := st.target(r, other != nil)
 	req := fsm.Request{
 		Need:        need,
 		SaveFree:    r.saveFree,
@@ -88,7 +88,7 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 		}
 		if target <= free {
 			r.notePlacement(blk, p, wasNew, other != nil)
-			st.setTarget(r, blk)
+			st.setTarget(r, blk, other != nil)
 			return buf, nil
 		}
 		// Not enough space: give up the locks (and the pin, unless it is

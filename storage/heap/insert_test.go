@@ -401,7 +401,7 @@ func TestInvalidateTargets(t *testing.T) {
 			if _, err := e.rel.Vacuum(e.o.OldestXmin(), e.o, nil); err != nil {
 				t.Fatal(err)
 			}
-			if blk, inval := st.target(e.rel); blk != last || !inval {
+			if blk, inval := st.target(e.rel, false); blk != last || !inval {
 				t.Fatalf("after VACUUM: target %d invalidated %v, want %d true", blk, inval, last)
 			}
 			tid, err := e.rel.Insert(mkRow(t, 1000, "after"), e.o.Begin(), 0, &st)
@@ -411,11 +411,11 @@ func TestInvalidateTargets(t *testing.T) {
 			if (tid.Block == 0) != tc.wantBlk0 {
 				t.Fatalf("insert after VACUUM went to %s (target was %d)", tid, last)
 			}
-			if _, inval := st.target(e.rel); inval {
+			if _, inval := st.target(e.rel, false); inval {
 				t.Fatal("the insert did not remember its page afresh")
 			}
 			reopened := Open(e.pool, testRel, testDesc, Options{Policy: tc.policy})
-			if _, inval := st.target(reopened); !inval {
+			if _, inval := st.target(reopened, false); !inval {
 				t.Fatal("a reopened relation kept the session's target")
 			}
 		})

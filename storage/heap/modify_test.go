@@ -586,3 +586,76 @@ func TestUpdateJoinsRelatedRows(t *testing.T) {
 		})
 	}
 }
+
+// TestUpdateKeepsInsertTarget: an update whose new version leaves its page
+// makes that page the session's next insert target under classic, as
+// PostgreSQL's single rd_targblock does, while under locality the session
+// goes on inserting where it was (fsm.TargetSplitter) and a second moved
+// version follows the first.
+func TestUpdateKeepsInsertTarget(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		pol   fsm.Policy
+		split bool
+	}{{"classic", fsm.NewClassic(), false}, {"locality", fsm.NewLocality(), true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, 64, Options{Policy: tc.pol})
+			payload := strings.Repeat("p", 400)
+			// Pages 0 to 4 full (18 rows of 436 bytes each), page 5 the
+			// session's insert target with ten rows.
+			var st InsertState
+			x := e.o.Begin()
+			var tids []page.TID
+			for i := 0; i < 100; i++ {
+				tid, err := e.rel.Insert(mkRow(t, int32(i), payload), x, 0, &st)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tids = append(tids, tid)
+			}
+			e.o.Commit(x)
+			insertTarget := tids[len(tids)-1].Block
+			// Another session made room on page 0 that the FSM knows of.
+			d := e.o.Begin()
+			for _, tid := range tids[:10] {
+				if res, _, err := e.rel.Delete(e.snap(d, 0), tid, d, 0); err != nil || res != TMOk {
+					t.Fatal(res, err)
+				}
+			}
+			e.o.Commit(d)
+			if _, err := e.rel.Vacuum(e.o.OldestXmin(), e.o, nil); err != nil {
+				t.Fatal(err)
+			}
+			// The session grows a row of page 1 past what page 1 and its
+			// insert target have free: only page 0 can take it.
+			u := e.o.Begin()
+			var src page.TID
+			for _, tid := range tids {
+				if tid.Block == 1 {
+					src = tid
+					break
+				}
+			}
+			ntid, res, _, err := e.rel.Update(e.snap(u, 0), src, mkRow(t, 99, strings.Repeat("g", 4000)), u, 0, &st)
+			if err != nil || res != TMOk {
+				t.Fatal(res, err)
+			}
+			if ntid.Block == 1 || ntid.Block == insertTarget {
+				t.Fatalf("setup: moved version at %s (insert target %d)", ntid, insertTarget)
+			}
+			tid, err := e.rel.Insert(mkRow(t, 100, "x"), u, 1, &st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.o.Commit(u)
+			want := ntid.Block
+			if tc.split {
+				want = insertTarget
+			}
+			if tid.Block != want {
+				t.Fatalf("insert after the update went to %s, want block %d (moved version at %s)", tid, want, ntid)
+			}
+			mustCheckPages(t, e.rel)
+		})
+	}
+}
