@@ -22,6 +22,37 @@ type TableState struct {
 	Vacuums     map[string]int64 // VACUUM statements (pg_stat_user_tables.vacuum_count)
 	AutoVacuums map[string]int64 // autovacuum runs (autovacuum_count)
 	NextOrder   map[[2]int32]int32
+	// Used holds, for the tables a run inserts into (order_line, oorder,
+	// new_order), the blocks that held rows (ReadUsedBlocks; nil until
+	// read): a pre-run block outside it was empty, a page the load
+	// extended and left unused.
+	Used map[string]map[uint32]bool
+}
+
+// ReadUsedBlocks fills s.Used from the tables' ctids.
+func (s *TableState) ReadUsedBlocks(ctx context.Context, c *pgx.Conn) error {
+	s.Used = map[string]map[uint32]bool{}
+	for _, t := range []string{"bmsql_order_line", "bmsql_oorder", "bmsql_new_order"} {
+		rows, err := c.Query(ctx, "SELECT DISTINCT (ctid::text::point)[0]::int FROM "+t)
+		if err != nil {
+			return fmt.Errorf("%s blocks: %w", t, err)
+		}
+		used := map[uint32]bool{}
+		for rows.Next() {
+			var b int32
+			if err := rows.Scan(&b); err != nil {
+				rows.Close()
+				return err
+			}
+			used[uint32(b)] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("%s blocks: %w", t, err)
+		}
+		s.Used[t] = used
+	}
+	return nil
 }
 
 // ReadTableState reads the state of every bmsql_* table on c, from
@@ -86,6 +117,10 @@ type RunLayout struct {
 	// VACUUM sends them). Rows the run inserted and later deleted (a
 	// delivered new_order) are not seen.
 	Inserted, PreRun map[string]int
+	// PreRunUsed counts the PreRun rows on blocks that held rows before
+	// the run (TableState.Used; zero when it was not read): the pages
+	// VACUUM gave back, as against the empty pages a load left.
+	PreRunUsed map[string]int
 }
 
 // MeasureRunLayout reads the lines of every order, and the orders and new
@@ -96,7 +131,7 @@ func MeasureRunLayout(ctx context.Context, c *pgx.Conn, before *TableState) (*Ru
 		next, ok := before.NextOrder[[2]int32{k.W, k.D}]
 		return ok && k.O >= next
 	}
-	out := &RunLayout{Inserted: map[string]int{}, PreRun: map[string]int{}}
+	out := &RunLayout{Inserted: map[string]int{}, PreRun: map[string]int{}, PreRunUsed: map[string]int{}}
 	lines, err := OrderLineBlocks(ctx, c, nil)
 	if err != nil {
 		return nil, fmt.Errorf("order_line ctids: %w", err)
@@ -117,6 +152,9 @@ func MeasureRunLayout(ctx context.Context, c *pgx.Conn, before *TableState) (*Ru
 			out.Inserted[table]++
 			if int64(r.Block) < before.Blocks[table] {
 				out.PreRun[table]++
+				if before.Used[table][r.Block] {
+					out.PreRunUsed[table]++
+				}
 			}
 		}
 	}

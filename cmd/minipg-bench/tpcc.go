@@ -193,6 +193,9 @@ func tpccMain(cmd string, args []string) (err error) {
 			}
 			defer sc.Close(ctx)
 			before, err := tpcc.ReadTableState(ctx, sc)
+			if err == nil {
+				err = before.ReadUsedBlocks(ctx, sc)
+			}
 			if err != nil {
 				r.note("table state before the run: " + err.Error())
 			}
