@@ -431,6 +431,11 @@ func (x *execCtx) modifyRows(where sql.Expr, returning []sql.Expr,
 		}
 		x.s.ist.SetStatementBlocks(x.rel.heap, x.xid, ahead)
 		defer x.s.ist.SetStatementBlocks(x.rel.heap, x.xid, nil)
+		if uniqueLookup(src) {
+			// One row, found by a unique key: no siblings to join.
+			x.s.ist.SetStatementSingleRow(x.rel.heap, x.xid, true)
+			defer x.s.ist.SetStatementSingleRow(x.rel.heap, x.xid, false)
+		}
 	}
 
 	var n int64

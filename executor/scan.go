@@ -274,6 +274,20 @@ func (x *execCtx) openRange(p *indexPlan, prefix index.Key, reverse bool) (rowIt
 		open: func() *index.Iterator { return ix.NewIterator(lo, hi, reverse) }}, nil
 }
 
+// uniqueLookup reports whether src returns at most one row, found by
+// equality on every column of a unique index (an UPDATE by primary key).
+func uniqueLookup(src rowIter) bool {
+	if f, ok := src.(*filterIter); ok {
+		src = f.in
+	}
+	it, ok := src.(*indexScan)
+	if !ok || it.plan == nil {
+		return false
+	}
+	p := it.plan
+	return p.ri.def.Unique && len(p.eq) == len(p.ri.cols) && p.inList == nil && p.inSub == nil
+}
+
 // multiIter concatenates iterators.
 type multiIter struct {
 	its []rowIter

@@ -42,6 +42,12 @@ type Request struct {
 	// statement is about to update, and of the pages it put moved versions
 	// on. Nil for inserts; policies other than locality ignore it.
 	Related []uint32
+	// SingleRow is set, for such an UPDATE, when its statement changes
+	// one row found by a unique key (a TPC-C stock or customer update):
+	// the row has no siblings to join, and the free space its neighbours
+	// got back from pruning is what their own rows need to update in
+	// place. Related is then nil.
+	SingleRow bool
 	// UpperLogged is set, for such an UPDATE, when the old block's upper
 	// neighbour has been changed since the last checkpoint's redo point
 	// and its lower neighbour has not (a hint: pages found in the buffer

@@ -294,6 +294,9 @@ type relatedState struct {
 	// statement will update (SetStatementBlocks); it is asked only when an
 	// update has to leave its page, and then once.
 	statement func() []uint32
+	// single is set while the running statement changes one row found by
+	// a unique key (SetStatementSingleRow): its row has no siblings.
+	single bool
 }
 
 // maxRelatedBlocks bounds the related blocks an InsertState remembers.
@@ -320,7 +323,7 @@ func (st *InsertState) noteRelated(rel buffer.RelFileNode, xid, blk uint32) {
 func (st *InsertState) relatedFor(rel buffer.RelFileNode, xid uint32) *relatedState {
 	x := &st.related
 	if x.rel != rel || x.xid != xid {
-		x.rel, x.xid, x.blocks, x.statement = rel, xid, x.blocks[:0], nil
+		x.rel, x.xid, x.blocks, x.statement, x.single = rel, xid, x.blocks[:0], nil, false
 	}
 	return x
 }
@@ -371,4 +374,20 @@ func (st *InsertState) SetStatementBlocks(r *Relation, xid uint32, blocks func()
 		return
 	}
 	st.relatedFor(r.rel, xid).statement = blocks
+}
+
+// SetStatementSingleRow tells st, while single is set, that the statement
+// of transaction xid updating r changes one row found by a unique key
+// (fsm.Request.SingleRow). The caller clears it when the statement ends.
+func (st *InsertState) SetStatementSingleRow(r *Relation, xid uint32, single bool) {
+	if st == nil {
+		return
+	}
+	st.relatedFor(r.rel, xid).single = single
+}
+
+// singleRow reports whether the running statement of xid on rel changes
+// one row (SetStatementSingleRow).
+func (st *InsertState) singleRow(rel buffer.RelFileNode, xid uint32) bool {
+	return st != nil && st.related.rel == rel && st.related.xid == xid && st.related.single
 }

@@ -40,7 +40,10 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 	}
 	if other != nil {
 		req.OldBlock = other.Block()
-		req.Related = st.relatedBlocks(r.rel, xid)
+		req.SingleRow = st.singleRow(r.rel, xid)
+		if !req.SingleRow {
+			req.Related = st.relatedBlocks(r.rel, xid)
+		}
 		if blk := other.Block(); blk > 0 {
 			req.UpperLogged = r.loggedSinceRedo(blk+1) && !r.loggedSinceRedo(blk-1)
 		}

@@ -533,11 +533,16 @@ func TestUpdateJoinsRelatedRows(t *testing.T) {
 		name   string
 		policy fsm.Policy
 		hint   bool
+		single bool   // each update is a single-row statement
 		want   uint32 // the block every moved version lands on
 	}{
-		{"locality with the statement's blocks", fsm.NewLocality(), true, 2},
-		{"locality, neighbours only", fsm.NewLocality(), false, 0},
-		{"classic", fsm.NewClassic(), true, 4},
+		{"locality with the statement's blocks", fsm.NewLocality(), true, false, 2},
+		{"locality, neighbours only", fsm.NewLocality(), false, false, 0},
+		// A row with no siblings leaves the neighbours' reserve alone,
+		// and the page the session inserts into: its moved versions
+		// gather on a new page, the session's update target.
+		{"locality, single-row statements", fsm.NewLocality(), false, true, 5},
+		{"classic", fsm.NewClassic(), true, false, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, 64, Options{FillFactor: 80, Policy: tc.policy})
@@ -569,6 +574,7 @@ func TestUpdateJoinsRelatedRows(t *testing.T) {
 				st.SetStatementBlocks(e.rel, u, func() []uint32 { return []uint32{1, 2} })
 			}
 			moved := map[uint32]int{}
+			st.SetStatementSingleRow(e.rel, u, tc.single)
 			for i, tid := range on1 {
 				ntid, res, _, err := e.rel.Update(e.snap(u, 0), tid, mkRow(t, int32(i), strings.Repeat("u", 200)), u, 0, &st)
 				if err != nil || res != TMOk {
