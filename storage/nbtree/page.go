@@ -38,10 +38,10 @@ const (
 
 func special(p page.Page) []byte { return p[page.Special(p):] }
 
-func btPrev(p page.Page) uint32   { return binary.LittleEndian.Uint32(special(p)) }
-func btNext(p page.Page) uint32   { return binary.LittleEndian.Uint32(special(p)[4:]) }
-func btLevel(p page.Page) uint32  { return binary.LittleEndian.Uint32(special(p)[8:]) }
-func btFlags(p page.Page) uint16  { return binary.LittleEndian.Uint16(special(p)[12:]) }
+func btPrev(p page.Page) uint32      { return binary.LittleEndian.Uint32(special(p)) }
+func btNext(p page.Page) uint32      { return binary.LittleEndian.Uint32(special(p)[4:]) }
+func btLevel(p page.Page) uint32     { return binary.LittleEndian.Uint32(special(p)[8:]) }
+func btFlags(p page.Page) uint16     { return binary.LittleEndian.Uint16(special(p)[12:]) }
 func setPrev(p page.Page, v uint32)  { binary.LittleEndian.PutUint32(special(p), v) }
 func setNext(p page.Page, v uint32)  { binary.LittleEndian.PutUint32(special(p)[4:], v) }
 func setLevel(p page.Page, v uint32) { binary.LittleEndian.PutUint32(special(p)[8:], v) }
@@ -243,7 +243,7 @@ func putMeta(p page.Page, m meta) {
 	binary.LittleEndian.PutUint32(d[12:], m.level)
 	binary.LittleEndian.PutUint32(d[16:], m.root)
 	binary.LittleEndian.PutUint32(d[20:], m.level)
-	d[40] = 1 // btm_allequalimage: entries are compared as bytes
+	d[40] = 1                                                       // btm_allequalimage: entries are compared as bytes
 	binary.LittleEndian.PutUint16(p[12:], uint16(metaOff+metaSize)) // pd_lower
 }
 
