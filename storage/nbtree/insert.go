@@ -255,8 +255,18 @@ func (ix *Index) split(b *buffer.Buffer, stack []stackItem, item []byte, off uin
 	ix.xlog(info, main, bufs...)
 	rblk := rb.Block()
 	releaseAll(rb, sib, child)
+	if testHookBeforeParent != nil && testHookBeforeParent() {
+		relBuf(b, true)
+		return errTestStop
+	}
 	return ix.insertParent(b, rblk, pivotKey(pl.leftHK), wasRoot, stack)
 }
+
+// testHookBeforeParent, set by tests, stops a split before the insertion
+// into the parent when it returns true (a crash between the two records).
+var testHookBeforeParent func() bool
+
+var errTestStop = pgerr.New(pgerr.InternalError, "nbtree: stopped by a test")
 
 // insertParent adds the downlink to rblk, the new right half of the
 // exclusively locked page left, to the parent level (_bt_insert_parent),
