@@ -17,6 +17,7 @@ import (
 type CheckStats struct {
 	Levels  int // tree height (1 for a lone root leaf)
 	Pages   int // pages reached from the root
+	Leaves  int // leaf pages among them
 	Entries int // leaf entries
 	// IncompleteSplits counts pages whose right sibling has no downlink
 	// yet (allowed: the next insertion that reaches them adds it).
@@ -98,6 +99,7 @@ func (ix *Index) Check() (CheckStats, error) {
 				st.IncompleteSplits++
 			}
 			if level == 0 {
+				st.Leaves++
 				st.Entries += len(items)
 			} else {
 				for i, it := range items {
