@@ -63,10 +63,10 @@ func (ix *Index) Check() (CheckStats, error) {
 	// downs: the downlinks of the level above, in order, each with the
 	// lower bound of its key space (nil: minus infinity).
 	type down struct {
-		blk   uint32
-		bound []byte
+		blk, parent uint32
+		bound       []byte
 	}
-	downs := []down{{blk: m.root}}
+	downs := []down{{blk: m.root, parent: metaBlock}}
 	level := m.level
 	for {
 		st.Levels++
@@ -75,6 +75,13 @@ func (ix *Index) Check() (CheckStats, error) {
 		di := 0
 		blk := downs[0].blk
 		for blk != pNone {
+			if blk >= nblocks {
+				from := downs[0].parent
+				if prev != nil {
+					from = prev.blk
+				}
+				return st, errCorrupt(rel, from, "link to block %d beyond the end of the index (%d blocks)", blk, nblocks)
+			}
 			b, err := ix.getBuf(blk, false)
 			if err != nil {
 				return st, err
@@ -89,11 +96,13 @@ func (ix *Index) Check() (CheckStats, error) {
 			// The page's downlink from the level above.
 			if di < len(downs) && downs[di].blk == blk {
 				if di > 0 && !bytes.Equal(downs[di].bound, info.lowHK) {
-					return st, errCorrupt(rel, blk, "downlink separator %x differs from the page's lower bound %x", downs[di].bound, info.lowHK)
+					return st, errCorrupt(rel, downs[di].parent, "separator %x of the downlink to block %d differs from that page's lower bound %x",
+						downs[di].bound, blk, info.lowHK)
 				}
 				di++
 			} else if prev == nil || prev.flags&flagIncompleteSplit == 0 {
-				return st, errCorrupt(rel, blk, "page has no downlink and its left sibling no incomplete split")
+				return st, errCorrupt(rel, blk, "page has no downlink and its left sibling no incomplete split (a downlink of block %d skips it?)",
+					downs[min(di, len(downs)-1)].parent)
 			}
 			if info.flags&flagIncompleteSplit != 0 {
 				st.IncompleteSplits++
@@ -107,7 +116,7 @@ func (ix *Index) Check() (CheckStats, error) {
 					if i == 0 {
 						bound = info.lowHK
 					}
-					next = append(next, down{blk: downlink(it), bound: bound})
+					next = append(next, down{blk: downlink(it), parent: blk, bound: bound})
 				}
 			}
 			prev = &info
@@ -120,7 +129,7 @@ func (ix *Index) Check() (CheckStats, error) {
 			}
 		}
 		if di != len(downs) {
-			return st, errCorrupt(rel, downs[di].blk, "downlink to a page not on level %d's right-link chain (or out of order)", level)
+			return st, errCorrupt(rel, downs[di].parent, "downlink to block %d, not on level %d's right-link chain (or out of order)", downs[di].blk, level)
 		}
 		if level == 0 {
 			return st, nil
