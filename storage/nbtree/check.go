@@ -8,6 +8,7 @@ package nbtree
 
 import (
 	"bytes"
+	"fmt"
 
 	"minipg/storage/buffer"
 	"minipg/storage/page"
@@ -218,4 +219,39 @@ func (ix *Index) checkPage(p page.Page, blk, level uint32, m meta, prev *pageInf
 		last = key
 	}
 	return info, items, nil
+}
+
+// checkPageOrder checks one page alone (invariants builds, after every
+// change): a btree page with its items strictly ascending and below its
+// high key.
+func checkPageOrder(p page.Page) error {
+	if err := page.Verify(p); err != nil {
+		return err
+	}
+	if !hasSpecial(p) {
+		return fmt.Errorf("not a btree page")
+	}
+	if btFlags(p)&flagMeta != 0 {
+		return nil
+	}
+	leaf := isLeaf(p)
+	hk := highKey(p)
+	var last []byte
+	for off := firstData(p); off <= page.MaxOffset(p); off++ {
+		k := itemKey(p, leaf, off)
+		if k == nil {
+			return fmt.Errorf("item %d has no storage", off)
+		}
+		if !leaf && off == firstData(p) {
+			continue // minus infinity
+		}
+		if last != nil && bytes.Compare(k, last) <= 0 {
+			return fmt.Errorf("item %d is not above item %d", off, off-1)
+		}
+		if hk != nil && bytes.Compare(k, hk) >= 0 {
+			return fmt.Errorf("item %d is not below the high key", off)
+		}
+		last = k
+	}
+	return nil
 }

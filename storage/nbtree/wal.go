@@ -103,6 +103,11 @@ type regBuf struct {
 func (ix *Index) xlog(info uint8, main []byte, bufs ...regBuf) {
 	for _, r := range bufs {
 		r.buf.MarkDirty()
+		if invariants {
+			if err := checkPageOrder(r.buf.Page()); err != nil {
+				panic(fmt.Sprintf("nbtree: record %#x left block %d of index %d inconsistent: %v", info, r.buf.Block(), ix.rel, err))
+			}
+		}
 	}
 	if ix.wal == nil {
 		return
