@@ -10,6 +10,7 @@ import (
 	"minipg/pgerr"
 	"minipg/storage/buffer"
 	"minipg/storage/heap"
+	"minipg/storage/nbtree"
 	"minipg/storage/wal"
 )
 
@@ -121,7 +122,8 @@ func (r *recovery) xactRedo(rec *wal.DecodedRecord) error {
 
 // Recover replays the WAL into pool if the cluster was not shut down
 // cleanly, registering the redo functions of the heap (RmgrHeap,
-// RmgrHeap2), relation storage (RmgrStorage) and transactions (RmgrXact),
+// RmgrHeap2), btree indexes (RmgrBtree), full-page images (RmgrXLOG),
+// relation storage (RmgrStorage) and transactions (RmgrXact),
 // and rebuilds m's commit status: a commit record marks its xid committed,
 // every other xid seen in the WAL is aborted, and the next xid moves past
 // all of them and past the one the last checkpoint kept. It then attaches
@@ -136,6 +138,7 @@ func (x *XactLog) Recover(m *Manager, pool *buffer.Pool, logger *slog.Logger) (R
 	l.RegisterRedo(wal.RmgrHeap, r.noting(h))
 	l.RegisterRedo(wal.RmgrHeap2, r.noting(h2))
 	l.RegisterRedo(wal.RmgrStorage, wal.StorageRedo(pool))
+	nbtree.RegisterRedo(l, pool) // RmgrBtree, and RmgrXLOG's full-page images
 	l.RegisterRedo(wal.RmgrXact, r.xactRedo)
 	if next, ok := checkpointNextXid(l.LastCheckpoint().Extra); ok {
 		m.AdvanceNextXid(next)

@@ -21,6 +21,7 @@ const (
 	RmgrStorage RmgrID = 2  // create, truncate, drop relation files
 	RmgrHeap2   RmgrID = 9  // prune, vacuum, multi-insert
 	RmgrHeap    RmgrID = 10 // insert, update, delete, lock
+	RmgrBtree   RmgrID = 11 // btree indexes (storage/nbtree)
 	// MaxRmgrID bounds the registry.
 	MaxRmgrID = 255
 )
@@ -30,6 +31,7 @@ const (
 	InfoCheckpointShutdown uint8 = 0x00 // XLOG_CHECKPOINT_SHUTDOWN
 	InfoCheckpointOnline   uint8 = 0x10 // XLOG_CHECKPOINT_ONLINE
 	InfoNoop               uint8 = 0x20 // XLOG_NOOP
+	InfoFPI                uint8 = 0xB0 // XLOG_FPI: full-page images of new pages (log_newpage)
 )
 
 // Record layout constants (see the package comment for the drawing).

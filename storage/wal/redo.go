@@ -16,7 +16,9 @@ import (
 type RedoFunc func(rec *DecodedRecord) error
 
 // RegisterRedo sets the redo function of a resource manager. Call it before
-// Recover. RmgrXLOG is handled by this package.
+// Recover. RmgrXLOG's checkpoint records need none; its full-page-image
+// records (InfoFPI) are replayed by the function registered for RmgrXLOG,
+// which is XLOGRedo(pool).
 func (l *Log) RegisterRedo(rmgr RmgrID, fn RedoFunc) {
 	l.redoFuncs[rmgr] = fn
 }
@@ -63,7 +65,7 @@ func (l *Log) Recover() (RecoveryStats, error) {
 				st.FPI++
 			}
 		}
-		if rec.Rmgr == RmgrXLOG {
+		if rec.Rmgr == RmgrXLOG && rec.Info != InfoFPI {
 			continue
 		}
 		fn := l.redoFuncs[rec.Rmgr]

@@ -162,6 +162,8 @@ var recordNames = struct {
 			return "CHECKPOINT_ONLINE"
 		case InfoNoop:
 			return "NOOP"
+		case InfoFPI:
+			return "FPI"
 		}
 		return ""
 	}},

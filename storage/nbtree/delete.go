@@ -1,0 +1,100 @@
+package nbtree
+
+// Deletion of leaf entries: one entry (Delete), and VACUUM's bulk delete
+// (DeleteTIDs, btbulkdelete/btvacuumscan).
+
+import (
+	"bytes"
+
+	"minipg/storage/buffer"
+	"minipg/storage/page"
+)
+
+// Delete removes entry and reports whether it was present.
+func (ix *Index) Delete(entry []byte) (bool, error) {
+	if err := ix.checkEntry(entry); err != nil {
+		return false, err
+	}
+	b, _, err := ix.descend(searchKey{key: entry}, true)
+	if err != nil {
+		return false, err
+	}
+	defer relBuf(b, true)
+	p := b.Page()
+	off := leafSearch(p, entry, false)
+	if off > page.MaxOffset(p) || !bytes.Equal(page.Item(p, off), entry) {
+		return false, nil
+	}
+	ix.deleteItems(b, []uint16{off}, xlDelete)
+	return true, nil
+}
+
+// deleteItems removes the items at offs (ascending) from the exclusively
+// locked leaf b and logs it with info (DELETE or VACUUM).
+func (ix *Index) deleteItems(b *buffer.Buffer, offs []uint16, info uint8) {
+	applyDelete(b.Page(), offs)
+	ix.xlog(info, nil, regBuf{buf: b, data: appendOffsets(nil, offs)})
+}
+
+// applyDelete removes the items at offs (ascending, valid) from p
+// (PageIndexMultiDelete's effect: the rest keep their order).
+func applyDelete(p page.Page, offs []uint16) {
+	n := page.MaxOffset(p)
+	items := make([][]byte, 0, int(n)-len(offs))
+	j := 0
+	for off := page.FirstOffset; off <= n; off++ {
+		if j < len(offs) && offs[j] == off {
+			j++
+			continue
+		}
+		items = append(items, page.Item(p, off))
+	}
+	rebuildPage(p, items)
+}
+
+// DeleteTIDs removes every entry whose heap TID is in tids (VACUUM's dead
+// tuples) and returns how many it removed (btbulkdelete). It reads the
+// index's pages in physical order (btvacuumscan), each leaf under its
+// exclusive lock, and rereads the relation's size as it goes: a page split
+// meanwhile moves entries only to a new page at the end of the relation
+// (pages are not reused yet), which the scan still reaches, so no entry is
+// missed. The caller makes sure no scan will return the removed TIDs'
+// entries to a reader that could take a reused line pointer for them
+// (PostgreSQL's cleanup lock; minipg's readers copy TIDs out and check the
+// heap tuple's key and visibility).
+func (ix *Index) DeleteTIDs(tids map[page.TID]struct{}) (int, error) {
+	removed := 0
+	for blk := metaBlock + 1; ; blk++ {
+		n, err := ix.pool.NBlocks(ix.rel, buffer.MainFork)
+		if err != nil {
+			return removed, err
+		}
+		if blk >= n {
+			return removed, nil
+		}
+		b, err := ix.pool.ReadBuffer(ix.rel, buffer.MainFork, blk)
+		if err != nil {
+			return removed, err
+		}
+		b.Lock()
+		p := b.Page()
+		if hasSpecial(p) && isLeaf(p) && !isIgnored(p) {
+			var offs []uint16
+			for off := firstData(p); off <= page.MaxOffset(p); off++ {
+				e := page.Item(p, off)
+				if len(e) <= tidLen {
+					continue
+				}
+				if _, ok := tids[entryTID(e)]; ok {
+					offs = append(offs, off)
+				}
+			}
+			if len(offs) > 0 {
+				ix.deleteItems(b, offs, xlVacuum)
+				removed += len(offs)
+			}
+		}
+		b.Unlock()
+		b.Release()
+	}
+}

@@ -1,0 +1,163 @@
+// Package nbtree is minipg's on-disk B-tree index, after PostgreSQL's
+// nbtree (src/backend/access/nbtree/README): Lehman & Yao's tree with high
+// keys and right links, so that readers never block on a page split, kept
+// in 8 KiB pages of the index's own relation file, read and written through
+// the shared buffer pool (storage/buffer; its pages are evicted like heap
+// pages) and WAL-logged as the Btree resource manager (storage/wal), with
+// full-page images on the first change after a checkpoint and redo at
+// recovery. Nothing is rebuilt at start-up.
+//
+// # What an entry is
+//
+// An entry is one byte string: the index key's order-preserving encoding
+// (types.AppendKey per column, as package index's encoded indexes store
+// it) followed by the heap TID in 6 bytes, block then offset, big-endian
+// (AppendTID). Key encodings are self-delimiting, so the byte order of two
+// entries is their order by key, then TID, and every entry is distinct:
+// the tree's keys are unique at every level, which makes PostgreSQL 12's
+// "heap TID as the last key column" come for free. A key (or a prefix of
+// the index's columns) encoded alone sorts before every entry that starts
+// with it; Lookup and the iterators' bounds work on such prefixes.
+//
+// # On-disk structure
+//
+// Block 0 is the metapage (BTMetaPageData: magic, version, root block,
+// root level; see page.go); every other block is a tree page:
+//
+//	+----------------+---------------------------------------------+
+//	| PageHeaderData | linp1 (high key) linp2 linp3 ... linpN      |
+//	+----------------+---------------------------------------------+
+//	|       ^ pd_lower                                             |
+//	|                     v pd_upper                               |
+//	+---------------------+----------------------------------------+
+//	|                     | itemN ... item3 item2 item1 (high key) |
+//	+---------------------+-----------------+----------------------+
+//	|            ... items                  | BTPageOpaqueData (16)|
+//	+---------------------------------------+----------------------+
+//	                                        ^ pd_special = 8176
+//
+//	BTPageOpaqueData: btpo_prev u32 | btpo_next u32 | btpo_level u32 | btpo_flags u16 | btpo_cycleid u16
+//	btpo_flags: LEAF 0x01, ROOT 0x02, DELETED 0x04, META 0x08, HALF_DEAD 0x10, INCOMPLETE_SPLIT 0x80
+//
+// Level 0 is the leaves; the root is the only page of the top level. On a
+// page that is not rightmost on its level (btpo_next != 0) line pointer 1
+// is the high key: every item on the page is below it and every item on
+// the right sibling at or above it. Leaf items are entries as they are.
+// Items of internal pages and high keys are pivot tuples:
+//
+//	0          4
+//	+----------+-------------------------------------------+
+//	| downlink | separator (a prefix of some entry, possibly |
+//	| u32 LE   | cut inside the TID: suffix truncation)      |
+//	+----------+-------------------------------------------+
+//
+// The first item of an internal page has an empty separator and stands
+// for minus infinity; item i's child holds the keys from its separator up
+// to (not including) item i+1's (or the page's high key). A leaf split
+// pushes up the shortest prefix of the right half's first entry that is
+// above the left half's last one.
+//
+// # Operations
+//
+//   - Insert descends from the root (share-locking one page at a time,
+//     moving right past a high key that is not above the entry), takes the
+//     leaf exclusively, and adds the entry. A full page splits: a new page
+//     from the end of the relation takes the upper part (half of the bytes,
+//     or all but fillfactor when an ascending insert fills the rightmost
+//     page), the old right sibling's left link moves to it, and one record
+//     logs the three pages; the left page is marked INCOMPLETE_SPLIT until
+//     the downlink reaches the parent, which may split in turn, up to a new
+//     root (the metapage is updated in the NEWROOT record).
+//   - InsertUnique does the unique check under the exclusive lock of the
+//     first leaf the key can be on (_bt_check_unique): it collects the
+//     TIDs of the other entries with the same key, across right siblings,
+//     and asks the caller's UniqueCheck; concurrent inserters of the key
+//     queue on that lock.
+//   - Delete removes one entry (DELETE record); DeleteTIDs is VACUUM's bulk
+//     delete: every leaf in physical order, removing the entries whose TIDs
+//     it is given (VACUUM record).
+//   - NewIterator scans a range forwards or backwards, one leaf at a time;
+//     Lookup is a scan of one key prefix; Len counts entries (tests).
+//   - A Builder builds a new index bottom-up from sorted entries (nbtsort):
+//     leaves filled to fillfactor (90 by default), internal pages to 70,
+//     each page written once through the buffer pool and logged as an XLOG
+//     FPI record, the metapage last.
+//   - Check verifies the whole structure (amcheck's bt_index_check plus
+//     the parent/child checks) and names the block of the first problem.
+//
+// # Locking
+//
+// Buffer content locks only; no lock of the index's own. Pin before lock,
+// as everywhere. Rules, as in PostgreSQL:
+//   - Readers hold one page lock at a time (share): descending, they unlock
+//     a page before locking the child; moving right they unlock before they
+//     lock the sibling. A scan copies a leaf's entries in range and unlocks
+//     it, remembering the right link it saw (forwards) or the page itself
+//     (backwards: it then re-reads the page's current left link and moves
+//     right from there to the page whose right link is the one it left).
+//     Items never move left across a page boundary, so no entry is returned
+//     twice; entries inserted after a page was read may be missed.
+//   - Writers lock pages left to right within a level and bottom-up across
+//     levels, never the other way: a split holds the page that splits, then
+//     locks the new page and the old right sibling; it keeps the left page
+//     locked while it locks the parent (which may split: the left child,
+//     the parent, its new sibling and its old right sibling are then held
+//     at once) and releases it once the downlink is in. InsertUnique holds
+//     the first leaf of the key while it moves right to the page the entry
+//     goes on. A new root locks the metapage after the old root. So an
+//     index holds up to four buffer locks at once, more than the heap's two,
+//     but never together with a heap buffer lock, except that a UniqueCheck
+//     may read heap pages under the leaf's lock (one index lock, then heap
+//     locks; no heap code ever waits for an index lock).
+//   - Relation extension for a split calls buffer.Pool.Extend without the
+//     extension lock (Extend is safe without it; nothing else extends the
+//     index).
+//
+// # Recovery
+//
+// Each split is one record for its level, then one for the insertion into
+// the parent (or NEWROOT), as in PostgreSQL; a crash between them leaves a
+// page without downlink, which readers reach through the right link of its
+// left sibling (marked INCOMPLETE_SPLIT). The next insertion that lands
+// on the flagged leaf, or that needs the flagged page as a parent, inserts
+// the missing downlink first (_bt_finish_split). Parents are found by key,
+// not by matching downlinks: separators are unique, so the key alone says
+// where a downlink goes, even next to a downlink that is missing. Redo
+// (redo.go) replays records through wal.ReadBufferForRedo and the same page
+// functions the changes used, so a recovered page equals the original byte
+// for byte (tested).
+//
+// # How the executor will use it (a later stage)
+//
+// Each index gets a relfilenode of its own (catalog), created by CREATE
+// INDEX / PRIMARY KEY through a Builder fed with the heap's entries sorted
+// (spilling to disk past maintenance_work_mem), and opened with Open at
+// start-up instead of rebuilding an index.Index from the heap. The
+// executor's calls map one to one: index.Index.Insert(key, tid) becomes
+// Insert(AppendTID(enc(key), tid)); the unique check of insertIndexEntries
+// becomes InsertUnique with a UniqueCheck that runs heap.FetchHotMatch and
+// SatisfiesDirty on each conflicting TID (returning false on a live
+// duplicate, to raise 23505, and an error carrying the xid to wait for on
+// an in-progress one, after which the executor calls InsertUnique again),
+// which replaces the executor's per-key mutexes; Delete(entry) drops an
+// entry found dead; VACUUM calls DeleteTIDs before the heap's line pointers
+// are reused; index scans use NewIterator with the bounds encoded as today
+// (Bound holds the encoding instead of the datums) and Lookup. DROP INDEX
+// and DROP TABLE drop the relation (wal.LogDrop, buffer.Pool.DropRel);
+// pg_relation_size and the buffer and WAL counters then count the index
+// like any relation, and recovery (txn.XactLog.Recover) already replays its
+// records.
+//
+// # Open questions
+//
+//   - No page deletion yet: empty pages stay in the tree (PostgreSQL
+//     unlinks them in two WAL-logged steps, half-dead then deleted, and
+//     recycles them). The flags and the readers' skipping of deleted and
+//     half-dead pages are in place. Without recycling, a split's new page is
+//     always past every existing one, which is what lets DeleteTIDs scan in
+//     physical order without btpo_cycleid; recycling will need cycle ids.
+//   - No fast root, no deduplication (posting lists), no LP_DEAD hints
+//     (kill_prior_tuple): an entry found dead is removed by Delete.
+//   - A scan reads the metapage on every descent (PostgreSQL caches it in
+//     the relcache).
+package nbtree

@@ -1,0 +1,150 @@
+package nbtree
+
+// Page splits: choosing the split point (_bt_findsplitloc, simplified) and
+// the page rewrites shared by the split itself and its redo, so that both
+// produce the same bytes.
+
+import (
+	"bytes"
+
+	"minipg/storage/page"
+)
+
+// splitPlan is a split decided by planSplit.
+type splitPlan struct {
+	firstRightOff uint16 // original offset of the first original item going right
+	newItemOff    uint16
+	onLeft        bool     // the new item goes to the left half
+	leftHK        []byte   // the left half's new high key (pivot tuple)
+	rightItems    [][]byte // the right half's items, high key first if any
+}
+
+// planSplit decides how p (full) splits when newitem is added at offset
+// off. It returns ok=false when no split point gives two halves that fit
+// (entries too large for the page capacity).
+func (ix *Index) planSplit(p page.Page, newitem []byte, off uint16) (splitPlan, bool) {
+	leaf := isLeaf(p)
+	first := firstData(p)
+	orig := pageItems(p, first)
+	newIdx := int(off - first)
+	items := make([][]byte, 0, len(orig)+1)
+	items = append(items, orig[:newIdx]...)
+	items = append(items, newitem)
+	items = append(items, orig[newIdx:]...)
+	n := len(items)
+	if n < 2 {
+		return splitPlan{}, false
+	}
+	// prefix[i] = space of items[:i].
+	prefix := make([]int, n+1)
+	for i, it := range items {
+		prefix[i+1] = prefix[i] + itemSize(len(it))
+	}
+	oldHK := 0
+	if !isRightmost(p) {
+		oldHK = itemSize(len(page.Item(p, page.FirstOffset)))
+	}
+	sizes := func(k int) (left, right int) {
+		// The left high key is at most a pivot header plus firstright.
+		hk := pivotHeader + len(items[k])
+		if !leaf {
+			hk = len(items[k])
+		}
+		left = prefix[k] + itemSize(hk)
+		right = prefix[n] - prefix[k] + oldHK
+		if !leaf {
+			// The right half's first item loses its separator.
+			right += itemSize(pivotHeader) - itemSize(len(items[k]))
+		}
+		return left, right
+	}
+	ff := nonLeafFillFactor
+	if leaf {
+		ff = ix.fillFactor
+	}
+	ascending := isRightmost(p) && newIdx == n-1
+	best, bestScore := -1, 0
+	for k := 1; k < n; k++ {
+		l, r := sizes(k)
+		if l > ix.capacity || r > ix.capacity {
+			continue
+		}
+		var score int
+		if ascending {
+			// Keep the left half fillfactor full: the rightmost page of
+			// an index filled in key order gets the new entries.
+			score = l - ix.capacity*ff/100
+			if score < 0 {
+				score = -score
+			}
+		} else {
+			score = l - r
+			if score < 0 {
+				score = -score
+			}
+		}
+		if best < 0 || score < bestScore {
+			best, bestScore = k, score
+		}
+	}
+	if best < 0 {
+		return splitPlan{}, false
+	}
+	k := best
+	pl := splitPlan{newItemOff: off, onLeft: newIdx < k}
+	if pl.onLeft {
+		pl.firstRightOff = first + uint16(k) - 1
+	} else {
+		pl.firstRightOff = first + uint16(k)
+	}
+	if leaf {
+		pl.leftHK = makePivot(page.InvalidBlock, separator(items[k-1], items[k]))
+	} else {
+		pl.leftHK = makePivot(page.InvalidBlock, bytes.Clone(pivotKey(items[k])))
+	}
+	if !isRightmost(p) {
+		pl.rightItems = append(pl.rightItems, bytes.Clone(page.Item(p, page.FirstOffset)))
+	}
+	for i := k; i < n; i++ {
+		it := items[i]
+		if i == k && !leaf {
+			it = makePivot(downlink(it), nil) // minus infinity
+		}
+		pl.rightItems = append(pl.rightItems, it)
+	}
+	return pl, true
+}
+
+// buildLeft rewrites p, the page that splits, as the left half: its new
+// high key, the data items below firstRightOff, and the new item if it goes
+// left; the right link points at rightBlk, INCOMPLETE_SPLIT is set (the
+// right half has no downlink yet) and BTP_ROOT cleared.
+func buildLeft(p page.Page, newitem []byte, newItemOff, firstRightOff uint16, onLeft bool, leftHK []byte, rightBlk uint32) {
+	first := firstData(p)
+	items := [][]byte{leftHK}
+	for off := first; off < firstRightOff; off++ {
+		if onLeft && off == newItemOff {
+			items = append(items, newitem)
+		}
+		items = append(items, page.Item(p, off))
+	}
+	if onLeft && newItemOff == firstRightOff {
+		items = append(items, newitem)
+	}
+	flags := btFlags(p)&^flagRoot | flagIncompleteSplit
+	rebuildPage(p, items)
+	setNext(p, rightBlk)
+	setFlags(p, flags)
+}
+
+// buildPage formats p with items (high key first, if any) and the given
+// special area.
+func buildPage(p page.Page, items [][]byte, level uint32, flags uint16, prev, next uint32) bool {
+	initPage(p, level, flags, prev, next)
+	for _, it := range items {
+		if page.AddItem(p, it, page.InvalidOffset, false, false) == page.InvalidOffset {
+			return false
+		}
+	}
+	return true
+}
