@@ -29,9 +29,12 @@ type Catalog interface {
 // error positions), the parameter types found so far, and the clause being
 // bound (its scope and whether aggregates are allowed).
 type binder struct {
-	cat    Catalog
-	query  string
-	params []types.OID
+	// cteAliases maps the aliases inlineCTEs gave references to a CTE
+	// with a column list (WITH x(a, b) AS ...) to that CTE, for its errors.
+	cteAliases map[*pg_query.Alias]*pg_query.CommonTableExpr
+	cat        Catalog
+	query      string
+	params     []types.OID
 	// paramSeen: the $n (0-based) the statement uses; a parameter it does
 	// not use and the client did not type is 42P18.
 	paramSeen map[int]bool
@@ -233,6 +236,9 @@ func fixParams(st Stmt, params []types.OID) {
 }
 
 func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
+	if err := b.inlineCTEs(n); err != nil {
+		return nil, nil, err
+	}
 	switch {
 	case n.GetSelectStmt() != nil:
 		s, err := b.selectStmt(n.GetSelectStmt())

@@ -75,9 +75,6 @@ func (b *binder) returning(t *catalog.Table, list []*pg_query.Node) ([]Expr, []R
 // VALUES, VALUES lists or a SELECT), each value assigned to its column's
 // type, then RETURNING.
 func (b *binder) insertStmt(s *pg_query.InsertStmt) (*Insert, error) {
-	if s.WithClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH queries are not supported")
-	}
 	if s.OnConflictClause != nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "INSERT ... ON CONFLICT is not supported")
 	}
@@ -235,9 +232,6 @@ func (b *binder) targetTable(rv *pg_query.RangeVar) (*catalog.Table, error) {
 }
 
 func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
-	if s.WithClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH queries are not supported")
-	}
 	if len(s.FromClause) > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "UPDATE ... FROM is not supported")
 	}
@@ -303,9 +297,6 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 }
 
 func (b *binder) deleteStmt(s *pg_query.DeleteStmt) (*Delete, error) {
-	if s.WithClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH queries are not supported")
-	}
 	if len(s.UsingClause) > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DELETE ... USING is not supported")
 	}

@@ -75,6 +75,10 @@ func (fb *fromBuilder) aliasCols(cols []scopeCol, alias *pg_query.Alias) error {
 		return nil
 	}
 	if len(alias.Colnames) > len(cols) {
+		if cte := fb.b.cteAliases[alias]; cte != nil {
+			return fb.b.errAt(cte.Location, pgerr.Code("42P10"), "WITH query \"%s\" has %d columns available but %d columns specified",
+				cte.Ctename, len(cols), len(alias.Colnames))
+		}
 		return pgerr.New(pgerr.Code("42P10"), "table \"%s\" has %d columns available but %d columns specified", alias.Aliasname, len(cols), len(alias.Colnames))
 	}
 	for i, cn := range alias.Colnames {

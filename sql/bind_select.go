@@ -185,9 +185,6 @@ func selectUnsupported(s *pg_query.SelectStmt) error {
 	if s.Op != pg_query.SetOperation_SETOP_NONE && s.Op != pg_query.SetOperation_SET_OPERATION_UNDEFINED {
 		return pgerr.New(pgerr.FeatureNotSupported, "UNION, INTERSECT and EXCEPT are not supported")
 	}
-	if s.WithClause != nil {
-		return pgerr.New(pgerr.FeatureNotSupported, "WITH queries are not supported")
-	}
 	if len(s.ValuesLists) > 0 {
 		return pgerr.New(pgerr.FeatureNotSupported, "VALUES lists outside INSERT are not supported")
 	}

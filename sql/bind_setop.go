@@ -18,9 +18,6 @@ func (b *binder) setOp(s *pg_query.SelectStmt) (*Select, error) {
 	if s.Op != pg_query.SetOperation_SETOP_UNION {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "INTERSECT and EXCEPT are not supported")
 	}
-	if s.WithClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH queries are not supported")
-	}
 	if len(s.LockingClause) > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE is not allowed with UNION/INTERSECT/EXCEPT")
 	}

@@ -1,0 +1,132 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"minipg/pgerr"
+)
+
+// WITH queries (common table expressions), non-recursive ones. Each
+// reference to a CTE in a FROM list becomes the CTE's query as a subquery
+// in FROM, before binding, as PostgreSQL 12 and later inline a CTE that is
+// referenced once and has no side effects. A CTE referenced twice is run
+// twice; PostgreSQL materializes it and runs it once. The results are the
+// same for queries without volatile functions (both runs see the
+// statement's snapshot); a CTE calling random() or nextval() gives
+// different values at each reference, where PostgreSQL gives one.
+// Not supported: WITH RECURSIVE, and INSERT, UPDATE or DELETE inside
+// WITH (0A000).
+
+// inlineCTEs rewrites every WITH clause in the statement n.
+func (b *binder) inlineCTEs(n *pg_query.Node) error {
+	return b.inlineIn(n.ProtoReflect(), nil)
+}
+
+// cteEnv maps the CTE names visible at a point of the tree to their
+// definitions, innermost last.
+type cteEnv []*pg_query.CommonTableExpr
+
+func (env cteEnv) lookup(name string) *pg_query.CommonTableExpr {
+	for i := len(env) - 1; i >= 0; i-- {
+		if env[i].Ctename == name {
+			return env[i]
+		}
+	}
+	return nil
+}
+
+// inlineIn walks m: a WITH clause found on the way is taken off its
+// statement and its CTEs are visible below it; a FROM item naming a
+// visible CTE is replaced.
+func (b *binder) inlineIn(m protoreflect.Message, env cteEnv) error {
+	if w := withClauseOf(m.Interface()); w != nil && *w != nil {
+		with := *w
+		if with.Recursive {
+			return pgerr.New(pgerr.FeatureNotSupported, "WITH RECURSIVE is not supported")
+		}
+		env = append(cteEnv(nil), env...)
+		for i, c := range with.Ctes {
+			cte := c.GetCommonTableExpr()
+			if cte == nil {
+				return pgerr.New(pgerr.FeatureNotSupported, "this WITH query is not supported")
+			}
+			if cte.Ctequery.GetSelectStmt() == nil {
+				return pgerr.New(pgerr.FeatureNotSupported, "data-modifying statements in WITH are not supported")
+			}
+			if cte.SearchClause != nil || cte.CycleClause != nil {
+				return pgerr.New(pgerr.FeatureNotSupported, "SEARCH and CYCLE clauses are not supported")
+			}
+			for _, prev := range with.Ctes[:i] {
+				if prev.GetCommonTableExpr().Ctename == cte.Ctename {
+					return b.errAt(cte.Location, pgerr.DuplicateAlias, "WITH query name %q specified more than once", cte.Ctename)
+				}
+			}
+			// A CTE sees the ones before it.
+			if err := b.inlineIn(cte.Ctequery.ProtoReflect(), env); err != nil {
+				return err
+			}
+			env = append(env, cte)
+		}
+		*w = nil
+	}
+	var err error
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsList() && fd.Message() != nil:
+			l := v.List()
+			for i := 0; i < l.Len() && err == nil; i++ {
+				err = b.inlineNode(l.Get(i).Message(), env)
+			}
+		case fd.Message() != nil && !fd.IsMap():
+			err = b.inlineNode(v.Message(), env)
+		}
+		return err == nil
+	})
+	return err
+}
+
+// inlineNode replaces m, when it is a Node holding a reference to a
+// visible CTE, by the CTE's query as a subquery in FROM, and walks it.
+func (b *binder) inlineNode(m protoreflect.Message, env cteEnv) error {
+	if n, ok := m.Interface().(*pg_query.Node); ok && len(env) > 0 {
+		if rv := n.GetRangeVar(); rv != nil && rv.Schemaname == "" && rv.Catalogname == "" {
+			if cte := env.lookup(rv.Relname); cte != nil {
+				alias := rv.Alias
+				if alias == nil {
+					alias = &pg_query.Alias{Aliasname: rv.Relname}
+				}
+				if len(alias.Colnames) == 0 && len(cte.Aliascolnames) > 0 {
+					alias = &pg_query.Alias{Aliasname: alias.Aliasname, Colnames: cte.Aliascolnames}
+					if b.cteAliases == nil {
+						b.cteAliases = map[*pg_query.Alias]*pg_query.CommonTableExpr{}
+					}
+					b.cteAliases[alias] = cte
+				}
+				// The CTE's query is already inlined (its own references
+				// replaced); each reference gets a copy.
+				q := proto.Clone(cte.Ctequery).(*pg_query.Node)
+				n.Node = &pg_query.Node_RangeSubselect{RangeSubselect: &pg_query.RangeSubselect{Subquery: q, Alias: alias}}
+				return nil
+			}
+		}
+	}
+	return b.inlineIn(m, env)
+}
+
+// withClauseOf returns the WITH clause field of a statement that can have
+// one, or nil.
+func withClauseOf(m proto.Message) **pg_query.WithClause {
+	switch s := m.(type) {
+	case *pg_query.SelectStmt:
+		return &s.WithClause
+	case *pg_query.InsertStmt:
+		return &s.WithClause
+	case *pg_query.UpdateStmt:
+		return &s.WithClause
+	case *pg_query.DeleteStmt:
+		return &s.WithClause
+	}
+	return nil
+}
