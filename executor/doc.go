@@ -92,7 +92,9 @@
 // for an integer column), a value of the outer row in a join, or an outer
 // reference of a correlated subquery; col IN (list) and col IN (SELECT ...)
 // give one lookup per value; otherwise the table is scanned. The WHERE clause
-// is always re-evaluated on the fetched rows. An ORDER BY on the index
+// is re-evaluated on the fetched rows, except the equalities the index range
+// applies exactly (col = value of the column's own integer or text type:
+// exactEq), which PostgreSQL does not recheck either. An ORDER BY on the index
 // columns after the equality prefix (all ASC NULLS LAST, or all DESC NULLS
 // FIRST read backward) is served by the index order without a sort. A
 // query whose only output is one min(col) or max(col) over one table, with

@@ -6,6 +6,8 @@ package executor
 // range already yields the ORDER BY order.
 
 import (
+	"slices"
+
 	"minipg/sql"
 	"minipg/types"
 )
@@ -48,6 +50,7 @@ type colBound struct {
 	col  int
 	op   string // = < <= > >= in
 	val  sql.Expr
+	src  sql.Expr     // the conjunct
 	list []sql.Expr   // op "in"
 	sub  *sql.SubPlan // op "in" from IN (SELECT ...): its values, not list
 }
@@ -106,7 +109,7 @@ func indexable(conj []sql.Expr, types_ []types.T) []colBound {
 			continue
 		}
 		_ = l
-		out = append(out, colBound{col: col.Idx, op: op, val: r})
+		out = append(out, colBound{col: col.Idx, op: op, val: r, src: c})
 	}
 	return out
 }
@@ -125,6 +128,21 @@ type indexPlan struct {
 	lo, hi sql.Expr     // range on the next column (nil: open)
 	loIncl bool
 	hiIncl bool
+	// exact are the conjuncts col = value of eq that the index range
+	// applies exactly (see exactEq): every row it yields satisfies them.
+	exact []sql.Expr
+}
+
+// exactEq reports whether an index range for col = val, col of type ct,
+// yields exactly the rows for which the comparison is true, so that a scan
+// need not evaluate it again, as PostgreSQL does not recheck btree quals:
+// val has col's own type, and equality of that type is equality of the
+// stored values (integers, and text and varchar, which compare bytewise).
+// Each entry names the root of a HOT chain whose members share the indexed
+// columns, so the version a fetch returns has the entry's key.
+func exactEq(ct types.T, val sql.Expr) bool {
+	vt := val.Type().OID
+	return ct.OID == vt && (intKind(vt) || strKind(vt))
 }
 
 // chooseIndex picks the index matching the most leading columns.
@@ -146,6 +164,9 @@ func chooseIndex(r *relation, where sql.Expr) *indexPlan {
 			for _, b := range bounds {
 				if b.col == c && b.op == "=" {
 					eq = b.val
+					if exactEq(r.types[c], b.val) {
+						p.exact = append(p.exact, b.src)
+					}
 					break
 				}
 			}
@@ -239,6 +260,7 @@ func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey) (it rowIter,
 			return nil, false, err
 		}
 		in, sorted = it, ok
+		where = residual(where, p.exact)
 	} else {
 		x.countSeqScan()
 		in = &seqScan{x: x, sc: x.rel.heap.NewScan(x.snap), dec: x.scanDecoder()}
@@ -250,6 +272,23 @@ func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey) (it rowIter,
 		return in, sorted, nil
 	}
 	return &filterIter{in: in, ev: x.ev, pred: where}, sorted, nil
+}
+
+// residual is where without the conjuncts in done (nil when none is left).
+func residual(where sql.Expr, done []sql.Expr) sql.Expr {
+	if len(done) == 0 {
+		return where
+	}
+	var rest []sql.Expr
+	for _, c := range conjuncts(where, nil) {
+		if !slices.Contains(done, c) {
+			rest = append(rest, c)
+		}
+	}
+	if len(rest) == 0 {
+		return nil
+	}
+	return sql.AndAll(rest)
 }
 
 // indexOrder reports whether scanning p forward (or backward) yields rows
