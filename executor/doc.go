@@ -78,9 +78,11 @@
 // UPDATE decodes only the columns the statement reads (tuples are deformed
 // up to the last of them; the others stay NULL in the scan row) and hands
 // out one row slice over and over, since filter, aggregate and projection
-// keep values, never the scan row. Index builds likewise decode only the
-// key columns. INSERT/UPDATE/DELETE run to completion on the first
-// Run and buffer their RETURNING rows. Every statement takes a shared
+// keep values, never the scan row; the projection at the top of the
+// pipeline reuses its output row too, since Run's emit encodes each row
+// before asking for the next. Index builds likewise decode only the key
+// columns. INSERT/UPDATE/DELETE run to completion on the first Run and
+// buffer their RETURNING rows. Every statement takes a shared
 // relation lock (txn.Manager.LockRelation) for its duration; DROP TABLE and
 // CREATE INDEX take it exclusively.
 //
