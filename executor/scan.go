@@ -316,6 +316,7 @@ func (x *execCtx) scanDecoder() *decoder {
 	if x.needOwner == x {
 		d.need, d.reuse = x.need, x.reuseRows
 	}
+	d.ints = &x.s.ints
 	return d
 }
 
