@@ -228,14 +228,64 @@ var onSeqScan func(table string)
 // source returns the rows of x.rel that satisfy where (an index range when
 // one applies, else a sequential scan), filtered by where.
 func (x *execCtx) source(where sql.Expr) (rowIter, error) {
-	it, _, err := x.orderedSource(where, nil)
+	it, _, err := x.orderedSource(where, nil, false)
 	return it, err
+}
+
+// stmtSource is source for the WHERE clause of a statement, whose access
+// path the session's plan cache keeps (see planCache).
+func (x *execCtx) stmtSource(where sql.Expr) (rowIter, error) {
+	it, _, err := x.orderedSource(where, nil, true)
+	return it, err
+}
+
+// planCache keeps chooseIndex's answers for the WHERE clauses of a
+// session's statements, as PostgreSQL keeps a prepared statement's plan: a
+// bound statement runs the same tree every time, and DDL that changes a
+// table's indexes installs a new relation (replaceRel), which a cached
+// answer is checked against. A statement bound again (after DDL, or each
+// simple query) has a new tree; the cache forgets everything when full.
+type planCache struct {
+	m map[sql.Expr]cachedPlan
+}
+
+type cachedPlan struct {
+	r    *relation
+	plan *indexPlan // nil: no index applies
+}
+
+// maxCachedPlans bounds a session's plan cache.
+const maxCachedPlans = 256
+
+// choose returns chooseIndex(r, where), from the cache when it can. The
+// plan is shared: its users must not modify it.
+func (c *planCache) choose(r *relation, where sql.Expr) *indexPlan {
+	if cp, ok := c.m[where]; ok && cp.r == r {
+		return cp.plan
+	}
+	p := chooseIndex(r, where)
+	if c.m == nil || len(c.m) >= maxCachedPlans {
+		c.m = make(map[sql.Expr]cachedPlan)
+	}
+	c.m[where] = cachedPlan{r: r, plan: p}
+	return p
+}
+
+// indexPlanFor is chooseIndex for x.rel, through the session's plan cache
+// when where is a statement's (the same tree each time it runs).
+func (x *execCtx) indexPlanFor(where sql.Expr, stmt bool) *indexPlan {
+	if !stmt || where == nil {
+		return chooseIndex(x.rel, where)
+	}
+	return x.s.plans.choose(x.rel, where)
 }
 
 // orderedSource is source that also tries to return rows in the order of
 // sort (keys over the scan row's columns); sorted reports success, in which
 // case the caller need not sort.
-func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey) (it rowIter, sorted bool, err error) {
+//
+// stmt says where is a statement's WHERE clause (see indexPlanFor).
+func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey, stmt bool) (it rowIter, sorted bool, err error) {
 	var in rowIter
 	if v := x.rel.virtual; v != nil {
 		rows, err := v.Rows(x.s.e)
@@ -253,7 +303,7 @@ func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey) (it rowIter,
 			return nil, false, err
 		}
 		in = &tidScan{x: x, tid: v}
-	} else if p := chooseIndex(x.rel, where); p != nil {
+	} else if p := x.indexPlanFor(where, stmt); p != nil {
 		reverse, ok := indexOrder(p, sort)
 		it, err := x.openIndexScan(p, reverse)
 		if err != nil {
@@ -369,7 +419,7 @@ func (x *execCtx) minMaxSource(st *sql.Select) (rowIter, bool, error) {
 	}
 	desc := agg.Name == "max"
 	sort := []sql.SortKey{{Idx: col.Idx, Desc: desc, NullsFirst: desc, T: col.T}}
-	p := chooseIndex(x.rel, st.Where)
+	p := x.indexPlanFor(st.Where, true)
 	if p == nil || !orderServed(p, sort) {
 		p = nil
 		for _, ri := range x.rel.indexes {

@@ -63,7 +63,7 @@ func (x *execCtx) buildSelect(st *sql.Select) (rowIter, error) {
 		}
 		var mm bool
 		if it, mm, err = x.minMaxSource(st); err == nil && !mm {
-			it, sorted, err = x.orderedSource(st.Where, scanSort)
+			it, sorted, err = x.orderedSource(st.Where, scanSort, true)
 		}
 		x.need, x.reuseRows, x.needOwner = nil, false, nil
 		if err != nil {

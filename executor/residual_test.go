@@ -100,3 +100,52 @@ func TestReusedOutputRow(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanCache checks that a cached index plan is reused for the same
+// WHERE clause and relation, and chosen again once DDL has installed a new
+// relation with other indexes.
+func TestPlanCache(t *testing.T) {
+	e := openTestEngine(t, "")
+	defer e.Close()
+	s := e.NewSession(nil)
+	mustExec(t, s, "CREATE TABLE pc (a int, b int)")
+	p, err := s.Prepare("SELECT b FROM pc WHERE a = $1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	where := p.bound.Stmt.(*sql.Select).Where
+	oid := p.bound.Stmt.(*sql.Select).Table.OID
+	var c planCache
+	r1, _ := e.rel(oid)
+	if c.choose(r1, where) != nil {
+		t.Fatal("an index plan without an index")
+	}
+	mustExec(t, s, "CREATE INDEX pc_a ON pc (a)")
+	r2, _ := e.rel(oid)
+	p2 := c.choose(r2, where)
+	if p2 == nil || p2.ri.def.Name != "pc_a" {
+		t.Fatalf("after CREATE INDEX: plan %v", p2)
+	}
+	if c.choose(r2, where) != p2 {
+		t.Error("the cached plan was not reused")
+	}
+	for i := 0; i < 2*maxCachedPlans; i++ {
+		q, err := s.Prepare(fmt.Sprintf("SELECT b FROM pc WHERE a = %d", i), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.choose(r2, q.bound.Stmt.(*sql.Select).Where)
+		if len(c.m) > maxCachedPlans {
+			t.Fatalf("%d plans cached", len(c.m))
+		}
+	}
+	// Through SQL: the prepared statement finds the index it did not have.
+	mustExec(t, s, "INSERT INTO pc SELECT i, i * 10 FROM generate_series(1, 50) i")
+	mustExec(t, s, "DROP INDEX pc_a")
+	rows, _ := mustExec(t, s, "SELECT b FROM pc WHERE a = 7")
+	mustExec(t, s, "CREATE INDEX pc_a2 ON pc (a)")
+	rows2, _ := mustExec(t, s, "SELECT b FROM pc WHERE a = 7")
+	if fmt.Sprint(rows) != "[[70]]" || fmt.Sprint(rows2) != "[[70]]" {
+		t.Errorf("got %v and %v", rows, rows2)
+	}
+}
