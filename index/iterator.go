@@ -41,7 +41,11 @@ func (ix *Index) NewIterator(lo, hi Bound, reverse bool) *Iterator {
 			it.loK = ix.encode(lo.Key)
 		}
 		if hi.Key != nil {
-			it.hiK = ix.encode(hi.Key)
+			if lo.Key != nil && len(lo.Key) == len(hi.Key) && len(lo.Key) > 0 && &lo.Key[0] == &hi.Key[0] {
+				it.hiK = it.loK // one key bounds an equality range on both sides
+			} else {
+				it.hiK = ix.encode(hi.Key)
+			}
 		}
 	}
 	return it
