@@ -411,7 +411,7 @@ func (x *execCtx) lockRow(row []types.Datum, where sql.Expr) ([]types.Datum, boo
 func (x *execCtx) modifyRows(where sql.Expr, returning []sql.Expr,
 	apply func(old []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error),
 	finish func(row []types.Datum) ([]types.Datum, error), update bool) (int64, error) {
-	src, err := x.source(where)
+	src, err := x.stmtSource(where)
 	if err != nil {
 		return 0, err
 	}

@@ -78,9 +78,11 @@
 // UPDATE decodes only the columns the statement reads (tuples are deformed
 // up to the last of them; the others stay NULL in the scan row) and hands
 // out one row slice over and over, since filter, aggregate and projection
-// keep values, never the scan row. Index builds likewise decode only the
-// key columns. INSERT/UPDATE/DELETE run to completion on the first
-// Run and buffer their RETURNING rows. Every statement takes a shared
+// keep values, never the scan row; the projection at the top of the
+// pipeline reuses its output row too, since Run's emit encodes each row
+// before asking for the next. Index builds likewise decode only the key
+// columns. INSERT/UPDATE/DELETE run to completion on the first Run and
+// buffer their RETURNING rows. Every statement takes a shared
 // relation lock (txn.Manager.LockRelation) for its duration; DROP TABLE and
 // CREATE INDEX take it exclusively.
 //
@@ -92,7 +94,9 @@
 // for an integer column), a value of the outer row in a join, or an outer
 // reference of a correlated subquery; col IN (list) and col IN (SELECT ...)
 // give one lookup per value; otherwise the table is scanned. The WHERE clause
-// is always re-evaluated on the fetched rows. An ORDER BY on the index
+// is re-evaluated on the fetched rows, except the equalities the index range
+// applies exactly (col = value of the column's own integer or text type:
+// exactEq), which PostgreSQL does not recheck either. An ORDER BY on the index
 // columns after the equality prefix (all ASC NULLS LAST, or all DESC NULLS
 // FIRST read backward) is served by the index order without a sort. A
 // query whose only output is one min(col) or max(col) over one table, with

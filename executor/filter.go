@@ -41,6 +41,10 @@ type projectIter struct {
 	in      rowIter
 	ev      *evalCtx
 	targets []sql.Expr
+	// reuse: Next returns the same row slice each time (its consumer
+	// keeps no row past the next call; see reuseOutputRow).
+	reuse bool
+	out   []types.Datum
 }
 
 func (it *projectIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
@@ -48,7 +52,15 @@ func (it *projectIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	out := make([]types.Datum, len(it.targets))
+	var out []types.Datum
+	if it.reuse {
+		if it.out == nil {
+			it.out = make([]types.Datum, len(it.targets))
+		}
+		out = it.out
+	} else {
+		out = make([]types.Datum, len(it.targets))
+	}
 	for i, t := range it.targets {
 		if out[i], err = it.ev.eval(t, row); err != nil {
 			return nil, false, err

@@ -6,6 +6,8 @@ package executor
 // range already yields the ORDER BY order.
 
 import (
+	"slices"
+
 	"minipg/sql"
 	"minipg/types"
 )
@@ -48,6 +50,7 @@ type colBound struct {
 	col  int
 	op   string // = < <= > >= in
 	val  sql.Expr
+	src  sql.Expr     // the conjunct
 	list []sql.Expr   // op "in"
 	sub  *sql.SubPlan // op "in" from IN (SELECT ...): its values, not list
 }
@@ -106,7 +109,7 @@ func indexable(conj []sql.Expr, types_ []types.T) []colBound {
 			continue
 		}
 		_ = l
-		out = append(out, colBound{col: col.Idx, op: op, val: r})
+		out = append(out, colBound{col: col.Idx, op: op, val: r, src: c})
 	}
 	return out
 }
@@ -125,6 +128,21 @@ type indexPlan struct {
 	lo, hi sql.Expr     // range on the next column (nil: open)
 	loIncl bool
 	hiIncl bool
+	// exact are the conjuncts col = value of eq that the index range
+	// applies exactly (see exactEq): every row it yields satisfies them.
+	exact []sql.Expr
+}
+
+// exactEq reports whether an index range for col = val, col of type ct,
+// yields exactly the rows for which the comparison is true, so that a scan
+// need not evaluate it again, as PostgreSQL does not recheck btree quals:
+// val has col's own type, and equality of that type is equality of the
+// stored values (integers, and text and varchar, which compare bytewise).
+// Each entry names the root of a HOT chain whose members share the indexed
+// columns, so the version a fetch returns has the entry's key.
+func exactEq(ct types.T, val sql.Expr) bool {
+	vt := val.Type().OID
+	return ct.OID == vt && (intKind(vt) || strKind(vt))
 }
 
 // chooseIndex picks the index matching the most leading columns.
@@ -146,6 +164,9 @@ func chooseIndex(r *relation, where sql.Expr) *indexPlan {
 			for _, b := range bounds {
 				if b.col == c && b.op == "=" {
 					eq = b.val
+					if exactEq(r.types[c], b.val) {
+						p.exact = append(p.exact, b.src)
+					}
 					break
 				}
 			}
@@ -207,14 +228,64 @@ var onSeqScan func(table string)
 // source returns the rows of x.rel that satisfy where (an index range when
 // one applies, else a sequential scan), filtered by where.
 func (x *execCtx) source(where sql.Expr) (rowIter, error) {
-	it, _, err := x.orderedSource(where, nil)
+	it, _, err := x.orderedSource(where, nil, false)
 	return it, err
+}
+
+// stmtSource is source for the WHERE clause of a statement, whose access
+// path the session's plan cache keeps (see planCache).
+func (x *execCtx) stmtSource(where sql.Expr) (rowIter, error) {
+	it, _, err := x.orderedSource(where, nil, true)
+	return it, err
+}
+
+// planCache keeps chooseIndex's answers for the WHERE clauses of a
+// session's statements, as PostgreSQL keeps a prepared statement's plan: a
+// bound statement runs the same tree every time, and DDL that changes a
+// table's indexes installs a new relation (replaceRel), which a cached
+// answer is checked against. A statement bound again (after DDL, or each
+// simple query) has a new tree; the cache forgets everything when full.
+type planCache struct {
+	m map[sql.Expr]cachedPlan
+}
+
+type cachedPlan struct {
+	r    *relation
+	plan *indexPlan // nil: no index applies
+}
+
+// maxCachedPlans bounds a session's plan cache.
+const maxCachedPlans = 256
+
+// choose returns chooseIndex(r, where), from the cache when it can. The
+// plan is shared: its users must not modify it.
+func (c *planCache) choose(r *relation, where sql.Expr) *indexPlan {
+	if cp, ok := c.m[where]; ok && cp.r == r {
+		return cp.plan
+	}
+	p := chooseIndex(r, where)
+	if c.m == nil || len(c.m) >= maxCachedPlans {
+		c.m = make(map[sql.Expr]cachedPlan)
+	}
+	c.m[where] = cachedPlan{r: r, plan: p}
+	return p
+}
+
+// indexPlanFor is chooseIndex for x.rel, through the session's plan cache
+// when where is a statement's (the same tree each time it runs).
+func (x *execCtx) indexPlanFor(where sql.Expr, stmt bool) *indexPlan {
+	if !stmt || where == nil {
+		return chooseIndex(x.rel, where)
+	}
+	return x.s.plans.choose(x.rel, where)
 }
 
 // orderedSource is source that also tries to return rows in the order of
 // sort (keys over the scan row's columns); sorted reports success, in which
 // case the caller need not sort.
-func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey) (it rowIter, sorted bool, err error) {
+//
+// stmt says where is a statement's WHERE clause (see indexPlanFor).
+func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey, stmt bool) (it rowIter, sorted bool, err error) {
 	var in rowIter
 	if v := x.rel.virtual; v != nil {
 		rows, err := v.Rows(x.s.e)
@@ -232,13 +303,14 @@ func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey) (it rowIter,
 			return nil, false, err
 		}
 		in = &tidScan{x: x, tid: v}
-	} else if p := chooseIndex(x.rel, where); p != nil {
+	} else if p := x.indexPlanFor(where, stmt); p != nil {
 		reverse, ok := indexOrder(p, sort)
 		it, err := x.openIndexScan(p, reverse)
 		if err != nil {
 			return nil, false, err
 		}
 		in, sorted = it, ok
+		where = residual(where, p.exact)
 	} else {
 		x.countSeqScan()
 		in = &seqScan{x: x, sc: x.rel.heap.NewScan(x.snap), dec: x.scanDecoder()}
@@ -250,6 +322,23 @@ func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey) (it rowIter,
 		return in, sorted, nil
 	}
 	return &filterIter{in: in, ev: x.ev, pred: where}, sorted, nil
+}
+
+// residual is where without the conjuncts in done (nil when none is left).
+func residual(where sql.Expr, done []sql.Expr) sql.Expr {
+	if len(done) == 0 {
+		return where
+	}
+	var rest []sql.Expr
+	for _, c := range conjuncts(where, nil) {
+		if !slices.Contains(done, c) {
+			rest = append(rest, c)
+		}
+	}
+	if len(rest) == 0 {
+		return nil
+	}
+	return sql.AndAll(rest)
 }
 
 // indexOrder reports whether scanning p forward (or backward) yields rows
@@ -330,7 +419,7 @@ func (x *execCtx) minMaxSource(st *sql.Select) (rowIter, bool, error) {
 	}
 	desc := agg.Name == "max"
 	sort := []sql.SortKey{{Idx: col.Idx, Desc: desc, NullsFirst: desc, T: col.T}}
-	p := chooseIndex(x.rel, st.Where)
+	p := x.indexPlanFor(st.Where, true)
 	if p == nil || !orderServed(p, sort) {
 		p = nil
 		for _, ri := range x.rel.indexes {

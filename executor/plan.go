@@ -28,6 +28,7 @@ func (pt *Portal) startSelect(ctx context.Context, st *sql.Select) error {
 	if err != nil {
 		return err
 	}
+	reuseOutputRow(it)
 	pt.rows = it
 	pt.tagFn = func(n int64) string { return "SELECT " + itoa(n) }
 	return nil
@@ -62,7 +63,7 @@ func (x *execCtx) buildSelect(st *sql.Select) (rowIter, error) {
 		}
 		var mm bool
 		if it, mm, err = x.minMaxSource(st); err == nil && !mm {
-			it, sorted, err = x.orderedSource(st.Where, scanSort)
+			it, sorted, err = x.orderedSource(st.Where, scanSort, true)
 		}
 		x.need, x.reuseRows, x.needOwner = nil, false, nil
 		if err != nil {
@@ -121,6 +122,26 @@ func (x *execCtx) buildSelect(st *sql.Select) (rowIter, error) {
 		it = &trimIter{in: it, n: st.NVisible}
 	}
 	return it, nil
+}
+
+// reuseOutputRow lets the projection at the top of a statement's pipeline
+// (under LIMIT and trim, which pass rows on) hand out one row slice over and
+// over: Portal.Run's emit and COPY TO encode each row before asking for the
+// next. Inside a pipeline, sort, DISTINCT and subqueries keep rows.
+func reuseOutputRow(it rowIter) {
+	for {
+		switch x := it.(type) {
+		case *limitIter:
+			it = x.in
+		case *trimIter:
+			it = x.in
+		case *projectIter:
+			x.reuse = true
+			return
+		default:
+			return
+		}
+	}
 }
 
 // subSelect builds the pipeline of a subquery, opening its table.

@@ -33,7 +33,9 @@ func (it *sliceIter) Close() {}
 
 // Run executes up to maxRows rows (0 = all) calling emit per row. done=false
 // means the portal is suspended (PortalSuspended) and Run may be called
-// again. tag is the CommandComplete tag once done.
+// again. tag is the CommandComplete tag once done. The row passed to emit
+// is valid until emit returns: the next row may reuse the slice (copy it to
+// keep it; its values are immutable and may be kept).
 func (pt *Portal) Run(ctx context.Context, maxRows int, emit func(row []types.Datum) error) (tag string, done bool, err error) {
 	s := pt.s
 	defer func() {

@@ -1,6 +1,8 @@
 package executor
 
 import (
+	"encoding/binary"
+
 	"minipg/storage/heap"
 	"minipg/storage/page"
 	"minipg/types"
@@ -17,11 +19,17 @@ type decoder struct {
 	// keeps no row past the next call; see execCtx.reuseRows).
 	reuse bool
 	row   []types.Datum
+
+	// texts counts the text columns decode reads (-1: not yet known);
+	// with two or more, they share one string per tuple.
+	texts int
+	// ints, when set, boxes integer values (see intBoxes).
+	ints *intBoxes
 }
 
 func newDecoder(r *relation) *decoder {
 	n := len(r.types)
-	return &decoder{r: r, vals: make([][]byte, n), nulls: make([]bool, n)}
+	return &decoder{r: r, vals: make([][]byte, n), nulls: make([]bool, n), texts: -1}
 }
 
 func (d *decoder) decode(tup []byte, tid page.TID) ([]types.Datum, error) {
@@ -46,11 +54,42 @@ func (d *decoder) decode(tup []byte, tid page.TID) ([]types.Datum, error) {
 	} else {
 		row = make([]types.Datum, len(d.r.types)+1)
 	}
+	if d.texts < 0 {
+		d.texts = 0
+		for i, t := range d.r.types[:n] {
+			if isTextType(t) && (d.need == nil || d.need[i]) {
+				d.texts++
+			}
+		}
+	}
+	// shared holds the tuple from the first text value on, when several
+	// text values are read: each becomes a substring of it.
+	var shared string
+	sharedOff := -1
 	for i, t := range d.r.types[:n] {
 		if d.nulls[i] || (d.need != nil && !d.need[i]) {
 			continue
 		}
-		v, err := types.DecodeDisk(t, d.vals[i])
+		b := d.vals[i]
+		switch {
+		case d.texts >= 2 && isTextType(t):
+			if off := offsetIn(tup, b); off >= 0 {
+				if sharedOff < 0 {
+					sharedOff, shared = off, string(tup[off:])
+				}
+				if off >= sharedOff {
+					row[i] = shared[off-sharedOff : off-sharedOff+len(b)]
+					continue
+				}
+			}
+		case d.ints != nil && len(b) == 4 && t.OID == types.Int4:
+			row[i] = d.ints.box(int64(int32(binary.LittleEndian.Uint32(b))))
+			continue
+		case d.ints != nil && len(b) == 8 && t.OID == types.Int8:
+			row[i] = d.ints.box(int64(binary.LittleEndian.Uint64(b)))
+			continue
+		}
+		v, err := types.DecodeDisk(t, b)
 		if err != nil {
 			return nil, err
 		}

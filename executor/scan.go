@@ -58,6 +58,7 @@ type indexScan struct {
 	// fetch keeps the last heap block pinned between entries; released
 	// when the range ends and at Close.
 	fetch *heap.IndexFetcher
+	tup   []byte // the last tuple fetched (see Next)
 	// plan and reverse are what the scan runs (EXPLAIN).
 	plan    *indexPlan
 	reverse bool
@@ -134,13 +135,16 @@ func (it *indexScan) Next(ctx context.Context) ([]types.Datum, bool, error) {
 		if it.fetch == nil {
 			it.fetch = it.x.rel.heap.NewIndexFetcher()
 		}
-		vtid, tup, ok, err := it.fetch.Fetch(it.x.snap, tid)
+		// The decoded row copies what it keeps out of the tuple, so
+		// each fetch reuses the previous one's buffer.
+		vtid, tup, ok, err := it.fetch.FetchInto(it.x.snap, tid, it.tup)
 		if err != nil {
 			return nil, false, err
 		}
 		if !ok {
 			continue
 		}
+		it.tup = tup
 		it.read++
 		row, err := it.dec.decode(tup, vtid)
 		return row, err == nil, err
@@ -326,6 +330,7 @@ func (x *execCtx) scanDecoder() *decoder {
 	if x.needOwner == x {
 		d.need, d.reuse = x.need, x.reuseRows
 	}
+	d.ints = &x.s.ints
 	return d
 }
 

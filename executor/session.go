@@ -49,6 +49,8 @@ type Session struct {
 
 	settings map[string]string
 	mem      memAccount        // the running statement's memory (memory.go)
+	ints     intBoxes          // boxed integers of scans (rowvalues.go)
+	plans    planCache         // index plans of the statements' WHERE clauses (path.go)
 	changed  map[string]string // reported settings changed since ParamStatusChanges
 	// zone caches the *time.Location of settings["timezone"].
 	zone struct {

@@ -326,9 +326,13 @@ func parseMemory(v string) (int64, error) {
 // work_mem), within lo .. hi kB, with PostgreSQL's messages.
 func parseKB(name, v string, lo, hi int64) (int64, error) {
 	n, suffix, err := splitUnit(v)
-	bad := pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v)
+	// Formed only on failure: sessionMemoryLimit parses its setting for
+	// every statement.
+	bad := func() *pgerr.Error {
+		return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v)
+	}
 	if err != nil {
-		return 0, bad
+		return 0, bad()
 	}
 	var kb int64
 	switch suffix {
@@ -343,10 +347,10 @@ func parseKB(name, v string, lo, hi int64) (int64, error) {
 	case "TB":
 		kb = n << 30
 	default:
-		return 0, bad.WithHint("Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".")
+		return 0, bad().WithHint("Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".")
 	}
 	if kb > math.MaxInt32 {
-		return 0, bad.WithHint("Value exceeds integer range.")
+		return 0, bad().WithHint("Value exceeds integer range.")
 	}
 	if kb < lo || kb > hi {
 		return 0, pgerr.New(pgerr.InvalidParameterValue, "%d kB is outside the valid range for parameter \"%s\" (%d .. %d)", kb, name, lo, hi)

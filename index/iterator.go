@@ -41,7 +41,11 @@ func (ix *Index) NewIterator(lo, hi Bound, reverse bool) *Iterator {
 			it.loK = ix.encode(lo.Key)
 		}
 		if hi.Key != nil {
-			it.hiK = ix.encode(hi.Key)
+			if lo.Key != nil && len(lo.Key) == len(hi.Key) && len(lo.Key) > 0 && &lo.Key[0] == &hi.Key[0] {
+				it.hiK = it.loK // one key bounds an equality range on both sides
+			} else {
+				it.hiK = ix.encode(hi.Key)
+			}
 		}
 	}
 	return it
@@ -105,21 +109,34 @@ func (it *Iterator) fill() {
 	it.buf, it.pos = it.buf[:0], 0
 	ix := it.ix
 	full := false
+	// As in fillEnc: only the first entry visited can be the resume
+	// point, and the bound the walk starts from is checked until one entry
+	// is inside it.
+	resume, inside := it.started, false
 	visit := func(e entry) bool {
-		if it.started && !ix.less(it.last, e) && !ix.less(e, it.last) {
-			return true // the resume point itself
+		if resume {
+			resume = false
+			if !ix.less(it.last, e) && !ix.less(e, it.last) {
+				return true // the resume point itself
+			}
 		}
 		if it.reverse {
-			if !it.belowHi(e) {
-				return true
+			if !inside {
+				if !it.belowHi(e) {
+					return true
+				}
+				inside = true
 			}
 			if !it.aboveLo(e) {
 				it.done = true
 				return false
 			}
 		} else {
-			if !it.aboveLo(e) {
-				return true
+			if !inside {
+				if !it.aboveLo(e) {
+					return true
+				}
+				inside = true
 			}
 			if !it.belowHi(e) {
 				it.done = true
@@ -173,21 +190,34 @@ func (it *Iterator) fillEnc() {
 		c := cmpPrefix(e, it.hiK)
 		return c < 0 || (c == 0 && it.hi.Inclusive)
 	}
+	// Entries are unique and come in order: only the first one visited
+	// can be the resume point, and once one entry is inside the bound the
+	// walk started from, so are the rest.
+	resume, inside := it.started, false
 	visit := func(e string) bool {
-		if it.started && e == it.elast {
-			return true // the resume point itself
+		if resume {
+			resume = false
+			if e == it.elast {
+				return true // the resume point itself
+			}
 		}
 		if it.reverse {
-			if !belowHi(e) {
-				return true
+			if !inside {
+				if !belowHi(e) {
+					return true
+				}
+				inside = true
 			}
 			if !aboveLo(e) {
 				it.done = true
 				return false
 			}
 		} else {
-			if !aboveLo(e) {
-				return true
+			if !inside {
+				if !aboveLo(e) {
+					return true
+				}
+				inside = true
 			}
 			if !belowHi(e) {
 				it.done = true

@@ -47,9 +47,11 @@ type conn struct {
 	stmts   map[string]*prepStmt // "" is the unnamed statement
 	portals map[string]*portal   // "" is the unnamed portal
 
-	ignoreTillSync bool // an extended-protocol message failed: skip to Sync
-	sentReady      bool // ReadyForQuery was the last message sent (see idleTimer)
-	unflushed      int  // approximate bytes sent since the last Flush
+	ignoreTillSync bool   // an extended-protocol message failed: skip to Sync
+	sentReady      bool   // ReadyForQuery was the last message sent (see idleTimer)
+	unflushed      int    // approximate bytes sent since the last Flush
+	wbuf           []byte // messages queued by send, written by flush
+	encodeErr      error  // a message send could not encode; reported by flush
 
 	row  rowEncoder
 	sink rowSink
@@ -256,13 +258,43 @@ func messageType(msg pgproto3.FrontendMessage) byte {
 	return b[0]
 }
 
-// send queues msg; nothing is written until flush.
-func (c *conn) send(msg pgproto3.BackendMessage) { c.be.Send(msg) }
+// maxKeptWriteBuf is the largest output buffer a connection keeps between
+// flushes; a bigger one (a row larger than flushThreshold) is dropped.
+const maxKeptWriteBuf = 256 << 10
 
-// flush writes what send queued.
+// send queues msg; nothing is written until flush. The connection encodes
+// into its own buffer rather than pgproto3.Backend's, which Flush
+// replaces by a fresh 1 kB one whenever it held more: most replies of a
+// busy connection are bigger than that, and regrowing it was a tenth of
+// the bytes allocated per statement.
+func (c *conn) send(msg pgproto3.BackendMessage) {
+	if c.encodeErr != nil {
+		return
+	}
+	b, err := msg.Encode(c.wbuf)
+	if err != nil {
+		c.encodeErr = err
+		return
+	}
+	c.wbuf = b
+}
+
+// flush writes what send queued. If a message could not be encoded, what
+// was queued is dropped and the error returned.
 func (c *conn) flush() error {
 	c.unflushed = 0
-	if err := c.be.Flush(); err != nil {
+	var err error
+	if c.encodeErr != nil {
+		err, c.encodeErr = c.encodeErr, nil
+	} else if len(c.wbuf) > 0 {
+		_, err = c.io.Write(c.wbuf)
+	}
+	if cap(c.wbuf) > maxKeptWriteBuf {
+		c.wbuf = nil
+	} else {
+		c.wbuf = c.wbuf[:0]
+	}
+	if err != nil {
 		return &ioError{err}
 	}
 	return nil

@@ -76,6 +76,11 @@ func (b *binder) noteParam(idx int) types.OID {
 // paramTypes[i] == 0 asks for inference. A query without a statement gives
 // (nil, nil).
 func Prepare(cat Catalog, query string, paramTypes []types.OID) (*Bound, error) {
+	if len(paramTypes) == 0 {
+		if t, ok := bareTxn(query); ok {
+			return &Bound{Stmt: t}, nil
+		}
+	}
 	n, err := parseOne(query)
 	if err != nil || n == nil {
 		return nil, err
@@ -98,6 +103,34 @@ func Prepare(cat Catalog, query string, paramTypes []types.OID) (*Bound, error) 
 		cols = resultCols(st, cols)
 	}
 	return &Bound{Stmt: st, ParamTypes: b.params, Columns: cols, Notices: truncationNotices(query)}, nil
+}
+
+// bareTxns are the transaction statements drivers send around every
+// transaction (pgx and pgjdbc send begin and commit as simple queries), by
+// their lower-case text. Prepare binds them without the parser, a round
+// trip through cgo that cost more than running them.
+var bareTxns = map[string]Txn{
+	"begin":             {Kind: TxnBegin, Tag: "BEGIN"},
+	"start transaction": {Kind: TxnBegin, Tag: "START TRANSACTION"},
+	"commit":            {Kind: TxnCommit, Tag: "COMMIT"},
+	"end":               {Kind: TxnCommit, Tag: "COMMIT"},
+	"rollback":          {Kind: TxnRollback, Tag: "ROLLBACK"},
+	"abort":             {Kind: TxnRollback, Tag: "ROLLBACK"},
+}
+
+// bareTxn returns the statement of query if it is one of bareTxns, with
+// any case, white space around it and one semicolon after it.
+func bareTxn(query string) (*Txn, bool) {
+	q := strings.TrimSpace(query)
+	q = strings.TrimSpace(strings.TrimSuffix(q, ";"))
+	if len(q) > len("start transaction") {
+		return nil, false
+	}
+	t, ok := bareTxns[strings.ToLower(q)]
+	if !ok {
+		return nil, false
+	}
+	return &t, true
 }
 
 // ParseExpr binds a stand-alone expression (a column DEFAULT) coerced to t.

@@ -13,16 +13,22 @@ import (
 // AccessExclusiveLock), without deadlock detection: a waiter gives up when
 // its statement's ctx is cancelled.
 type relLocks struct {
-	mu    sync.Mutex // protects locks and every relLock's fields
+	mu    sync.Mutex // protects locks, free and every relLock's fields
 	locks map[uint32]*relLock
+	// free keeps a few entries removed from locks for reuse: most
+	// statements lock a table no one else holds at that moment.
+	free []*relLock
 }
+
+// maxFreeRelLocks bounds relLocks.free.
+const maxFreeRelLocks = 16
 
 type relLock struct {
 	refs           int // holders and waiters; the entry is removed at 0
 	readers        int
 	writer         bool
 	waitingWriters int
-	changed        chan struct{}         // closed (and replaced) when the lock is released
+	changed        chan struct{}         // made by the first waiter; closed (and dropped) when the lock is released
 	yielders       map[*yielder]struct{} // shared holders that give way to a waiting writer
 }
 
@@ -42,8 +48,7 @@ func (m *Manager) LockRelation(ctx context.Context, oid uint32, exclusive bool) 
 	r.mu.Lock()
 	l := r.lockLocked(oid)
 	if l == nil {
-		l = &relLock{changed: make(chan struct{})}
-		r.locks[oid] = l
+		l = r.newLocked(oid)
 	}
 	l.refs++
 	if exclusive {
@@ -64,6 +69,9 @@ func (m *Manager) LockRelation(ctx context.Context, oid uint32, exclusive bool) 
 		}
 		if exclusive {
 			l.askYieldersLocked()
+		}
+		if l.changed == nil {
+			l.changed = make(chan struct{})
 		}
 		ch := l.changed
 		r.mu.Unlock()
@@ -126,8 +134,7 @@ func (m *Manager) TryLockRelationYielding(oid uint32, yield func()) (release fun
 		return nil, false
 	}
 	if l == nil {
-		l = &relLock{changed: make(chan struct{})}
-		r.locks[oid] = l
+		l = r.newLocked(oid)
 	}
 	l.refs++
 	l.readers++
@@ -161,8 +168,23 @@ func (l *relLock) askYieldersLocked() {
 
 // wakeLocked wakes everyone waiting on l; they recheck. Caller holds mu.
 func (l *relLock) wakeLocked() {
+	if l.changed == nil {
+		return // no one has waited since the last wake-up
+	}
 	close(l.changed)
-	l.changed = make(chan struct{})
+	l.changed = nil
+}
+
+// newLocked enters an unused lock for oid in the table. Caller holds mu.
+func (r *relLocks) newLocked(oid uint32) *relLock {
+	var l *relLock
+	if n := len(r.free); n > 0 {
+		l, r.free = r.free[n-1], r.free[:n-1]
+	} else {
+		l = &relLock{}
+	}
+	r.locks[oid] = l
+	return l
 }
 
 // releaseRefLocked drops one reference and forgets an unused lock. Caller
@@ -171,6 +193,11 @@ func (r *relLocks) releaseRefLocked(oid uint32, l *relLock) {
 	l.refs--
 	if l.refs == 0 {
 		delete(r.locks, oid)
+		// Unused: no holder, no waiter (refs counts them), no yielder.
+		if len(r.free) < maxFreeRelLocks && len(l.yielders) == 0 {
+			*l = relLock{changed: l.changed}
+			r.free = append(r.free, l)
+		}
 	}
 }
 
@@ -186,8 +213,7 @@ func (m *Manager) TryLockRelationExclusive(oid uint32) (release func(), ok bool)
 		return nil, false
 	}
 	if l == nil {
-		l = &relLock{changed: make(chan struct{})}
-		r.locks[oid] = l
+		l = r.newLocked(oid)
 	}
 	l.refs++
 	l.writer = true

@@ -195,3 +195,57 @@ func TestTryLockRelationYielding(t *testing.T) {
 	}
 	r2()
 }
+
+// TestRelationLockEntriesReused locks and unlocks relations over and over,
+// with waiters and timed-out waiters between, so that lock entries and their
+// wake-up channels are recycled: every waiter is woken, none is granted a
+// conflicting lock, and no entry is left behind.
+func TestRelationLockEntriesReused(t *testing.T) {
+	m := open(t, t.TempDir())
+	ctx := context.Background()
+	for i := 0; i < 200; i++ {
+		oid := uint32(1 + i%3)
+		r1, err := m.LockRelation(ctx, oid, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i%5 == 0 {
+			// A waiter that gives up leaves a channel no one closes.
+			cctx, cancel := context.WithTimeout(ctx, time.Millisecond)
+			if _, err := m.LockRelation(cctx, oid, true); err == nil {
+				t.Fatal("exclusive lock granted while shared held")
+			}
+			cancel()
+		}
+		got := make(chan func())
+		go func() {
+			x, err := m.LockRelation(ctx, oid, true)
+			if err != nil {
+				t.Error(err)
+			}
+			got <- x
+		}()
+		for {
+			m.rel.mu.Lock()
+			w := m.rel.locks[oid].waitingWriters
+			m.rel.mu.Unlock()
+			if w == 1 {
+				break
+			}
+			time.Sleep(50 * time.Microsecond)
+		}
+		r1()
+		select {
+		case x := <-got:
+			x()
+		case <-time.After(10 * time.Second):
+			t.Fatalf("round %d: the waiting writer was not woken", i)
+		}
+	}
+	m.rel.mu.Lock()
+	n := len(m.rel.locks)
+	m.rel.mu.Unlock()
+	if n != 0 {
+		t.Fatalf("%d unused lock entries kept", n)
+	}
+}

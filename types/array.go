@@ -34,22 +34,38 @@ var arrayOIDs = map[OID]OID{
 	Int8: 1016, Point: 1017, Bytea: 1001, Oid: 1028, Float4: 1021, Float8: 1022, Timestamp: 1115, Date: 1182, Numeric: 1231,
 }
 
-var elemOIDs = func() map[OID]OID {
-	m := map[OID]OID{}
+// The array types' OIDs lie in [firstArrayOID, firstArrayOID+len(elemOIDs));
+// elemOIDs maps them to their element types (0: not an array type). A table
+// rather than a map: IsArray is asked about every value decoded or encoded
+// (see extType).
+const firstArrayOID = 1000
+
+var elemOIDs = func() (t [1300]OID) {
 	for e, a := range arrayOIDs {
-		m[a] = e
+		t[a-firstArrayOID] = e
 	}
-	return m
+	return t
 }()
+
+// addArrayType registers array type a of elements of type e.
+func addArrayType(e, a OID) {
+	arrayOIDs[e] = a
+	elemOIDs[a-firstArrayOID] = e // out of range: a new array type needs a bigger table
+}
 
 // ArrayOID is the array type whose elements have type elem (0: none).
 func ArrayOID(elem OID) OID { return arrayOIDs[elem] }
 
 // IsArray reports whether oid is a supported array type.
-func IsArray(oid OID) bool { _, ok := elemOIDs[oid]; return ok }
+func IsArray(oid OID) bool { return ElemOID(oid) != 0 }
 
 // ElemOID is the element type of array type oid (0: not an array).
-func ElemOID(oid OID) OID { return elemOIDs[oid] }
+func ElemOID(oid OID) OID {
+	if oid < firstArrayOID || oid-firstArrayOID >= OID(len(elemOIDs)) {
+		return 0
+	}
+	return elemOIDs[oid-firstArrayOID]
+}
 
 // ElemType is the element type of array type t, with t's typmod.
 func ElemType(t T) T { return T{ElemOID(t.OID), t.Typmod} }

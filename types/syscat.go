@@ -53,8 +53,7 @@ const NameDataLen = 64
 
 func init() {
 	for e, a := range map[OID]OID{Char: 1002, Name: 1003, Oid: 1028, RegClass: 2210, RegType: 2211} {
-		arrayOIDs[e] = a
-		elemOIDs[a] = e
+		addArrayType(e, a)
 	}
 }
 

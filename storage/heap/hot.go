@@ -159,6 +159,13 @@ func (f *IndexFetcher) Release() {
 
 // Fetch is FetchHot through the fetcher's buffer.
 func (f *IndexFetcher) Fetch(snap *Snapshot, tid page.TID) (visible page.TID, tup []byte, ok bool, err error) {
+	return f.FetchInto(snap, tid, nil)
+}
+
+// FetchInto is Fetch copying the visible member into dst[:0] (grown as
+// needed) instead of a fresh slice, so that a scan decoding one row at a
+// time can pass back the tuple it has finished with and allocate nothing.
+func (f *IndexFetcher) FetchInto(snap *Snapshot, tid page.TID, dst []byte) (visible page.TID, tup []byte, ok bool, err error) {
 	if snap == nil || snap.Oracle == nil {
 		return page.TID{}, nil, false, ErrNoOracle
 	}
@@ -183,7 +190,7 @@ func (f *IndexFetcher) Fetch(snap *Snapshot, tid page.TID) (visible page.TID, tu
 		vis, hints := satisfiesMVCC(t, snap)
 		q.add(off, t, hints)
 		if vis {
-			tup = append([]byte(nil), t...)
+			tup = append(dst[:0], t...)
 		}
 		return vis
 	})
