@@ -376,6 +376,31 @@ func (s *Session) Close() {
 	}
 	s.endXactStats(false)
 	s.explicit, s.failed = false, false
+	s.releaseRuns()
+}
+
+// releaseRuns gives back the pages the free-space policies still reserve
+// for this session in the tables it inserted into (heap.InsertState's
+// ReleaseRun): a session that ends loads no more, and pages reserved for it
+// would otherwise stay empty between pages other sessions fill. Only
+// tables still open are released; holding the engine's lock keeps a DROP
+// from unlinking one meanwhile (it removes the table from the map first).
+func (s *Session) releaseRuns() {
+	rels := s.ist.Relations()
+	if len(rels) == 0 {
+		return
+	}
+	e := s.e
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	for _, r := range rels {
+		for _, open := range e.mu.rels {
+			if open.heap == r {
+				s.ist.ReleaseRun(r)
+				break
+			}
+		}
+	}
 }
 
 // ensureTx starts an implicit transaction if none is open.

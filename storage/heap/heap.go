@@ -284,6 +284,38 @@ func (st *InsertState) setTarget(r *Relation, blk uint32, upd bool) {
 	st.targets[victim] = t
 }
 
+// ReleaseRun gives back the pages r's policy still holds reserved for this
+// session after its insert target in r (fsm.RunReleaser; a no-op for a
+// policy that reserves none): the session's bulk load of r has ended. The
+// caller must hold a lock on r that keeps it from being dropped.
+func (st *InsertState) ReleaseRun(r *Relation) {
+	rr, ok := r.policy.(fsm.RunReleaser)
+	if st == nil || !ok {
+		return
+	}
+	for i := range st.targets {
+		if t := &st.targets[i]; t.rel == r.rel && t.owner == r && t.blk != 0 {
+			rr.ReleaseRun(r.fsm, t.blk-1)
+			return
+		}
+	}
+}
+
+// Relations returns the relations st remembers a target in, for a session
+// that ends and releases their runs (ReleaseRun).
+func (st *InsertState) Relations() []*Relation {
+	if st == nil {
+		return nil
+	}
+	var rels []*Relation
+	for i := range st.targets {
+		if t := &st.targets[i]; t.blk != 0 && t.owner != nil {
+			rels = append(rels, t.owner)
+		}
+	}
+	return rels
+}
+
 // relatedState is an InsertState's memory of the blocks related to one
 // transaction's updates of one relation.
 type relatedState struct {
