@@ -26,7 +26,8 @@ select * from pg_freespace('fs');
 delete from fs;
 vacuum fs;
 select count(*) from pg_freespace('fs');
--- The fill factor's reserve is not free space to the map.
+-- With a fill factor the map records a page's whole free space, the
+-- reserve included; inserts stop at the fill factor all the same.
 create table ff (id int, v text) with (fillfactor = 50, autovacuum_enabled = off);
 insert into ff select g, repeat('z', 100) from generate_series(1, 200) g;
 select * from pg_freespace('ff');
