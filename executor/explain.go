@@ -126,7 +126,6 @@ type explainer struct {
 // startExplain runs EXPLAIN: the plan's lines become the portal's rows.
 func (pt *Portal) startExplain(ctx context.Context, ex *sql.Explain) error {
 	start := time.Now()
-	u0 := pt.s.bufUsage
 	var root *planNode
 	var err error
 	var run execRun
@@ -149,7 +148,7 @@ func (pt *Portal) startExplain(ctx context.Context, ex *sql.Explain) error {
 	var lines []string
 	root.render(&lines, 0, ex)
 	if ex.Buffers {
-		lines = appendPlanningBuffers(lines, pt.s.bufUsage.Sub(u0).Sub(run.buf))
+		lines = appendPlanningBuffers(lines, run.plan)
 	}
 	execTime := run.took
 	if ex.Summary {
@@ -175,10 +174,14 @@ func (pt *Portal) explainSelect(ctx context.Context, st *sql.Select, ex *sql.Exp
 	if st.Table != nil {
 		oid = st.Table.OID
 	}
+	u0 := pt.s.bufUsage
 	x, err := pt.newExecCtx(ctx, oid, st.ForUpdate)
 	if err != nil {
 		return nil, execRun{}, err
 	}
+	var run execRun
+	run.plan = pt.s.bufUsage.Sub(u0)
+	uBuild := pt.s.bufUsage
 	it, err := x.buildSelect(st)
 	if err != nil {
 		return nil, execRun{}, err
@@ -188,9 +191,16 @@ func (pt *Portal) explainSelect(ctx context.Context, st *sql.Select, ex *sql.Exp
 		e.buffers = &pt.s.bufUsage
 	}
 	root := e.describe(&it)
-	var run execRun
 	if ex.Analyze {
-		t0, u0 := time.Now(), pt.s.bufUsage
+		// Building the pipeline already ran what PostgreSQL runs in the
+		// executor (an IN subquery an index scan looks up): the top
+		// node's figures include it, as PostgreSQL's include their
+		// subplans.
+		built := pt.s.bufUsage.Sub(uBuild)
+		if root.st != nil {
+			root.st.buf.Add(built)
+		}
+		t0 := time.Now()
 		for {
 			_, ok, err := it.Next(ctx)
 			if err != nil {
@@ -202,7 +212,7 @@ func (pt *Portal) explainSelect(ctx context.Context, st *sql.Select, ex *sql.Exp
 			}
 		}
 		it.Close()
-		run = execRun{took: time.Since(t0), buf: pt.s.bufUsage.Sub(u0)}
+		run.took = time.Since(t0)
 		return root, run, nil
 	}
 	it.Close()
@@ -217,6 +227,9 @@ func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain) 
 	var name string
 	var child *planNode
 	var changed int64
+	// Nothing before the statement's description touches a buffer; what
+	// describing it does (building its source) is not the run's.
+	run := execRun{plan: buffer.Usage{}}
 	describeScan := func(table uint32, where sql.Expr) error {
 		x, err := pt.newExecCtx(ctx, table, true)
 		if err != nil {
@@ -263,7 +276,6 @@ func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain) 
 		}
 	}
 	root := &planNode{name: name, children: []*planNode{child}}
-	var run execRun
 	if ex.Analyze {
 		t0 = time.Now()
 		u0 := pt.s.bufUsage
@@ -290,12 +302,13 @@ func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain) 
 		if i := strings.LastIndexByte(tag, ' '); i >= 0 {
 			fmt.Sscan(tag[i+1:], &changed)
 		}
-		run = execRun{took: time.Since(t0), buf: pt.s.bufUsage.Sub(u0)}
+		run.took = time.Since(t0)
+		all := pt.s.bufUsage.Sub(u0)
 		// The statement ran as it runs outside EXPLAIN: its own node hands
 		// out no rows, its source the rows it changed; neither is timed.
 		// The statement's node has every buffer access of the run, its
 		// source those made while reading rows.
-		root.st = &instrStats{loops: 1, untimed: true, buf: run.buf}
+		root.st = &instrStats{loops: 1, untimed: true, buf: all}
 		child.st = &instrStats{loops: 1, rows: changed, untimed: true, buf: src.buf}
 	}
 	return root, run, nil

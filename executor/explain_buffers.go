@@ -7,11 +7,14 @@ package executor
 // counters' change across every Next call to the node's figures, so a node
 // includes what its children did, as PostgreSQL's InstrStartNode and
 // InstrStopNode do; an UPDATE's or DELETE's node has the whole run and its
-// source the reading of its rows (Session.explainSource). What the
-// statement did before it ran (binding, building the plan) is shown as
-// "Planning:" when it touched a buffer, which minipg's planning never does,
-// as PostgreSQL shows it only then; BUFFERS without ANALYZE prints only
-// that.
+// source the reading of its rows (Session.explainSource). minipg plans
+// while it binds and builds the pipeline, and looks only at its catalog
+// and the in-memory indexes then: what building the pipeline reads (an IN
+// subquery that an index scan looks up, evaluated as the scan opens) is
+// execution in PostgreSQL's terms, counted in the top node with ANALYZE
+// and not at all without. So the "Planning:" section, which PostgreSQL
+// prints when planning touched a buffer (and BUFFERS without ANALYZE
+// prints nothing else), is kept for that case but does not appear.
 //
 // What is counted: heap pages, as a hit or a read, a page a change or a
 // hint bit turned dirty, a dirty page written to free a frame, and a block
@@ -28,10 +31,11 @@ import (
 	"minipg/storage/buffer"
 )
 
-// execRun is what running an EXPLAIN ANALYZE's statement took.
+// execRun is what an EXPLAIN's statement took: to plan (the buffers
+// planning used) and, with ANALYZE, to run.
 type execRun struct {
+	plan buffer.Usage
 	took time.Duration
-	buf  buffer.Usage
 }
 
 // bufferLine is show_buffer_usage's text line for u: only the non-zero

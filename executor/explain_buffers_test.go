@@ -172,6 +172,22 @@ func TestExplainBuffers(t *testing.T) {
 		!strings.Contains(plan, "Planning Time:") {
 		t.Errorf("no buffer touched:\n%s", plan)
 	}
+	// An IN subquery an index scan looks up runs as the scan opens: with
+	// ANALYZE the scan's figures include it (every page of the subquery's
+	// scan, then one heap fetch per row found), and it is not planning.
+	mustExec(t, s, "CREATE TABLE ebi (id int PRIMARY KEY, v int)")
+	mustExec(t, s, "INSERT INTO ebi SELECT g, g FROM generate_series(1, 1000) g")
+	mustExec(t, s, "SELECT count(*) FROM ebi")
+	ipages := relPages(t, s, "ebi")
+	const in = "SELECT * FROM ebi WHERE id IN (SELECT v FROM ebi WHERE v < 5)"
+	if plan := explainText(t, s, "EXPLAIN (BUFFERS, COSTS OFF) "+in); strings.Contains(plan, "Buffers") || strings.Contains(plan, "Planning:") {
+		t.Errorf("IN subquery without ANALYZE:\n%s", plan)
+	}
+	plan = explainText(t, s, "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) "+in)
+	if got := nodeBuffers(t, plan, "Index Scan using ebi_pkey on ebi"); got != (buffer.Usage{Hit: ipages + 4}) || strings.Contains(plan, "Planning:") {
+		t.Errorf("IN subquery over %d pages, 4 rows: %+v\n%s", ipages, got, plan)
+	}
+
 	for _, q := range []string{"EXPLAIN (BUFFERS maybe) SELECT 1", "EXPLAIN (BUFFERS 2) SELECT 1"} {
 		_, _, err := exec(t, s, q)
 		if pgerr.CodeOf(err) != pgerr.SyntaxError || err.Error() != "buffers requires a Boolean value" {
