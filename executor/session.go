@@ -10,6 +10,7 @@ import (
 	"minipg/pgerr"
 	"minipg/pgstat"
 	"minipg/sql"
+	"minipg/storage/buffer"
 	"minipg/storage/heap"
 	"minipg/txn"
 	"minipg/types"
@@ -48,10 +49,17 @@ type Session struct {
 	pid      int32
 
 	settings map[string]string
-	mem      memAccount        // the running statement's memory (memory.go)
-	ints     intBoxes          // boxed integers of scans (rowvalues.go)
-	plans    planCache         // index plans of the statements' WHERE clauses (path.go)
-	changed  map[string]string // reported settings changed since ParamStatusChanges
+	mem      memAccount // the running statement's memory (memory.go)
+	ints     intBoxes   // boxed integers of scans (rowvalues.go)
+	plans    planCache  // index plans of the statements' WHERE clauses (path.go)
+	// bufUsage counts the session's shared buffer accesses (PostgreSQL's
+	// pgBufferUsage): its snapshots and insert state carry it to the heap,
+	// and EXPLAIN (ANALYZE, BUFFERS) reads it around each plan node.
+	bufUsage buffer.Usage
+	// explainSource, while an EXPLAIN ANALYZE runs an UPDATE or DELETE,
+	// receives the figures of the statement's row source (explainDML).
+	explainSource *instrStats
+	changed       map[string]string // reported settings changed since ParamStatusChanges
 	// zone caches the *time.Location of settings["timezone"].
 	zone struct {
 		name string
@@ -87,6 +95,7 @@ func (e *Engine) NewSession(startup map[string]string) *Session {
 	s := &Session{e: e, user: startup["user"], database: startup["database"], pid: nextPID.Add(1) + 1000,
 		settings: map[string]string{}, changed: map[string]string{}, ist: &heap.InsertState{}}
 	s.ist.SetOwner(s.pid)
+	s.ist.SetUsage(&s.bufUsage)
 	if s.user == "" {
 		s.user = "postgres"
 	}

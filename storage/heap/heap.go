@@ -165,6 +165,9 @@ type InsertState struct {
 	// insert asks the free-space policy (a developer setting for measuring
 	// the policy's look-ups; PostgreSQL always uses rd_targblock).
 	ignoreTarget bool
+	// usage counts the buffer accesses of inserts through this state
+	// (SetUsage); nil: not counted.
+	usage *buffer.Usage
 	// owner is the backend pid of the session inserting through this
 	// state (fsm.Request.Owner), 0 when none was set.
 	owner int32
@@ -217,6 +220,18 @@ func (st *InsertState) Owner() int32 {
 		return 0
 	}
 	return st.owner
+}
+
+// SetUsage makes inserts through st count their buffer accesses in u (the
+// session's counters; nil: none).
+func (st *InsertState) SetUsage(u *buffer.Usage) { st.usage = u }
+
+// Usage is the counter SetUsage set (nil for a nil st).
+func (st *InsertState) Usage() *buffer.Usage {
+	if st == nil {
+		return nil
+	}
+	return st.usage
 }
 
 // SetIgnoreTarget, while ignore is set, makes st report no target block for
