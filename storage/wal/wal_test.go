@@ -435,7 +435,11 @@ func TestFPIHoleRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			// The image replaces the block's data: main data "m" only.
-			if want := RecordHeaderSize + BlockHeaderSize + page.BlockSize - tc.holeLen + 1; int(end-start) != want {
+			// XLogRecord, block header, image header, RelFileNode, block
+			// number, the image, the main data's header and byte.
+			want := RecordHeaderSize + BlockHeaderSize + BlockImageHeaderSize + RelFileNodeSize + BlockNumberSize +
+				page.BlockSize - tc.holeLen + 2 + 1
+			if int(end-start) != want {
 				t.Fatalf("record is %d bytes, want %d", end-start, want)
 			}
 			if err := l.FlushAll(); err != nil {
@@ -961,7 +965,7 @@ func BenchmarkInsert(b *testing.B) {
 			defer l.Close()
 			rec := Record{Rmgr: RmgrHeap, Blocks: []BlockRef{{Rel: 1, Block: 7, Data: make([]byte, 120)}},
 				MainData: make([]byte, 3)}
-			b.SetBytes(int64(RecordHeaderSize + BlockHeaderSize + 123))
+			b.SetBytes(int64(RecordHeaderSize + BlockHeaderSize + RelFileNodeSize + BlockNumberSize + 123))
 			inParallel(b, ng, func() error {
 				r := rec
 				_, err := l.Insert(&r)
