@@ -66,7 +66,7 @@ func (r *Relation) MultiInsert(tups [][]byte, xid, cid uint32, st *InsertState) 
 			tid, err := r.putTuple(buf, t, xid, cid, 0)
 			if err != nil {
 				if n > 0 {
-					r.logChange(walMultiInsert, buf, nil, tidOffsets(tids[done:done+n])...)
+					r.logChangeX(walMultiInsert, buf, nil, &walExtra{lastInMulti: true}, tidOffsets(tids[done:done+n])...)
 				}
 				buf.Unlock()
 				buf.Release()
@@ -76,7 +76,7 @@ func (r *Relation) MultiInsert(tups [][]byte, xid, cid uint32, st *InsertState) 
 			remaining -= page.MaxAlignLen(len(t)) + page.ItemIDSize
 			n++
 		}
-		r.logChange(walMultiInsert, buf, nil, tidOffsets(tids[done:done+n])...)
+		r.logChangeX(walMultiInsert, buf, nil, &walExtra{lastInMulti: done+n == len(tups)}, tidOffsets(tids[done:done+n])...)
 		buf.Unlock()
 		buf.Release()
 		r.stats.inserts.Add(int64(n))

@@ -95,13 +95,31 @@ type pruneState struct {
 	normal   [page.MaxHeapTuplesPerPage + 1]bool // LP_NORMAL with a sane tuple
 	marked   [page.MaxHeapTuplesPerPage + 1]bool // entered in the plan
 	plan     prunePlan
-	newPrune uint32 // new pd_prune_xid
+	o        Oracle
+	// latestRemovedXid is the newest xmax of the versions removed whose
+	// xmin committed (xl_heap_prune's field, for standbys' conflicts).
+	latestRemovedXid uint32
+	newPrune         uint32 // new pd_prune_xid
 	removed  int
 }
 
 func (ps *pruneState) recordPrunable(xid uint32) {
 	if ps.newPrune == InvalidXid || XidPrecedes(xid, ps.newPrune) {
 		ps.newPrune = xid
+	}
+}
+
+// advanceLatestRemoved is HeapTupleHeaderAdvanceLatestRemovedXid for a
+// version being removed: its xmax counts unless its xmin aborted or the
+// inserting transaction deleted it.
+func (ps *pruneState) advanceLatestRemoved(t []byte) {
+	xmin, xmax := Xmin(t), updateXid(t)
+	im := Infomask(t)
+	if im&HeapXminCommitted == 0 && (im&HeapXminInvalid != 0 || status(ps.o, xmin) != XidCommitted) {
+		return
+	}
+	if xmax != xmin && XidPrecedes(ps.latestRemovedXid, xmax) {
+		ps.latestRemovedXid = xmax
 	}
 }
 
@@ -139,6 +157,7 @@ func (ps *pruneState) pruneChain(root uint16) {
 		if Infomask2(t)&HeapOnlyTuple != 0 {
 			if ps.htsv[root] == vacDead && Infomask2(t)&HeapHotUpdated == 0 {
 				ps.recordUnused(root)
+				ps.advanceLatestRemoved(t)
 				ps.removed++
 			}
 			return
@@ -180,6 +199,7 @@ func (ps *pruneState) pruneChain(root uint16) {
 		}
 		if dead {
 			latestDead = off
+			ps.advanceLatestRemoved(t)
 		} else if !recentlyDead {
 			break
 		}
@@ -216,7 +236,7 @@ func (ps *pruneState) pruneChain(root uint16) {
 // LP_REDIRECT) because index entries point at them.
 func (r *Relation) prunePage(buf *buffer.Buffer, oldestXmin uint32, o Oracle) pruneResult {
 	var res pruneResult
-	ps := &pruneState{p: buf.Page(), blk: buf.Block()}
+	ps := &pruneState{p: buf.Page(), blk: buf.Block(), o: o}
 	p := ps.p
 	maxoff := page.MaxOffset(p)
 	hinted := false
@@ -265,7 +285,7 @@ func (r *Relation) prunePage(buf *buffer.Buffer, oldestXmin uint32, o Oracle) pr
 	page.SetFlags(p, oldFlags&^page.PDPageFull)
 	switch {
 	case pruned:
-		r.logChange(walPrune, buf, nil)
+		r.logChangeX(walPrune, buf, nil, &walExtra{plan: &ps.plan, latestRemovedXid: ps.latestRemovedXid})
 	case hinted || oldPrune != ps.newPrune || oldFlags != page.Flags(p):
 		buf.MarkDirty() // hint-only change, as MarkBufferDirtyHint
 		r.stats.hintDirty.Add(1)

@@ -198,12 +198,14 @@ func (r *Relation) vacuumDeadItems(pending []pageDead, dropIndexEntries func([]p
 		p := buf.Page()
 		before := page.ExactFreeSpace(p)
 		n := 0
+		var freed prunePlan
 		for _, off := range pd.offs {
 			// Still LP_DEAD: nothing makes a dead item live again, but be
 			// exact about what we free.
 			if off <= page.MaxOffset(p) {
 				if _, flags, _ := page.ItemID(p, off); flags == page.LPDead {
 					page.SetItemID(p, off, 0, page.LPUnused, 0)
+					freed.nowUnused = append(freed.nowUnused, off)
 					n++
 				}
 			}
@@ -213,7 +215,7 @@ func (r *Relation) vacuumDeadItems(pending []pageDead, dropIndexEntries func([]p
 			if hasUnused(p) {
 				page.SetFlags(p, page.Flags(p)|page.PDHasFreeLines)
 			}
-			r.logChange(walVacuum, buf, nil)
+			r.logChangeX(walVacuum, buf, nil, &walExtra{plan: &freed})
 		}
 		stats.DeadItemsReclaimed += n
 		stats.BytesFreed += int64(page.ExactFreeSpace(p) - before)
