@@ -89,18 +89,18 @@ func applyPrune(p page.Page, pl *prunePlan) {
 
 // pruneState is heap_page_prune's working state (PruneState).
 type pruneState struct {
-	p        page.Page
-	blk      uint32
-	htsv     [page.MaxHeapTuplesPerPage + 1]vacStatus
-	normal   [page.MaxHeapTuplesPerPage + 1]bool // LP_NORMAL with a sane tuple
-	marked   [page.MaxHeapTuplesPerPage + 1]bool // entered in the plan
-	plan     prunePlan
-	o        Oracle
+	p      page.Page
+	blk    uint32
+	htsv   [page.MaxHeapTuplesPerPage + 1]vacStatus
+	normal [page.MaxHeapTuplesPerPage + 1]bool // LP_NORMAL with a sane tuple
+	marked [page.MaxHeapTuplesPerPage + 1]bool // entered in the plan
+	plan   prunePlan
+	o      Oracle
 	// latestRemovedXid is the newest xmax of the versions removed whose
 	// xmin committed (xl_heap_prune's field, for standbys' conflicts).
 	latestRemovedXid uint32
 	newPrune         uint32 // new pd_prune_xid
-	removed  int
+	removed          int
 }
 
 func (ps *pruneState) recordPrunable(xid uint32) {
