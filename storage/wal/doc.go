@@ -78,6 +78,7 @@
 //	        that is smaller.
 //
 // A checkpoint record (RmgrXLOG, InfoCheckpointOnline/Shutdown) has main
-// data: redo LSN u64, time (unix nanoseconds) i64, then the caller's Extra.
+// data: redo LSN u64, time (unix nanoseconds) i64, full_page_writes u8 (1
+// on), then the caller's Extra.
 // The control file is drawn on ControlData.
 package wal
