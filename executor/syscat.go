@@ -176,7 +176,7 @@ func (e *Engine) pgClassRows() [][]types.Datum {
 		}
 		pages := e.relPages(r)
 		filenode := int64(r.oid)
-		if r.table != nil {
+		if r.kind == "r" {
 			filenode = int64(r.table.RelFileNode) // a new one after TRUNCATE
 		}
 		tuples := float64(-1)
