@@ -175,13 +175,17 @@ func (e *Engine) pgClassRows() [][]types.Datum {
 			am = oidBtreeAM
 		}
 		pages := e.relPages(r)
+		filenode := int64(r.oid)
+		if r.kind == "r" {
+			filenode = int64(r.table.RelFileNode) // a new one after TRUNCATE
+		}
 		tuples := float64(-1)
 		if r.kind == "S" {
 			tuples = 1
 		}
 		out = append(out, []types.Datum{
 			int64(r.oid), r.name, int64(oidPublic), int64(0), int64(0), int64(oidSuperuser), am,
-			int64(r.oid), int64(0), pages, tuples, int64(0), int64(0), hasIndex, false, persistence,
+			filenode, int64(0), pages, tuples, int64(0), int64(0), hasIndex, false, persistence,
 			r.kind, int64(r.natts), int64(0), false, false, false, false, false, true, "d", false,
 			int64(0), textArray(r.options), nil,
 		})

@@ -41,10 +41,10 @@ import (
 )
 
 // Tablespace and database OIDs block_ref shows: pg_default and the
-// postgres database's as PostgreSQL assigns them.
+// postgres database's as PostgreSQL assigns them, as the records hold them.
 const (
-	defaultTablespaceOID = 1663
-	postgresDatabaseOID  = 5
+	defaultTablespaceOID = wal.DefaultTablespaceOID
+	postgresDatabaseOID  = wal.DatabaseOID
 )
 
 // walRange is ValidateInputLSNs and InitXLogReaderState: it checks the
@@ -139,7 +139,7 @@ func walRecordRow(rec *wal.DecodedRecord) []types.Datum {
 	rmgr, kind := wal.RecordTypeName(rec.Rmgr, rec.Info)
 	ref, fpi := blockRefText(rec)
 	return []types.Datum{types.LSN(rec.LSN), types.LSN(rec.EndLSN), types.LSN(rec.Prev), int64(rec.Xid),
-		rmgr, kind, int64(rec.TotalLen), int64(len(rec.MainData)), fpi, "", ref}
+		rmgr, kind, int64(rec.TotalLen), int64(len(rec.MainData)), fpi, wal.RecordDesc(rec), ref}
 }
 
 // walStatsRows is pg_get_wal_stats: per resource manager (or per record

@@ -69,8 +69,12 @@
 //	0                    8
 //	+--------------------+
 //	| xact_time          |   info 0x00 XLOG_XACT_COMMIT
-//	| i64, unix µs       |        0x20 XLOG_XACT_ABORT
+//	| i64, µs since      |        0x20 XLOG_XACT_ABORT
+//	| 2000-01-01 UTC     |
 //	+--------------------+
+//
+// xact_time is a TimestampTz, as PostgreSQL's; the description
+// (pg_walinspect) is that time as timestamptz_to_str prints it in UTC.
 //
 // A checkpoint record's Extra is the next xid (u32, little-endian).
 //

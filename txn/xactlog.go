@@ -198,10 +198,28 @@ func checkpointNextXid(extra []byte) (next uint32, ok bool) {
 	return binary.LittleEndian.Uint32(extra), true
 }
 
-// xactData is the main data of a commit or abort record.
+// pgEpoch is the origin of a TimestampTz: 2000-01-01 00:00 UTC.
+var pgEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// xactData is the main data of a commit or abort record: xact_time, a
+// TimestampTz.
 func xactData() []byte {
-	return binary.LittleEndian.AppendUint64(nil, uint64(time.Now().UnixMicro()))
+	return binary.LittleEndian.AppendUint64(nil, uint64(time.Now().UnixMicro()-pgEpoch.UnixMicro()))
 }
+
+// xactDesc is xact_desc for commit and abort records without
+// subtransactions, relations or invalidations: the xact_time, as
+// timestamptz_to_str prints it (ISO, UTC).
+func xactDesc(rec *wal.DecodedRecord) string {
+	if len(rec.MainData) < 8 {
+		return ""
+	}
+	us := int64(binary.LittleEndian.Uint64(rec.MainData))
+	t := pgEpoch.Add(time.Duration(us) * time.Microsecond)
+	return t.Format("2006-01-02 15:04:05.999999") + "+00"
+}
+
+func init() { wal.RegisterRecordDesc(wal.RmgrXact, xactDesc) }
 
 // commit is the commit hook: log the commit record and, unless the
 // transaction commits asynchronously, wait until it is durable (group

@@ -68,7 +68,7 @@ func (r *Relation) MultiInsert(tups [][]byte, xid, cid uint32, st *InsertState) 
 			tid, err := r.putTuple(buf, t, xid, cid, 0)
 			if err != nil {
 				if n > 0 {
-					r.logChange(u, walMultiInsert, buf, nil, tidOffsets(tids[done:done+n])...)
+					r.logChangeX(u, walMultiInsert, buf, nil, &walExtra{lastInMulti: true}, tidOffsets(tids[done:done+n])...)
 				}
 				buf.Unlock()
 				buf.Release()
@@ -78,7 +78,7 @@ func (r *Relation) MultiInsert(tups [][]byte, xid, cid uint32, st *InsertState) 
 			remaining -= page.MaxAlignLen(len(t)) + page.ItemIDSize
 			n++
 		}
-		r.logChange(u, walMultiInsert, buf, nil, tidOffsets(tids[done:done+n])...)
+		r.logChangeX(u, walMultiInsert, buf, nil, &walExtra{lastInMulti: done+n == len(tups)}, tidOffsets(tids[done:done+n])...)
 		buf.Unlock()
 		buf.Release()
 		r.stats.inserts.Add(int64(n))

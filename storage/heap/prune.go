@@ -91,19 +91,37 @@ func applyPrune(p page.Page, pl *prunePlan) {
 
 // pruneState is heap_page_prune's working state (PruneState).
 type pruneState struct {
-	p        page.Page
-	blk      uint32
-	htsv     [page.MaxHeapTuplesPerPage + 1]vacStatus
-	normal   [page.MaxHeapTuplesPerPage + 1]bool // LP_NORMAL with a sane tuple
-	marked   [page.MaxHeapTuplesPerPage + 1]bool // entered in the plan
-	plan     prunePlan
-	newPrune uint32 // new pd_prune_xid
-	removed  int
+	p      page.Page
+	blk    uint32
+	htsv   [page.MaxHeapTuplesPerPage + 1]vacStatus
+	normal [page.MaxHeapTuplesPerPage + 1]bool // LP_NORMAL with a sane tuple
+	marked [page.MaxHeapTuplesPerPage + 1]bool // entered in the plan
+	plan   prunePlan
+	o      Oracle
+	// latestRemovedXid is the newest xmax of the versions removed whose
+	// xmin committed (xl_heap_prune's field, for standbys' conflicts).
+	latestRemovedXid uint32
+	newPrune         uint32 // new pd_prune_xid
+	removed          int
 }
 
 func (ps *pruneState) recordPrunable(xid uint32) {
 	if ps.newPrune == InvalidXid || XidPrecedes(xid, ps.newPrune) {
 		ps.newPrune = xid
+	}
+}
+
+// advanceLatestRemoved is HeapTupleHeaderAdvanceLatestRemovedXid for a
+// version being removed: its xmax counts unless its xmin aborted or the
+// inserting transaction deleted it.
+func (ps *pruneState) advanceLatestRemoved(t []byte) {
+	xmin, xmax := Xmin(t), updateXid(t)
+	im := Infomask(t)
+	if im&HeapXminCommitted == 0 && (im&HeapXminInvalid != 0 || status(ps.o, xmin) != XidCommitted) {
+		return
+	}
+	if xmax != xmin && XidPrecedes(ps.latestRemovedXid, xmax) {
+		ps.latestRemovedXid = xmax
 	}
 }
 
@@ -141,6 +159,7 @@ func (ps *pruneState) pruneChain(root uint16) {
 		if Infomask2(t)&HeapOnlyTuple != 0 {
 			if ps.htsv[root] == vacDead && Infomask2(t)&HeapHotUpdated == 0 {
 				ps.recordUnused(root)
+				ps.advanceLatestRemoved(t)
 				ps.removed++
 			}
 			return
@@ -182,6 +201,7 @@ func (ps *pruneState) pruneChain(root uint16) {
 		}
 		if dead {
 			latestDead = off
+			ps.advanceLatestRemoved(t)
 		} else if !recentlyDead {
 			break
 		}
@@ -218,7 +238,7 @@ func (ps *pruneState) pruneChain(root uint16) {
 // LP_REDIRECT) because index entries point at them.
 func (r *Relation) prunePage(buf *buffer.Buffer, oldestXmin uint32, o Oracle, u *buffer.Usage) pruneResult {
 	var res pruneResult
-	ps := &pruneState{p: buf.Page(), blk: buf.Block()}
+	ps := &pruneState{p: buf.Page(), blk: buf.Block(), o: o}
 	p := ps.p
 	maxoff := page.MaxOffset(p)
 	hinted := false
@@ -267,7 +287,7 @@ func (r *Relation) prunePage(buf *buffer.Buffer, oldestXmin uint32, o Oracle, u 
 	page.SetFlags(p, oldFlags&^page.PDPageFull)
 	switch {
 	case pruned:
-		r.logChange(u, walPrune, buf, nil)
+		r.logChangeX(u, walPrune, buf, nil, &walExtra{plan: &ps.plan, latestRemovedXid: ps.latestRemovedXid})
 	case hinted || oldPrune != ps.newPrune || oldFlags != page.Flags(p):
 		buf.MarkDirtyUsage(u) // hint-only change, as MarkBufferDirtyHint
 		r.stats.hintDirty.Add(1)

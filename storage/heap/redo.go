@@ -73,51 +73,49 @@ func heapRedo(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 		if len(d) != xlInsertSize || len(rec.Blocks) != 1 {
 			return errRedo(rec, "bad insert record")
 		}
-		off, cid := binary.LittleEndian.Uint16(d), binary.LittleEndian.Uint32(d[3:])
+		off := binary.LittleEndian.Uint16(d)
 		return redoBlock(pool, rec, 0, func(p page.Page, blk uint32) error {
 			if init {
 				page.Init(p, 0)
 			}
-			return redoAddTuple(rec, p, blk, off, cid, rec.Blocks[0].Data)
+			return redoAddTuple(rec, p, blk, off, InvalidXid, rec.Blocks[0].Data)
 		})
 
 	case xlHeapDelete, xlHeapLock:
-		if len(d) < xlDeleteSize || len(rec.Blocks) != 1 {
+		if len(d) != xlDeleteSize || len(rec.Blocks) != 1 {
 			return errRedo(rec, "bad delete/lock record")
 		}
-		old := decodeOldTuple(d)
+		old := decodeXmaxChange(d)
 		del := rec.Info&xlHeapOpMask == xlHeapDelete
-		var ctid *page.TID
-		if !del && old.flags&xlLockHasCtid != 0 {
-			if len(d) != xlDeleteSize+xlLockCtidSize {
-				return errRedo(rec, "bad lock record")
-			}
-			ctid = &page.TID{Block: binary.LittleEndian.Uint32(d[xlDeleteSize:]), Offset: binary.LittleEndian.Uint16(d[xlDeleteSize+4:])}
-		}
 		return redoBlock(pool, rec, 0, func(p page.Page, blk uint32) error {
-			self := page.TID{Block: blk, Offset: old.off}
-			if ctid == nil {
-				ctid = &self
-			}
-			if err := old.apply(rec, p, blk, *ctid); err != nil {
+			t, err := old.tuple(rec, p, blk)
+			if err != nil {
 				return err
 			}
-			if del {
+			old.apply(t)
+			self := page.TID{Block: blk, Offset: old.off}
+			switch {
+			case del:
+				// heap_xlog_delete: no longer HOT-updated, t_ctid itself.
+				SetInfomask2(t, Infomask2(t)&^HeapHotUpdated)
+				SetCtid(t, self)
 				setPrunable(p, rec.Xid)
+			case xmaxIsLockedOnly(Infomask(t)):
+				// heap_xlog_lock: a mere locker leaves no forward link.
+				SetInfomask2(t, Infomask2(t)&^HeapHotUpdated)
+				SetCtid(t, self)
 			}
 			return nil
 		})
 
 	case xlHeapUpdate, xlHeapHotUpdate:
-		if len(d) != xlUpdateSize {
+		if len(d) != xlUpdateSize || len(rec.Blocks) < 1 || len(rec.Blocks) > 2 {
 			return errRedo(rec, "bad update record")
 		}
-		old := decodeOldTuple(d)
-		newOff, newCid := binary.LittleEndian.Uint16(d[15:]), binary.LittleEndian.Uint32(d[17:])
-		other := old.flags&xlUpdateOtherPage != 0
-		if other != (len(rec.Blocks) == 2) || len(rec.Blocks) < 1 {
-			return errRedo(rec, "bad update record block count %d", len(rec.Blocks))
-		}
+		old := decodeXmaxChange(d)
+		hot := rec.Info&xlHeapOpMask == xlHeapHotUpdate
+		newXmax, newOff := binary.LittleEndian.Uint32(d[8:]), binary.LittleEndian.Uint16(d[12:])
+		other := len(rec.Blocks) == 2
 		newTID := page.TID{Block: rec.Blocks[0].Block, Offset: newOff}
 		oldIdx := 0
 		if other {
@@ -128,19 +126,31 @@ func heapRedo(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 			return errRedo(rec, "bad update record: prefix or suffix from an old version on another page")
 		}
 		if err := redoBlock(pool, rec, oldIdx, func(p page.Page, blk uint32) error {
-			if err := old.apply(rec, p, blk, newTID); err != nil {
+			t, err := old.tuple(rec, p, blk)
+			if err != nil {
 				return err
 			}
+			var data []byte
+			if !other {
+				// The prefix and suffix come from the old version as it
+				// is before its header changes (they are past t_hoff).
+				if data, err = updateFromOld(rec, t, old); err != nil {
+					return err
+				}
+			}
+			old.apply(t)
+			if hot {
+				SetInfomask2(t, Infomask2(t)|HeapHotUpdated)
+			} else {
+				SetInfomask2(t, Infomask2(t)&^HeapHotUpdated)
+			}
+			SetCtid(t, newTID)
 			setPrunable(p, rec.Xid)
 			if other {
 				page.SetFlags(p, page.Flags(p)|page.PDPageFull)
 				return nil
 			}
-			data, err := updateFromOld(rec, p, old)
-			if err != nil {
-				return err
-			}
-			return redoAddTuple(rec, p, blk, newOff, newCid, data)
+			return redoAddTuple(rec, p, blk, newOff, newXmax, data)
 		}); err != nil || !other {
 			return err
 		}
@@ -148,7 +158,7 @@ func heapRedo(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 			if init {
 				page.Init(p, 0)
 			}
-			return redoAddTuple(rec, p, blk, newOff, newCid, rec.Blocks[0].Data)
+			return redoAddTuple(rec, p, blk, newOff, newXmax, rec.Blocks[0].Data)
 		})
 	}
 	return errRedo(rec, "unknown heap record type")
@@ -156,6 +166,7 @@ func heapRedo(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 
 func heap2Redo(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 	d := rec.MainData
+	init := rec.Info&xlHeapInitPage != 0
 	switch rec.Info &^ xlHeapInitPage {
 	case xl2PageImage:
 		for i := range rec.Blocks {
@@ -172,19 +183,22 @@ func heap2Redo(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 		if len(d) < xlMultiHeaderSize || len(rec.Blocks) != 1 {
 			return errRedo(rec, "bad multi-insert record")
 		}
-		n := int(binary.LittleEndian.Uint16(d[1:]))
-		cid := binary.LittleEndian.Uint32(d[3:])
-		if len(d) != xlMultiHeaderSize+2*n {
+		n := int(binary.LittleEndian.Uint16(d[2:]))
+		// The offsets are logged unless the record initializes the page.
+		if init && len(d) != xlMultiHeaderSize || !init && len(d) != xlMultiHeaderSize+2*n {
 			return errRedo(rec, "bad multi-insert record")
 		}
 		return redoBlock(pool, rec, 0, func(p page.Page, blk uint32) error {
-			if rec.Info&xlHeapInitPage != 0 {
+			if init {
 				page.Init(p, 0)
 			}
 			data := rec.Blocks[0].Data
 			pos := 0
 			for i := 0; i < n; i++ {
-				off := binary.LittleEndian.Uint16(d[xlMultiHeaderSize+2*i:])
+				off := uint16(i + 1)
+				if !init {
+					off = binary.LittleEndian.Uint16(d[xlMultiHeaderSize+2*i:])
+				}
 				pos += pos % 2
 				if pos+xlMultiTupleSize > len(data) {
 					return errRedo(rec, "multi-insert data too short")
@@ -194,7 +208,7 @@ func heap2Redo(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 				if end > len(data) {
 					return errRedo(rec, "multi-insert data too short")
 				}
-				if err := redoAddTuple(rec, p, blk, off, cid, data[pos+2:end]); err != nil {
+				if err := redoAddTuple(rec, p, blk, off, InvalidXid, data[pos+2:end]); err != nil {
 					return err
 				}
 				pos = end
@@ -208,27 +222,26 @@ func heap2Redo(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 		}
 		nred := int(binary.LittleEndian.Uint16(d[4:]))
 		ndead := int(binary.LittleEndian.Uint16(d[6:]))
-		nunused := int(binary.LittleEndian.Uint16(d[8:]))
-		maxoff := binary.LittleEndian.Uint16(d[10:])
 		return redoBlock(pool, rec, 0, func(p page.Page, blk uint32) error {
 			data := rec.Blocks[0].Data
-			if len(data) != 2*(2*nred+ndead+nunused) {
+			if len(data)%2 != 0 || len(data) < 2*(2*nred+ndead) {
 				return errRedo(rec, "prune data has %d bytes", len(data))
 			}
-			if maxoff > page.MaxOffset(p) {
-				return errRedo(rec, "prune leaves %d line pointers on a page with %d", maxoff, page.MaxOffset(p))
+			offs := make([]uint16, len(data)/2)
+			for i := range offs {
+				offs[i] = binary.LittleEndian.Uint16(data[2*i:])
+				if offs[i] < 1 || offs[i] > page.MaxOffset(p) {
+					return errRedo(rec, "prune of line pointer %d on a page with %d", offs[i], page.MaxOffset(p))
+				}
 			}
-			u16 := func(i int) uint16 { return binary.LittleEndian.Uint16(data[2*i:]) }
-			for i := 0; i < nred; i++ {
-				page.SetItemID(p, u16(2*i), int(u16(2*i+1)), page.LPRedirect, 0)
+			pl := prunePlan{redirected: offs[:2*nred], nowDead: offs[2*nred : 2*nred+ndead], nowUnused: offs[2*nred+ndead:]}
+			for i := 0; i+1 < len(pl.redirected); i += 2 {
+				page.SetItemID(p, pl.redirected[i], int(pl.redirected[i+1]), page.LPRedirect, 0)
 			}
-			for i := 0; i < ndead; i++ {
-				page.SetItemID(p, u16(2*nred+i), 0, page.LPDead, 0)
+			for _, off := range pl.nowDead {
+				page.SetItemID(p, off, 0, page.LPDead, 0)
 			}
-			for i := 0; i < nunused; i++ {
-				page.SetItemID(p, u16(2*nred+ndead+i), 0, page.LPUnused, 0)
-			}
-			for off := maxoff + 1; off <= page.MaxOffset(p); off++ {
+			for _, off := range pl.nowUnused {
 				page.SetItemID(p, off, 0, page.LPUnused, 0)
 			}
 			if err := page.RepairFragmentationChecked(p); err != nil {
@@ -243,16 +256,16 @@ func heap2Redo(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 			return errRedo(rec, "bad vacuum record")
 		}
 		nunused := int(binary.LittleEndian.Uint16(d))
-		maxoff := binary.LittleEndian.Uint16(d[2:])
 		return redoBlock(pool, rec, 0, func(p page.Page, blk uint32) error {
 			data := rec.Blocks[0].Data
-			if len(data) != 2*nunused || maxoff > page.MaxOffset(p) {
+			if len(data) != 2*nunused {
 				return errRedo(rec, "bad vacuum data")
 			}
 			for i := 0; i < nunused; i++ {
-				page.SetItemID(p, binary.LittleEndian.Uint16(data[2*i:]), 0, page.LPUnused, 0)
-			}
-			for off := maxoff + 1; off <= page.MaxOffset(p); off++ {
+				off := binary.LittleEndian.Uint16(data[2*i:])
+				if off < 1 || off > page.MaxOffset(p) {
+					return errRedo(rec, "vacuum of line pointer %d on a page with %d", off, page.MaxOffset(p))
+				}
 				page.SetItemID(p, off, 0, page.LPUnused, 0)
 			}
 			page.TruncateLinePointerArray(p)
@@ -267,8 +280,10 @@ func heap2Redo(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 
 // redoAddTuple rebuilds a new tuple from its xl_heap_header and data (the
 // tuple past its 23-byte header) and adds it at off: t_xmin is the record's
-// xid, t_xmax 0, t_cid cid, t_ctid its own TID.
-func redoAddTuple(rec *wal.DecodedRecord, p page.Page, blk uint32, off uint16, cid uint32, hdrData []byte) error {
+// xid, t_xmax xmax, t_cid FirstCommandId (0: the command id is not logged,
+// as in PostgreSQL; only the inserting transaction, gone after a crash,
+// reads it), t_ctid its own TID.
+func redoAddTuple(rec *wal.DecodedRecord, p page.Page, blk uint32, off uint16, xmax uint32, hdrData []byte) error {
 	if len(hdrData) < xlHeapHeaderSize {
 		return errRedo(rec, "tuple data too short")
 	}
@@ -278,8 +293,8 @@ func redoAddTuple(rec *wal.DecodedRecord, p page.Page, blk uint32, off uint16, c
 	tup[offHoff] = hdrData[4]
 	copy(tup[TupleHeaderSize:], hdrData[xlHeapHeaderSize:])
 	SetXmin(tup, rec.Xid)
-	SetXmax(tup, InvalidXid)
-	SetCid(tup, cid)
+	SetXmax(tup, xmax)
+	SetCid(tup, 0)
 	SetCtid(tup, page.TID{Block: blk, Offset: off})
 	if off == page.MaxOffset(p)+1 && page.Flags(p)&page.PDHasFreeLines != 0 {
 		// The original insert searched for a free line pointer and found
@@ -292,47 +307,68 @@ func redoAddTuple(rec *wal.DecodedRecord, p page.Page, blk uint32, off uint16, c
 	return nil
 }
 
-// oldTuple is the header change of an existing version (delete, lock,
-// update's old version).
-type oldTuple struct {
-	xmax, cid           uint32
-	off                 uint16
-	flags               uint8
-	infomask, infomask2 uint16
+// xmaxChange is the head of xl_heap_delete, xl_heap_lock and
+// xl_heap_update: the change of an existing version's xmax.
+type xmaxChange struct {
+	xmax     uint32
+	off      uint16
+	infobits uint8
+	flags    uint8
 }
 
-func decodeOldTuple(d []byte) oldTuple {
-	return oldTuple{
-		xmax:      binary.LittleEndian.Uint32(d),
-		off:       binary.LittleEndian.Uint16(d[4:]),
-		flags:     d[6],
-		cid:       binary.LittleEndian.Uint32(d[7:]),
-		infomask:  binary.LittleEndian.Uint16(d[11:]),
-		infomask2: binary.LittleEndian.Uint16(d[13:]),
+func decodeXmaxChange(d []byte) xmaxChange {
+	return xmaxChange{
+		xmax:     binary.LittleEndian.Uint32(d),
+		off:      binary.LittleEndian.Uint16(d[4:]),
+		infobits: d[6],
+		flags:    d[7],
 	}
 }
 
-func (o oldTuple) apply(rec *wal.DecodedRecord, p page.Page, blk uint32, ctid page.TID) error {
-	t, err := normalItem(p, blk, o.off)
+// tuple returns the version at c.off of p.
+func (c xmaxChange) tuple(rec *wal.DecodedRecord, p page.Page, blk uint32) ([]byte, error) {
+	t, err := normalItem(p, blk, c.off)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if t == nil {
-		return errRedo(rec, "no tuple at (%d,%d)", blk, o.off)
+		return nil, errRedo(rec, "no tuple at (%d,%d)", blk, c.off)
 	}
-	SetXmax(t, o.xmax)
-	SetCid(t, o.cid)
-	SetInfomask(t, o.infomask)
-	SetInfomask2(t, o.infomask2)
-	SetCtid(t, ctid)
-	return nil
+	return t, nil
+}
+
+// apply sets the version's xmax and the xmax infomask bits from infobits
+// (fix_infomask_from_infobits), clearing the xmax hints and
+// HEAP_KEYS_UPDATED first, and t_cid to FirstCommandId (no combo cid).
+func (c xmaxChange) apply(t []byte) {
+	im := Infomask(t) &^ (heapXmaxBits | HeapMovedOff | HeapMovedIn | HeapComboCid)
+	im2 := Infomask2(t) &^ HeapKeysUpdated
+	if c.infobits&xlhlXmaxIsMulti != 0 {
+		im |= HeapXmaxIsMulti
+	}
+	if c.infobits&xlhlXmaxLockOnly != 0 {
+		im |= HeapXmaxLockOnly
+	}
+	if c.infobits&xlhlXmaxExclLock != 0 {
+		im |= HeapXmaxExclLock
+	}
+	if c.infobits&xlhlXmaxKeyshrLock != 0 {
+		im |= HeapXmaxKeyshrLock
+	}
+	if c.infobits&xlhlKeysUpdated != 0 {
+		im2 |= HeapKeysUpdated
+	}
+	SetInfomask(t, im)
+	SetInfomask2(t, im2)
+	SetXmax(t, c.xmax)
+	SetCid(t, 0)
 }
 
 // updateFromOld returns a same-page update's xl_heap_header and new tuple
 // past its header: the block data, with the prefix and suffix it leaves out
-// (xlUpdatePrefixFromOld, xlUpdateSuffixFromOld) taken from the old
-// version's data on p, as heap_xlog_update rebuilds it.
-func updateFromOld(rec *wal.DecodedRecord, p page.Page, old oldTuple) ([]byte, error) {
+// (xlUpdatePrefixFromOld, xlUpdateSuffixFromOld) taken from the data of the
+// old version ot, as heap_xlog_update rebuilds it.
+func updateFromOld(rec *wal.DecodedRecord, ot []byte, old xmaxChange) ([]byte, error) {
 	d := rec.Blocks[0].Data
 	if old.flags&(xlUpdatePrefixFromOld|xlUpdateSuffixFromOld) == 0 {
 		return d, nil
@@ -350,9 +386,8 @@ func updateFromOld(rec *wal.DecodedRecord, p page.Page, old oldTuple) ([]byte, e
 		}
 		suffix, d = int(binary.LittleEndian.Uint16(d)), d[2:]
 	}
-	ot := logItem(p, old.off)
-	if ot == nil || len(d) < xlHeapHeaderSize {
-		return nil, errRedo(rec, "update's old version (%d,%d) is not on the page", rec.Blocks[0].Block, old.off)
+	if len(d) < xlHeapHeaderSize || int(ot[offHoff]) > len(ot) {
+		return nil, errRedo(rec, "update data too short")
 	}
 	bitmap := int(d[4]) - TupleHeaderSize // new t_hoff past the fixed header
 	op := ot[ot[offHoff]:]

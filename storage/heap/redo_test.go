@@ -90,11 +90,11 @@ func (e *walEnv) pages(t *testing.T) [][]byte {
 	return out
 }
 
-// maskPage hides what redo does not reproduce, exactly what PostgreSQL's
-// heap_mask hides minus t_cid and the infomask bits that are not hints
-// (minipg logs both): tuple hint bits and the pd_prune_xid/PD_PAGE_FULL
-// hints set without WAL, and the free space between pd_lower and pd_upper
-// (a full-page image restores it as zeroes).
+// maskPage hides what redo does not reproduce, as PostgreSQL's heap_mask
+// does: t_cid (redo sets FirstCommandId), the visibility bits of
+// t_infomask (HEAP_XACT_MASK; only the xmax hints once xmin is frozen), the
+// pd_prune_xid/PD_PAGE_FULL hints set without WAL, and the free space
+// between pd_lower and pd_upper (a full-page image restores it as zeroes).
 func maskPage(p []byte) []byte {
 	q := bytes.Clone(p)
 	if page.IsNew(q) {
@@ -108,7 +108,12 @@ func maskPage(p []byte) []byte {
 	for off := uint16(1); off <= page.MaxOffset(q); off++ {
 		if _, flags, n := page.ItemID(q, off); flags == page.LPNormal && n >= TupleHeaderSize {
 			t := page.Item(q, off)
-			SetInfomask(t, Infomask(t)&^hintBits)
+			if im := Infomask(t); im&HeapXminFrozen != HeapXminFrozen {
+				SetInfomask(t, im&^HeapXactMask)
+			} else {
+				SetInfomask(t, im&^(HeapXmaxCommitted|HeapXmaxInvalid))
+			}
+			SetCid(t, 0)
 		}
 	}
 	return q

@@ -63,7 +63,7 @@ func TestUpdatePrefixSuffixRedo(t *testing.T) {
 					break
 				}
 				if op := rec.Info & xlHeapOpMask; rec.Rmgr == wal.RmgrHeap && (op == xlHeapUpdate || op == xlHeapHotUpdate) {
-					got = append(got, decodeOldTuple(rec.MainData).flags&(xlUpdatePrefixFromOld|xlUpdateSuffixFromOld))
+					got = append(got, decodeXmaxChange(rec.MainData).flags&(xlUpdatePrefixFromOld|xlUpdateSuffixFromOld))
 				}
 			}
 			rd.Close()

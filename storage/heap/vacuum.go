@@ -129,6 +129,15 @@ func (r *Relation) VacuumWith(oldestXmin uint32, oracle Oracle, dropIndexEntries
 			}
 			continue
 		}
+		if dropIndexEntries == nil {
+			// No indexes: the page's dead items are freed at once, right
+			// after its prune, as PostgreSQL's one-pass VACUUM of a table
+			// without indexes does (lazy_scan_heap).
+			if err := r.vacuumHeapPage(pageDead{blk: blk, offs: offs}, &stats, &opts); err != nil {
+				return stats, err
+			}
+			continue
+		}
 		pending = append(pending, pageDead{blk: blk, offs: offs})
 		ndead += len(offs)
 		if prog != nil {
@@ -184,49 +193,63 @@ func (r *Relation) vacuumDeadItems(pending []pageDead, dropIndexEntries func([]p
 	}
 	prog.SetPhase(PhaseVacuumHeap)
 	for _, pd := range pending {
-		// No interrupt here: the index entries of these items are gone, so
-		// finishing the batch is what makes their TIDs reusable.
-		if err := opts.Cost.delay(); err != nil {
+		if err := r.vacuumHeapPage(pd, stats, opts); err != nil {
 			return err
 		}
-		buf, hit, err := r.pool.ReadBufferHit(r.rel, buffer.MainFork, pd.blk)
-		if err != nil {
-			return err
-		}
-		buf.Lock()
-		wasDirty := buf.IsDirty()
-		p := buf.Page()
-		before := page.ExactFreeSpace(p)
-		n := 0
-		for _, off := range pd.offs {
-			// Still LP_DEAD: nothing makes a dead item live again, but be
-			// exact about what we free.
-			if off <= page.MaxOffset(p) {
-				if _, flags, _ := page.ItemID(p, off); flags == page.LPDead {
-					page.SetItemID(p, off, 0, page.LPUnused, 0)
-					n++
-				}
+	}
+	return nil
+}
+
+// vacuumHeapPage is lazy_vacuum_heap_page on one page: its LP_DEAD items
+// (whose index entries are gone) become LP_UNUSED, the line pointer array
+// is truncated, the change is logged (XLOG_HEAP2_VACUUM) and the free
+// space recorded.
+func (r *Relation) vacuumHeapPage(pd pageDead, stats *VacuumStats, opts *VacuumOptions) error {
+	prog := opts.Progress
+	// No interrupt here: the index entries of these items are gone, so
+	// finishing the batch is what makes their TIDs reusable.
+	if err := opts.Cost.delay(); err != nil {
+		return err
+	}
+	buf, hit, err := r.pool.ReadBufferHit(r.rel, buffer.MainFork, pd.blk)
+	if err != nil {
+		return err
+	}
+	buf.Lock()
+	wasDirty := buf.IsDirty()
+	p := buf.Page()
+	before := page.ExactFreeSpace(p)
+	n := 0
+	var freed prunePlan
+	for _, off := range pd.offs {
+		// Still LP_DEAD: nothing makes a dead item live again, but be
+		// exact about what we free.
+		if off <= page.MaxOffset(p) {
+			if _, flags, _ := page.ItemID(p, off); flags == page.LPDead {
+				page.SetItemID(p, off, 0, page.LPUnused, 0)
+				freed.nowUnused = append(freed.nowUnused, off)
+				n++
 			}
 		}
-		if n > 0 {
-			page.TruncateLinePointerArray(p)
-			if hasUnused(p) {
-				page.SetFlags(p, page.Flags(p)|page.PDHasFreeLines)
-			}
-			r.logChange(nil, walVacuum, buf, nil)
+	}
+	if n > 0 {
+		page.TruncateLinePointerArray(p)
+		if hasUnused(p) {
+			page.SetFlags(p, page.Flags(p)|page.PDHasFreeLines)
 		}
-		stats.DeadItemsReclaimed += n
-		stats.BytesFreed += int64(page.ExactFreeSpace(p) - before)
-		free := page.HeapFreeSpace(p)
-		opts.Cost.charge(hit, !wasDirty && buf.IsDirty())
-		buf.Unlock()
-		buf.Release()
-		if prog != nil {
-			prog.HeapBlksVacuumed.Add(1)
-		}
-		if err := r.recordVacuumed(pd.blk, free); err != nil {
-			return err
-		}
+		r.logChangeX(nil, walVacuum, buf, nil, &walExtra{plan: &freed})
+	}
+	stats.DeadItemsReclaimed += n
+	stats.BytesFreed += int64(page.ExactFreeSpace(p) - before)
+	free := page.HeapFreeSpace(p)
+	opts.Cost.charge(hit, !wasDirty && buf.IsDirty())
+	buf.Unlock()
+	buf.Release()
+	if prog != nil {
+		prog.HeapBlksVacuumed.Add(1)
+	}
+	if err := r.recordVacuumed(pd.blk, free); err != nil {
+		return err
 	}
 	return nil
 }

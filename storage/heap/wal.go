@@ -44,19 +44,32 @@ func (k walKind) String() string {
 //
 // offs are the line pointers the change is about, as listed on each kind
 // (update: the old version's offset on b1, then the new version's on b2 or
-// b1); prune and vacuum records are derived from the page itself. A change
+// b1); prune and vacuum records need the plan (logChangeX). A change
 // logChange cannot describe (an unknown kind, offsets missing) is logged as
 // forced full-page images, which is always correct, only bigger.
 //
 // A page turned from clean to dirty is counted in u (nil: not counted).
 // Hint-bit changes do not come here (MarkBufferDirtyHint, not WAL-logged).
 func (r *Relation) logChange(u *buffer.Usage, kind walKind, b1, b2 *buffer.Buffer, offs ...uint16) {
+	r.logChangeX(u, kind, b1, b2, nil, offs...)
+}
+
+// walExtra is what a change's record needs beyond the pages and offsets.
+type walExtra struct {
+	lastInMulti      bool       // multi-insert: the last page of the call
+	plan             *prunePlan // prune: the plan carried out; vacuum: nowUnused, the offsets freed
+	latestRemovedXid uint32     // prune: the newest xmax of the versions removed
+}
+
+// logChangeX is logChange for the kinds whose record needs x: prune and
+// vacuum (the plan) and multi-insert (whether it is the last page).
+func (r *Relation) logChangeX(u *buffer.Usage, kind walKind, b1, b2 *buffer.Buffer, x *walExtra, offs ...uint16) {
 	b1.MarkDirtyUsage(u)
 	if b2 != nil && b2 != b1 {
 		b2.MarkDirtyUsage(u)
 	}
 	if r.wal != nil {
-		r.writeWAL(kind, b1, b2, offs)
+		r.writeWAL(kind, b1, b2, x, offs)
 	}
 	if invariants {
 		r.assertPage(b1, kind)

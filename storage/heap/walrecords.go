@@ -33,26 +33,63 @@ const (
 	xl2MultiInsert uint8 = 0x50 // XLOG_HEAP2_MULTI_INSERT
 )
 
-// Record body sizes.
+// Main data sizes (heapam_xlog.h's SizeOfHeap*).
 const (
-	xlHeapHeaderSize  = 5  // xl_heap_header: t_infomask2 u16, t_infomask u16, t_hoff u8
-	xlInsertSize      = 7  // offnum u16, flags u8, t_cid u32
-	xlDeleteSize      = 15 // xmax u32, offnum u16, flags u8, t_cid u32, t_infomask u16, t_infomask2 u16
-	xlLockCtidSize    = 6  // lock with xlLockHasCtid: ctid block u32, offset u16
-	xlUpdateSize      = 21 // old: xmax, offnum, flags, cid, infomask, infomask2 (15); new: offnum u16, t_cid u32
-	xlMultiHeaderSize = 7  // flags u8, ntuples u16, t_cid u32 (then ntuples offsets u16)
-	xlMultiTupleSize  = 7  // xl_multi_insert_tuple: datalen u16, t_infomask2 u16, t_infomask u16, t_hoff u8
-	xlPruneSize       = 12 // latestRemovedXid u32, nredirected u16, ndead u16, nunused u16, maxoff u16
-	xlVacuumSize      = 4  // nunused u16, maxoff u16
-	xlLockHasCtid     = 0x01
-	xlUpdateOtherPage = 0x02 // update: old and new version on different pages
-	// Update on one page: the block data starts with the length u16 of the
-	// new tuple's data that equals the old one's at the start
-	// (XLH_UPDATE_PREFIX_FROM_OLD), then that of the end
-	// (XLH_UPDATE_SUFFIX_FROM_OLD), and carries only the bytes between.
+	xlHeapHeaderSize  = 5 // xl_heap_header: t_infomask2 u16, t_infomask u16, t_hoff u8
+	xlInsertSize      = 3 // xl_heap_insert: offnum u16, flags u8
+	xlDeleteSize      = 8 // xl_heap_delete: xmax u32, offnum u16, infobits_set u8, flags u8
+	xlUpdateSize      = 14
+	xlLockSize        = 8 // xl_heap_lock: locking_xid u32, offnum u16, infobits_set u8, flags u8
+	xlMultiHeaderSize = 4 // xl_heap_multi_insert: flags u8, pad u8, ntuples u16 (then the offsets)
+	xlMultiTupleSize  = 7 // xl_multi_insert_tuple: datalen u16, t_infomask2 u16, t_infomask u16, t_hoff u8
+	xlPruneSize       = 8 // xl_heap_prune: latestRemovedXid u32, nredirected u16, ndead u16
+	xlVacuumSize      = 2 // xl_heap_vacuum: nunused u16
+)
+
+// xl_heap_update (14 bytes): old_xmax u32, old_offnum u16, old_infobits_set
+// u8, flags u8, new_xmax u32, new_offnum u16.
+//
+// Update on one page: the block data starts with the length u16 of the new
+// tuple's data that equals the old one's at the start
+// (XLH_UPDATE_PREFIX_FROM_OLD), then that of the end
+// (XLH_UPDATE_SUFFIX_FROM_OLD), and carries only the bytes between.
+const (
 	xlUpdatePrefixFromOld = 0x20
 	xlUpdateSuffixFromOld = 0x40
+	xlInsertLastInMulti   = 0x02 // XLH_INSERT_LAST_IN_MULTI: the last record of one multi-insert
 )
+
+// infobits_set bits (XLHL_*): the xmax-related infomask bits a delete, lock
+// or update sets on the old version; redo clears the others.
+const (
+	xlhlXmaxIsMulti    = 0x01
+	xlhlXmaxLockOnly   = 0x02
+	xlhlXmaxExclLock   = 0x04
+	xlhlXmaxKeyshrLock = 0x08
+	xlhlKeysUpdated    = 0x10
+)
+
+// infobits is compute_infobits: the XLHL_* bits of a tuple's infomasks.
+func infobits(t []byte) uint8 {
+	im, im2 := Infomask(t), Infomask2(t)
+	var b uint8
+	if im&HeapXmaxIsMulti != 0 {
+		b |= xlhlXmaxIsMulti
+	}
+	if im&HeapXmaxLockOnly != 0 {
+		b |= xlhlXmaxLockOnly
+	}
+	if im&HeapXmaxExclLock != 0 {
+		b |= xlhlXmaxExclLock
+	}
+	if im&HeapXmaxKeyshrLock != 0 {
+		b |= xlhlXmaxKeyshrLock
+	}
+	if im2&HeapKeysUpdated != 0 {
+		b |= xlhlKeysUpdated
+	}
+	return b
+}
 
 // putHeader appends the xl_heap_header of tuple t.
 func putHeader(b []byte, t []byte) []byte {
@@ -61,15 +98,12 @@ func putHeader(b []byte, t []byte) []byte {
 	return append(b, t[offHoff])
 }
 
-// putOldTuple appends the fields an old version's header change carries:
-// xmax u32, offnum u16, flags u8, t_cid u32, t_infomask u16, t_infomask2 u16.
-func putOldTuple(b []byte, t []byte, off uint16, flags uint8) []byte {
+// putXmaxChange appends xmax u32, offnum u16, infobits_set u8, flags u8:
+// the head of xl_heap_delete, xl_heap_lock and xl_heap_update.
+func putXmaxChange(b []byte, t []byte, off uint16, flags uint8) []byte {
 	b = binary.LittleEndian.AppendUint32(b, Xmax(t))
 	b = binary.LittleEndian.AppendUint16(b, off)
-	b = append(b, flags)
-	b = binary.LittleEndian.AppendUint32(b, Cid(t))
-	b = binary.LittleEndian.AppendUint16(b, Infomask(t))
-	return binary.LittleEndian.AppendUint16(b, Infomask2(t))
+	return append(b, infobits(t), flags)
 }
 
 // isInitInsert reports whether the page holds exactly the tuples at offs
@@ -92,13 +126,13 @@ func isInitInsert(p page.Page, offs []uint16) bool {
 // (see logChange); without them, or for a kind it does not know, it logs
 // forced full-page images. A failed insert panics: the page is changed in
 // memory and cannot be logged, which PostgreSQL treats as a PANIC too.
-func (r *Relation) writeWAL(kind walKind, b1, b2 *buffer.Buffer, offs []uint16) {
+func (r *Relation) writeWAL(kind walKind, b1, b2 *buffer.Buffer, x *walExtra, offs []uint16) {
 	if b2 == b1 {
 		b2 = nil
 	}
 	sc := walScratchPool.Get().(*walScratch)
 	defer walScratchPool.Put(sc)
-	rec, ok := r.buildRecord(kind, b1, b2, offs, sc)
+	rec, ok := r.buildRecord(kind, b1, b2, x, offs, sc)
 	if !ok {
 		rec = &wal.Record{Rmgr: wal.RmgrHeap2, Info: xl2PageImage,
 			Blocks: []wal.BlockRef{r.blockRef(b1, nil, false)}}
@@ -133,12 +167,12 @@ var walScratchPool = sync.Pool{New: func() any { return new(walScratch) }}
 // buildRecord assembles the record of one change; ok is false when the
 // change cannot be described (missing offsets, an unknown kind). Kinds with
 // large payloads (multi-insert) build them in sc.
-func (r *Relation) buildRecord(kind walKind, b1, b2 *buffer.Buffer, offs []uint16, sc *walScratch) (*wal.Record, bool) {
+func (r *Relation) buildRecord(kind walKind, b1, b2 *buffer.Buffer, x *walExtra, offs []uint16, sc *walScratch) (*wal.Record, bool) {
 	switch kind {
 	case walInsert:
 		return r.insertRecord(b1, b2, offs)
 	case walMultiInsert:
-		return r.multiInsertRecord(b1, b2, offs, sc)
+		return r.multiInsertRecord(b1, b2, x, offs, sc)
 	case walDelete:
 		return r.deleteRecord(b1, b2, offs)
 	case walLock:
@@ -146,9 +180,9 @@ func (r *Relation) buildRecord(kind walKind, b1, b2 *buffer.Buffer, offs []uint1
 	case walUpdate, walSameUpdate:
 		return r.updateRecord(kind, b1, b2, offs)
 	case walPrune:
-		return r.pruneRecord(b1, b2)
+		return r.pruneRecord(b1, b2, x)
 	case walVacuum:
-		return r.vacuumRecord(b1, b2)
+		return r.vacuumRecord(b1, b2, x)
 	}
 	return nil, false
 }
@@ -175,7 +209,8 @@ func singleTuple(b1, b2 *buffer.Buffer, offs []uint16) []byte {
 }
 
 // insertRecord is XLOG_HEAP_INSERT: main data xl_heap_insert, block data
-// xl_heap_header and the tuple past its header.
+// xl_heap_header and the tuple past its header. Redo takes t_xmin from the
+// record's xid and sets t_cid to FirstCommandId, as heap_xlog_insert does.
 func (r *Relation) insertRecord(b1, b2 *buffer.Buffer, offs []uint16) (*wal.Record, bool) {
 	t := singleTuple(b1, b2, offs)
 	if t == nil {
@@ -187,7 +222,6 @@ func (r *Relation) insertRecord(b1, b2 *buffer.Buffer, offs []uint16) (*wal.Reco
 	}
 	main := binary.LittleEndian.AppendUint16(make([]byte, 0, xlInsertSize), offs[0])
 	main = append(main, 0)
-	main = binary.LittleEndian.AppendUint32(main, Cid(t))
 	data := putHeader(make([]byte, 0, xlHeapHeaderSize+len(t)-TupleHeaderSize), t)
 	data = append(data, t[TupleHeaderSize:]...)
 	return &wal.Record{Rmgr: wal.RmgrHeap, Info: info, Xid: Xmin(t), MainData: main,
@@ -195,9 +229,12 @@ func (r *Relation) insertRecord(b1, b2 *buffer.Buffer, offs []uint16) (*wal.Reco
 }
 
 // multiInsertRecord is XLOG_HEAP2_MULTI_INSERT: main data
-// xl_heap_multi_insert and the offsets, block data one SHORTALIGNed
-// xl_multi_insert_tuple plus tuple body per tuple. Its buffers are sc's.
-func (r *Relation) multiInsertRecord(b1, b2 *buffer.Buffer, offs []uint16, sc *walScratch) (*wal.Record, bool) {
+// xl_heap_multi_insert and the offsets (left out when the record
+// initializes the page: they are 1, 2, ...), block data one SHORTALIGNed
+// xl_multi_insert_tuple plus tuple body per tuple. The last record of one
+// MultiInsert call is flagged XLH_INSERT_LAST_IN_MULTI. Its buffers are
+// sc's.
+func (r *Relation) multiInsertRecord(b1, b2 *buffer.Buffer, x *walExtra, offs []uint16, sc *walScratch) (*wal.Record, bool) {
 	if len(offs) == 0 || b2 != nil {
 		return nil, false
 	}
@@ -210,9 +247,12 @@ func (r *Relation) multiInsertRecord(b1, b2 *buffer.Buffer, offs []uint16, sc *w
 	if init {
 		info |= xlHeapInitPage
 	}
-	main := append(sc.main[:0], 0)
+	var flags uint8
+	if x != nil && x.lastInMulti {
+		flags |= xlInsertLastInMulti
+	}
+	main := append(sc.main[:0], flags, 0)
 	main = binary.LittleEndian.AppendUint16(main, uint16(len(offs)))
-	main = binary.LittleEndian.AppendUint32(main, Cid(first))
 	data := sc.data[:0]
 	defer func() { sc.main, sc.data = main[:0], data[:0] }()
 	for _, off := range offs {
@@ -220,7 +260,9 @@ func (r *Relation) multiInsertRecord(b1, b2 *buffer.Buffer, offs []uint16, sc *w
 		if t == nil {
 			return nil, false
 		}
-		main = binary.LittleEndian.AppendUint16(main, off)
+		if !init {
+			main = binary.LittleEndian.AppendUint16(main, off)
+		}
 		if len(data)%2 != 0 {
 			data = append(data, 0) // SHORTALIGN
 		}
@@ -232,47 +274,39 @@ func (r *Relation) multiInsertRecord(b1, b2 *buffer.Buffer, offs []uint16, sc *w
 		Blocks: []wal.BlockRef{r.blockRef(b1, data, init)}}, true
 }
 
-// deleteRecord is XLOG_HEAP_DELETE: main data the old version's header
-// change (putOldTuple), no block data. A deleted tuple's t_ctid points at
-// itself.
+// deleteRecord is XLOG_HEAP_DELETE: main data xl_heap_delete, no block
+// data. A deleted tuple's t_ctid points at itself.
 func (r *Relation) deleteRecord(b1, b2 *buffer.Buffer, offs []uint16) (*wal.Record, bool) {
 	t := singleTuple(b1, b2, offs)
 	if t == nil || Ctid(t) != (page.TID{Block: b1.Block(), Offset: offs[0]}) {
 		return nil, false
 	}
-	main := putOldTuple(make([]byte, 0, xlDeleteSize), t, offs[0], 0)
+	main := putXmaxChange(make([]byte, 0, xlDeleteSize), t, offs[0], 0)
 	return &wal.Record{Rmgr: wal.RmgrHeap, Info: xlHeapDelete, Xid: Xmax(t), MainData: main,
 		Blocks: []wal.BlockRef{r.blockRef(b1, nil, false)}}, true
 }
 
-// lockRecord is XLOG_HEAP_LOCK: main data the locked version's header
-// change (putOldTuple), then its t_ctid when that points elsewhere
-// (xlLockHasCtid: a locked, since updated version); no block data.
+// lockRecord is XLOG_HEAP_LOCK: main data xl_heap_lock (the locker, the
+// offset, the lock's infomask bits), no block data. Redo resets t_ctid to
+// the version itself only when the xmax is a mere locker, as
+// heap_xlog_lock does: a locked, since updated version keeps its link.
 func (r *Relation) lockRecord(b1, b2 *buffer.Buffer, offs []uint16) (*wal.Record, bool) {
 	t := singleTuple(b1, b2, offs)
 	if t == nil {
 		return nil, false
 	}
-	var flags uint8
-	c := Ctid(t)
-	if c != (page.TID{Block: b1.Block(), Offset: offs[0]}) {
-		flags |= xlLockHasCtid
-	}
-	main := putOldTuple(make([]byte, 0, xlDeleteSize+xlLockCtidSize), t, offs[0], flags)
-	if flags&xlLockHasCtid != 0 {
-		main = binary.LittleEndian.AppendUint32(main, c.Block)
-		main = binary.LittleEndian.AppendUint16(main, c.Offset)
-	}
+	main := putXmaxChange(make([]byte, 0, xlLockSize), t, offs[0], 0)
 	return &wal.Record{Rmgr: wal.RmgrHeap, Info: xlHeapLock, Xid: Xmax(t), MainData: main,
 		Blocks: []wal.BlockRef{r.blockRef(b1, nil, false)}}, true
 }
 
 // updateRecord is XLOG_HEAP_UPDATE or XLOG_HEAP_HOT_UPDATE. offs are the
 // old version's and the new version's offsets; b1 holds the old version, b2
-// (walUpdate) or b1 (walSameUpdate) the new one. Main data: the old
-// version's header change, then the new offset and t_cid; block data of the
-// new page: xl_heap_header and the new tuple past its header. The old page
-// is the second block reference when it differs.
+// (walUpdate) or b1 (walSameUpdate) the new one. Main data xl_heap_update;
+// block data of the new page: xl_heap_header and the new tuple past its
+// header, less the prefix and suffix it shares with the old version when
+// both are on one page. The old page is the second block reference when it
+// differs (which is how redo tells the cases apart).
 func (r *Relation) updateRecord(kind walKind, b1, b2 *buffer.Buffer, offs []uint16) (*wal.Record, bool) {
 	if len(offs) != 2 || (kind == walUpdate) != (b2 != nil) {
 		return nil, false
@@ -292,7 +326,6 @@ func (r *Relation) updateRecord(kind walKind, b1, b2 *buffer.Buffer, offs []uint
 	var flags uint8
 	init := false
 	if b2 != nil {
-		flags |= xlUpdateOtherPage
 		if init = isInitInsert(newb.Page(), offs[1:]); init {
 			info |= xlHeapInitPage
 		}
@@ -307,9 +340,9 @@ func (r *Relation) updateRecord(kind walKind, b1, b2 *buffer.Buffer, offs []uint
 	if suffix > 0 {
 		flags |= xlUpdateSuffixFromOld
 	}
-	main := putOldTuple(make([]byte, 0, xlUpdateSize), ot, offs[0], flags)
+	main := putXmaxChange(make([]byte, 0, xlUpdateSize), ot, offs[0], flags)
+	main = binary.LittleEndian.AppendUint32(main, Xmax(nt))
 	main = binary.LittleEndian.AppendUint16(main, offs[1])
-	main = binary.LittleEndian.AppendUint32(main, Cid(nt))
 	data := make([]byte, 0, 4+xlHeapHeaderSize+len(nt)-TupleHeaderSize-prefix-suffix)
 	if prefix > 0 {
 		data = binary.LittleEndian.AppendUint16(data, uint16(prefix))
@@ -329,64 +362,43 @@ func (r *Relation) updateRecord(kind walKind, b1, b2 *buffer.Buffer, offs []uint
 	return rec, true
 }
 
-// pruneRecord is XLOG_HEAP2_PRUNE. It carries the final state of every line
-// pointer that is not LP_NORMAL (redirects with their targets, dead, unused)
-// and the final line pointer count; redo applies them and compacts the
-// page, as heap_page_prune_execute does.
-func (r *Relation) pruneRecord(b1, b2 *buffer.Buffer) (*wal.Record, bool) {
-	if b2 != nil {
+// pruneRecord is XLOG_HEAP2_PRUNE: main data xl_heap_prune, block data the
+// plan prunePage carried out: the redirected pairs (from, to), the offsets
+// now dead, the offsets now unused. Redo applies the same plan (applyPrune).
+func (r *Relation) pruneRecord(b1, b2 *buffer.Buffer, x *walExtra) (*wal.Record, bool) {
+	if b2 != nil || x == nil || x.plan == nil {
 		return nil, false
 	}
-	p := b1.Page()
-	var redirects, dead, unused []byte
-	nred, ndead, nunused := 0, 0, 0
-	maxoff := page.MaxOffset(p)
-	for off := uint16(1); off <= maxoff; off++ {
-		lpOff, flags, _ := page.ItemID(p, off)
-		switch flags {
-		case page.LPRedirect:
-			redirects = binary.LittleEndian.AppendUint16(redirects, off)
-			redirects = binary.LittleEndian.AppendUint16(redirects, uint16(lpOff))
-			nred++
-		case page.LPDead:
-			dead = binary.LittleEndian.AppendUint16(dead, off)
-			ndead++
-		case page.LPUnused:
-			unused = binary.LittleEndian.AppendUint16(unused, off)
-			nunused++
+	pl := x.plan
+	main := make([]byte, 0, xlPruneSize)
+	main = binary.LittleEndian.AppendUint32(main, x.latestRemovedXid)
+	main = binary.LittleEndian.AppendUint16(main, uint16(len(pl.redirected)/2))
+	main = binary.LittleEndian.AppendUint16(main, uint16(len(pl.nowDead)))
+	data := make([]byte, 0, 2*(len(pl.redirected)+len(pl.nowDead)+len(pl.nowUnused)))
+	for _, l := range [][]uint16{pl.redirected, pl.nowDead, pl.nowUnused} {
+		for _, off := range l {
+			data = binary.LittleEndian.AppendUint16(data, off)
 		}
 	}
-	main := make([]byte, 0, xlPruneSize)
-	main = binary.LittleEndian.AppendUint32(main, 0) // latestRemovedXid: no standbys
-	main = binary.LittleEndian.AppendUint16(main, uint16(nred))
-	main = binary.LittleEndian.AppendUint16(main, uint16(ndead))
-	main = binary.LittleEndian.AppendUint16(main, uint16(nunused))
-	main = binary.LittleEndian.AppendUint16(main, maxoff)
-	data := append(append(redirects, dead...), unused...)
 	return &wal.Record{Rmgr: wal.RmgrHeap2, Info: xl2Prune, MainData: main,
 		Blocks: []wal.BlockRef{r.blockRef(b1, data, false)}}, true
 }
 
-// vacuumRecord is XLOG_HEAP2_VACUUM: the unused line pointers (block data)
-// and the final line pointer count.
-func (r *Relation) vacuumRecord(b1, b2 *buffer.Buffer) (*wal.Record, bool) {
-	if b2 != nil {
+// vacuumRecord is XLOG_HEAP2_VACUUM: main data xl_heap_vacuum, block data
+// the offsets VACUUM turned from LP_DEAD to LP_UNUSED. Redo does the same,
+// then truncates the line pointer array (PageTruncateLinePointerArray).
+func (r *Relation) vacuumRecord(b1, b2 *buffer.Buffer, x *walExtra) (*wal.Record, bool) {
+	if b2 != nil || x == nil || x.plan == nil {
 		return nil, false
 	}
-	p := b1.Page()
-	var unused []byte
-	n := 0
-	maxoff := page.MaxOffset(p)
-	for off := uint16(1); off <= maxoff; off++ {
-		if _, flags, _ := page.ItemID(p, off); flags == page.LPUnused {
-			unused = binary.LittleEndian.AppendUint16(unused, off)
-			n++
-		}
+	unused := x.plan.nowUnused
+	main := binary.LittleEndian.AppendUint16(make([]byte, 0, xlVacuumSize), uint16(len(unused)))
+	data := make([]byte, 0, 2*len(unused))
+	for _, off := range unused {
+		data = binary.LittleEndian.AppendUint16(data, off)
 	}
-	main := binary.LittleEndian.AppendUint16(make([]byte, 0, xlVacuumSize), uint16(n))
-	main = binary.LittleEndian.AppendUint16(main, maxoff)
 	return &wal.Record{Rmgr: wal.RmgrHeap2, Info: xl2Vacuum, MainData: main,
-		Blocks: []wal.BlockRef{r.blockRef(b1, unused, false)}}, true
+		Blocks: []wal.BlockRef{r.blockRef(b1, data, false)}}, true
 }
 
 // tidOffsets returns the offsets of tids (multi-insert's logChange call).

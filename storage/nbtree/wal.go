@@ -160,3 +160,37 @@ func appendOffsets(d []byte, offs []uint16) []byte {
 	}
 	return d
 }
+
+// btreeDesc is btree_desc, from minipg's main data (the fields PostgreSQL
+// prints that minipg does not log — postingoff, nupdated, latestRemovedXid
+// — print as 0; ndeleted is counted from the block data, so a DELETE or
+// VACUUM logged with a full-page image shows 0).
+func btreeDesc(rec *wal.DecodedRecord) string {
+	d := rec.MainData
+	le := binary.LittleEndian
+	ndeleted := 0
+	if len(rec.Blocks) > 0 {
+		ndeleted = len(rec.Blocks[0].Data) / 2
+	}
+	switch rec.Info & 0xF0 {
+	case xlInsertLeaf, xlInsertUpper:
+		if len(d) >= xlInsertMainSize {
+			return fmt.Sprintf("off %d", le.Uint16(d))
+		}
+	case xlSplitL, xlSplitR:
+		if len(d) >= xlSplitSize {
+			return fmt.Sprintf("level %d, firstrightoff %d, newitemoff %d, postingoff 0", le.Uint32(d), le.Uint16(d[4:]), le.Uint16(d[6:]))
+		}
+	case xlDelete:
+		return fmt.Sprintf("latestRemovedXid 0; ndeleted %d; nupdated 0", ndeleted)
+	case xlNewRoot:
+		if len(d) >= xlNewRootSize {
+			return fmt.Sprintf("lev %d", le.Uint32(d[4:]))
+		}
+	case xlVacuum:
+		return fmt.Sprintf("ndeleted %d; nupdated 0", ndeleted)
+	}
+	return ""
+}
+
+func init() { wal.RegisterRecordDesc(wal.RmgrBtree, btreeDesc) }

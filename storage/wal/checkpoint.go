@@ -2,8 +2,10 @@ package wal
 
 import (
 	"encoding/binary"
-	"minipg/pgerr"
+	"fmt"
 	"time"
+
+	"minipg/pgerr"
 )
 
 // CheckpointOptions say what a checkpoint does besides logging.
@@ -57,21 +59,26 @@ func (p *CheckpointProgress) SyncStarting() { p.syncStart = time.Now() }
 
 // CheckpointInfo is what a checkpoint record holds (CheckPoint).
 //
-//	main data:  0          8            16
-//	            +----------+------------+------------------+
-//	            | redo u64 | time i64   | extra (caller's) |
-//	            |          | unix nanos |                  |
-//	            +----------+------------+------------------+
+//	main data:  0          8            16       17
+//	            +----------+------------+--------+------------------+
+//	            | redo u64 | time i64   | fpw u8 | extra (caller's) |
+//	            |          | unix nanos |        |                  |
+//	            +----------+------------+--------+------------------+
+//
+// fpw is 1 when full_page_writes was on (CheckPoint.fullPageWrites).
 type CheckpointInfo struct {
 	LSN      uint64 // where the checkpoint record starts
 	Redo     uint64 // replay starts here
 	Time     time.Time
 	Shutdown bool
+	FPW      bool // full_page_writes was on
 	Extra    []byte
 }
 
+const checkpointHeaderSize = 17
+
 func decodeCheckpoint(rec *DecodedRecord) (CheckpointInfo, error) {
-	if len(rec.MainData) < 16 {
+	if len(rec.MainData) < checkpointHeaderSize {
 		return CheckpointInfo{}, pgerr.FromSentinel(ErrCorrupt, nil, "checkpoint record at %s is too short", FormatLSN(rec.LSN))
 	}
 	d := rec.MainData
@@ -80,7 +87,8 @@ func decodeCheckpoint(rec *DecodedRecord) (CheckpointInfo, error) {
 		Redo:     binary.LittleEndian.Uint64(d[0:]),
 		Time:     time.Unix(0, int64(binary.LittleEndian.Uint64(d[8:]))),
 		Shutdown: rec.Info == InfoCheckpointShutdown,
-		Extra:    append([]byte(nil), d[16:]...),
+		FPW:      d[16] == 1,
+		Extra:    append([]byte(nil), d[checkpointHeaderSize:]...),
 	}, nil
 }
 
@@ -117,10 +125,14 @@ func (l *Log) Checkpoint(o CheckpointOptions) (CheckpointInfo, error) {
 		}
 	}
 	now := time.Now()
-	data := make([]byte, 16+len(o.Extra))
+	data := make([]byte, checkpointHeaderSize+len(o.Extra))
 	binary.LittleEndian.PutUint64(data[0:], redo)
 	binary.LittleEndian.PutUint64(data[8:], uint64(now.UnixNano()))
-	copy(data[16:], o.Extra)
+	fpw := l.fpw.Load()
+	if fpw {
+		data[16] = 1
+	}
+	copy(data[checkpointHeaderSize:], o.Extra)
 	info := InfoCheckpointOnline
 	if o.Shutdown {
 		info = InfoCheckpointShutdown
@@ -150,7 +162,7 @@ func (l *Log) Checkpoint(o CheckpointOptions) (CheckpointInfo, error) {
 		// The checkpoint itself is done; old segments stay for the next one.
 		l.log.Warn("could not remove old WAL segments", "err", err)
 	}
-	info2 := CheckpointInfo{LSN: lsn, Redo: redo, Time: now, Shutdown: o.Shutdown, Extra: o.Extra}
+	info2 := CheckpointInfo{LSN: lsn, Redo: redo, Time: now, Shutdown: o.Shutdown, FPW: fpw, Extra: o.Extra}
 	l.log.Debug("checkpoint complete", "lsn", FormatLSN(lsn), "redo", FormatLSN(redo),
 		"removed", removed, "recycled", recycled)
 	return info2, nil
@@ -170,3 +182,30 @@ func (l *Log) Control() ControlData {
 // lastCheckpointEnd returns the end LSN of the last checkpoint record written
 // by this process (0 if none).
 func (l *Log) lastCheckpointEnd() uint64 { return l.ckptEnd.Load() }
+
+// xlogDesc is xlog_desc for the records this package writes. A checkpoint
+// is described in PostgreSQL's words; what minipg does not keep (a second
+// timeline, OIDs, multixacts, the oldest xids) shows as PostgreSQL shows
+// it on a fresh cluster's defaults or 0. The next xid comes from the
+// caller's Extra when it starts with one (txn's u32).
+func xlogDesc(rec *DecodedRecord) string {
+	switch rec.Info {
+	case InfoCheckpointOnline, InfoCheckpointShutdown:
+		c, err := decodeCheckpoint(rec)
+		if err != nil {
+			return ""
+		}
+		var next uint32
+		if len(c.Extra) >= 4 {
+			next = binary.LittleEndian.Uint32(c.Extra)
+		}
+		kind := "online"
+		if c.Shutdown {
+			kind = "shutdown"
+		}
+		return fmt.Sprintf("redo %s; tli 1; prev tli 1; fpw %t; xid 0:%d; oid 0; multi 1; offset 0; "+
+			"oldest xid 0 in DB 0; oldest multi 1 in DB 0; oldest/newest commit timestamp xid: 0/0; "+
+			"oldest running xid 0; %s", FormatLSN(c.Redo), c.FPW, next, kind)
+	}
+	return "" // NOOP, FPI: no further information
+}

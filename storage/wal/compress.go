@@ -64,13 +64,12 @@ func ParseCompression(v string) (c Compression, ok bool) {
 	return CompressionNone, false
 }
 
-// Block header flag bits of a compressed image (PostgreSQL's bimg_info
-// BKPIMAGE_COMPRESS_PGLZ, _LZ4, _ZSTD; minipg keeps them in the block's
-// one flags byte, above the BKPBLOCK bits).
+// bimg_info bits of a compressed image (BKPIMAGE_COMPRESS_PGLZ, _LZ4,
+// _ZSTD).
 const (
-	blkCompressPGLZ = 0x10
-	blkCompressLZ4  = 0x20
-	blkCompressZstd = 0x40
+	blkCompressPGLZ = 0x04
+	blkCompressLZ4  = 0x08
+	blkCompressZstd = 0x10
 	blkCompressMask = blkCompressPGLZ | blkCompressLZ4 | blkCompressZstd
 )
 

@@ -127,7 +127,10 @@ func TestCompressedImages(t *testing.T) {
 					if bytes.Equal(want, randomPage(7)) && b.Compressed {
 						t.Fatalf("random page stored compressed")
 					}
-					stored += b.StoredLen
+					stored += b.StoredLen + BlockHeaderSize + BlockImageHeaderSize + RelFileNodeSize + BlockNumberSize
+					if b.Compressed && b.HoleLen > 0 {
+						stored += BlockCompressHeaderSize
+					}
 					dst := bytes.Repeat([]byte{0xEE}, page.BlockSize)
 					if !got.RestoreImage(i, dst) || !bytes.Equal(dst, want) {
 						for j := range dst {
@@ -137,8 +140,8 @@ func TestCompressedImages(t *testing.T) {
 						}
 					}
 				}
-				if want := RecordHeaderSize + len(r.pages)*BlockHeaderSize + stored + 1; got.TotalLen != want {
-					t.Fatalf("record of %d bytes, header+images+main data = %d", got.TotalLen, want)
+				if want := RecordHeaderSize + stored + 2 + 1; got.TotalLen != want {
+					t.Fatalf("record of %d bytes, header+block headers+images+main data = %d", got.TotalLen, want)
 				}
 			}
 		})
@@ -160,9 +163,11 @@ func TestCompressedImageFlags(t *testing.T) {
 			t.Fatal(err, n)
 		}
 		h := buf[RecordHeaderSize:]
-		clen := int(binary.LittleEndian.Uint16(h[14:]))
-		if h[9]&blkCompressMask != tc.flag || clen == 0 || RecordHeaderSize+BlockHeaderSize+clen != len(buf) {
-			t.Fatalf("%s: flags %#x, bimg_len %d, record %d bytes", tc.c, h[9], clen, len(buf))
+		clen := int(binary.LittleEndian.Uint16(h[BlockHeaderSize:]))
+		info := h[BlockHeaderSize+4]
+		hdr := BlockHeaderSize + BlockImageHeaderSize + BlockCompressHeaderSize + RelFileNodeSize + BlockNumberSize
+		if info&blkCompressMask != tc.flag || h[1]&blkHasImage == 0 || clen == 0 || RecordHeaderSize+hdr+clen != len(buf) {
+			t.Fatalf("%s: bimg_info %#x, bimg_len %d, record %d bytes", tc.c, info, clen, len(buf))
 		}
 	}
 }

@@ -35,7 +35,7 @@ func (s DBState) String() string {
 //	0        4         8       12         16                 24           32          40      44          64
 //	+--------+---------+-------+----------+------------------+------------+-----------+-------+-----------+
 //	| magic  | version | state | seg size | checkpoint LSN   | redo LSN   | time      | crc   | zero pad  |
-//	| "MPGC" | u32 = 1 | u32   | u32      | u64              | u64        | i64 unix s| u32   |           |
+//	| "MPGC" | u32 = 2 | u32   | u32      | u64              | u64        | i64 unix s| u32   |           |
 //	+--------+---------+-------+----------+------------------+------------+-----------+-------+-----------+
 //
 // All little-endian; crc is CRC-32C of bytes 0..39. The file is replaced
@@ -49,8 +49,11 @@ type ControlData struct {
 }
 
 const (
-	controlMagic   = 0x4347504D // "MPGC"
-	controlVersion = 1
+	controlMagic = 0x4347504D // "MPGC"
+	// controlVersion 2: records in PostgreSQL 15's layout (block headers of
+	// 4 to 27 bytes, a main data header) and heap main data as heapam_xlog.h
+	// defines it. A data directory of version 1 is refused.
+	controlVersion = 2
 	controlSize    = 64
 	controlName    = "pg_control"
 )

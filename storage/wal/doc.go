@@ -17,21 +17,25 @@
 //
 // # Record
 //
-// Little-endian throughout.
+// PostgreSQL 15's record format (xlogrecord.h), byte for byte, so that a
+// record is as long as PostgreSQL's for the same change. Little-endian
+// throughout.
 //
-//	0          4          8                     16      17      18        19    20         24
-//	+----------+----------+---------------------+-------+-------+---------+-----+----------+
-//	| tot_len  | xid      | prev                | info  | rmid  | nblocks | 0   | crc      |
-//	| u32      | u32      | u64 (LSN of the     | u8    | u8    | u8      | u8  | u32      |
-//	|          |          | previous record)    |       |       |         |     |          |
-//	+----------+----------+---------------------+-------+-------+---------+-----+----------+
-//	| nblocks block headers, 20 bytes each                                                 |
-//	+--------------------------------------------------------------------------------------+
-//	| for each block in order: image (BlockSize - hole_len bytes, or bimg_len if            |
-//	| compressed), or data_len bytes of data                                               |
-//	+--------------------------------------------------------------------------------------+
-//	| main data (the rest, up to tot_len)                                                  |
-//	+--------------------------------------------------------------------------------------+
+//	0          4          8                     16      17      18      20         24
+//	+----------+----------+---------------------+-------+-------+-------+----------+
+//	| tot_len  | xid      | prev                | info  | rmid  | 0 0   | crc      |
+//	| u32      | u32      | u64 (LSN of the     | u8    | u8    | pad   | u32      |
+//	|          |          | previous record)    |       |       |       |          |
+//	+----------+----------+---------------------+-------+-------+-------+----------+
+//	| block headers, block ids 0, 1, ... (below)                                   |
+//	+------------------------------------------------------------------------------+
+//	| main data header, if there is main data: 255 len u8 (up to 255 bytes)        |
+//	|                                       or 254 len u32                         |
+//	+------------------------------------------------------------------------------+
+//	| for each block in order: its image (length bytes), then data_length bytes    |
+//	+------------------------------------------------------------------------------+
+//	| main data                                                                    |
+//	+------------------------------------------------------------------------------+
 //
 // tot_len counts the whole record, header included. crc is CRC-32C
 // (Castagnoli) computed over the bytes after the header, then header bytes
@@ -40,31 +44,41 @@
 // pass. The end LSN of a record (its LSN + tot_len) is what Insert returns
 // and what pages carry in pd_lsn.
 //
-// Block header (XLogRecordBlockHeader + XLogRecordBlockImageHeader):
+// Block header (XLogRecordBlockHeader, then XLogRecordBlockImageHeader and
+// XLogRecordBlockCompressHeader when there is an image, then RelFileNode
+// unless SAME_REL, then the block number):
 //
-//	0            4            8      9       10          12          14         16           20
-//	+------------+------------+------+-------+-----------+-----------+----------+------------+
-//	| relfilenode| block      | fork | flags | hole_off  | hole_len  | bimg_len | data_len   |
-//	| u32        | u32        | u8   | u8    | u16       | u16       | u16      | u32        |
-//	+------------+------------+------+-------+-----------+-----------+----------+------------+
+//	0      1            2             4
+//	+------+------------+-------------+
+//	| id   | fork_flags | data_length |
+//	| u8   | u8         | u16         |
+//	+------+------------+-------------+
+//	with HAS_IMAGE:  length u16 | hole_offset u16 | bimg_info u8            (5 bytes)
+//	  and, compressed with a hole: hole_length u16                          (2 bytes)
+//	without SAME_REL: spcNode u32 = 1663 | dbNode u32 = 5 | relNode u32     (12 bytes)
+//	block u32                                                               (4 bytes)
 //
-//	flags: 0x01 HAS_IMAGE   a full-page image follows
-//	       0x02 HAS_HOLE    the image leaves out [hole_off, hole_off+hole_len)
-//	                        = [pd_lower, pd_upper) of a standard page; restored as zeroes
-//	       0x04 WILL_INIT   redo rebuilds the page; no image needed
-//	       0x08 HAS_DATA    data_len > 0 bytes of block data follow (never with an image:
-//	                        the image replaces the data, as in PostgreSQL)
-//	       0x10 COMPRESS_PGLZ  the image is compressed (BKPIMAGE_COMPRESS_*,
-//	       0x20 COMPRESS_LZ4   wal_compression); at most one of them, only with
-//	       0x40 COMPRESS_ZSTD  HAS_IMAGE. minipg writes LZ4 (also for pglz) and
-//	                           ZSTD; a PGLZ image is read as corrupt
+//	fork_flags: 0x0F the fork number (0 main, 1 fsm)
+//	            0x10 HAS_IMAGE  a full-page image follows
+//	            0x20 HAS_DATA   data_length > 0 bytes of block data follow (never with
+//	                            an image: the image replaces the data, as in PostgreSQL)
+//	            0x40 WILL_INIT  redo rebuilds the page; no image needed
+//	            0x80 SAME_REL   the relation of the previous block; no RelFileNode
+//	bimg_info:  0x01 HAS_HOLE   the image leaves out [hole_offset, hole_offset+hole_length)
+//	                            = [pd_lower, pd_upper) of a standard page; restored as zeroes
+//	            0x02 APPLY      redo restores the image (always set)
+//	            0x04 COMPRESS_PGLZ  the image is compressed (wal_compression); at most
+//	            0x08 COMPRESS_LZ4   one of them. minipg writes LZ4 (also for pglz) and
+//	            0x10 COMPRESS_ZSTD  ZSTD; a PGLZ image is read as corrupt
 //
-//	bimg_len: 0 for an uncompressed image (it is BlockSize - hole_len bytes);
-//	          for a compressed one, the bytes stored. The image is compressed
-//	          after the hole is left out, decompresses to BlockSize - hole_len
-//	          bytes, and is stored compressed only when that is smaller.
+//	length: the bytes of the image as stored: 8192 - hole_length uncompressed
+//	        (hole_length is then implied), the compressed size otherwise. The
+//	        image is compressed after the hole is left out, decompresses to
+//	        BlockSize - hole_length bytes, and is stored compressed only when
+//	        that is smaller.
 //
 // A checkpoint record (RmgrXLOG, InfoCheckpointOnline/Shutdown) has main
-// data: redo LSN u64, time (unix nanoseconds) i64, then the caller's Extra.
+// data: redo LSN u64, time (unix nanoseconds) i64, full_page_writes u8 (1
+// on), then the caller's Extra.
 // The control file is drawn on ControlData.
 package wal

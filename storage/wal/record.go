@@ -34,21 +34,42 @@ const (
 	InfoFPI                uint8 = 0xB0 // XLOG_FPI: full-page images of new pages (log_newpage)
 )
 
-// Record layout constants (see the package comment for the drawing).
+// Record layout constants (see the package comment for the drawing):
+// PostgreSQL 15's XLogRecord and its block and main data headers.
 const (
-	RecordHeaderSize = 24
-	BlockHeaderSize  = 20
-	MaxBlockRefs     = 32       // XLR_MAX_BLOCK_ID + 1
-	MaxRecordSize    = 64 << 20 // larger records are refused (and read as corrupt)
+	RecordHeaderSize        = 24 // XLogRecord
+	BlockHeaderSize         = 4  // XLogRecordBlockHeader: id, fork_flags, data_length
+	BlockImageHeaderSize    = 5  // XLogRecordBlockImageHeader: length, hole_offset, bimg_info
+	BlockCompressHeaderSize = 2  // XLogRecordBlockCompressHeader: hole_length
+	RelFileNodeSize         = 12 // RelFileNode: spcNode, dbNode, relNode
+	BlockNumberSize         = 4
+	MaxBlockRefs            = 32       // XLR_MAX_BLOCK_ID + 1
+	MaxRecordSize           = 64 << 20 // larger records are refused (and read as corrupt)
+	MaxBlockDataSize        = 65535    // data_length is a u16
+
+	// The tablespace and database every relation is in (pg_default and the
+	// postgres database): minipg has one of each, and writes them into each
+	// RelFileNode as PostgreSQL would.
+	DefaultTablespaceOID = 1663
+	DatabaseOID          = 5
 )
 
-// Block header flag bits (bkp_flags).
+// Block ids of the main data header (XLR_BLOCK_ID_DATA_SHORT, _LONG).
 const (
-	blkHasImage = 0x01 // BKPBLOCK_HAS_IMAGE
-	blkHasHole  = 0x02 // BKPIMAGE_HAS_HOLE
-	blkWillInit = 0x04 // BKPBLOCK_WILL_INIT
-	blkHasData  = 0x08 // BKPBLOCK_HAS_DATA
-	blkFlagMask = 0x0F
+	blockIDDataShort = 255 // u8 length follows
+	blockIDDataLong  = 254 // u32 length follows
+)
+
+// fork_flags bits above the fork number (BKPBLOCK_*), and bimg_info bits.
+const (
+	blkForkMask  = 0x0F
+	blkHasImage  = 0x10 // BKPBLOCK_HAS_IMAGE
+	blkHasData   = 0x20 // BKPBLOCK_HAS_DATA
+	blkWillInit  = 0x40 // BKPBLOCK_WILL_INIT
+	blkSameRel   = 0x80 // BKPBLOCK_SAME_REL: no RelFileNode, the previous block's
+	bimgHasHole  = 0x01 // BKPIMAGE_HAS_HOLE
+	bimgApply    = 0x02 // BKPIMAGE_APPLY: redo restores the image
+	bimgFlagMask = bimgHasHole | bimgApply
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -156,6 +177,18 @@ func pageHole(p []byte) (off, length int) {
 // compressed images the image without its hole and the compressed bytes.
 type encodeScratch struct{ rec, raw, comp []byte }
 
+// mainDataHeaderLen is the size of the header in front of n bytes of main
+// data: none without main data, else the short or the long form.
+func mainDataHeaderLen(n int) int {
+	switch {
+	case n == 0:
+		return 0
+	case n <= 255:
+		return 2
+	}
+	return 5
+}
+
 // encode assembles rec (header fields that depend on the position — xl_prev
 // and the CRC — are left for finish). needImage reports, per block, whether
 // to log an image given the redo pointer; images are compressed with comp
@@ -172,12 +205,16 @@ func encode(rec *Record, needImage func(b *BlockRef) bool, comp Compression, sc 
 	var imgs [MaxBlockRefs]img
 	sc.comp = sc.comp[:0]
 	var has [MaxBlockRefs]bool
-	total := RecordHeaderSize + len(rec.Blocks)*BlockHeaderSize + len(rec.MainData)
+	total := RecordHeaderSize + mainDataHeaderLen(len(rec.MainData)) + len(rec.MainData)
 	nimg := 0
 	for i := range rec.Blocks {
 		b := &rec.Blocks[i]
 		if b.Page != nil && len(b.Page) != page.BlockSize {
 			return nil, 0, 0, pgerr.FromSentinel(ErrRecordTooBig, nil, "page of %d bytes in WAL record", len(b.Page))
+		}
+		total += BlockHeaderSize + BlockNumberSize
+		if i == 0 || rec.Blocks[i-1].Rel != b.Rel {
+			total += RelFileNodeSize
 		}
 		if b.Page != nil && needImage(b) {
 			has[i] = true
@@ -193,9 +230,15 @@ func encode(rec *Record, needImage func(b *BlockRef) bool, comp Compression, sc 
 					n = im.clen
 				}
 			}
-			total += n
+			total += BlockImageHeaderSize + n
+			if im.clen > 0 && im.hlen > 0 {
+				total += BlockCompressHeaderSize
+			}
 			nimg++
 			continue // the image replaces the data
+		}
+		if len(b.Data) > MaxBlockDataSize {
+			return nil, 0, 0, pgerr.FromSentinel(ErrRecordTooBig, nil, "%d bytes of block data in WAL record (maximum %d)", len(b.Data), MaxBlockDataSize)
 		}
 		total += len(b.Data)
 	}
@@ -214,42 +257,69 @@ func encode(rec *Record, needImage func(b *BlockRef) bool, comp Compression, sc 
 	le.PutUint64(buf[8:], 0) // xl_prev: set by finish
 	buf[16] = rec.Info
 	buf[17] = byte(rec.Rmgr)
-	buf[18] = byte(len(rec.Blocks))
-	buf[19] = 0
+	buf[18], buf[19] = 0, 0   // padding
 	le.PutUint32(buf[20:], 0) // xl_crc: set by finish
 	pos := RecordHeaderSize
 	for i := range rec.Blocks {
 		b := &rec.Blocks[i]
-		h := buf[pos : pos+BlockHeaderSize]
-		le.PutUint32(h[0:], uint32(b.Rel))
-		le.PutUint32(h[4:], b.Block)
-		h[8] = byte(b.Fork)
-		var flags byte
-		if has[i] {
-			flags |= blkHasImage
-			if imgs[i].hlen > 0 {
-				flags |= blkHasHole
-			}
-			if imgs[i].clen > 0 {
-				flags |= comp.flag()
-			}
-		}
-		if b.WillInit {
-			flags |= blkWillInit
-		}
+		flags := byte(b.Fork) & blkForkMask
 		dlen := len(b.Data)
 		if has[i] {
+			flags |= blkHasImage
 			dlen = 0
 		}
 		if dlen > 0 {
 			flags |= blkHasData
 		}
-		h[9] = flags
-		le.PutUint16(h[10:], uint16(imgs[i].hoff))
-		le.PutUint16(h[12:], uint16(imgs[i].hlen))
-		le.PutUint16(h[14:], uint16(imgs[i].clen)) // bimg_len: 0 unless compressed
-		le.PutUint32(h[16:], uint32(dlen))
+		if b.WillInit {
+			flags |= blkWillInit
+		}
+		sameRel := i > 0 && rec.Blocks[i-1].Rel == b.Rel
+		if sameRel {
+			flags |= blkSameRel
+		}
+		buf[pos] = byte(i)
+		buf[pos+1] = flags
+		le.PutUint16(buf[pos+2:], uint16(dlen))
 		pos += BlockHeaderSize
+		if has[i] {
+			im := imgs[i]
+			info := byte(bimgApply)
+			length := page.BlockSize - im.hlen
+			if im.hlen > 0 {
+				info |= bimgHasHole
+			}
+			if im.clen > 0 {
+				info |= comp.flag()
+				length = im.clen
+			}
+			le.PutUint16(buf[pos:], uint16(length))
+			le.PutUint16(buf[pos+2:], uint16(im.hoff))
+			buf[pos+4] = info
+			pos += BlockImageHeaderSize
+			if im.clen > 0 && im.hlen > 0 {
+				le.PutUint16(buf[pos:], uint16(im.hlen))
+				pos += BlockCompressHeaderSize
+			}
+		}
+		if !sameRel {
+			le.PutUint32(buf[pos:], DefaultTablespaceOID)
+			le.PutUint32(buf[pos+4:], DatabaseOID)
+			le.PutUint32(buf[pos+8:], uint32(b.Rel))
+			pos += RelFileNodeSize
+		}
+		le.PutUint32(buf[pos:], b.Block)
+		pos += BlockNumberSize
+	}
+	switch n := len(rec.MainData); {
+	case n == 0:
+	case n <= 255:
+		buf[pos], buf[pos+1] = blockIDDataShort, byte(n)
+		pos += 2
+	default:
+		buf[pos] = blockIDDataLong
+		le.PutUint32(buf[pos+1:], uint32(n))
+		pos += 5
 	}
 	for i := range rec.Blocks {
 		b := &rec.Blocks[i]
@@ -284,7 +354,8 @@ func headerCRC(buf []byte, bodyCRC uint32, lsn uint64) uint32 {
 }
 
 // decode parses and checks a whole record read at lsn into r (reusing
-// r.Blocks). It returns "" or a description of what is wrong.
+// r.Blocks), as DecodeXLogRecord does. It returns "" or a description of
+// what is wrong.
 func decode(buf []byte, lsn uint64, r *DecodedRecord) string {
 	le := binary.LittleEndian
 	if len(buf) < RecordHeaderSize {
@@ -304,51 +375,116 @@ func decode(buf []byte, lsn uint64, r *DecodedRecord) string {
 		Info: buf[16], Rmgr: RmgrID(buf[17]), Xid: le.Uint32(buf[4:]), TotalLen: total,
 		Blocks: r.Blocks[:0], images: images[:0],
 	}
-	nblk := int(buf[18])
-	if nblk > MaxBlockRefs || buf[19] != 0 {
-		return "invalid block count"
-	}
-	pos := RecordHeaderSize
-	if pos+nblk*BlockHeaderSize > total {
-		return "block headers beyond end of record"
+	if buf[18] != 0 || buf[19] != 0 {
+		return "invalid record header padding"
 	}
 	var dlens, clens [MaxBlockRefs]int
 	var cflags [MaxBlockRefs]byte
-	for i := 0; i < nblk; i++ {
-		h := buf[pos : pos+BlockHeaderSize]
-		flags := h[9]
-		b := DecodedBlock{
-			Rel: buffer.RelFileNode(le.Uint32(h[0:])), Block: le.Uint32(h[4:]), Fork: buffer.Fork(h[8]),
-			WillInit: flags&blkWillInit != 0, HasImage: flags&blkHasImage != 0,
-			HoleOff: int(le.Uint16(h[10:])), HoleLen: int(le.Uint16(h[12:])),
+	mainLen := 0
+	pos := RecordHeaderSize
+	need := func(n int) bool { return pos+n <= total }
+	// The headers: block headers with ids 0, 1, ..., then the main data's;
+	// what follows them is datatotal bytes of images and data.
+	datatotal := 0
+	for total-pos > datatotal {
+		id := buf[pos]
+		if id == blockIDDataShort || id == blockIDDataLong {
+			if id == blockIDDataShort {
+				if !need(2) {
+					return "main data header beyond end of record"
+				}
+				mainLen = int(buf[pos+1])
+				pos += 2
+			} else {
+				if !need(5) {
+					return "main data header beyond end of record"
+				}
+				mainLen = int(le.Uint32(buf[pos+1:]))
+				pos += 5
+			}
+			datatotal += mainLen
+			break
 		}
-		dlens[i] = int(le.Uint32(h[16:]))
-		clens[i] = int(le.Uint16(h[14:]))
-		cflags[i] = flags & blkCompressMask
-		b.Compressed = cflags[i] != 0
-		switch cflags[i] {
-		case blkCompressPGLZ:
-			b.Method = "pglz"
-		case blkCompressLZ4:
-			b.Method = "lz4"
-		case blkCompressZstd:
-			b.Method = "zstd"
+		i := len(r.Blocks)
+		if int(id) != i || i >= MaxBlockRefs {
+			return fmt.Sprintf("out-of-order block_id %d", id)
 		}
-		switch {
-		case flags&^(blkFlagMask|blkCompressMask) != 0 || b.Fork > buffer.FSMFork:
+		if !need(BlockHeaderSize) {
+			return "block header beyond end of record"
+		}
+		flags := buf[pos+1]
+		dlens[i] = int(le.Uint16(buf[pos+2:]))
+		pos += BlockHeaderSize
+		b := DecodedBlock{Fork: buffer.Fork(flags & blkForkMask), WillInit: flags&blkWillInit != 0,
+			HasImage: flags&blkHasImage != 0}
+		if b.Fork > buffer.FSMFork {
 			return "invalid block header"
-		case cflags[i] != 0 && (!b.HasImage || clens[i] == 0 || cflags[i]&(cflags[i]-1) != 0),
-			cflags[i] == 0 && clens[i] != 0:
-			return "invalid block image compression flags"
-		case (flags&blkHasHole != 0) != (b.HoleLen > 0) || (!b.HasImage && (b.HoleLen != 0 || b.HoleOff != 0)):
-			return "invalid block image flags"
-		case b.HoleOff+b.HoleLen > page.BlockSize:
-			return "invalid block image hole"
-		case (flags&blkHasData != 0) != (dlens[i] > 0):
+		}
+		if (flags&blkHasData != 0) != (dlens[i] > 0) {
 			return "invalid block data length"
 		}
+		datatotal += dlens[i]
+		if b.HasImage {
+			if !need(BlockImageHeaderSize) {
+				return "block header beyond end of record"
+			}
+			length := int(le.Uint16(buf[pos:]))
+			b.HoleOff = int(le.Uint16(buf[pos+2:]))
+			info := buf[pos+4]
+			pos += BlockImageHeaderSize
+			cflags[i] = info & blkCompressMask
+			b.Compressed = cflags[i] != 0
+			switch {
+			case info&^(bimgFlagMask|blkCompressMask) != 0, cflags[i]&(cflags[i]-1) != 0:
+				return "invalid block image compression flags"
+			case b.Compressed && info&bimgHasHole != 0:
+				if !need(BlockCompressHeaderSize) {
+					return "block header beyond end of record"
+				}
+				b.HoleLen = int(le.Uint16(buf[pos:]))
+				pos += BlockCompressHeaderSize
+			case !b.Compressed:
+				b.HoleLen = page.BlockSize - length
+			}
+			if b.Compressed {
+				clens[i] = length
+			}
+			datatotal += length
+			switch {
+			case (info&bimgHasHole != 0) != (b.HoleLen > 0) || (b.HoleLen == 0 && b.HoleOff != 0):
+				return "invalid block image flags"
+			case b.HoleLen < 0 || b.HoleOff+b.HoleLen > page.BlockSize:
+				return "invalid block image hole"
+			case b.Compressed && length == 0:
+				return "invalid block image compression flags"
+			}
+			switch cflags[i] {
+			case blkCompressPGLZ:
+				b.Method = "pglz"
+			case blkCompressLZ4:
+				b.Method = "lz4"
+			case blkCompressZstd:
+				b.Method = "zstd"
+			}
+		}
+		if flags&blkSameRel != 0 {
+			if i == 0 {
+				return "BKPBLOCK_SAME_REL set but no previous rel"
+			}
+			b.Rel = r.Blocks[i-1].Rel
+		} else {
+			if !need(RelFileNodeSize) {
+				return "block header beyond end of record"
+			}
+			b.Rel = buffer.RelFileNode(le.Uint32(buf[pos+8:]))
+			pos += RelFileNodeSize
+		}
+		if !need(BlockNumberSize) {
+			return "block header beyond end of record"
+		}
+		b.Block = le.Uint32(buf[pos:])
+		pos += BlockNumberSize
 		r.Blocks = append(r.Blocks, b)
-		pos += BlockHeaderSize
 	}
 	for i := range r.Blocks {
 		b := &r.Blocks[i]
@@ -386,6 +522,9 @@ func decode(buf []byte, lsn uint64, r *DecodedRecord) string {
 		}
 		b.Data = buf[pos : pos+dlens[i] : pos+dlens[i]]
 		pos += dlens[i]
+	}
+	if pos+mainLen != total {
+		return "main data length mismatch"
 	}
 	r.MainData = buf[pos:total:total]
 	return ""

@@ -166,7 +166,7 @@ var recordNames = struct {
 			return "FPI"
 		}
 		return ""
-	}},
+	}, xlogDesc},
 	RmgrXact: {"Transaction", func(info uint8) string {
 		switch info & 0x70 { // XLOG_XACT_OPMASK
 		case 0x00:
@@ -177,7 +177,7 @@ var recordNames = struct {
 			return "ABORT"
 		}
 		return ""
-	}},
+	}, nil},
 	RmgrStorage: {"Storage", func(info uint8) string {
 		switch info & 0xF0 {
 		case InfoSmgrCreate:
@@ -188,12 +188,13 @@ var recordNames = struct {
 			return "DROP"
 		}
 		return ""
-	}},
+	}, storageDesc},
 }}
 
 type rmgrNames struct {
 	name     string
 	identify func(info uint8) string
+	desc     func(rec *DecodedRecord) string
 }
 
 // RegisterRecordNames names a resource manager and its record types (its
@@ -202,7 +203,31 @@ type rmgrNames struct {
 func RegisterRecordNames(rmgr RmgrID, name string, identify func(info uint8) string) {
 	recordNames.Lock()
 	defer recordNames.Unlock()
-	recordNames.m[rmgr] = rmgrNames{name, identify}
+	recordNames.m[rmgr] = rmgrNames{name, identify, recordNames.m[rmgr].desc}
+}
+
+// RegisterRecordDesc sets the description function of a resource manager
+// registered with RegisterRecordNames: its rm_desc, the text pg_walinspect
+// and pg_waldump show for a record ("off 3 flags 0x00"). Call it from the
+// same init function, after RegisterRecordNames.
+func RegisterRecordDesc(rmgr RmgrID, desc func(rec *DecodedRecord) string) {
+	recordNames.Lock()
+	defer recordNames.Unlock()
+	n := recordNames.m[rmgr]
+	n.desc = desc
+	recordNames.m[rmgr] = n
+}
+
+// RecordDesc returns the description of rec as its resource manager's
+// rm_desc writes it; "" for a resource manager without one.
+func RecordDesc(rec *DecodedRecord) string {
+	recordNames.RLock()
+	n := recordNames.m[rec.Rmgr]
+	recordNames.RUnlock()
+	if n.desc == nil {
+		return ""
+	}
+	return n.desc(rec)
 }
 
 // RecordTypeName returns the resource manager's name and the record
