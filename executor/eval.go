@@ -192,6 +192,9 @@ func (c *evalCtx) eval(e sql.Expr, row []types.Datum) (types.Datum, error) {
 		from := x.X.Type()
 		if from.OID == types.Unknown {
 			base := types.T{OID: x.T.OID, Typmod: -1}
+			if base.OID == types.Interval {
+				base = x.T
+			}
 			if v, err = types.ParseTextIn(base, v.(string), c.loc()); err != nil {
 				return nil, err
 			}

@@ -58,6 +58,11 @@ func (b *binder) coerce(e Expr, t types.T, ctx types.CastContext, loc int32) (Ex
 				return &Const{T: t}, nil
 			}
 			base := types.T{OID: t.OID, Typmod: -1}
+			if t.OID == types.Interval {
+				// interval_in reads the literal with the typmod's
+				// field range (interval '1' year is a year).
+				base = t
+			}
 			v, err := types.ParseText(base, x.Val.(string))
 			if err != nil {
 				return nil, withPos(err, charPos(b.query, loc))

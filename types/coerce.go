@@ -137,6 +137,15 @@ func CoerceIn(d Datum, from, to T, explicit bool, loc *time.Location) (Datum, er
 			}
 			return charApplyTypmod(s, to, explicit)
 		}
+		if to.OID == Interval && from.OID != Unknown {
+			// An I/O cast reads the text with no typmod; the length
+			// coercion applies it after.
+			v, err := ParseInterval(s)
+			if err != nil {
+				return nil, err
+			}
+			return IntervalApplyTypmod(v, to.Typmod), nil
+		}
 		return ParseTextIn(to, s, loc)
 	case isString(to.OID):
 		var s string
@@ -246,7 +255,11 @@ func CoerceIn(d Datum, from, to T, explicit bool, loc *time.Location) (Datum, er
 			return CoerceIn(r, TTimestamp, TDate, explicit, loc)
 		}
 	case from.OID == Interval && to.OID == Interval:
-		return d, nil
+		v, err := asInterval(from, d)
+		if err != nil {
+			return nil, err
+		}
+		return IntervalApplyTypmod(v, to.Typmod), nil
 	case from.OID == Timestamp:
 		v, err := asTime(from, d)
 		if err != nil {

@@ -110,7 +110,7 @@ func ParseTextIn(t T, s string, loc *time.Location) (Datum, error) {
 		}
 		return timestampApplyTypmod(v, t.Typmod), nil
 	case Interval:
-		return ParseInterval(s)
+		return ParseIntervalTypmod(s, t.Typmod)
 	case Bool:
 		return parseBool(s)
 	case Int2:
