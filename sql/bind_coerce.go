@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"strings"
+
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"minipg/pgerr"
@@ -67,7 +69,9 @@ func (b *binder) coerce(e Expr, t types.T, ctx types.CastContext, loc int32) (Ex
 			if err != nil {
 				return nil, withPos(err, charPos(b.query, loc))
 			}
-			if t.OID == types.TimestampTZ {
+			if t.OID == types.TimestampTZ || (t.OID == types.Interval && strings.Contains(x.Val.(string), "-")) {
+				// (An interval with a minus sign reads differently under
+				// IntervalStyle sql_standard.)
 				// The value depends on the session's TimeZone: checked
 				// here (for the error position), read at run time.
 				return &Cast{X: x, T: t, Explicit: ctx == types.CastExplicit}, nil
@@ -98,14 +102,24 @@ func (b *binder) coerce(e Expr, t types.T, ctx types.CastContext, loc int32) (Ex
 			return nil, errMismatch
 		}
 	}
-	if c, ok := e.(*Const); ok && from.OID != types.TimestampTZ && t.OID != types.TimestampTZ {
+	if c, ok := e.(*Const); ok && from.OID != types.TimestampTZ && t.OID != types.TimestampTZ && !readsIntervalStyle(from, t) {
 		// Fold a cast of a constant; a failing one is left for run time
-		// (as is one that reads the session's TimeZone).
+		// (as is one that reads the session's TimeZone or IntervalStyle).
 		if v, err := types.Coerce(c.Val, from, t, ctx == types.CastExplicit); err == nil {
 			return &Const{T: t, Val: v, loc: c.loc, locSet: c.locSet}, nil
 		}
 	}
 	return &Cast{X: e, T: t, Explicit: ctx == types.CastExplicit}, nil
+}
+
+// readsIntervalStyle reports whether a cast between from and to converts
+// an interval to or from text, which IntervalStyle governs.
+func readsIntervalStyle(from, to types.T) bool {
+	f, t := from.OID, to.OID
+	if types.IsArray(f) && types.IsArray(t) {
+		f, t = types.ElemOID(f), types.ElemOID(t)
+	}
+	return (f == types.Interval && t != types.Interval) || (t == types.Interval && f != types.Interval)
 }
 
 var errMismatch = pgerr.New(pgerr.DatatypeMismatch, "type mismatch")

@@ -103,9 +103,14 @@ func Coerce(d Datum, from, to T, explicit bool) (Datum, error) {
 // CoerceIn is Coerce with loc as the session's TimeZone (casts between
 // timestamptz and text, timestamp and date read it).
 func CoerceIn(d Datum, from, to T, explicit bool, loc *time.Location) (Datum, error) {
-	if loc == nil {
-		loc = time.UTC
-	}
+	return CoerceConv(d, from, to, explicit, Conv{Loc: loc})
+}
+
+// CoerceConv is Coerce with the session's TimeZone and IntervalStyle
+// (casts between interval and text read it).
+func CoerceConv(d Datum, from, to T, explicit bool, cv Conv) (Datum, error) {
+	loc := cv.loc()
+	cv.Loc = loc
 	if d == nil {
 		return nil, nil
 	}
@@ -117,7 +122,7 @@ func CoerceIn(d Datum, from, to T, explicit bool, loc *time.Location) (Datum, er
 		return d, nil
 	}
 	if IsArray(from.OID) && IsArray(to.OID) {
-		return coerceArray(d, from, to, explicit)
+		return coerceArray(d, from, to, explicit, cv)
 	}
 	if v, ok, err := coerceSys(d, from, to); ok {
 		return v, err
@@ -140,13 +145,13 @@ func CoerceIn(d Datum, from, to T, explicit bool, loc *time.Location) (Datum, er
 		if to.OID == Interval && from.OID != Unknown {
 			// An I/O cast reads the text with no typmod; the length
 			// coercion applies it after.
-			v, err := ParseInterval(s)
+			v, err := ParseIntervalStyle(s, -1, cv.IntervalStyle)
 			if err != nil {
 				return nil, err
 			}
 			return IntervalApplyTypmod(v, to.Typmod), nil
 		}
-		return ParseTextIn(to, s, loc)
+		return ParseTextConv(to, s, cv)
 	case isString(to.OID):
 		var s string
 		switch {
@@ -172,7 +177,7 @@ func CoerceIn(d Datum, from, to T, explicit bool, loc *time.Location) (Datum, er
 			}
 			s = v
 		default:
-			s = FormatTextIn(from, d, loc)
+			s = string(AppendTextConv(nil, from, d, cv))
 		}
 		return charApplyTypmod(s, to, explicit)
 	case isInt(from.OID):
@@ -252,7 +257,7 @@ func CoerceIn(d Datum, from, to T, explicit bool, loc *time.Location) (Datum, er
 			if err != nil {
 				return nil, err
 			}
-			return CoerceIn(r, TTimestamp, TDate, explicit, loc)
+			return CoerceConv(r, TTimestamp, TDate, explicit, cv)
 		}
 	case from.OID == Interval && to.OID == Interval:
 		v, err := asInterval(from, d)

@@ -82,7 +82,7 @@ func extName(t T) (string, bool) {
 	return "", false
 }
 
-func appendExtText(buf []byte, t T, d Datum) ([]byte, bool) {
+func appendExtText(buf []byte, t T, d Datum, cv Conv) ([]byte, bool) {
 	if out, ok := appendSysText(buf, d); ok {
 		return out, true
 	}
@@ -90,19 +90,19 @@ func appendExtText(buf []byte, t T, d Datum) ([]byte, bool) {
 	case PointValue:
 		return appendPoint(buf, v), true
 	case *Array:
-		return appendArrayText(buf, ElemType(t), v), true
+		return appendArrayText(buf, ElemType(t), v, cv), true
 	}
 	return nil, false
 }
 
-func parseExtText(t T, s string) (Datum, error) {
+func parseExtText(t T, s string, cv Conv) (Datum, error) {
 	if sysType(t.OID) {
 		return parseSysText(t, s)
 	}
 	if t.OID == Point {
 		return parsePoint(s)
 	}
-	return parseArray(t, s)
+	return parseArray(t, s, cv)
 }
 
 func appendExtBinary(buf []byte, t T, d Datum) ([]byte, error) {

@@ -672,19 +672,40 @@ func ParseInterval(in string) (IntervalValue, error) {
 // what a bare number counts (interval '1' year is a year) and the result is
 // adjusted to it (IntervalApplyTypmod).
 func ParseIntervalTypmod(in string, typmod int32) (IntervalValue, error) {
-	v, err := parseInterval(in, T{Interval, typmod})
+	return ParseIntervalStyle(in, typmod, IntervalStylePostgres)
+}
+
+// ParseIntervalStyle is ParseIntervalTypmod under an IntervalStyle: in
+// sql_standard a leading minus sign with no other sign negates every field
+// ('-1 2:03' is minus one day, two hours and three minutes).
+func ParseIntervalStyle(in string, typmod int32, style IntervalStyle) (IntervalValue, error) {
+	v, err := parseInterval(in, T{Interval, typmod}, style)
 	if err != nil {
 		return v, err
 	}
 	return IntervalApplyTypmod(v, typmod), nil
 }
 
-func parseInterval(in string, t T) (IntervalValue, error) {
+func parseInterval(in string, t T, style IntervalStyle) (IntervalValue, error) {
 	rng, _ := t.IntervalRangePrec()
 	var it itmIn
 	r := dtBadFormat
 	if toks, ok := parseDateTimeTokens(in); ok {
 		r = decodeInterval(toks, rng, &it)
+		if r == dtOK && style == IntervalStyleSQLStandard && sqlStandardNegative(toks) {
+			if it.usec > 0 {
+				it.usec = -it.usec
+			}
+			if it.mday > 0 {
+				it.mday = -it.mday
+			}
+			if it.mon > 0 {
+				it.mon = -it.mon
+			}
+			if it.year > 0 {
+				it.year = -it.year
+			}
+		}
 	}
 	if r == dtBadFormat {
 		it = itmIn{}
