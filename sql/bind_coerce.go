@@ -232,6 +232,14 @@ func commonType(l, r types.T) (types.T, bool) {
 			return types.TOid, true
 		}
 		return types.T{}, false
+	case lc == 'A' && rc == 'A':
+		// Arrays meet in their elements' common type (int4[] and
+		// numeric[] in numeric[]).
+		e, ok := commonType(types.ElemType(l), types.ElemType(r))
+		if !ok || types.ArrayOID(e.OID) == 0 {
+			return types.T{}, false
+		}
+		return types.T{OID: types.ArrayOID(e.OID), Typmod: -1}, true
 	case lc == 'N' && rc == 'N':
 		return numericCommon(l.OID, r.OID), true
 	case lc == 'S' && rc == 'S':
