@@ -36,9 +36,20 @@ func (b *binder) coerce(e Expr, t types.T, ctx types.CastContext, loc int32) (Ex
 		return b.regCast(e, t, ctx, loc)
 	}
 	if types.IsReg(t.OID) && from.OID != t.OID {
-		// Between OID types the number is kept; the name is looked up.
-		x, err := b.coerce(e, types.TInt8, types.CastExplicit, loc)
+		if types.IsReg(from.OID) {
+			// pg_cast has no cast between two reg* types.
+			if ctx == types.CastExplicit {
+				return nil, b.errAt(loc, pgerr.CannotCoerce, "cannot cast type %s to %s", from.Name(), t.Name())
+			}
+			return nil, errMismatch
+		}
+		// Between OID types the number is kept (an int8 must fit: 22003);
+		// the name is looked up.
+		x, err := b.coerce(e, types.TOid, types.CastExplicit, loc)
 		if err != nil {
+			return nil, err
+		}
+		if x, err = b.coerce(x, types.TInt8, types.CastExplicit, loc); err != nil {
 			return nil, err
 		}
 		return &Func{Name: RegCastFunc(t.OID), Args: []Expr{x}, T: t}, nil
@@ -296,8 +307,16 @@ func (b *binder) typeName(tn *pg_query.TypeName) (types.T, error) {
 		}
 		mods = append(mods, c.GetIval().Ival)
 	}
-	t, err := types.TypeByName(name, mods)
-	if err != nil {
+	var t types.T
+	var err error
+	if name == "char" {
+		// The grammar turns CHAR into pg_catalog.bpchar: a bare "char"
+		// was quoted, and is the one-byte "char".
+		if len(mods) > 0 {
+			return types.T{}, b.errAt(tn.Location, pgerr.SyntaxError, "type modifier is not allowed for type \"char\"")
+		}
+		t = types.TChar
+	} else if t, err = types.TypeByName(name, mods); err != nil {
 		return types.T{}, withPos(err, charPos(b.query, tn.Location))
 	}
 	if len(tn.ArrayBounds) > 0 {
@@ -370,11 +389,21 @@ func (b *binder) regCast(e Expr, t types.T, ctx types.CastContext, loc int32) (E
 	if !isUnknown(e) && ctx != types.CastExplicit {
 		return nil, errMismatch
 	}
+	name := RegCastFunc(t.OID)
+	if t.OID == types.RegClass && (e.Type().OID == types.Text || e.Type().OID == types.Varchar) {
+		// regclass(text) reads a name only, where regclassin also
+		// takes a number.
+		name = RegClassTextFunc
+	}
 	x, err := b.coerce(e, types.TText, types.CastExplicit, loc)
 	if err != nil {
 		return nil, err
 	}
-	return &Func{Name: RegCastFunc(t.OID), Args: []Expr{x}, T: t}, nil
+	return &Func{Name: name, Args: []Expr{x}, T: t}, nil
 }
+
+// RegClassTextFunc is the function of the cast from text or varchar to
+// regclass: a relation name, never a number.
+const RegClassTextFunc = "pg_catalog.text_regclass"
 
 func isOIDType(oid types.OID) bool { return oid == types.Oid || types.IsReg(oid) }

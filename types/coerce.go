@@ -124,6 +124,9 @@ func CoerceConv(d Datum, from, to T, explicit bool, cv Conv) (Datum, error) {
 	if IsArray(from.OID) && IsArray(to.OID) {
 		return coerceArray(d, from, to, explicit, cv)
 	}
+	if v, ok, err := coerceChar(d, from, to, cv); ok {
+		return v, err
+	}
 	if v, ok, err := coerceSys(d, from, to); ok {
 		return v, err
 	}
@@ -133,9 +136,7 @@ func CoerceConv(d Datum, from, to T, explicit bool, cv Conv) (Datum, error) {
 		if err != nil {
 			return nil, err
 		}
-		if from.OID == Bpchar {
-			s = bpcharTrim(s)
-		}
+		// (An I/O cast reads char(n) with its padding: bpcharout keeps it.)
 		if isString(to.OID) {
 			if err := checkEncoding(s); err != nil {
 				return nil, err
@@ -164,6 +165,10 @@ func CoerceConv(d Datum, from, to T, explicit bool, cv Conv) (Datum, error) {
 			if b {
 				s = "true"
 			}
+			if to.OID == Name {
+				// bool to name is an I/O cast (boolout), not text(bool).
+				s = s[:1]
+			}
 		case from.OID == Bpchar && to.OID != Bpchar:
 			v, err := asString(from, d)
 			if err != nil {
@@ -178,6 +183,9 @@ func CoerceConv(d Datum, from, to T, explicit bool, cv Conv) (Datum, error) {
 			s = v
 		default:
 			s = string(AppendTextConv(nil, from, d, cv))
+		}
+		if to.OID == Name {
+			return s[:charClipBytes(s, NameDataLen-1)], nil
 		}
 		return charApplyTypmod(s, to, explicit)
 	case isInt(from.OID):

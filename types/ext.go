@@ -83,6 +83,11 @@ func extName(t T) (string, bool) {
 }
 
 func appendExtText(buf []byte, t T, d Datum, cv Conv) ([]byte, bool) {
+	if t.OID == Char {
+		if s, ok := d.(string); ok {
+			return appendCharOut(buf, s), true
+		}
+	}
 	if out, ok := appendSysText(buf, d); ok {
 		return out, true
 	}
@@ -227,9 +232,9 @@ func extCastContext(from, to OID) (CastContext, bool) {
 	switch {
 	case IsArray(from) && IsArray(to):
 		return CastContextOf(ElemOID(from), ElemOID(to)), true
-	case isString(to) && extType(from):
+	case isStrCat(to) && extType(from):
 		return CastAssignment, true
-	case isString(from) && extType(to):
+	case isStrCat(from) && extType(to):
 		return CastExplicit, true
 	}
 	return CastNone, true
