@@ -297,14 +297,15 @@ func (c *evalCtx) call(f *sql.Func, row []types.Datum) (types.Datum, error) {
 	if f.Builtin != nil {
 		return c.callBuiltin(f, row)
 	}
+	rf := sql.LookupFunction(f.Name)
 	args := make([]types.Datum, len(f.Args))
 	for i, a := range f.Args {
 		v, err := c.eval(a, row)
 		if err != nil {
 			return nil, err
 		}
-		if v == nil {
-			return nil, nil // all our functions are strict
+		if v == nil && (rf == nil || !rf.NonStrict) {
+			return nil, nil
 		}
 		args[i] = v
 	}
@@ -321,7 +322,7 @@ func (c *evalCtx) call(f *sql.Func, row []types.Datum) (types.Datum, error) {
 	case "pg_backend_pid":
 		return int64(c.s.pid), nil
 	}
-	if rf := sql.LookupFunction(f.Name); rf != nil {
+	if rf != nil {
 		return rf.Fn(c.s.e, args)
 	}
 	return nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", f.Name)

@@ -62,9 +62,18 @@ func init() {
 		out.Elems = append(append(out.Elems, x.Elems...), y.Elems...)
 		return out, nil
 	})
-	reg("format_type", []types.OID{oid, i4}, 0, types.TText, func(e *Engine, a []types.Datum) (types.Datum, error) {
-		return formatType(num(a[0]), int32(a[1].(int64))), nil
-	})
+	// format_type is not strict: a NULL typmod names the type without one.
+	sql.RegisterFunction(sql.Function{Name: "format_type", Args: []types.OID{oid, i4}, Result: types.TText, NonStrict: true,
+		Fn: func(_ any, a []types.Datum) (types.Datum, error) {
+			if a[0] == nil {
+				return nil, nil
+			}
+			typmod := int32(-1)
+			if a[1] != nil {
+				typmod = int32(a[1].(int64))
+			}
+			return formatType(num(a[0]), typmod), nil
+		}})
 	reg("pg_table_is_visible", []types.OID{oid}, 0, types.TBool, func(e *Engine, a []types.Datum) (types.Datum, error) {
 		if e.relationName(num(a[0])) == "" {
 			return nil, nil

@@ -53,4 +53,5 @@ select format_type(atttypid, atttypmod) from pg_attribute
  where attrelid = 'ivm'::regclass and attnum > 0 order by attnum;
 \d ivm
 select format_type('interval'::regtype, -1), format_type('interval'::regtype, 2147483647);
+select format_type('interval'::regtype, null), format_type(null, 1), format_type('interval'::regtype, 131075);
 drop table ivm;
