@@ -18,6 +18,9 @@ func (c *evalCtx) evalArrayNode(e sql.Expr, row []types.Datum) (types.Datum, err
 			}
 			vals[i] = v
 		}
+		if x.Multi {
+			return types.StackArrays(vals)
+		}
 		return types.NewArray(vals), nil
 	case *sql.Subscript:
 		return c.subscript(x, row)
@@ -71,38 +74,67 @@ func (c *evalCtx) subscript(x *sql.Subscript, row []types.Datum) (types.Datum, e
 	return a.Elems[off], nil
 }
 
+// slice is array_get_slice: each dimension's bounds (open ones the
+// array's own) are clipped to the array; missing dimensions are whole;
+// more subscripts than dimensions, or an empty range, give an empty array.
+// The result's lower bounds are 1.
 func (c *evalCtx) slice(x *sql.Subscript, a *types.Array, row []types.Datum) (types.Datum, error) {
-	if len(a.Dims) == 0 {
+	n := len(x.Lower)
+	lo, hi := make([]int64, n), make([]int64, n)
+	for d := 0; d < n; d++ {
+		for _, b := range []struct {
+			e   sql.Expr
+			dst *int64
+		}{{x.Lower[d], &lo[d]}, {x.Upper[d], &hi[d]}} {
+			if b.e == nil {
+				*b.dst = 0
+				if d < len(a.Dims) {
+					*b.dst = int64(a.Lbounds[d])
+					if b.dst == &hi[d] {
+						*b.dst += int64(a.Dims[d]) - 1
+					}
+				}
+				continue
+			}
+			v, err := c.eval(b.e, row)
+			if err != nil || v == nil {
+				return nil, err
+			}
+			*b.dst = v.(int64)
+		}
+	}
+	nd := len(a.Dims)
+	if nd == 0 || n > nd {
 		return &types.Array{}, nil
 	}
-	if len(a.Dims) != 1 {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "slices of multidimensional arrays are not supported")
-	}
-	lo, hi := int64(a.Lbounds[0]), int64(a.Lbounds[0]+a.Dims[0]-1)
-	for _, b := range []struct {
-		e   sql.Expr
-		dst *int64
-		min bool
-	}{{x.Lower, &lo, true}, {x.Upper, &hi, false}} {
-		if b.e == nil {
-			continue
+	from, to := make([]int, nd), make([]int, nd) // offsets within each dimension
+	for d := 0; d < nd; d++ {
+		l, h := int64(a.Lbounds[d]), int64(a.Lbounds[d]+a.Dims[d]-1)
+		if d < n {
+			l, h = max(l, lo[d]), min(h, hi[d])
 		}
-		v, err := c.eval(b.e, row)
-		if err != nil || v == nil {
-			return nil, err
+		if l > h {
+			return &types.Array{}, nil
 		}
-		i := v.(int64)
-		if b.min {
-			*b.dst = max(*b.dst, i)
-		} else {
-			*b.dst = min(*b.dst, i)
+		from[d], to[d] = int(l)-a.Lbounds[d], int(h)-a.Lbounds[d]
+	}
+	out := &types.Array{Dims: make([]int, nd), Lbounds: make([]int, nd)}
+	for d := range out.Dims {
+		out.Dims[d], out.Lbounds[d] = to[d]-from[d]+1, 1
+	}
+	var walk func(d, off int)
+	walk = func(d, off int) {
+		for k := from[d]; k <= to[d]; k++ {
+			o := off*a.Dims[d] + k
+			if d+1 == nd {
+				out.Elems = append(out.Elems, a.Elems[o])
+			} else {
+				walk(d+1, o)
+			}
 		}
 	}
-	if lo > hi {
-		return &types.Array{}, nil
-	}
-	base := int64(a.Lbounds[0])
-	return types.NewArray(append([]types.Datum(nil), a.Elems[lo-base:hi-base+1]...)), nil
+	walk(0, 0)
+	return out, nil
 }
 
 // scalarArrayOp is ScalarArrayOpExpr: ANY is true when some comparison is

@@ -257,7 +257,7 @@ func readLine(br *bufio.Reader) (string, bool, error) {
 // where it was, as PostgreSQL's CONTEXT does: COPY t, line n, column c: "v".
 func (ld *copyLoader) parseField(i int, s string) (types.Datum, error) {
 	t := ld.colTypes[i]
-	v, err := types.ParseTextIn(t, s, ld.x.s.Location())
+	v, err := types.ParseTextConv(t, s, ld.x.s.Conv())
 	if err != nil {
 		pe := pgerr.Flatten(err)
 		pe.Where = fmt.Sprintf("COPY %s, line %d, column %s: \"%s\"", ld.x.rel.def.Name, ld.line,

@@ -5,8 +5,6 @@ package executor
 // PostgreSQL's copyto.c), one CopyData payload per row.
 
 import (
-	"time"
-
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -48,7 +46,7 @@ func (pt *Portal) CopyTo(ctx context.Context, send func(data []byte) error) (tag
 	if err := pt.startSelect(ctx, ct.Query); err != nil {
 		return fail(err)
 	}
-	enc := &copyEncoder{o: ct.Options, force: ct.ForceQuote, loc: s.Location()}
+	enc := &copyEncoder{o: ct.Options, force: ct.ForceQuote, conv: s.Conv()}
 	for _, c := range ct.Query.Columns {
 		enc.types = append(enc.types, c.T)
 	}
@@ -99,7 +97,7 @@ type copyEncoder struct {
 	o     *sql.Copy
 	types []types.T
 	force []bool
-	loc   *time.Location // the session's TimeZone
+	conv  types.Conv // the session's TimeZone and IntervalStyle
 }
 
 func (c *copyEncoder) header(buf []byte, names []string) []byte {
@@ -142,7 +140,7 @@ func (c *copyEncoder) row(buf []byte, row []types.Datum) ([]byte, error) {
 			buf = append(buf, c.o.Null...)
 			continue
 		}
-		s := types.FormatTextIn(c.types[i], v, c.loc)
+		s := string(types.AppendTextConv(nil, c.types[i], v, c.conv))
 		if c.o.Format == "csv" {
 			buf = c.csvField(buf, s, c.force[i])
 		} else {

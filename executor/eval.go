@@ -78,7 +78,8 @@ func (c *evalCtx) eval(e sql.Expr, row []types.Datum) (types.Datum, error) {
 		if err != nil || l == nil {
 			return nil, err
 		}
-		return asTextIn(x.LT, l, c.loc()) + asTextIn(x.RT, r, c.loc()), nil
+		cv := c.conv()
+		return asTextConv(x.LT, l, cv) + asTextConv(x.RT, r, cv), nil
 	case *sql.Cmp:
 		if x.Op[0] == 'I' { // IS [NOT] DISTINCT FROM: NULLs compare as values
 			l, err := c.eval(x.L, row)
@@ -192,12 +193,15 @@ func (c *evalCtx) eval(e sql.Expr, row []types.Datum) (types.Datum, error) {
 		from := x.X.Type()
 		if from.OID == types.Unknown {
 			base := types.T{OID: x.T.OID, Typmod: -1}
-			if v, err = types.ParseTextIn(base, v.(string), c.loc()); err != nil {
+			if base.OID == types.Interval {
+				base = x.T
+			}
+			if v, err = types.ParseTextConv(base, v.(string), c.conv()); err != nil {
 				return nil, err
 			}
 			from = base
 		}
-		return types.CoerceIn(v, from, x.T, x.Explicit, c.loc())
+		return types.CoerceConv(v, from, x.T, x.Explicit, c.conv())
 	case *sql.Like:
 		v, err := c.eval(x.X, row)
 		if err != nil || v == nil {
@@ -253,7 +257,7 @@ func (c *evalCtx) eval(e sql.Expr, row []types.Datum) (types.Datum, error) {
 
 // asText renders a value as text for ||, as PostgreSQL's casts to text do:
 // char(n) loses its padding and a boolean is true or false.
-func asText(t types.T, d types.Datum) string { return asTextIn(t, d, time.UTC) }
+func asText(t types.T, d types.Datum) string { return asTextConv(t, d, types.Conv{Loc: time.UTC}) }
 
 // loc is the session's TimeZone (UTC outside a session).
 func (c *evalCtx) loc() *time.Location {
@@ -263,8 +267,17 @@ func (c *evalCtx) loc() *time.Location {
 	return c.s.Location()
 }
 
-// asTextIn is asText with timestamptz shown in loc.
-func asTextIn(t types.T, d types.Datum, loc *time.Location) string {
+// conv is the session's TimeZone and IntervalStyle (UTC and postgres
+// outside a session).
+func (c *evalCtx) conv() types.Conv {
+	if c == nil || c.s == nil {
+		return types.Conv{Loc: time.UTC}
+	}
+	return c.s.Conv()
+}
+
+// asTextConv is asText with the session's TimeZone and IntervalStyle.
+func asTextConv(t types.T, d types.Datum, cv types.Conv) string {
 	if b, ok := d.(bool); ok {
 		if b {
 			return "true"
@@ -277,21 +290,22 @@ func asTextIn(t types.T, d types.Datum, loc *time.Location) string {
 		}
 		return s
 	}
-	return types.FormatTextIn(t, d, loc)
+	return string(types.AppendTextConv(nil, t, d, cv))
 }
 
 func (c *evalCtx) call(f *sql.Func, row []types.Datum) (types.Datum, error) {
 	if f.Builtin != nil {
 		return c.callBuiltin(f, row)
 	}
+	rf := sql.LookupFunction(f.Name)
 	args := make([]types.Datum, len(f.Args))
 	for i, a := range f.Args {
 		v, err := c.eval(a, row)
 		if err != nil {
 			return nil, err
 		}
-		if v == nil {
-			return nil, nil // all our functions are strict
+		if v == nil && (rf == nil || !rf.NonStrict) {
+			return nil, nil
 		}
 		args[i] = v
 	}
@@ -308,7 +322,7 @@ func (c *evalCtx) call(f *sql.Func, row []types.Datum) (types.Datum, error) {
 	case "pg_backend_pid":
 		return int64(c.s.pid), nil
 	}
-	if rf := sql.LookupFunction(f.Name); rf != nil {
+	if rf != nil {
 		return rf.Fn(c.s.e, args)
 	}
 	return nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", f.Name)

@@ -41,6 +41,13 @@ func init() {
 		}
 		return int64(len(x.Dims)), nil
 	})
+	builtin("array_dims", oids(arr), types.Text, sql.Immutable, func(_ any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
+		x := a[0].(*types.Array)
+		if len(x.Dims) == 0 {
+			return nil, nil
+		}
+		return types.FormatArrayDims(x), nil
+	})
 	builtin("cardinality", oids(arr), types.Int4, sql.Immutable, func(_ any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
 		return int64(len(a[0].(*types.Array).Elems)), nil
 	})

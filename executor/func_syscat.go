@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"minipg/catalog"
 	"minipg/pgerr"
@@ -43,6 +44,9 @@ func init() {
 			return types.RegName{OID: uint32(v), Name: e.regName(t, uint32(v))}, nil
 		})
 	}
+	reg(sql.RegClassTextFunc, []types.OID{textT}, 0, types.TRegClass, func(e *Engine, a []types.Datum) (types.Datum, error) {
+		return e.regClassByName(a[0].(string))
+	})
 	reg("pg_catalog.array_cat", []types.OID{textT, textT}, 0, types.TText, func(_ *Engine, a []types.Datum) (types.Datum, error) {
 		x, y := a[0].(*types.Array), a[1].(*types.Array)
 		if len(x.Dims) > 1 || len(y.Dims) > 1 {
@@ -58,9 +62,18 @@ func init() {
 		out.Elems = append(append(out.Elems, x.Elems...), y.Elems...)
 		return out, nil
 	})
-	reg("format_type", []types.OID{oid, i4}, 0, types.TText, func(e *Engine, a []types.Datum) (types.Datum, error) {
-		return formatType(num(a[0]), int32(a[1].(int64))), nil
-	})
+	// format_type is not strict: a NULL typmod names the type without one.
+	sql.RegisterFunction(sql.Function{Name: "format_type", Args: []types.OID{oid, i4}, Result: types.TText, NonStrict: true,
+		Fn: func(_ any, a []types.Datum) (types.Datum, error) {
+			if a[0] == nil {
+				return nil, nil
+			}
+			typmod := int32(-1)
+			if a[1] != nil {
+				typmod = int32(a[1].(int64))
+			}
+			return formatType(num(a[0]), typmod), nil
+		}})
 	reg("pg_table_is_visible", []types.OID{oid}, 0, types.TBool, func(e *Engine, a []types.Datum) (types.Datum, error) {
 		if e.relationName(num(a[0])) == "" {
 			return nil, nil
@@ -303,6 +316,8 @@ func (e *Engine) regName(t types.OID, oid uint32) string {
 		if oid == oidSuperuser {
 			name = "postgres"
 		}
+	case types.RegProc:
+		name = procName(oid)
 	}
 	if name == "" || oid == 0 {
 		if oid == 0 {
@@ -322,25 +337,30 @@ func (e *Engine) regIn(t types.OID, s string) (types.Datum, error) {
 	if s == "-" {
 		return types.RegName{Name: "-"}, nil
 	}
+	if t == types.RegProc {
+		return regProcIn(s)
+	}
+	if t == types.RegClass {
+		return e.regClassByName(s)
+	}
 	parts, err := splitQualifiedName(s)
 	if err != nil {
 		return nil, err
 	}
 	name := parts[len(parts)-1]
 	switch t {
-	case types.RegClass:
-		if len(parts) <= 3 {
-			for _, r := range e.sysRelations() {
-				if r.name == name && (len(parts) == 1 || parts[len(parts)-2] == "public") {
-					return types.RegName{OID: r.oid, Name: quoteIdent(name)}, nil
-				}
-			}
-			if v := sqlVirtual(name); v != nil && (len(parts) == 1 || parts[len(parts)-2] == "pg_catalog") {
-				return types.RegName{OID: v.Table.OID, Name: quoteIdent(name)}, nil
-			}
-		}
-		return nil, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", s)
 	case types.RegType:
+		if base, ok := strings.CutSuffix(strings.TrimSpace(s), "[]"); ok {
+			et, err := e.regIn(t, base)
+			if err != nil {
+				return nil, err
+			}
+			at := types.ArrayOID(types.OID(et.(types.RegName).OID))
+			if at == 0 {
+				return nil, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", s)
+			}
+			return types.RegName{OID: uint32(at), Name: formatType(uint32(at), -1)}, nil
+		}
 		typ, err := types.TypeByName(name, nil)
 		if err != nil || len(parts) > 2 {
 			return nil, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", s)
@@ -352,12 +372,12 @@ func (e *Engine) regIn(t types.OID, s string) (types.Datum, error) {
 				return types.RegName{OID: oid, Name: name}, nil
 			}
 		}
-		return nil, pgerr.New(pgerr.UndefinedSchema, "schema \"%s\" does not exist", s)
+		return nil, pgerr.New(pgerr.UndefinedSchema, "schema \"%s\" does not exist", strings.Join(parts, "."))
 	case types.RegRole:
 		if len(parts) == 1 && name == "postgres" {
 			return types.RegName{OID: oidSuperuser, Name: name}, nil
 		}
-		return nil, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", s)
+		return nil, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", strings.Join(parts, "."))
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "input of type %s is not supported", types.TypName(t))
 }
@@ -483,4 +503,78 @@ func (e *Engine) constraintDef(oid uint32) types.Datum {
 		}
 	}
 	return nil
+}
+
+// regClassByName is regclass(text): a relation named by a possibly
+// qualified name (no number), 42P01 when there is none.
+func (e *Engine) regClassByName(s string) (types.Datum, error) {
+	parts, err := splitQualifiedName(s)
+	if err != nil {
+		return nil, err
+	}
+	name := parts[len(parts)-1]
+	if len(parts) <= 3 {
+		for _, r := range e.sysRelations() {
+			if r.name == name && (len(parts) == 1 || parts[len(parts)-2] == "public") {
+				return types.RegName{OID: r.oid, Name: quoteIdent(name)}, nil
+			}
+		}
+		if v := sqlVirtual(name); v != nil && (len(parts) == 1 || parts[len(parts)-2] == "pg_catalog") {
+			return types.RegName{OID: v.Table.OID, Name: quoteIdent(name)}, nil
+		}
+	}
+	return nil, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", strings.Join(parts, "."))
+}
+
+// minipg keeps no pg_proc: a built-in function's regproc OID is its place
+// among the built-in function names in order, from firstProcOID (the
+// numbers are minipg's own, not PostgreSQL's).
+const firstProcOID = 8000
+
+var procNames struct {
+	once  sync.Once
+	names []string
+	oids  map[string]uint32
+}
+
+func loadProcNames() {
+	procNames.once.Do(func() {
+		procNames.names = sql.BuiltinNames()
+		procNames.oids = make(map[string]uint32, len(procNames.names))
+		for i, n := range procNames.names {
+			procNames.oids[n] = firstProcOID + uint32(i)
+		}
+	})
+}
+
+// procName is regprocout's name for a built-in function's OID ("" for
+// none).
+func procName(oid uint32) string {
+	loadProcNames()
+	if oid < firstProcOID || oid-firstProcOID >= uint32(len(procNames.names)) {
+		return ""
+	}
+	return procNames.names[oid-firstProcOID]
+}
+
+// regProcIn is regprocin for a name: the one built-in function of that
+// name; 42883 when there is none, 42725 when it is overloaded.
+func regProcIn(s string) (types.Datum, error) {
+	loadProcNames()
+	parts, err := splitQualifiedName(s)
+	if err != nil {
+		return nil, err
+	}
+	name := parts[len(parts)-1]
+	n := len(sql.LookupBuiltins(name))
+	if len(parts) > 2 || (len(parts) == 2 && parts[0] != "pg_catalog") {
+		n = 0
+	}
+	switch {
+	case n == 0:
+		return nil, pgerr.New(pgerr.UndefinedFunction, "function \"%s\" does not exist", s)
+	case n > 1:
+		return nil, pgerr.New(pgerr.AmbiguousFunction, "more than one function named \"%s\"", s)
+	}
+	return types.RegName{OID: procNames.oids[name], Name: name}, nil
 }

@@ -211,6 +211,12 @@ func neededColumns(st *sql.Select, ncols int) []bool {
 	for _, e := range st.Targets {
 		mark(e)
 	}
+	for _, f := range st.SRFs {
+		// The select list's set-returning functions read the scan row.
+		for _, a := range f.Args {
+			mark(a)
+		}
+	}
 	for _, n := range need {
 		all = all && n
 	}

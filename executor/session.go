@@ -65,6 +65,10 @@ type Session struct {
 		name string
 		loc  *time.Location
 	}
+	istyle struct {
+		name  string
+		style types.IntervalStyle
+	}
 	notices []*pgerr.Error
 
 	tx       *txn.Txn
@@ -456,4 +460,20 @@ func (s *Session) Location() *time.Location {
 	}
 	s.zone.name, s.zone.loc = name, loc
 	return loc
+}
+
+// IntervalStyle is the session's IntervalStyle setting.
+func (s *Session) IntervalStyle() types.IntervalStyle {
+	name := s.settings["intervalstyle"]
+	if s.istyle.name != name {
+		st, _ := types.IntervalStyleByName(name)
+		s.istyle.name, s.istyle.style = name, st
+	}
+	return s.istyle.style
+}
+
+// Conv is the session state text I/O and casts read: TimeZone and
+// IntervalStyle.
+func (s *Session) Conv() types.Conv {
+	return types.Conv{Loc: s.Location(), IntervalStyle: s.IntervalStyle()}
 }

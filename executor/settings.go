@@ -132,6 +132,13 @@ func checkGUC(name, v string) (string, error) {
 			return canon, nil
 		}
 		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"TimeZone\": \"%s\"", v)
+	case "intervalstyle":
+		st, err := types.IntervalStyleByName(v)
+		if err != nil {
+			return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
+				WithHint("Available values: postgres, postgres_verbose, sql_standard, iso_8601.")
+		}
+		return st.String(), nil
 	case "client_encoding":
 		switch strings.ToUpper(strings.ReplaceAll(strings.ReplaceAll(v, "-", ""), "_", "")) {
 		case "UTF8", "UNICODE":

@@ -70,7 +70,7 @@ func rowDescription(cols []Column, formats []int16) pgproto3.BackendMessage {
 
 // decodeParams converts Bind's parameter values into Datums of the
 // statement's parameter types.
-func decodeParams(oids []types.OID, formats []int16, vals [][]byte, loc *time.Location) ([]types.Datum, error) {
+func decodeParams(oids []types.OID, formats []int16, vals [][]byte, cv types.Conv) ([]types.Datum, error) {
 	out := make([]types.Datum, len(vals))
 	for i, v := range vals {
 		if v == nil {
@@ -94,7 +94,7 @@ func decodeParams(oids []types.OID, formats []int16, vals [][]byte, loc *time.Lo
 				return nil, e
 			}
 		} else {
-			d, err = types.ParseTextIn(t, string(v), loc)
+			d, err = types.ParseTextConv(t, string(v), cv)
 			if err != nil {
 				return nil, err
 			}
@@ -107,7 +107,7 @@ func decodeParams(oids []types.OID, formats []int16, vals [][]byte, loc *time.Lo
 // rowEncoder turns rows of Datums into DataRow messages without allocating
 // per value: values are appended to one buffer reused across rows.
 type rowEncoder struct {
-	loc  *time.Location // the session's TimeZone, for timestamptz
+	conv types.Conv // the session's TimeZone and IntervalStyle
 	buf  []byte
 	ends []int
 	msg  pgproto3.DataRow
@@ -134,7 +134,7 @@ func (e *rowEncoder) encode(cols []Column, formats []int16, row []types.Datum) (
 				return nil, 0, err
 			}
 		} else {
-			e.buf = types.AppendTextIn(e.buf, t, d, e.loc)
+			e.buf = types.AppendTextConv(e.buf, t, d, e.conv)
 		}
 		e.ends = append(e.ends, len(e.buf))
 	}
@@ -178,7 +178,7 @@ func (s *rowSink) start(cols []Column, formats []int16) func(row []types.Datum) 
 
 func (s *rowSink) send(row []types.Datum) error {
 	c := s.c
-	c.row.loc = sessionZone(c.sess)
+	c.row.conv = sessionConv(c.sess)
 	msg, n, err := c.row.encode(s.cols, s.formats, row)
 	if err != nil {
 		return err
@@ -203,4 +203,23 @@ func sessionZone(s Session) *time.Location {
 		}
 	}
 	return time.UTC
+}
+
+// ConvSession is implemented by sessions that also have an IntervalStyle:
+// Conv gives it with the TimeZone.
+type ConvSession interface {
+	Conv() types.Conv
+}
+
+// sessionConv is s's TimeZone and IntervalStyle (UTC and postgres when it
+// has none).
+func sessionConv(s Session) types.Conv {
+	if c, ok := s.(ConvSession); ok {
+		cv := c.Conv()
+		if cv.Loc == nil {
+			cv.Loc = time.UTC
+		}
+		return cv
+	}
+	return types.Conv{Loc: sessionZone(s)}
 }

@@ -80,7 +80,7 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 	// ResultFormatCodes.
 	pt := &portal{name: m.DestinationPortal, stmt: ps, cols: cols, formats: m.ResultFormatCodes}
 	if ps.st != nil {
-		params, err := decodeParams(paramTypes, m.ParameterFormatCodes, m.Parameters, sessionZone(c.sess))
+		params, err := decodeParams(paramTypes, m.ParameterFormatCodes, m.Parameters, sessionConv(c.sess))
 		if err != nil {
 			return err
 		}

@@ -11,21 +11,24 @@ import (
 // (a[i], a[i:j], p[0]) and x op ANY/ALL (array).
 
 // ArrayExpr is ARRAY[e1, e2, ...]: a one-dimensional array of type T whose
-// elements have been converted to T's element type.
+// elements have been converted to T's element type; with Multi, the
+// elements are sub-arrays of type T stacked along a new first dimension
+// (ARRAY[[1,2],[3,4]], ARRAY[ARRAY[1,2], a]).
 type ArrayExpr struct {
 	Elems []Expr
 	T     types.T
+	Multi bool
 }
 
-// Subscript is X[Idx...] (or X[Lower:Upper] when Slice) over an array or a
-// point. Index expressions are integers; a nil bound of a slice is open.
-// T is the element type (float8 for a point), or the array type for a
-// slice.
+// Subscript is X[Idx...] (or X[Lower[0]:Upper[0]]... when Slice) over an
+// array or a point. Index expressions are integers; a nil bound of a slice
+// is open (a subscript without a colon in a slice is 1:n). T is the element
+// type (float8 for a point), or the array type for a slice.
 type Subscript struct {
 	X            Expr
 	Idx          []Expr
 	Slice        bool
-	Lower, Upper Expr
+	Lower, Upper []Expr
 	T            types.T
 }
 
@@ -46,15 +49,26 @@ func (e *ScalarArrayOp) Type() types.T { return types.TBool }
 // the elements convert to it explicitly, as transformArrayExpr does.
 func (b *binder) arrayExpr(ae *pg_query.A_ArrayExpr, elem *types.T) (Expr, error) {
 	var xs []Expr
+	multi := false
 	for _, n := range ae.Elements {
-		if n.GetAArrayExpr() != nil {
-			return nil, b.errAt(ae.Location, pgerr.FeatureNotSupported, "multidimensional ARRAY constructors are not supported")
+		if sub := n.GetAArrayExpr(); sub != nil {
+			x, err := b.arrayExpr(sub, elem)
+			if err != nil {
+				return nil, err
+			}
+			xs = append(xs, x)
+			multi = true
+			continue
 		}
 		x, err := b.expr(n)
 		if err != nil {
 			return nil, err
 		}
+		multi = multi || types.IsArray(x.Type().OID)
 		xs = append(xs, x)
+	}
+	if multi {
+		return b.multiArrayExpr(ae, xs, elem)
 	}
 	var et types.T
 	ctx := types.CastImplicit
@@ -102,6 +116,53 @@ func (b *binder) arrayExpr(ae *pg_query.A_ArrayExpr, elem *types.T) (Expr, error
 		vals[i] = c.Val
 	}
 	return &Const{T: at, Val: types.NewArray(vals)}, nil
+}
+
+// multiArrayExpr binds an ARRAY[...] whose elements are arrays: they are
+// converted to one array type (the cast's, or their common type) and
+// stacked at run time, or here when all are constants.
+func (b *binder) multiArrayExpr(ae *pg_query.A_ArrayExpr, xs []Expr, elem *types.T) (Expr, error) {
+	var at types.T
+	ctx := types.CastImplicit
+	if elem != nil {
+		at, ctx = types.ArrayOf(types.T{OID: elem.OID, Typmod: -1}), types.CastExplicit
+		if at.OID == 0 {
+			return nil, b.errAt(ae.Location, pgerr.UndefinedObject, "could not find array type for data type %s", baseName(*elem))
+		}
+		at.Typmod = elem.Typmod
+	} else {
+		t, bad, ok := selectCommonType(xs)
+		if !ok {
+			return nil, b.errAt(exprLocation(ae.Elements[0]), pgerr.DatatypeMismatch, "ARRAY types %s and %s cannot be matched", baseName(t), baseName(bad))
+		}
+		if !types.IsArray(t.OID) {
+			return nil, b.errAt(ae.Location, pgerr.UndefinedObject, "could not find element type for data type %s", baseName(t))
+		}
+		at = t
+	}
+	for i, x := range xs {
+		y, err := b.coerce(x, at, ctx, exprLocation(ae.Elements[i]))
+		if err == errMismatch {
+			return nil, b.errAt(exprLocation(ae.Elements[i]), pgerr.CannotCoerce, "cannot cast type %s to %s", baseName(x.Type()), baseName(at))
+		}
+		if err != nil {
+			return nil, err
+		}
+		xs[i] = y
+	}
+	vals := make([]types.Datum, len(xs))
+	for i, x := range xs {
+		c, ok := x.(*Const)
+		if !ok {
+			return &ArrayExpr{Elems: xs, T: at, Multi: true}, nil
+		}
+		vals[i] = c.Val
+	}
+	a, err := types.StackArrays(vals)
+	if err != nil {
+		return nil, err
+	}
+	return &Const{T: at, Val: a}, nil
 }
 
 func typesOf(xs []Expr) []types.T {
@@ -155,15 +216,18 @@ func (b *binder) indirection(ind *pg_query.A_Indirection) (Expr, error) {
 		}
 		out.T = types.TFloat8
 	} else if slice {
-		if len(subs) > 1 {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "slices of multidimensional arrays are not supported")
-		}
 		out.T = t
-		if out.Lower, err = idx(subs[0].Lidx); err != nil {
-			return nil, err
-		}
-		if out.Upper, err = idx(subs[0].Uidx); err != nil {
-			return nil, err
+		for _, s := range subs {
+			var lo, hi Expr
+			if !s.IsSlice {
+				lo = &Const{T: types.TInt4, Val: int64(1)}
+			} else if lo, err = idx(s.Lidx); err != nil {
+				return nil, err
+			}
+			if hi, err = idx(s.Uidx); err != nil {
+				return nil, err
+			}
+			out.Lower, out.Upper = append(out.Lower, lo), append(out.Upper, hi)
 		}
 		return out, nil
 	} else {

@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"strings"
+
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"minipg/pgerr"
@@ -34,9 +36,20 @@ func (b *binder) coerce(e Expr, t types.T, ctx types.CastContext, loc int32) (Ex
 		return b.regCast(e, t, ctx, loc)
 	}
 	if types.IsReg(t.OID) && from.OID != t.OID {
-		// Between OID types the number is kept; the name is looked up.
-		x, err := b.coerce(e, types.TInt8, types.CastExplicit, loc)
+		if types.IsReg(from.OID) {
+			// pg_cast has no cast between two reg* types.
+			if ctx == types.CastExplicit {
+				return nil, b.errAt(loc, pgerr.CannotCoerce, "cannot cast type %s to %s", from.Name(), t.Name())
+			}
+			return nil, errMismatch
+		}
+		// Between OID types the number is kept (an int8 must fit: 22003);
+		// the name is looked up.
+		x, err := b.coerce(e, types.TOid, types.CastExplicit, loc)
 		if err != nil {
+			return nil, err
+		}
+		if x, err = b.coerce(x, types.TInt8, types.CastExplicit, loc); err != nil {
 			return nil, err
 		}
 		return &Func{Name: RegCastFunc(t.OID), Args: []Expr{x}, T: t}, nil
@@ -58,11 +71,18 @@ func (b *binder) coerce(e Expr, t types.T, ctx types.CastContext, loc int32) (Ex
 				return &Const{T: t}, nil
 			}
 			base := types.T{OID: t.OID, Typmod: -1}
+			if t.OID == types.Interval {
+				// interval_in reads the literal with the typmod's
+				// field range (interval '1' year is a year).
+				base = t
+			}
 			v, err := types.ParseText(base, x.Val.(string))
 			if err != nil {
 				return nil, withPos(err, charPos(b.query, loc))
 			}
-			if t.OID == types.TimestampTZ {
+			if t.OID == types.TimestampTZ || (t.OID == types.Interval && strings.Contains(x.Val.(string), "-")) {
+				// (An interval with a minus sign reads differently under
+				// IntervalStyle sql_standard.)
 				// The value depends on the session's TimeZone: checked
 				// here (for the error position), read at run time.
 				return &Cast{X: x, T: t, Explicit: ctx == types.CastExplicit}, nil
@@ -93,14 +113,24 @@ func (b *binder) coerce(e Expr, t types.T, ctx types.CastContext, loc int32) (Ex
 			return nil, errMismatch
 		}
 	}
-	if c, ok := e.(*Const); ok && from.OID != types.TimestampTZ && t.OID != types.TimestampTZ {
+	if c, ok := e.(*Const); ok && from.OID != types.TimestampTZ && t.OID != types.TimestampTZ && !readsIntervalStyle(from, t) {
 		// Fold a cast of a constant; a failing one is left for run time
-		// (as is one that reads the session's TimeZone).
+		// (as is one that reads the session's TimeZone or IntervalStyle).
 		if v, err := types.Coerce(c.Val, from, t, ctx == types.CastExplicit); err == nil {
 			return &Const{T: t, Val: v, loc: c.loc, locSet: c.locSet}, nil
 		}
 	}
 	return &Cast{X: e, T: t, Explicit: ctx == types.CastExplicit}, nil
+}
+
+// readsIntervalStyle reports whether a cast between from and to converts
+// an interval to or from text, which IntervalStyle governs.
+func readsIntervalStyle(from, to types.T) bool {
+	f, t := from.OID, to.OID
+	if types.IsArray(f) && types.IsArray(t) {
+		f, t = types.ElemOID(f), types.ElemOID(t)
+	}
+	return (f == types.Interval && t != types.Interval) || (t == types.Interval && f != types.Interval)
 }
 
 var errMismatch = pgerr.New(pgerr.DatatypeMismatch, "type mismatch")
@@ -213,6 +243,14 @@ func commonType(l, r types.T) (types.T, bool) {
 			return types.TOid, true
 		}
 		return types.T{}, false
+	case lc == 'A' && rc == 'A':
+		// Arrays meet in their elements' common type (int4[] and
+		// numeric[] in numeric[]).
+		e, ok := commonType(types.ElemType(l), types.ElemType(r))
+		if !ok || types.ArrayOID(e.OID) == 0 {
+			return types.T{}, false
+		}
+		return types.T{OID: types.ArrayOID(e.OID), Typmod: -1}, true
 	case lc == 'N' && rc == 'N':
 		return numericCommon(l.OID, r.OID), true
 	case lc == 'S' && rc == 'S':
@@ -269,8 +307,16 @@ func (b *binder) typeName(tn *pg_query.TypeName) (types.T, error) {
 		}
 		mods = append(mods, c.GetIval().Ival)
 	}
-	t, err := types.TypeByName(name, mods)
-	if err != nil {
+	var t types.T
+	var err error
+	if name == "char" {
+		// The grammar turns CHAR into pg_catalog.bpchar: a bare "char"
+		// was quoted, and is the one-byte "char".
+		if len(mods) > 0 {
+			return types.T{}, b.errAt(tn.Location, pgerr.SyntaxError, "type modifier is not allowed for type \"char\"")
+		}
+		t = types.TChar
+	} else if t, err = types.TypeByName(name, mods); err != nil {
 		return types.T{}, withPos(err, charPos(b.query, tn.Location))
 	}
 	if len(tn.ArrayBounds) > 0 {
@@ -343,11 +389,21 @@ func (b *binder) regCast(e Expr, t types.T, ctx types.CastContext, loc int32) (E
 	if !isUnknown(e) && ctx != types.CastExplicit {
 		return nil, errMismatch
 	}
+	name := RegCastFunc(t.OID)
+	if t.OID == types.RegClass && (e.Type().OID == types.Text || e.Type().OID == types.Varchar) {
+		// regclass(text) reads a name only, where regclassin also
+		// takes a number.
+		name = RegClassTextFunc
+	}
 	x, err := b.coerce(e, types.TText, types.CastExplicit, loc)
 	if err != nil {
 		return nil, err
 	}
-	return &Func{Name: RegCastFunc(t.OID), Args: []Expr{x}, T: t}, nil
+	return &Func{Name: name, Args: []Expr{x}, T: t}, nil
 }
+
+// RegClassTextFunc is the function of the cast from text or varchar to
+// regclass: a relation name, never a number.
+const RegClassTextFunc = "pg_catalog.text_regclass"
 
 func isOIDType(oid types.OID) bool { return oid == types.Oid || types.IsReg(oid) }

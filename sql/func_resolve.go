@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"sort"
 	"strings"
 	"sync"
 
@@ -399,4 +400,16 @@ func builtinCall(name string) (Expr, error) {
 		}
 	}
 	return nil, pgerr.New(pgerr.InternalError, "built-in function %s() is not registered", name)
+}
+
+// BuiltinNames returns the names of the built-in functions, sorted.
+func BuiltinNames() []string {
+	builtins.RLock()
+	defer builtins.RUnlock()
+	out := make([]string, 0, len(builtins.byName))
+	for n := range builtins.byName {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -21,6 +21,9 @@ type Function struct {
 	MinArgs int
 	Result  types.T
 	Fn      func(env any, args []types.Datum) (types.Datum, error)
+	// NonStrict functions are called with NULL (nil) arguments; the others
+	// give NULL for any NULL argument without being called.
+	NonStrict bool
 }
 
 // VirtualTable is a read-only relation computed on each scan (system views

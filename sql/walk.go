@@ -100,7 +100,7 @@ func mapChildren(e Expr, fn func(Expr) (Expr, error)) (Expr, error) {
 		c := *e
 		c.X = m(e.X)
 		c.Idx = ms(e.Idx)
-		c.Lower, c.Upper = m(e.Lower), m(e.Upper)
+		c.Lower, c.Upper = ms(e.Lower), ms(e.Upper)
 		return &c, err
 	case *ScalarArrayOp:
 		c := *e
@@ -185,7 +185,10 @@ func writeKey(b *strings.Builder, e Expr) {
 	case *ArrayExpr:
 		fmt.Fprintf(b, "array%d,%d", e.T.OID, e.T.Typmod)
 	case *Subscript:
-		fmt.Fprintf(b, "sub%v,%d,%v,%v", e.Slice, len(e.Idx), e.Lower != nil, e.Upper != nil)
+		fmt.Fprintf(b, "sub%v,%d,", e.Slice, len(e.Idx))
+		for i := range e.Lower {
+			fmt.Fprintf(b, "%v%v", e.Lower[i] != nil, e.Upper[i] != nil)
+		}
 	case *ScalarArrayOp:
 		fmt.Fprintf(b, "sao%s%v%d", e.Op, e.All, e.CT.OID)
 	case *SRFCall:

@@ -32,6 +32,7 @@ const MaxDim = 6
 var arrayOIDs = map[OID]OID{
 	Bool: 1000, Int2: 1005, Int4: 1007, Text: 1009, TID: 1010, Bpchar: 1014, Varchar: 1015,
 	Int8: 1016, Point: 1017, Bytea: 1001, Oid: 1028, Float4: 1021, Float8: 1022, Timestamp: 1115, Date: 1182, Numeric: 1231,
+	TimestampTZ: 1185, Interval: 1187, Xid: 1011,
 }
 
 // The array types' OIDs lie in [firstArrayOID, firstArrayOID+len(elemOIDs));
@@ -98,7 +99,7 @@ func errArrayLiteral(in, detail string) error {
 }
 
 // parseArray is array_in for array type t.
-func parseArray(t T, in string) (Datum, error) {
+func parseArray(t T, in string, cv Conv) (Datum, error) {
 	elem := ElemType(t)
 	s := in
 	i := 0
@@ -203,7 +204,7 @@ func parseArray(t T, in string) (Datum, error) {
 		if e.null {
 			continue
 		}
-		v, err := ParseText(elem, e.text)
+		v, err := ParseTextConv(elem, e.text, cv)
 		if err != nil {
 			return nil, err
 		}
@@ -367,7 +368,7 @@ func (p *arrayParser) element() error {
 }
 
 // appendArrayText is array_out.
-func appendArrayText(buf []byte, elem T, a *Array) []byte {
+func appendArrayText(buf []byte, elem T, a *Array, cv Conv) []byte {
 	if len(a.Dims) == 0 {
 		return append(buf, "{}"...)
 	}
@@ -396,7 +397,7 @@ func appendArrayText(buf []byte, elem T, a *Array) []byte {
 				level(d + 1)
 				continue
 			}
-			buf = appendArrayElemText(buf, elem, a.Elems[k])
+			buf = appendArrayElemText(buf, elem, a.Elems[k], cv)
 			k++
 		}
 		buf = append(buf, '}')
@@ -405,12 +406,12 @@ func appendArrayText(buf []byte, elem T, a *Array) []byte {
 	return buf
 }
 
-func appendArrayElemText(buf []byte, elem T, d Datum) []byte {
+func appendArrayElemText(buf []byte, elem T, d Datum, cv Conv) []byte {
 	if d == nil {
 		return append(buf, "NULL"...)
 	}
 	start := len(buf)
-	buf = AppendText(buf, elem, d)
+	buf = AppendTextConv(buf, elem, d, cv)
 	v := buf[start:]
 	quote := len(v) == 0 || strings.EqualFold(string(v), "NULL")
 	for _, c := range v {
@@ -610,7 +611,7 @@ func appendArrayKey(buf []byte, elem T, a *Array) []byte {
 }
 
 // coerceArray converts each element of array d from type from to type to.
-func coerceArray(d Datum, from, to T, explicit bool) (Datum, error) {
+func coerceArray(d Datum, from, to T, explicit bool, cv Conv) (Datum, error) {
 	a, err := asArray(from, d)
 	if err != nil {
 		return nil, err
@@ -618,7 +619,7 @@ func coerceArray(d Datum, from, to T, explicit bool) (Datum, error) {
 	fe, te := ElemType(from), ElemType(to)
 	out := &Array{Dims: a.Dims, Lbounds: a.Lbounds, Elems: make([]Datum, len(a.Elems))}
 	for k, e := range a.Elems {
-		if out.Elems[k], err = Coerce(e, fe, te, explicit); err != nil {
+		if out.Elems[k], err = CoerceConv(e, fe, te, explicit, cv); err != nil {
 			return nil, err
 		}
 	}

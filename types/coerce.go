@@ -103,9 +103,14 @@ func Coerce(d Datum, from, to T, explicit bool) (Datum, error) {
 // CoerceIn is Coerce with loc as the session's TimeZone (casts between
 // timestamptz and text, timestamp and date read it).
 func CoerceIn(d Datum, from, to T, explicit bool, loc *time.Location) (Datum, error) {
-	if loc == nil {
-		loc = time.UTC
-	}
+	return CoerceConv(d, from, to, explicit, Conv{Loc: loc})
+}
+
+// CoerceConv is Coerce with the session's TimeZone and IntervalStyle
+// (casts between interval and text read it).
+func CoerceConv(d Datum, from, to T, explicit bool, cv Conv) (Datum, error) {
+	loc := cv.loc()
+	cv.Loc = loc
 	if d == nil {
 		return nil, nil
 	}
@@ -117,7 +122,10 @@ func CoerceIn(d Datum, from, to T, explicit bool, loc *time.Location) (Datum, er
 		return d, nil
 	}
 	if IsArray(from.OID) && IsArray(to.OID) {
-		return coerceArray(d, from, to, explicit)
+		return coerceArray(d, from, to, explicit, cv)
+	}
+	if v, ok, err := coerceChar(d, from, to, cv); ok {
+		return v, err
 	}
 	if v, ok, err := coerceSys(d, from, to); ok {
 		return v, err
@@ -128,16 +136,23 @@ func CoerceIn(d Datum, from, to T, explicit bool, loc *time.Location) (Datum, er
 		if err != nil {
 			return nil, err
 		}
-		if from.OID == Bpchar {
-			s = bpcharTrim(s)
-		}
+		// (An I/O cast reads char(n) with its padding: bpcharout keeps it.)
 		if isString(to.OID) {
 			if err := checkEncoding(s); err != nil {
 				return nil, err
 			}
 			return charApplyTypmod(s, to, explicit)
 		}
-		return ParseTextIn(to, s, loc)
+		if to.OID == Interval && from.OID != Unknown {
+			// An I/O cast reads the text with no typmod; the length
+			// coercion applies it after.
+			v, err := ParseIntervalStyle(s, -1, cv.IntervalStyle)
+			if err != nil {
+				return nil, err
+			}
+			return IntervalApplyTypmod(v, to.Typmod), nil
+		}
+		return ParseTextConv(to, s, cv)
 	case isString(to.OID):
 		var s string
 		switch {
@@ -149,6 +164,10 @@ func CoerceIn(d Datum, from, to T, explicit bool, loc *time.Location) (Datum, er
 			s = "false"
 			if b {
 				s = "true"
+			}
+			if to.OID == Name {
+				// bool to name is an I/O cast (boolout), not text(bool).
+				s = s[:1]
 			}
 		case from.OID == Bpchar && to.OID != Bpchar:
 			v, err := asString(from, d)
@@ -163,7 +182,10 @@ func CoerceIn(d Datum, from, to T, explicit bool, loc *time.Location) (Datum, er
 			}
 			s = v
 		default:
-			s = FormatTextIn(from, d, loc)
+			s = string(AppendTextConv(nil, from, d, cv))
+		}
+		if to.OID == Name {
+			return s[:charClipBytes(s, NameDataLen-1)], nil
 		}
 		return charApplyTypmod(s, to, explicit)
 	case isInt(from.OID):
@@ -243,10 +265,14 @@ func CoerceIn(d Datum, from, to T, explicit bool, loc *time.Location) (Datum, er
 			if err != nil {
 				return nil, err
 			}
-			return CoerceIn(r, TTimestamp, TDate, explicit, loc)
+			return CoerceConv(r, TTimestamp, TDate, explicit, cv)
 		}
 	case from.OID == Interval && to.OID == Interval:
-		return d, nil
+		v, err := asInterval(from, d)
+		if err != nil {
+			return nil, err
+		}
+		return IntervalApplyTypmod(v, to.Typmod), nil
 	case from.OID == Timestamp:
 		v, err := asTime(from, d)
 		if err != nil {

@@ -31,6 +31,9 @@
 //	timestamptz.go  timestamp with time zone I/O in a *time.Location (ParseTextIn,
 //	             AppendTextIn, CoerceIn), DST gaps and overlaps as DetermineTimeZoneOffset
 //	interval.go  interval input (DecodeInterval, ISO 8601), postgres-style output, comparison
+//	interval_typmod.go  interval typmods (field ranges, precision): typmodin/out, AdjustIntervalForTypmod
+//	interval_style.go   IntervalStyle output and input; Conv (TimeZone and IntervalStyle)
+//	char.go      "char" and its pg_cast entries; xid input; the string category
 //	binary.go    send/receive (binary wire format), drawn in its comment
 //	disk.go      heap attribute bytes (numeric's NumericData short/long format), drawn in its comment
 //	compare.go   Compare, Equal, Hash, order-preserving keys for indexes
@@ -38,6 +41,7 @@
 //	arith.go     + - * / % for integers, floats and numeric with PostgreSQL's errors and scales
 //	point.go     point: I/O, binary and disk forms, subscripts
 //	array.go     array types: OIDs, array_in/array_out, array_send/array_recv, ArrayType on disk, order
+//	array_multi.go  multidimensional ARRAY[...] constructors, array_dims
 //	ext.go       how point and arrays hook into the dispatch functions of the other files
 //
 // # Errors

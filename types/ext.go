@@ -82,7 +82,12 @@ func extName(t T) (string, bool) {
 	return "", false
 }
 
-func appendExtText(buf []byte, t T, d Datum) ([]byte, bool) {
+func appendExtText(buf []byte, t T, d Datum, cv Conv) ([]byte, bool) {
+	if t.OID == Char {
+		if s, ok := d.(string); ok {
+			return appendCharOut(buf, s), true
+		}
+	}
 	if out, ok := appendSysText(buf, d); ok {
 		return out, true
 	}
@@ -90,19 +95,19 @@ func appendExtText(buf []byte, t T, d Datum) ([]byte, bool) {
 	case PointValue:
 		return appendPoint(buf, v), true
 	case *Array:
-		return appendArrayText(buf, ElemType(t), v), true
+		return appendArrayText(buf, ElemType(t), v, cv), true
 	}
 	return nil, false
 }
 
-func parseExtText(t T, s string) (Datum, error) {
+func parseExtText(t T, s string, cv Conv) (Datum, error) {
 	if sysType(t.OID) {
 		return parseSysText(t, s)
 	}
 	if t.OID == Point {
 		return parsePoint(s)
 	}
-	return parseArray(t, s)
+	return parseArray(t, s, cv)
 }
 
 func appendExtBinary(buf []byte, t T, d Datum) ([]byte, error) {
@@ -227,9 +232,9 @@ func extCastContext(from, to OID) (CastContext, bool) {
 	switch {
 	case IsArray(from) && IsArray(to):
 		return CastContextOf(ElemOID(from), ElemOID(to)), true
-	case isString(to) && extType(from):
+	case isStrCat(to) && extType(from):
 		return CastAssignment, true
-	case isString(from) && extType(to):
+	case isStrCat(from) && extType(to):
 		return CastExplicit, true
 	}
 	return CastNone, true

@@ -429,7 +429,7 @@ func parseFraction(s string) (float64, bool) {
 
 // decodeTimeForInterval is DecodeTime + DecodeTimeForInterval: hh:mm,
 // hh:mm:ss[.fff], mm:ss.fff.
-func decodeTimeForInterval(s string, it *itmIn) int {
+func decodeTimeForInterval(s string, rng int, it *itmIn) int {
 	h, rest, ok, of := strtoi64(s)
 	if !ok || len(rest) == 0 || rest[0] != ':' {
 		return dtBadFormat
@@ -441,6 +441,10 @@ func decodeTimeForInterval(s string, it *itmIn) int {
 	var sec, fsec int64
 	switch {
 	case rest == "":
+		// Two fields of a MINUTE TO SECOND interval are mm:ss.
+		if rng == IntervalMaskMinute|IntervalMaskSecond {
+			sec, m, h = m, h, 0
+		}
 	case rest[0] == '.':
 		f, ok := parseFraction(rest)
 		if !ok {
@@ -491,9 +495,9 @@ func decodeTimeForInterval(s string, it *itmIn) int {
 	return dtOK
 }
 
-// decodeInterval is DecodeInterval for IntervalStyle postgres and no
-// typmod range.
-func decodeInterval(toks []dtToken, it *itmIn) int {
+// decodeInterval is DecodeInterval; rng is the typmod's field range
+// (IntervalFullRange without one), which gives a bare number its unit.
+func decodeInterval(toks []dtToken, rng int, it *itmIn) int {
 	typ := dtkNone
 	isBefore := false
 	for i := len(toks) - 1; i >= 0; i-- {
@@ -501,7 +505,7 @@ func decodeInterval(toks []dtToken, it *itmIn) int {
 		tmask := 0
 		switch tok.kind {
 		case ftTime:
-			if r := decodeTimeForInterval(tok.s, it); r != dtOK {
+			if r := decodeTimeForInterval(tok.s, rng, it); r != dtOK {
 				return r
 			}
 			typ = dtkDay
@@ -509,7 +513,7 @@ func decodeInterval(toks []dtToken, it *itmIn) int {
 		case ftTZ, ftDate, ftNumber:
 			if tok.kind == ftTZ && strings.IndexByte(tok.s[1:], ':') >= 0 {
 				save := *it
-				if r := decodeTimeForInterval(tok.s[1:], it); r == dtOK {
+				if r := decodeTimeForInterval(tok.s[1:], rng, it); r == dtOK {
 					if tok.s[0] == '-' {
 						it.usec = -it.usec
 					}
@@ -519,7 +523,7 @@ func decodeInterval(toks []dtToken, it *itmIn) int {
 				*it = save
 			}
 			if typ == dtkNone {
-				typ = dtkSecond
+				typ = rightmostIntervalField(rng)
 			}
 			val, rest, ok, of := strtoi64(tok.s)
 			if of {
@@ -661,10 +665,47 @@ func decodeInterval(toks []dtToken, it *itmIn) int {
 
 // ParseInterval is interval_in (IntervalStyle postgres, no typmod).
 func ParseInterval(in string) (IntervalValue, error) {
+	return ParseIntervalTypmod(in, -1)
+}
+
+// ParseIntervalTypmod is interval_in with a typmod: its field range decides
+// what a bare number counts (interval '1' year is a year) and the result is
+// adjusted to it (IntervalApplyTypmod).
+func ParseIntervalTypmod(in string, typmod int32) (IntervalValue, error) {
+	return ParseIntervalStyle(in, typmod, IntervalStylePostgres)
+}
+
+// ParseIntervalStyle is ParseIntervalTypmod under an IntervalStyle: in
+// sql_standard a leading minus sign with no other sign negates every field
+// ('-1 2:03' is minus one day, two hours and three minutes).
+func ParseIntervalStyle(in string, typmod int32, style IntervalStyle) (IntervalValue, error) {
+	v, err := parseInterval(in, T{Interval, typmod}, style)
+	if err != nil {
+		return v, err
+	}
+	return IntervalApplyTypmod(v, typmod), nil
+}
+
+func parseInterval(in string, t T, style IntervalStyle) (IntervalValue, error) {
+	rng, _ := t.IntervalRangePrec()
 	var it itmIn
 	r := dtBadFormat
 	if toks, ok := parseDateTimeTokens(in); ok {
-		r = decodeInterval(toks, &it)
+		r = decodeInterval(toks, rng, &it)
+		if r == dtOK && style == IntervalStyleSQLStandard && sqlStandardNegative(toks) {
+			if it.usec > 0 {
+				it.usec = -it.usec
+			}
+			if it.mday > 0 {
+				it.mday = -it.mday
+			}
+			if it.mon > 0 {
+				it.mon = -it.mon
+			}
+			if it.year > 0 {
+				it.year = -it.year
+			}
+		}
 	}
 	if r == dtBadFormat {
 		it = itmIn{}

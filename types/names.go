@@ -114,7 +114,7 @@ func (t T) Name() string {
 		}
 		return "timestamp with time zone"
 	case Interval:
-		return "interval"
+		return intervalName(t)
 	}
 	return TypName(t.OID)
 }
@@ -207,6 +207,8 @@ func TypeByName(name string, mods []int32) (T, error) {
 			p = MaxTimestampPrec
 		}
 		return T{oid, p}, nil
+	case Interval:
+		return intervalTypmodIn(mods)
 	case Float4, Float8:
 		// float(p) is resolved by the grammar; a modifier here is an error.
 	}

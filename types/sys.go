@@ -163,7 +163,7 @@ func parseSys(t T, s string) (Datum, error) {
 	case Oid:
 		return parseUint32Type(s, "oid")
 	case Xid:
-		return parseUint32Type(s, "xid")
+		return xidIn(s), nil
 	}
 	return parseLSN(s)
 }

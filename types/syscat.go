@@ -129,10 +129,7 @@ func parseSysText(t T, s string) (Datum, error) {
 		}
 		return s[:charClipBytes(s, NameDataLen-1)], nil
 	case Char:
-		if len(s) > 1 {
-			return s[:1], nil
-		}
-		return s, nil
+		return charIn(s), nil
 	case Oid:
 		return ParseOID(s)
 	}
@@ -235,25 +232,35 @@ func appendSysKey(buf []byte, d Datum) ([]byte, bool) {
 }
 
 // sysCastContext is pg_cast for the catalog types: integers to oid and the
-// reg* types implicitly (oid to integers by assignment, int8 explicitly
-// back... as pg_cast has them), oid and reg* both ways implicitly.
+// reg* types implicitly, oid and reg* to int4 and int8 by assignment, oid
+// and each reg* type both ways implicitly (no cast between two reg*
+// types); name with text, varchar and bpchar as pg_cast pairs them and with
+// every other type through I/O (to name by assignment, from name
+// explicitly, name being a string type); "char" as charCastContext.
 func sysCastContext(from, to OID) (CastContext, bool) {
 	fo, to2 := from == Oid || IsReg(from), to == Oid || IsReg(to)
 	switch {
 	case fo && to2:
-		return CastImplicit, true
+		if from == Oid || to == Oid {
+			return CastImplicit, true
+		}
+		return CastNone, true
 	case isInt(from) && to2:
 		return CastImplicit, true
 	case fo && (to == Int4 || to == Int8):
 		return CastAssignment, true
-	case (from == Name || from == Char) && isString(to), isString(from) && (to == Name || to == Char):
-		if to == Char || from == Char {
-			return CastAssignment, true
+	case from == Char || to == Char:
+		return charCastContext(from, to), true
+	case from == Name && isStrCat(to):
+		if to == Text {
+			return CastImplicit, true
 		}
-		return CastImplicit, true
-	case isString(to) && sysType(from):
 		return CastAssignment, true
-	case isString(from) && sysType(to):
+	case to == Name && isStrCat(from):
+		return CastImplicit, true
+	case isStrCat(to) && Known(from) && from != Void:
+		return CastAssignment, true
+	case isStrCat(from) && Known(to) && to != Void && to != Unknown:
 		return CastExplicit, true
 	}
 	return CastNone, false
@@ -279,21 +286,23 @@ func coerceSys(d Datum, from, to T) (Datum, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
+		if from.OID == Int8 && (v < 0 || v > 1<<32-1) {
+			return nil, true, errOIDRange()
+		}
 		return RegName{OID: uint32(v), Name: strconv.FormatInt(int64(uint32(v)), 10)}, true, nil
 	case isInt(from.OID) && to.OID == Oid:
 		v, err := asInt(from, d)
 		if err != nil {
 			return nil, true, err
 		}
-		if v < -(1<<31) || v > 1<<32-1 {
-			return nil, true, pgerr.New(pgerr.NumericValueOutOfRange, "OID out of range")
+		// int8 to oid is checked (oid(int8)); int2 and int4 are
+		// binary-coercible, so -1 is 4294967295.
+		if from.OID == Int8 && (v < 0 || v > 1<<32-1) {
+			return nil, true, errOIDRange()
 		}
-		if v < 0 {
-			v += 1 << 32
-		}
-		return v, true, nil
-	case from.OID == Oid && isInt(to.OID):
-		v, err := asInt(from, d)
+		return int64(uint32(v)), true, nil
+	case (from.OID == Oid || IsReg(from.OID)) && isInt(to.OID):
+		v, err := asIntOrReg(from, d)
 		if err != nil {
 			return nil, true, err
 		}
@@ -304,6 +313,8 @@ func coerceSys(d Datum, from, to T) (Datum, bool, error) {
 	}
 	return nil, false, nil
 }
+
+func errOIDRange() error { return pgerr.New(pgerr.NumericValueOutOfRange, "OID out of range") }
 
 func asIntOrReg(t T, d Datum) (int64, error) {
 	if r, ok := d.(RegName); ok {

@@ -30,12 +30,19 @@ func AppendText(buf []byte, t T, d Datum) []byte { return AppendTextIn(buf, t, d
 
 // AppendTextIn is AppendText with loc as the session's TimeZone.
 func AppendTextIn(buf []byte, t T, d Datum, loc *time.Location) []byte {
-	if out, ok := appendExtText(buf, t, d); ok {
+	return AppendTextConv(buf, t, d, Conv{Loc: loc})
+}
+
+// AppendTextConv is AppendText with the session's TimeZone and
+// IntervalStyle.
+func AppendTextConv(buf []byte, t T, d Datum, cv Conv) []byte {
+	if out, ok := appendExtText(buf, t, d, cv); ok {
 		return out
 	}
+	loc := cv.Loc
 	switch v := d.(type) {
 	case IntervalValue:
-		return appendInterval(buf, v)
+		return appendIntervalStyle(buf, v, cv.IntervalStyle)
 	case nil:
 		return buf
 	case bool:
@@ -96,9 +103,15 @@ func ParseText(t T, s string) (Datum, error) { return ParseTextIn(t, s, time.UTC
 // ParseTextIn is ParseText with loc as the session's TimeZone (which only
 // timestamp with time zone's input reads).
 func ParseTextIn(t T, s string, loc *time.Location) (Datum, error) {
+	return ParseTextConv(t, s, Conv{Loc: loc})
+}
+
+// ParseTextConv is ParseText with the session's TimeZone and IntervalStyle.
+func ParseTextConv(t T, s string, cv Conv) (Datum, error) {
 	if extType(t.OID) {
-		return parseExtText(t, s)
+		return parseExtText(t, s, cv)
 	}
+	loc := cv.Loc
 	switch t.OID {
 	case TimestampTZ:
 		if loc == nil {
@@ -110,7 +123,7 @@ func ParseTextIn(t T, s string, loc *time.Location) (Datum, error) {
 		}
 		return timestampApplyTypmod(v, t.Typmod), nil
 	case Interval:
-		return ParseInterval(s)
+		return ParseIntervalStyle(s, t.Typmod, cv.IntervalStyle)
 	case Bool:
 		return parseBool(s)
 	case Int2:

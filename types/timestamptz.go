@@ -228,3 +228,64 @@ func TZToTimestamp(t time.Time, loc *time.Location) (time.Time, error) {
 	}
 	return MicrosToTimestamp(r), nil
 }
+
+// ZoneAbbrevOffset is the offset (seconds east of UTC) of a time zone
+// abbreviation minipg knows (case insensitive); ok is false otherwise.
+func ZoneAbbrevOffset(name string) (off int, ok bool) {
+	off, ok = zoneAbbrevs[strings.ToLower(name)]
+	return off, ok
+}
+
+// PosixZoneOffset reads a POSIX time zone specification without daylight
+// rules, as PostgreSQL's tzparse does for a name no tz file has: an
+// optional standard-time name (letters, or <...>) and an offset
+// [+-]hh[:mm[:ss]] counted west of Greenwich ("+05" and "UTC+5" are five
+// hours behind UTC). The result is seconds east.
+func PosixZoneOffset(s string) (off int, ok bool) {
+	i := 0
+	if strings.HasPrefix(s, "<") {
+		j := strings.IndexByte(s, '>')
+		if j < 0 {
+			return 0, false
+		}
+		i = j + 1
+	} else {
+		for i < len(s) && !isDigit(s[i]) && s[i] != ',' && s[i] != '-' && s[i] != '+' {
+			i++
+		}
+	}
+	if i == len(s) {
+		return 0, false
+	}
+	neg := false
+	if s[i] == '+' || s[i] == '-' {
+		neg = s[i] == '-'
+		i++
+	}
+	var parts [3]int
+	n := 0
+	for n < 3 {
+		j := i
+		for j < len(s) && isDigit(s[j]) && j-i < 3 {
+			j++
+		}
+		if j == i {
+			return 0, false
+		}
+		parts[n] = atoiSmall(s[i:j])
+		n++
+		i = j
+		if i == len(s) || s[i] != ':' {
+			break
+		}
+		i++
+	}
+	if i != len(s) || parts[0] > 24*7-1 || parts[1] > 59 || parts[2] > 60 {
+		return 0, false
+	}
+	secs := parts[0]*3600 + parts[1]*60 + parts[2]
+	if neg {
+		return secs, true
+	}
+	return -secs, true
+}

@@ -135,3 +135,6 @@ func (p *portal) Close() { p.p.Close() }
 
 // Location is the session's TimeZone (server.ZoneSession).
 func (s session) Location() *time.Location { return s.s.Location() }
+
+// Conv is the session's TimeZone and IntervalStyle (server.ConvSession).
+func (s session) Conv() types.Conv { return s.s.Conv() }
