@@ -56,7 +56,14 @@ type Index struct {
 	// row of the same name owns it): it is dropped with ALTER TABLE ... DROP
 	// CONSTRAINT, never with DROP INDEX. A primary key is always one.
 	Constraint bool `json:"constraint,omitempty"`
+	// RelFileNode is the file of an index kept on disk (storage/nbtree),
+	// reserved with AllocOID before the file was built; 0 for an index
+	// kept in memory and rebuilt from the heap at start-up.
+	RelFileNode uint32 `json:"relfilenode,omitempty"`
 }
+
+// OnDisk reports whether idx is stored in a relation file of its own.
+func (idx Index) OnDisk() bool { return idx.RelFileNode != 0 }
 
 // Referential actions of a foreign key (pg_constraint.confdeltype and
 // confupdtype).
@@ -831,7 +838,7 @@ func (t *Table) Option(name string) (string, bool) {
 func (t *Table) maxOID() uint32 {
 	m := max(t.OID, t.RelFileNode)
 	for _, idx := range t.Indexes {
-		m = max(m, idx.OID)
+		m = max(m, idx.OID, idx.RelFileNode)
 	}
 	return m
 }
@@ -928,9 +935,12 @@ func (t *Table) ForeignKey(name string) (ForeignKey, bool) {
 
 // NewRelFileNode gives table tableOID a new relfilenode (a fresh OID), as
 // TRUNCATE does in PostgreSQL, in one synced batch, and returns the updated
-// table. The caller creates the new file and removes the old one; a crash
-// in between leaves one of them an orphan, which start-up removes.
-func (c *Catalog) NewRelFileNode(tableOID uint32) (*Table, error) {
+// table. indexes maps the OID of each of the table's indexes kept on disk
+// to its new relfilenode (reserved with AllocOID, its file already made);
+// an index it does not name keeps its file. The caller creates the new
+// heap file and removes the old ones; a crash in between leaves one of them
+// an orphan, which start-up removes.
+func (c *Catalog) NewRelFileNode(tableOID uint32, indexes map[uint32]uint32) (*Table, error) {
 	c.ddlMu.Lock()
 	defer c.ddlMu.Unlock()
 	old, err := c.tableLocked(tableOID)
@@ -939,6 +949,14 @@ func (c *Catalog) NewRelFileNode(tableOID uint32) (*Table, error) {
 	}
 	t := old.Clone()
 	t.RelFileNode = c.mu.nextOID
+	for i := range t.Indexes {
+		if rfn, ok := indexes[t.Indexes[i].OID]; ok {
+			if !t.Indexes[i].OnDisk() || rfn == 0 {
+				return nil, pgerr.New(pgerr.InternalError, "catalog: index \"%s\" is not kept on disk", t.Indexes[i].Name)
+			}
+			t.Indexes[i].RelFileNode = rfn
+		}
+	}
 	if err := c.writeLocked(t.RelFileNode+1, []*Table{t}, nil); err != nil {
 		return nil, err
 	}
@@ -949,6 +967,26 @@ func (c *Catalog) NewRelFileNode(tableOID uint32) (*Table, error) {
 	c.mu.version++
 	c.mu.Unlock()
 	return t, nil
+}
+
+// AllocOID reserves a fresh OID, durably (one synced write of the OID
+// counter), for a relation file made before the catalog entry that will
+// own it (an index built on disk): a crash in between leaves the file
+// without an owner, which start-up removes.
+func (c *Catalog) AllocOID() (uint32, error) {
+	c.ddlMu.Lock()
+	defer c.ddlMu.Unlock()
+	if err := c.usableLocked(); err != nil {
+		return 0, err
+	}
+	oid := c.mu.nextOID
+	if err := c.writeLocked(oid+1, nil, nil); err != nil {
+		return 0, err
+	}
+	c.mu.Lock()
+	c.mu.nextOID = oid + 1
+	c.mu.Unlock()
+	return oid, nil
 }
 
 // SetColumnNotNull sets or clears NOT NULL of column col (0-based), as

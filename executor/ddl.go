@@ -38,8 +38,24 @@ func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string,
 		def.Options = nil
 	}
 	seqs := serialSequences(e.cat, def, st.Serials)
+	// Disk indexes get their (empty) files first: the catalog entry that
+	// names them must never exist without them.
+	for i := range def.Indexes {
+		if err := e.prepareIndex(&def.Indexes[i]); err != nil {
+			return "", err
+		}
+		if def.Indexes[i].OnDisk() {
+			if err := e.createEmptyIndex(def.Indexes[i].RelFileNode); err != nil {
+				_ = e.dropIndexFiles(def.Indexes...)
+				return "", err
+			}
+		}
+	}
 	t, _, err := e.cat.CreateTableWithSequences(def, seqs)
 	if err != nil {
+		if derr := e.dropIndexFiles(def.Indexes...); derr != nil {
+			return "", derr
+		}
 		if pgerr.CodeOf(err) == pgerr.DuplicateTable && st.IfNotExists {
 			s.notice(pgerr.SeverityNotice, pgerr.DuplicateTable, "relation \"%s\" already exists, skipping", def.Name)
 			return "CREATE TABLE", nil
@@ -99,6 +115,9 @@ func (s *Session) dropTable(ctx context.Context, st *sql.DropTable) (string, err
 			// The catalog change is committed: log the drop, then unlink.
 			if err = e.walLogDrop(t.RelFileNode); err == nil {
 				err = e.pool.DropRel(buffer.RelFileNode(t.RelFileNode))
+			}
+			if err == nil {
+				err = e.dropIndexFiles(t.Indexes...)
 			}
 		}
 		release()
@@ -161,14 +180,23 @@ func (s *Session) addIndex(ctx context.Context, oid uint32, idx catalog.Index) (
 	if err != nil {
 		return 0, err
 	}
-	ri := newRelIndex(r, idx)
+	if err := e.prepareIndex(&idx); err != nil {
+		return 0, err
+	}
+	ri := e.newRelIndex(r, idx)
 	x := &execCtx{ctx: ctx, s: s, tx: s.ensureTx(), rel: r}
 	x.xid = x.tx.XidIfAssigned()
 	if _, wait, err := x.buildIndex(ri, nil); wait != 0 || err != nil {
+		if derr := e.dropIndexFiles(idx); derr != nil && err == nil {
+			err = derr
+		}
 		return wait, err
 	}
 	t, stored, err := e.cat.AddIndex(oid, idx)
 	if err != nil {
+		if derr := e.dropIndexFiles(idx); derr != nil {
+			return 0, derr
+		}
 		return 0, err
 	}
 	ri.def = stored
@@ -252,7 +280,7 @@ func (e *Engine) dropIndex(ctx context.Context, oid uint32, name string) error {
 	if err != nil {
 		return err
 	}
-	t, _, err := e.cat.DropIndex(name)
+	t, removed, err := e.cat.DropIndex(name)
 	if err != nil {
 		return err
 	}
@@ -266,5 +294,5 @@ func (e *Engine) dropIndex(ctx context.Context, oid uint32, name string) error {
 	}
 	setIndexAttrs(&nr)
 	e.replaceRel(&nr)
-	return nil
+	return e.dropIndexFiles(removed)
 }

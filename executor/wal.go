@@ -213,11 +213,17 @@ func (e *Engine) walLogDrop(relfilenode uint32) error {
 	return e.wal.log.Flush(end)
 }
 
-// removeOrphanFiles removes base/ files whose relfilenode no table has.
+// removeOrphanFiles removes base/ files whose relfilenode no table or
+// disk index has.
 func (e *Engine) removeOrphanFiles() error {
 	keep := map[uint64]bool{}
 	for _, t := range e.cat.Tables() {
 		keep[uint64(t.RelFileNode)] = true
+		for _, idx := range t.Indexes {
+			if idx.OnDisk() {
+				keep[uint64(idx.RelFileNode)] = true
+			}
+		}
 	}
 	dir := filepath.Join(e.cfg.DataDir, "base")
 	ents, err := os.ReadDir(dir)
