@@ -38,22 +38,28 @@ func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string,
 		def.Options = nil
 	}
 	seqs := serialSequences(e.cat, def, st.Serials)
-	// Disk indexes get their (empty) files first: the catalog entry that
-	// names them must never exist without them.
+	// Disk indexes get their (empty) files before the catalog names them.
+	disk := e.indexStorageDisk()
 	for i := range def.Indexes {
-		if err := e.prepareIndex(&def.Indexes[i]); err != nil {
-			return "", err
-		}
-		if def.Indexes[i].OnDisk() {
-			if err := e.createEmptyIndex(def.Indexes[i].RelFileNode); err != nil {
-				_ = e.dropIndexFiles(def.Indexes...)
-				return "", err
-			}
+		def.Indexes[i].RelFileNode = 0
+		if disk {
+			def.Indexes[i].RelFileNode = catalog.AssignRelFileNode
 		}
 	}
-	t, _, err := e.cat.CreateTableWithSequences(def, seqs)
+	var made []catalog.Index
+	t, _, err := e.cat.CreateTableWithFiles(def, seqs, func(t *catalog.Table) error {
+		for _, idx := range t.Indexes {
+			if idx.OnDisk() {
+				made = append(made, idx)
+				if err := e.createEmptyIndex(idx.RelFileNode); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
 	if err != nil {
-		if derr := e.dropIndexFiles(def.Indexes...); derr != nil {
+		if derr := e.dropIndexFiles(made...); derr != nil {
 			return "", derr
 		}
 		if pgerr.CodeOf(err) == pgerr.DuplicateTable && st.IfNotExists {

@@ -73,7 +73,7 @@ type catalogStore interface {
 	Tables() []*catalog.Table
 	RelationExists(name string) bool
 	CreateTable(def *catalog.Table) (*catalog.Table, error)
-	CreateTableWithSequences(def *catalog.Table, seqs []catalog.Sequence) (*catalog.Table, []*catalog.Sequence, error)
+	CreateTableWithFiles(def *catalog.Table, seqs []catalog.Sequence, makeFiles func(t *catalog.Table) error) (*catalog.Table, []*catalog.Sequence, error)
 	DropTable(oid uint32) (*catalog.Table, error)
 	AddIndex(tableOID uint32, idx catalog.Index) (*catalog.Table, catalog.Index, error)
 	SetOptions(tableOID uint32, opts map[string]string) (*catalog.Table, error)

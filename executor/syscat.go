@@ -167,12 +167,16 @@ func (e *Engine) pgClassRows() [][]types.Datum {
 	for _, r := range e.sysRelations() {
 		am, persistence := int64(0), "p"
 		hasIndex := false
+		filenode := int64(r.oid)
 		switch r.kind {
 		case "r":
 			am = oidHeapAM
 			hasIndex = len(r.table.Indexes) > 0
 		case "i":
 			am = oidBtreeAM
+			if r.index.OnDisk() {
+				filenode = int64(r.index.RelFileNode) // a new one after TRUNCATE
+			}
 		}
 		pages := e.relPages(r)
 		tuples := float64(-1)
@@ -181,7 +185,7 @@ func (e *Engine) pgClassRows() [][]types.Datum {
 		}
 		out = append(out, []types.Datum{
 			int64(r.oid), r.name, int64(oidPublic), int64(0), int64(0), int64(oidSuperuser), am,
-			int64(r.oid), int64(0), pages, tuples, int64(0), int64(0), hasIndex, false, persistence,
+			filenode, int64(0), pages, tuples, int64(0), int64(0), hasIndex, false, persistence,
 			r.kind, int64(r.natts), int64(0), false, false, false, false, false, true, "d", false,
 			int64(0), textArray(r.options), nil,
 		})
