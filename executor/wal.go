@@ -246,7 +246,8 @@ func (e *Engine) removeOrphanFiles() error {
 	return nil
 }
 
-// checkAllHeaps runs heap.CheckPages on every table (minipg_check_at_start).
+// checkAllHeaps runs heap.CheckPages on every table, and nbtree's checker
+// on every disk index (minipg_check_at_start).
 func (e *Engine) checkAllHeaps() error {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
@@ -257,6 +258,21 @@ func (e *Engine) checkAllHeaps() error {
 		}
 	}
 	e.log.Info("heap check passed", "tables", len(e.mu.rels))
+	n := 0
+	for _, r := range e.mu.rels {
+		for _, ri := range r.indexes {
+			if d, ok := ri.ix.(*diskStore); ok {
+				if _, err := d.Check(); err != nil {
+					e.log.Error("index check failed", "index", ri.def.Name, "err", err)
+					return err
+				}
+				n++
+			}
+		}
+	}
+	if n > 0 {
+		e.log.Info("index check passed", "indexes", n)
+	}
 	return nil
 }
 
