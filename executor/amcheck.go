@@ -15,7 +15,7 @@ package executor
 // a set). A problem is an XX002 index_corrupted error; success is void.
 // The table is locked exclusively while the check runs (nbtree's checker
 // needs the index without writers). An index kept in memory cannot be
-// checked: 0A000. minipg passes regclass as the index's name.
+// checked: 0A000.
 
 import (
 	"context"
@@ -31,33 +31,32 @@ func init() {
 	fn := func(env any, args []types.Datum, _ *sql.Func) (types.Datum, error) {
 		ec := env.(*evalCtx)
 		heapAll := len(args) > 1 && args[1].(bool)
-		if err := ec.btIndexCheck(args[0].(string), heapAll); err != nil {
+		oid, _ := types.OIDValue(args[0])
+		if err := ec.btIndexCheck(oid, heapAll); err != nil {
 			return nil, err
 		}
 		return "", nil // void
 	}
-	sql.RegisterBuiltin(sql.Builtin{Name: "bt_index_check", Args: oids(types.Text), Result: types.Void,
+	sql.RegisterBuiltin(sql.Builtin{Name: "bt_index_check", Args: oids(types.RegClass), Result: types.Void,
 		Volatility: sql.Volatile, Strict: true, Extension: ext, Fn: fn})
-	sql.RegisterBuiltin(sql.Builtin{Name: "bt_index_check", Args: oids(types.Text, types.Bool), Result: types.Void,
+	sql.RegisterBuiltin(sql.Builtin{Name: "bt_index_check", Args: oids(types.RegClass, types.Bool), Result: types.Void,
 		Volatility: sql.Volatile, Strict: true, Extension: ext, Fn: fn})
 }
 
-// btIndexCheck is bt_index_check(name, heapallindexed).
-func (ec *evalCtx) btIndexCheck(arg string, heapAll bool) error {
+// btIndexCheck is bt_index_check(oid, heapallindexed).
+func (ec *evalCtx) btIndexCheck(oid uint32, heapAll bool) error {
 	e := ec.s.e
-	name, ok := sql.SeqName(arg)
-	if !ok {
-		if name == "" {
-			return pgerr.New(pgerr.InvalidName, "invalid name syntax")
-		}
-		return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", arg)
-	}
-	t, idx, ok := e.cat.IndexByName(name)
-	if !ok {
-		if e.cat.RelationExists(name) {
+	ri := e.indexByOID(oid)
+	if ri == nil {
+		if name := e.relationName(oid); name != "" {
 			return pgerr.New(pgerr.WrongObjectType, "\"%s\" is not an index", name)
 		}
-		return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name)
+		return pgerr.New(pgerr.UndefinedTable, "could not open relation with OID %d", oid)
+	}
+	name := ri.def.Name
+	t, idx, ok := e.cat.IndexByName(name)
+	if !ok {
+		return pgerr.New(pgerr.UndefinedTable, "could not open relation with OID %d", oid)
 	}
 	if !idx.OnDisk() {
 		return pgerr.New(pgerr.FeatureNotSupported, "index \"%s\" is kept in memory", name).
@@ -80,14 +79,14 @@ func (ec *evalCtx) btIndexCheck(arg string, heapAll bool) error {
 	if err != nil {
 		return err
 	}
-	var ri *relIndex
+	ri = nil
 	for _, x := range r.indexes {
-		if x.def.Name == name {
+		if x.def.OID == oid {
 			ri = x
 		}
 	}
 	if ri == nil {
-		return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name) // dropped meanwhile
+		return pgerr.New(pgerr.UndefinedTable, "could not open relation with OID %d", oid) // dropped meanwhile
 	}
 	d, ok := ri.ix.(*diskStore)
 	if !ok {
