@@ -121,7 +121,7 @@ func (e *Engine) newRelIndex(r *relation, idef catalog.Index) *relIndex {
 		ri.types = append(ri.types, r.types[c])
 	}
 	if idef.OnDisk() {
-		ri.ix = e.openDiskStore(ri)
+		ri.ix = e.openDiskStore(r, ri)
 	} else {
 		ri.ix = newMemStore(ri)
 	}

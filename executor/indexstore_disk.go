@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"minipg/index"
+	"minipg/pgerr"
 	"minipg/storage/buffer"
 	"minipg/storage/nbtree"
 	"minipg/storage/page"
@@ -18,17 +19,18 @@ import (
 
 // diskStore is an indexStore in an nbtree relation.
 type diskStore struct {
-	e   *Engine
-	ri  *relIndex
-	rel buffer.RelFileNode
-	ix  *nbtree.Index
+	e     *Engine
+	ri    *relIndex
+	table string // the indexed table's name (errors)
+	rel   buffer.RelFileNode
+	ix    *nbtree.Index
 }
 
 // openDiskStore opens ri's index file (made by a build or
 // createEmptyIndex; nothing is read until it is used).
-func (e *Engine) openDiskStore(ri *relIndex) *diskStore {
+func (e *Engine) openDiskStore(r *relation, ri *relIndex) *diskStore {
 	rel := buffer.RelFileNode(ri.def.RelFileNode)
-	return &diskStore{e: e, ri: ri, rel: rel, ix: nbtree.Open(e.pool, rel, e.nbtreeOptions())}
+	return &diskStore{e: e, ri: ri, table: r.def.Name, rel: rel, ix: nbtree.Open(e.pool, rel, e.nbtreeOptions())}
 }
 
 // nbtreeOptions are the options of every disk index.
@@ -39,14 +41,34 @@ func (d *diskStore) entry(key index.Key, tid page.TID) []byte {
 	return nbtree.AppendTID(d.ri.appendKey(make([]byte, 0, 32), key), tid)
 }
 
+// checkSize refuses an entry too big for a page with PostgreSQL's error
+// (_bt_check_third_page), naming the index and the tuple.
+func (d *diskStore) checkSize(entry []byte, tid page.TID) error {
+	if len(entry) <= nbtree.MaxEntrySize {
+		return nil
+	}
+	return pgerr.New(pgerr.ProgramLimitExceeded, "index row size %d exceeds btree version 4 maximum %d for index \"%s\"",
+		len(entry), nbtree.MaxEntrySize, d.ri.def.Name).
+		WithDetail("Index row references tuple (%d,%d) in relation \"%s\".", tid.Block, tid.Offset, d.table).
+		WithHint("Values larger than 1/3 of a buffer page cannot be indexed.\nConsider a function index of an MD5 hash of the value, or use full text indexing.")
+}
+
 func (d *diskStore) Insert(key index.Key, tid page.TID) error {
-	return d.ix.Insert(d.entry(key, tid))
+	e := d.entry(key, tid)
+	if err := d.checkSize(e, tid); err != nil {
+		return err
+	}
+	return d.ix.Insert(e)
 }
 
 // InsertUnique runs check under the exclusive lock of the first leaf page
 // the key can be on (nbtree.InsertUnique, PostgreSQL's _bt_check_unique).
 func (d *diskStore) InsertUnique(key index.Key, tid page.TID, check func([]page.TID) (bool, error)) (bool, error) {
-	return d.ix.InsertUnique(d.entry(key, tid), nbtree.UniqueCheck(check))
+	e := d.entry(key, tid)
+	if err := d.checkSize(e, tid); err != nil {
+		return false, err
+	}
+	return d.ix.InsertUnique(e, nbtree.UniqueCheck(check))
 }
 
 func (d *diskStore) Delete(key index.Key, tid page.TID) error {
@@ -86,6 +108,7 @@ func (d *diskStore) NewBuilder() indexBuilder { return &diskBuilder{d: d} }
 // outlives its contents in a crash.
 type diskBuilder struct {
 	d       *diskStore
+	err     error // the first entry too big, reported by Finish
 	es      []string
 	chunk   []byte // current block; entries point into it and are never rewritten
 	scratch []byte
@@ -96,6 +119,9 @@ const diskBuildChunk = 64 << 10
 
 func (b *diskBuilder) Add(key index.Key, tid page.TID) string {
 	b.scratch = nbtree.AppendTID(b.d.ri.appendKey(b.scratch[:0], key), tid)
+	if b.err == nil {
+		b.err = b.d.checkSize(b.scratch, tid)
+	}
 	n := len(b.scratch)
 	if cap(b.chunk)-len(b.chunk) < n {
 		b.chunk = make([]byte, 0, max(diskBuildChunk, n))
@@ -109,6 +135,9 @@ func (b *diskBuilder) Add(key index.Key, tid page.TID) string {
 }
 
 func (b *diskBuilder) Finish() error {
+	if b.err != nil {
+		return b.err
+	}
 	slices.Sort(b.es)
 	e := b.d.e
 	bld, err := nbtree.NewBuilder(e.pool, b.d.rel, e.nbtreeOptions())

@@ -88,6 +88,11 @@ func TestDiskIndex(t *testing.T) {
 	if code := failCode(t, s, "INSERT INTO di VALUES (42, 0, 'dup')"); code != pgerr.UniqueViolation {
 		t.Fatalf("duplicate key: %s", code)
 	}
+	_, _, err := exec(t, s, "INSERT INTO di VALUES (-1, 0, repeat('z', 3000))")
+	if pgerr.CodeOf(err) != pgerr.ProgramLimitExceeded || !strings.Contains(err.Error(), `for index "di_pad_id"`) {
+		t.Fatalf("an entry too big for a page: %v, want 54000 naming di_pad_id", err)
+	}
+	s.Sync()
 	if code := failCode(t, s, "CREATE UNIQUE INDEX di_g_u ON di (g)"); code != pgerr.UniqueViolation {
 		t.Fatalf("unique build over duplicates: %s", code)
 	}
