@@ -117,6 +117,10 @@ type diskBuilder struct {
 // diskBuildChunk is the size of the blocks a diskBuilder packs entries in.
 const diskBuildChunk = 64 << 10
 
+// tidBytes is the length of the TID at the end of an entry
+// (nbtree.AppendTID).
+const tidBytes = 6
+
 func (b *diskBuilder) Add(key index.Key, tid page.TID) string {
 	b.scratch = nbtree.AppendTID(b.d.ri.appendKey(b.scratch[:0], key), tid)
 	if b.err == nil {
@@ -131,7 +135,7 @@ func (b *diskBuilder) Add(key index.Key, tid page.TID) string {
 	// The bytes at chunk[start:start+n] are never written again.
 	e := unsafe.String(&b.chunk[start], n)
 	b.es = append(b.es, e)
-	return e[:n-6]
+	return e[:n-tidBytes]
 }
 
 func (b *diskBuilder) Finish() error {
