@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"minipg/pgerr"
+	"minipg/storage/nbtree"
 )
 
 // openIndexEngine opens an engine on dir with index_storage set.
@@ -132,6 +133,35 @@ func TestDiskIndex(t *testing.T) {
 	if got := one(t, s, "SELECT count(*) FROM minipg_stat_wal_rel WHERE relname = 'di_pkey' AND resource_manager = 'Btree'"); got == "0" {
 		t.Errorf("no Btree rows for di_pkey in minipg_stat_wal_rel")
 	}
+	// HOT updates: the entries stay at their chains' roots.
+	mustExec(t, s, "CREATE TABLE dh (id int PRIMARY KEY, v int)")
+	mustExec(t, s, "INSERT INTO dh SELECT i, 0 FROM generate_series(1, 100) i")
+	for range 3 {
+		mustExec(t, s, "UPDATE dh SET v = v + 1")
+	}
+	mustExec(t, s, "SELECT bt_index_check('dh_pkey', true)")
+	if got := one(t, s, "SELECT sum(v) FROM dh WHERE id > 0"); got != "300" {
+		t.Errorf("after HOT updates, through the index: %s, want 300", got)
+	}
+	// An entry lost from the index: the structure is sound, heapallindexed
+	// finds the row without its entry.
+	dh, err := e.relByName("dh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := dh.indexes[0].ix.(*diskStore)
+	it := d.ix.NewIterator(nbtree.Bound{}, nbtree.Bound{}, false)
+	if _, ok := it.Next(); !ok {
+		t.Fatal("dh_pkey is empty")
+	}
+	if ok, err := d.ix.Delete(it.Entry()); !ok || err != nil {
+		t.Fatalf("deleting an entry of dh_pkey: %v %v", ok, err)
+	}
+	mustExec(t, s, "SELECT bt_index_check('dh_pkey')")
+	if code := failCode(t, s, "SELECT bt_index_check('dh_pkey', true)"); code != pgerr.IndexCorrupted {
+		t.Errorf("bt_index_check of an index missing an entry: %s, want XX002", code)
+	}
+	mustExec(t, s, "DROP TABLE dh")
 	if code := failCode(t, s, "SELECT bt_index_check('di')"); code != pgerr.WrongObjectType {
 		t.Errorf("bt_index_check of a table: %s, want 42809", code)
 	}
