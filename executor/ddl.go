@@ -112,18 +112,19 @@ func (s *Session) dropTable(ctx context.Context, st *sql.DropTable) (string, err
 		if err != nil {
 			return "", mapCtxErr(ctx, err)
 		}
-		_, err = e.cat.DropTable(t.OID)
+		var dropped *catalog.Table // as it was under the lock
+		dropped, err = e.cat.DropTable(t.OID)
 		if err == nil {
 			e.mu.Lock()
 			delete(e.mu.rels, t.OID)
 			e.mu.Unlock()
 			e.stats.Drop(t.OID)
 			// The catalog change is committed: log the drop, then unlink.
-			if err = e.walLogDrop(t.RelFileNode); err == nil {
-				err = e.pool.DropRel(buffer.RelFileNode(t.RelFileNode))
+			if err = e.walLogDrop(dropped.RelFileNode); err == nil {
+				err = e.pool.DropRel(buffer.RelFileNode(dropped.RelFileNode))
 			}
 			if err == nil {
-				err = e.dropIndexFiles(t.Indexes...)
+				err = e.dropIndexFiles(dropped.Indexes...)
 			}
 		}
 		release()
