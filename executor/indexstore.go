@@ -128,10 +128,10 @@ func (e *Engine) newRelIndex(r *relation, idef catalog.Index) *relIndex {
 	return ri
 }
 
-// prepareIndex readies idx, about to be built or created empty, for the
+// prepareIndex readies idx, about to be built, for the
 // storage index_storage asks for: on disk, it reserves the relfilenode of
 // the index's file (catalog.AllocOID) and sets idx.RelFileNode. The file
-// itself is made by the build (or createEmptyIndexes).
+// itself is made by the build (or createEmptyIndex).
 func (e *Engine) prepareIndex(idx *catalog.Index) error {
 	if !e.indexStorageDisk() {
 		idx.RelFileNode = 0

@@ -163,7 +163,7 @@ func (b *diskBuilder) Finish() error {
 	return e.walLog().FlushAll()
 }
 
-// createEmptyIndex makes the file of idx, a disk index of a table being
+// createEmptyIndex makes the file rfn of a disk index of a table being
 // created or truncated, holding an empty index, and flushes its WAL.
 func (e *Engine) createEmptyIndex(rfn uint32) error {
 	if _, err := nbtree.Create(e.pool, buffer.RelFileNode(rfn), e.nbtreeOptions()); err != nil {
