@@ -101,6 +101,9 @@ func (pt *Portal) copyFrom(ctx context.Context, r io.Reader) (int64, error) {
 	if err == nil {
 		err = ld.flush()
 	}
+	// The bulk load ends with the COPY: pages its policy reserved for it
+	// and left unused go back to the map (the session keeps its target).
+	ist.ReleaseRun(rel.heap)
 	if err != nil && errors.Is(err, context.Canceled) {
 		err = pgerr.New(pgerr.QueryCanceled, "canceling statement due to user request")
 	}

@@ -278,6 +278,7 @@ func (x *execCtx) insert(st *sql.Insert) (int64, error) {
 		if src, err = sx.buildSelect(st.Source); err != nil {
 			return 0, err
 		}
+		src = x.explainedSource(src)
 		defer src.Close()
 		for {
 			vals, ok, err := src.Next(x.ctx)
@@ -437,6 +438,7 @@ func (x *execCtx) modifyRows(where sql.Expr, returning []sql.Expr,
 			defer x.s.ist.SetStatementSingleRow(x.rel.heap, x.xid, false)
 		}
 	}
+	src = x.explainedSource(src)
 
 	var n int64
 	for {

@@ -83,6 +83,7 @@ func (pt *Portal) newExecCtx(ctx context.Context, tableOID uint32, write bool) (
 		}
 	}
 	x.snap = tx.Snapshot()
+	x.snap.Usage = &s.bufUsage
 	if !pt.active {
 		pt.active = true
 		s.active++

@@ -10,7 +10,9 @@ package executor
 // minipg chooses plans by rule and has no cost model, so no node carries
 // cost estimates (as with COSTS OFF). With ANALYZE the pipeline runs to its
 // end and each node shows its actual rows and loops (and times with
-// TIMING), Rows Removed by Filter, and a sort's method and space.
+// TIMING), Rows Removed by Filter, and a sort's method and space; with
+// BUFFERS, the shared buffers each node hit, read, dirtied and wrote
+// (explain_buffers.go).
 
 import (
 	"context"
@@ -20,6 +22,7 @@ import (
 
 	"minipg/pgerr"
 	"minipg/sql"
+	"minipg/storage/buffer"
 	"minipg/types"
 )
 
@@ -44,6 +47,7 @@ type instrStats struct {
 	loops, rows  int64
 	first, total time.Duration // summed over loops
 	untimed      bool          // figures known, times not (a DML's nodes)
+	buf          buffer.Usage  // buffer accesses, the node's children's included (BUFFERS)
 }
 
 // instrIter counts what in hands out.
@@ -53,11 +57,12 @@ type instrIter struct {
 	started time.Time
 	gotRow  bool
 	timing  bool
+	u       *buffer.Usage // the session's buffer counters (BUFFERS); nil: not counted
 }
 
-func newInstr(in rowIter, st *instrStats, timing bool) *instrIter {
+func newInstr(in rowIter, st *instrStats, timing bool, u *buffer.Usage) *instrIter {
 	st.loops++
-	return &instrIter{in: in, st: st, timing: timing}
+	return &instrIter{in: in, st: st, timing: timing, u: u}
 }
 
 func (it *instrIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
@@ -68,7 +73,14 @@ func (it *instrIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
 			it.started = t0
 		}
 	}
+	var u0 buffer.Usage
+	if it.u != nil {
+		u0 = *it.u
+	}
 	row, ok, err := it.in.Next(ctx)
+	if it.u != nil {
+		it.st.buf.Add(it.u.Sub(u0))
+	}
 	if it.timing {
 		now := time.Now()
 		if !it.gotRow && ok {
@@ -90,6 +102,7 @@ type instrPlan struct {
 	fromPlan
 	st     *instrStats
 	timing bool
+	u      *buffer.Usage
 }
 
 func (p *instrPlan) open(outer []types.Datum) (rowIter, error) {
@@ -97,7 +110,7 @@ func (p *instrPlan) open(outer []types.Datum) (rowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newInstr(in, p.st, p.timing), nil
+	return newInstr(in, p.st, p.timing, p.u), nil
 }
 
 // explainer describes one statement's pipeline.
@@ -105,6 +118,7 @@ type explainer struct {
 	x       *execCtx
 	analyze bool
 	timing  bool
+	buffers *buffer.Usage // the session's counters with BUFFERS, else nil
 	nsub    int
 	subNo   map[*sql.SubPlan]int
 }
@@ -114,17 +128,17 @@ func (pt *Portal) startExplain(ctx context.Context, ex *sql.Explain) error {
 	start := time.Now()
 	var root *planNode
 	var err error
-	var execTime time.Duration
+	var run execRun
 	switch st := ex.Stmt.(type) {
 	case *sql.Select:
-		root, execTime, err = pt.explainSelect(ctx, st, ex)
+		root, run, err = pt.explainSelect(ctx, st, ex)
 	case *sql.Insert, *sql.Update, *sql.Delete:
 		if ex.Analyze {
 			if err := pt.s.checkReadOnly(readOnlyName(st)); err != nil {
 				return err
 			}
 		}
-		root, execTime, err = pt.explainDML(ctx, st, ex)
+		root, run, err = pt.explainDML(ctx, st, ex)
 	default:
 		return pgerr.Unimplemented(fmt.Sprintf("EXPLAIN of %T", ex.Stmt))
 	}
@@ -133,6 +147,10 @@ func (pt *Portal) startExplain(ctx context.Context, ex *sql.Explain) error {
 	}
 	var lines []string
 	root.render(&lines, 0, ex)
+	if ex.Buffers {
+		lines = appendPlanningBuffers(lines, run.plan)
+	}
+	execTime := run.took
 	if ex.Summary {
 		plan := time.Since(start) - execTime
 		lines = append(lines, fmt.Sprintf("Planning Time: %.3f ms", msOf(plan)))
@@ -151,48 +169,67 @@ func (pt *Portal) startExplain(ctx context.Context, ex *sql.Explain) error {
 
 func msOf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-func (pt *Portal) explainSelect(ctx context.Context, st *sql.Select, ex *sql.Explain) (*planNode, time.Duration, error) {
+func (pt *Portal) explainSelect(ctx context.Context, st *sql.Select, ex *sql.Explain) (*planNode, execRun, error) {
 	var oid uint32
 	if st.Table != nil {
 		oid = st.Table.OID
 	}
+	u0 := pt.s.bufUsage
 	x, err := pt.newExecCtx(ctx, oid, st.ForUpdate)
 	if err != nil {
-		return nil, 0, err
+		return nil, execRun{}, err
 	}
+	var run execRun
+	run.plan = pt.s.bufUsage.Sub(u0)
+	uBuild := pt.s.bufUsage
 	it, err := x.buildSelect(st)
 	if err != nil {
-		return nil, 0, err
+		return nil, execRun{}, err
 	}
 	e := &explainer{x: x, analyze: ex.Analyze, timing: ex.Timing}
+	if ex.Analyze && ex.Buffers {
+		e.buffers = &pt.s.bufUsage
+	}
 	root := e.describe(&it)
-	var took time.Duration
 	if ex.Analyze {
+		// Building the pipeline already ran what PostgreSQL runs in the
+		// executor (an IN subquery an index scan looks up): the top
+		// node's figures include it, as PostgreSQL's include their
+		// subplans.
+		built := pt.s.bufUsage.Sub(uBuild)
+		if root.st != nil {
+			root.st.buf.Add(built)
+		}
 		t0 := time.Now()
 		for {
 			_, ok, err := it.Next(ctx)
 			if err != nil {
 				it.Close()
-				return nil, 0, err
+				return nil, execRun{}, err
 			}
 			if !ok {
 				break
 			}
 		}
-		took = time.Since(t0)
+		it.Close()
+		run.took = time.Since(t0)
+		return root, run, nil
 	}
 	it.Close()
-	return root, took, nil
+	return root, run, nil
 }
 
 // explainDML describes an INSERT, UPDATE or DELETE: the statement's node
 // over the rows it reads. With ANALYZE the statement runs, and its scan
 // shows the rows it changed.
-func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain) (*planNode, time.Duration, error) {
+func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain) (*planNode, execRun, error) {
 	var t0 time.Time
 	var name string
 	var child *planNode
 	var changed int64
+	// Nothing before the statement's description touches a buffer; what
+	// describing it does (building its source) is not the run's.
+	run := execRun{plan: buffer.Usage{}}
 	describeScan := func(table uint32, where sql.Expr) error {
 		x, err := pt.newExecCtx(ctx, table, true)
 		if err != nil {
@@ -214,11 +251,11 @@ func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain) 
 		case st.Source != nil:
 			x, err := pt.newExecCtx(ctx, tableOf(st.Source), false)
 			if err != nil {
-				return nil, 0, err
+				return nil, execRun{}, err
 			}
 			it, err := x.buildSelect(st.Source)
 			if err != nil {
-				return nil, 0, err
+				return nil, execRun{}, err
 			}
 			child = (&explainer{x: x}).describe(&it)
 			it.Close()
@@ -230,24 +267,34 @@ func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain) 
 	case *sql.Update:
 		name = "Update on " + st.Table.Name
 		if err := describeScan(st.Table.OID, st.Where); err != nil {
-			return nil, 0, err
+			return nil, execRun{}, err
 		}
 	case *sql.Delete:
 		name = "Delete on " + st.Table.Name
 		if err := describeScan(st.Table.OID, st.Where); err != nil {
-			return nil, 0, err
+			return nil, execRun{}, err
 		}
 	}
 	root := &planNode{name: name, children: []*planNode{child}}
-	var took time.Duration
 	if ex.Analyze {
 		t0 = time.Now()
+		u0 := pt.s.bufUsage
 		inner := *pt
 		inner.p = &Prepared{bound: &sql.Bound{Stmt: st}}
 		inner.rows, inner.tagFn = nil, nil
+		// The statement's row source reports its buffer accesses here
+		// (execCtx.explainSource).
+		src := &instrStats{}
+		if ex.Buffers {
+			pt.s.explainSource = src
+		}
 		tag, err := inner.start(ctx)
+		pt.s.explainSource = nil
+		// The locks the run took (and its place in Session.active) are
+		// the portal's, released when the EXPLAIN ends.
+		pt.release, pt.shared, pt.active = inner.release, inner.shared, inner.active
 		if err != nil {
-			return nil, 0, err
+			return nil, execRun{}, err
 		}
 		if inner.rows != nil {
 			inner.rows.Close()
@@ -255,13 +302,16 @@ func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain) 
 		if i := strings.LastIndexByte(tag, ' '); i >= 0 {
 			fmt.Sscan(tag[i+1:], &changed)
 		}
-		took = time.Since(t0)
+		run.took = time.Since(t0)
+		all := pt.s.bufUsage.Sub(u0)
 		// The statement ran as it runs outside EXPLAIN: its own node hands
 		// out no rows, its source the rows it changed; neither is timed.
-		root.st = &instrStats{loops: 1, untimed: true}
-		child.st = &instrStats{loops: 1, rows: changed, untimed: true}
+		// The statement's node has every buffer access of the run, its
+		// source those made while reading rows.
+		root.st = &instrStats{loops: 1, untimed: true, buf: all}
+		child.st = &instrStats{loops: 1, rows: changed, untimed: true, buf: src.buf}
 	}
-	return root, took, nil
+	return root, run, nil
 }
 
 func tableOf(st *sql.Select) uint32 {
@@ -277,7 +327,7 @@ func (e *explainer) describe(itp *rowIter) *planNode {
 	n := e.node(*itp)
 	if e.analyze && n.st == nil {
 		n.st = &instrStats{}
-		*itp = newInstr(*itp, n.st, e.timing)
+		*itp = newInstr(*itp, n.st, e.timing, e.buffers)
 	}
 	return n
 }
@@ -401,7 +451,7 @@ func (e *explainer) node(it rowIter) *planNode {
 		inner := e.planOf(it.inner)
 		if e.analyze {
 			inner.st = &instrStats{}
-			it.inner = &instrPlan{fromPlan: it.inner, st: inner.st, timing: e.timing}
+			it.inner = &instrPlan{fromPlan: it.inner, st: inner.st, timing: e.timing, u: e.buffers}
 		}
 		n.children = []*planNode{outer, inner}
 		return n
@@ -713,6 +763,11 @@ func (n *planNode) render(lines *[]string, depth int, ex *sql.Explain) {
 			*lines = append(*lines, fmt.Sprintf("%sSort Method: external merge  Disk: %dkB", prop, max(n.sort.spilled>>10, 1)))
 		} else {
 			*lines = append(*lines, fmt.Sprintf("%sSort Method: quicksort  Memory: %dkB", prop, max(n.sort.peak>>10, 1)))
+		}
+	}
+	if ex.Analyze && ex.Buffers && n.st != nil {
+		if l := bufferLine(n.st.buf); l != "" {
+			*lines = append(*lines, prop+l)
 		}
 	}
 	for _, s := range n.subplans {

@@ -214,6 +214,7 @@ func (x *execCtx) relCtx(r *relation) *execCtx {
 	cx.emitReturning = nil
 	snap := x.tx.Snapshot()
 	snap.CurXid, snap.CurCid = x.xid, x.cid+1
+	snap.Usage = &x.s.bufUsage
 	cx.snap = snap
 	return &cx
 }

@@ -10,10 +10,29 @@ package executor
 //	pg_freespace(rel regclass) -> SETOF blkno bigint, avail smallint
 //	                                            every block of the main fork
 //
-// minipg's locality policy keeps no FSM fork for tables of up to
-// fsm_small_table_blocks blocks; such a table shows 0 for every block, as
-// PostgreSQL shows a table that has not been vacuumed yet. minipg passes
-// regclass as the table's name.
+// Both show what PostgreSQL's do: the free space the map records for the
+// block, which is what a search of the map finds, never the heap page's
+// own free space (neither reads the heap). What the map records is the
+// table's free-space policy's decision (storage/fsm/README.md):
+//
+//   - classic records what PostgreSQL records, so after the same inserts,
+//     deletes and VACUUMs the output is PostgreSQL's (regress
+//     freespace_classic).
+//   - locality records 0 for a page it closed (the sticky rule: a page a
+//     session left at or past fsm_reopen_percent, or that VACUUM found so),
+//     where PostgreSQL records the few bytes the page has left: the map
+//     does not advertise them, on purpose, and pg_freespace says so. A
+//     page the loading session is still filling, or one of its run, is not
+//     in the map yet and shows 0 too. minipg_page_state(regclass) is the
+//     policy's own view of the same blocks: closed, loading, reserved,
+//     reopened or open, with the map's figure beside it; pageinspect's
+//     page_header gives the page's real free space (upper - lower, less
+//     the 4 bytes of a new row's line pointer).
+//   - locality keeps no FSM fork for tables of up to fsm_small_table_blocks
+//     blocks, and append keeps none at all; such a table shows 0 for every
+//     block, as PostgreSQL shows a table whose map was never written.
+//
+// minipg passes regclass as the table's name.
 
 import (
 	"minipg/sql"

@@ -10,6 +10,7 @@ import (
 	"minipg/pgerr"
 	"minipg/pgstat"
 	"minipg/sql"
+	"minipg/storage/buffer"
 	"minipg/storage/heap"
 	"minipg/txn"
 	"minipg/types"
@@ -48,10 +49,17 @@ type Session struct {
 	pid      int32
 
 	settings map[string]string
-	mem      memAccount        // the running statement's memory (memory.go)
-	ints     intBoxes          // boxed integers of scans (rowvalues.go)
-	plans    planCache         // index plans of the statements' WHERE clauses (path.go)
-	changed  map[string]string // reported settings changed since ParamStatusChanges
+	mem      memAccount // the running statement's memory (memory.go)
+	ints     intBoxes   // boxed integers of scans (rowvalues.go)
+	plans    planCache  // index plans of the statements' WHERE clauses (path.go)
+	// bufUsage counts the session's shared buffer accesses (PostgreSQL's
+	// pgBufferUsage): its snapshots and insert state carry it to the heap,
+	// and EXPLAIN (ANALYZE, BUFFERS) reads it around each plan node.
+	bufUsage buffer.Usage
+	// explainSource, while an EXPLAIN ANALYZE runs an UPDATE or DELETE,
+	// receives the figures of the statement's row source (explainDML).
+	explainSource *instrStats
+	changed       map[string]string // reported settings changed since ParamStatusChanges
 	// zone caches the *time.Location of settings["timezone"].
 	zone struct {
 		name string
@@ -87,6 +95,7 @@ func (e *Engine) NewSession(startup map[string]string) *Session {
 	s := &Session{e: e, user: startup["user"], database: startup["database"], pid: nextPID.Add(1) + 1000,
 		settings: map[string]string{}, changed: map[string]string{}, ist: &heap.InsertState{}}
 	s.ist.SetOwner(s.pid)
+	s.ist.SetUsage(&s.bufUsage)
 	if s.user == "" {
 		s.user = "postgres"
 	}
@@ -376,6 +385,31 @@ func (s *Session) Close() {
 	}
 	s.endXactStats(false)
 	s.explicit, s.failed = false, false
+	s.releaseRuns()
+}
+
+// releaseRuns gives back the pages the free-space policies still reserve
+// for this session in the tables it inserted into (heap.InsertState's
+// ReleaseRun): a session that ends loads no more, and pages reserved for it
+// would otherwise stay empty between pages other sessions fill. Only
+// tables still open are released; holding the engine's lock keeps a DROP
+// from unlinking one meanwhile (it removes the table from the map first).
+func (s *Session) releaseRuns() {
+	rels := s.ist.Relations()
+	if len(rels) == 0 {
+		return
+	}
+	e := s.e
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	for _, r := range rels {
+		for _, open := range e.mu.rels {
+			if open.heap == r {
+				s.ist.ReleaseRun(r)
+				break
+			}
+		}
+	}
 }
 
 // ensureTx starts an implicit transaction if none is open.

@@ -114,7 +114,7 @@ func startServer(t *testing.T) int {
 // pointer of a nearly full page; locality keeps that page closed.
 // vacuum_target: the classic policy forgets a session's target block when
 // the table is invalidated; locality keeps it.
-var classicPlacement = map[string]bool{"vacuum_truncate": true, "vacuum_target": true}
+var classicPlacement = map[string]bool{"vacuum_truncate": true, "vacuum_target": true, "freespace_classic": true}
 
 // psqlBinary is the psql the scripts run with: $PSQL, else Debian's psql 15
 // (postgresql-client-15) when it is installed, else psql on PATH.

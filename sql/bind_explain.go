@@ -65,11 +65,6 @@ func (b *binder) explainStmt(s *pg_query.ExplainStmt) (*Explain, []ResultCol, er
 			e.Summary, summarySet = v, true
 		}
 	}
-	if e.Buffers {
-		// Buffer counters are kept per table, not per statement.
-		return nil, nil, pgerr.Unimplemented("EXPLAIN (BUFFERS)").
-			WithHint("minipg counts buffer hits, reads and dirtied pages per table: see minipg_stat_io and pg_stat_get_blocks_dirtied().")
-	}
 	if timingSet && e.Timing && !e.Analyze {
 		return nil, nil, pgerr.New(pgerr.InvalidParameterValue, "EXPLAIN option TIMING requires ANALYZE")
 	}

@@ -78,7 +78,10 @@ func (b *Buffer) RUnlock() { b.content.RUnlock() }
 
 // MarkDirty marks the page changed. The caller holds the exclusive content
 // lock. The relation's BlocksDirtied counts clean -> dirty transitions.
-func (b *Buffer) MarkDirty() {
+func (b *Buffer) MarkDirty() { b.markDirty() }
+
+// markDirty is MarkDirty, reporting whether the page was clean.
+func (b *Buffer) markDirty() (dirtied bool) {
 	b.hdr.Lock()
 	if !b.hdr.valid || b.hdr.pins <= 0 {
 		b.hdr.Unlock()
@@ -88,8 +91,10 @@ func (b *Buffer) MarkDirty() {
 		b.hdr.dirty = true
 		b.hdr.rs.stats.dirtied.Add(1)
 		b.dirtiedUnderLock = true
+		dirtied = true
 	}
 	b.hdr.Unlock()
+	return dirtied
 }
 
 // IsDirty reports whether the page differs from disk. The caller holds a

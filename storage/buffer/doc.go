@@ -20,6 +20,10 @@
 //   - Per-relation counters: blocks read, written, dirtied (clean -> dirty
 //     transitions), extended, and Extend calls.
 //
+// Per-backend counters (Usage, PostgreSQL's BufferUsage) are the caller's:
+// ReadBufferUsage and MarkDirtyUsage add a backend's hits, reads, pages
+// dirtied and dirty victims written to the Usage it passes (usage.go).
+//
 // On disk a fork is a plain array of pages: block n at byte n*BlockSize. The
 // pool does not interpret pages beyond the header check (page.Verify) done on every read
 // (pd_flags, pd_lower <= pd_upper <= pd_special <= BlockSize, MAXALIGNed

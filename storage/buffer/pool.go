@@ -140,7 +140,7 @@ func (p *Pool) NBuffers() int { return len(p.frames) }
 // The caller must Release the buffer, and take its content lock (Lock or
 // RLock) before looking at or changing Page.
 func (p *Pool) ReadBuffer(rel RelFileNode, fork Fork, blk uint32) (*Buffer, error) {
-	b, _, err := p.readBuffer(rel, fork, blk, false)
+	b, _, _, err := p.readBufferCounted(rel, fork, blk, false)
 	return b, err
 }
 
@@ -172,7 +172,8 @@ func (p *Pool) ResidentBuffer(rel RelFileNode, fork Fork, blk uint32) *Buffer {
 // ReadBufferHit is ReadBuffer that also reports whether the block was
 // already in the pool (VACUUM's cost accounting tells a hit from a miss).
 func (p *Pool) ReadBufferHit(rel RelFileNode, fork Fork, blk uint32) (b *Buffer, hit bool, err error) {
-	return p.readBuffer(rel, fork, blk, false)
+	b, hit, _, err = p.readBufferCounted(rel, fork, blk, false)
+	return b, hit, err
 }
 
 // ReadBufferZeroed is ReadBuffer without the read (PostgreSQL's
@@ -185,16 +186,18 @@ func (p *Pool) ReadBufferHit(rel RelFileNode, fork Fork, blk uint32) (b *Buffer,
 // full-page image during redo, or initializing a freshly extended page),
 // then MarkDirty. No BlocksRead is counted for a zeroed frame.
 func (p *Pool) ReadBufferZeroed(rel RelFileNode, fork Fork, blk uint32) (*Buffer, error) {
-	b, _, err := p.readBuffer(rel, fork, blk, true)
+	b, _, _, err := p.readBufferCounted(rel, fork, blk, true)
 	return b, err
 }
 
-func (p *Pool) readBuffer(rel RelFileNode, fork Fork, blk uint32, zero bool) (*Buffer, bool, error) {
+// readBufferCounted pins the block: hit is set when it was in the pool,
+// wrote when the frame taken for it held a dirty page that was written out.
+func (p *Pool) readBufferCounted(rel RelFileNode, fork Fork, blk uint32, zero bool) (b *Buffer, hit, wrote bool, err error) {
 	if p.closed.Load() {
-		return nil, false, ErrClosed
+		return nil, false, false, ErrClosed
 	}
 	if fork >= numForks {
-		return nil, false, pgerr.FromSentinel(ErrNoFile, nil, "invalid fork %d", fork)
+		return nil, false, false, pgerr.FromSentinel(ErrNoFile, nil, "invalid fork %d", fork)
 	}
 	tag := Tag{Rel: rel, Fork: fork, Block: blk}
 	part := &p.mapping[partitionOf(tag)]
@@ -208,7 +211,7 @@ func (p *Pool) readBuffer(rel RelFileNode, fork Fork, blk uint32, zero bool) (*B
 			b.hdr.Unlock()
 			part.Unlock()
 			if valid {
-				return b, true, nil
+				return b, true, wrote, nil
 			}
 			// Another goroutine is reading the block in: wait for it.
 			<-done
@@ -216,18 +219,19 @@ func (p *Pool) readBuffer(rel RelFileNode, fork Fork, blk uint32, zero bool) (*B
 			valid = b.hdr.valid
 			b.hdr.Unlock()
 			if valid {
-				return b, true, nil
+				return b, true, wrote, nil
 			}
 			// Its read failed and it dropped the mapping; try ourselves.
 			b.Release()
 			continue
 		}
 		part.Unlock()
-		b, err := p.loadBuffer(tag, zero)
+		b, w, err := p.loadBuffer(tag, zero)
+		wrote = wrote || w
 		if err == errRetry {
 			continue
 		}
-		return b, false, err
+		return b, false, wrote, err
 	}
 }
 
@@ -235,18 +239,18 @@ func (p *Pool) readBuffer(rel RelFileNode, fork Fork, blk uint32, zero bool) (*B
 // (or zeroes it, if zero is set).
 // It returns errRetry if the tag appeared in the mapping meanwhile or the
 // victim got pinned or dirtied again.
-func (p *Pool) loadBuffer(tag Tag, zero bool) (*Buffer, error) {
+func (p *Pool) loadBuffer(tag Tag, zero bool) (_ *Buffer, wrote bool, err error) {
 	rs := p.relState(tag.Rel)
 	victim, err := p.clockSweep()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	// Write the victim out if it is dirty (we hold a pin, so no one else can
 	// take the frame, and flushBuffer holds its content lock shared).
-	wrote, err := victim.flush()
+	wrote, err = victim.flush()
 	if err != nil {
 		victim.Release()
-		return nil, err
+		return nil, false, err
 	}
 	p.counts.alloc.Add(1)
 	if wrote {
@@ -260,7 +264,7 @@ func (p *Pool) loadBuffer(tag Tag, zero bool) (*Buffer, error) {
 		victim.hdr.pins--
 		victim.hdr.Unlock()
 		p.unlockPartitions(oldPart, newPart)
-		return nil, errRetry
+		return nil, wrote, errRetry
 	}
 	victim.hdr.Lock()
 	if victim.hdr.pins != 1 || victim.hdr.dirty {
@@ -268,7 +272,7 @@ func (p *Pool) loadBuffer(tag Tag, zero bool) (*Buffer, error) {
 		victim.hdr.pins--
 		victim.hdr.Unlock()
 		p.unlockPartitions(oldPart, newPart)
-		return nil, errRetry
+		return nil, wrote, errRetry
 	}
 	if hadTag {
 		delete(p.mapping[oldPart].m, oldTag)
@@ -305,13 +309,13 @@ func (p *Pool) loadBuffer(tag Tag, zero bool) (*Buffer, error) {
 		close(done)
 		victim.hdr.Unlock()
 		part.Unlock()
-		return nil, err
+		return nil, wrote, err
 	}
 	victim.hdr.Lock()
 	victim.hdr.valid = true
 	close(done)
 	victim.hdr.Unlock()
-	return victim, nil
+	return victim, wrote, nil
 }
 
 func (p *Pool) relPath(t Tag) string {

@@ -76,6 +76,21 @@ func (p *locality) leave(tried uint32, isTarget, insert bool) (owned bool, next 
 	return true, next
 }
 
+// ReleaseRun publishes as empty the pages reserved after blk for the
+// session filling it (RunReleaser). The run keeps its size, so that the
+// session's next run still doubles it.
+func (p *locality) ReleaseRun(m *Map, blk uint32) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	rn, owned := p.mu.owned[blk]
+	if !owned || rn.next >= rn.end {
+		return
+	}
+	p.mu.reserved -= int64(rn.end - rn.next)
+	publishEmpty(m, rn.next, rn.end)
+	rn.end = rn.next
+}
+
 // forgetOwned drops the entry of a block beyond the end of the relation.
 func (p *locality) forgetOwned(blk uint32) {
 	p.mu.Lock()

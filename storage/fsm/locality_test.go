@@ -603,3 +603,43 @@ func TestLocalityRelatedFirst(t *testing.T) {
 		t.Errorf("classic Fit %d, want %d", f, upd.TargetFreeSpace())
 	}
 }
+
+// A loading session that ends gives its reserved pages back (RunReleaser):
+// they are advertised as empty, the session keeps its page, its next run
+// still doubles, and a loader that needs fresh pages takes the released
+// ones before extending.
+func TestLocalityReleaseRun(t *testing.T) {
+	m := newTestMap(t, 64)
+	pol := newTestLocality(t)
+	extendTo(t, m, 200)
+	pol.mu.Lock()
+	pol.ownLocked(m, 100, 101, 117, true, 0) // page 100, pages 101..116 reserved
+	pol.mu.Unlock()
+	pol.ReleaseRun(m, 100)
+	pol.ReleaseRun(m, 100) // twice: nothing more to give back
+	pol.ReleaseRun(m, 50)  // not a loader's page: nothing happens
+	if st := pol.Stats(); st.Own[cReservedPages] != 0 {
+		t.Fatalf("reserved %d after the release, want 0", st.Own[cReservedPages])
+	}
+	for b := uint32(101); b < 117; b++ {
+		if got := m.GetRecordedFreeSpace(b); got < MaxRequestSize {
+			t.Fatalf("released block %d recorded %d, want advertised as empty", b, got)
+		}
+	}
+	if rn := pol.mu.owned[100]; rn == nil || rn.size != 17 {
+		t.Fatalf("the session's own page lost its entry or run size: %+v", rn)
+	}
+	// Another loader that needs fresh pages gets the released ones, the
+	// nearest to where it is first.
+	r := Request{Need: 100, Target: 150, OldBlock: InvalidBlock}
+	pol.mu.Lock()
+	pol.ownLocked(m, 150, 151, 151, true, 0)
+	pol.mu.Unlock()
+	blk := pol.Retry(m, r, 150, 50)
+	if blk == InvalidBlock {
+		blk = pol.takeFresh(m, 150, 150, 0)
+	}
+	if blk < 101 || blk >= 117 {
+		t.Fatalf("a loader leaving 150 was given %d, want one of the released pages 101..116", blk)
+	}
+}

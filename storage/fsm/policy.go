@@ -96,6 +96,19 @@ type TargetSplitter interface {
 	SplitTargets() bool
 }
 
+// RunReleaser is implemented by a policy that reserves pages for a
+// loading session beyond the block it is filling (locality's runs). The
+// heap calls ReleaseRun with a session's target block when the session's
+// bulk load ends (the end of a COPY) and when the session ends: the
+// pages still reserved after blk go into the map as empty, so that other
+// sessions fill them instead of extending past them and leaving them
+// unused. The session keeps blk as its target; when it leaves it, it
+// takes fresh pages as before, the nearest first (usually the ones it
+// released, if nobody took them meanwhile).
+type RunReleaser interface {
+	ReleaseRun(m *Map, blk uint32)
+}
+
 // Fitter is implemented by a policy whose fit rule depends on the page: it
 // returns the free space blk must have to take the request. A policy that
 // does not implement it asks every page for r.TargetFreeSpace().

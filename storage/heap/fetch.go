@@ -27,14 +27,15 @@ func (r *Relation) FetchAny(tid page.TID) (tup []byte, ok bool, err error) {
 }
 
 func (r *Relation) fetch(snap *Snapshot, tid page.TID) ([]byte, bool, error) {
-	buf, err := r.readBlockIfExists(tid.Block)
+	u := snap.usage()
+	buf, err := r.readBlockIfExists(tid.Block, u)
 	if err != nil || buf == nil {
 		return nil, false, err
 	}
 	defer buf.Release()
 	buf.RLock()
 	if snap != nil {
-		r.maybePrune(buf, snap.Oracle)
+		r.maybePrune(buf, snap.Oracle, u)
 	}
 	p := buf.Page()
 	t, err := normalItem(p, tid.Block, tid.Offset)
@@ -54,13 +55,14 @@ func (r *Relation) fetch(snap *Snapshot, tid page.TID) ([]byte, bool, error) {
 	q.add(tid.Offset, t, hints)
 	buf.RUnlock()
 	if len(q) > 0 {
-		r.applyQueuedHints(buf, q)
+		r.applyQueuedHints(buf, q, u)
 	}
 	return out, visible, nil
 }
 
-// readBlockIfExists pins blk, or returns nil if it is past the end.
-func (r *Relation) readBlockIfExists(blk uint32) (*buffer.Buffer, error) {
+// readBlockIfExists pins blk, or returns nil if it is past the end. The
+// access is counted in u (nil: not counted).
+func (r *Relation) readBlockIfExists(blk uint32, u *buffer.Usage) (*buffer.Buffer, error) {
 	n, err := r.NBlocks()
 	if err != nil {
 		return nil, err
@@ -68,7 +70,7 @@ func (r *Relation) readBlockIfExists(blk uint32) (*buffer.Buffer, error) {
 	if blk >= n {
 		return nil, nil
 	}
-	return r.pool.ReadBuffer(r.rel, buffer.MainFork, blk)
+	return r.pool.ReadBufferUsage(r.rel, buffer.MainFork, blk, u)
 }
 
 // normalItem returns the tuple at off on the locked page p, nil if off is
@@ -90,8 +92,8 @@ func normalItem(p page.Page, blk uint32, off uint16) ([]byte, error) {
 }
 
 // applyQueuedHints sets hint bits found under a share lock (see hintQueue).
-// The caller holds a pin but no lock.
-func (r *Relation) applyQueuedHints(buf *buffer.Buffer, q hintQueue) {
+// The caller holds a pin but no lock. A page it dirties is counted in u.
+func (r *Relation) applyQueuedHints(buf *buffer.Buffer, q hintQueue, u *buffer.Usage) {
 	buf.Lock()
 	p := buf.Page()
 	changed := false
@@ -109,7 +111,7 @@ func (r *Relation) applyQueuedHints(buf *buffer.Buffer, q hintQueue) {
 		}
 	}
 	if changed {
-		buf.MarkDirty() // MarkBufferDirtyHint: not WAL-logged
+		buf.MarkDirtyUsage(u) // MarkBufferDirtyHint: not WAL-logged
 		r.stats.hintDirty.Add(1)
 	}
 	buf.Unlock()
@@ -193,13 +195,14 @@ func (s *Scan) Close() {
 // tuples of blk under a share lock.
 func (s *Scan) readPage(blk uint32) error {
 	s.tids, s.tups, s.pos, s.roots = s.tids[:0], s.tups[:0], 0, nil
-	buf, err := s.r.pool.ReadBuffer(s.r.rel, buffer.MainFork, blk)
+	u := s.snap.usage()
+	buf, err := s.r.pool.ReadBufferUsage(s.r.rel, buffer.MainFork, blk, u)
 	if err != nil {
 		return err
 	}
 	defer buf.Release()
 	buf.RLock()
-	s.r.maybePrune(buf, s.snap.Oracle)
+	s.r.maybePrune(buf, s.snap.Oracle, u)
 	p := buf.Page()
 	if page.IsNew(p) {
 		buf.RUnlock()
@@ -234,7 +237,7 @@ func (s *Scan) readPage(blk uint32) error {
 	}
 	buf.RUnlock()
 	if len(q) > 0 {
-		s.r.applyQueuedHints(buf, q)
+		s.r.applyQueuedHints(buf, q, u)
 	}
 	return nil
 }

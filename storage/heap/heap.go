@@ -165,6 +165,9 @@ type InsertState struct {
 	// insert asks the free-space policy (a developer setting for measuring
 	// the policy's look-ups; PostgreSQL always uses rd_targblock).
 	ignoreTarget bool
+	// usage counts the buffer accesses of inserts through this state
+	// (SetUsage); nil: not counted.
+	usage *buffer.Usage
 	// owner is the backend pid of the session inserting through this
 	// state (fsm.Request.Owner), 0 when none was set.
 	owner int32
@@ -217,6 +220,18 @@ func (st *InsertState) Owner() int32 {
 		return 0
 	}
 	return st.owner
+}
+
+// SetUsage makes inserts through st count their buffer accesses in u (the
+// session's counters; nil: none).
+func (st *InsertState) SetUsage(u *buffer.Usage) { st.usage = u }
+
+// Usage is the counter SetUsage set (nil for a nil st).
+func (st *InsertState) Usage() *buffer.Usage {
+	if st == nil {
+		return nil
+	}
+	return st.usage
 }
 
 // SetIgnoreTarget, while ignore is set, makes st report no target block for
@@ -282,6 +297,38 @@ func (st *InsertState) setTarget(r *Relation, blk uint32, upd bool) {
 	}
 	t.rel, t.stamp, t.owner, t.inval = rel, stamp+1, r, r.inval.Load()
 	st.targets[victim] = t
+}
+
+// ReleaseRun gives back the pages r's policy still holds reserved for this
+// session after its insert target in r (fsm.RunReleaser; a no-op for a
+// policy that reserves none): the session's bulk load of r has ended. The
+// caller must hold a lock on r that keeps it from being dropped.
+func (st *InsertState) ReleaseRun(r *Relation) {
+	rr, ok := r.policy.(fsm.RunReleaser)
+	if st == nil || !ok {
+		return
+	}
+	for i := range st.targets {
+		if t := &st.targets[i]; t.rel == r.rel && t.owner == r && t.blk != 0 {
+			rr.ReleaseRun(r.fsm, t.blk-1)
+			return
+		}
+	}
+}
+
+// Relations returns the relations st remembers a target in, for a session
+// that ends and releases their runs (ReleaseRun).
+func (st *InsertState) Relations() []*Relation {
+	if st == nil {
+		return nil
+	}
+	var rels []*Relation
+	for i := range st.targets {
+		if t := &st.targets[i]; t.blk != 0 && t.owner != nil {
+			rels = append(rels, t.owner)
+		}
+	}
+	return rels
 }
 
 // relatedState is an InsertState's memory of the blocks related to one

@@ -23,7 +23,11 @@ import (
 // For an update (other not nil), xid is the updating transaction and o the
 // oracle: a candidate page that proves too full is pruned once before it is
 // given up. For inserts o is nil.
-func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertState, numPages int, xid uint32, o Oracle) (*buffer.Buffer, error) {
+//
+// The buffer accesses are counted in u (nil: not counted); the block of an
+// extension this call made counts as written, as PostgreSQL 15 counts the
+// ReadBuffer(P_NEW) that adds it.
+func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertState, numPages int, xid uint32, o Oracle, u *buffer.Usage) (*buffer.Buffer, error) {
 	if need > MaxHeapTupleSize {
 		return nil, errRowTooBig(need)
 	}
@@ -50,7 +54,9 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 	}
 	blk := r.policy.Choose(r.fsm, req)
 	for {
+		extended := false
 		if blk == page.InvalidBlock {
+			extended = true
 			var err error
 			blk, err = r.policy.Extend(r.fsm, req)
 			if err != nil {
@@ -60,7 +66,7 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 				return nil, errCorrupt(blk, "relation extension returned no block")
 			}
 		}
-		buf, err := r.lockForInsert(blk, other)
+		buf, err := r.lockForInsert(blk, other, u, extended)
 		if err != nil {
 			if n, nerr := r.NBlocks(); nerr == nil && blk >= n {
 				// A stale FSM entry beyond the end of the relation.
@@ -74,14 +80,14 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 		if wasNew {
 			// PageInit a page extended but not used yet; it will be used soon.
 			page.Init(p, 0)
-			buf.MarkDirty()
+			buf.MarkDirtyUsage(u)
 		}
 		free := page.HeapFreeSpace(p)
 		// The fit rule every policy's searches use too (with the
 		// nearlyEmptyFreeSpace allowance for tuples too big for the
 		// fillfactor), unless the policy lets this page's reserve be used.
 		target := fsm.Fit(r.policy, req, blk)
-		if target > free && target < req.TargetFreeSpace() && o != nil && buf != other && r.pruneLocked(buf, o) {
+		if target > free && target < req.TargetFreeSpace() && o != nil && buf != other && r.pruneLocked(buf, o, u) {
 			// A page whose reserve the policy shares with this update
 			// (it holds related rows): prune before moving on, since
 			// dead versions of earlier updates are often what fills it.
@@ -109,15 +115,24 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 }
 
 // lockForInsert pins blk and exclusively locks it and other (if not nil), in
-// block order. If blk is other's block, other itself is returned.
-func (r *Relation) lockForInsert(blk uint32, other *buffer.Buffer) (*buffer.Buffer, error) {
+// block order. If blk is other's block, other itself is returned. The
+// access is counted in u: as a write when the caller has just extended the
+// relation by blk, else as a hit or a read.
+func (r *Relation) lockForInsert(blk uint32, other *buffer.Buffer, u *buffer.Usage, extended bool) (*buffer.Buffer, error) {
 	if other != nil && other.Block() == blk {
 		other.Lock()
 		return other, nil
 	}
-	buf, err := r.pool.ReadBuffer(r.rel, buffer.MainFork, blk)
+	ru := u
+	if extended {
+		ru = nil
+	}
+	buf, err := r.pool.ReadBufferUsage(r.rel, buffer.MainFork, blk, ru)
 	if err != nil {
 		return nil, err
+	}
+	if extended && u != nil {
+		u.Written++
 	}
 	switch {
 	case other == nil:

@@ -173,7 +173,7 @@ func (f *IndexFetcher) FetchInto(snap *Snapshot, tid page.TID, dst []byte) (visi
 	fresh := false
 	if f.buf == nil || f.blk != tid.Block {
 		f.Release()
-		buf, err := r.readBlockIfExists(tid.Block)
+		buf, err := r.readBlockIfExists(tid.Block, snap.Usage)
 		if err != nil || buf == nil {
 			return page.TID{}, nil, false, err
 		}
@@ -183,7 +183,7 @@ func (f *IndexFetcher) FetchInto(snap *Snapshot, tid page.TID, dst []byte) (visi
 	buf.RLock()
 	if fresh {
 		// heapam_index_fetch_tuple prunes when it moves to a new block.
-		r.maybePrune(buf, snap.Oracle)
+		r.maybePrune(buf, snap.Oracle, snap.Usage)
 	}
 	var q hintQueue
 	off := hotSearch(buf.Page(), tid.Offset, func(off uint16, t []byte) bool {
@@ -196,7 +196,7 @@ func (f *IndexFetcher) FetchInto(snap *Snapshot, tid page.TID, dst []byte) (visi
 	})
 	buf.RUnlock()
 	if len(q) > 0 {
-		r.applyQueuedHints(buf, q)
+		r.applyQueuedHints(buf, q, snap.Usage)
 	}
 	if off == 0 {
 		return page.TID{}, nil, false, nil
@@ -213,7 +213,7 @@ func (f *IndexFetcher) FetchInto(snap *Snapshot, tid page.TID, dst []byte) (visi
 // tuple at all (its line pointer is dead or unused, or a redirect whose
 // chain is gone): an index entry pointing at tid is useless.
 func (r *Relation) FetchHotMatch(tid page.TID, match func(tup []byte) bool) (found page.TID, tup []byte, ok, allDead bool, err error) {
-	buf, err := r.readBlockIfExists(tid.Block)
+	buf, err := r.readBlockIfExists(tid.Block, nil)
 	if err != nil || buf == nil {
 		return page.TID{}, nil, false, buf == nil && err == nil, err
 	}
@@ -242,7 +242,7 @@ func (r *Relation) FetchHotMatch(tid page.TID, match func(tup []byte) bool) (fou
 // makes entries with the root TID. len(roots) is MaxOffset+1. The answer is
 // stable for live tuples: pruning keeps a live member's root in place.
 func (r *Relation) HotRoots(blk uint32) ([]uint16, error) {
-	buf, err := r.readBlockIfExists(blk)
+	buf, err := r.readBlockIfExists(blk, nil)
 	if err != nil || buf == nil {
 		return nil, err
 	}

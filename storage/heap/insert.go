@@ -18,13 +18,14 @@ func (r *Relation) Insert(tup []byte, xid, cid uint32, st *InsertState) (page.TI
 	if err := r.checkNewTuple(tup); err != nil {
 		return page.TID{}, err
 	}
-	buf, err := r.getBufferForTuple(page.MaxAlignLen(len(tup)), nil, st, 1, xid, nil)
+	u := st.Usage()
+	buf, err := r.getBufferForTuple(page.MaxAlignLen(len(tup)), nil, st, 1, xid, nil, u)
 	if err != nil {
 		return page.TID{}, err
 	}
 	tid, err := r.putTuple(buf, tup, xid, cid, 0)
 	if err == nil {
-		r.logChange(walInsert, buf, nil, tid.Offset)
+		r.logChange(u, walInsert, buf, nil, tid.Offset)
 		r.stats.inserts.Add(1)
 	}
 	buf.Unlock()
@@ -39,6 +40,7 @@ func (r *Relation) Insert(tup []byte, xid, cid uint32, st *InsertState) (page.TI
 // in the order of tups.
 func (r *Relation) MultiInsert(tups [][]byte, xid, cid uint32, st *InsertState) ([]page.TID, error) {
 	tids := make([]page.TID, len(tups))
+	u := st.Usage()
 	for _, t := range tups {
 		if err := r.checkNewTuple(t); err != nil {
 			return nil, err
@@ -52,7 +54,7 @@ func (r *Relation) MultiInsert(tups [][]byte, xid, cid uint32, st *InsertState) 
 		// Pages the rest will need, for the policy's extension sizing (as
 		// PostgreSQL 16 computes num_pages).
 		numPages := 1 + remaining/max(1, page.BlockSize-page.HeaderSize-r.saveFree)
-		buf, err := r.getBufferForTuple(page.MaxAlignLen(len(tups[done])), nil, st, numPages, xid, nil)
+		buf, err := r.getBufferForTuple(page.MaxAlignLen(len(tups[done])), nil, st, numPages, xid, nil, u)
 		if err != nil {
 			return nil, err
 		}
@@ -66,7 +68,7 @@ func (r *Relation) MultiInsert(tups [][]byte, xid, cid uint32, st *InsertState) 
 			tid, err := r.putTuple(buf, t, xid, cid, 0)
 			if err != nil {
 				if n > 0 {
-					r.logChange(walMultiInsert, buf, nil, tidOffsets(tids[done:done+n])...)
+					r.logChange(u, walMultiInsert, buf, nil, tidOffsets(tids[done:done+n])...)
 				}
 				buf.Unlock()
 				buf.Release()
@@ -76,7 +78,7 @@ func (r *Relation) MultiInsert(tups [][]byte, xid, cid uint32, st *InsertState) 
 			remaining -= page.MaxAlignLen(len(t)) + page.ItemIDSize
 			n++
 		}
-		r.logChange(walMultiInsert, buf, nil, tidOffsets(tids[done:done+n])...)
+		r.logChange(u, walMultiInsert, buf, nil, tidOffsets(tids[done:done+n])...)
 		buf.Unlock()
 		buf.Release()
 		r.stats.inserts.Add(int64(n))

@@ -56,12 +56,13 @@ type FailureData struct {
 // HeapTupleSatisfiesUpdate whether transaction xid at command cid may
 // modify the tuple there. On TMOk it returns the locked buffer and the
 // tuple (a slice into the page); otherwise the buffer is already released.
-// ownLock reports that xid itself holds a lock-only xmax on the tuple.
-func (r *Relation) beginModify(tid page.TID, xid, cid uint32, o Oracle) (buf *buffer.Buffer, t []byte, res Result, fd FailureData, ownLock bool, err error) {
+// ownLock reports that xid itself holds a lock-only xmax on the tuple. The
+// buffer access is counted in u (nil: not counted).
+func (r *Relation) beginModify(tid page.TID, xid, cid uint32, o Oracle, u *buffer.Usage) (buf *buffer.Buffer, t []byte, res Result, fd FailureData, ownLock bool, err error) {
 	if o == nil {
 		return nil, nil, 0, fd, false, ErrNoOracle
 	}
-	buf, err = r.readBlockIfExists(tid.Block)
+	buf, err = r.readBlockIfExists(tid.Block, u)
 	if err != nil {
 		return nil, nil, 0, fd, false, err
 	}
@@ -79,7 +80,7 @@ func (r *Relation) beginModify(tid page.TID, xid, cid uint32, o Oracle) (buf *bu
 	}
 	res, hints := satisfiesUpdate(t, tid.Block, tid.Offset, xid, cid, o)
 	if applyHints(t, hints) {
-		buf.MarkDirty() // hint bits only
+		buf.MarkDirtyUsage(u) // hint bits only
 		r.stats.hintDirty.Add(1)
 	}
 	if res == TMBeingModified && Xmax(t) == xid && xmaxIsLockedOnly(Infomask(t)) {
@@ -133,7 +134,7 @@ func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid
 	if snap == nil {
 		return page.TID{}, 0, FailureData{}, ErrNoOracle
 	}
-	buf, t, res, fd, _, err := r.beginModify(otid, xid, cid, snap.Oracle)
+	buf, t, res, fd, _, err := r.beginModify(otid, xid, cid, snap.Oracle, snap.Usage)
 	if err != nil || res != TMOk {
 		return page.TID{}, res, fd, err
 	}
@@ -163,9 +164,9 @@ func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid
 		SetXmax(t, xid)
 		setCidValue(t, cidVal, combo)
 		SetCtid(t, otid) // looks locked, not updated, meanwhile
-		r.logChange(walLock, buf, nil, otid.Offset)
+		r.logChange(snap.Usage, walLock, buf, nil, otid.Offset)
 		buf.Unlock()
-		newbuf, err = r.getBufferForTuple(need, buf, st, 1, xid, snap.Oracle)
+		newbuf, err = r.getBufferForTuple(need, buf, st, 1, xid, snap.Oracle, snap.Usage)
 		if err != nil {
 			buf.Release()
 			return page.TID{}, 0, FailureData{}, err
@@ -197,10 +198,10 @@ func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid
 		st.noteRelated(r.rel, xid, newbuf.Block())
 		// A hint that the old page could use pruning.
 		page.SetFlags(p, page.Flags(p)|page.PDPageFull)
-		r.logChange(walUpdate, buf, newbuf, otid.Offset, ntid.Offset)
+		r.logChange(snap.Usage, walUpdate, buf, newbuf, otid.Offset, ntid.Offset)
 		r.stats.updOther.Add(1)
 	} else {
-		r.logChange(walSameUpdate, buf, nil, otid.Offset, ntid.Offset)
+		r.logChange(snap.Usage, walSameUpdate, buf, nil, otid.Offset, ntid.Offset)
 		r.stats.updSame.Add(1)
 		if hot {
 			r.stats.updHot.Add(1)
@@ -227,7 +228,7 @@ func (r *Relation) Delete(snap *Snapshot, tid page.TID, xid, cid uint32) (Result
 	if snap == nil {
 		return 0, FailureData{}, ErrNoOracle
 	}
-	buf, t, res, fd, _, err := r.beginModify(tid, xid, cid, snap.Oracle)
+	buf, t, res, fd, _, err := r.beginModify(tid, xid, cid, snap.Oracle, snap.Usage)
 	if err != nil || res != TMOk {
 		return res, fd, err
 	}
@@ -243,7 +244,7 @@ func (r *Relation) Delete(snap *Snapshot, tid page.TID, xid, cid uint32) (Result
 	setCidValue(t, cidVal, combo)
 	SetCtid(t, tid)
 	setPrunable(buf.Page(), xid)
-	r.logChange(walDelete, buf, nil, tid.Offset)
+	r.logChange(snap.Usage, walDelete, buf, nil, tid.Offset)
 	r.stats.deletes.Add(1)
 	buf.Unlock()
 	buf.Release()
@@ -259,7 +260,7 @@ func (r *Relation) Lock(snap *Snapshot, tid page.TID, xid, cid uint32) (Result, 
 	if snap == nil {
 		return 0, FailureData{}, ErrNoOracle
 	}
-	buf, t, res, fd, ownLock, err := r.beginModify(tid, xid, cid, snap.Oracle)
+	buf, t, res, fd, ownLock, err := r.beginModify(tid, xid, cid, snap.Oracle, snap.Usage)
 	if err != nil || res != TMOk {
 		return res, fd, err
 	}
@@ -270,7 +271,7 @@ func (r *Relation) Lock(snap *Snapshot, tid page.TID, xid, cid uint32) (Result, 
 		SetInfomask2(t, Infomask2(t)&^HeapHotUpdated|HeapKeysUpdated)
 		SetXmax(t, xid)
 		SetCtid(t, tid)
-		r.logChange(walLock, buf, nil, tid.Offset)
+		r.logChange(snap.Usage, walLock, buf, nil, tid.Offset)
 		r.stats.locks.Add(1)
 	}
 	buf.Unlock()

@@ -25,7 +25,9 @@ func (r *Relation) pruneSpaceLow(p page.Page) bool {
 // returns with the share lock held again. Readers copy tuples out under the
 // content lock and never keep pointers into a page, so the exclusive lock
 // is as good as PostgreSQL's cleanup lock here.
-func (r *Relation) maybePrune(buf *buffer.Buffer, o Oracle) {
+//
+// The changes it makes are counted in u (nil: not counted).
+func (r *Relation) maybePrune(buf *buffer.Buffer, o Oracle, u *buffer.Usage) {
 	p := buf.Page()
 	px := page.PruneXid(p)
 	if px == InvalidXid || page.IsNew(p) || !r.pruneSpaceLow(p) {
@@ -42,7 +44,7 @@ func (r *Relation) maybePrune(buf *buffer.Buffer, o Oracle) {
 	buf.RUnlock()
 	buf.Lock()
 	if r.pruneSpaceLow(p) {
-		r.pruneLocked(buf, o)
+		r.pruneLocked(buf, o, u)
 	}
 	buf.Unlock()
 	buf.RLock()
@@ -214,7 +216,7 @@ func (ps *pruneState) pruneChain(root uint16) {
 // prunable later, and PD_PAGE_FULL is cleared. Versions dead before
 // oldestXmin are removed; their root line pointers stay (LP_DEAD or
 // LP_REDIRECT) because index entries point at them.
-func (r *Relation) prunePage(buf *buffer.Buffer, oldestXmin uint32, o Oracle) pruneResult {
+func (r *Relation) prunePage(buf *buffer.Buffer, oldestXmin uint32, o Oracle, u *buffer.Usage) pruneResult {
 	var res pruneResult
 	ps := &pruneState{p: buf.Page(), blk: buf.Block()}
 	p := ps.p
@@ -265,9 +267,9 @@ func (r *Relation) prunePage(buf *buffer.Buffer, oldestXmin uint32, o Oracle) pr
 	page.SetFlags(p, oldFlags&^page.PDPageFull)
 	switch {
 	case pruned:
-		r.logChange(walPrune, buf, nil)
+		r.logChange(u, walPrune, buf, nil)
 	case hinted || oldPrune != ps.newPrune || oldFlags != page.Flags(p):
-		buf.MarkDirty() // hint-only change, as MarkBufferDirtyHint
+		buf.MarkDirtyUsage(u) // hint-only change, as MarkBufferDirtyHint
 		r.stats.hintDirty.Add(1)
 	}
 	return res
@@ -295,7 +297,7 @@ func setPrunable(p page.Page, xid uint32) {
 // pruneLocked prunes the page in buf, which the caller holds exclusively
 // locked with no pointer into it kept, if it has a prunable xid older than
 // the horizon; it reports whether anything was removed.
-func (r *Relation) pruneLocked(buf *buffer.Buffer, o Oracle) bool {
+func (r *Relation) pruneLocked(buf *buffer.Buffer, o Oracle, u *buffer.Usage) bool {
 	p := buf.Page()
 	px := page.PruneXid(p)
 	if px == InvalidXid || page.IsNew(p) {
@@ -309,7 +311,7 @@ func (r *Relation) pruneLocked(buf *buffer.Buffer, o Oracle) bool {
 	if !XidPrecedes(px, horizon) {
 		return false
 	}
-	res := r.prunePage(buf, horizon, o)
+	res := r.prunePage(buf, horizon, o, u)
 	if res.removed > 0 {
 		r.stats.pagesPruned.Add(1)
 		r.stats.tuplesPruned.Add(int64(res.removed))

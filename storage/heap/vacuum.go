@@ -107,7 +107,7 @@ func (r *Relation) VacuumWith(oldestXmin uint32, oracle Oracle, dropIndexEntries
 			continue
 		}
 		before := page.ExactFreeSpace(p)
-		pr := r.prunePage(buf, oldestXmin, oracle)
+		pr := r.prunePage(buf, oldestXmin, oracle, nil)
 		stats.TuplesRemoved += pr.removed
 		stats.LiveTuples += pr.live + pr.inProgress
 		stats.RecentlyDead += pr.recentlyDead
@@ -213,7 +213,7 @@ func (r *Relation) vacuumDeadItems(pending []pageDead, dropIndexEntries func([]p
 			if hasUnused(p) {
 				page.SetFlags(p, page.Flags(p)|page.PDHasFreeLines)
 			}
-			r.logChange(walVacuum, buf, nil)
+			r.logChange(nil, walVacuum, buf, nil)
 		}
 		stats.DeadItemsReclaimed += n
 		stats.BytesFreed += int64(page.ExactFreeSpace(p) - before)

@@ -10,6 +10,8 @@ package heap
 // a share lock because a racing byte store is harmless in C; in Go it is a
 // data race, so minipg never writes a page under a share lock.
 
+import "minipg/storage/buffer"
+
 // XidStatus is a transaction's commit status.
 type XidStatus int
 
@@ -73,12 +75,26 @@ func XidPrecedes(a, b uint32) bool {
 // CurXid/CurCid identify the snapshot's own transaction (0 = none) and
 // command: rows it inserted with cid >= CurCid are not yet visible, rows it
 // deleted with cid >= CurCid still are.
+//
+// Usage, when not nil, counts the buffer accesses of the operations that
+// use the snapshot (scans, fetches, updates, deletes, row locks): the
+// session's counters for EXPLAIN (ANALYZE, BUFFERS). The snapshot's
+// session is the only one to use it.
 type Snapshot struct {
 	Xmin, Xmax uint32
 	Xip        []uint32
 	CurXid     uint32
 	CurCid     uint32
 	Oracle     Oracle
+	Usage      *buffer.Usage
+}
+
+// usage is s.Usage, nil for a nil s.
+func (s *Snapshot) usage() *buffer.Usage {
+	if s == nil {
+		return nil
+	}
+	return s.Usage
 }
 
 // xidInSnapshot is XidInMVCCSnapshot: xid was running as far as s knows.

@@ -48,11 +48,12 @@ func (k walKind) String() string {
 // logChange cannot describe (an unknown kind, offsets missing) is logged as
 // forced full-page images, which is always correct, only bigger.
 //
+// A page turned from clean to dirty is counted in u (nil: not counted).
 // Hint-bit changes do not come here (MarkBufferDirtyHint, not WAL-logged).
-func (r *Relation) logChange(kind walKind, b1, b2 *buffer.Buffer, offs ...uint16) {
-	b1.MarkDirty()
+func (r *Relation) logChange(u *buffer.Usage, kind walKind, b1, b2 *buffer.Buffer, offs ...uint16) {
+	b1.MarkDirtyUsage(u)
 	if b2 != nil && b2 != b1 {
-		b2.MarkDirty()
+		b2.MarkDirtyUsage(u)
 	}
 	if r.wal != nil {
 		r.writeWAL(kind, b1, b2, offs)
