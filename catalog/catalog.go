@@ -56,7 +56,14 @@ type Index struct {
 	// row of the same name owns it): it is dropped with ALTER TABLE ... DROP
 	// CONSTRAINT, never with DROP INDEX. A primary key is always one.
 	Constraint bool `json:"constraint,omitempty"`
+	// RelFileNode is the file of an index kept on disk (storage/nbtree),
+	// reserved with AllocOID before the file was built; 0 for an index
+	// kept in memory and rebuilt from the heap at start-up.
+	RelFileNode uint32 `json:"relfilenode,omitempty"`
 }
+
+// OnDisk reports whether idx is stored in a relation file of its own.
+func (idx Index) OnDisk() bool { return idx.RelFileNode != 0 }
 
 // Referential actions of a foreign key (pg_constraint.confdeltype and
 // confupdtype).
@@ -329,11 +336,26 @@ func (c *Catalog) CreateTable(def *Table) (*Table, error) {
 // validated as CreateSequence would and owned by the new table's column
 // OwnedByColumn. Their names must be free (42P07).
 func (c *Catalog) CreateTableWithSequences(def *Table, seqs []Sequence) (*Table, []*Sequence, error) {
-	t, made, err := c.createTable(def, seqs)
+	t, made, err := c.createTable(def, seqs, nil)
 	return t, made, err
 }
 
-func (c *Catalog) createTable(def *Table, seqDefs []Sequence) (*Table, []*Sequence, error) {
+// AssignRelFileNode, as the RelFileNode of an index given to
+// CreateTableWithFiles, asks for an index kept on disk: the catalog sets
+// its RelFileNode to its OID (PostgreSQL's choice for a new relation).
+const AssignRelFileNode = ^uint32(0)
+
+// CreateTableWithFiles is CreateTableWithSequences that lets the caller
+// make relation files before the catalog names them: makeFiles is called
+// with the definition about to be stored (OIDs and relfilenodes assigned;
+// it must not change it), under the catalog's DDL lock, before the batch
+// is written; if it fails nothing is stored (the caller removes what it
+// made; a crash leaves orphans, which start-up removes).
+func (c *Catalog) CreateTableWithFiles(def *Table, seqs []Sequence, makeFiles func(t *Table) error) (*Table, []*Sequence, error) {
+	return c.createTable(def, seqs, makeFiles)
+}
+
+func (c *Catalog) createTable(def *Table, seqDefs []Sequence, makeFiles func(t *Table) error) (*Table, []*Sequence, error) {
 	t := def.Clone()
 	if len(t.Columns) > MaxColumns {
 		return nil, nil, pgerr.New(pgerr.TooManyColumns, "tables can have at most %d columns", MaxColumns)
@@ -390,6 +412,11 @@ func (c *Catalog) createTable(def *Table, seqDefs []Sequence) (*Table, []*Sequen
 		}
 		idx.OID = next
 		next++
+		if idx.RelFileNode == AssignRelFileNode {
+			idx.RelFileNode = idx.OID
+		} else if idx.RelFileNode != 0 {
+			return nil, nil, pgerr.New(pgerr.InternalError, "index \"%s\" has a relfilenode already", idx.Name)
+		}
 	}
 	var seqs []*Sequence
 	for _, sd := range seqDefs {
@@ -403,6 +430,11 @@ func (c *Catalog) createTable(def *Table, seqDefs []Sequence) (*Table, []*Sequen
 		q.OwnedByTable = t.OID
 		q.LastValue, q.IsCalled = q.Start, false
 		seqs = append(seqs, &q)
+	}
+	if makeFiles != nil {
+		if err := makeFiles(t); err != nil {
+			return nil, nil, err
+		}
 	}
 	if err := c.writeBatchLocked(next, []*Table{t}, nil, seqs, nil); err != nil {
 		return nil, nil, err
@@ -461,7 +493,9 @@ func (c *Catalog) DropTable(oid uint32) (*Table, error) {
 	return t, nil
 }
 
-// AddIndex adds an index to a table; idx.OID is assigned. 42P07 if any
+// AddIndex adds an index to a table; idx.OID is assigned (for an index
+// on disk, its RelFileNode, which AllocOID reserved: OID and relfilenode
+// are equal, as for any new relation in PostgreSQL). 42P07 if any
 // relation has idx.Name; 42P16 if idx is primary and the table already has
 // a primary key; 42P01 if the table is gone. A primary key marks its columns
 // NOT NULL (the caller has checked the rows). Returns the updated table and
@@ -484,13 +518,19 @@ func (c *Catalog) AddIndex(tableOID uint32, idx Index) (*Table, Index, error) {
 	if err := t.fixIndex(&idx); err != nil {
 		return nil, Index{}, err
 	}
-	idx.OID = c.mu.nextOID
+	next := c.mu.nextOID
+	if idx.OnDisk() {
+		idx.OID = idx.RelFileNode // reserved by AllocOID
+	} else {
+		idx.OID = next
+		next++
+	}
 	t.Indexes = append(t.Indexes, idx)
-	if err := c.writeLocked(idx.OID+1, []*Table{t}, nil); err != nil {
+	if err := c.writeLocked(next, []*Table{t}, nil); err != nil {
 		return nil, Index{}, err
 	}
 	c.mu.Lock()
-	c.mu.nextOID = idx.OID + 1
+	c.mu.nextOID = next
 	c.unpublishLocked(old)
 	c.publishLocked(t)
 	c.mu.version++
@@ -536,7 +576,8 @@ func (c *Catalog) DropIndex(name string) (*Table, Index, error) {
 // AlterConstraints drops the constraints named in drop (with their indexes)
 // and then adds the indexes in add (each a constraint: Primary or
 // Constraint set), in one synced batch, as one ALTER TABLE does. The added
-// indexes get their OIDs; a primary key marks its columns NOT NULL, and a
+// indexes get their OIDs (an index on disk its RelFileNode, which AllocOID
+// reserved); a primary key marks its columns NOT NULL, and a
 // dropped one leaves them NOT NULL (PostgreSQL 15 does not undo attnotnull).
 // Errors: 42704 if a name in drop is not a constraint of the table; 42P07 if
 // an added name is taken by a relation that is not dropped here (or by an
@@ -577,8 +618,12 @@ func (c *Catalog) AlterConstraints(tableOID uint32, drop []string, add []Index) 
 		if err := t.fixIndex(&idx); err != nil {
 			return nil, nil, err
 		}
-		idx.OID = next
-		next++
+		if idx.OnDisk() {
+			idx.OID = idx.RelFileNode // reserved by AllocOID
+		} else {
+			idx.OID = next
+			next++
+		}
 		t.Indexes = append(t.Indexes, idx)
 		added = append(added, idx)
 	}
@@ -831,7 +876,7 @@ func (t *Table) Option(name string) (string, bool) {
 func (t *Table) maxOID() uint32 {
 	m := max(t.OID, t.RelFileNode)
 	for _, idx := range t.Indexes {
-		m = max(m, idx.OID)
+		m = max(m, idx.OID, idx.RelFileNode)
 	}
 	return m
 }
@@ -924,31 +969,6 @@ func (t *Table) ForeignKey(name string) (ForeignKey, bool) {
 		}
 	}
 	return ForeignKey{}, false
-}
-
-// NewRelFileNode gives table tableOID a new relfilenode (a fresh OID), as
-// TRUNCATE does in PostgreSQL, in one synced batch, and returns the updated
-// table. The caller creates the new file and removes the old one; a crash
-// in between leaves one of them an orphan, which start-up removes.
-func (c *Catalog) NewRelFileNode(tableOID uint32) (*Table, error) {
-	c.ddlMu.Lock()
-	defer c.ddlMu.Unlock()
-	old, err := c.tableLocked(tableOID)
-	if err != nil {
-		return nil, err
-	}
-	t := old.Clone()
-	t.RelFileNode = c.mu.nextOID
-	if err := c.writeLocked(t.RelFileNode+1, []*Table{t}, nil); err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
-	c.mu.nextOID = t.RelFileNode + 1
-	c.unpublishLocked(old)
-	c.publishLocked(t)
-	c.mu.version++
-	c.mu.Unlock()
-	return t, nil
 }
 
 // SetColumnNotNull sets or clears NOT NULL of column col (0-based), as

@@ -10,7 +10,8 @@ import (
 // store: every stored table is cached and equal; names are unique across
 // tables and indexes; OIDs are unique and below the OID counter; index
 // columns exist; at most one primary key per table, unique, over NOT NULL
-// columns; constraint indexes unique. It returns a DataCorrupted error describing the first violation.
+// columns; constraint indexes unique; the relfilenodes of disk indexes
+// distinct and below the OID counter. It returns a DataCorrupted error describing the first violation.
 func (c *Catalog) Check() error {
 	c.ddlMu.Lock()
 	defer c.ddlMu.Unlock()
@@ -38,6 +39,23 @@ func (c *Catalog) Check() error {
 		}
 		oids[oid], names[name] = name, true
 		return nil
+	}
+	// The files of disk indexes: each relfilenode below the OID counter
+	// and owned by one index.
+	files := map[uint32]string{}
+	for _, t := range c.mu.byOID {
+		for _, idx := range t.Indexes {
+			if !idx.OnDisk() {
+				continue
+			}
+			if idx.RelFileNode >= c.mu.nextOID {
+				return corrupt("index %q has relfilenode %d past the OID counter %d", idx.Name, idx.RelFileNode, c.mu.nextOID)
+			}
+			if other, ok := files[idx.RelFileNode]; ok {
+				return corrupt("relfilenode %d used by indexes %q and %q", idx.RelFileNode, other, idx.Name)
+			}
+			files[idx.RelFileNode] = idx.Name
+		}
 	}
 	for oid, t := range c.mu.byOID {
 		if s, ok := stored[oid]; !ok || fmt.Sprint(*s) != fmt.Sprint(*t) {

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"minipg/internal/testutil"
 )
 
 var (
@@ -93,6 +95,7 @@ func startServerEnv(t *testing.T, dataDir string, env []string, settings ...stri
 	// No Unix-domain socket: a killed server would leave its files in /tmp.
 	args := []string{"-D", dataDir, "-p", strconv.Itoa(s.port), "-c", "minipg_check_at_start=on",
 		"-c", "shared_buffers=512kB", "-c", "unix_socket_directories="}
+	args = append(args, testutil.IndexStorageArgs()...)
 	for _, kv := range settings {
 		args = append(args, "-c", kv)
 	}

@@ -145,6 +145,15 @@ func (s *Session) alterConstraintsOnce(ctx context.Context, st *sql.AlterConstra
 	}
 	var adds []catalog.Index
 	var built []*relIndex
+	committed := false
+	defer func() {
+		// The files of disk indexes built for an ALTER TABLE that failed.
+		if !committed {
+			if derr := e.dropIndexFiles(adds...); derr != nil && err == nil {
+				err = derr
+			}
+		}
+	}()
 	nullCol := -1
 	for _, c := range st.Cmds {
 		if c.Drop {
@@ -166,7 +175,11 @@ func (s *Session) alterConstraintsOnce(ctx context.Context, st *sql.AlterConstra
 		} else if taken(idx.Name) {
 			return 0, pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", idx.Name)
 		}
-		ri := newRelIndex(r, idx)
+		if err := e.prepareIndex(&idx); err != nil {
+			return 0, err
+		}
+		adds = append(adds, idx) // its file goes if a later step fails
+		ri := e.newRelIndex(r, idx)
 		var check []int
 		if c.Primary {
 			check = notNull
@@ -179,7 +192,6 @@ func (s *Session) alterConstraintsOnce(ctx context.Context, st *sql.AlterConstra
 			nullCol = n
 		}
 		indexes = append(indexes, idx)
-		adds = append(adds, idx)
 		built = append(built, ri)
 	}
 
@@ -193,6 +205,7 @@ func (s *Session) alterConstraintsOnce(ctx context.Context, st *sql.AlterConstra
 	if err != nil {
 		return 0, err
 	}
+	committed = true
 	nr := *r
 	nr.def = nt
 	nr.indexes = nil
@@ -201,13 +214,19 @@ func (s *Session) alterConstraintsOnce(ctx context.Context, st *sql.AlterConstra
 			nr.indexes = append(nr.indexes, ri)
 		}
 	}
+	var droppedDefs []catalog.Index
+	for _, ri := range r.indexes {
+		if dropped[ri.def.Name] {
+			droppedDefs = append(droppedDefs, ri.def)
+		}
+	}
 	for i, ri := range built {
 		ri.def = stored[i]
 		nr.indexes = append(nr.indexes, ri)
 	}
 	setIndexAttrs(&nr)
 	e.replaceRel(&nr)
-	return 0, nil
+	return 0, e.dropIndexFiles(droppedDefs...)
 }
 
 // chooseConstraintName names a constraint's index as PostgreSQL's

@@ -38,8 +38,30 @@ func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string,
 		def.Options = nil
 	}
 	seqs := serialSequences(e.cat, def, st.Serials)
-	t, _, err := e.cat.CreateTableWithSequences(def, seqs)
+	// Disk indexes get their (empty) files before the catalog names them.
+	disk := e.indexStorageDisk()
+	for i := range def.Indexes {
+		def.Indexes[i].RelFileNode = 0
+		if disk {
+			def.Indexes[i].RelFileNode = catalog.AssignRelFileNode
+		}
+	}
+	var made []catalog.Index
+	t, _, err := e.cat.CreateTableWithFiles(def, seqs, func(t *catalog.Table) error {
+		for _, idx := range t.Indexes {
+			if idx.OnDisk() {
+				made = append(made, idx)
+				if err := e.createEmptyIndex(idx.RelFileNode); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
 	if err != nil {
+		if derr := e.dropIndexFiles(made...); derr != nil {
+			return "", derr
+		}
 		if pgerr.CodeOf(err) == pgerr.DuplicateTable && st.IfNotExists {
 			s.notice(pgerr.SeverityNotice, pgerr.DuplicateTable, "relation \"%s\" already exists, skipping", def.Name)
 			return "CREATE TABLE", nil
@@ -90,15 +112,19 @@ func (s *Session) dropTable(ctx context.Context, st *sql.DropTable) (string, err
 		if err != nil {
 			return "", mapCtxErr(ctx, err)
 		}
-		_, err = e.cat.DropTable(t.OID)
+		var dropped *catalog.Table // as it was under the lock
+		dropped, err = e.cat.DropTable(t.OID)
 		if err == nil {
 			e.mu.Lock()
 			delete(e.mu.rels, t.OID)
 			e.mu.Unlock()
 			e.stats.Drop(t.OID)
 			// The catalog change is committed: log the drop, then unlink.
-			if err = e.walLogDrop(t.RelFileNode); err == nil {
-				err = e.pool.DropRel(buffer.RelFileNode(t.RelFileNode))
+			if err = e.walLogDrop(dropped.RelFileNode); err == nil {
+				err = e.pool.DropRel(buffer.RelFileNode(dropped.RelFileNode))
+			}
+			if err == nil {
+				err = e.dropIndexFiles(dropped.Indexes...)
 			}
 		}
 		release()
@@ -161,14 +187,23 @@ func (s *Session) addIndex(ctx context.Context, oid uint32, idx catalog.Index) (
 	if err != nil {
 		return 0, err
 	}
-	ri := newRelIndex(r, idx)
+	if err := e.prepareIndex(&idx); err != nil {
+		return 0, err
+	}
+	ri := e.newRelIndex(r, idx)
 	x := &execCtx{ctx: ctx, s: s, tx: s.ensureTx(), rel: r}
 	x.xid = x.tx.XidIfAssigned()
 	if _, wait, err := x.buildIndex(ri, nil); wait != 0 || err != nil {
+		if derr := e.dropIndexFiles(idx); derr != nil && err == nil {
+			err = derr
+		}
 		return wait, err
 	}
 	t, stored, err := e.cat.AddIndex(oid, idx)
 	if err != nil {
+		if derr := e.dropIndexFiles(idx); derr != nil {
+			return 0, derr
+		}
 		return 0, err
 	}
 	ri.def = stored
@@ -252,7 +287,7 @@ func (e *Engine) dropIndex(ctx context.Context, oid uint32, name string) error {
 	if err != nil {
 		return err
 	}
-	t, _, err := e.cat.DropIndex(name)
+	t, removed, err := e.cat.DropIndex(name)
 	if err != nil {
 		return err
 	}
@@ -266,5 +301,5 @@ func (e *Engine) dropIndex(ctx context.Context, oid uint32, name string) error {
 	}
 	setIndexAttrs(&nr)
 	e.replaceRel(&nr)
-	return nil
+	return e.dropIndexFiles(removed)
 }

@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"hash/fnv"
 	"strings"
 
 	"minipg/index"
@@ -34,16 +33,6 @@ func (r *relation) formatRow(row []types.Datum) string {
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-func keyHash(ri *relIndex, key index.Key) int {
-	var buf []byte
-	for i, v := range key {
-		buf = appendKeyNull(buf, ri.types[i], v)
-	}
-	h := fnv.New32a()
-	h.Write(buf)
-	return int(h.Sum32() % uint32(len(ri.locks)))
 }
 
 func (ri *relIndex) keyEqual(key index.Key, row []types.Datum) bool {
@@ -109,70 +98,81 @@ func (x *execCtx) insertIndexEntries(row []types.Datum, tid page.TID, old []type
 	for _, ri := range r.indexes {
 		key, hasNull := ri.key(row)
 		if !ri.def.Unique || hasNull || (old != nil && ri.keyEqual(key, old)) {
-			ri.ix.Insert(key, tid)
+			if err := ri.ix.Insert(key, tid); err != nil {
+				return err
+			}
 			continue
 		}
-		h := keyHash(ri, key)
 		for {
-			var wait uint32
-			conflict := false
-			ri.locks[h].Lock()
-			for _, other := range ri.ix.Lookup(key) {
-				if other == tid {
-					continue
+			var dead []page.TID
+			inserted, err := ri.ix.InsertUnique(key, tid, func(others []page.TID) (bool, error) {
+				return x.uniqueCheck(ri, key, others, &dead)
+			})
+			for _, d := range dead {
+				// Pruned to a dead line pointer: the entry is useless
+				// (VACUUM would drop it before the TID is reused).
+				if derr := ri.ix.Delete(key, d); derr != nil && err == nil {
+					err = derr
 				}
-				// other is the root of a HOT chain: check its live member.
-				_, tup, ok, allDead, err := r.heap.FetchHotMatch(other, func(t []byte) bool {
-					live, _ := heap.SatisfiesDirty(t, x.xid, x.s.e.txns)
-					return live
-				})
-				if err != nil {
-					ri.locks[h].Unlock()
-					return err
-				}
-				if !ok {
-					if allDead {
-						// Pruned to a dead line pointer: the entry is useless
-						// (VACUUM would drop it before the TID is reused).
-						ri.ix.Delete(key, other)
-					}
-					continue
-				}
-				live, w := heap.SatisfiesDirty(tup, x.xid, x.s.e.txns)
-				if !live {
-					continue
-				}
-				orow, err := newDecoder(r).decode(tup, other)
-				if err != nil {
-					ri.locks[h].Unlock()
-					return err
-				}
-				if !ri.keyEqual(key, orow) {
-					continue // stale entry
-				}
-				if w != 0 {
-					wait = w
-					break
-				}
-				conflict = true
-				break
 			}
-			if wait == 0 && !conflict {
-				ri.ix.Insert(key, tid)
+			if wait := waitXidOf(err); wait != 0 {
+				if err := x.tx.WaitFor(x.ctx, wait); err != nil {
+					return mapCtxErr(x.ctx, err)
+				}
+				continue
 			}
-			ri.locks[h].Unlock()
-			if conflict {
+			if err != nil {
+				return err
+			}
+			if !inserted {
 				return r.uniqueViolation(ri, key)
 			}
-			if wait == 0 {
-				break
-			}
-			if err := x.tx.WaitFor(x.ctx, wait); err != nil {
-				return mapCtxErr(x.ctx, err)
-			}
+			break
 		}
 	}
 	return nil
+}
+
+// uniqueCheck decides whether key may go into the unique index ri, given
+// the TIDs of the other entries with the key (PostgreSQL's
+// _bt_check_unique): false if one is a live row with the key, errWaitXid
+// if one's inserter or deleter is still running, true otherwise. TIDs whose
+// HOT chain is all dead go to *dead, for the caller to delete once the
+// index is no longer locked.
+func (x *execCtx) uniqueCheck(ri *relIndex, key index.Key, others []page.TID, dead *[]page.TID) (bool, error) {
+	r := x.rel
+	for _, other := range others {
+		// other is the root of a HOT chain: check its live member.
+		_, tup, ok, allDead, err := r.heap.FetchHotMatch(other, func(t []byte) bool {
+			live, _ := heap.SatisfiesDirty(t, x.xid, x.s.e.txns)
+			return live
+		})
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			if allDead {
+				*dead = append(*dead, other)
+			}
+			continue
+		}
+		live, w := heap.SatisfiesDirty(tup, x.xid, x.s.e.txns)
+		if !live {
+			continue
+		}
+		orow, err := newDecoder(r).decode(tup, other)
+		if err != nil {
+			return false, err
+		}
+		if !ri.keyEqual(key, orow) {
+			continue // stale entry
+		}
+		if w != 0 {
+			return false, errWaitXid{w}
+		}
+		return false, nil
+	}
+	return true, nil
 }
 
 // insertRow stores one new row (values for the table's columns).

@@ -157,8 +157,14 @@
 // if it was updated, follow t_ctid to the newest version and re-evaluate the
 // WHERE clause on it (PostgreSQL's EvalPlanQual), applying the change there.
 //
-// Unique indexes are checked after the heap insert, under a per-index
-// striped mutex keyed by the key's hash: every index entry with the same key
+// Indexes are kept in memory (package index, rebuilt at start-up) or on
+// disk (storage/nbtree, WAL-logged, opened at start-up), as the setting
+// index_storage said when each was created; the executor sees both through
+// indexStore (indexstore.go, indexstore_mem.go, indexstore_disk.go).
+// Unique indexes are checked after the heap insert, with concurrent
+// inserters of a key serialized (in memory by a per-index striped mutex
+// keyed by the key's hash, on disk by the exclusive lock of the key's first
+// leaf page, as PostgreSQL does): every index entry with the same key
 // is fetched with SnapshotDirty rules (heap.SatisfiesDirty); a live one raises 23505, one whose
 // inserter or deleter is still running is waited for and the check
 // repeated. Index entries are never removed by DELETE or UPDATE; VACUUM
@@ -185,14 +191,16 @@
 // alter.go, indexbuild.go, truncate.go), sequences and column defaults
 // (sequence.go), foreign keys (fkey.go: checks and actions, with the
 // locking they use and how it differs from PostgreSQL's; fkey_ddl.go:
-// adding and dropping them), VACUUM (vacuum.go) and the system views
-// (views.go, walviews.go).
+// adding and dropping them), VACUUM (vacuum.go), the system views
+// (views.go, walviews.go), index storage (indexstore*.go) and amcheck
+// (amcheck.go).
 //
 // # Locking
 //
 // Engine.mu guards the map of open relations; a *relation is immutable once
-// published (CREATE INDEX publishes a copy with the new index). relIndex.locks
-// serialize the unique check and entry insertion of one key hash; they are
-// taken while holding no buffer lock and never while waiting for a
-// transaction.
+// published (CREATE INDEX publishes a copy with the new index). A memory
+// index's striped locks (memStore.locks), and a disk index's leaf lock,
+// serialize the unique check and entry insertion of one key; they are
+// taken while holding no buffer lock (a disk index's check then reads heap
+// pages) and never while waiting for a transaction.
 package executor

@@ -73,7 +73,7 @@ type catalogStore interface {
 	Tables() []*catalog.Table
 	RelationExists(name string) bool
 	CreateTable(def *catalog.Table) (*catalog.Table, error)
-	CreateTableWithSequences(def *catalog.Table, seqs []catalog.Sequence) (*catalog.Table, []*catalog.Sequence, error)
+	CreateTableWithFiles(def *catalog.Table, seqs []catalog.Sequence, makeFiles func(t *catalog.Table) error) (*catalog.Table, []*catalog.Sequence, error)
 	DropTable(oid uint32) (*catalog.Table, error)
 	AddIndex(tableOID uint32, idx catalog.Index) (*catalog.Table, catalog.Index, error)
 	SetOptions(tableOID uint32, opts map[string]string) (*catalog.Table, error)
@@ -85,7 +85,8 @@ type catalogStore interface {
 	SetColumnDefault(tableOID uint32, col int, expr string) (*catalog.Table, error)
 	SetColumnNotNull(tableOID uint32, col int, notNull bool) (*catalog.Table, error)
 	AddForeignKey(tableOID uint32, fk catalog.ForeignKey) (*catalog.Table, error)
-	NewRelFileNode(tableOID uint32) (*catalog.Table, error)
+	NewRelFileNode(tableOID uint32, indexes map[uint32]uint32) (*catalog.Table, error)
+	AllocOID() (uint32, error)
 	Sequences() []*catalog.Sequence
 	DropForeignKey(tableOID uint32, name string) (*catalog.Table, error)
 	CreateSequence(def catalog.Sequence) (*catalog.Sequence, error)
@@ -115,13 +116,12 @@ type relation struct {
 	virtual  *sql.VirtualTable // a system view: no heap
 }
 
-// relIndex is one in-memory index of a table.
+// relIndex is one index of a table.
 type relIndex struct {
 	def   catalog.Index
 	cols  []int // 0-based column positions
 	types []types.T
-	ix    *index.Index
-	locks [64]sync.Mutex // serialize unique check + insert per key hash
+	ix    indexStore // in memory or on disk (indexstore.go)
 }
 
 // Open opens (creating if needed) the data directory.
@@ -327,24 +327,13 @@ func (e *Engine) openRelation(t *catalog.Table) (*relation, error) {
 	}
 	r.heap = heap.Open(e.pool, rfn, r.desc, opts)
 	for _, idef := range t.Indexes {
-		r.indexes = append(r.indexes, newRelIndex(r, idef))
+		r.indexes = append(r.indexes, e.newRelIndex(r, idef))
 	}
 	setIndexAttrs(r)
 	if r.defaults, err = sql.Defaults(t); err != nil {
 		return nil, err
 	}
 	return r, nil
-}
-
-func newRelIndex(r *relation, idef catalog.Index) *relIndex {
-	ri := &relIndex{def: idef}
-	for _, a := range idef.Columns {
-		c := int(a) - 1
-		ri.cols = append(ri.cols, c)
-		ri.types = append(ri.types, r.types[c])
-	}
-	ri.ix = index.NewEncoded(ri.appendKey, idef.Unique)
-	return ri
 }
 
 // appendKey encodes k (ri's key or a prefix of it) as the index stores it:
@@ -411,15 +400,22 @@ func (e *Engine) rebuildAllIndexes(rels []*relation) error {
 	return nil
 }
 
-// rebuildIndexes fills r's indexes from the rows of the heap that a new
-// snapshot sees (at start-up nothing is in progress).
+// rebuildIndexes fills r's in-memory indexes from the rows of the heap
+// that a new snapshot sees (at start-up nothing is in progress). Disk
+// indexes are opened as they are.
 func (e *Engine) rebuildIndexes(r *relation) error {
-	if len(r.indexes) == 0 {
+	var mem []*relIndex
+	for _, ri := range r.indexes {
+		if !ri.def.OnDisk() {
+			mem = append(mem, ri)
+		}
+	}
+	if len(mem) == 0 {
 		return nil
 	}
 	tx := e.txns.Begin()
 	defer tx.Abort()
-	return e.fillIndexes(context.Background(), r, tx.Snapshot(), r.indexes)
+	return e.fillIndexes(context.Background(), r, tx.Snapshot(), mem)
 }
 
 // fillIndexes adds an entry to each of idxs for every row snap sees.
@@ -428,7 +424,7 @@ func (e *Engine) fillIndexes(ctx context.Context, r *relation, snap *heap.Snapsh
 	defer sc.Close()
 	dec := newDecoder(r)
 	dec.need, dec.reuse = indexColumns(r, idxs...), true // keys are copied out of the row
-	blds := make([]*index.Builder, len(idxs))
+	blds := make([]indexBuilder, len(idxs))
 	for i, ri := range idxs {
 		blds[i] = ri.ix.NewBuilder()
 	}
@@ -450,7 +446,9 @@ func (e *Engine) fillIndexes(ctx context.Context, r *relation, snap *heap.Snapsh
 		}
 	}
 	for _, b := range blds {
-		b.Finish()
+		if err := b.Finish(); err != nil {
+			return err
+		}
 	}
 	return nil
 }

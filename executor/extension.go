@@ -1,9 +1,10 @@
 package executor
 
-// Extensions. minipg builds in three of PostgreSQL 15's contrib modules;
+// Extensions. minipg builds in four of PostgreSQL 15's contrib modules;
 // CREATE EXTENSION records one in the catalog (pg_extension), which makes
 // its functions visible to SQL, and DROP EXTENSION removes it:
 //
+//	amcheck 1.3           bt_index_check, of indexes on disk (amcheck.go)
 //	pageinspect 1.11      get_raw_page, page_header, heap_page_items,
 //	                      fsm_page_contents (pageinspect.go)
 //	pg_freespacemap 1.2   pg_freespace (freespace.go)
@@ -30,6 +31,7 @@ type builtinExtension struct {
 }
 
 var builtinExtensions = map[string]builtinExtension{
+	"amcheck":         {"1.3", true, "functions for verifying relation integrity"},
 	"pageinspect":     {"1.11", true, "inspect the contents of database pages at a low level"},
 	"pg_freespacemap": {"1.2", true, "examine the free space map (FSM)"},
 	"pg_walinspect":   {"1.0", true, "functions to inspect contents of PostgreSQL Write-Ahead Log"},

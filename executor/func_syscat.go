@@ -180,13 +180,21 @@ func init() {
 		return total, nil
 	}
 	reg("pg_table_size", []types.OID{regcls}, 0, types.TInt8, tableSize)
-	// Indexes live in memory and take no disk space.
-	reg("pg_total_relation_size", []types.OID{regcls}, 0, types.TInt8, tableSize)
+	// An index kept in memory takes no disk space; one on disk counts its
+	// file.
+	reg("pg_total_relation_size", []types.OID{regcls}, 0, types.TInt8, func(e *Engine, a []types.Datum) (types.Datum, error) {
+		n, err := tableSize(e, a)
+		if err != nil || n == nil {
+			return n, err
+		}
+		ix, err := e.indexesSize(num(a[0]))
+		return n.(int64) + ix, err
+	})
 	reg("pg_indexes_size", []types.OID{regcls}, 0, types.TInt8, func(e *Engine, a []types.Datum) (types.Datum, error) {
 		if e.relationName(num(a[0])) == "" {
 			return nil, nil
 		}
-		return int64(0), nil
+		return e.indexesSize(num(a[0]))
 	})
 	reg("current_schemas", []types.OID{boolT}, 0, types.ArrayOf(types.TName), func(_ *Engine, a []types.Datum) (types.Datum, error) {
 		if a[0].(bool) {
@@ -196,13 +204,17 @@ func init() {
 	})
 }
 
-// forkSize is the size in bytes of a fork of a table (from its file); 0
-// for an index or sequence, nil for an unknown OID.
+// forkSize is the size in bytes of a fork of a table or index (from its
+// file); 0 for an index kept in memory or a sequence, nil for an unknown
+// OID.
 func (e *Engine) forkSize(oid uint32, fork string) (types.Datum, error) {
 	t, ok := e.cat.TableByOID(oid)
 	if !ok {
 		if e.relationName(oid) == "" {
 			return nil, nil
+		}
+		if ri := e.indexByOID(oid); ri != nil && fork == "main" {
+			return indexSize(ri)
 		}
 		return int64(0), nil
 	}
@@ -225,6 +237,52 @@ func (e *Engine) forkSize(oid uint32, fork string) (types.Datum, error) {
 		return fi.Size(), nil
 	}
 	return int64(0), nil
+}
+
+// indexesSize is the bytes of the files of table oid's indexes (0 for
+// indexes in memory, and for a relation that is not a table).
+func (e *Engine) indexesSize(oid uint32) (int64, error) {
+	if _, ok := e.cat.TableByOID(oid); !ok {
+		return 0, nil
+	}
+	r, err := e.rel(oid)
+	if err != nil {
+		return 0, err
+	}
+	var total int64
+	for _, ri := range r.indexes {
+		n, err := indexSize(ri)
+		if err != nil {
+			return 0, err
+		}
+		total += n.(int64)
+	}
+	return total, nil
+}
+
+// indexSize is the size of ri's file (0 for an index in memory).
+func indexSize(ri *relIndex) (types.Datum, error) {
+	d, ok := ri.ix.(*diskStore)
+	if !ok {
+		return int64(0), nil
+	}
+	n, err := d.Size()
+	if err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// indexByOID returns the open index whose OID is oid, or nil.
+func (e *Engine) indexByOID(oid uint32) *relIndex {
+	for _, r := range e.openRelations() {
+		for _, ri := range r.indexes {
+			if ri.def.OID == oid {
+				return ri
+			}
+		}
+	}
+	return nil
 }
 
 // sizePretty is pg_size_pretty(bigint) of PostgreSQL 15.

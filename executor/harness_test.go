@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"minipg/internal/testutil"
 	"minipg/pgerr"
 	"minipg/types"
 )
@@ -23,7 +24,7 @@ func openTestEngine(t testing.TB, dir string) *Engine {
 	if dir == "" {
 		dir = t.TempDir()
 	}
-	e, err := Open(Config{DataDir: dir, SharedBuffers: 4 << 20}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	e, err := Open(Config{DataDir: dir, SharedBuffers: 4 << 20, Settings: testutil.IndexStorageSettings(nil)}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}

@@ -91,7 +91,9 @@ func (x *execCtx) buildIndex(ri *relIndex, notNull []int) (nullCol int, wait uin
 			}
 		}
 	}
-	bld.Finish()
+	if err := bld.Finish(); err != nil {
+		return -1, 0, err
+	}
 	return nullCol, 0, nil
 }
 

@@ -49,12 +49,12 @@ func (it *seqScan) Close() {
 // indexScan fetches the rows an index range points to.
 type indexScan struct {
 	x    *execCtx
-	it   *index.Iterator
+	it   indexIterator
 	dec  *decoder
 	n    int
 	read int64 // rows fetched, counted in the table's statistics at Close
 	// open makes a fresh iterator over the same range (peekBlocks).
-	open func() *index.Iterator
+	open func() indexIterator
 	// fetch keeps the last heap block pinned between entries; released
 	// when the range ends and at Close.
 	fetch *heap.IndexFetcher
@@ -77,8 +77,11 @@ func (it *indexScan) peekBlocks(limit int) ([]uint32, bool) {
 	var out []uint32
 	ahead := it.open()
 	for n := 0; ; n++ {
-		_, tid, ok := ahead.Next()
+		tid, ok := ahead.Next()
 		if !ok {
+			if ahead.Err() != nil {
+				return nil, false // the scan itself will report it
+			}
 			return out, true
 		}
 		if n == limit {
@@ -125,10 +128,10 @@ func (it *indexScan) Next(ctx context.Context) ([]types.Datum, bool, error) {
 				return nil, false, err
 			}
 		}
-		_, tid, ok := it.it.Next()
+		tid, ok := it.it.Next()
 		if !ok {
 			it.release()
-			return nil, false, nil
+			return nil, false, it.it.Err()
 		}
 		// The entry names the root of a HOT chain; the visible member
 		// may be a later version on the same page.
@@ -275,7 +278,7 @@ func (x *execCtx) openRange(p *indexPlan, prefix index.Key, reverse bool) (rowIt
 	}
 	ix := p.ri.ix
 	return &indexScan{x: x, it: ix.NewIterator(lo, hi, reverse), dec: x.scanDecoder(), plan: p, reverse: reverse,
-		open: func() *index.Iterator { return ix.NewIterator(lo, hi, reverse) }}, nil
+		open: func() indexIterator { return ix.NewIterator(lo, hi, reverse) }}, nil
 }
 
 // uniqueLookup reports whether src returns at most one row, found by

@@ -127,6 +127,8 @@ func checkGUC(name, v string) (string, error) {
 		return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v)
 	}
 	switch name {
+	case "index_storage":
+		return checkIndexStorage(strings.ToLower(strings.TrimSpace(v)))
 	case "timezone":
 		if _, canon, ok := types.LoadZone(v); ok {
 			return canon, nil

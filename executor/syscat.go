@@ -167,12 +167,16 @@ func (e *Engine) pgClassRows() [][]types.Datum {
 	for _, r := range e.sysRelations() {
 		am, persistence := int64(0), "p"
 		hasIndex := false
+		filenode := int64(r.oid)
 		switch r.kind {
 		case "r":
 			am = oidHeapAM
 			hasIndex = len(r.table.Indexes) > 0
 		case "i":
 			am = oidBtreeAM
+			if r.index.OnDisk() {
+				filenode = int64(r.index.RelFileNode) // a new one after TRUNCATE
+			}
 		}
 		pages := e.relPages(r)
 		filenode := int64(r.oid)

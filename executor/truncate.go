@@ -176,8 +176,32 @@ func (s *Session) switchRelfilenodes(tables []*catalog.Table) error {
 		if err != nil {
 			return err
 		}
-		nt, err := e.cat.NewRelFileNode(t.OID)
+		// Disk indexes get new, empty files before the catalog names them.
+		var newIdx map[uint32]uint32
+		var made []catalog.Index
+		for _, idx := range old.def.Indexes {
+			if !idx.OnDisk() {
+				continue
+			}
+			rfn, err := e.cat.AllocOID()
+			if err == nil {
+				made = append(made, catalog.Index{RelFileNode: rfn})
+				err = e.createEmptyIndex(rfn)
+			}
+			if err != nil {
+				_ = e.dropIndexFiles(made...)
+				return err
+			}
+			if newIdx == nil {
+				newIdx = map[uint32]uint32{}
+			}
+			newIdx[idx.OID] = rfn
+		}
+		nt, err := e.cat.NewRelFileNode(t.OID, newIdx)
 		if err != nil {
+			if derr := e.dropIndexFiles(made...); derr != nil {
+				return derr
+			}
 			return err
 		}
 		if err := e.walLogCreate(nt.RelFileNode); err != nil {
@@ -195,6 +219,9 @@ func (s *Session) switchRelfilenodes(tables []*catalog.Table) error {
 			return err
 		}
 		if err := e.pool.DropRel(buffer.RelFileNode(old.def.RelFileNode)); err != nil {
+			return err
+		}
+		if err := e.dropIndexFiles(old.def.Indexes...); err != nil {
 			return err
 		}
 	}

@@ -209,7 +209,9 @@ func (e *Engine) vacuumHeap(ctx context.Context, oid uint32, p vacuumParams, pro
 				set[t] = struct{}{}
 			}
 			for _, ri := range r.indexes {
-				ri.ix.DeleteTIDs(set)
+				if _, err := ri.ix.DeleteTIDs(set); err != nil {
+					return err
+				}
 			}
 			return nil
 		}

@@ -213,11 +213,17 @@ func (e *Engine) walLogDrop(relfilenode uint32) error {
 	return e.wal.log.Flush(end)
 }
 
-// removeOrphanFiles removes base/ files whose relfilenode no table has.
+// removeOrphanFiles removes base/ files whose relfilenode no table or
+// disk index has.
 func (e *Engine) removeOrphanFiles() error {
 	keep := map[uint64]bool{}
 	for _, t := range e.cat.Tables() {
 		keep[uint64(t.RelFileNode)] = true
+		for _, idx := range t.Indexes {
+			if idx.OnDisk() {
+				keep[uint64(idx.RelFileNode)] = true
+			}
+		}
 	}
 	dir := filepath.Join(e.cfg.DataDir, "base")
 	ents, err := os.ReadDir(dir)
@@ -240,7 +246,8 @@ func (e *Engine) removeOrphanFiles() error {
 	return nil
 }
 
-// checkAllHeaps runs heap.CheckPages on every table (minipg_check_at_start).
+// checkAllHeaps runs heap.CheckPages on every table, and nbtree's checker
+// on every disk index (minipg_check_at_start).
 func (e *Engine) checkAllHeaps() error {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
@@ -251,6 +258,21 @@ func (e *Engine) checkAllHeaps() error {
 		}
 	}
 	e.log.Info("heap check passed", "tables", len(e.mu.rels))
+	n := 0
+	for _, r := range e.mu.rels {
+		for _, ri := range r.indexes {
+			if d, ok := ri.ix.(*diskStore); ok {
+				if _, err := d.Check(); err != nil {
+					e.log.Error("index check failed", "index", ri.def.Name, "err", err)
+					return err
+				}
+				n++
+			}
+		}
+	}
+	if n > 0 {
+		e.log.Info("index check passed", "indexes", n)
+	}
 	return nil
 }
 

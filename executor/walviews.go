@@ -13,7 +13,7 @@ package executor
 //	                                  (per-relation pages dirtied; see also minipg_stat_io)
 //	minipg_check(text)                boolean: heap.CheckPages on the table; an
 //	                                  inconsistency is a DataCorrupted (XX001) error
-//	minipg_stat_wal_rel               WAL per table and record type since start or the
+//	minipg_stat_wal_rel               WAL per table or disk index and record type since start or the
 //	                                  last reset: relname, relfilenode, resource_manager
 //	                                  and record_type (pg_walinspect's names), wal_records,
 //	                                  wal_fpi, wal_bytes (numeric) and pages_dirtied (the
@@ -117,13 +117,18 @@ func init() {
 	})
 }
 
-// walRelRows are minipg_stat_wal_rel's rows, ordered by table name (the
-// records of no table, and of tables no longer open, last), resource
-// manager and record type.
+// walRelRows are minipg_stat_wal_rel's rows, ordered by relation name
+// (tables and indexes on disk; the records of no relation, and of
+// relations no longer open, last), resource manager and record type.
 func (e *Engine) walRelRows() [][]types.Datum {
 	names := map[buffer.RelFileNode]string{}
 	for _, r := range e.openRelations() {
 		names[buffer.RelFileNode(r.def.RelFileNode)] = r.def.Name
+		for _, ri := range r.indexes {
+			if ri.def.OnDisk() {
+				names[buffer.RelFileNode(ri.def.RelFileNode)] = ri.def.Name
+			}
+		}
 	}
 	type row struct {
 		name, rmgr, kind string

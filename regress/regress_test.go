@@ -20,6 +20,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"minipg/internal/testutil"
 )
 
 // schedule returns the test names in the order the schedule file lists them.
@@ -68,7 +70,8 @@ func startServer(t *testing.T) int {
 	}
 	port := freePort(t)
 	var logBuf bytes.Buffer
-	cmd := exec.Command(bin, "-D", filepath.Join(dir, "data"), "-p", fmt.Sprint(port), "-h", "127.0.0.1")
+	cmd := exec.Command(bin, append([]string{"-D", filepath.Join(dir, "data"), "-p", fmt.Sprint(port), "-h", "127.0.0.1"},
+		testutil.IndexStorageArgs()...)...)
 	cmd.Stdout = &logBuf
 	cmd.Stderr = &logBuf
 	if err := cmd.Start(); err != nil {

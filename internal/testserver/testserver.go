@@ -21,7 +21,8 @@ import (
 func Start(t testing.TB) string {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	eng, err := executor.Open(executor.Config{DataDir: t.TempDir(), SharedBuffers: 16 << 20}, log)
+	eng, err := executor.Open(executor.Config{DataDir: t.TempDir(), SharedBuffers: 16 << 20,
+		Settings: testutil.IndexStorageSettings(nil)}, log)
 	if err != nil {
 		t.Fatal(err)
 	}

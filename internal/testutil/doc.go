@@ -3,7 +3,9 @@
 // the reference PostgreSQL 15 that proves their expectations
 // (ReferencePostgres), the one-line rendering of backend messages the
 // wire scripts compare (Summarize), and a throwaway CA with a server
-// certificate for loopback made at test time (MakeTLSFiles).
+// certificate for loopback made at test time (MakeTLSFiles), and the
+// index storage MINIPG_TEST_INDEX_STORAGE asks the test servers to use
+// (IndexStorageSettings, IndexStorageArgs).
 //
 // It is imported only by _test.go files. Every helper takes the test's
 // testing.TB, reports failures through it and releases what it starts

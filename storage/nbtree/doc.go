@@ -127,26 +127,29 @@
 // functions the changes used, so a recovered page equals the original byte
 // for byte (tested).
 //
-// # How the executor will use it (a later stage)
+// # How the executor uses it
 //
-// Each index gets a relfilenode of its own (catalog), created by CREATE
-// INDEX / PRIMARY KEY through a Builder fed with the heap's entries sorted
-// (spilling to disk past maintenance_work_mem), and opened with Open at
-// start-up instead of rebuilding an index.Index from the heap. The
-// executor's calls map one to one: index.Index.Insert(key, tid) becomes
-// Insert(AppendTID(enc(key), tid)); the unique check of insertIndexEntries
-// becomes InsertUnique with a UniqueCheck that runs heap.FetchHotMatch and
-// SatisfiesDirty on each conflicting TID (returning false on a live
-// duplicate, to raise 23505, and an error carrying the xid to wait for on
-// an in-progress one, after which the executor calls InsertUnique again),
-// which replaces the executor's per-key mutexes; Delete(entry) drops an
-// entry found dead; VACUUM calls DeleteTIDs before the heap's line pointers
-// are reused; index scans use NewIterator with the bounds encoded as today
-// (Bound holds the encoding instead of the datums) and Lookup. DROP INDEX
-// and DROP TABLE drop the relation (wal.LogDrop, buffer.Pool.DropRel);
-// pg_relation_size and the buffer and WAL counters then count the index
-// like any relation, and recovery (txn.XactLog.Recover) already replays its
-// records.
+// With the server setting index_storage = disk (executor/indexstore.go and
+// indexstore_disk.go), each new index gets a relfilenode of its own from
+// the catalog (reserved before its file is built, so that a catalog entry
+// never names a file that a crash could leave unbuilt; CREATE TABLE makes
+// its indexes' empty files under the catalog's DDL lock). CREATE INDEX and
+// new key constraints feed a Builder with the heap's entries sorted (held
+// in memory, as the in-memory indexes hold them; no spilling yet), and the
+// WAL is flushed before the catalog entry is committed. At start-up the
+// index is opened with Open, not rebuilt. Inserts are Insert(AppendTID(
+// enc(key), tid)); a unique index's are InsertUnique with a UniqueCheck
+// that runs heap.FetchHotMatch and SatisfiesDirty on each conflicting TID
+// (false on a live duplicate: 23505; an error carrying the xid to wait for
+// on an in-progress one, after which the executor calls InsertUnique
+// again); an entry found pointing at a dead HOT chain is removed by Delete
+// after the leaf is released. VACUUM calls DeleteTIDs before the heap's
+// line pointers are reused; index scans use NewIterator with the bounds'
+// encodings. DROP INDEX, DROP TABLE and the constraint drops of ALTER
+// TABLE drop the relation (wal.LogDrop, buffer.Pool.DropRel); TRUNCATE
+// gives each index a new, empty relation first. pg_relation_size,
+// pg_indexes_size and minipg_stat_wal_rel count the index like any
+// relation; amcheck's bt_index_check runs Check.
 //
 // # Open questions
 //

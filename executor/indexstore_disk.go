@@ -1,0 +1,173 @@
+package executor
+
+// diskStore: an index kept in a relation file of its own, a B-tree of
+// storage/nbtree read and written through the shared buffer pool and
+// WAL-logged (the Btree resource manager), opened as it is at start-up.
+// Entries are the key's order-preserving encoding (relIndex.appendKey, as
+// the in-memory indexes encode it) followed by the TID (nbtree.AppendTID).
+
+import (
+	"slices"
+	"unsafe"
+
+	"minipg/index"
+	"minipg/pgerr"
+	"minipg/storage/buffer"
+	"minipg/storage/nbtree"
+	"minipg/storage/page"
+)
+
+// diskStore is an indexStore in an nbtree relation.
+type diskStore struct {
+	e     *Engine
+	ri    *relIndex
+	table string // the indexed table's name (errors)
+	rel   buffer.RelFileNode
+	ix    *nbtree.Index
+}
+
+// openDiskStore opens ri's index file (made by a build or
+// createEmptyIndex; nothing is read until it is used).
+func (e *Engine) openDiskStore(r *relation, ri *relIndex) *diskStore {
+	rel := buffer.RelFileNode(ri.def.RelFileNode)
+	return &diskStore{e: e, ri: ri, table: r.def.Name, rel: rel, ix: nbtree.Open(e.pool, rel, e.nbtreeOptions())}
+}
+
+// nbtreeOptions are the options of every disk index.
+func (e *Engine) nbtreeOptions() nbtree.Options { return nbtree.Options{WAL: e.walLog()} }
+
+// entry encodes (key, tid) as an nbtree entry.
+func (d *diskStore) entry(key index.Key, tid page.TID) []byte {
+	return nbtree.AppendTID(d.ri.appendKey(make([]byte, 0, 32), key), tid)
+}
+
+// checkSize refuses an entry too big for a page with PostgreSQL's error
+// (_bt_check_third_page), naming the index and the tuple.
+func (d *diskStore) checkSize(entry []byte, tid page.TID) error {
+	if len(entry) <= nbtree.MaxEntrySize {
+		return nil
+	}
+	return pgerr.New(pgerr.ProgramLimitExceeded, "index row size %d exceeds btree version 4 maximum %d for index \"%s\"",
+		len(entry), nbtree.MaxEntrySize, d.ri.def.Name).
+		WithDetail("Index row references tuple (%d,%d) in relation \"%s\".", tid.Block, tid.Offset, d.table).
+		WithHint("Values larger than 1/3 of a buffer page cannot be indexed.\nConsider a function index of an MD5 hash of the value, or use full text indexing.")
+}
+
+func (d *diskStore) Insert(key index.Key, tid page.TID) error {
+	e := d.entry(key, tid)
+	if err := d.checkSize(e, tid); err != nil {
+		return err
+	}
+	return d.ix.Insert(e)
+}
+
+// InsertUnique runs check under the exclusive lock of the first leaf page
+// the key can be on (nbtree.InsertUnique, PostgreSQL's _bt_check_unique).
+func (d *diskStore) InsertUnique(key index.Key, tid page.TID, check func([]page.TID) (bool, error)) (bool, error) {
+	e := d.entry(key, tid)
+	if err := d.checkSize(e, tid); err != nil {
+		return false, err
+	}
+	return d.ix.InsertUnique(e, nbtree.UniqueCheck(check))
+}
+
+func (d *diskStore) Delete(key index.Key, tid page.TID) error {
+	_, err := d.ix.Delete(d.entry(key, tid))
+	return err
+}
+
+func (d *diskStore) DeleteTIDs(tids map[page.TID]struct{}) (int, error) {
+	return d.ix.DeleteTIDs(tids)
+}
+
+func (d *diskStore) NewIterator(lo, hi index.Bound, reverse bool) indexIterator {
+	var l, h nbtree.Bound
+	if lo.Key != nil {
+		l = nbtree.Bound{Key: d.ri.appendKey(nil, lo.Key), Inclusive: lo.Inclusive}
+	}
+	if hi.Key != nil {
+		h = nbtree.Bound{Key: d.ri.appendKey(nil, hi.Key), Inclusive: hi.Inclusive}
+	}
+	return d.ix.NewIterator(l, h, reverse)
+}
+
+// Check runs nbtree's structure check (bt_index_check).
+func (d *diskStore) Check() (nbtree.CheckStats, error) { return d.ix.Check() }
+
+// Size is the index file's size in bytes.
+func (d *diskStore) Size() (int64, error) {
+	n, err := d.e.pool.NBlocks(d.rel, buffer.MainFork)
+	return int64(n) * page.BlockSize, err
+}
+
+func (d *diskStore) NewBuilder() indexBuilder { return &diskBuilder{d: d} }
+
+// diskBuilder collects a build's entries, packed into shared blocks, sorts
+// them and writes the index bottom-up (nbtree.Builder) at Finish; the WAL
+// is flushed then, so that the catalog entry that will own the file never
+// outlives its contents in a crash.
+type diskBuilder struct {
+	d       *diskStore
+	err     error // the first entry too big, reported by Finish
+	es      []string
+	chunk   []byte // current block; entries point into it and are never rewritten
+	scratch []byte
+}
+
+// diskBuildChunk is the size of the blocks a diskBuilder packs entries in.
+const diskBuildChunk = 64 << 10
+
+// tidBytes is the length of the TID at the end of an entry
+// (nbtree.AppendTID).
+const tidBytes = 6
+
+func (b *diskBuilder) Add(key index.Key, tid page.TID) string {
+	b.scratch = nbtree.AppendTID(b.d.ri.appendKey(b.scratch[:0], key), tid)
+	if b.err == nil {
+		b.err = b.d.checkSize(b.scratch, tid)
+	}
+	n := len(b.scratch)
+	if cap(b.chunk)-len(b.chunk) < n {
+		b.chunk = make([]byte, 0, max(diskBuildChunk, n))
+	}
+	start := len(b.chunk)
+	b.chunk = append(b.chunk, b.scratch...)
+	// The bytes at chunk[start:start+n] are never written again.
+	e := unsafe.String(&b.chunk[start], n)
+	b.es = append(b.es, e)
+	return e[:n-tidBytes]
+}
+
+func (b *diskBuilder) Finish() error {
+	if b.err != nil {
+		return b.err
+	}
+	slices.Sort(b.es)
+	e := b.d.e
+	bld, err := nbtree.NewBuilder(e.pool, b.d.rel, e.nbtreeOptions())
+	if err != nil {
+		return err
+	}
+	for i, s := range b.es {
+		if i > 0 && s == b.es[i-1] {
+			continue // the same version reached twice
+		}
+		if err := bld.Add(unsafe.Slice(unsafe.StringData(s), len(s))); err != nil {
+			return err
+		}
+	}
+	b.es, b.chunk, b.scratch = nil, nil, nil
+	if _, err := bld.Finish(); err != nil {
+		return err
+	}
+	return e.walLog().FlushAll()
+}
+
+// createEmptyIndex makes the file rfn of a disk index of a table being
+// created or truncated, holding an empty index, and flushes its WAL.
+func (e *Engine) createEmptyIndex(rfn uint32) error {
+	if _, err := nbtree.Create(e.pool, buffer.RelFileNode(rfn), e.nbtreeOptions()); err != nil {
+		return err
+	}
+	return e.walLog().FlushAll()
+}
