@@ -172,6 +172,7 @@ func (e *Engine) pgClassRows() [][]types.Datum {
 		case "r":
 			am = oidHeapAM
 			hasIndex = len(r.table.Indexes) > 0
+			filenode = int64(r.table.RelFileNode) // a new one after TRUNCATE
 		case "i":
 			am = oidBtreeAM
 			if r.index.OnDisk() {
@@ -179,10 +180,6 @@ func (e *Engine) pgClassRows() [][]types.Datum {
 			}
 		}
 		pages := e.relPages(r)
-		filenode := int64(r.oid)
-		if r.kind == "r" {
-			filenode = int64(r.table.RelFileNode) // a new one after TRUNCATE
-		}
 		tuples := float64(-1)
 		if r.kind == "S" {
 			tuples = 1
