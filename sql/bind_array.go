@@ -96,26 +96,43 @@ func (b *binder) arrayExpr(ae *pg_query.A_ArrayExpr, elem *types.T) (Expr, error
 		return nil, b.errAt(ae.Location, pgerr.UndefinedObject, "could not find array type for data type %s", baseName(et))
 	}
 	at.Typmod = et.Typmod
+	if err := b.coerceElems(ae, xs, et, ctx); err != nil {
+		return nil, err
+	}
+	// An array of constants is a constant.
+	vals, ok := constVals(xs)
+	if !ok {
+		return &ArrayExpr{Elems: xs, T: at}, nil
+	}
+	return &Const{T: at, Val: types.NewArray(vals)}, nil
+}
+
+// coerceElems converts each element of an ARRAY[...] to t in place.
+func (b *binder) coerceElems(ae *pg_query.A_ArrayExpr, xs []Expr, t types.T, ctx types.CastContext) error {
 	for i, x := range xs {
-		y, err := b.coerce(x, et, ctx, exprLocation(ae.Elements[i]))
+		y, err := b.coerce(x, t, ctx, exprLocation(ae.Elements[i]))
 		if err == errMismatch {
-			return nil, b.errAt(exprLocation(ae.Elements[i]), pgerr.CannotCoerce, "cannot cast type %s to %s", baseName(x.Type()), baseName(et))
+			return b.errAt(exprLocation(ae.Elements[i]), pgerr.CannotCoerce, "cannot cast type %s to %s", baseName(x.Type()), baseName(t))
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		xs[i] = y
 	}
-	// An array of constants is a constant.
+	return nil
+}
+
+// constVals returns the values of xs when every one is a constant.
+func constVals(xs []Expr) ([]types.Datum, bool) {
 	vals := make([]types.Datum, len(xs))
 	for i, x := range xs {
 		c, ok := x.(*Const)
 		if !ok {
-			return &ArrayExpr{Elems: xs, T: at}, nil
+			return nil, false
 		}
 		vals[i] = c.Val
 	}
-	return &Const{T: at, Val: types.NewArray(vals)}, nil
+	return vals, true
 }
 
 // multiArrayExpr binds an ARRAY[...] whose elements are arrays: they are
@@ -140,23 +157,12 @@ func (b *binder) multiArrayExpr(ae *pg_query.A_ArrayExpr, xs []Expr, elem *types
 		}
 		at = t
 	}
-	for i, x := range xs {
-		y, err := b.coerce(x, at, ctx, exprLocation(ae.Elements[i]))
-		if err == errMismatch {
-			return nil, b.errAt(exprLocation(ae.Elements[i]), pgerr.CannotCoerce, "cannot cast type %s to %s", baseName(x.Type()), baseName(at))
-		}
-		if err != nil {
-			return nil, err
-		}
-		xs[i] = y
+	if err := b.coerceElems(ae, xs, at, ctx); err != nil {
+		return nil, err
 	}
-	vals := make([]types.Datum, len(xs))
-	for i, x := range xs {
-		c, ok := x.(*Const)
-		if !ok {
-			return &ArrayExpr{Elems: xs, T: at, Multi: true}, nil
-		}
-		vals[i] = c.Val
+	vals, ok := constVals(xs)
+	if !ok {
+		return &ArrayExpr{Elems: xs, T: at, Multi: true}, nil
 	}
 	a, err := types.StackArrays(vals)
 	if err != nil {
