@@ -1,6 +1,7 @@
 package types
 
 import (
+	"slices"
 	"strconv"
 
 	"minipg/pgerr"
@@ -32,7 +33,7 @@ func StackArrays(subs []Datum) (*Array, error) {
 			if len(a.Dims)+1 > MaxDim {
 				return nil, pgerr.New(pgerr.ProgramLimitExceeded, "number of array dimensions (%d) exceeds the maximum allowed (%d)", len(a.Dims)+1, MaxDim)
 			}
-		} else if !sameInts(a.Dims, first.Dims) || !sameInts(a.Lbounds, first.Lbounds) {
+		} else if !slices.Equal(a.Dims, first.Dims) || !slices.Equal(a.Lbounds, first.Lbounds) {
 			return nil, ErrArrayDimsMismatch()
 		}
 		elems = append(elems, a.Elems...)
@@ -46,18 +47,6 @@ func StackArrays(subs []Datum) (*Array, error) {
 	}
 	out := &Array{Dims: append([]int{n}, first.Dims...), Lbounds: append([]int{1}, first.Lbounds...), Elems: elems}
 	return out, nil
-}
-
-func sameInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // FormatArrayDims is array_dims: [lo:hi] for each dimension ("" for an
