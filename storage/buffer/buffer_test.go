@@ -1159,3 +1159,46 @@ func TestDroppedFramesReused(t *testing.T) {
 		buf.Release()
 	}
 }
+
+// A fork found missing is remembered as missing (no open(2) per NBlocks)
+// until the pool creates it, by CreateFork or by extending it, and again
+// after the relation is dropped.
+func TestAbsentForkRemembered(t *testing.T) {
+	p, err := NewPool(Options{Dir: t.TempDir(), NBuffers: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	const rel = 77
+	if err := p.CreateRel(rel); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if n, err := p.NBlocks(rel, FSMFork); n != 0 || err != nil {
+			t.Fatalf("missing FSM fork: %d blocks, %v", n, err)
+		}
+	}
+	if !p.relState(rel).forks[FSMFork].absent.Load() {
+		t.Fatal("a missing fork is not remembered")
+	}
+	mustExtend(t, p, rel, FSMFork, 2)
+	if n, err := p.NBlocks(rel, FSMFork); n != 2 || err != nil {
+		t.Fatalf("FSM fork after extending it: %d blocks, %v", n, err)
+	}
+	if !p.Exists(rel, FSMFork) {
+		t.Fatal("extended fork does not exist")
+	}
+	if err := p.DropRel(rel); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := p.NBlocks(rel, FSMFork); n != 0 || err != nil {
+		t.Fatalf("dropped FSM fork: %d blocks, %v", n, err)
+	}
+	if err := p.CreateFork(rel, FSMFork); err != nil {
+		t.Fatal(err)
+	}
+	mustExtend(t, p, rel, FSMFork, 1)
+	if n, err := p.NBlocks(rel, FSMFork); n != 1 || err != nil {
+		t.Fatalf("re-created FSM fork: %d blocks, %v", n, err)
+	}
+}

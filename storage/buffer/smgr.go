@@ -34,7 +34,13 @@ type forkFile struct {
 	mu      sync.Mutex              // serializes open, extend, truncate and close
 	f       atomic.Pointer[os.File] // nil until opened; pread/pwrite need no lock
 	nblocks atomic.Uint32           // size in blocks; valid once f != nil
-	path    string
+	// absent remembers that the file did not exist when last opened
+	// without create: every file of the pool is created through it, so
+	// until a create the answer stands, and asking for a fork a relation
+	// does not have (a small table's _fsm, on every insert) costs no
+	// open(2).
+	absent atomic.Bool
+	path   string
 }
 
 func forkSuffix(fork Fork) string {
@@ -76,6 +82,9 @@ func (p *Pool) openFork(rs *relState, fork Fork, create bool) (*forkFile, *os.Fi
 	if f := ff.f.Load(); f != nil {
 		return ff, f, nil
 	}
+	if !create && ff.absent.Load() {
+		return ff, nil, nil
+	}
 	ff.mu.Lock()
 	defer ff.mu.Unlock()
 	f, err := p.openForkLocked(ff, create)
@@ -94,6 +103,7 @@ func (p *Pool) openForkLocked(ff *forkFile, create bool) (*os.File, error) {
 	f, err := os.OpenFile(ff.path, flags, 0o600)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !create {
+			ff.absent.Store(true)
 			return nil, nil
 		}
 		return nil, pgerr.FromSentinel(ErrIO, err, "could not open file %q", ff.path)
@@ -105,6 +115,7 @@ func (p *Pool) openForkLocked(ff *forkFile, create bool) (*os.File, error) {
 	}
 	ff.nblocks.Store(uint32(st.Size() / page.BlockSize))
 	ff.f.Store(f)
+	ff.absent.Store(false)
 	return f, nil
 }
 
