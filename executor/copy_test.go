@@ -277,3 +277,35 @@ func TestAlternatingCopiesLeaveNoUnusedPages(t *testing.T) {
 		t.Fatalf("%d of the %d blocks up to the last row hold no row", unused, maxBlk+1)
 	}
 }
+
+// The same with transactions of single-row INSERTs: a transaction whose
+// inserts moved through a run's worth of pages loaded in bulk, and at its
+// end the rest of its run goes back to the map, so the other session fills
+// it.
+func TestAlternatingInsertTransactionsLeaveNoUnusedPages(t *testing.T) {
+	e := openTestEngine(t, "")
+	s := e.NewSession(nil)
+	mustExec(t, s, "CREATE TABLE ext (v text) WITH (fsm_policy = locality)")
+	a, b := e.NewSession(nil), e.NewSession(nil)
+	const txns, rowsPerTxn = 6, 200
+	for range txns {
+		for _, c := range []*Session{a, b} {
+			mustExec(t, c, "BEGIN")
+			for range rowsPerTxn {
+				mustExec(t, c, "INSERT INTO ext VALUES (repeat('x', 1000))")
+			}
+			mustExec(t, c, "COMMIT")
+		}
+	}
+	rows, _ := mustExec(t, s, "SELECT count(*), count(DISTINCT (ctid::text::point)[0]), max((ctid::text::point)[0])::int FROM ext")
+	n, distinct, maxBlk := rows[0][0].(int64), rows[0][1].(int64), rows[0][2].(int64)
+	if n != 2*txns*rowsPerTxn {
+		t.Fatalf("%d rows, want %d", n, 2*txns*rowsPerTxn)
+	}
+	if unused := maxBlk + 1 - distinct; unused != 0 {
+		t.Fatalf("%d of the %d blocks up to the last row hold no row", unused, maxBlk+1)
+	}
+
+	a.Close()
+	b.Close()
+}

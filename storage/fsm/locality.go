@@ -249,7 +249,7 @@ func (p *locality) Choose(m *Map, r Request) uint32 {
 	}
 	if r.Bulk {
 		// A bulk insert starts on fresh pages of its own.
-		return p.takeFresh(m, InvalidBlock, r.Target, r.Owner)
+		return p.takeFresh(m, InvalidBlock, r)
 	}
 	if blk := p.far(m, r); blk != InvalidBlock {
 		return blk
@@ -351,7 +351,7 @@ func (p *locality) Retry(m *Map, r Request, tried uint32, avail int) uint32 {
 	}
 	if insert && ((owned && ownTarget) || r.Bulk) {
 		// A loading session: whole fresh pages only.
-		return p.loaderNext(m, tried, r.Target, r.Owner)
+		return p.loaderNext(m, tried, r)
 	}
 
 	// Nearby first, then (an update) the session's target, then anywhere.

@@ -28,14 +28,14 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 				// No map to publish them in: try the last block.
 				return n - 1
 			} else if loading {
-				return p.takeFresh(m, r.Target, r.Target, r.Owner)
+				return p.takeFresh(m, r.Target, r)
 			}
 			return p.far(m, r)
 		},
 		size: func(waiters int, nblocks uint32) int {
 			if loading {
 				p.mu.Lock()
-				keep = p.runLenLocked(m, r.Target)
+				keep = p.runLenLocked(m, r.Target, r.PagesLeft)
 				p.mu.Unlock()
 			}
 			return max(localityExtendBy(r, waiters, int(nblocks)), keep)

@@ -77,13 +77,21 @@ func (p *locality) leave(tried uint32, isTarget, insert bool) (owned bool, next 
 }
 
 // ReleaseRun publishes as empty the pages reserved after blk for the
-// session filling it (RunReleaser). The run keeps its size, so that the
-// session's next run still doubles it.
-func (p *locality) ReleaseRun(m *Map, blk uint32) {
+// session filling it (RunReleaser). With filled known, the session's next
+// run is of that size (runLenLocked doubles half of it): the pages of its
+// next batch, so that the batch ends near the end of its run. Else the
+// run keeps its size, so that the session's next run still doubles it.
+func (p *locality) ReleaseRun(m *Map, blk uint32, filled int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	rn, owned := p.mu.owned[blk]
-	if !owned || rn.next >= rn.end {
+	if !owned {
+		return
+	}
+	if filled > 0 {
+		rn.size = max(1, (filled+1)/2)
+	}
+	if rn.next >= rn.end {
 		return
 	}
 	p.mu.reserved -= int64(rn.end - rn.next)
@@ -101,12 +109,12 @@ func (p *locality) forgetOwned(blk uint32) {
 // loaderNext is the next page of a loading session that left tried: a
 // fresh page from the FSM, or InvalidBlock, and then its Extend gives it a
 // run.
-func (p *locality) loaderNext(m *Map, tried, target uint32, owner int32) uint32 {
-	if blk := p.takeFresh(m, tried, target, owner); blk != InvalidBlock {
+func (p *locality) loaderNext(m *Map, tried uint32, r Request) uint32 {
+	if blk := p.takeFresh(m, tried, r); blk != InvalidBlock {
 		return blk
 	}
 	p.mu.Lock()
-	p.mu.wantRun[target] = struct{}{}
+	p.mu.wantRun[r.Target] = struct{}{}
 	p.mu.Unlock()
 	return InvalidBlock
 }
@@ -150,9 +158,9 @@ func (p *locality) vacuumRun(m *Map, blk uint32) (busy, dropped bool) {
 // takeFresh finds an empty page in the FSM for a loading session, nearest to
 // ref within the window or else anywhere, reserves it and up to a run's
 // worth of the empty pages right after it (taking them out of the FSM), and
-// returns it; InvalidBlock if the FSM has no empty page. prevTarget is the
-// session's target, which it is leaving; owner its backend pid.
-func (p *locality) takeFresh(m *Map, ref, prevTarget uint32, owner int32) uint32 {
+// returns it; InvalidBlock if the FSM has no empty page. r.Target is the
+// session's target, which it is leaving; r.Owner its backend pid.
+func (p *locality) takeFresh(m *Map, ref uint32, r Request) uint32 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	blk := m.searchNear(ref, int(p.window.Load()), 255)
@@ -167,7 +175,7 @@ func (p *locality) takeFresh(m *Map, ref, prevTarget uint32, owner int32) uint32
 		_ = m.RecordPageWithFreeSpace(blk, 0)
 		return InvalidBlock
 	}
-	want := p.runLenLocked(m, prevTarget)
+	want := p.runLenLocked(m, r.Target, r.PagesLeft)
 	cats := make([]uint8, max(want, 1))
 	end := blk + 1
 	if want > 1 {
@@ -183,7 +191,7 @@ func (p *locality) takeFresh(m *Map, ref, prevTarget uint32, owner int32) uint32
 		}
 	}
 	_ = m.recordRange(blk, end-1, 0)
-	p.ownLocked(m, blk, blk+1, end, true, owner)
+	p.ownLocked(m, blk, blk+1, end, true, r.Owner)
 	p.l.freshPages.Add(1)
 	p.c.fsmAnswers.Add(1)
 	return blk
@@ -248,8 +256,10 @@ func (p *locality) reservedLocked(blk uint32) bool {
 // minRunPages, or twice the session's last run (self is the page it is
 // leaving), up to maxRunPages, but no more than a sixteenth of the relation
 // shared among the active loaders, so that reservations left unused stay
-// bounded.
-func (p *locality) runLenLocked(m *Map, self uint32) int {
+// bounded. A session whose batch is expected to fill left more pages
+// (Request.PagesLeft) gets that many instead of the doubled run, within
+// the same bounds.
+func (p *locality) runLenLocked(m *Map, self uint32, left int) int {
 	prev := p.mu.prevRun[self]
 	delete(p.mu.prevRun, self)
 	active := 0
@@ -265,5 +275,9 @@ func (p *locality) runLenLocked(m *Map, self uint32) int {
 	if err != nil {
 		return 1
 	}
-	return max(1, min(max(minRunPages, 2*prev), maxRunPages, int(n)/(16*(active+1))))
+	want := max(minRunPages, 2*prev)
+	if left > 0 {
+		want = left
+	}
+	return max(1, min(want, maxRunPages, int(n)/(16*(active+1))))
 }

@@ -615,9 +615,9 @@ func TestLocalityReleaseRun(t *testing.T) {
 	pol.mu.Lock()
 	pol.ownLocked(m, 100, 101, 117, true, 0) // page 100, pages 101..116 reserved
 	pol.mu.Unlock()
-	pol.ReleaseRun(m, 100)
-	pol.ReleaseRun(m, 100) // twice: nothing more to give back
-	pol.ReleaseRun(m, 50)  // not a loader's page: nothing happens
+	pol.ReleaseRun(m, 100, 0)
+	pol.ReleaseRun(m, 100, 0) // twice: nothing more to give back
+	pol.ReleaseRun(m, 50, 0)  // not a loader's page: nothing happens
 	if st := pol.Stats(); st.Own[cReservedPages] != 0 {
 		t.Fatalf("reserved %d after the release, want 0", st.Own[cReservedPages])
 	}
@@ -637,9 +637,43 @@ func TestLocalityReleaseRun(t *testing.T) {
 	pol.mu.Unlock()
 	blk := pol.Retry(m, r, 150, 50)
 	if blk == InvalidBlock {
-		blk = pol.takeFresh(m, 150, 150, 0)
+		blk = pol.takeFresh(m, 150, r)
 	}
 	if blk < 101 || blk >= 117 {
 		t.Fatalf("a loader leaving 150 was given %d, want one of the released pages 101..116", blk)
+	}
+}
+
+// A loading session that says how many pages its batch still has to fill
+// (Request.PagesLeft) gets a run of that many, not the doubled one; without
+// it, the run doubles the last.
+func TestLocalityRunSizedByPagesLeft(t *testing.T) {
+	m := newTestMap(t, 64)
+	pol := newTestLocality(t)
+	extendTo(t, m, 4000)
+	publishEmpty(m, 0, 4000)
+	pol.mu.Lock()
+	pol.ownLocked(m, 3999, 3999, 3999, true, 2) // another active loader
+	pol.mu.prevRun[500] = 40                    // the session's last run
+	pol.mu.Unlock()
+	runOf := func(blk uint32) int {
+		pol.mu.Lock()
+		defer pol.mu.Unlock()
+		rn := pol.mu.owned[blk]
+		if rn == nil {
+			t.Fatalf("block %d not owned", blk)
+		}
+		return int(rn.end - blk)
+	}
+	blk := pol.takeFresh(m, 500, Request{Need: 100, Target: 500, OldBlock: InvalidBlock, PagesLeft: 5, Owner: 1})
+	if n := runOf(blk); n != 5 {
+		t.Fatalf("run of %d pages for a batch with 5 pages left, want 5", n)
+	}
+	pol.mu.Lock()
+	pol.mu.prevRun[blk] = 40
+	pol.mu.Unlock()
+	next := pol.takeFresh(m, 2000, Request{Need: 100, Target: blk, OldBlock: InvalidBlock, Owner: 1})
+	if n := runOf(next); n != 80 {
+		t.Fatalf("run of %d pages without PagesLeft after a run of 40, want 80", n)
 	}
 }

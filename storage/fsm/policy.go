@@ -60,6 +60,14 @@ type Request struct {
 	// extend (heap_multi_insert's num_pages); 0 means 1. Extension adds at
 	// least this many pages.
 	NumPages int
+	// PagesLeft is, for an insert of a session that loads in batches (its
+	// last transaction filled a run's worth of pages in this relation), how
+	// many pages this batch is expected still to fill: the last batch's
+	// pages less those this one has moved through; 0 when not known. A
+	// policy that reserves runs for loading sessions sizes the next one by
+	// it, so that a batch ends at the end of its run and a session that
+	// stops leaves few pages reserved and unused.
+	PagesLeft int
 	// Owner is the backend pid of the session placing the tuple, 0 when
 	// unknown. It decides nothing: the locality policy keeps it with a
 	// loading session's run so that PageStates can say whose pages they
@@ -104,9 +112,13 @@ type TargetSplitter interface {
 // sessions fill them instead of extending past them and leaving them
 // unused. The session keeps blk as its target; when it leaves it, it
 // takes fresh pages as before, the nearest first (usually the ones it
-// released, if nobody took them meanwhile).
+// released, if nobody took them meanwhile). filled is how many pages the
+// load that ended moved through (0: not known): a session that loads in
+// repeated batches (a COPY or a transaction of many INSERTs each) gets
+// runs of its batches' size, so that what it leaves unused when it stops
+// is small.
 type RunReleaser interface {
-	ReleaseRun(m *Map, blk uint32)
+	ReleaseRun(m *Map, blk uint32, filled int)
 }
 
 // Fitter is implemented by a policy whose fit rule depends on the page: it

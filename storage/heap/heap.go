@@ -190,8 +190,15 @@ type relTarget struct {
 	// (fsm.TargetSplitter).
 	upd   uint32
 	stamp uint64
-	owner *Relation // the Relation the target was set through
-	inval uint64    // owner.inval when it was set
+	// moves counts the pages the insert target moved to since the last
+	// ResetMoves (saturating).
+	moves uint16
+	// lastMoves is moves of the last transaction that loaded the relation
+	// in bulk (ResetMoves), 0 if the last one did not: what the session's
+	// next batch is expected to fill (fsm.Request.PagesLeft).
+	lastMoves uint16
+	owner     *Relation // the Relation the target was set through
+	inval     uint64    // owner.inval when it was set
 }
 
 // NewBulkInsertState returns an InsertState for COPY and INSERT ... SELECT
@@ -293,6 +300,9 @@ func (st *InsertState) setTarget(r *Relation, blk uint32, upd bool) {
 	if upd && r.splitTargets() {
 		t.upd = blk + 1
 	} else {
+		if t.blk != blk+1 && t.moves < ^uint16(0) {
+			t.moves++
+		}
 		t.blk = blk + 1
 	}
 	t.rel, t.stamp, t.owner, t.inval = rel, stamp+1, r, r.inval.Load()
@@ -302,7 +312,9 @@ func (st *InsertState) setTarget(r *Relation, blk uint32, upd bool) {
 // ReleaseRun gives back the pages r's policy still holds reserved for this
 // session after its insert target in r (fsm.RunReleaser; a no-op for a
 // policy that reserves none): the session's bulk load of r has ended. The
-// caller must hold a lock on r that keeps it from being dropped.
+// policy is told how many pages the load moved through since the counts
+// were last reset (ResetMoves). The caller must hold a lock on r that
+// keeps it from being dropped.
 func (st *InsertState) ReleaseRun(r *Relation) {
 	rr, ok := r.policy.(fsm.RunReleaser)
 	if st == nil || !ok {
@@ -310,10 +322,61 @@ func (st *InsertState) ReleaseRun(r *Relation) {
 	}
 	for i := range st.targets {
 		if t := &st.targets[i]; t.rel == r.rel && t.owner == r && t.blk != 0 {
-			rr.ReleaseRun(r.fsm, t.blk-1)
+			rr.ReleaseRun(r.fsm, t.blk-1, int(t.moves))
 			return
 		}
 	}
+}
+
+// ResetMoves starts anew the count of pages each insert target moved to
+// (BulkRelations, ReleaseRun): at the end of a transaction. A count of at
+// least bulk pages is kept as the size of the session's batches in that
+// relation (fsm.Request.PagesLeft); a smaller one forgets it.
+func (st *InsertState) ResetMoves(bulk int) {
+	if st == nil {
+		return
+	}
+	for i := range st.targets {
+		t := &st.targets[i]
+		t.lastMoves = 0
+		if int(t.moves) >= bulk {
+			t.lastMoves = t.moves
+		}
+		t.moves = 0
+	}
+}
+
+// pagesLeft is fsm.Request.PagesLeft for an insert into r: the pages the
+// session's last bulk transaction in r moved through less those this one
+// has, 0 when that is not known or used up.
+func (st *InsertState) pagesLeft(r *Relation) int {
+	if st == nil {
+		return 0
+	}
+	for i := range st.targets {
+		if t := &st.targets[i]; t.rel == r.rel && t.owner == r && t.lastMoves > t.moves {
+			return int(t.lastMoves - t.moves)
+		}
+	}
+	return 0
+}
+
+// BulkRelations returns the relations whose insert target moved to at
+// least pages pages since the counts were last reset (ResetMoves): at the
+// end of a transaction, the relations it loaded in bulk (a run's worth of
+// pages) rather than a few rows, whose runs the session gives back
+// (ReleaseRun).
+func (st *InsertState) BulkRelations(pages int) []*Relation {
+	if st == nil {
+		return nil
+	}
+	var rels []*Relation
+	for i := range st.targets {
+		if t := &st.targets[i]; int(t.moves) >= pages && t.blk != 0 && t.owner != nil {
+			rels = append(rels, t.owner)
+		}
+	}
+	return rels
 }
 
 // Relations returns the relations st remembers a target in, for a session

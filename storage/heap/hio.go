@@ -42,6 +42,9 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 		NumPages:    max(numPages, 1),
 		Owner:       st.Owner(),
 	}
+	if other == nil {
+		req.PagesLeft = st.pagesLeft(r)
+	}
 	if other != nil {
 		req.OldBlock = other.Block()
 		req.SingleRow = st.singleRow(r.rel, xid)

@@ -665,3 +665,33 @@ func TestUpdateKeepsInsertTarget(t *testing.T) {
 		})
 	}
 }
+
+// BulkRelations names a relation once its insert target has moved through
+// the given number of pages since the last ResetMoves: a transaction of a few rows is not a bulk load, one that
+// filled many pages is.
+func TestBulkRelationsCountsPages(t *testing.T) {
+	e := newEnv(t, 64, Options{})
+	xid := e.o.Begin()
+	var st InsertState
+	row := mkRow(t, 1, strings.Repeat("x", 1000))
+	insert := func(n int) {
+		t.Helper()
+		for range n {
+			if _, err := e.rel.Insert(row, xid, 0, &st); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	insert(3)
+	if rels := st.BulkRelations(4); len(rels) != 0 {
+		t.Fatalf("3 rows: %d bulk relations, want none", len(rels))
+	}
+	insert(7 * 5) // five pages' worth more: at least four moves of the target
+	if rels := st.BulkRelations(4); len(rels) != 1 || rels[0] != e.rel {
+		t.Fatalf("five pages: bulk relations %v, want the relation", rels)
+	}
+	st.ResetMoves(1000)
+	if rels := st.BulkRelations(1); len(rels) != 0 {
+		t.Fatalf("after the count was reset: %d bulk relations, want none", len(rels))
+	}
+}
