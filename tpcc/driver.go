@@ -42,6 +42,13 @@ type RunOptions struct {
 	Seed        uint64
 	RollbackPct int // New-Orders that roll back (default 1)
 	MaxRetries  int // per transaction (default 10)
+	// Rate caps the transactions started per minute, all terminals
+	// together (BenchmarkSQL's limitTxnsPerMin); 0: as fast as they go.
+	// Each terminal starts its transactions Terminals/Rate minutes apart,
+	// so that targets of different speeds do the same work per minute and
+	// their per-transaction figures (full-page images after timed
+	// checkpoints) compare.
+	Rate float64
 	// Single runs only transaction type Only instead of the mix.
 	Single bool
 	Only   TxType
@@ -161,7 +168,8 @@ func Run(ctx context.Context, connect Connector, o RunOptions) (*RunResult, erro
 				Rand: NewRunRand(o.Seed+uint64(i)*104729+1, db.CLast, db.CID, db.IID)}
 			var local [numTxTypes]TxStats
 			var firstErr error
-			for ctx.Err() == nil && take() {
+			pace := newPacer(o.Rate, o.Terminals, i)
+			for ctx.Err() == nil && pace.wait(ctx) && take() {
 				typ := o.Only
 				if !o.Single {
 					typ = PickTx(t.Rand.Int(1, 100))
@@ -239,4 +247,43 @@ func flushStats(c *pgx.Conn) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	_, _ = c.Exec(ctx, "SELECT pg_stat_force_next_flush()")
+}
+
+// pacer spaces one terminal's transactions for RunOptions.Rate.
+type pacer struct {
+	interval time.Duration // 0: no limit
+	next     time.Time
+}
+
+// newPacer paces terminal i of n for rate transactions per minute in all;
+// the terminals' first starts are spread over one interval.
+func newPacer(rate float64, n, i int) *pacer {
+	if rate <= 0 {
+		return &pacer{}
+	}
+	iv := time.Duration(float64(time.Minute) * float64(n) / rate)
+	return &pacer{interval: iv, next: time.Now().Add(iv * time.Duration(i) / time.Duration(n))}
+}
+
+// wait sleeps until the terminal's next start and reports false if ctx
+// ended first. A terminal that fell behind (slow transactions) starts at
+// once but does not make up more than one interval in a burst.
+func (p *pacer) wait(ctx context.Context) bool {
+	if p.interval == 0 {
+		return true
+	}
+	now := time.Now()
+	if d := p.next.Sub(now); d > 0 {
+		t := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return false
+		case <-t.C:
+		}
+	} else if -d > p.interval {
+		p.next = now
+	}
+	p.next = p.next.Add(p.interval)
+	return true
 }

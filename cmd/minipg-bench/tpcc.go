@@ -4,7 +4,7 @@
 //
 //	minipg-bench load          -server bin/minipg [-pg DSN] -w 2 -workers 4 [-scale 1] [-mode batch|values|copy]
 //	minipg-bench locality      -dsn DSN [-dsn DSN]
-//	minipg-bench run           -dsn DSN -terminals 4 -duration 1m | -txns N
+//	minipg-bench run           -dsn DSN -terminals 4 -duration 1m | -txns N [-rate TPM]
 //	minipg-bench delivery-pass -dsn DSN [-per-district 300] [-workers 1]
 //	minipg-bench neworders     -dsn DSN [-n 1000] [-terminals 1]
 //	minipg-bench check         -dsn DSN    TPC-C consistency conditions
@@ -121,6 +121,7 @@ func tpccMain(cmd string, args []string) (err error) {
 	terminals := fs.Int("terminals", 0, "run: terminals (default 4); neworders: terminals (default 1)")
 	duration := fs.Duration("duration", time.Minute, "run: duration (unless -txns)")
 	txns := fs.Int("txns", 0, "run: stop after this many transactions instead of -duration")
+	rate := fs.Float64("rate", 0, "run: at most this many transactions per minute, all terminals together (0: no limit), so that targets do the same work per minute")
 	rollback := fs.Int("rollback-pct", 1, "run, neworders: New-Orders that roll back on an unused item")
 	n := fs.Int("n", 1000, "neworders: New-Order transactions")
 	// delivery-pass
@@ -200,7 +201,7 @@ func tpccMain(cmd string, args []string) (err error) {
 				r.note("table state before the run: " + err.Error())
 			}
 			res, err := tpcc.Run(ctx, connect, tpcc.RunOptions{Terminals: def(terminals, 4), Duration: d, Txns: *txns,
-				Seed: *seed, RollbackPct: *rollback})
+				Seed: *seed, RollbackPct: *rollback, Rate: *rate})
 			if err != nil {
 				return err
 			}
