@@ -23,6 +23,7 @@ import (
 	"minipg/index"
 	"minipg/pgerr"
 	"minipg/storage/buffer"
+	"minipg/storage/nbtree"
 	"minipg/storage/page"
 )
 
@@ -50,8 +51,10 @@ type indexStore interface {
 	// Delete removes one entry if present.
 	Delete(key index.Key, tid page.TID) error
 	// DeleteTIDs removes every entry pointing at one of tids (VACUUM) and
-	// returns how many it removed.
-	DeleteTIDs(tids map[page.TID]struct{}) (int, error)
+	// returns how many it removed. point, when not nil, is VACUUM's delay
+	// point, called after each index page a disk index reads (an error
+	// stops the pass and is returned).
+	DeleteTIDs(tids map[page.TID]struct{}, point nbtree.VacuumPoint) (int, error)
 	// NewIterator walks the entries between lo and hi (index.Bound: a key
 	// or a prefix of one), descending if reverse; the caller may change
 	// the index between calls to Next.

@@ -76,8 +76,8 @@ func (d *diskStore) Delete(key index.Key, tid page.TID) error {
 	return err
 }
 
-func (d *diskStore) DeleteTIDs(tids map[page.TID]struct{}) (int, error) {
-	return d.ix.DeleteTIDs(tids)
+func (d *diskStore) DeleteTIDs(tids map[page.TID]struct{}, point nbtree.VacuumPoint) (int, error) {
+	return d.ix.DeleteTIDs(tids, point)
 }
 
 func (d *diskStore) NewIterator(lo, hi index.Bound, reverse bool) indexIterator {

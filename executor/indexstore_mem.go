@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"minipg/index"
+	"minipg/storage/nbtree"
 	"minipg/storage/page"
 	"minipg/types"
 )
@@ -67,7 +68,7 @@ func (m *memStore) Delete(key index.Key, tid page.TID) error {
 	return nil
 }
 
-func (m *memStore) DeleteTIDs(tids map[page.TID]struct{}) (int, error) {
+func (m *memStore) DeleteTIDs(tids map[page.TID]struct{}, _ nbtree.VacuumPoint) (int, error) {
 	return m.ix.DeleteTIDs(tids), nil
 }
 

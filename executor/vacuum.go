@@ -201,6 +201,7 @@ func (e *Engine) vacuumHeap(ctx context.Context, oid uint32, p vacuumParams, pro
 	if err != nil {
 		return heap.VacuumStats{}, false, nil
 	}
+	opts := heap.VacuumOptions{Cost: p.cost, Progress: &prog.VacuumProgress, Interrupt: interrupt}
 	var drop func(dead []page.TID) error
 	if len(r.indexes) > 0 {
 		drop = func(dead []page.TID) error {
@@ -209,15 +210,14 @@ func (e *Engine) vacuumHeap(ctx context.Context, oid uint32, p vacuumParams, pro
 				set[t] = struct{}{}
 			}
 			for _, ri := range r.indexes {
-				if _, err := ri.ix.DeleteTIDs(set); err != nil {
+				if _, err := ri.ix.DeleteTIDs(set, opts.DelayPoint); err != nil {
 					return err
 				}
 			}
 			return nil
 		}
 	}
-	vs, err := r.heap.VacuumWith(e.txns.OldestXmin(), e.txns, drop,
-		heap.VacuumOptions{Cost: p.cost, Progress: &prog.VacuumProgress, Interrupt: interrupt})
+	vs, err := r.heap.VacuumWith(e.txns.OldestXmin(), e.txns, drop, opts)
 	return vs, err == nil, err
 }
 

@@ -52,6 +52,13 @@ func applyDelete(p page.Page, offs []uint16) {
 	rebuildPage(p, items)
 }
 
+// VacuumPoint is VACUUM's delay point (vacuum_delay_point), called after
+// each page DeleteTIDs reads, with no lock held: whether the page was
+// found in the buffer pool and whether this pass dirtied it, for the cost
+// balance. An error stops the pass and is returned; the entries removed so
+// far stay removed (each page's removal is one WAL record).
+type VacuumPoint func(hit, dirtied bool) error
+
 // DeleteTIDs removes every entry whose heap TID is in tids (VACUUM's dead
 // tuples) and returns how many it removed (btbulkdelete). It reads the
 // index's pages in physical order (btvacuumscan), each leaf under its
@@ -61,8 +68,9 @@ func applyDelete(p page.Page, offs []uint16) {
 // missed. The caller makes sure no scan will return the removed TIDs'
 // entries to a reader that could take a reused line pointer for them
 // (PostgreSQL's cleanup lock; minipg's readers copy TIDs out and check the
-// heap tuple's key and visibility).
-func (ix *Index) DeleteTIDs(tids map[page.TID]struct{}) (int, error) {
+// heap tuple's key and visibility). point, when not nil, is called after
+// every page.
+func (ix *Index) DeleteTIDs(tids map[page.TID]struct{}, point VacuumPoint) (int, error) {
 	removed := 0
 	for blk := metaBlock + 1; ; blk++ {
 		n, err := ix.pool.NBlocks(ix.rel, buffer.MainFork)
@@ -72,11 +80,12 @@ func (ix *Index) DeleteTIDs(tids map[page.TID]struct{}) (int, error) {
 		if blk >= n {
 			return removed, nil
 		}
-		b, err := ix.pool.ReadBuffer(ix.rel, buffer.MainFork, blk)
+		b, hit, err := ix.pool.ReadBufferHit(ix.rel, buffer.MainFork, blk)
 		if err != nil {
 			return removed, err
 		}
 		b.Lock()
+		wasDirty := b.IsDirty()
 		p := b.Page()
 		if hasSpecial(p) && isLeaf(p) && !isIgnored(p) {
 			var offs []uint16
@@ -94,7 +103,13 @@ func (ix *Index) DeleteTIDs(tids map[page.TID]struct{}) (int, error) {
 				removed += len(offs)
 			}
 		}
+		dirtied := !wasDirty && b.IsDirty()
 		b.Unlock()
 		b.Release()
+		if point != nil {
+			if err := point(hit, dirtied); err != nil {
+				return removed, err
+			}
+		}
 	}
 }

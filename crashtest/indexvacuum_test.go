@@ -1,0 +1,253 @@
+package crashtest
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// indexPages is what the leaf level of a disk index holds, read page by
+// page with pageinspect's get_raw_page and decoded here (storage/nbtree's
+// layout: PostgreSQL's page header and line pointers, BTPageOpaqueData in
+// the last 16 bytes, leaf items ending in the heap TID's 6 bytes).
+type indexPages struct {
+	blocks  int   // blocks in the file, the metapage included
+	leaves  int   // live leaf pages (neither deleted nor half-dead)
+	deleted int   // pages flagged deleted or half-dead
+	entries []int // the heap block of every entry of a live leaf
+}
+
+func readIndexPages(t *testing.T, c *pgx.Conn, name string) indexPages {
+	t.Helper()
+	ctx := context.Background()
+	var ip indexPages
+	if err := c.QueryRow(ctx, "SELECT pg_relation_size($1) / 8192", name).Scan(&ip.blocks); err != nil {
+		t.Fatal(err)
+	}
+	le := binary.LittleEndian
+	for blk := 1; blk < ip.blocks; blk++ {
+		var p []byte
+		if err := c.QueryRow(ctx, "SELECT get_raw_page($1, $2)", name, blk).Scan(&p); err != nil {
+			t.Fatal(err)
+		}
+		special := int(le.Uint16(p[16:]))
+		if len(p) != 8192 || special != 8192-16 {
+			continue // never initialized (a split that a crash cut short leaves such a page)
+		}
+		flags := le.Uint16(p[special+12:])
+		if flags&(0x04|0x10) != 0 {
+			ip.deleted++
+			continue
+		}
+		if flags&0x01 == 0 {
+			continue
+		}
+		ip.leaves++
+		first := 1
+		if le.Uint32(p[special+4:]) != 0 {
+			first = 2 // the high key
+		}
+		n := (int(le.Uint16(p[12:])) - 24) / 4
+		for i := first; i <= n; i++ {
+			lp := le.Uint32(p[24+4*(i-1):])
+			off, length := int(lp&0x7fff), int(lp>>17)
+			tid := p[off+length-6 : off+length]
+			ip.entries = append(ip.entries, int(binary.BigEndian.Uint32(tid)))
+		}
+	}
+	return ip
+}
+
+// idsBy returns the ids a query returns, sorted.
+func idsBy(t *testing.T, c *pgx.Conn, query string) []int {
+	t.Helper()
+	rows, err := c.Query(context.Background(), query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int])
+	if err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// TestIndexVacuumCrash: a table with two disk indexes (the primary key and
+// a wide text key that spans hundreds of leaves) loses most of its rows,
+// and a cost-delayed VACUUM is killed with SIGKILL while it removes their
+// index entries (twice) or frees their heap line pointers (once), while
+// clients go on inserting committed rows. After each restart both indexes
+// pass bt_index_check with heapallindexed; the rows found through each
+// index are exactly those a sequential scan finds, among them every
+// acknowledged row and none of the deleted ones. A last VACUUM then
+// finishes the work: every entry left in either index is a live row's.
+func TestIndexVacuumCrash(t *testing.T) {
+	dir := t.TempDir()
+	s := startServer(t, dir, diskIndexSettings...)
+	c := connect(t, s)
+	ctx := context.Background()
+	exec1(t, c, "CREATE EXTENSION amcheck")
+	exec1(t, c, "CREATE EXTENSION pageinspect")
+	exec1(t, c, "CREATE TABLE vx (id int PRIMARY KEY, k text, n int) WITH (autovacuum_enabled = off)")
+	exec1(t, c, "CREATE INDEX vx_k ON vx (k)")
+	const nrows = 24000
+	for first := 1; first <= nrows; first += 6000 {
+		exec1(t, c, fmt.Sprintf("INSERT INTO vx SELECT i, md5(i::text) || repeat('k', 150), 0 FROM generate_series(%d, %d) i", first, first+5999))
+	}
+	for _, q := range []string{"EXPLAIN SELECT id FROM vx WHERE k >= ''", "EXPLAIN SELECT id FROM vx WHERE id >= 0"} {
+		var plan string
+		if err := c.QueryRow(ctx, q).Scan(&plan); err != nil || !strings.HasPrefix(plan, "Index Scan") {
+			t.Fatalf("%s: %q %v", q, plan, err)
+		}
+	}
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 13))
+	var mu sync.Mutex
+	var acked []int
+	nextID := nrows + 1
+	deleted := map[int]bool{}
+	// Each round deletes a share of the preloaded rows that are left, then
+	// kills the VACUUM that removes them in the phase named.
+	for round, phase := range []string{"vacuuming indexes", "vacuuming heap", "vacuuming indexes"} {
+		mod := []int{4, 3, 2}[round]
+		exec1(t, c, fmt.Sprintf("DELETE FROM vx WHERE id <= %d AND id %% %d <> 0", nrows, mod))
+		for id := 1; id <= nrows; id++ {
+			if id%mod != 0 {
+				deleted[id] = true
+			}
+		}
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		for cl := 0; cl < 2; cl++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				conn, err := pgx.Connect(ctx, s.dsn())
+				if err != nil {
+					return
+				}
+				defer conn.Close(ctx)
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					mu.Lock()
+					id := nextID
+					nextID++
+					mu.Unlock()
+					if _, err := conn.Exec(ctx, "INSERT INTO vx VALUES ($1, md5($1::text) || repeat('k', 150), $2)", id, round+1); err != nil {
+						return
+					}
+					mu.Lock()
+					acked = append(acked, id)
+					mu.Unlock()
+					time.Sleep(5 * time.Millisecond)
+				}
+			}()
+		}
+		vacDone := make(chan error, 1)
+		go func() {
+			conn, err := pgx.Connect(ctx, s.dsn())
+			if err != nil {
+				vacDone <- err
+				return
+			}
+			defer conn.Close(ctx)
+			// Every page this VACUUM dirties costs a 5ms sleep.
+			if _, err := conn.Exec(ctx, "SET vacuum_cost_delay = 10"); err != nil {
+				vacDone <- err
+				return
+			}
+			if _, err := conn.Exec(ctx, "SET vacuum_cost_limit = 40"); err != nil {
+				vacDone <- err
+				return
+			}
+			_, err = conn.Exec(ctx, "VACUUM vx")
+			vacDone <- err
+		}()
+		deadline := time.Now().Add(time.Minute)
+		for {
+			var ph string
+			err := c.QueryRow(ctx, "SELECT phase FROM pg_stat_progress_vacuum").Scan(&ph)
+			if err != nil && err != pgx.ErrNoRows {
+				t.Fatal(err)
+			}
+			if ph == phase {
+				break
+			}
+			select {
+			case err := <-vacDone:
+				t.Fatalf("round %d: VACUUM ended (%v) before reaching phase %q", round, err, phase)
+			default:
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("round %d: VACUUM did not reach phase %q in a minute", round, phase)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		time.Sleep(time.Duration(50+rng.IntN(1000)) * time.Millisecond)
+		var ph string
+		if err := c.QueryRow(ctx, "SELECT phase FROM pg_stat_progress_vacuum").Scan(&ph); err != nil {
+			t.Fatalf("round %d: VACUUM no longer running before the kill: %v", round, err)
+		}
+		s.kill()
+		close(stop)
+		wg.Wait()
+		<-vacDone
+		t.Logf("round %d: killed in phase %q", round, ph)
+
+		s = startServer(t, dir, diskIndexSettings...)
+		if !strings.Contains(s.log.String(), "redo starts") {
+			t.Fatalf("round %d: no replay after the crash:\n%s", round, s.log)
+		}
+		c = connect(t, s)
+		checkIndexes(t, c, "vx_pkey", "vx_k")
+		mu.Lock()
+		ackedNow := slices.Clone(acked)
+		mu.Unlock()
+		bySeq := idsBy(t, c, "SELECT id FROM vx")
+		byPkey := idsBy(t, c, "SELECT id FROM vx WHERE id >= 0")
+		byK := idsBy(t, c, "SELECT id FROM vx WHERE k >= ''")
+		if !slices.Equal(bySeq, byPkey) || !slices.Equal(bySeq, byK) {
+			t.Fatalf("round %d: %d rows by a sequential scan, %d through vx_pkey, %d through vx_k", round, len(bySeq), len(byPkey), len(byK))
+		}
+		for _, id := range ackedNow {
+			if _, ok := slices.BinarySearch(bySeq, id); !ok {
+				t.Fatalf("round %d: acknowledged row %d is missing", round, id)
+			}
+		}
+		for _, id := range bySeq {
+			if deleted[id] {
+				t.Fatalf("round %d: deleted row %d is back", round, id)
+			}
+		}
+		t.Logf("round %d: %d rows, %d acknowledged inserts checked", round, len(bySeq), len(ackedNow))
+	}
+
+	// A VACUUM without delay finishes what the killed ones left: each
+	// index holds one entry per row, and no entry of a removed row.
+	exec1(t, c, "VACUUM vx")
+	checkIndexes(t, c, "vx_pkey", "vx_k")
+	var live int
+	if err := c.QueryRow(ctx, "SELECT count(*) FROM vx").Scan(&live); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"vx_pkey", "vx_k"} {
+		ip := readIndexPages(t, c, name)
+		if len(ip.entries) != live {
+			t.Fatalf("after the last VACUUM %s holds %d entries for %d rows", name, len(ip.entries), live)
+		}
+		t.Logf("%s: %d entries on %d leaves of %d blocks", name, len(ip.entries), ip.leaves, ip.blocks)
+	}
+	s.stop(t)
+}
