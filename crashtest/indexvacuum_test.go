@@ -19,10 +19,11 @@ import (
 // layout: PostgreSQL's page header and line pointers, BTPageOpaqueData in
 // the last 16 bytes, leaf items ending in the heap TID's 6 bytes).
 type indexPages struct {
-	blocks  int   // blocks in the file, the metapage included
-	leaves  int   // live leaf pages (neither deleted nor half-dead)
-	deleted int   // pages flagged deleted or half-dead
-	entries []int // the heap block of every entry of a live leaf
+	blocks   int   // blocks in the file, the metapage included
+	leaves   int   // live leaf pages (neither deleted nor half-dead)
+	deleted  int   // pages flagged deleted
+	halfDead int   // pages flagged half-dead
+	entries  []int // the heap block of every entry of a live leaf
 }
 
 func readIndexPages(t *testing.T, c *pgx.Conn, name string) indexPages {
@@ -43,8 +44,12 @@ func readIndexPages(t *testing.T, c *pgx.Conn, name string) indexPages {
 			continue // never initialized (a split that a crash cut short leaves such a page)
 		}
 		flags := le.Uint16(p[special+12:])
-		if flags&(0x04|0x10) != 0 {
+		if flags&0x04 != 0 {
 			ip.deleted++
+			continue
+		}
+		if flags&0x10 != 0 {
+			ip.halfDead++
 			continue
 		}
 		if flags&0x01 == 0 {
@@ -66,6 +71,12 @@ func readIndexPages(t *testing.T, c *pgx.Conn, name string) indexPages {
 	return ip
 }
 
+// vxKey is the key of row id (an SQL expression of it): in id order, wide
+// enough that a leaf of vx_k holds a few dozen.
+func vxKey(id string) string {
+	return "lpad(" + id + "::text, 6, '0') || md5(" + id + "::text) || repeat('k', 120)"
+}
+
 // idsBy returns the ids a query returns, sorted.
 func idsBy(t *testing.T, c *pgx.Conn, query string) []int {
 	t.Helper()
@@ -84,12 +95,15 @@ func idsBy(t *testing.T, c *pgx.Conn, query string) []int {
 // TestIndexVacuumCrash: a table with two disk indexes (the primary key and
 // a wide text key that spans hundreds of leaves) loses most of its rows,
 // and a cost-delayed VACUUM is killed with SIGKILL while it removes their
-// index entries (twice) or frees their heap line pointers (once), while
-// clients go on inserting committed rows. After each restart both indexes
-// pass bt_index_check with heapallindexed; the rows found through each
-// index are exactly those a sequential scan finds, among them every
-// acknowledged row and none of the deleted ones. A last VACUUM then
-// finishes the work: every entry left in either index is a live row's.
+// index entries (twice: the second time also deleting the leaves it
+// empties) or frees their heap line pointers (once), while clients go on
+// inserting committed rows. After each restart both indexes pass
+// bt_index_check with heapallindexed; the rows found through each index
+// are exactly those a sequential scan finds, among them every acknowledged
+// row and none of the deleted ones. A last VACUUM then finishes the work:
+// every entry left in either index is a live row's, no page is left
+// half-dead, and rows put back into the emptied key range reuse the
+// deleted pages.
 func TestIndexVacuumCrash(t *testing.T) {
 	dir := t.TempDir()
 	s := startServer(t, dir, diskIndexSettings...)
@@ -101,7 +115,7 @@ func TestIndexVacuumCrash(t *testing.T) {
 	exec1(t, c, "CREATE INDEX vx_k ON vx (k)")
 	const nrows = 24000
 	for first := 1; first <= nrows; first += 6000 {
-		exec1(t, c, fmt.Sprintf("INSERT INTO vx SELECT i, md5(i::text) || repeat('k', 150), 0 FROM generate_series(%d, %d) i", first, first+5999))
+		exec1(t, c, fmt.Sprintf("INSERT INTO vx SELECT i, %s, 0 FROM generate_series(%d, %d) i", vxKey("i"), first, first+5999))
 	}
 	for _, q := range []string{"EXPLAIN SELECT id FROM vx WHERE k >= ''", "EXPLAIN SELECT id FROM vx WHERE id >= 0"} {
 		var plan string
@@ -114,13 +128,23 @@ func TestIndexVacuumCrash(t *testing.T) {
 	var acked []int
 	nextID := nrows + 1
 	deleted := map[int]bool{}
-	// Each round deletes a share of the preloaded rows that are left, then
-	// kills the VACUUM that removes them in the phase named.
+	// Each round deletes some of the preloaded rows that are left, then
+	// kills the VACUUM that removes them in the phase named. The third
+	// round empties whole leaves of both indexes: its VACUUM deletes pages
+	// when it is killed.
 	for round, phase := range []string{"vacuuming indexes", "vacuuming heap", "vacuuming indexes"} {
-		mod := []int{4, 3, 2}[round]
-		exec1(t, c, fmt.Sprintf("DELETE FROM vx WHERE id <= %d AND id %% %d <> 0", nrows, mod))
+		gone := []func(id int) bool{
+			func(id int) bool { return id%4 != 0 },
+			func(id int) bool { return id%3 != 0 },
+			func(id int) bool { return id > 2000 && id <= 22000 },
+		}[round]
+		exec1(t, c, []string{
+			fmt.Sprintf("DELETE FROM vx WHERE id <= %d AND id %% 4 <> 0", nrows),
+			fmt.Sprintf("DELETE FROM vx WHERE id <= %d AND id %% 3 <> 0", nrows),
+			"DELETE FROM vx WHERE id > 2000 AND id <= 22000",
+		}[round])
 		for id := 1; id <= nrows; id++ {
-			if id%mod != 0 {
+			if gone(id) {
 				deleted[id] = true
 			}
 		}
@@ -145,7 +169,7 @@ func TestIndexVacuumCrash(t *testing.T) {
 					id := nextID
 					nextID++
 					mu.Unlock()
-					if _, err := conn.Exec(ctx, "INSERT INTO vx VALUES ($1, md5($1::text) || repeat('k', 150), $2)", id, round+1); err != nil {
+					if _, err := conn.Exec(ctx, "INSERT INTO vx VALUES ($1, "+vxKey("$1")+", $2)", id, round+1); err != nil {
 						return
 					}
 					mu.Lock()
@@ -163,12 +187,13 @@ func TestIndexVacuumCrash(t *testing.T) {
 				return
 			}
 			defer conn.Close(ctx)
-			// Every page this VACUUM dirties costs a 5ms sleep.
+			// Every page this VACUUM dirties costs a 5ms sleep (10ms in
+			// the third round, which dirties the pages it deletes besides).
 			if _, err := conn.Exec(ctx, "SET vacuum_cost_delay = 10"); err != nil {
 				vacDone <- err
 				return
 			}
-			if _, err := conn.Exec(ctx, "SET vacuum_cost_limit = 40"); err != nil {
+			if _, err := conn.Exec(ctx, fmt.Sprintf("SET vacuum_cost_limit = %d", []int{40, 40, 20}[round])); err != nil {
 				vacDone <- err
 				return
 			}
@@ -232,22 +257,41 @@ func TestIndexVacuumCrash(t *testing.T) {
 			}
 		}
 		t.Logf("round %d: %d rows, %d acknowledged inserts checked", round, len(bySeq), len(ackedNow))
+		for _, name := range []string{"vx_pkey", "vx_k"} {
+			ip := readIndexPages(t, c, name)
+			t.Logf("round %d: %s has %d live leaves, %d deleted and %d half-dead pages of %d", round, name, ip.leaves, ip.deleted, ip.halfDead, ip.blocks)
+		}
 	}
 
 	// A VACUUM without delay finishes what the killed ones left: each
-	// index holds one entry per row, and no entry of a removed row.
+	// index holds one entry per row, and no entry of a removed row; no
+	// deletion is left half done, and the emptied leaves are deleted.
 	exec1(t, c, "VACUUM vx")
 	checkIndexes(t, c, "vx_pkey", "vx_k")
 	var live int
 	if err := c.QueryRow(ctx, "SELECT count(*) FROM vx").Scan(&live); err != nil {
 		t.Fatal(err)
 	}
+	blocks := map[string]int{}
 	for _, name := range []string{"vx_pkey", "vx_k"} {
 		ip := readIndexPages(t, c, name)
+		t.Logf("%s: %d entries on %d leaves of %d blocks, %d deleted, %d half-dead", name, len(ip.entries), ip.leaves, ip.blocks, ip.deleted, ip.halfDead)
 		if len(ip.entries) != live {
 			t.Fatalf("after the last VACUUM %s holds %d entries for %d rows", name, len(ip.entries), live)
 		}
-		t.Logf("%s: %d entries on %d leaves of %d blocks", name, len(ip.entries), ip.leaves, ip.blocks)
+		if ip.halfDead != 0 || ip.deleted < ip.blocks/4 {
+			t.Fatalf("after the last VACUUM %s has %d deleted and %d half-dead pages of %d", name, ip.deleted, ip.halfDead, ip.blocks)
+		}
+		blocks[name] = ip.blocks
+	}
+	// Rows put back where the deleted leaves were go into those pages: the
+	// files do not grow.
+	exec1(t, c, fmt.Sprintf("INSERT INTO vx SELECT i, %s, 9 FROM generate_series(4001, 6000) i", vxKey("i")))
+	checkIndexes(t, c, "vx_pkey", "vx_k")
+	for _, name := range []string{"vx_pkey", "vx_k"} {
+		if ip := readIndexPages(t, c, name); ip.blocks != blocks[name] {
+			t.Fatalf("%s grew from %d to %d blocks with deleted pages to reuse", name, blocks[name], ip.blocks)
+		}
 	}
 	s.stop(t)
 }

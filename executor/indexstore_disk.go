@@ -33,8 +33,16 @@ func (e *Engine) openDiskStore(r *relation, ri *relIndex) *diskStore {
 	return &diskStore{e: e, ri: ri, table: r.def.Name, rel: rel, ix: nbtree.Open(e.pool, rel, e.nbtreeOptions())}
 }
 
-// nbtreeOptions are the options of every disk index.
-func (e *Engine) nbtreeOptions() nbtree.Options { return nbtree.Options{WAL: e.walLog()} }
+// nbtreeOptions are the options of every disk index: the transaction
+// manager dates page deletions (a deleted page is reused once no
+// transaction running at its deletion is left).
+func (e *Engine) nbtreeOptions() nbtree.Options {
+	opts := nbtree.Options{WAL: e.walLog()}
+	if e.txns != nil {
+		opts.Horizon = e.txns
+	}
+	return opts
+}
 
 // entry encodes (key, tid) as an nbtree entry.
 func (d *diskStore) entry(key index.Key, tid page.TID) []byte {
@@ -78,6 +86,10 @@ func (d *diskStore) Delete(key index.Key, tid page.TID) error {
 
 func (d *diskStore) DeleteTIDs(tids map[page.TID]struct{}, point nbtree.VacuumPoint) (int, error) {
 	return d.ix.DeleteTIDs(tids, point)
+}
+
+func (d *diskStore) VacuumCleanup(point nbtree.VacuumPoint) error {
+	return d.ix.VacuumCleanup(point)
 }
 
 func (d *diskStore) NewIterator(lo, hi index.Bound, reverse bool) indexIterator {

@@ -72,6 +72,8 @@ func (m *memStore) DeleteTIDs(tids map[page.TID]struct{}, _ nbtree.VacuumPoint) 
 	return m.ix.DeleteTIDs(tids), nil
 }
 
+func (m *memStore) VacuumCleanup(nbtree.VacuumPoint) error { return nil }
+
 func (m *memStore) NewIterator(lo, hi index.Bound, reverse bool) indexIterator {
 	return memIterator{m.ix.NewIterator(lo, hi, reverse)}
 }

@@ -218,7 +218,19 @@ func (e *Engine) vacuumHeap(ctx context.Context, oid uint32, p vacuumParams, pro
 		}
 	}
 	vs, err := r.heap.VacuumWith(e.txns.OldestXmin(), e.txns, drop, opts)
-	return vs, err == nil, err
+	if err != nil {
+		return vs, false, err
+	}
+	// Index cleanup (lazy_cleanup_all_indexes): disk indexes put the pages
+	// they deleted on their free lists once no transaction can reach them.
+	prog.VacuumProgress.SetPhase(heap.PhaseIndexCleanup)
+	for _, ri := range r.indexes {
+		if err := ri.ix.VacuumCleanup(opts.DelayPoint); err != nil {
+			return vs, false, err
+		}
+	}
+	prog.VacuumProgress.SetPhase(heap.PhaseFinalCleanup)
+	return vs, true, nil
 }
 
 // analyzeHeap is ANALYZE: count the table's pages and live and dead rows,

@@ -62,22 +62,52 @@ type VacuumPoint func(hit, dirtied bool) error
 // DeleteTIDs removes every entry whose heap TID is in tids (VACUUM's dead
 // tuples) and returns how many it removed (btbulkdelete). It reads the
 // index's pages in physical order (btvacuumscan), each leaf under its
-// exclusive lock, and rereads the relation's size as it goes: a page split
-// meanwhile moves entries only to a new page at the end of the relation
-// (pages are not reused yet), which the scan still reaches, so no entry is
-// missed. The caller makes sure no scan will return the removed TIDs'
-// entries to a reader that could take a reused line pointer for them
-// (PostgreSQL's cleanup lock; minipg's readers copy TIDs out and check the
-// heap tuple's key and visibility). point, when not nil, is called after
-// every page.
+// exclusive lock, and rereads the relation's size as it goes: while it
+// runs, a split takes its new page only from the end of the relation (no
+// deleted page is reused meanwhile, pagedel.go), which the scan still
+// reaches, so no entry is missed. The caller makes sure no scan will
+// return the removed TIDs' entries to a reader that could take a reused
+// line pointer for them (PostgreSQL's cleanup lock; minipg's readers copy
+// TIDs out and check the heap tuple's key and visibility). point, when not
+// nil, is called after every page.
+//
+// With a Horizon, the same scan deletes the leaves it leaves empty (or
+// finds empty), finishes deletions a crash interrupted (half-dead leaves)
+// and puts the deleted pages old enough to reuse on the free list, those
+// it deleted itself included if the horizon has passed them by the end.
 func (ix *Index) DeleteTIDs(tids map[page.TID]struct{}, point VacuumPoint) (int, error) {
 	removed := 0
+	var oldest uint32
+	if ix.horizon != nil {
+		oldest = ix.horizon.OldestXmin()
+	}
+	var reusable, deleted []uint32
+	waiting := 0 // deleted pages not yet old enough to reuse
+	complete := false
+	ix.beginBulk()
+	defer func() {
+		if ix.horizon != nil && len(deleted) > 0 {
+			oldest = ix.horizon.OldestXmin()
+			for _, blk := range deleted {
+				if b, err := ix.getBuf(blk, false); err == nil {
+					if recyclable(b.Page(), oldest) {
+						reusable = append(reusable, blk)
+					} else {
+						waiting++
+					}
+					relBuf(b, false)
+				}
+			}
+		}
+		ix.endBulk(reusable, waiting, complete)
+	}()
 	for blk := metaBlock + 1; ; blk++ {
 		n, err := ix.pool.NBlocks(ix.rel, buffer.MainFork)
 		if err != nil {
 			return removed, err
 		}
 		if blk >= n {
+			complete = true
 			return removed, nil
 		}
 		b, hit, err := ix.pool.ReadBufferHit(ix.rel, buffer.MainFork, blk)
@@ -87,7 +117,18 @@ func (ix *Index) DeleteTIDs(tids map[page.TID]struct{}, point VacuumPoint) (int,
 		b.Lock()
 		wasDirty := b.IsDirty()
 		p := b.Page()
-		if hasSpecial(p) && isLeaf(p) && !isIgnored(p) {
+		var empty, halfDead bool
+		switch {
+		case !hasSpecial(p) || !isLeaf(p):
+		case isDeleted(p):
+			if ix.horizon != nil && recyclable(p, oldest) {
+				reusable = append(reusable, blk)
+			} else {
+				waiting++
+			}
+		case isHalfDead(p):
+			halfDead = true
+		default:
 			var offs []uint16
 			for off := firstData(p); off <= page.MaxOffset(p); off++ {
 				e := page.Item(p, off)
@@ -102,14 +143,49 @@ func (ix *Index) DeleteTIDs(tids map[page.TID]struct{}, point VacuumPoint) (int,
 				ix.deleteItems(b, offs, xlVacuum)
 				removed += len(offs)
 			}
+			empty = emptyLeaf(p)
 		}
 		dirtied := !wasDirty && b.IsDirty()
 		b.Unlock()
 		b.Release()
+		if ix.horizon != nil && (empty || halfDead) {
+			var done bool
+			if empty {
+				done, err = ix.deleteLeaf(blk)
+			} else {
+				done, err = ix.unlinkHalfDead(blk)
+			}
+			if err != nil {
+				return removed, err
+			}
+			if done {
+				deleted = append(deleted, blk)
+			}
+		}
 		if point != nil {
 			if err := point(hit, dirtied); err != nil {
 				return removed, err
 			}
 		}
 	}
+}
+
+// VacuumCleanup is VACUUM's last look at the index (btvacuumcleanup): when
+// pages deleted by earlier passes were not yet old enough to reuse, or no
+// pass has run since the index was opened (the free list is not kept
+// across restarts), it runs a DeleteTIDs pass that removes no entry, so
+// that the deleted pages the horizon has passed go on the free list (and
+// empty or half-dead leaves are deleted). Otherwise it reads nothing.
+func (ix *Index) VacuumCleanup(point VacuumPoint) error {
+	if ix.horizon == nil {
+		return nil
+	}
+	ix.st.mu.Lock()
+	need := !ix.st.scanned || ix.st.waiting > 0
+	ix.st.mu.Unlock()
+	if !need {
+		return nil
+	}
+	_, err := ix.DeleteTIDs(nil, point)
+	return err
 }

@@ -30,9 +30,9 @@ const metaBlock uint32 = 0
 const (
 	flagLeaf            uint16 = 1 << 0 // BTP_LEAF
 	flagRoot            uint16 = 1 << 1 // BTP_ROOT
-	flagDeleted         uint16 = 1 << 2 // BTP_DELETED (not produced yet: no page deletion)
+	flagDeleted         uint16 = 1 << 2 // BTP_DELETED: unlinked, btpo_level holds its safexid (pagedel.go)
 	flagMeta            uint16 = 1 << 3 // BTP_META
-	flagHalfDead        uint16 = 1 << 4 // BTP_HALF_DEAD (not produced yet)
+	flagHalfDead        uint16 = 1 << 4 // BTP_HALF_DEAD: empty leaf without downlink, to be unlinked
 	flagIncompleteSplit uint16 = 1 << 7 // BTP_INCOMPLETE_SPLIT: the right sibling has no downlink yet
 )
 
