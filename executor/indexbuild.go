@@ -37,7 +37,8 @@ func (x *execCtx) buildIndex(ri *relIndex, notNull []int) (nullCol int, wait uin
 	for _, c := range notNull {
 		dec.need[c] = true
 	}
-	bld := ri.ix.NewBuilder()
+	bld := ri.ix.NewBuilder(x.s.maintenanceWorkMem())
+	defer bld.Close()
 	seen := map[string]struct{}{} // encoded keys of live rows (unique)
 	for blk := uint32(0); blk < nblocks; blk++ {
 		if err := canceled(ctx); err != nil {

@@ -64,8 +64,10 @@ type indexStore interface {
 	// the index between calls to Next.
 	NewIterator(lo, hi index.Bound, reverse bool) indexIterator
 	// NewBuilder returns a Builder that fills the empty index with the
-	// entries of a build, given in any order.
-	NewBuilder() indexBuilder
+	// entries of a build, given in any order; a disk index sorts them in
+	// mem bytes (maintenance_work_mem), spilling sorted runs to disk past
+	// it (indexbuild_sort.go).
+	NewBuilder(mem int64) indexBuilder
 }
 
 // indexIterator is a range scan of an indexStore.
@@ -84,6 +86,9 @@ type indexBuilder interface {
 	Add(key index.Key, tid page.TID) string
 	// Finish makes the entries visible to the index's readers.
 	Finish() error
+	// Close releases what the build holds (its temporary files): after
+	// Finish, or instead of it when the build fails.
+	Close()
 }
 
 // errWaitXid is what a unique check returns when the key's fate depends on

@@ -88,12 +88,14 @@ func (it memIterator) Next() (page.TID, bool) {
 
 func (memIterator) Err() error { return nil }
 
-func (m *memStore) NewBuilder() indexBuilder { return memBuilder{m.ix.NewBuilder()} }
+func (m *memStore) NewBuilder(int64) indexBuilder { return memBuilder{m.ix.NewBuilder()} }
 
 // memBuilder is an index.Builder as an indexBuilder.
 type memBuilder struct{ b *index.Builder }
 
 func (b memBuilder) Add(key index.Key, tid page.TID) string { return b.b.Add(key, tid) }
+
+func (b memBuilder) Close() {}
 
 func (b memBuilder) Finish() error {
 	b.b.Finish()

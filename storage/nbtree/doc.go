@@ -148,8 +148,9 @@
 // the catalog (reserved before its file is built, so that a catalog entry
 // never names a file that a crash could leave unbuilt; CREATE TABLE makes
 // its indexes' empty files under the catalog's DDL lock). CREATE INDEX and
-// new key constraints feed a Builder with the heap's entries sorted (held
-// in memory, as the in-memory indexes hold them; no spilling yet), and the
+// new key constraints feed a Builder with the heap's entries sorted (in
+// maintenance_work_mem, past which sorted runs go to temporary files under
+// base/pgsql_tmp and are merged: executor/indexbuild_sort.go), and the
 // WAL is flushed before the catalog entry is committed. At start-up the
 // index is opened with Open, not rebuilt. Inserts are Insert(AppendTID(
 // enc(key), tid)); a unique index's are InsertUnique with a UniqueCheck
@@ -158,7 +159,8 @@
 // on an in-progress one, after which the executor calls InsertUnique
 // again); an entry found pointing at a dead HOT chain is removed by Delete
 // after the leaf is released. VACUUM calls DeleteTIDs before the heap's
-// line pointers are reused; index scans use NewIterator with the bounds'
+// line pointers are reused (with its cost-based delay point), then
+// VacuumCleanup; the transaction manager is the Horizon; index scans use NewIterator with the bounds'
 // encodings. DROP INDEX, DROP TABLE and the constraint drops of ALTER
 // TABLE drop the relation (wal.LogDrop, buffer.Pool.DropRel); TRUNCATE
 // gives each index a new, empty relation first. pg_relation_size,
