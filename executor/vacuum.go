@@ -203,8 +203,10 @@ func (e *Engine) vacuumHeap(ctx context.Context, oid uint32, p vacuumParams, pro
 	}
 	opts := heap.VacuumOptions{Cost: p.cost, Progress: &prog.VacuumProgress, Interrupt: interrupt}
 	var drop func(dead []page.TID) error
+	passed := false // DeleteTIDs ran: no cleanup pass
 	if len(r.indexes) > 0 {
 		drop = func(dead []page.TID) error {
+			passed = true
 			set := make(map[page.TID]struct{}, len(dead))
 			for _, t := range dead {
 				set[t] = struct{}{}
@@ -221,15 +223,18 @@ func (e *Engine) vacuumHeap(ctx context.Context, oid uint32, p vacuumParams, pro
 	if err != nil {
 		return vs, false, err
 	}
-	// Index cleanup (lazy_cleanup_all_indexes): disk indexes put the pages
-	// they deleted on their free lists once no transaction can reach them.
-	prog.VacuumProgress.SetPhase(heap.PhaseIndexCleanup)
-	for _, ri := range r.indexes {
-		if err := ri.ix.VacuumCleanup(opts.DelayPoint); err != nil {
-			return vs, false, err
+	// Index cleanup (lazy_cleanup_all_indexes): when no entry had to go,
+	// disk indexes may still put the pages they deleted earlier on their
+	// free lists, now that no transaction can reach them.
+	if !passed {
+		prog.VacuumProgress.SetPhase(heap.PhaseIndexCleanup)
+		for _, ri := range r.indexes {
+			if err := ri.ix.VacuumCleanup(opts.DelayPoint); err != nil {
+				return vs, false, err
+			}
 		}
+		prog.VacuumProgress.SetPhase(heap.PhaseFinalCleanup)
 	}
-	prog.VacuumProgress.SetPhase(heap.PhaseFinalCleanup)
 	return vs, true, nil
 }
 

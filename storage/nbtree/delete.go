@@ -170,22 +170,29 @@ func (ix *Index) DeleteTIDs(tids map[page.TID]struct{}, point VacuumPoint) (int,
 	}
 }
 
-// VacuumCleanup is VACUUM's last look at the index (btvacuumcleanup): when
-// pages deleted by earlier passes were not yet old enough to reuse, or no
-// pass has run since the index was opened (the free list is not kept
-// across restarts), it runs a DeleteTIDs pass that removes no entry, so
-// that the deleted pages the horizon has passed go on the free list (and
-// empty or half-dead leaves are deleted). Otherwise it reads nothing.
+// VacuumCleanup is VACUUM's last look at an index it did not pass over
+// with DeleteTIDs (btvacuumcleanup without a bulk delete): when more than
+// a twentieth of the index is deleted pages that were not yet old enough
+// to reuse at the last pass (PostgreSQL 14's _bt_vacuum_needs_cleanup
+// threshold), or no pass has run since the index was opened (the free
+// list is not kept across restarts), it runs a DeleteTIDs pass that
+// removes no entry, so that the deleted pages the horizon has passed go on
+// the free list (and empty or half-dead leaves are deleted). Otherwise it
+// reads nothing.
 func (ix *Index) VacuumCleanup(point VacuumPoint) error {
 	if ix.horizon == nil {
 		return nil
 	}
+	n, err := ix.pool.NBlocks(ix.rel, buffer.MainFork)
+	if err != nil {
+		return err
+	}
 	ix.st.mu.Lock()
-	need := !ix.st.scanned || ix.st.waiting > 0
+	need := !ix.st.scanned || ix.st.waiting*20 > int(n)
 	ix.st.mu.Unlock()
 	if !need {
 		return nil
 	}
-	_, err := ix.DeleteTIDs(nil, point)
+	_, err = ix.DeleteTIDs(nil, point)
 	return err
 }
