@@ -145,7 +145,6 @@ func (it *Iterator) fill() error {
 	it.started = true
 	defer relBuf(b, false)
 	p := b.Page()
-
 	if isIgnored(p) {
 		it.next = btNext(p)
 		if it.reverse {
