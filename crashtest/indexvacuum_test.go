@@ -295,3 +295,69 @@ func TestIndexVacuumCrash(t *testing.T) {
 	}
 	s.stop(t)
 }
+
+// TestIndexHalfDeadCrash: a VACUUM whose page deletions fail after their
+// first step (the btree-unlink fault: the pages of the second step cannot
+// be read) leaves a half-dead leaf and ends with an error; the server is
+// then killed (after a commit has flushed the WAL). After the restart the index with the half-dead leaf passes
+// bt_index_check, finds exactly the table's rows, takes new rows in the
+// half-dead leaf's key range, and the next VACUUM unlinks the leaf and
+// deletes the other emptied leaves.
+func TestIndexHalfDeadCrash(t *testing.T) {
+	dir := t.TempDir()
+	env, arm, _ := faultEnv(t, "btree-unlink=EIO")
+	s := startServerEnv(t, dir, env, diskIndexSettings...)
+	c := connect(t, s)
+	ctx := context.Background()
+	exec1(t, c, "CREATE EXTENSION amcheck")
+	exec1(t, c, "CREATE EXTENSION pageinspect")
+	exec1(t, c, "CREATE TABLE hd (id int PRIMARY KEY, k text) WITH (autovacuum_enabled = off)")
+	exec1(t, c, "CREATE INDEX hd_k ON hd (k)")
+	exec1(t, c, "INSERT INTO hd SELECT i, "+vxKey("i")+" FROM generate_series(1, 12000) i")
+	exec1(t, c, "DELETE FROM hd WHERE id > 1000 AND id <= 11000")
+	arm()
+	if _, err := c.Exec(ctx, "VACUUM hd"); err == nil {
+		t.Fatal("VACUUM succeeded with the second step of page deletion failing")
+	} else {
+		t.Logf("VACUUM: %v", err)
+	}
+	// A commit flushes the WAL, the half-dead record with it.
+	exec1(t, c, "CREATE TABLE flushed (x int)")
+	exec1(t, c, "INSERT INTO flushed VALUES (1)")
+	s.kill()
+
+	s = startServerEnv(t, dir, nil, diskIndexSettings...)
+	c = connect(t, s)
+	checkIndexes(t, c, "hd_pkey", "hd_k")
+	halfDead := 0
+	for _, name := range []string{"hd_pkey", "hd_k"} {
+		halfDead += readIndexPages(t, c, name).halfDead
+	}
+	if halfDead != 1 {
+		t.Fatalf("%d half-dead pages after the failed VACUUM, want 1", halfDead)
+	}
+	want := idsBy(t, c, "SELECT id FROM hd")
+	if len(want) != 2000 {
+		t.Fatalf("%d rows after the crash, want 2000", len(want))
+	}
+	for _, q := range []string{"SELECT id FROM hd WHERE id >= 0", "SELECT id FROM hd WHERE k >= ''"} {
+		if got := idsBy(t, c, q); !slices.Equal(got, want) {
+			t.Fatalf("%s: %d rows, a sequential scan finds %d", q, len(got), len(want))
+		}
+	}
+	exec1(t, c, "INSERT INTO hd SELECT i, "+vxKey("i")+" FROM generate_series(1001, 1100) i")
+	exec1(t, c, "VACUUM hd")
+	checkIndexes(t, c, "hd_pkey", "hd_k")
+	var rows int
+	if err := c.QueryRow(ctx, "SELECT count(*) FROM hd").Scan(&rows); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"hd_pkey", "hd_k"} {
+		ip := readIndexPages(t, c, name)
+		t.Logf("%s: %d entries on %d leaves, %d deleted, %d half-dead of %d blocks", name, len(ip.entries), ip.leaves, ip.deleted, ip.halfDead, ip.blocks)
+		if ip.halfDead != 0 || ip.deleted < ip.blocks/2 || len(ip.entries) != rows {
+			t.Fatalf("after the next VACUUM %s: %+v for %d rows", name, ip, rows)
+		}
+	}
+	s.stop(t)
+}

@@ -36,8 +36,11 @@ package nbtree
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"sync"
 
+	"minipg/internal/fault"
+	"minipg/pgerr"
 	"minipg/storage/buffer"
 	"minipg/storage/page"
 )
@@ -178,6 +181,9 @@ var testHookAfterHalfDead func() bool
 // right sibling, in that order, links the siblings to each other and marks
 // the leaf deleted. It reports whether it did (false: blk is not half-dead).
 func (ix *Index) unlinkHalfDead(blk uint32) (bool, error) {
+	if err := fault.Check(fault.BtreeUnlink, "read", fmt.Sprintf("base/%d", ix.rel)); err != nil {
+		return false, pgerr.Wrapf(err, pgerr.IOError, "could not read block %d of index %d", blk, ix.rel)
+	}
 	for {
 		tb, err := ix.getBuf(blk, false)
 		if err != nil {
