@@ -6,7 +6,13 @@ package executor
 // the runs (and what is left in memory) into the nbtree.Builder.
 //
 // A run file holds entries one after another, each as its length (a
-// uvarint) and its bytes. Files live in the data directory's
+// uvarint) and its bytes. A unique build's entries carry 7 bytes more,
+// which never reach the index: whether the duplicate check counts the
+// entry (a live version without NULLs) and the TID of the version itself
+// (the entry's is its HOT chain's root), to name the key of a duplicate.
+// The check is made as the merge emits the entries (PostgreSQL's
+// tuplesort does it as it sorts): two counted entries with one key in a
+// row are a unique violation, reported by Finish as a *dupKeyError. Files live in the data directory's
 // base/pgsql_tmp, as PostgreSQL's temporary files do, and are unlinked as
 // soon as they are created (as the ORDER BY spill does, spill.go): a crash
 // leaves nothing behind, and Close (after Finish or an error) closes them,
@@ -43,7 +49,18 @@ type diskBuilder struct {
 	chunk   []byte // current block; entries point into it and are never rewritten
 	scratch []byte
 	runs    []*os.File
+	suffix  int // bytes after each entry: uniqueSuffix for AddUnique, else 0
 }
+
+// uniqueSuffix is what AddUnique appends to an entry: the flag byte and
+// the version's TID.
+const uniqueSuffix = 1 + tidBytes
+
+// dupKeyError is a unique build's duplicate, found by Finish: at is the
+// TID of one of the two live versions with the key.
+type dupKeyError struct{ at page.TID }
+
+func (e *dupKeyError) Error() string { return "duplicate key in a unique index build" }
 
 // diskBuildChunk is the size of the blocks a diskBuilder packs entries in.
 const diskBuildChunk = 64 << 10
@@ -62,10 +79,32 @@ var onIndexSpillRun func(entries int)
 
 func (b *diskBuilder) Add(key index.Key, tid page.TID) string {
 	b.scratch = nbtree.AppendTID(b.d.ri.appendKey(b.scratch[:0], key), tid)
-	if b.err == nil {
-		b.err = b.d.checkSize(b.scratch, tid)
-	}
+	return b.add(tid, 0)
+}
+
+// AddUnique adds the entry of a unique build's version at (whose HOT
+// chain's root is tid); checked says whether it takes part in the
+// duplicate check (a live version without NULLs in the key). Finish makes
+// the check.
+func (b *diskBuilder) AddUnique(key index.Key, tid, at page.TID, checked bool) {
+	b.suffix = uniqueSuffix
+	b.scratch = nbtree.AppendTID(b.d.ri.appendKey(b.scratch[:0], key), tid)
 	n := len(b.scratch)
+	flag := byte(0)
+	if checked {
+		flag = 1
+	}
+	b.scratch = nbtree.AppendTID(append(b.scratch, flag), at)
+	b.add(tid, len(b.scratch)-n)
+}
+
+// add keeps scratch (an entry and sfx bytes after it) and returns the
+// entry's key.
+func (b *diskBuilder) add(tid page.TID, sfx int) string {
+	n := len(b.scratch)
+	if b.err == nil {
+		b.err = b.d.checkSize(b.scratch[:n-sfx], tid)
+	}
 	if cap(b.chunk)-len(b.chunk) < n {
 		b.chunk = make([]byte, 0, max(diskBuildChunk, n))
 	}
@@ -79,7 +118,7 @@ func (b *diskBuilder) Add(key index.Key, tid page.TID) string {
 	if b.mem > 0 && b.used >= b.mem && b.err == nil {
 		b.err = b.spill()
 	}
-	return e[:n-tidBytes]
+	return e[:n-sfx-tidBytes]
 }
 
 // spill sorts the entries in memory and writes them as a new run; the
@@ -196,8 +235,9 @@ func (h *runSources) Pop() any {
 	return x
 }
 
-// merge feeds emit every entry of the runs and of mem (sorted), in order,
-// once each (the same version reached twice is one entry).
+// merge feeds emit every record (an entry and its suffix) of the runs and
+// of mem (sorted), in order, once each (a record given twice is emitted
+// once).
 func (b *diskBuilder) merge(mem []string, emit func([]byte) error) error {
 	var h runSources
 	for _, f := range b.runs {
@@ -253,7 +293,35 @@ func (b *diskBuilder) Finish() error {
 	if err != nil {
 		return err
 	}
-	if err := b.merge(b.es, bld.Add); err != nil {
+	var group, last []byte               // a unique build's current key; the last entry added
+	counted, lastCounted := false, false // an entry of group, or last itself, took part in the check
+	err = b.merge(b.es, func(rec []byte) error {
+		entry := rec[:len(rec)-b.suffix]
+		// The same entry twice: versions of one HOT chain (one of them
+		// at most live), or the same version reached twice.
+		same := last != nil && bytes.Equal(entry, last)
+		if !same {
+			lastCounted = false
+		}
+		if b.suffix > 0 {
+			key := entry[:len(entry)-tidBytes]
+			if !bytes.Equal(key, group) {
+				group, counted = append(group[:0], key...), false
+			}
+			if rec[len(entry)] == 1 && !lastCounted {
+				if counted {
+					return &dupKeyError{at: entryTID(rec[len(entry)+1:])}
+				}
+				counted, lastCounted = true, true
+			}
+		}
+		if same {
+			return nil
+		}
+		last = append(last[:0], entry...)
+		return bld.Add(entry)
+	})
+	if err != nil {
 		return err
 	}
 	b.es, b.chunk, b.scratch = nil, nil, nil
@@ -276,4 +344,9 @@ func (b *diskBuilder) closeRuns() {
 		f.Close()
 	}
 	b.runs = nil
+}
+
+// entryTID decodes the 6 bytes of nbtree.AppendTID.
+func entryTID(t []byte) page.TID {
+	return page.TID{Block: binary.BigEndian.Uint32(t), Offset: binary.BigEndian.Uint16(t[4:])}
 }
