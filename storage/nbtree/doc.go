@@ -76,7 +76,9 @@
 //   - Delete removes one entry (DELETE record); DeleteTIDs is VACUUM's bulk
 //     delete: every leaf in physical order, removing the entries whose TIDs
 //     it is given (VACUUM record), with a delay point per page for the
-//     cost-based delay. With a Horizon (the executor's transaction
+//     cost-based delay; a split during the pass stamps its pages with the
+//     pass's cycle id (btpo_cycleid), and the pass follows a stamped page's
+//     right link back to a reused page it has passed (btvacuumpage). With a Horizon (the executor's transaction
 //     manager) the same pass deletes the leaves it leaves empty, in two
 //     records (MARK_PAGE_HALFDEAD, UNLINK_PAGE; pagedel.go), and collects
 //     the deleted pages no transaction can reach any more on a free list
@@ -176,9 +178,7 @@
 //     after mass deletions internal levels keep pages with few downlinks.
 //   - The free list of deleted pages lives in memory (PostgreSQL keeps
 //     it in the index's free space map); after a restart the first VACUUM
-//     rebuilds it by reading the index. No page is reused while a VACUUM
-//     scans the index, which keeps its physical-order scan complete
-//     without PostgreSQL's vacuum cycle ids (btpo_cycleid stays 0).
+//     rebuilds it by reading the index.
 //   - No fast root, no deduplication (posting lists), no LP_DEAD hints
 //     (kill_prior_tuple): an entry found dead is removed by Delete.
 //   - A scan reads the metapage on every descent (PostgreSQL caches it in

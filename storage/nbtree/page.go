@@ -46,6 +46,8 @@ func setPrev(p page.Page, v uint32)  { binary.LittleEndian.PutUint32(special(p),
 func setNext(p page.Page, v uint32)  { binary.LittleEndian.PutUint32(special(p)[4:], v) }
 func setLevel(p page.Page, v uint32) { binary.LittleEndian.PutUint32(special(p)[8:], v) }
 func setFlags(p page.Page, v uint16) { binary.LittleEndian.PutUint16(special(p)[12:], v) }
+func btCycle(p page.Page) uint16     { return binary.LittleEndian.Uint16(special(p)[14:]) }
+func setCycle(p page.Page, v uint16) { binary.LittleEndian.PutUint16(special(p)[14:], v) }
 
 func isLeaf(p page.Page) bool      { return btFlags(p)&flagLeaf != 0 }
 func isRightmost(p page.Page) bool { return btNext(p) == pNone }

@@ -28,10 +28,13 @@ package nbtree
 // such pages on the index's free list (kept in memory, as PostgreSQL keeps
 // them in the free space map; after a restart the next VACUUM finds them
 // again), and a split takes its new page from that list before extending
-// the relation — but not while a VACUUM scans the index: DeleteTIDs reads
-// the pages in physical order and relies on a split moving entries only to
-// pages it has still to read (PostgreSQL's vacuum cycle ids solve the same
-// problem without the pause).
+// the relation. A VACUUM scanning the index meanwhile reads it in physical
+// order, so a split that moves entries from a page it has still to read
+// into a reused page it has read already would hide them from it: as in
+// PostgreSQL, each scan has a cycle id, a split during the scan stamps it
+// on both halves (btpo_cycleid), and the scan, reaching a stamped page
+// whose right link points back to a block it has passed, follows the right
+// links there (btvacuumpage's backtracking).
 
 import (
 	"bytes"
@@ -61,7 +64,10 @@ func xidPrecedes(a, b uint32) bool { return int32(a-b) < 0 }
 type relState struct {
 	mu   sync.Mutex
 	free map[uint32]struct{}
-	bulk int // DeleteTIDs passes running: no page is reused meanwhile
+	// cycle is the running DeleteTIDs pass's cycle id (0: none; one pass
+	// at a time: VACUUM takes the table's self-exclusive lock), last the
+	// one handed out last.
+	cycle, last uint16
 	// What the last complete pass found: deleted pages waiting for the
 	// horizon, and whether any pass has completed since the relation
 	// was first opened (VacuumCleanup).
@@ -254,9 +260,8 @@ func (ix *Index) unlinkHalfDead(blk uint32) (bool, error) {
 
 // reusePage returns a deleted page from the free list, exclusively locked,
 // for a split to rebuild, or nil when there is none to take. A page is
-// taken only when it is still deleted and old enough, and no VACUUM is
-// scanning the index (checked under the page's lock, so that a VACUUM that
-// starts later finds the page locked or already rebuilt).
+// taken only when it is still deleted and old enough (checked under its
+// lock).
 func (ix *Index) reusePage() (*buffer.Buffer, error) {
 	if ix.horizon == nil {
 		return nil, nil
@@ -264,12 +269,10 @@ func (ix *Index) reusePage() (*buffer.Buffer, error) {
 	for {
 		ix.st.mu.Lock()
 		blk, ok := uint32(0), false
-		if ix.st.bulk == 0 {
-			for b := range ix.st.free {
-				blk, ok = b, true
-				delete(ix.st.free, b)
-				break
-			}
+		for b := range ix.st.free {
+			blk, ok = b, true
+			delete(ix.st.free, b)
+			break
 		}
 		ix.st.mu.Unlock()
 		if !ok {
@@ -287,34 +290,38 @@ func (ix *Index) reusePage() (*buffer.Buffer, error) {
 			return nil, err
 		}
 		b.Lock()
-		ix.st.mu.Lock()
-		scanning := ix.st.bulk > 0
-		if scanning {
-			ix.st.free[blk] = struct{}{}
-		}
-		ix.st.mu.Unlock()
-		if !scanning && recyclable(b.Page(), ix.horizon.OldestXmin()) {
+		if recyclable(b.Page(), ix.horizon.OldestXmin()) {
 			return b, nil
 		}
 		relBuf(b, true)
-		if scanning {
-			return nil, nil
-		}
 	}
 }
 
-// beginBulk and endBulk bracket a DeleteTIDs pass; endBulk adds the pages
-// it found reusable to the free list and, for a pass that read the whole
-// index, records how many deleted pages still wait.
-func (ix *Index) beginBulk() {
+// vacuumCycle is the cycle id of the DeleteTIDs pass running, 0 if none.
+func (ix *Index) vacuumCycle() uint16 {
 	ix.st.mu.Lock()
-	ix.st.bulk++
-	ix.st.mu.Unlock()
+	defer ix.st.mu.Unlock()
+	return ix.st.cycle
+}
+
+// beginBulk and endBulk bracket a DeleteTIDs pass: beginBulk hands out
+// its cycle id; endBulk adds the pages it found reusable to the free list
+// and, for a pass that read the whole index, records how many deleted
+// pages still wait.
+func (ix *Index) beginBulk() uint16 {
+	ix.st.mu.Lock()
+	defer ix.st.mu.Unlock()
+	ix.st.last++
+	if ix.st.last == 0 {
+		ix.st.last = 1
+	}
+	ix.st.cycle = ix.st.last
+	return ix.st.cycle
 }
 
 func (ix *Index) endBulk(reusable []uint32, waiting int, complete bool) {
 	ix.st.mu.Lock()
-	ix.st.bulk--
+	ix.st.cycle = 0
 	if complete {
 		ix.st.waiting, ix.st.scanned = waiting, true
 	}

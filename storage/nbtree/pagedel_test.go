@@ -443,3 +443,61 @@ func TestPageDeletionConcurrentWriters(t *testing.T) {
 	mustCheck(t, r.ix)
 	compareContents(t, r.ix, m)
 }
+
+// TestVacuumFollowsSplitsIntoReusedPages: while a VACUUM pass is past the
+// low blocks, splits of high blocks it has still to read move entries it
+// must remove into reused low blocks it has read already; the pass follows
+// the splits back (cycle ids) and removes every one of them.
+func TestVacuumFollowsSplitsIntoReusedPages(t *testing.T) {
+	h := newHorizon()
+	e := newEnv(t, 48, Options{pageBytes: 600, Horizon: h})
+	m := model{}
+	fillSequential(t, e.ix, m, 0, 3000)
+	// Empty the low blocks and make them reusable.
+	deleteRange(t, e.ix, m, 0, 1500)
+	h.advance()
+	deleteRange(t, e.ix, m, 0, 0)
+	free := e.ix.FreePages()
+	if free < 50 {
+		t.Fatalf("%d pages free for reuse", free)
+	}
+	maxFree := uint32(0)
+	for blk := range e.ix.st.free {
+		maxFree = max(maxFree, blk)
+	}
+	// The pass removes the entries of keys 2000..2999 (high blocks); when
+	// it is past every free block, inserts split those blocks.
+	dead := map[page.TID]struct{}{}
+	for k := uint64(2000); k < 3000; k++ {
+		dead[page.TID{Block: uint32(k), Offset: 1}] = struct{}{}
+		delete(m, string(mkEntry(k, "payload-payload", page.TID{Block: uint32(k), Offset: 1})))
+	}
+	pages, reused := 0, 0
+	point := func(bool, bool) error {
+		pages++
+		if pages != int(maxFree)+3 {
+			return nil
+		}
+		before := e.ix.FreePages()
+		for k := uint64(2000); k < 3000; k++ {
+			en := mkEntry(k, "new", page.TID{Block: uint32(k), Offset: 2})
+			if err := e.ix.Insert(en); err != nil {
+				return err
+			}
+			m[string(en)] = struct{}{}
+		}
+		reused = before - e.ix.FreePages()
+		return nil
+	}
+	if _, err := e.ix.DeleteTIDs(dead, point); err != nil {
+		t.Fatal(err)
+	}
+	if reused < 20 {
+		t.Fatalf("the splits during the pass reused %d pages", reused)
+	}
+	mustCheck(t, e.ix)
+	compareContents(t, e.ix, m)
+	r := e.crash(t)
+	mustCheck(t, r.ix)
+	compareContents(t, r.ix, m)
+}

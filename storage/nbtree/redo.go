@@ -184,6 +184,7 @@ func redoSplit(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 	newItemOff := binary.LittleEndian.Uint16(d[6:])
 	rflags := binary.LittleEndian.Uint16(d[8:])
 	has := d[10]
+	cycle := binary.LittleEndian.Uint16(d[11:])
 	onLeft := rec.Info == xlSplitL
 	leftBlk, rightBlk := rec.Blocks[0].Block, rec.Blocks[1].Block
 	next := pNone
@@ -216,6 +217,7 @@ func redoSplit(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 			return errRedo(rec, "bad split of block %d", leftBlk)
 		}
 		buildLeft(p, newitem, newItemOff, firstRight, onLeft, data, rightBlk)
+		setCycle(p, cycle)
 		return nil
 	}); err != nil {
 		return err
@@ -225,6 +227,7 @@ func redoSplit(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 		if !ok || !buildPage(p, items, level, rflags, leftBlk, next) {
 			return errRedo(rec, "bad split right data")
 		}
+		setCycle(p, cycle)
 		return nil
 	}); err != nil {
 		return err

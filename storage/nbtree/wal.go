@@ -14,7 +14,8 @@ package nbtree
 //	INSERT_UPPER 0x10  main: offnum u16
 //	                   block 0 internal page, data: the pivot tuple
 //	                   block 1 the child whose split this finishes (INCOMPLETE_SPLIT cleared)
-//	SPLIT_L      0x30  main: level u32 | firstrightoff u16 | newitemoff u16 | rightflags u16 | has u8
+//	SPLIT_L      0x30  main: level u32 | firstrightoff u16 | newitemoff u16 | rightflags u16 | has u8 |
+//	                         cycleid u16 (both halves' btpo_cycleid)
 //	SPLIT_R      0x40    (_L: the new item went to the left half, _R: to the right one)
 //	                   block 0 left (the page that split), data: [newitem len u16 | newitem (SPLIT_L)] |
 //	                           the left page's new high key (a pivot tuple)
@@ -67,7 +68,7 @@ const (
 
 // split record main data.
 const (
-	xlSplitSize       = 11
+	xlSplitSize       = 13
 	splitHasSibling   = 0x01
 	splitHasChild     = 0x02
 	xlNewRootSize     = 8
