@@ -176,7 +176,9 @@ func btreeRedo(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 // from its items, and the old right sibling's left link is moved.
 func redoSplit(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 	d := rec.MainData
-	if len(d) != xlSplitSize || len(rec.Blocks) < 2 {
+	// Records written before splits logged the cycle id are 2 bytes
+	// shorter: their pages carry cycle id 0.
+	if (len(d) != xlSplitSize && len(d) != xlSplitSize-2) || len(rec.Blocks) < 2 {
 		return errRedo(rec, "bad split record")
 	}
 	level := binary.LittleEndian.Uint32(d)
@@ -184,7 +186,10 @@ func redoSplit(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 	newItemOff := binary.LittleEndian.Uint16(d[6:])
 	rflags := binary.LittleEndian.Uint16(d[8:])
 	has := d[10]
-	cycle := binary.LittleEndian.Uint16(d[11:])
+	var cycle uint16
+	if len(d) == xlSplitSize {
+		cycle = binary.LittleEndian.Uint16(d[11:])
+	}
 	onLeft := rec.Info == xlSplitL
 	leftBlk, rightBlk := rec.Blocks[0].Block, rec.Blocks[1].Block
 	next := pNone
