@@ -426,7 +426,8 @@ func (e *Engine) fillIndexes(ctx context.Context, r *relation, snap *heap.Snapsh
 	dec.need, dec.reuse = indexColumns(r, idxs...), true // keys are copied out of the row
 	blds := make([]indexBuilder, len(idxs))
 	for i, ri := range idxs {
-		blds[i] = ri.ix.NewBuilder()
+		blds[i] = ri.ix.NewBuilder(defaultMaintenanceWorkMem)
+		defer blds[i].Close()
 	}
 	for {
 		tid, tup, ok, err := sc.Next()

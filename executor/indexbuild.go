@@ -1,6 +1,8 @@
 package executor
 
 import (
+	"errors"
+
 	"minipg/index"
 	"minipg/pgerr"
 	"minipg/storage/heap"
@@ -37,8 +39,13 @@ func (x *execCtx) buildIndex(ri *relIndex, notNull []int) (nullCol int, wait uin
 	for _, c := range notNull {
 		dec.need[c] = true
 	}
-	bld := ri.ix.NewBuilder()
-	seen := map[string]struct{}{} // encoded keys of live rows (unique)
+	bld := ri.ix.NewBuilder(x.s.maintenanceWorkMem())
+	defer bld.Close()
+	// A disk index checks uniqueness as it sorts (so that the check too
+	// stays within maintenance_work_mem); a memory index here, in the
+	// order of the heap.
+	ub, sorted := bld.(uniqueSortBuilder)
+	seen := map[string]struct{}{} // encoded keys of live rows (unique, memory)
 	for blk := uint32(0); blk < nblocks; blk++ {
 		if err := canceled(ctx); err != nil {
 			return -1, 0, err
@@ -81,6 +88,10 @@ func (x *execCtx) buildIndex(ri *relIndex, notNull []int) (nullCol int, wait uin
 			if roots[off] != 0 {
 				root.Offset = roots[off]
 			}
+			if sorted && ri.def.Unique {
+				ub.AddUnique(key, root, tid, !hasNull && live)
+				continue
+			}
 			// enc is the key's encoding, equal for equal keys.
 			enc := bld.Add(key, root)
 			if ri.def.Unique && !hasNull && live {
@@ -92,9 +103,38 @@ func (x *execCtx) buildIndex(ri *relIndex, notNull []int) (nullCol int, wait uin
 		}
 	}
 	if err := bld.Finish(); err != nil {
+		var de *dupKeyError
+		if errors.As(err, &de) {
+			return -1, 0, x.uniqueBuildErrorAt(ri, dec, de.at)
+		}
 		return -1, 0, err
 	}
 	return nullCol, 0, nil
+}
+
+// uniqueSortBuilder is an indexBuilder that checks a unique index's keys
+// as it sorts them (diskBuilder): Finish returns a *dupKeyError naming a
+// version with a duplicated key.
+type uniqueSortBuilder interface {
+	AddUnique(key index.Key, tid, at page.TID, checked bool)
+}
+
+// uniqueBuildErrorAt is uniqueBuildError for the key of the version at
+// (still there: the caller holds the table's exclusive lock).
+func (x *execCtx) uniqueBuildErrorAt(ri *relIndex, dec *decoder, at page.TID) error {
+	tup, ok, err := x.rel.heap.FetchAny(at)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return pgerr.New(pgerr.InternalError, "could not create unique index \"%s\": duplicated version (%d,%d) is gone", ri.def.Name, at.Block, at.Offset)
+	}
+	row, err := dec.decode(tup, at)
+	if err != nil {
+		return err
+	}
+	key, _ := ri.key(row)
+	return uniqueBuildError(x.rel, ri, key)
 }
 
 func uniqueBuildError(r *relation, ri *relIndex, key index.Key) error {

@@ -23,6 +23,7 @@ import (
 	"minipg/index"
 	"minipg/pgerr"
 	"minipg/storage/buffer"
+	"minipg/storage/nbtree"
 	"minipg/storage/page"
 )
 
@@ -50,15 +51,23 @@ type indexStore interface {
 	// Delete removes one entry if present.
 	Delete(key index.Key, tid page.TID) error
 	// DeleteTIDs removes every entry pointing at one of tids (VACUUM) and
-	// returns how many it removed.
-	DeleteTIDs(tids map[page.TID]struct{}) (int, error)
+	// returns how many it removed. point, when not nil, is VACUUM's delay
+	// point, called after each index page a disk index reads (an error
+	// stops the pass and is returned).
+	DeleteTIDs(tids map[page.TID]struct{}, point nbtree.VacuumPoint) (int, error)
+	// VacuumCleanup ends a VACUUM of the table that called no DeleteTIDs
+	// (btvacuumcleanup): a disk index makes the pages it deleted earlier
+	// reusable, reading itself again only when enough wait for that.
+	VacuumCleanup(point nbtree.VacuumPoint) error
 	// NewIterator walks the entries between lo and hi (index.Bound: a key
 	// or a prefix of one), descending if reverse; the caller may change
 	// the index between calls to Next.
 	NewIterator(lo, hi index.Bound, reverse bool) indexIterator
 	// NewBuilder returns a Builder that fills the empty index with the
-	// entries of a build, given in any order.
-	NewBuilder() indexBuilder
+	// entries of a build, given in any order; a disk index sorts them in
+	// mem bytes (maintenance_work_mem), spilling sorted runs to disk past
+	// it (indexbuild_sort.go).
+	NewBuilder(mem int64) indexBuilder
 }
 
 // indexIterator is a range scan of an indexStore.
@@ -77,6 +86,9 @@ type indexBuilder interface {
 	Add(key index.Key, tid page.TID) string
 	// Finish makes the entries visible to the index's readers.
 	Finish() error
+	// Close releases what the build holds (its temporary files): after
+	// Finish, or instead of it when the build fails.
+	Close()
 }
 
 // errWaitXid is what a unique check returns when the key's fate depends on

@@ -7,8 +7,7 @@ package executor
 // the in-memory indexes encode it) followed by the TID (nbtree.AppendTID).
 
 import (
-	"slices"
-	"unsafe"
+	"path/filepath"
 
 	"minipg/index"
 	"minipg/pgerr"
@@ -33,8 +32,16 @@ func (e *Engine) openDiskStore(r *relation, ri *relIndex) *diskStore {
 	return &diskStore{e: e, ri: ri, table: r.def.Name, rel: rel, ix: nbtree.Open(e.pool, rel, e.nbtreeOptions())}
 }
 
-// nbtreeOptions are the options of every disk index.
-func (e *Engine) nbtreeOptions() nbtree.Options { return nbtree.Options{WAL: e.walLog()} }
+// nbtreeOptions are the options of every disk index: the transaction
+// manager dates page deletions (a deleted page is reused once no
+// transaction running at its deletion is left).
+func (e *Engine) nbtreeOptions() nbtree.Options {
+	opts := nbtree.Options{WAL: e.walLog()}
+	if e.txns != nil {
+		opts.Horizon = e.txns
+	}
+	return opts
+}
 
 // entry encodes (key, tid) as an nbtree entry.
 func (d *diskStore) entry(key index.Key, tid page.TID) []byte {
@@ -76,8 +83,12 @@ func (d *diskStore) Delete(key index.Key, tid page.TID) error {
 	return err
 }
 
-func (d *diskStore) DeleteTIDs(tids map[page.TID]struct{}) (int, error) {
-	return d.ix.DeleteTIDs(tids)
+func (d *diskStore) DeleteTIDs(tids map[page.TID]struct{}, point nbtree.VacuumPoint) (int, error) {
+	return d.ix.DeleteTIDs(tids, point)
+}
+
+func (d *diskStore) VacuumCleanup(point nbtree.VacuumPoint) error {
+	return d.ix.VacuumCleanup(point)
 }
 
 func (d *diskStore) NewIterator(lo, hi index.Bound, reverse bool) indexIterator {
@@ -100,67 +111,8 @@ func (d *diskStore) Size() (int64, error) {
 	return int64(n) * page.BlockSize, err
 }
 
-func (d *diskStore) NewBuilder() indexBuilder { return &diskBuilder{d: d} }
-
-// diskBuilder collects a build's entries, packed into shared blocks, sorts
-// them and writes the index bottom-up (nbtree.Builder) at Finish; the WAL
-// is flushed then, so that the catalog entry that will own the file never
-// outlives its contents in a crash.
-type diskBuilder struct {
-	d       *diskStore
-	err     error // the first entry too big, reported by Finish
-	es      []string
-	chunk   []byte // current block; entries point into it and are never rewritten
-	scratch []byte
-}
-
-// diskBuildChunk is the size of the blocks a diskBuilder packs entries in.
-const diskBuildChunk = 64 << 10
-
-// tidBytes is the length of the TID at the end of an entry
-// (nbtree.AppendTID).
-const tidBytes = 6
-
-func (b *diskBuilder) Add(key index.Key, tid page.TID) string {
-	b.scratch = nbtree.AppendTID(b.d.ri.appendKey(b.scratch[:0], key), tid)
-	if b.err == nil {
-		b.err = b.d.checkSize(b.scratch, tid)
-	}
-	n := len(b.scratch)
-	if cap(b.chunk)-len(b.chunk) < n {
-		b.chunk = make([]byte, 0, max(diskBuildChunk, n))
-	}
-	start := len(b.chunk)
-	b.chunk = append(b.chunk, b.scratch...)
-	// The bytes at chunk[start:start+n] are never written again.
-	e := unsafe.String(&b.chunk[start], n)
-	b.es = append(b.es, e)
-	return e[:n-tidBytes]
-}
-
-func (b *diskBuilder) Finish() error {
-	if b.err != nil {
-		return b.err
-	}
-	slices.Sort(b.es)
-	e := b.d.e
-	bld, err := nbtree.NewBuilder(e.pool, b.d.rel, e.nbtreeOptions())
-	if err != nil {
-		return err
-	}
-	for i, s := range b.es {
-		if i > 0 && s == b.es[i-1] {
-			continue // the same version reached twice
-		}
-		if err := bld.Add(unsafe.Slice(unsafe.StringData(s), len(s))); err != nil {
-			return err
-		}
-	}
-	b.es, b.chunk, b.scratch = nil, nil, nil
-	if _, err := bld.Finish(); err != nil {
-		return err
-	}
-	return e.walLog().FlushAll()
+func (d *diskStore) NewBuilder(mem int64) indexBuilder {
+	return &diskBuilder{d: d, mem: mem, tmpDir: filepath.Join(d.e.cfg.DataDir, "base", "pgsql_tmp")}
 }
 
 // createEmptyIndex makes the file rfn of a disk index of a table being

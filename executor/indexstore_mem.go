@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"minipg/index"
+	"minipg/storage/nbtree"
 	"minipg/storage/page"
 	"minipg/types"
 )
@@ -67,9 +68,11 @@ func (m *memStore) Delete(key index.Key, tid page.TID) error {
 	return nil
 }
 
-func (m *memStore) DeleteTIDs(tids map[page.TID]struct{}) (int, error) {
+func (m *memStore) DeleteTIDs(tids map[page.TID]struct{}, _ nbtree.VacuumPoint) (int, error) {
 	return m.ix.DeleteTIDs(tids), nil
 }
+
+func (m *memStore) VacuumCleanup(nbtree.VacuumPoint) error { return nil }
 
 func (m *memStore) NewIterator(lo, hi index.Bound, reverse bool) indexIterator {
 	return memIterator{m.ix.NewIterator(lo, hi, reverse)}
@@ -85,12 +88,14 @@ func (it memIterator) Next() (page.TID, bool) {
 
 func (memIterator) Err() error { return nil }
 
-func (m *memStore) NewBuilder() indexBuilder { return memBuilder{m.ix.NewBuilder()} }
+func (m *memStore) NewBuilder(int64) indexBuilder { return memBuilder{m.ix.NewBuilder()} }
 
 // memBuilder is an index.Builder as an indexBuilder.
 type memBuilder struct{ b *index.Builder }
 
 func (b memBuilder) Add(key index.Key, tid page.TID) string { return b.b.Add(key, tid) }
+
+func (b memBuilder) Close() {}
 
 func (b memBuilder) Finish() error {
 	b.b.Finish()

@@ -16,9 +16,10 @@ package executor
 //
 // The decoding is storage/pageinspect's. heap_page_item_attrs,
 // tuple_data_split and heap_tuple_infomask_flags are in
-// pageinspect_tuple.go. Not built: the functions of index pages (minipg's
-// indexes are in memory) and page_checksum (minipg does not checksum
-// pages).
+// pageinspect_tuple.go. get_raw_page also reads the pages of an index
+// kept on disk (index_storage = disk; storage/nbtree's layout). Not built:
+// the functions that decode index pages (bt_page_items and the like) and
+// page_checksum (minipg does not checksum pages).
 
 import (
 	"minipg/pgerr"
@@ -58,6 +59,22 @@ func (e *Engine) relationForInspection(arg, what string) (*relation, error) {
 		WithDetail("This operation is not supported for %s in minipg, which keeps them outside the heap.", kind)
 }
 
+// rawPageRel resolves get_raw_page's relation: a table, or an index kept
+// on disk (index_storage = disk: its main fork is nbtree's pages, which
+// pageinspect reads as PostgreSQL's do; an index has no FSM fork).
+func (e *Engine) rawPageRel(relname string, fork buffer.Fork) (buffer.RelFileNode, string, error) {
+	if name, ok := sql.SeqName(relname); ok {
+		if _, idx, ok := e.cat.IndexByName(name); ok && idx.OnDisk() && fork == buffer.MainFork {
+			return buffer.RelFileNode(idx.RelFileNode), name, nil
+		}
+	}
+	r, err := e.relationForInspection(relname, "cannot get raw page from relation")
+	if err != nil {
+		return 0, "", err
+	}
+	return buffer.RelFileNode(r.def.RelFileNode), r.def.Name, nil
+}
+
 // rawPage is get_raw_page: a copy of block blk of fork of the named table.
 func (e *Engine) rawPage(relname, forkName string, blk int64) ([]byte, error) {
 	var fork buffer.Fork
@@ -72,11 +89,10 @@ func (e *Engine) rawPage(relname, forkName string, blk int64) ([]byte, error) {
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid fork name").
 			WithHint("Valid fork names are \"main\", \"fsm\", \"vm\", and \"init\".")
 	}
-	r, err := e.relationForInspection(relname, "cannot get raw page from relation")
+	rfn, name, err := e.rawPageRel(relname, fork)
 	if err != nil {
 		return nil, err
 	}
-	rfn := buffer.RelFileNode(r.def.RelFileNode)
 	if fork == 255 || (fork == buffer.FSMFork && !e.pool.Exists(rfn, fork)) {
 		return nil, pgerr.New(pgerr.UndefinedFile, "could not open file \"base/%d_%s\": No such file or directory", rfn, forkName)
 	}
@@ -85,7 +101,7 @@ func (e *Engine) rawPage(relname, forkName string, blk int64) ([]byte, error) {
 		return nil, err
 	}
 	if blk >= int64(n) {
-		return nil, pgerr.New(pgerr.InvalidParameterValue, "block number %d is out of range for relation \"%s\"", blk, r.def.Name)
+		return nil, pgerr.New(pgerr.InvalidParameterValue, "block number %d is out of range for relation \"%s\"", blk, name)
 	}
 	buf, err := e.pool.ReadBuffer(rfn, fork, uint32(blk))
 	if err != nil {

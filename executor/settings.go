@@ -226,6 +226,12 @@ func checkGUC(name, v string) (string, error) {
 			return "", err
 		}
 		return formatMemory(n << 10), nil
+	case "maintenance_work_mem":
+		n, err := parseKB(name, v, 1024, math.MaxInt32)
+		if err != nil {
+			return "", err
+		}
+		return formatMemory(n << 10), nil
 	case "work_mem":
 		n, err := parseKB(name, v, 64, math.MaxInt32)
 		if err != nil {
@@ -376,6 +382,21 @@ func (s *Session) workMem() int64 {
 	}
 	return kb << 10
 }
+
+// maintenanceWorkMem is the session's maintenance_work_mem in bytes (what
+// an index build sorts in memory before it spills runs to disk).
+func (s *Session) maintenanceWorkMem() int64 {
+	v, _ := s.Setting("maintenance_work_mem")
+	kb, err := parseKB("maintenance_work_mem", v, 1024, math.MaxInt32)
+	if err != nil {
+		return defaultMaintenanceWorkMem
+	}
+	return kb << 10
+}
+
+// defaultMaintenanceWorkMem is maintenance_work_mem's default, for builds
+// outside a session.
+const defaultMaintenanceWorkMem = 64 << 20
 
 func formatMemory(n int64) string {
 	switch {

@@ -201,24 +201,41 @@ func (e *Engine) vacuumHeap(ctx context.Context, oid uint32, p vacuumParams, pro
 	if err != nil {
 		return heap.VacuumStats{}, false, nil
 	}
+	opts := heap.VacuumOptions{Cost: p.cost, Progress: &prog.VacuumProgress, Interrupt: interrupt}
 	var drop func(dead []page.TID) error
+	passed := false // DeleteTIDs ran: no cleanup pass
 	if len(r.indexes) > 0 {
 		drop = func(dead []page.TID) error {
+			passed = true
 			set := make(map[page.TID]struct{}, len(dead))
 			for _, t := range dead {
 				set[t] = struct{}{}
 			}
 			for _, ri := range r.indexes {
-				if _, err := ri.ix.DeleteTIDs(set); err != nil {
+				if _, err := ri.ix.DeleteTIDs(set, opts.DelayPoint); err != nil {
 					return err
 				}
 			}
 			return nil
 		}
 	}
-	vs, err := r.heap.VacuumWith(e.txns.OldestXmin(), e.txns, drop,
-		heap.VacuumOptions{Cost: p.cost, Progress: &prog.VacuumProgress, Interrupt: interrupt})
-	return vs, err == nil, err
+	vs, err := r.heap.VacuumWith(e.txns.OldestXmin(), e.txns, drop, opts)
+	if err != nil {
+		return vs, false, err
+	}
+	// Index cleanup (lazy_cleanup_all_indexes): when no entry had to go,
+	// disk indexes may still put the pages they deleted earlier on their
+	// free lists, now that no transaction can reach them.
+	if !passed {
+		prog.VacuumProgress.SetPhase(heap.PhaseIndexCleanup)
+		for _, ri := range r.indexes {
+			if err := ri.ix.VacuumCleanup(opts.DelayPoint); err != nil {
+				return vs, false, err
+			}
+		}
+		prog.VacuumProgress.SetPhase(heap.PhaseFinalCleanup)
+	}
+	return vs, true, nil
 }
 
 // analyzeHeap is ANALYZE: count the table's pages and live and dead rows,

@@ -19,6 +19,9 @@
 //	wal-fsync    fsyncing a WAL segment
 //	data-extend  extending a relation file with zeroed pages
 //	data-write   writing a page of a relation file
+//	btree-unlink reading the pages of the second step of a btree page
+//	             deletion (storage/nbtree: the first step's half-dead
+//	             leaf stays, for the next VACUUM to unlink)
 package fault
 
 import (
@@ -32,10 +35,11 @@ import (
 
 // Points.
 const (
-	WALWrite   = "wal-write"
-	WALFsync   = "wal-fsync"
-	DataExtend = "data-extend"
-	DataWrite  = "data-write"
+	WALWrite    = "wal-write"
+	WALFsync    = "wal-fsync"
+	DataExtend  = "data-extend"
+	DataWrite   = "data-write"
+	BtreeUnlink = "btree-unlink"
 )
 
 var (
@@ -70,7 +74,7 @@ func parse(spec string) (map[string]syscall.Errno, error) {
 			return nil, fmt.Errorf("bad item %q: want point=ENOSPC|EIO|EDQUOT", item)
 		}
 		switch point {
-		case WALWrite, WALFsync, DataExtend, DataWrite:
+		case WALWrite, WALFsync, DataExtend, DataWrite, BtreeUnlink:
 		default:
 			return nil, fmt.Errorf("unknown point %q", point)
 		}

@@ -128,6 +128,16 @@ func (p *VacuumProgress) SetPhase(ph VacuumPhase) {
 	}
 }
 
+// DelayPoint is vacuum_delay_point for the pages of an index pass (the
+// dropIndexEntries callback's): it charges one page access (hit: found in
+// the buffer pool; dirtied: this vacuum dirtied it), then checks for an
+// interrupt and sleeps if the balance reached the limit, as PostgreSQL's
+// btvacuumpage does through vacuum_delay_point.
+func (o *VacuumOptions) DelayPoint(hit, dirtied bool) error {
+	o.Cost.charge(hit, dirtied)
+	return o.point()
+}
+
 // point is vacuum_delay_point: the interrupt check, then the cost delay.
 func (o *VacuumOptions) point() error {
 	if o.Interrupt != nil {

@@ -23,6 +23,9 @@ type CheckStats struct {
 	// IncompleteSplits counts pages whose right sibling has no downlink
 	// yet (allowed: the next insertion that reaches them adds it).
 	IncompleteSplits int
+	// HalfDead counts empty leaves whose deletion a crash interrupted
+	// after the first step (allowed: the next VACUUM unlinks them).
+	HalfDead int
 }
 
 // pageInfo is what the checker keeps of a page of the level it walks.
@@ -44,7 +47,8 @@ type pageInfo struct {
 // each level ending at a rightmost page; every downlink pointing at the
 // next page of the level below in order, with a separator equal to that
 // page's lower bound; pages without a downlink only right of a page marked
-// INCOMPLETE_SPLIT.
+// INCOMPLETE_SPLIT, or half-dead (an empty leaf, not rightmost, whose key
+// space belongs to its right sibling); no deleted page reachable.
 func (ix *Index) Check() (CheckStats, error) {
 	var st CheckStats
 	rel := uint32(ix.rel)
@@ -95,7 +99,12 @@ func (ix *Index) Check() (CheckStats, error) {
 			}
 			st.Pages++
 			// The page's downlink from the level above.
-			if di < len(downs) && downs[di].blk == blk {
+			if info.flags&flagHalfDead != 0 {
+				if di < len(downs) && downs[di].blk == blk {
+					return st, errCorrupt(rel, downs[di].parent, "downlink to half-dead block %d", blk)
+				}
+				st.HalfDead++
+			} else if di < len(downs) && downs[di].blk == blk {
 				if di > 0 && !bytes.Equal(downs[di].bound, info.lowHK) {
 					return st, errCorrupt(rel, downs[di].parent, "separator %x of the downlink to block %d differs from that page's lower bound %x",
 						downs[di].bound, blk, info.lowHK)
@@ -157,7 +166,10 @@ func (ix *Index) checkPage(p page.Page, blk, level uint32, m meta, prev *pageInf
 	if isLeaf(p) != (level == 0) {
 		return info, nil, errCorrupt(rel, blk, "leaf flag %v on level %d", isLeaf(p), level)
 	}
-	if info.flags&(flagMeta|flagDeleted|flagHalfDead) != 0 {
+	if info.flags&flagDeleted != 0 {
+		return info, nil, errCorrupt(rel, blk, "deleted page reachable from the tree (flags %#x)", info.flags)
+	}
+	if info.flags&flagMeta != 0 {
 		return info, nil, errCorrupt(rel, blk, "unexpected page flags %#x on a live page", info.flags)
 	}
 	isRoot := info.flags&flagRoot != 0
@@ -183,6 +195,15 @@ func (ix *Index) checkPage(p page.Page, blk, level uint32, m meta, prev *pageInf
 		}
 	}
 	items := pageItems(p, firstData(p))
+	if info.flags&flagHalfDead != 0 {
+		if level != 0 || len(items) != 0 || info.hk == nil {
+			return info, nil, errCorrupt(rel, blk, "half-dead page on level %d with %d items (rightmost: %v)", level, len(items), info.hk == nil)
+		}
+		// Its key space is its right sibling's: that page's lower bound
+		// is this one's.
+		info.hk = info.lowHK
+		return info, nil, nil
+	}
 	if level > 0 && len(items) == 0 {
 		return info, nil, errCorrupt(rel, blk, "internal page without downlinks")
 	}

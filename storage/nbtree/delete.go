@@ -52,49 +52,181 @@ func applyDelete(p page.Page, offs []uint16) {
 	rebuildPage(p, items)
 }
 
+// VacuumPoint is VACUUM's delay point (vacuum_delay_point), called after
+// each page DeleteTIDs reads, with no lock held: whether the page was
+// found in the buffer pool and whether this pass dirtied it, for the cost
+// balance. An error stops the pass and is returned; the entries removed so
+// far stay removed (each page's removal is one WAL record).
+type VacuumPoint func(hit, dirtied bool) error
+
 // DeleteTIDs removes every entry whose heap TID is in tids (VACUUM's dead
 // tuples) and returns how many it removed (btbulkdelete). It reads the
 // index's pages in physical order (btvacuumscan), each leaf under its
-// exclusive lock, and rereads the relation's size as it goes: a page split
-// meanwhile moves entries only to a new page at the end of the relation
-// (pages are not reused yet), which the scan still reaches, so no entry is
+// exclusive lock, and rereads the relation's size as it goes, so that it
+// reaches the pages splits add at the end meanwhile; a split into a reused
+// page it has passed already is stamped with its cycle id, and it follows
+// the stamped page's right links back there (pagedel.go), so no entry is
 // missed. The caller makes sure no scan will return the removed TIDs'
 // entries to a reader that could take a reused line pointer for them
 // (PostgreSQL's cleanup lock; minipg's readers copy TIDs out and check the
-// heap tuple's key and visibility).
-func (ix *Index) DeleteTIDs(tids map[page.TID]struct{}) (int, error) {
-	removed := 0
+// heap tuple's key and visibility). point, when not nil, is called after
+// every page.
+//
+// With a Horizon, the same scan deletes the leaves it leaves empty (or
+// finds empty), finishes deletions a crash interrupted (half-dead leaves)
+// and puts the deleted pages old enough to reuse on the free list, those
+// it deleted itself included if the horizon has passed them by the end.
+func (ix *Index) DeleteTIDs(tids map[page.TID]struct{}, point VacuumPoint) (int, error) {
+	v := &bulkDelete{ix: ix, tids: tids, point: point}
+	if ix.horizon != nil {
+		v.oldest = ix.horizon.OldestXmin()
+	}
+	v.cycle = ix.beginBulk()
+	complete := false
+	defer func() {
+		if ix.horizon != nil && len(v.deleted) > 0 {
+			oldest := ix.horizon.OldestXmin()
+			for _, blk := range v.deleted {
+				if b, err := ix.getBuf(blk, false); err == nil {
+					if recyclable(b.Page(), oldest) {
+						v.reusable = append(v.reusable, blk)
+					} else {
+						v.waiting++
+					}
+					relBuf(b, false)
+				}
+			}
+		}
+		ix.endBulk(v.reusable, v.waiting, complete)
+	}()
 	for blk := metaBlock + 1; ; blk++ {
 		n, err := ix.pool.NBlocks(ix.rel, buffer.MainFork)
 		if err != nil {
-			return removed, err
+			return v.removed, err
 		}
 		if blk >= n {
-			return removed, nil
+			complete = true
+			return v.removed, nil
 		}
-		b, err := ix.pool.ReadBuffer(ix.rel, buffer.MainFork, blk)
+		next, err := v.page(blk, blk)
+		for err == nil && next != pNone {
+			next, err = v.page(next, blk) // back to a page split meanwhile
+		}
 		if err != nil {
-			return removed, err
+			return v.removed, err
 		}
-		b.Lock()
-		p := b.Page()
-		if hasSpecial(p) && isLeaf(p) && !isIgnored(p) {
-			var offs []uint16
-			for off := firstData(p); off <= page.MaxOffset(p); off++ {
-				e := page.Item(p, off)
-				if len(e) <= tidLen {
-					continue
-				}
-				if _, ok := tids[entryTID(e)]; ok {
-					offs = append(offs, off)
-				}
-			}
-			if len(offs) > 0 {
-				ix.deleteItems(b, offs, xlVacuum)
-				removed += len(offs)
-			}
-		}
-		b.Unlock()
-		b.Release()
 	}
+}
+
+// bulkDelete is one DeleteTIDs pass.
+type bulkDelete struct {
+	ix      *Index
+	tids    map[page.TID]struct{}
+	point   VacuumPoint
+	oldest  uint32 // the horizon when the pass started
+	cycle   uint16
+	removed int
+	// deleted: pages this pass deleted; reusable: deleted pages the
+	// horizon has passed; waiting: deleted pages it has not.
+	deleted, reusable []uint32
+	waiting           int
+}
+
+// page vacuums block blk, read while the scan is at block scan (blk <
+// scan when it follows a split back), and returns the block to follow
+// next: the page's right link if a split stamped the page with this
+// pass's cycle id and links back below scan, else pNone.
+func (v *bulkDelete) page(blk, scan uint32) (uint32, error) {
+	ix := v.ix
+	b, hit, err := ix.pool.ReadBufferHit(ix.rel, buffer.MainFork, blk)
+	if err != nil {
+		return pNone, err
+	}
+	b.Lock()
+	wasDirty := b.IsDirty()
+	p := b.Page()
+	var empty, halfDead bool
+	follow := pNone
+	switch {
+	case !hasSpecial(p) || !isLeaf(p):
+	case isDeleted(p):
+		if blk == scan {
+			if ix.horizon != nil && recyclable(p, v.oldest) {
+				v.reusable = append(v.reusable, blk)
+			} else {
+				v.waiting++
+			}
+		}
+	case isHalfDead(p):
+		halfDead = true
+	default:
+		var offs []uint16
+		for off := firstData(p); off <= page.MaxOffset(p); off++ {
+			e := page.Item(p, off)
+			if len(e) <= tidLen {
+				continue
+			}
+			if _, ok := v.tids[entryTID(e)]; ok {
+				offs = append(offs, off)
+			}
+		}
+		if len(offs) > 0 {
+			ix.deleteItems(b, offs, xlVacuum)
+			v.removed += len(offs)
+		}
+		empty = emptyLeaf(p)
+		if btCycle(p) == v.cycle && !isRightmost(p) && btNext(p) < scan {
+			follow = btNext(p)
+		}
+	}
+	dirtied := !wasDirty && b.IsDirty()
+	b.Unlock()
+	b.Release()
+	if ix.horizon != nil && (empty || halfDead) {
+		var done bool
+		if empty {
+			done, err = ix.deleteLeaf(blk)
+		} else {
+			done, err = ix.unlinkHalfDead(blk)
+		}
+		if err != nil {
+			return pNone, err
+		}
+		if done {
+			v.deleted = append(v.deleted, blk)
+		}
+	}
+	if v.point != nil {
+		if err := v.point(hit, dirtied); err != nil {
+			return pNone, err
+		}
+	}
+	return follow, nil
+}
+
+// VacuumCleanup is VACUUM's last look at an index it did not pass over
+// with DeleteTIDs (btvacuumcleanup without a bulk delete): when more than
+// a twentieth of the index is deleted pages that were not yet old enough
+// to reuse at the last pass (PostgreSQL 14's _bt_vacuum_needs_cleanup
+// threshold), or no pass has run since the index was opened (the free
+// list is not kept across restarts), it runs a DeleteTIDs pass that
+// removes no entry, so that the deleted pages the horizon has passed go on
+// the free list (and empty or half-dead leaves are deleted). Otherwise it
+// reads nothing.
+func (ix *Index) VacuumCleanup(point VacuumPoint) error {
+	if ix.horizon == nil {
+		return nil
+	}
+	n, err := ix.pool.NBlocks(ix.rel, buffer.MainFork)
+	if err != nil {
+		return err
+	}
+	ix.st.mu.Lock()
+	need := !ix.st.scanned || ix.st.waiting*20 > int(n)
+	ix.st.mu.Unlock()
+	if !need {
+		return nil
+	}
+	_, err = ix.DeleteTIDs(nil, point)
+	return err
 }

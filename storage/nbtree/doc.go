@@ -62,7 +62,7 @@
 //   - Insert descends from the root (share-locking one page at a time,
 //     moving right past a high key that is not above the entry), takes the
 //     leaf exclusively, and adds the entry. A full page splits: a new page
-//     from the end of the relation takes the upper part (half of the bytes,
+//     (a reusable deleted one, or one from the end of the relation) takes the upper part (half of the bytes,
 //     or all but fillfactor when an ascending insert fills the rightmost
 //     page), the old right sibling's left link moves to it, and one record
 //     logs the three pages; the left page is marked INCOMPLETE_SPLIT until
@@ -75,7 +75,16 @@
 //     queue on that lock.
 //   - Delete removes one entry (DELETE record); DeleteTIDs is VACUUM's bulk
 //     delete: every leaf in physical order, removing the entries whose TIDs
-//     it is given (VACUUM record).
+//     it is given (VACUUM record), with a delay point per page for the
+//     cost-based delay; a split during the pass stamps its pages with the
+//     pass's cycle id (btpo_cycleid), and the pass follows a stamped page's
+//     right link back to a reused page it has passed (btvacuumpage). With a Horizon (the executor's transaction
+//     manager) the same pass deletes the leaves it leaves empty, in two
+//     records (MARK_PAGE_HALFDEAD, UNLINK_PAGE; pagedel.go), and collects
+//     the deleted pages no transaction can reach any more on a free list
+//     that splits take their new pages from; VacuumCleanup repeats the
+//     pass without deleting entries when deleted pages wait for the
+//     horizon (btvacuumcleanup).
 //   - NewIterator scans a range forwards or backwards, one leaf at a time;
 //     Lookup is a scan of one key prefix; Len counts entries (tests).
 //   - A Builder builds a new index bottom-up from sorted entries (nbtsort):
@@ -99,7 +108,8 @@
 //     twice; entries inserted after a page was read may be missed.
 //   - Writers lock pages left to right within a level and bottom-up across
 //     levels, never the other way: a split holds the page that splits, then
-//     locks the new page and the old right sibling; it keeps the left page
+//     locks the new page (a new block, or a reused deleted page nobody
+//     else locks but VACUUM's scan) and the old right sibling; it keeps the left page
 //     locked while it locks the parent (which may split: the left child,
 //     the parent, its new sibling and its old right sibling are then held
 //     at once) and releases it once the downlink is in. InsertUnique holds
@@ -109,6 +119,10 @@
 //     but never together with a heap buffer lock, except that a UniqueCheck
 //     may read heap pages under the leaf's lock (one index lock, then heap
 //     locks; no heap code ever waits for an index lock).
+//   - Page deletion follows the same order: the first step locks the
+//     empty leaf, then its parent (found by key, as a split's is); the
+//     second locks the left sibling, the leaf and the right sibling, left
+//     to right, never more than three.
 //   - Relation extension for a split calls buffer.Pool.Extend without the
 //     extension lock (Extend is safe without it; nothing else extends the
 //     index).
@@ -125,7 +139,9 @@
 // where a downlink goes, even next to a downlink that is missing. Redo
 // (redo.go) replays records through wal.ReadBufferForRedo and the same page
 // functions the changes used, so a recovered page equals the original byte
-// for byte (tested).
+// for byte (tested). A page deletion is two records too: a crash between
+// them leaves an empty half-dead leaf, which every reader and writer moves
+// right past and the next VACUUM unlinks.
 //
 // # How the executor uses it
 //
@@ -134,8 +150,9 @@
 // the catalog (reserved before its file is built, so that a catalog entry
 // never names a file that a crash could leave unbuilt; CREATE TABLE makes
 // its indexes' empty files under the catalog's DDL lock). CREATE INDEX and
-// new key constraints feed a Builder with the heap's entries sorted (held
-// in memory, as the in-memory indexes hold them; no spilling yet), and the
+// new key constraints feed a Builder with the heap's entries sorted (in
+// maintenance_work_mem, past which sorted runs go to temporary files under
+// base/pgsql_tmp and are merged: executor/indexbuild_sort.go), and the
 // WAL is flushed before the catalog entry is committed. At start-up the
 // index is opened with Open, not rebuilt. Inserts are Insert(AppendTID(
 // enc(key), tid)); a unique index's are InsertUnique with a UniqueCheck
@@ -144,7 +161,8 @@
 // on an in-progress one, after which the executor calls InsertUnique
 // again); an entry found pointing at a dead HOT chain is removed by Delete
 // after the leaf is released. VACUUM calls DeleteTIDs before the heap's
-// line pointers are reused; index scans use NewIterator with the bounds'
+// line pointers are reused (with its cost-based delay point), then
+// VacuumCleanup; the transaction manager is the Horizon; index scans use NewIterator with the bounds'
 // encodings. DROP INDEX, DROP TABLE and the constraint drops of ALTER
 // TABLE drop the relation (wal.LogDrop, buffer.Pool.DropRel); TRUNCATE
 // gives each index a new, empty relation first. pg_relation_size,
@@ -153,12 +171,14 @@
 //
 // # Open questions
 //
-//   - No page deletion yet: empty pages stay in the tree (PostgreSQL
-//     unlinks them in two WAL-logged steps, half-dead then deleted, and
-//     recycles them). The flags and the readers' skipping of deleted and
-//     half-dead pages are in place. Without recycling, a split's new page is
-//     always past every existing one, which is what lets DeleteTIDs scan in
-//     physical order without btpo_cycleid; recycling will need cycle ids.
+//   - Page deletion deletes empty leaves only, and not a leaf that is
+//     the rightmost child of its parent: internal pages are never
+//     deleted (PostgreSQL deletes a chain of single-child parents with
+//     the leaf, through the half-dead leaf's link to the chain's top), so
+//     after mass deletions internal levels keep pages with few downlinks.
+//   - The free list of deleted pages lives in memory (PostgreSQL keeps
+//     it in the index's free space map); after a restart the first VACUUM
+//     rebuilds it by reading the index.
 //   - No fast root, no deduplication (posting lists), no LP_DEAD hints
 //     (kill_prior_tuple): an entry found dead is removed by Delete.
 //   - A scan reads the metapage on every descent (PostgreSQL caches it in

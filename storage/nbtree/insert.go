@@ -225,6 +225,12 @@ func (ix *Index) split(b *buffer.Buffer, stack []stackItem, item []byte, off uin
 		setPrev(sib.Page(), rb.Block())
 	}
 	buildLeft(p, item, pl.newItemOff, pl.firstRightOff, pl.onLeft, pl.leftHK, rb.Block())
+	// A VACUUM scanning the index meanwhile follows the right link of a
+	// page that carries its cycle id (the right half may be a reused page
+	// it has read already).
+	cycle := ix.vacuumCycle()
+	setCycle(p, cycle)
+	setCycle(rb.Page(), cycle)
 	if child != nil {
 		cp := child.Page()
 		setFlags(cp, btFlags(cp)&^flagIncompleteSplit)
@@ -252,6 +258,7 @@ func (ix *Index) split(b *buffer.Buffer, stack []stackItem, item []byte, off uin
 	main = binary.LittleEndian.AppendUint16(main, pl.newItemOff)
 	main = binary.LittleEndian.AppendUint16(main, rflags)
 	main = append(main, has)
+	main = binary.LittleEndian.AppendUint16(main, cycle)
 	ix.xlog(info, main, bufs...)
 	rblk := rb.Block()
 	releaseAll(rb, sib, child)

@@ -10,6 +10,9 @@ import (
 type Options struct {
 	// WAL logs every change; nil means an unlogged index (tests).
 	WAL *wal.Log
+	// Horizon dates page deletions (pagedel.go); nil: VACUUM deletes no
+	// page and no page is reused.
+	Horizon Horizon
 	// FillFactor is the leaf fillfactor in percent (10..100, default 90):
 	// how full a bulk build packs leaf pages, and how full the left half of
 	// a split of the rightmost leaf stays when the new entry goes last
@@ -34,13 +37,15 @@ type Index struct {
 	pool       *buffer.Pool
 	rel        buffer.RelFileNode
 	wal        *wal.Log
+	horizon    Horizon
+	st         *relState // shared by every Index open on rel
 	fillFactor int
 	capacity   int // usable bytes of a page for line pointers and items
 }
 
 // Open returns the index stored in rel (made by a Builder or Create).
 func Open(pool *buffer.Pool, rel buffer.RelFileNode, opts Options) *Index {
-	ix := &Index{pool: pool, rel: rel, wal: opts.WAL, fillFactor: opts.FillFactor,
+	ix := &Index{pool: pool, rel: rel, wal: opts.WAL, horizon: opts.Horizon, st: sharedState(pool, rel), fillFactor: opts.FillFactor,
 		capacity: page.BlockSize - page.HeaderSize - specialSize}
 	if ix.fillFactor < 10 || ix.fillFactor > 100 {
 		ix.fillFactor = defaultFillFactor
@@ -216,11 +221,14 @@ func (ix *Index) moveRight(b *buffer.Buffer, sk searchKey, exclusive bool) (*buf
 	}
 }
 
-// newPage extends the relation by one page and returns it pinned and
-// exclusively locked, all zeroes. The caller initializes it and logs it
-// (WillInit). Pages are never reused (no page deletion yet), so a new page
-// always has a higher block number than every existing one.
+// newPage returns a page for a split or a new root, pinned and exclusively
+// locked: a deleted page old enough to reuse (pagedel.go), or else a new
+// page at the end of the relation, all zeroes. The caller initializes it
+// and logs it (WillInit).
 func (ix *Index) newPage() (*buffer.Buffer, error) {
+	if b, err := ix.reusePage(); b != nil || err != nil {
+		return b, err
+	}
 	blk, err := ix.pool.Extend(ix.rel, buffer.MainFork, 1)
 	if err != nil {
 		return nil, err

@@ -73,7 +73,7 @@ func TestRandomAgainstModel(t *testing.T) {
 							want++
 						}
 					}
-					got, err := ix.DeleteTIDs(tids)
+					got, err := ix.DeleteTIDs(tids, nil)
 					if err != nil || got != want {
 						t.Fatalf("DeleteTIDs removed %d (%v), model %d", got, err, want)
 					}

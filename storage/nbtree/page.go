@@ -30,9 +30,9 @@ const metaBlock uint32 = 0
 const (
 	flagLeaf            uint16 = 1 << 0 // BTP_LEAF
 	flagRoot            uint16 = 1 << 1 // BTP_ROOT
-	flagDeleted         uint16 = 1 << 2 // BTP_DELETED (not produced yet: no page deletion)
+	flagDeleted         uint16 = 1 << 2 // BTP_DELETED: unlinked, btpo_level holds its safexid (pagedel.go)
 	flagMeta            uint16 = 1 << 3 // BTP_META
-	flagHalfDead        uint16 = 1 << 4 // BTP_HALF_DEAD (not produced yet)
+	flagHalfDead        uint16 = 1 << 4 // BTP_HALF_DEAD: empty leaf without downlink, to be unlinked
 	flagIncompleteSplit uint16 = 1 << 7 // BTP_INCOMPLETE_SPLIT: the right sibling has no downlink yet
 )
 
@@ -46,6 +46,8 @@ func setPrev(p page.Page, v uint32)  { binary.LittleEndian.PutUint32(special(p),
 func setNext(p page.Page, v uint32)  { binary.LittleEndian.PutUint32(special(p)[4:], v) }
 func setLevel(p page.Page, v uint32) { binary.LittleEndian.PutUint32(special(p)[8:], v) }
 func setFlags(p page.Page, v uint16) { binary.LittleEndian.PutUint16(special(p)[12:], v) }
+func btCycle(p page.Page) uint16     { return binary.LittleEndian.Uint16(special(p)[14:]) }
+func setCycle(p page.Page, v uint16) { binary.LittleEndian.PutUint16(special(p)[14:], v) }
 
 func isLeaf(p page.Page) bool      { return btFlags(p)&flagLeaf != 0 }
 func isRightmost(p page.Page) bool { return btNext(p) == pNone }

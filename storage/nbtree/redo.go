@@ -113,6 +113,28 @@ func btreeRedo(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 			return nil
 		})
 
+	case xlMarkHalfDead:
+		if len(d) != 2 || len(rec.Blocks) != 2 {
+			return errRedo(rec, "bad half-dead record")
+		}
+		off := binary.LittleEndian.Uint16(d)
+		if err := redoBlock(pool, rec, 0, func(p page.Page) error {
+			setFlags(p, btFlags(p)|flagHalfDead)
+			return nil
+		}); err != nil {
+			return err
+		}
+		return redoBlock(pool, rec, 1, func(p page.Page) error {
+			if off < firstData(p) || off >= page.MaxOffset(p) {
+				return errRedo(rec, "bad downlink offset %d on block %d", off, rec.Blocks[1].Block)
+			}
+			removeDownlink(p, off)
+			return nil
+		})
+
+	case xlUnlinkPage:
+		return redoUnlink(pool, rec)
+
 	case xlNewRoot:
 		if len(d) != xlNewRootSize || len(rec.Blocks) < 2 {
 			return errRedo(rec, "bad new root record")
@@ -154,7 +176,9 @@ func btreeRedo(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 // from its items, and the old right sibling's left link is moved.
 func redoSplit(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 	d := rec.MainData
-	if len(d) != xlSplitSize || len(rec.Blocks) < 2 {
+	// Records written before splits logged the cycle id are 2 bytes
+	// shorter: their pages carry cycle id 0.
+	if (len(d) != xlSplitSize && len(d) != xlSplitSize-2) || len(rec.Blocks) < 2 {
 		return errRedo(rec, "bad split record")
 	}
 	level := binary.LittleEndian.Uint32(d)
@@ -162,6 +186,10 @@ func redoSplit(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 	newItemOff := binary.LittleEndian.Uint16(d[6:])
 	rflags := binary.LittleEndian.Uint16(d[8:])
 	has := d[10]
+	var cycle uint16
+	if len(d) == xlSplitSize {
+		cycle = binary.LittleEndian.Uint16(d[11:])
+	}
 	onLeft := rec.Info == xlSplitL
 	leftBlk, rightBlk := rec.Blocks[0].Block, rec.Blocks[1].Block
 	next := pNone
@@ -194,6 +222,7 @@ func redoSplit(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 			return errRedo(rec, "bad split of block %d", leftBlk)
 		}
 		buildLeft(p, newitem, newItemOff, firstRight, onLeft, data, rightBlk)
+		setCycle(p, cycle)
 		return nil
 	}); err != nil {
 		return err
@@ -203,6 +232,7 @@ func redoSplit(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 		if !ok || !buildPage(p, items, level, rflags, leftBlk, next) {
 			return errRedo(rec, "bad split right data")
 		}
+		setCycle(p, cycle)
 		return nil
 	}); err != nil {
 		return err
@@ -219,4 +249,40 @@ func redoSplit(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 		return redoBlock(pool, rec, childIdx, clearIncompleteSplit)
 	}
 	return nil
+}
+
+// redoUnlink replays UNLINK_PAGE in the order the pages were locked: the
+// left sibling's right link, the deleted page rebuilt, the right sibling's
+// left link.
+func redoUnlink(pool *buffer.Pool, rec *wal.DecodedRecord) error {
+	d := rec.MainData
+	if len(d) != xlUnlinkSize {
+		return errRedo(rec, "bad unlink record")
+	}
+	left, right, safexid := binary.LittleEndian.Uint32(d), binary.LittleEndian.Uint32(d[4:]), binary.LittleEndian.Uint32(d[8:])
+	i := 0
+	if left != pNone {
+		if len(rec.Blocks) != 3 {
+			return errRedo(rec, "unlink record with %d blocks, want 3", len(rec.Blocks))
+		}
+		if err := redoBlock(pool, rec, 0, func(p page.Page) error {
+			setNext(p, right)
+			return nil
+		}); err != nil {
+			return err
+		}
+		i = 1
+	} else if len(rec.Blocks) != 2 {
+		return errRedo(rec, "unlink record with %d blocks, want 2", len(rec.Blocks))
+	}
+	if err := redoBlock(pool, rec, i, func(p page.Page) error {
+		deletedPage(p, true, left, right, safexid)
+		return nil
+	}); err != nil {
+		return err
+	}
+	return redoBlock(pool, rec, i+1, func(p page.Page) error {
+		setPrev(p, left)
+		return nil
+	})
 }

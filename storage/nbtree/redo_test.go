@@ -36,7 +36,7 @@ func workload(t *testing.T, e *env, rng *rand.Rand, m model, ops int) {
 			delete(m, string(en))
 		case len(mine) > 0:
 			tids := map[page.TID]struct{}{entryTID(mine[rng.IntN(len(mine))]): {}}
-			if _, err := e.ix.DeleteTIDs(tids); err != nil {
+			if _, err := e.ix.DeleteTIDs(tids, nil); err != nil {
 				t.Fatal(err)
 			}
 			for en := range m {

@@ -26,7 +26,13 @@ type Bound struct {
 // new page locks it, copies its entries in range and releases it. Entries
 // inserted or deleted while it runs may or may not be seen; none is seen
 // twice (items never move left across a page boundary: Lehman & Yao). An
-// Iterator is not safe for concurrent use.
+// entry inserted after a forward scan started may even come out of order:
+// when VACUUM deletes empty pages behind the scan, their key space moves
+// right, to pages the scan has still to read (pagedel.go); such an entry's
+// row version is newer than the scan's snapshot, so the caller never
+// returns it (PostgreSQL's scans rely on the same). Entries that were in
+// the index when the scan started come in order. An Iterator is not safe
+// for concurrent use.
 type Iterator struct {
 	ix      *Index
 	lo, hi  []byte // the range is [lo, hi); nil lo: from the start, nil hi: to the end
@@ -188,32 +194,57 @@ func (it *Iterator) fill() error {
 // leftmost (_bt_walk_left): it reads blk's current left link, then, since
 // that page may have split since, moves right from it to the page whose
 // right link is blk. One lock at a time: moving left while holding a lock
-// could deadlock with a writer moving right.
+// could deadlock with a writer moving right. If blk was deleted meanwhile
+// (no page links to it any more), the walk starts again from the first
+// live page right of it, which took over its key space and has been read
+// already.
 func (ix *Index) walkLeft(blk uint32) (*buffer.Buffer, error) {
-	b, err := ix.getBuf(blk, false)
-	if err != nil {
-		return nil, err
-	}
-	left := btPrev(b.Page())
-	relBuf(b, false)
-	if left == pNone {
-		return nil, nil
-	}
 	for {
-		lb, err := ix.getBuf(left, false)
+		b, err := ix.getBuf(blk, false)
 		if err != nil {
 			return nil, err
 		}
-		p := lb.Page()
-		if btNext(p) == blk {
-			return lb, nil
+		p := b.Page()
+		if isDeleted(p) {
+			blk = btNext(p)
+			relBuf(b, false)
+			continue
 		}
-		if isRightmost(p) {
+		left := btPrev(p)
+		left0 := left
+		relBuf(b, false)
+		if left == pNone {
+			return nil, nil
+		}
+	walk:
+		for {
+			lb, err := ix.getBuf(left, false)
+			if err != nil {
+				return nil, err
+			}
+			p := lb.Page()
+			switch {
+			case btNext(p) == blk && !isDeleted(p):
+				return lb, nil
+			case btNext(p) == blk || isRightmost(p):
+				// The left sibling was deleted since blk's left link was
+				// read (blk's link has moved on), or blk was: look again.
+				relBuf(lb, false)
+				break walk
+			}
+			left = btNext(p)
 			relBuf(lb, false)
-			return nil, errCorrupt(uint32(ix.rel), left, "right links from the left sibling of block %d do not lead to it", blk)
 		}
-		left = btNext(p)
-		relBuf(lb, false)
+		b, err = ix.getBuf(blk, false)
+		if err != nil {
+			return nil, err
+		}
+		p = b.Page()
+		stale := isDeleted(p) || btPrev(p) != left0
+		relBuf(b, false)
+		if !stale {
+			return nil, errCorrupt(uint32(ix.rel), blk, "right links from its left sibling do not lead to block %d", blk)
+		}
 	}
 }
 

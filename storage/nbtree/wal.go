@@ -14,7 +14,8 @@ package nbtree
 //	INSERT_UPPER 0x10  main: offnum u16
 //	                   block 0 internal page, data: the pivot tuple
 //	                   block 1 the child whose split this finishes (INCOMPLETE_SPLIT cleared)
-//	SPLIT_L      0x30  main: level u32 | firstrightoff u16 | newitemoff u16 | rightflags u16 | has u8
+//	SPLIT_L      0x30  main: level u32 | firstrightoff u16 | newitemoff u16 | rightflags u16 | has u8 |
+//	                         cycleid u16 (both halves' btpo_cycleid)
 //	SPLIT_R      0x40    (_L: the new item went to the left half, _R: to the right one)
 //	                   block 0 left (the page that split), data: [newitem len u16 | newitem (SPLIT_L)] |
 //	                           the left page's new high key (a pivot tuple)
@@ -26,6 +27,14 @@ package nbtree
 //	                   block 0 the new root (WillInit), data: its items, each len u16 | bytes
 //	                   block 1 the left child (INCOMPLETE_SPLIT cleared), when level > 0
 //	                   block 2 the metapage (WillInit)
+//	UNLINK_PAGE  0x80  main: leftsib u32 | rightsib u32 | safexid u32
+//	                   [block left sibling, its right link set to rightsib (leftsib != 0)]
+//	                   block the deleted leaf (WillInit: rebuilt as a deleted page)
+//	                   block the right sibling, its left link set to leftsib
+//	MARK_PAGE_HALFDEAD 0xB0  main: poffset u16
+//	                   block 0 the leaf, flagged half-dead
+//	                   block 1 its parent: the downlink at poffset takes the
+//	                           next one's block, which is removed
 //	VACUUM       0xC0  block 0 leaf, data: offsets u16... deleted (VACUUM's bulk delete)
 //
 // firstrightoff and newitemoff number the left page's items as they were
@@ -46,21 +55,24 @@ import (
 
 // RmgrBtree info values (nbtxlog.h).
 const (
-	xlInsertLeaf  uint8 = 0x00 // XLOG_BTREE_INSERT_LEAF
-	xlInsertUpper uint8 = 0x10 // XLOG_BTREE_INSERT_UPPER
-	xlSplitL      uint8 = 0x30 // XLOG_BTREE_SPLIT_L
-	xlSplitR      uint8 = 0x40 // XLOG_BTREE_SPLIT_R
-	xlDelete      uint8 = 0x70 // XLOG_BTREE_DELETE
-	xlNewRoot     uint8 = 0xA0 // XLOG_BTREE_NEWROOT
-	xlVacuum      uint8 = 0xC0 // XLOG_BTREE_VACUUM
+	xlInsertLeaf   uint8 = 0x00 // XLOG_BTREE_INSERT_LEAF
+	xlInsertUpper  uint8 = 0x10 // XLOG_BTREE_INSERT_UPPER
+	xlSplitL       uint8 = 0x30 // XLOG_BTREE_SPLIT_L
+	xlSplitR       uint8 = 0x40 // XLOG_BTREE_SPLIT_R
+	xlDelete       uint8 = 0x70 // XLOG_BTREE_DELETE
+	xlUnlinkPage   uint8 = 0x80 // XLOG_BTREE_UNLINK_PAGE
+	xlNewRoot      uint8 = 0xA0 // XLOG_BTREE_NEWROOT
+	xlMarkHalfDead uint8 = 0xB0 // XLOG_BTREE_MARK_PAGE_HALFDEAD
+	xlVacuum       uint8 = 0xC0 // XLOG_BTREE_VACUUM
 )
 
 // split record main data.
 const (
-	xlSplitSize       = 11
+	xlSplitSize       = 13
 	splitHasSibling   = 0x01
 	splitHasChild     = 0x02
 	xlNewRootSize     = 8
+	xlUnlinkSize      = 12
 	xlInsertMainSize  = 2
 	maxRecordedBlocks = 4
 )
@@ -82,6 +94,10 @@ func init() {
 			return "NEWROOT"
 		case xlVacuum:
 			return "VACUUM"
+		case xlUnlinkPage:
+			return "UNLINK_PAGE"
+		case xlMarkHalfDead:
+			return "MARK_PAGE_HALFDEAD"
 		}
 		return ""
 	})
@@ -189,6 +205,14 @@ func btreeDesc(rec *wal.DecodedRecord) string {
 		}
 	case xlVacuum:
 		return fmt.Sprintf("ndeleted %d; nupdated 0", ndeleted)
+	case xlMarkHalfDead:
+		if len(d) >= 2 && len(rec.Blocks) >= 2 {
+			return fmt.Sprintf("topparent %d; leaf %d; poffset %d", rec.Blocks[1].Block, rec.Blocks[0].Block, le.Uint16(d))
+		}
+	case xlUnlinkPage:
+		if len(d) >= xlUnlinkSize {
+			return fmt.Sprintf("left %d; right %d; level 0; safexid 0:%d", le.Uint32(d), le.Uint32(d[4:]), le.Uint32(d[8:]))
+		}
 	}
 	return ""
 }

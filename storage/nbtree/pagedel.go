@@ -1,0 +1,332 @@
+package nbtree
+
+// Page deletion (nbtpage.c's _bt_pagedel) and the reuse of deleted pages.
+//
+// VACUUM deletes a leaf it finds empty in two WAL-logged steps, as
+// PostgreSQL does:
+//
+//  1. MARK_PAGE_HALFDEAD: with the leaf and then its parent locked, the
+//     leaf's downlink is pointed at its right sibling and the sibling's own
+//     downlink removed, so the leaf's key space moves right; the leaf is
+//     flagged half-dead, which makes every reader and writer move right
+//     past it. Only a leaf whose right sibling has the same parent is
+//     deleted (the rightmost child of a parent is left alone: minipg does
+//     not delete internal pages, so it never removes a parent's last
+//     downlink), and never the rightmost leaf.
+//  2. UNLINK_PAGE: with the left sibling, the leaf and the right sibling
+//     locked in that order, the siblings' links skip the leaf and it is
+//     flagged deleted, keeping its right link (a reader that arrives on it
+//     moves right) and, in the field btpo_level holds on live pages, the
+//     next transaction id at that moment (safexid, btpo.xact of
+//     PostgreSQL 13's deleted pages).
+//
+// A crash between the steps leaves a half-dead leaf, which the next VACUUM
+// finds in its scan and unlinks. A deleted page is reused once every
+// transaction that was running when it was deleted has ended (its safexid
+// precedes the oldest xmin): until then a reader may still hold its block
+// number, taken from a parent or a sibling before the deletion. VACUUM puts
+// such pages on the index's free list (kept in memory, as PostgreSQL keeps
+// them in the free space map; after a restart the next VACUUM finds them
+// again), and a split takes its new page from that list before extending
+// the relation. A VACUUM scanning the index meanwhile reads it in physical
+// order, so a split that moves entries from a page it has still to read
+// into a reused page it has read already would hide them from it: as in
+// PostgreSQL, each scan has a cycle id, a split during the scan stamps it
+// on both halves (btpo_cycleid), and the scan, reaching a stamped page
+// whose right link points back to a block it has passed, follows the right
+// links there (btvacuumpage's backtracking).
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"sync"
+
+	"minipg/internal/fault"
+	"minipg/pgerr"
+	"minipg/storage/buffer"
+	"minipg/storage/page"
+)
+
+// Horizon tells page deletion which transactions may still be reading the
+// index: a page deleted when NextXid was x may be reused once OldestXmin
+// is past x. Nil in Options means no page is ever deleted.
+type Horizon interface {
+	NextXid() uint32
+	OldestXmin() uint32
+}
+
+// xidPrecedes is TransactionIdPrecedes for normal xids (modulo 2^32).
+func xidPrecedes(a, b uint32) bool { return int32(a-b) < 0 }
+
+// relState is what every Index open on one relation shares: the deleted
+// pages ready for reuse and the bulk deletes running.
+type relState struct {
+	mu   sync.Mutex
+	free map[uint32]struct{}
+	// cycle is the running DeleteTIDs pass's cycle id (0: none; one pass
+	// at a time: VACUUM takes the table's self-exclusive lock), last the
+	// one handed out last.
+	cycle, last uint16
+	// What the last complete pass found: deleted pages waiting for the
+	// horizon, and whether any pass has completed since the relation
+	// was first opened (VacuumCleanup).
+	waiting int
+	scanned bool
+}
+
+type relKey struct {
+	pool *buffer.Pool
+	rel  buffer.RelFileNode
+}
+
+// relStates holds one relState per relation of a pool. A relation's entry
+// outlives it; a block it names is checked before it is reused.
+var relStates sync.Map
+
+func sharedState(pool *buffer.Pool, rel buffer.RelFileNode) *relState {
+	v, _ := relStates.LoadOrStore(relKey{pool, rel}, &relState{free: map[uint32]struct{}{}})
+	return v.(*relState)
+}
+
+// FreePages returns how many deleted pages wait on the free list (tests,
+// statistics).
+func (ix *Index) FreePages() int {
+	ix.st.mu.Lock()
+	defer ix.st.mu.Unlock()
+	return len(ix.st.free)
+}
+
+// deletedPage formats p as a deleted page (leaf flag kept) with the given
+// links and safexid; the unlink and its redo both write it so.
+func deletedPage(p page.Page, leaf bool, prev, next, safexid uint32) {
+	flags := flagDeleted
+	if leaf {
+		flags |= flagLeaf
+	}
+	initPage(p, safexid, flags, prev, next)
+}
+
+func isDeleted(p page.Page) bool  { return btFlags(p)&flagDeleted != 0 }
+func isHalfDead(p page.Page) bool { return btFlags(p)&flagHalfDead != 0 }
+
+// safeXid is a deleted page's safexid.
+func safeXid(p page.Page) uint32 { return btLevel(p) }
+
+// recyclable reports whether p is a deleted page no transaction can still
+// reach: its safexid precedes oldestXmin.
+func recyclable(p page.Page, oldestXmin uint32) bool {
+	return hasSpecial(p) && isDeleted(p) && xidPrecedes(safeXid(p), oldestXmin)
+}
+
+// removeDownlink is the parent's change of MARK_PAGE_HALFDEAD: the downlink
+// at off takes the block of the one after it, which is removed.
+func removeDownlink(p page.Page, off uint16) {
+	right := downlink(page.Item(p, off+1))
+	binary.LittleEndian.PutUint32(page.Item(p, off), right)
+	applyDelete(p, []uint16{off + 1})
+}
+
+// emptyLeaf reports whether p is a live leaf without entries that is not
+// the rightmost of its level and whose split is complete: a candidate for
+// deletion.
+func emptyLeaf(p page.Page) bool {
+	return isLeaf(p) && !isIgnored(p) && !isRightmost(p) && btFlags(p)&(flagRoot|flagIncompleteSplit) == 0 &&
+		page.MaxOffset(p) < firstData(p)
+}
+
+// deleteLeaf deletes leaf blk if it is still empty and may go (both
+// steps), reporting whether it did. VACUUM calls it with no lock held.
+func (ix *Index) deleteLeaf(blk uint32) (bool, error) {
+	if ix.horizon == nil {
+		return false, nil
+	}
+	b, err := ix.getBuf(blk, true)
+	if err != nil {
+		return false, err
+	}
+	p := b.Page()
+	if !emptyLeaf(p) {
+		relBuf(b, true)
+		return false, nil
+	}
+	hk := bytes.Clone(highKey(p))
+	// The parent whose key space holds the leaf's last keys: the leaf's
+	// downlink is its last separator below the high key; the right
+	// sibling's, with the high key as separator, must follow it there.
+	pb, err := ix.findParent(btLevel(p)+1, hk, nil)
+	if err != nil {
+		relBuf(b, true)
+		return false, err
+	}
+	pp := pb.Page()
+	off := childSearch(pp, hk, true)
+	if off < firstData(pp) || off >= page.MaxOffset(pp) || downlink(page.Item(pp, off)) != blk ||
+		downlink(page.Item(pp, off+1)) != btNext(p) || !bytes.Equal(pivotKey(page.Item(pp, off+1)), hk) {
+		// No downlink (a left sibling's split is incomplete) or the
+		// right sibling has another parent: leave the page.
+		releaseAll(pb, b)
+		return false, nil
+	}
+	removeDownlink(pp, off)
+	setFlags(p, btFlags(p)|flagHalfDead)
+	ix.xlog(xlMarkHalfDead, binary.LittleEndian.AppendUint16(nil, off), regBuf{buf: b}, regBuf{buf: pb})
+	releaseAll(pb, b)
+	if testHookAfterHalfDead != nil && testHookAfterHalfDead() {
+		return false, errTestStop
+	}
+	return ix.unlinkHalfDead(blk)
+}
+
+// testHookAfterHalfDead, set by tests, stops a deletion between its two
+// steps when it returns true (a crash between the two records).
+var testHookAfterHalfDead func() bool
+
+// unlinkHalfDead is the second step of a deletion (_bt_unlink_halfdead_page):
+// it takes the left sibling of the half-dead leaf blk, the leaf and its
+// right sibling, in that order, links the siblings to each other and marks
+// the leaf deleted. It reports whether it did (false: blk is not half-dead).
+func (ix *Index) unlinkHalfDead(blk uint32) (bool, error) {
+	if err := fault.Check(fault.BtreeUnlink, "read", fmt.Sprintf("base/%d", ix.rel)); err != nil {
+		return false, pgerr.Wrapf(err, pgerr.IOError, "could not read block %d of index %d", blk, ix.rel)
+	}
+	for {
+		tb, err := ix.getBuf(blk, false)
+		if err != nil {
+			return false, err
+		}
+		left, ok := btPrev(tb.Page()), isHalfDead(tb.Page()) && isLeaf(tb.Page())
+		relBuf(tb, false)
+		if !ok {
+			return false, nil
+		}
+		var lb *buffer.Buffer
+		if left != pNone {
+			// The left sibling may have split since: move right to the
+			// page whose right link is blk.
+			if lb, err = ix.getBuf(left, true); err != nil {
+				return false, err
+			}
+			for btNext(lb.Page()) != blk {
+				if isRightmost(lb.Page()) {
+					relBuf(lb, true)
+					return false, errCorrupt(uint32(ix.rel), left, "right links from the left sibling of block %d do not lead to it", blk)
+				}
+				next := btNext(lb.Page())
+				relBuf(lb, true)
+				if lb, err = ix.getBuf(next, true); err != nil {
+					return false, err
+				}
+			}
+			left = lb.Block()
+		}
+		if tb, err = ix.getBuf(blk, true); err != nil {
+			releaseAll(lb)
+			return false, err
+		}
+		tp := tb.Page()
+		if btPrev(tp) != left {
+			releaseAll(tb, lb) // the left sibling changed meanwhile: again
+			continue
+		}
+		if !isHalfDead(tp) || isRightmost(tp) {
+			releaseAll(tb, lb)
+			return false, nil
+		}
+		right := btNext(tp)
+		rb, err := ix.getBuf(right, true)
+		if err != nil {
+			releaseAll(tb, lb)
+			return false, err
+		}
+		if lb != nil {
+			setNext(lb.Page(), right)
+		}
+		setPrev(rb.Page(), left)
+		safexid := ix.horizon.NextXid()
+		deletedPage(tp, true, left, right, safexid)
+		main := binary.LittleEndian.AppendUint32(nil, left)
+		main = binary.LittleEndian.AppendUint32(main, right)
+		main = binary.LittleEndian.AppendUint32(main, safexid)
+		bufs := []regBuf{{buf: tb, willInit: true}, {buf: rb}}
+		if lb != nil {
+			bufs = append([]regBuf{{buf: lb}}, bufs...)
+		}
+		ix.xlog(xlUnlinkPage, main, bufs...)
+		releaseAll(rb, tb, lb)
+		return true, nil
+	}
+}
+
+// reusePage returns a deleted page from the free list, exclusively locked,
+// for a split to rebuild, or nil when there is none to take. A page is
+// taken only when it is still deleted and old enough (checked under its
+// lock).
+func (ix *Index) reusePage() (*buffer.Buffer, error) {
+	if ix.horizon == nil {
+		return nil, nil
+	}
+	for {
+		ix.st.mu.Lock()
+		blk, ok := uint32(0), false
+		for b := range ix.st.free {
+			blk, ok = b, true
+			delete(ix.st.free, b)
+			break
+		}
+		ix.st.mu.Unlock()
+		if !ok {
+			return nil, nil
+		}
+		n, err := ix.pool.NBlocks(ix.rel, buffer.MainFork)
+		if err != nil {
+			return nil, err
+		}
+		if blk >= n {
+			continue
+		}
+		b, err := ix.pool.ReadBuffer(ix.rel, buffer.MainFork, blk)
+		if err != nil {
+			return nil, err
+		}
+		b.Lock()
+		if recyclable(b.Page(), ix.horizon.OldestXmin()) {
+			return b, nil
+		}
+		relBuf(b, true)
+	}
+}
+
+// vacuumCycle is the cycle id of the DeleteTIDs pass running, 0 if none.
+func (ix *Index) vacuumCycle() uint16 {
+	ix.st.mu.Lock()
+	defer ix.st.mu.Unlock()
+	return ix.st.cycle
+}
+
+// beginBulk and endBulk bracket a DeleteTIDs pass: beginBulk hands out
+// its cycle id; endBulk adds the pages it found reusable to the free list
+// and, for a pass that read the whole index, records how many deleted
+// pages still wait.
+func (ix *Index) beginBulk() uint16 {
+	ix.st.mu.Lock()
+	defer ix.st.mu.Unlock()
+	ix.st.last++
+	if ix.st.last == 0 {
+		ix.st.last = 1
+	}
+	ix.st.cycle = ix.st.last
+	return ix.st.cycle
+}
+
+func (ix *Index) endBulk(reusable []uint32, waiting int, complete bool) {
+	ix.st.mu.Lock()
+	ix.st.cycle = 0
+	if complete {
+		ix.st.waiting, ix.st.scanned = waiting, true
+	}
+	for _, b := range reusable {
+		ix.st.free[b] = struct{}{}
+	}
+	ix.st.mu.Unlock()
+}
