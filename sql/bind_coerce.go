@@ -386,7 +386,8 @@ func (b *binder) regCast(e Expr, t types.T, ctx types.CastContext, loc int32) (E
 	if !isUnknown(e) && e.Type().Category() != 'S' {
 		return nil, b.errAt(loc, pgerr.CannotCoerce, "cannot cast type %s to %s", e.Type().Name(), t.Name())
 	}
-	if !isUnknown(e) && ctx != types.CastExplicit {
+	if !isUnknown(e) && !types.CastContextOf(e.Type().OID, t.OID).Allows(ctx) {
+		// Only text and varchar -> regclass are implicit (pg_cast).
 		return nil, errMismatch
 	}
 	name := RegCastFunc(t.OID)

@@ -39,6 +39,10 @@ func TestCharCasts(t *testing.T) {
 	if CastContextOf(RegClass, RegType) != CastNone || CastContextOf(RegClass, Int4) != CastAssignment {
 		t.Error("reg* casts are not pg_cast's")
 	}
+	if CastContextOf(Text, RegClass) != CastImplicit || CastContextOf(Varchar, RegClass) != CastImplicit ||
+		CastContextOf(Text, RegType) != CastExplicit || CastContextOf(RegClass, Text) != CastAssignment {
+		t.Error("text -> regclass is not implicit as in pg_cast, or another reg type's I/O cast changed")
+	}
 }
 
 // TestXidIn checks xidin's leniency (C strtoul, base 0).

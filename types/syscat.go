@@ -258,6 +258,11 @@ func sysCastContext(from, to OID) (CastContext, bool) {
 		return CastAssignment, true
 	case to == Name && isStrCat(from):
 		return CastImplicit, true
+	case to == RegClass && (from == Text || from == Varchar):
+		// pg_cast's text -> regclass and varchar -> regclass are implicit
+		// (pg_relation_size('t'::text) resolves), unlike the other reg
+		// types' I/O casts.
+		return CastImplicit, true
 	case isStrCat(to) && Known(from) && from != Void:
 		return CastAssignment, true
 	case isStrCat(from) && Known(to) && to != Void && to != Unknown:
