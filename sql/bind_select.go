@@ -133,6 +133,9 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 		s.Op == pg_query.SetOperation_SETOP_EXCEPT {
 		return b.setOp(s)
 	}
+	if len(s.ValuesLists) > 0 {
+		return b.valuesList(s)
+	}
 	if err := selectUnsupported(s); err != nil {
 		return nil, err
 	}
@@ -184,9 +187,6 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 func selectUnsupported(s *pg_query.SelectStmt) error {
 	if s.Op != pg_query.SetOperation_SETOP_NONE && s.Op != pg_query.SetOperation_SET_OPERATION_UNDEFINED {
 		return pgerr.New(pgerr.FeatureNotSupported, "UNION, INTERSECT and EXCEPT are not supported")
-	}
-	if len(s.ValuesLists) > 0 {
-		return pgerr.New(pgerr.FeatureNotSupported, "VALUES lists outside INSERT are not supported")
 	}
 	if s.IntoClause != nil {
 		return pgerr.New(pgerr.FeatureNotSupported, "SELECT INTO is not supported")
