@@ -62,6 +62,17 @@ func (b *Buffer) Lock() {
 	b.dirtiedUnderLock = false
 }
 
+// TryLock takes the content lock exclusively if nobody holds it, and
+// reports whether it did (PostgreSQL's ConditionalLockBuffer). The buffer
+// must be pinned.
+func (b *Buffer) TryLock() bool {
+	if !b.content.TryLock() {
+		return false
+	}
+	b.dirtiedUnderLock = false
+	return true
+}
+
 // DirtiedUnderLock reports whether the caller, holding the exclusive
 // content lock, turned the page from clean to dirty since it took the lock
 // (for the WAL's per-relation count of pages dirtied).

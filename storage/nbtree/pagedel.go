@@ -261,7 +261,11 @@ func (ix *Index) unlinkHalfDead(blk uint32) (bool, error) {
 // reusePage returns a deleted page from the free list, exclusively locked,
 // for a split to rebuild, or nil when there is none to take. A page is
 // taken only when it is still deleted and old enough (checked under its
-// lock).
+// lock). The lock is conditional, as in PostgreSQL's _bt_allocbuf: an entry
+// can be stale (a VACUUM pass that read the page while it was deleted adds
+// it after a split reused it), and the page may then be one the caller
+// itself holds locked, the very page it is splitting; a page someone holds
+// is not deleted, so it is dropped from the list.
 func (ix *Index) reusePage() (*buffer.Buffer, error) {
 	if ix.horizon == nil {
 		return nil, nil
@@ -289,7 +293,10 @@ func (ix *Index) reusePage() (*buffer.Buffer, error) {
 		if err != nil {
 			return nil, err
 		}
-		b.Lock()
+		if !b.TryLock() {
+			b.Release()
+			continue
+		}
 		if recyclable(b.Page(), ix.horizon.OldestXmin()) {
 			return b, nil
 		}
