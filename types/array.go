@@ -374,14 +374,7 @@ func appendArrayText(buf []byte, elem T, a *Array, cv Conv) []byte {
 	}
 	for _, lb := range a.Lbounds {
 		if lb != 1 {
-			for k, n := range a.Dims {
-				buf = append(buf, '[')
-				buf = strconv.AppendInt(buf, int64(a.Lbounds[k]), 10)
-				buf = append(buf, ':')
-				buf = strconv.AppendInt(buf, int64(a.Lbounds[k]+n-1), 10)
-				buf = append(buf, ']')
-			}
-			buf = append(buf, '=')
+			buf = append(appendArrayDims(buf, a), '=')
 			break
 		}
 	}

@@ -51,8 +51,10 @@ func StackArrays(subs []Datum) (*Array, error) {
 
 // FormatArrayDims is array_dims: [lo:hi] for each dimension ("" for an
 // empty array, which the caller shows as NULL).
-func FormatArrayDims(a *Array) string {
-	var buf []byte
+func FormatArrayDims(a *Array) string { return string(appendArrayDims(nil, a)) }
+
+// appendArrayDims appends [lo:hi] for each dimension of a.
+func appendArrayDims(buf []byte, a *Array) []byte {
 	for k, n := range a.Dims {
 		buf = append(buf, '[')
 		buf = strconv.AppendInt(buf, int64(a.Lbounds[k]), 10)
@@ -60,5 +62,5 @@ func FormatArrayDims(a *Array) string {
 		buf = strconv.AppendInt(buf, int64(a.Lbounds[k]+n-1), 10)
 		buf = append(buf, ']')
 	}
-	return string(buf)
+	return buf
 }

@@ -110,15 +110,7 @@ func coerceChar(d Datum, from, to T, cv Conv) (Datum, bool, error) {
 // blanks skipped, trailing junk ignored, no digits 0, an overflow
 // ULONG_MAX and a negative number wrapped, all cut to 32 bits.
 func xidIn(s string) int64 {
-	i := 0
-	for i < len(s) && isSpace(s[i]) {
-		i++
-	}
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
+	i, neg := skipBlanksAndSign(s)
 	base := uint64(10)
 	if i+1 < len(s) && s[i] == '0' && (s[i+1] == 'x' || s[i+1] == 'X') && i+2 < len(s) && isHex(s[i+2]) {
 		base, i = 16, i+2

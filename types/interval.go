@@ -790,13 +790,20 @@ func appendInterval(buf []byte, v IntervalValue) []byte {
 		buf = appendPadU(buf, abs64(min), 2)
 		buf = append(buf, ':')
 		buf = appendPadU(buf, abs64(sec), 2)
-		if fsec != 0 {
-			s := strconv.FormatUint(abs64(fsec)+1000000, 10)[1:]
-			buf = append(buf, '.')
-			buf = append(buf, strings.TrimRight(s, "0")...)
-		}
+		buf = appendFracSec(buf, fsec)
 	}
 	return buf
+}
+
+// appendFracSec appends .ffffff for fsec microseconds, trailing zeros
+// trimmed, nothing for 0 (AppendSeconds' fraction).
+func appendFracSec(buf []byte, fsec int64) []byte {
+	if fsec == 0 {
+		return buf
+	}
+	s := strconv.FormatUint(abs64(fsec)+1000000, 10)[1:]
+	buf = append(buf, '.')
+	return append(buf, strings.TrimRight(s, "0")...)
 }
 
 func appendPadU(buf []byte, v uint64, width int) []byte {

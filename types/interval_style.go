@@ -79,12 +79,7 @@ func appendSeconds(buf []byte, sec, fsec int64, pad bool) []byte {
 	} else {
 		buf = strconv.AppendUint(buf, abs64(sec), 10)
 	}
-	if fsec != 0 {
-		s := strconv.FormatUint(abs64(fsec)+1000000, 10)[1:]
-		buf = append(buf, '.')
-		buf = append(buf, strings.TrimRight(s, "0")...)
-	}
-	return buf
+	return appendFracSec(buf, fsec)
 }
 
 // appendIntervalStyle is interval_out (EncodeInterval) in style.

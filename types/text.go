@@ -211,17 +211,23 @@ func parseBool(in string) (Datum, error) {
 	return nil, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type boolean: \"%s\"", in)
 }
 
+// skipBlanksAndSign returns the index after s's leading blanks and an
+// optional sign, and whether the sign was '-' (the start of strtol and
+// pg_strtoint).
+func skipBlanksAndSign(s string) (i int, neg bool) {
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		neg = s[i] == '-'
+		i++
+	}
+	return i, neg
+}
+
 // parseInt is pg_strtoint16/32/64.
 func parseInt(in string, bits int, typ string) (Datum, error) {
-	i := 0
-	for i < len(in) && isSpace(in[i]) {
-		i++
-	}
-	neg := false
-	if i < len(in) && (in[i] == '-' || in[i] == '+') {
-		neg = in[i] == '-'
-		i++
-	}
+	i, neg := skipBlanksAndSign(in)
 	if i >= len(in) || in[i] < '0' || in[i] > '9' {
 		return nil, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type %s: \"%s\"", typ, in)
 	}
