@@ -155,17 +155,7 @@ func (b *diskBuilder) spill() error {
 	return nil
 }
 
-func (b *diskBuilder) tempFile() (*os.File, error) {
-	if err := os.MkdirAll(b.tmpDir, 0o700); err != nil {
-		return nil, pgerr.Wrapf(err, pgerr.IOError, "could not create directory \"%s\"", b.tmpDir)
-	}
-	f, err := os.CreateTemp(b.tmpDir, "pgsql_tmp")
-	if err != nil {
-		return nil, pgerr.Wrapf(err, pgerr.IOError, "could not create temporary file")
-	}
-	_ = os.Remove(f.Name())
-	return f, nil
-}
+func (b *diskBuilder) tempFile() (*os.File, error) { return createTempFile(b.tmpDir) }
 
 // mergeToRun merges every run written so far into a new one.
 func (b *diskBuilder) mergeToRun() (*os.File, error) {

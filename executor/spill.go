@@ -77,11 +77,15 @@ func newSpillSet(dir string, typs []types.T, keys []sql.SortKey) *spillSet {
 	return &spillSet{dir: dir, typs: typs, keys: keys}
 }
 
-func (s *spillSet) tempFile() (*os.File, error) {
-	if err := os.MkdirAll(s.dir, 0o700); err != nil {
-		return nil, pgerr.Wrapf(err, pgerr.IOError, "could not create directory \"%s\"", s.dir)
+func (s *spillSet) tempFile() (*os.File, error) { return createTempFile(s.dir) }
+
+// createTempFile creates a temporary file in dir (created if absent) and
+// unlinks it at once: it lives until closed, and a crash leaves nothing.
+func createTempFile(dir string) (*os.File, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, pgerr.Wrapf(err, pgerr.IOError, "could not create directory \"%s\"", dir)
 	}
-	f, err := os.CreateTemp(s.dir, "pgsql_tmp")
+	f, err := os.CreateTemp(dir, "pgsql_tmp")
 	if err != nil {
 		return nil, pgerr.Wrapf(err, pgerr.IOError, "could not create temporary file")
 	}
