@@ -26,6 +26,10 @@ type CheckStats struct {
 	// HalfDead counts empty leaves whose deletion a crash interrupted
 	// after the first step (allowed: the next VACUUM unlinks them).
 	HalfDead int
+	// HalfDeadInternal counts the internal pages of such deletions' chains
+	// still to unlink (each has one downlink, to the next page of its
+	// chain down to the half-dead leaf).
+	HalfDeadInternal int
 }
 
 // pageInfo is what the checker keeps of a page of the level it walks.
@@ -34,6 +38,7 @@ type pageInfo struct {
 	lowHK []byte // the high key of the page to its left (nil: leftmost)
 	hk    []byte // its own high key (nil: rightmost)
 	flags uint16
+	top   uint32 // a half-dead leaf's top-parent link (the leaf itself: its block)
 }
 
 // Check verifies the index's structure. It takes each page's share lock in
@@ -48,7 +53,10 @@ type pageInfo struct {
 // next page of the level below in order, with a separator equal to that
 // page's lower bound; pages without a downlink only right of a page marked
 // INCOMPLETE_SPLIT, or half-dead (an empty leaf, not rightmost, whose key
-// space belongs to its right sibling); no deleted page reachable.
+// space belongs to its right sibling, or an internal page of the chain
+// above one: a single downlink, to the half-dead page of its chain one
+// level down); each half-dead leaf's top-parent link naming the top of
+// its chain; no deleted page reachable.
 func (ix *Index) Check() (CheckStats, error) {
 	var st CheckStats
 	rel := uint32(ix.rel)
@@ -73,10 +81,14 @@ func (ix *Index) Check() (CheckStats, error) {
 	}
 	downs := []down{{blk: m.root, parent: metaBlock}}
 	level := m.level
+	// hdTop: the pages of the level being walked that half-dead pages of
+	// the level above link to, each with the top of its chain.
+	hdTop := map[uint32]uint32{}
 	for {
 		st.Levels++
 		var prev *pageInfo
 		var next []down
+		nextHdTop := map[uint32]uint32{}
 		di := 0
 		blk := downs[0].blk
 		for blk != pNone {
@@ -99,11 +111,27 @@ func (ix *Index) Check() (CheckStats, error) {
 			}
 			st.Pages++
 			// The page's downlink from the level above.
+			top, below := hdTop[blk]
+			delete(hdTop, blk)
 			if info.flags&flagHalfDead != 0 {
 				if di < len(downs) && downs[di].blk == blk {
 					return st, errCorrupt(rel, downs[di].parent, "downlink to half-dead block %d", blk)
 				}
-				st.HalfDead++
+				if !below {
+					top = blk
+				}
+				if level > 0 {
+					st.HalfDeadInternal++
+					nextHdTop[downlink(items[0])] = top
+					items = nil
+				} else {
+					st.HalfDead++
+					if info.top != top {
+						return st, errCorrupt(rel, blk, "half-dead leaf names block %d as the top of its chain, which is block %d", info.top, top)
+					}
+				}
+			} else if below {
+				return st, errCorrupt(rel, blk, "live page below half-dead block %d", top)
 			} else if di < len(downs) && downs[di].blk == blk {
 				if di > 0 && !bytes.Equal(downs[di].bound, info.lowHK) {
 					return st, errCorrupt(rel, downs[di].parent, "separator %x of the downlink to block %d differs from that page's lower bound %x",
@@ -141,6 +169,10 @@ func (ix *Index) Check() (CheckStats, error) {
 		if di != len(downs) {
 			return st, errCorrupt(rel, downs[di].parent, "downlink to block %d, not on level %d's right-link chain (or out of order)", downs[di].blk, level)
 		}
+		for blk, top := range hdTop {
+			return st, errCorrupt(rel, blk, "block %d of the half-dead chain under block %d is not on level %d's right-link chain", blk, top, level)
+		}
+		hdTop = nextHdTop
 		if level == 0 {
 			return st, nil
 		}
@@ -196,13 +228,20 @@ func (ix *Index) checkPage(p page.Page, blk, level uint32, m meta, prev *pageInf
 	}
 	items := pageItems(p, firstData(p))
 	if info.flags&flagHalfDead != 0 {
-		if level != 0 || len(items) != 0 || info.hk == nil {
+		want := 0 // a leaf: empty; an internal page: one downlink
+		if level > 0 {
+			want = 1
+		}
+		if len(items) != want || info.hk == nil || (level > 0 && len(items[0]) != pivotHeader) {
 			return info, nil, errCorrupt(rel, blk, "half-dead page on level %d with %d items (rightmost: %v)", level, len(items), info.hk == nil)
+		}
+		if level == 0 {
+			info.top = topParent(p, blk)
 		}
 		// Its key space is its right sibling's: that page's lower bound
 		// is this one's.
 		info.hk = info.lowHK
-		return info, nil, nil
+		return info, items, nil
 	}
 	if level > 0 && len(items) == 0 {
 		return info, nil, errCorrupt(rel, blk, "internal page without downlinks")

@@ -77,7 +77,7 @@ type VacuumPoint func(hit, dirtied bool) error
 // and puts the deleted pages old enough to reuse on the free list, those
 // it deleted itself included if the horizon has passed them by the end.
 func (ix *Index) DeleteTIDs(tids map[page.TID]struct{}, point VacuumPoint) (int, error) {
-	v := &bulkDelete{ix: ix, tids: tids, point: point}
+	v := &bulkDelete{ix: ix, tids: tids, point: point, mine: map[uint32]struct{}{}}
 	if ix.horizon != nil {
 		v.oldest = ix.horizon.OldestXmin()
 	}
@@ -126,9 +126,11 @@ type bulkDelete struct {
 	oldest  uint32 // the horizon when the pass started
 	cycle   uint16
 	removed int
-	// deleted: pages this pass deleted; reusable: deleted pages the
-	// horizon has passed; waiting: deleted pages it has not.
+	// deleted: pages this pass deleted (mine: the same as a set);
+	// reusable: deleted pages the horizon has passed; waiting: deleted
+	// pages it has not.
 	deleted, reusable []uint32
+	mine              map[uint32]struct{}
 	waiting           int
 }
 
@@ -148,15 +150,19 @@ func (v *bulkDelete) page(blk, scan uint32) (uint32, error) {
 	var empty, halfDead bool
 	follow := pNone
 	switch {
-	case !hasSpecial(p) || !isLeaf(p):
+	case !hasSpecial(p):
 	case isDeleted(p):
-		if blk == scan {
+		// A deleted page of any level (internal pages go with the chain
+		// of single-child parents above an empty leaf); one this pass
+		// deleted is counted at the end.
+		if _, mine := v.mine[blk]; blk == scan && !mine {
 			if ix.horizon != nil && recyclable(p, v.oldest) {
 				v.reusable = append(v.reusable, blk)
 			} else {
 				v.waiting++
 			}
 		}
+	case !isLeaf(p):
 	case isHalfDead(p):
 		halfDead = true
 	default:
@@ -183,17 +189,18 @@ func (v *bulkDelete) page(blk, scan uint32) (uint32, error) {
 	b.Unlock()
 	b.Release()
 	if ix.horizon != nil && (empty || halfDead) {
-		var done bool
+		var deleted []uint32
 		if empty {
-			done, err = ix.deleteLeaf(blk)
+			deleted, err = ix.deleteLeaf(blk)
 		} else {
-			done, err = ix.unlinkHalfDead(blk)
+			deleted, err = ix.unlinkHalfDead(blk)
+		}
+		for _, d := range deleted {
+			v.deleted = append(v.deleted, d)
+			v.mine[d] = struct{}{}
 		}
 		if err != nil {
 			return pNone, err
-		}
-		if done {
-			v.deleted = append(v.deleted, blk)
 		}
 	}
 	if v.point != nil {

@@ -287,7 +287,7 @@ func (ix *Index) insertParent(left *buffer.Buffer, rblk uint32, sep []byte, wasR
 		return ix.newRoot(left, rblk, sep)
 	}
 	sep = bytes.Clone(sep)
-	pb, err := ix.findParent(level+1, sep, stack)
+	pb, err := ix.findParent(level+1, sep, false, stack)
 	if err != nil {
 		relBuf(left, true)
 		return err
@@ -297,10 +297,15 @@ func (ix *Index) insertParent(left *buffer.Buffer, rblk uint32, sep []byte, wasR
 	return ix.insertOnPage(pb, stack, makePivot(rblk, sep), off, left)
 }
 
-// findParent returns the page at level whose key space holds sep,
-// exclusively locked, with no incomplete split left on it. The caller holds
-// the lock of a page one level down (lock order: child before parent).
-func (ix *Index) findParent(level uint32, sep []byte, stack []stackItem) (*buffer.Buffer, error) {
+// findParent returns the page at level whose key space holds sep (with
+// strict, the keys just below sep: page deletion looks for the parent of a
+// page whose high key is sep), exclusively locked, with no incomplete split
+// left on it. The caller holds the lock of a page one level down (lock
+// order: child before parent). A stack entry is only a hint: if the page it
+// names has been deleted and reused at another level since (possible only
+// when the caller's transaction does not hold the horizon back), the
+// parent is looked for from the root.
+func (ix *Index) findParent(level uint32, sep []byte, strict bool, stack []stackItem) (*buffer.Buffer, error) {
 	for {
 		start := page.InvalidBlock
 		for _, s := range stack {
@@ -313,12 +318,17 @@ func (ix *Index) findParent(level uint32, sep []byte, stack []stackItem) (*buffe
 		if start != page.InvalidBlock {
 			b, err = ix.getBuf(start, true)
 		} else {
-			b, err = ix.descendToLevel(level, sep)
+			b, err = ix.descendToLevel(level, sep, strict)
 		}
 		if err != nil {
 			return nil, err
 		}
-		if b, err = ix.moveRight(b, searchKey{key: sep}, true); err != nil {
+		if start != page.InvalidBlock && (isDeleted(b.Page()) || btLevel(b.Page()) != level) {
+			relBuf(b, true)
+			stack = nil
+			continue
+		}
+		if b, err = ix.moveRight(b, searchKey{key: sep, strict: strict}, true); err != nil {
 			return nil, err
 		}
 		if btLevel(b.Page()) != level {
@@ -337,9 +347,10 @@ func (ix *Index) findParent(level uint32, sep []byte, stack []stackItem) (*buffe
 }
 
 // descendToLevel walks from the root to the page at level whose key space
-// holds key and returns it exclusively locked (the re-descent for a parent
-// above the levels the original descent saw).
-func (ix *Index) descendToLevel(level uint32, key []byte) (*buffer.Buffer, error) {
+// holds key (strict: the keys just below key) and returns it exclusively
+// locked (the re-descent for a parent above the levels the original
+// descent saw).
+func (ix *Index) descendToLevel(level uint32, key []byte, strict bool) (*buffer.Buffer, error) {
 	m, err := ix.readMeta()
 	if err != nil {
 		return nil, err
@@ -353,7 +364,7 @@ func (ix *Index) descendToLevel(level uint32, key []byte) (*buffer.Buffer, error
 		if err != nil {
 			return nil, err
 		}
-		if b, err = ix.moveRight(b, searchKey{key: key}, false); err != nil {
+		if b, err = ix.moveRight(b, searchKey{key: key, strict: strict}, false); err != nil {
 			return nil, err
 		}
 		p := b.Page()
@@ -362,7 +373,7 @@ func (ix *Index) descendToLevel(level uint32, key []byte) (*buffer.Buffer, error
 			relBuf(b, false)
 			return ix.getBuf(blk, true) // the caller moves right again under the exclusive lock
 		}
-		next := downlink(page.Item(p, childSearch(p, key, false)))
+		next := downlink(page.Item(p, childSearch(p, key, strict)))
 		relBuf(b, false)
 		blk = next
 	}

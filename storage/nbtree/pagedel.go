@@ -135,67 +135,202 @@ func emptyLeaf(p page.Page) bool {
 		page.MaxOffset(p) < firstData(p)
 }
 
-// deleteLeaf deletes leaf blk if it is still empty and may go (both
-// steps), reporting whether it did. VACUUM calls it with no lock held.
-func (ix *Index) deleteLeaf(blk uint32) (bool, error) {
+// topParent returns the top of the chain of pages that the deletion of
+// the half-dead leaf p (block self) has still to unlink: the block that its
+// high key's downlink field holds (BTreeTupleGetTopParent), or self when
+// that field is InvalidBlock (only the leaf is left).
+func topParent(p page.Page, self uint32) uint32 {
+	t := page.Item(p, page.FirstOffset)
+	if len(t) < pivotHeader || downlink(t) == page.InvalidBlock {
+		return self
+	}
+	return downlink(t)
+}
+
+// setTopParent stores blk (InvalidBlock: the leaf itself) in the high key
+// of the half-dead leaf p (BTreeTupleSetTopParent).
+func setTopParent(p page.Page, blk uint32) {
+	binary.LittleEndian.PutUint32(page.Item(p, page.FirstOffset), blk)
+}
+
+// deleteLeaf deletes leaf blk, and the chain of single-child parents
+// above it, if the leaf is still empty and may go (every step),
+// returning the blocks it deleted. VACUUM calls it with no lock held.
+func (ix *Index) deleteLeaf(blk uint32) ([]uint32, error) {
 	if ix.horizon == nil {
-		return false, nil
+		return nil, nil
 	}
 	b, err := ix.getBuf(blk, true)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	p := b.Page()
 	if !emptyLeaf(p) {
 		relBuf(b, true)
-		return false, nil
+		return nil, nil
 	}
 	hk := bytes.Clone(highKey(p))
-	// The parent whose key space holds the leaf's last keys: the leaf's
-	// downlink is its last separator below the high key; the right
-	// sibling's, with the high key as separator, must follow it there.
-	pb, err := ix.findParent(btLevel(p)+1, hk, nil)
-	if err != nil {
+	sp, off, chain, err := ix.lockSubtreeParent(b, hk)
+	if err != nil || sp == nil {
 		relBuf(b, true)
-		return false, err
+		return nil, err
 	}
-	pp := pb.Page()
-	off := childSearch(pp, hk, true)
-	if off < firstData(pp) || off >= page.MaxOffset(pp) || downlink(page.Item(pp, off)) != blk ||
-		downlink(page.Item(pp, off+1)) != btNext(p) || !bytes.Equal(pivotKey(page.Item(pp, off+1)), hk) {
-		// No downlink (a left sibling's split is incomplete) or the
-		// right sibling has another parent: leave the page.
-		releaseAll(pb, b)
-		return false, nil
+	// The downlink to the chain's top (or to the leaf) takes the right
+	// sibling's block, whose own downlink goes: the key space moves right.
+	removeDownlink(sp.Page(), off)
+	top := page.InvalidBlock
+	for _, c := range chain {
+		setFlags(c.Page(), btFlags(c.Page())|flagHalfDead)
+		top = c.Block()
 	}
-	removeDownlink(pp, off)
 	setFlags(p, btFlags(p)|flagHalfDead)
-	ix.xlog(xlMarkHalfDead, binary.LittleEndian.AppendUint16(nil, off), regBuf{buf: b}, regBuf{buf: pb})
-	releaseAll(pb, b)
-	if testHookAfterHalfDead != nil && testHookAfterHalfDead() {
-		return false, errTestStop
+	setTopParent(p, top)
+	main := binary.LittleEndian.AppendUint16(nil, off)
+	main = binary.LittleEndian.AppendUint32(main, top)
+	bufs := []regBuf{{buf: b}, {buf: sp}}
+	for _, c := range chain {
+		bufs = append(bufs, regBuf{buf: c})
+	}
+	ix.xlog(xlMarkHalfDead, main, bufs...)
+	releaseAll(sp)
+	releaseAll(chain...)
+	relBuf(b, true)
+	if testHookAfterHalfDead != nil && testHookAfterHalfDead(len(chain)) {
+		return nil, errTestStop
 	}
 	return ix.unlinkHalfDead(blk)
 }
 
-// testHookAfterHalfDead, set by tests, stops a deletion between its two
-// steps when it returns true (a crash between the two records).
-var testHookAfterHalfDead func() bool
-
-// unlinkHalfDead is the second step of a deletion (_bt_unlink_halfdead_page):
-// it takes the left sibling of the half-dead leaf blk, the leaf and its
-// right sibling, in that order, links the siblings to each other and marks
-// the leaf deleted. It reports whether it did (false: blk is not half-dead).
-func (ix *Index) unlinkHalfDead(blk uint32) (bool, error) {
-	if err := fault.Check(fault.BtreeUnlink, "read", fmt.Sprintf("base/%d", ix.rel)); err != nil {
-		return false, pgerr.Wrapf(err, pgerr.IOError, "could not read block %d of index %d", blk, ix.rel)
-	}
+// lockSubtreeParent finds and locks, with the empty leaf (high key hk)
+// exclusively locked, the pages the first step of its deletion changes
+// (_bt_lock_subtree_parent): going up, each parent in turn, exclusively
+// locked, while the page below is its only child (the chain, bottom-up,
+// each page not rightmost, not the root, without an incomplete split and
+// with the same high key as the leaf), up to the first parent with more
+// downlinks, sp, whose downlink at off is the chain's top (or the leaf)
+// and the one after it, with hk as separator, the top's right sibling. It
+// returns a nil sp when the leaf is not to be deleted now (a rightmost
+// child with siblings, a missing downlink, a right sibling under another
+// parent), with every page it locked released; the leaf stays locked.
+func (ix *Index) lockSubtreeParent(leaf *buffer.Buffer, hk []byte) (sp *buffer.Buffer, off uint16, chain []*buffer.Buffer, err error) {
+	child := leaf
 	for {
-		tb, err := ix.getBuf(blk, false)
+		cp := child.Page()
+		pb, err := ix.findParent(btLevel(cp)+1, hk, true, nil)
+		if err != nil {
+			releaseAll(chain...)
+			return nil, 0, nil, err
+		}
+		pp := pb.Page()
+		off := childSearch(pp, hk, true)
+		ok := off >= firstData(pp) && downlink(page.Item(pp, off)) == child.Block()
+		if ok && off < page.MaxOffset(pp) {
+			next := page.Item(pp, off+1)
+			if downlink(next) == btNext(cp) && bytes.Equal(pivotKey(next), hk) {
+				return pb, off, chain, nil
+			}
+			ok = false
+		}
+		// child is pb's last downlink: pb goes with it if it is the only one.
+		ok = ok && off == firstData(pp) && !isRightmost(pp) && btFlags(pp)&(flagRoot|flagIncompleteSplit) == 0 &&
+			bytes.Equal(highKey(pp), hk)
+		if !ok {
+			relBuf(pb, true)
+			releaseAll(chain...)
+			return nil, 0, nil, nil
+		}
+		chain = append(chain, pb)
+		child = pb
+	}
+}
+
+// testHookAfterHalfDead, set by tests, stops a deletion between its first
+// two steps when it returns true (a crash after MARK_PAGE_HALFDEAD); it is
+// given the number of internal pages marked with the leaf.
+var testHookAfterHalfDead func(chain int) bool
+
+// testHookAfterUnlink, set by tests, is called after each unlink step of a
+// deletion that has more to do (an internal page was unlinked), with the
+// block unlinked; tests arm the btree-unlink fault there.
+var testHookAfterUnlink func(blk uint32)
+
+// unlinkHalfDead finishes the deletion of the half-dead leaf blk: the
+// chain above it top-down, one page per step, then the leaf
+// (_bt_unlink_halfdead_page, called until the leaf is gone). It returns
+// the blocks it deleted, also with an error (a step that fails leaves the
+// rest to the next VACUUM), and none if blk is not half-dead.
+func (ix *Index) unlinkHalfDead(blk uint32) ([]uint32, error) {
+	var deleted []uint32
+	for {
+		target, err := ix.unlinkStep(blk)
+		if err != nil || target == pNone {
+			return deleted, err
+		}
+		deleted = append(deleted, target)
+		if target == blk {
+			return deleted, nil
+		}
+		if testHookAfterUnlink != nil {
+			testHookAfterUnlink(target)
+		}
+	}
+}
+
+// unlinkStep unlinks the top of the half-dead leaf's chain (the leaf
+// itself last) and returns its block, or pNone if leaf is not half-dead.
+// For an internal page it locks the leaf first, then the page's level left
+// to right (the leaf's top-parent link moves down to the page's child in
+// the same record), as PostgreSQL does: nothing waits for the half-dead
+// leaf while holding a page of a higher level.
+func (ix *Index) unlinkStep(leaf uint32) (uint32, error) {
+	if err := fault.Check(fault.BtreeUnlink, "read", fmt.Sprintf("base/%d", ix.rel)); err != nil {
+		return pNone, pgerr.Wrapf(err, pgerr.IOError, "could not read block %d of index %d", leaf, ix.rel)
+	}
+	lb, err := ix.getBuf(leaf, true)
+	if err != nil {
+		return pNone, err
+	}
+	lp := lb.Page()
+	if !isHalfDead(lp) || !isLeaf(lp) || isRightmost(lp) {
+		relBuf(lb, true)
+		return pNone, nil
+	}
+	top := topParent(lp, leaf)
+	if top == leaf {
+		relBuf(lb, true)
+		ok, err := ix.unlinkPage(leaf, nil)
+		if !ok {
+			return pNone, err
+		}
+		return leaf, nil
+	}
+	ok, err := ix.unlinkPage(top, lb)
+	relBuf(lb, true)
+	if err != nil {
+		return pNone, err
+	}
+	if !ok {
+		return pNone, errCorrupt(uint32(ix.rel), leaf, "half-dead leaf names block %d as the top of its chain, not a half-dead internal page", top)
+	}
+	return top, nil
+}
+
+// unlinkPage is one unlink step: it takes the left sibling of the
+// half-dead page target, the target and its right sibling, in that order,
+// links the siblings to each other and marks the target deleted. leaf is
+// nil when the target is the half-dead leaf itself; otherwise it is that
+// leaf, exclusively locked by the caller (and left locked), whose
+// top-parent link takes the target's only downlink. It reports whether it
+// unlinked the target (false: target is not a half-dead page of the kind
+// expected).
+func (ix *Index) unlinkPage(target uint32, leaf *buffer.Buffer) (bool, error) {
+	for {
+		tb, err := ix.getBuf(target, false)
 		if err != nil {
 			return false, err
 		}
-		left, ok := btPrev(tb.Page()), isHalfDead(tb.Page()) && isLeaf(tb.Page())
+		tp := tb.Page()
+		left, ok := btPrev(tp), isHalfDead(tp) && !isRightmost(tp) && isLeaf(tp) == (leaf == nil)
 		relBuf(tb, false)
 		if !ok {
 			return false, nil
@@ -203,14 +338,14 @@ func (ix *Index) unlinkHalfDead(blk uint32) (bool, error) {
 		var lb *buffer.Buffer
 		if left != pNone {
 			// The left sibling may have split since: move right to the
-			// page whose right link is blk.
+			// page whose right link is target.
 			if lb, err = ix.getBuf(left, true); err != nil {
 				return false, err
 			}
-			for btNext(lb.Page()) != blk {
+			for btNext(lb.Page()) != target {
 				if isRightmost(lb.Page()) {
 					relBuf(lb, true)
-					return false, errCorrupt(uint32(ix.rel), left, "right links from the left sibling of block %d do not lead to it", blk)
+					return false, errCorrupt(uint32(ix.rel), left, "right links from the left sibling of block %d do not lead to it", target)
 				}
 				next := btNext(lb.Page())
 				relBuf(lb, true)
@@ -220,11 +355,11 @@ func (ix *Index) unlinkHalfDead(blk uint32) (bool, error) {
 			}
 			left = lb.Block()
 		}
-		if tb, err = ix.getBuf(blk, true); err != nil {
+		if tb, err = ix.getBuf(target, true); err != nil {
 			releaseAll(lb)
 			return false, err
 		}
-		tp := tb.Page()
+		tp = tb.Page()
 		if btPrev(tp) != left {
 			releaseAll(tb, lb) // the left sibling changed meanwhile: again
 			continue
@@ -232,6 +367,14 @@ func (ix *Index) unlinkHalfDead(blk uint32) (bool, error) {
 		if !isHalfDead(tp) || isRightmost(tp) {
 			releaseAll(tb, lb)
 			return false, nil
+		}
+		child := pNone
+		if leaf != nil {
+			if page.MaxOffset(tp) != firstData(tp) {
+				releaseAll(tb, lb)
+				return false, errCorrupt(uint32(ix.rel), target, "half-dead internal page with %d items", page.MaxOffset(tp))
+			}
+			child = downlink(page.Item(tp, firstData(tp)))
 		}
 		right := btNext(tp)
 		rb, err := ix.getBuf(right, true)
@@ -243,8 +386,9 @@ func (ix *Index) unlinkHalfDead(blk uint32) (bool, error) {
 			setNext(lb.Page(), right)
 		}
 		setPrev(rb.Page(), left)
+		level := btLevel(tp)
 		safexid := ix.horizon.NextXid()
-		deletedPage(tp, true, left, right, safexid)
+		deletedPage(tp, leaf == nil, left, right, safexid)
 		main := binary.LittleEndian.AppendUint32(nil, left)
 		main = binary.LittleEndian.AppendUint32(main, right)
 		main = binary.LittleEndian.AppendUint32(main, safexid)
@@ -252,8 +396,18 @@ func (ix *Index) unlinkHalfDead(blk uint32) (bool, error) {
 		if lb != nil {
 			bufs = append([]regBuf{{buf: lb}}, bufs...)
 		}
+		if leaf != nil {
+			newTop := child
+			if child == leaf.Block() {
+				newTop = page.InvalidBlock
+			}
+			setTopParent(leaf.Page(), newTop)
+			main = binary.LittleEndian.AppendUint32(main, level)
+			main = binary.LittleEndian.AppendUint32(main, newTop)
+			bufs = append(bufs, regBuf{buf: leaf})
+		}
 		ix.xlog(xlUnlinkPage, main, bufs...)
-		releaseAll(rb, tb, lb)
+		releaseAll(rb, tb, lb) // the leaf stays locked for the caller
 		return true, nil
 	}
 }

@@ -64,8 +64,13 @@ func (h *testHorizon) end(id int) {
 	h.mu.Unlock()
 }
 
-// pageCounts counts the index's pages by state, reading every block.
-type pageCounts struct{ blocks, liveLeaves, halfDead, deleted int }
+// pageCounts counts the index's pages by state, reading every block:
+// halfDead and deleted count pages of every level, the Internal fields
+// internal pages among them.
+type pageCounts struct {
+	blocks, liveLeaves, halfDead, deleted           int
+	liveInternal, halfDeadInternal, deletedInternal int
+}
 
 func countPages(t testing.TB, ix *Index) pageCounts {
 	t.Helper()
@@ -80,11 +85,20 @@ func countPages(t testing.TB, ix *Index) pageCounts {
 			t.Fatal(err)
 		}
 		p := b.Page()
+		internal := !isLeaf(p) && btFlags(p)&flagMeta == 0
 		switch {
 		case isDeleted(p):
 			c.deleted++
+			if internal {
+				c.deletedInternal++
+			}
 		case isHalfDead(p):
 			c.halfDead++
+			if internal {
+				c.halfDeadInternal++
+			}
+		case internal:
+			c.liveInternal++
 		case isLeaf(p):
 			c.liveLeaves++
 		}
@@ -208,7 +222,7 @@ func TestHalfDeadIsFinished(t *testing.T) {
 	m := model{}
 	fillSequential(t, e.ix, m, 0, 1500)
 	stops := 0
-	testHookAfterHalfDead = func() bool { stops++; return true }
+	testHookAfterHalfDead = func(int) bool { stops++; return true }
 	tids := map[page.TID]struct{}{}
 	for k := uint64(500); k < 1000; k++ {
 		tids[page.TID{Block: uint32(k), Offset: 1}] = struct{}{}

@@ -114,23 +114,44 @@ func btreeRedo(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 		})
 
 	case xlMarkHalfDead:
-		if len(d) != 2 || len(rec.Blocks) != 2 {
+		// Records written before chains were deleted have no topparent
+		// (the leaf alone: InvalidBlock) and two blocks.
+		if (len(d) != xlMarkSize && len(d) != 2) || len(rec.Blocks) < 2 || (len(d) == 2 && len(rec.Blocks) != 2) {
 			return errRedo(rec, "bad half-dead record")
 		}
 		off := binary.LittleEndian.Uint16(d)
+		top := page.InvalidBlock
+		if len(d) == xlMarkSize {
+			top = binary.LittleEndian.Uint32(d[2:])
+		}
 		if err := redoBlock(pool, rec, 0, func(p page.Page) error {
+			if isRightmost(p) || page.MaxOffset(p) < page.FirstOffset {
+				return errRedo(rec, "half-dead leaf %d without a high key", rec.Blocks[0].Block)
+			}
 			setFlags(p, btFlags(p)|flagHalfDead)
+			setTopParent(p, top)
 			return nil
 		}); err != nil {
 			return err
 		}
-		return redoBlock(pool, rec, 1, func(p page.Page) error {
+		if err := redoBlock(pool, rec, 1, func(p page.Page) error {
 			if off < firstData(p) || off >= page.MaxOffset(p) {
 				return errRedo(rec, "bad downlink offset %d on block %d", off, rec.Blocks[1].Block)
 			}
 			removeDownlink(p, off)
 			return nil
-		})
+		}); err != nil {
+			return err
+		}
+		for i := 2; i < len(rec.Blocks); i++ {
+			if err := redoBlock(pool, rec, i, func(p page.Page) error {
+				setFlags(p, btFlags(p)|flagHalfDead)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
 
 	case xlUnlinkPage:
 		return redoUnlink(pool, rec)
@@ -251,20 +272,29 @@ func redoSplit(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 	return nil
 }
 
-// redoUnlink replays UNLINK_PAGE in the order the pages were locked: the
-// left sibling's right link, the deleted page rebuilt, the right sibling's
-// left link.
+// redoUnlink replays UNLINK_PAGE: the left sibling's right link, the
+// deleted page rebuilt, the right sibling's left link (the order the pages
+// were locked in), and, for an internal page, the half-dead leaf's new
+// top-parent link.
 func redoUnlink(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 	d := rec.MainData
-	if len(d) != xlUnlinkSize {
+	if len(d) != xlUnlinkSize && len(d) != xlUnlinkInternalSize {
 		return errRedo(rec, "bad unlink record")
 	}
 	left, right, safexid := binary.LittleEndian.Uint32(d), binary.LittleEndian.Uint32(d[4:]), binary.LittleEndian.Uint32(d[8:])
+	internal := len(d) == xlUnlinkInternalSize
+	want := 2
+	if left != pNone {
+		want++
+	}
+	if internal {
+		want++
+	}
+	if len(rec.Blocks) != want {
+		return errRedo(rec, "unlink record with %d blocks, want %d", len(rec.Blocks), want)
+	}
 	i := 0
 	if left != pNone {
-		if len(rec.Blocks) != 3 {
-			return errRedo(rec, "unlink record with %d blocks, want 3", len(rec.Blocks))
-		}
 		if err := redoBlock(pool, rec, 0, func(p page.Page) error {
 			setNext(p, right)
 			return nil
@@ -272,17 +302,28 @@ func redoUnlink(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 			return err
 		}
 		i = 1
-	} else if len(rec.Blocks) != 2 {
-		return errRedo(rec, "unlink record with %d blocks, want 2", len(rec.Blocks))
 	}
 	if err := redoBlock(pool, rec, i, func(p page.Page) error {
-		deletedPage(p, true, left, right, safexid)
+		deletedPage(p, !internal, left, right, safexid)
 		return nil
 	}); err != nil {
 		return err
 	}
-	return redoBlock(pool, rec, i+1, func(p page.Page) error {
+	if err := redoBlock(pool, rec, i+1, func(p page.Page) error {
 		setPrev(p, left)
+		return nil
+	}); err != nil {
+		return err
+	}
+	if !internal {
+		return nil
+	}
+	top := binary.LittleEndian.Uint32(d[16:])
+	return redoBlock(pool, rec, i+2, func(p page.Page) error {
+		if !isHalfDead(p) || !isLeaf(p) || isRightmost(p) {
+			return errRedo(rec, "block %d is not a half-dead leaf", rec.Blocks[i+2].Block)
+		}
+		setTopParent(p, top)
 		return nil
 	})
 }

@@ -27,14 +27,22 @@ package nbtree
 //	                   block 0 the new root (WillInit), data: its items, each len u16 | bytes
 //	                   block 1 the left child (INCOMPLETE_SPLIT cleared), when level > 0
 //	                   block 2 the metapage (WillInit)
-//	UNLINK_PAGE  0x80  main: leftsib u32 | rightsib u32 | safexid u32
+//	UNLINK_PAGE  0x80  main: leftsib u32 | rightsib u32 | safexid u32 |
+//	                         [level u32 | leaftopparent u32 (an internal page)]
 //	                   [block left sibling, its right link set to rightsib (leftsib != 0)]
-//	                   block the deleted leaf (WillInit: rebuilt as a deleted page)
+//	                   block the deleted page (WillInit: rebuilt as a deleted page,
+//	                         a leaf unless main has level)
 //	                   block the right sibling, its left link set to leftsib
-//	MARK_PAGE_HALFDEAD 0xB0  main: poffset u16
-//	                   block 0 the leaf, flagged half-dead
-//	                   block 1 its parent: the downlink at poffset takes the
-//	                           next one's block, which is removed
+//	                   [block the half-dead leaf below an internal page: its
+//	                         high key's downlink set to leaftopparent]
+//	MARK_PAGE_HALFDEAD 0xB0  main: poffset u16 | topparent u32 (InvalidBlock:
+//	                         the leaf alone; older records end after poffset)
+//	                   block 0 the leaf, flagged half-dead, topparent in
+//	                           its high key's downlink field
+//	                   block 1 the subtree parent: the downlink at poffset
+//	                           takes the next one's block, which is removed
+//	                   block 2.. the chain's internal pages, bottom-up,
+//	                           flagged half-dead
 //	VACUUM       0xC0  block 0 leaf, data: offsets u16... deleted (VACUUM's bulk delete)
 //
 // firstrightoff and newitemoff number the left page's items as they were
@@ -68,13 +76,15 @@ const (
 
 // split record main data.
 const (
-	xlSplitSize       = 13
-	splitHasSibling   = 0x01
-	splitHasChild     = 0x02
-	xlNewRootSize     = 8
-	xlUnlinkSize      = 12
-	xlInsertMainSize  = 2
-	maxRecordedBlocks = 4
+	xlSplitSize          = 13
+	splitHasSibling      = 0x01
+	splitHasChild        = 0x02
+	xlNewRootSize        = 8
+	xlUnlinkSize         = 12
+	xlUnlinkInternalSize = 20
+	xlMarkSize           = 6
+	xlInsertMainSize     = 2
+	maxRecordedBlocks    = 4
 )
 
 func init() {
@@ -207,9 +217,22 @@ func btreeDesc(rec *wal.DecodedRecord) string {
 		return fmt.Sprintf("ndeleted %d; nupdated 0", ndeleted)
 	case xlMarkHalfDead:
 		if len(d) >= 2 && len(rec.Blocks) >= 2 {
-			return fmt.Sprintf("topparent %d; leaf %d; poffset %d", rec.Blocks[1].Block, rec.Blocks[0].Block, le.Uint16(d))
+			top := rec.Blocks[0].Block
+			if len(d) >= xlMarkSize && le.Uint32(d[2:]) != page.InvalidBlock {
+				top = le.Uint32(d[2:])
+			}
+			return fmt.Sprintf("topparent %d; leaf %d; subtreeparent %d; poffset %d", top, rec.Blocks[0].Block, rec.Blocks[1].Block, le.Uint16(d))
 		}
 	case xlUnlinkPage:
+		if len(d) >= xlUnlinkInternalSize && len(rec.Blocks) > 0 {
+			leaf := rec.Blocks[len(rec.Blocks)-1].Block
+			top := le.Uint32(d[16:])
+			if top == page.InvalidBlock {
+				top = leaf
+			}
+			return fmt.Sprintf("left %d; right %d; level %d; safexid 0:%d; leaf %d; leaftopparent %d",
+				le.Uint32(d), le.Uint32(d[4:]), le.Uint32(d[12:]), le.Uint32(d[8:]), leaf, top)
+		}
 		if len(d) >= xlUnlinkSize {
 			return fmt.Sprintf("left %d; right %d; level 0; safexid 0:%d", le.Uint32(d), le.Uint32(d[4:]), le.Uint32(d[8:]))
 		}
