@@ -2,8 +2,13 @@ package nbtree
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 
@@ -354,4 +359,278 @@ func TestChainDeletionFinishedByVacuum(t *testing.T) {
 			compareContents(t, r2.ix, m)
 		})
 	}
+}
+
+// TestChainDeletionConcurrent: while VACUUM passes empty and refill wide
+// key ranges (deleting whole subtrees, internal pages included, and
+// reusing them), writers insert entries all over the key space, some
+// through InsertUnique and most deleted again at once (their descents and
+// stacks go through the pages being deleted), and readers scan both ways
+// from random starting points. Anchor entries outside the emptied ranges
+// must each be seen exactly once, in order; nothing deadlocks; at the end
+// the index holds exactly the entries expected and passes the checker,
+// before and after a crash.
+func TestChainDeletionConcurrent(t *testing.T) {
+	h := newHorizon()
+	e := newEnv(t, 64, chainOpts(h))
+	ix := e.ix
+	const keys, zoneLo, zoneHi = 6000, 1000, 5000
+	anchor := func(k uint64) bool { return k%50 == 0 && (k < zoneLo || k >= zoneHi) }
+	ver := make([]uint16, keys) // the TID offset of key k's entry
+	entry := func(k uint64) []byte {
+		return mkEntry(k, "payload", page.TID{Block: uint32(k), Offset: ver[k]})
+	}
+	for k := uint64(0); k < keys; k++ {
+		ver[k] = 1
+		if err := ix.Insert(entry(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var done atomic.Bool
+	errc := make(chan error, 16)
+	var wg sync.WaitGroup
+	for r := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(r), 11))
+			for !done.Load() {
+				id := h.begin()
+				reverse := rng.IntN(2) == 0
+				from := rng.Uint64N(keys)
+				at := Bound{Key: binary.BigEndian.AppendUint64(nil, from), Inclusive: true} // key from's entries and beyond
+				lo, hi := at, Bound{}
+				if reverse {
+					lo, hi = Bound{}, at
+				}
+				it := ix.NewIterator(lo, hi, reverse)
+				var last []byte
+				var seen []uint64
+				for {
+					if _, ok := it.Next(); !ok {
+						break
+					}
+					en := it.Entry()
+					if k := uint64(entryTID(en).Block); k < keys && anchor(k) {
+						if last != nil && (bytes.Compare(en, last) <= 0) != reverse {
+							errc <- fmt.Errorf("scan (reverse %v) out of order: %x after %x", reverse, en, last)
+							h.end(id)
+							return
+						}
+						last = bytes.Clone(en)
+						seen = append(seen, k)
+					}
+				}
+				h.end(id)
+				if err := it.Err(); err != nil {
+					errc <- err
+					return
+				}
+				if reverse {
+					slices.Reverse(seen)
+				}
+				var want []uint64
+				for k := uint64(0); k < keys; k++ {
+					if anchor(k) && (k >= from) != reverse || anchor(k) && k == from {
+						want = append(want, k)
+					}
+				}
+				if !slices.Equal(seen, want) {
+					errc <- fmt.Errorf("scan from %d (reverse %v) saw anchors %v, want %v", from, reverse, seen, want)
+					return
+				}
+			}
+		}()
+	}
+	// Writers, until VACUUM is done: TIDs from block 100000 on, never
+	// VACUUM's; the entries they keep are outside the zone.
+	const writers = 2
+	kept := make([][][]byte, writers)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(w), 12))
+			for i := 0; !done.Load(); i++ {
+				k := rng.Uint64N(keys)
+				keep := i%10 == 0 && (k < zoneLo || k >= zoneHi)
+				en := mkEntry(k, "writer", page.TID{Block: 100000 + uint32(w), Offset: uint16(1 + i%60000)})
+				id := h.begin()
+				var err error
+				if i%3 == 0 {
+					_, err = ix.InsertUnique(en, func([]page.TID) (bool, error) { return true, nil })
+				} else {
+					err = ix.Insert(en)
+				}
+				if err == nil && !keep {
+					var ok bool
+					if ok, err = ix.Delete(en); err == nil && !ok {
+						err = fmt.Errorf("writer %d: own entry %x not found", w, en)
+					}
+				} else if err == nil {
+					kept[w] = append(kept[w], en)
+				}
+				h.end(id)
+				h.advance()
+				if err != nil {
+					errc <- err
+					return
+				}
+			}
+		}()
+	}
+	// VACUUM: empty a wide range of the zone, make the deleted pages
+	// reusable, refill the range (splits take them).
+	rng := rand.New(rand.NewPCG(13, 13))
+	for round := uint16(2); round < 8; round++ {
+		lo := zoneLo + rng.Uint64N(1000)
+		hi := min(lo+2000+rng.Uint64N(1500), zoneHi)
+		tids := map[page.TID]struct{}{}
+		for k := lo; k < hi; k++ {
+			tids[page.TID{Block: uint32(k), Offset: ver[k]}] = struct{}{}
+		}
+		if _, err := ix.DeleteTIDs(tids, nil); err != nil {
+			t.Fatal(err)
+		}
+		h.advance()
+		if _, err := ix.DeleteTIDs(nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		for k := lo; k < hi; k++ {
+			ver[k] = round
+			if err := ix.Insert(entry(k)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	done.Store(true)
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Fatal(err)
+	}
+	m := model{}
+	for k := uint64(0); k < keys; k++ {
+		m[string(entry(k))] = struct{}{}
+	}
+	for _, ens := range kept {
+		for _, en := range ens {
+			m[string(en)] = struct{}{}
+		}
+	}
+	st := mustCheck(t, ix)
+	compareContents(t, ix, m)
+	marks, marked, unlinks := chainRecords(t, e)
+	t.Logf("check %+v, %d chain marks (%d internal pages), %d internal unlinks", st, marks, marked, unlinks)
+	if marks == 0 || unlinks == 0 {
+		t.Fatalf("no internal page deleted: %d chain marks, %d internal unlinks", marks, unlinks)
+	}
+	r := e.crash(t)
+	mustCheck(t, r.ix)
+	compareContents(t, r.ix, m)
+}
+
+// TestStaleStackPastHalfDeadChain: a writer whose descent went through an
+// internal page before the page was marked with the leaf below it (its
+// stack names it) must not put a downlink there: the page's key space is
+// its right sibling's now, and the page is flagged half-dead so that the
+// search for a parent by key moves right past it. The entries go into the
+// half-dead leaf's right sibling, which splits with separators in the
+// chain's old key space, each finding its parent through the stale stack.
+func TestStaleStackPastHalfDeadChain(t *testing.T) {
+	h := newHorizon()
+	e := newEnv(t, 64, chainOpts(h))
+	ix := e.ix
+	fillSequential(t, ix, model{}, 0, 6000)
+	testHookAfterHalfDead = func(chain int) bool { return chain > 0 }
+	tids := map[page.TID]struct{}{}
+	for k := uint64(1000); k < 5000; k++ {
+		tids[page.TID{Block: uint32(k), Offset: 1}] = struct{}{}
+	}
+	_, err := ix.DeleteTIDs(tids, nil)
+	testHookAfterHalfDead = nil
+	if err != errTestStop {
+		t.Fatalf("DeleteTIDs: %v", err)
+	}
+	m := model{}
+	for _, en := range collect(t, ix.NewIterator(Bound{}, Bound{}, false)) {
+		m[en] = struct{}{}
+	}
+	// The half-dead leaf whose chain has one internal page (its parent),
+	// and the leaf's key space.
+	n, err := ix.pool.NBlocks(ix.rel, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent, leaf := pNone, pNone
+	for blk := uint32(1); blk < n && parent == pNone; blk++ {
+		b, err := ix.getBuf(blk, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := b.Page(); isHalfDead(p) && isLeaf(p) && topParent(p, blk) != blk {
+			parent, leaf = topParent(p, blk), blk
+		}
+		relBuf(b, false)
+	}
+	if parent == pNone {
+		t.Fatal("no half-dead parent")
+	}
+	b, err := ix.getBuf(leaf, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hk, left := bytes.Clone(highKey(b.Page())), btPrev(b.Page())
+	relBuf(b, false)
+	b, err = ix.getBuf(left, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	low := bytes.Clone(highKey(b.Page()))
+	relBuf(b, false)
+	var keys []uint64
+	for k := uint64(1000); k < 5000; k++ {
+		if key := mkKey(k, "stale"); bytes.Compare(key, low) >= 0 && bytes.Compare(key, hk) < 0 {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		t.Fatalf("no key between %x and %x", low, hk)
+	}
+	stale := []stackItem{{blk: parent, level: 1}}
+	before := countPages(t, ix)
+	for i := range 300 {
+		en := mkEntry(keys[i%len(keys)], fmt.Sprintf("stale%03d", i), page.TID{Block: 90000, Offset: uint16(i + 1)})
+		lb, _, err := ix.descend(searchKey{key: en}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ix.insertLeaf(lb, stale, en); err != nil {
+			t.Fatal(err)
+		}
+		m[string(en)] = struct{}{}
+	}
+	b, err = ix.getBuf(parent, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	downlinks := int(page.MaxOffset(b.Page()) - firstData(b.Page()) + 1)
+	relBuf(b, false)
+	if downlinks != 1 {
+		t.Fatalf("the half-dead parent %d took downlinks through the stale stack: it has %d", parent, downlinks)
+	}
+	st := mustCheck(t, ix)
+	t.Logf("before %+v, after %+v", before, st)
+	if st.Leaves < before.liveLeaves+20 || st.HalfDead != 1 || st.HalfDeadInternal != 1 {
+		t.Fatalf("before %+v, after %+v", before, st)
+	}
+	compareContents(t, ix, m)
+	// The next VACUUM finishes the deletion.
+	if _, err := ix.DeleteTIDs(nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if st := mustCheck(t, ix); st.HalfDead != 0 || st.HalfDeadInternal != 0 {
+		t.Fatalf("after VACUUM: %+v", st)
+	}
+	compareContents(t, ix, m)
 }
