@@ -19,9 +19,10 @@
 //	wal-fsync    fsyncing a WAL segment
 //	data-extend  extending a relation file with zeroed pages
 //	data-write   writing a page of a relation file
-//	btree-unlink reading the pages of the second step of a btree page
-//	             deletion (storage/nbtree: the first step's half-dead
-//	             leaf stays, for the next VACUUM to unlink)
+//	btree-unlink reading the pages of an unlink step of a btree page
+//	             deletion, before each (storage/nbtree: the half-dead
+//	             leaf and the part of its chain still linked stay, for
+//	             the next VACUUM to unlink)
 package fault
 
 import (

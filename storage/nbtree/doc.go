@@ -55,7 +55,9 @@
 // for minus infinity; item i's child holds the keys from its separator up
 // to (not including) item i+1's (or the page's high key). A leaf split
 // pushes up the shortest prefix of the right half's first entry that is
-// above the left half's last one.
+// above the left half's last one. A high key's downlink is InvalidBlock,
+// except on a half-dead leaf, where it names the top of the chain of
+// pages its deletion has still to unlink (pagedel.go).
 //
 // # Operations
 //
@@ -79,10 +81,11 @@
 //     cost-based delay; a split during the pass stamps its pages with the
 //     pass's cycle id (btpo_cycleid), and the pass follows a stamped page's
 //     right link back to a reused page it has passed (btvacuumpage). With a Horizon (the executor's transaction
-//     manager) the same pass deletes the leaves it leaves empty, in two
-//     records (MARK_PAGE_HALFDEAD, UNLINK_PAGE; pagedel.go), and collects
-//     the deleted pages no transaction can reach any more on a free list
-//     that splits take their new pages from; VacuumCleanup repeats the
+//     manager) the same pass deletes the leaves it leaves empty, each with
+//     the chain of parents left without another child (MARK_PAGE_HALFDEAD,
+//     then one UNLINK_PAGE per page, top-down; pagedel.go), and collects
+//     the deleted pages of every level that no transaction can reach any
+//     more on a free list that splits take their new pages from; VacuumCleanup repeats the
 //     pass without deleting entries when deleted pages wait for the
 //     horizon (btvacuumcleanup).
 //   - NewIterator scans a range forwards or backwards, one leaf at a time;
@@ -120,9 +123,14 @@
 //     may read heap pages under the leaf's lock (one index lock, then heap
 //     locks; no heap code ever waits for an index lock).
 //   - Page deletion follows the same order: the first step locks the
-//     empty leaf, then its parent (found by key, as a split's is); the
-//     second locks the left sibling, the leaf and the right sibling, left
-//     to right, never more than three.
+//     empty leaf, then its parent (found by key, as a split's is), and,
+//     while the page below is its parent's only child, the next parent up,
+//     holding them all until the first parent with more children has lost
+//     the downlink (one lock per level of the tree at most); each unlink
+//     step locks the half-dead leaf (if the page to unlink is above it),
+//     then the page's left sibling, the page and its right sibling, left
+//     to right: four pages at most. Nothing waits for the half-dead leaf
+//     while holding a page of a higher level.
 //   - Relation extension for a split calls buffer.Pool.Extend without the
 //     extension lock (Extend is safe without it; nothing else extends the
 //     index).
@@ -139,9 +147,12 @@
 // where a downlink goes, even next to a downlink that is missing. Redo
 // (redo.go) replays records through wal.ReadBufferForRedo and the same page
 // functions the changes used, so a recovered page equals the original byte
-// for byte (tested). A page deletion is two records too: a crash between
-// them leaves an empty half-dead leaf, which every reader and writer moves
-// right past and the next VACUUM unlinks.
+// for byte (tested). A page deletion is two records or more (the mark,
+// then an unlink per page of the chain and one for the leaf): a crash
+// between any two leaves an empty half-dead leaf, whose high key names
+// the top of the part of the chain still linked, and those pages
+// half-dead too; every reader and writer moves right past them and the
+// next VACUUM unlinks them.
 //
 // # How the executor uses it
 //
@@ -171,11 +182,16 @@
 //
 // # Open questions
 //
-//   - Page deletion deletes empty leaves only, and not a leaf that is
-//     the rightmost child of its parent: internal pages are never
-//     deleted (PostgreSQL deletes a chain of single-child parents with
-//     the leaf, through the half-dead leaf's link to the chain's top), so
-//     after mass deletions internal levels keep pages with few downlinks.
+//   - Page deletion starts from empty leaves only: an internal page goes
+//     when its last child does (the chain of single-child parents above an
+//     empty leaf), and a leaf that is the rightmost child of a parent with
+//     other children is kept, as in PostgreSQL; such a parent keeps that
+//     one downlink until its other children go and a later VACUUM comes
+//     by (a pass that reaches the rightmost child first, in physical
+//     order, leaves it). So after mass deletions the lower end of an
+//     emptied range can keep one single-child page per level, and
+//     internal pages are never merged: a level keeps pages with few
+//     downlinks when their children are not all gone.
 //   - The free list of deleted pages lives in memory (PostgreSQL keeps
 //     it in the index's free space map); after a restart the first VACUUM
 //     rebuilds it by reading the index.

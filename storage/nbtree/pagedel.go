@@ -2,26 +2,43 @@ package nbtree
 
 // Page deletion (nbtpage.c's _bt_pagedel) and the reuse of deleted pages.
 //
-// VACUUM deletes a leaf it finds empty in two WAL-logged steps, as
-// PostgreSQL does:
+// VACUUM deletes a leaf it finds empty, with the chain of parents that
+// have no other child, in WAL-logged steps, as PostgreSQL does:
 //
-//  1. MARK_PAGE_HALFDEAD: with the leaf and then its parent locked, the
-//     leaf's downlink is pointed at its right sibling and the sibling's own
-//     downlink removed, so the leaf's key space moves right; the leaf is
-//     flagged half-dead, which makes every reader and writer move right
-//     past it. Only a leaf whose right sibling has the same parent is
-//     deleted (the rightmost child of a parent is left alone: minipg does
-//     not delete internal pages, so it never removes a parent's last
-//     downlink), and never the rightmost leaf.
-//  2. UNLINK_PAGE: with the left sibling, the leaf and the right sibling
-//     locked in that order, the siblings' links skip the leaf and it is
-//     flagged deleted, keeping its right link (a reader that arrives on it
-//     moves right) and, in the field btpo_level holds on live pages, the
-//     next transaction id at that moment (safexid, btpo.xact of
-//     PostgreSQL 13's deleted pages).
+//  1. MARK_PAGE_HALFDEAD: with the leaf locked, its parent is found (by
+//     key) and locked; while the page below is its parent's only downlink
+//     (and the parent not rightmost on its level, not the root, without
+//     an incomplete split), the parent joins the chain and the next
+//     parent up is locked, up to the subtree parent, the first with more
+//     downlinks. There the downlink of the chain's top (or of the leaf)
+//     is pointed at the top's right sibling and that sibling's own
+//     downlink removed, so the subtree's key space moves right at every
+//     level; the leaf and the chain's pages are flagged half-dead, which
+//     makes every reader and writer move right past them, and the leaf's
+//     high key keeps the block of the chain's top in its downlink field
+//     (PostgreSQL's top-parent link; InvalidBlock when the leaf goes
+//     alone). A page that is the last downlink of a parent with other
+//     children is not deleted (the parent would lose the key space on
+//     its right end), nor the rightmost page of a level or the root.
+//     Unlike PostgreSQL, which leaves the chain's internal pages
+//     unflagged, minipg flags them: it finds a parent by key, not by its
+//     downlink to the child, and a writer whose descent went through a
+//     chain page before the mark must move right past it rather than add
+//     a downlink to it.
+//  2. UNLINK_PAGE, once per page, from the top of the chain down to the
+//     leaf: with the half-dead leaf locked (for an internal page), then
+//     the page's left sibling, the page and its right sibling, in that
+//     order, the siblings' links skip the page and it is flagged deleted,
+//     keeping its right link (a reader that arrives on it moves right)
+//     and, in the field btpo_level holds on live pages, the next
+//     transaction id at that moment (safexid, btpo.xact of PostgreSQL
+//     13's deleted pages); the leaf's top-parent link moves down to the
+//     page's only child in the same record.
 //
-// A crash between the steps leaves a half-dead leaf, which the next VACUUM
-// finds in its scan and unlinks. A deleted page is reused once every
+// A crash between any two steps leaves a half-dead leaf, which the next
+// VACUUM finds in its scan (it reads leaves only) and whose chain it
+// unlinks from the top its link names; a fault at the btree-unlink point
+// fails a step the same way. A deleted page, of any level, is reused once every
 // transaction that was running when it was deleted has ended (its safexid
 // precedes the oldest xmin): until then a reader may still hold its block
 // number, taken from a parent or a sibling before the deletion. VACUUM puts

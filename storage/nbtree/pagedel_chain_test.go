@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 
 	"minipg/internal/fault"
+	"minipg/pgerr"
 	"minipg/storage/page"
 	"minipg/storage/wal"
 )
@@ -633,4 +635,58 @@ func TestStaleStackPastHalfDeadChain(t *testing.T) {
 		t.Fatalf("after VACUUM: %+v", st)
 	}
 	compareContents(t, ix, m)
+}
+
+// TestCheckHalfDeadChain: the checker accepts the state a crash after the
+// mark of a chain deletion leaves, and reports a half-dead leaf whose
+// top-parent link does not name the top of its chain, or a chain page that
+// lost its half-dead flag (a page without downlink), naming the block.
+func TestCheckHalfDeadChain(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		leaf  bool // damage the leaf, else the chain's top
+		hurt  func(p page.Page)
+		error string
+	}{
+		{"top-parent link lost", true, func(p page.Page) { setTopParent(p, page.InvalidBlock) }, "top of its chain"},
+		{"top-parent link elsewhere", true, func(p page.Page) { setTopParent(p, 1) }, "top of its chain"},
+		{"chain page not half-dead", false, func(p page.Page) { setFlags(p, btFlags(p)&^flagHalfDead) }, "no downlink"},
+		{"chain page with two downlinks", false, func(p page.Page) {
+			page.AddItem(p, makePivot(1, []byte{0xff}), page.InvalidOffset, false, false)
+		}, "half-dead page on level"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHorizon()
+			e := newEnv(t, 64, chainOpts(h))
+			fillSequential(t, e.ix, model{}, 0, 6000)
+			testHookAfterHalfDead = func(chain int) bool { return chain > 0 }
+			tids := map[page.TID]struct{}{}
+			for k := uint64(1000); k < 5000; k++ {
+				tids[page.TID{Block: uint32(k), Offset: 1}] = struct{}{}
+			}
+			_, err := e.ix.DeleteTIDs(tids, nil)
+			testHookAfterHalfDead = nil
+			if err != errTestStop {
+				t.Fatalf("DeleteTIDs: %v", err)
+			}
+			if st := mustCheck(t, e.ix); st.HalfDead != 1 || st.HalfDeadInternal == 0 {
+				t.Fatalf("check %+v: want a half-dead leaf under a chain", st)
+			}
+			leaf := findPage(t, e, func(p page.Page) bool { return isLeaf(p) && isHalfDead(p) })
+			blk := leaf
+			if !tc.leaf {
+				for _, p := range e.pages(t)[leaf : leaf+1] {
+					blk = topParent(p, leaf)
+				}
+			}
+			corruptBlock(t, e, blk, tc.hurt)
+			_, err = e.ix.Check()
+			if pgerr.CodeOf(err) != pgerr.IndexCorrupted || !strings.Contains(err.Error(), tc.error) {
+				t.Fatalf("Check after damage to block %d: %v, want XX002 and %q", blk, err, tc.error)
+			}
+			if !strings.Contains(err.Error(), fmt.Sprintf("block %d", blk)) {
+				t.Fatalf("Check: %v; want block %d named", err, blk)
+			}
+		})
+	}
 }
