@@ -387,11 +387,16 @@ func (ix *Index) unlinkPage(target uint32, leaf *buffer.Buffer) (bool, error) {
 		}
 		child := pNone
 		if leaf != nil {
-			if page.MaxOffset(tp) != firstData(tp) {
-				releaseAll(tb, lb)
-				return false, errCorrupt(uint32(ix.rel), target, "half-dead internal page with %d items", page.MaxOffset(tp))
+			if page.MaxOffset(tp) == firstData(tp) {
+				child = downlink(page.Item(tp, firstData(tp)))
 			}
-			child = downlink(page.Item(tp, firstData(tp)))
+			// One downlink, to the leaf from level 1, to the next chain
+			// page from above.
+			if child == pNone || (child == leaf.Block()) != (btLevel(tp) == 1) {
+				releaseAll(tb, lb)
+				return false, errCorrupt(uint32(ix.rel), target, "half-dead internal page on level %d with %d items (the first to block %d), above half-dead leaf %d",
+					btLevel(tp), int(page.MaxOffset(tp))-int(firstData(tp))+1, child, leaf.Block())
+			}
 		}
 		right := btNext(tp)
 		rb, err := ix.getBuf(right, true)
