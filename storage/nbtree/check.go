@@ -55,8 +55,9 @@ type pageInfo struct {
 // INCOMPLETE_SPLIT, or half-dead (an empty leaf, not rightmost, whose key
 // space belongs to its right sibling, or an internal page of the chain
 // above one: a single downlink, to the half-dead page of its chain one
-// level down); each half-dead leaf's top-parent link naming the top of
-// its chain; no deleted page reachable.
+// level down; a level whose left end is such a page is walked from it);
+// each half-dead leaf's top-parent link naming the top of its chain; no
+// deleted page reachable.
 func (ix *Index) Check() (CheckStats, error) {
 	var st CheckStats
 	rel := uint32(ix.rel)
@@ -90,7 +91,10 @@ func (ix *Index) Check() (CheckStats, error) {
 		var next []down
 		nextHdTop := map[uint32]uint32{}
 		di := 0
-		blk := downs[0].blk
+		blk, err := ix.leftEnd(downs[0].blk)
+		if err != nil {
+			return st, err
+		}
 		for blk != pNone {
 			if blk >= nblocks {
 				from := downs[0].parent
@@ -182,6 +186,41 @@ func (ix *Index) Check() (CheckStats, error) {
 		downs = next
 		level--
 	}
+}
+
+// leftEnd returns the page the walk of a level starts from: blk, the
+// first downlink of the level above, or, when the pages left of blk are
+// half-dead (a deletion at the left end of the tree, interrupted after
+// its first step, gave their key space and the first downlink to blk),
+// the leftmost of them. A left link that does not lead to such a page is
+// left for the walk to report.
+func (ix *Index) leftEnd(blk uint32) (uint32, error) {
+	nblocks, err := ix.pool.NBlocks(ix.rel, buffer.MainFork)
+	if err != nil {
+		return pNone, err
+	}
+	for range nblocks {
+		b, err := ix.getBuf(blk, false)
+		if err != nil {
+			return pNone, err
+		}
+		left := btPrev(b.Page())
+		relBuf(b, false)
+		if left == pNone || left >= nblocks {
+			return blk, nil
+		}
+		lb, err := ix.getBuf(left, false)
+		if err != nil {
+			return pNone, err
+		}
+		ok := isHalfDead(lb.Page()) && btNext(lb.Page()) == blk
+		relBuf(lb, false)
+		if !ok {
+			return blk, nil
+		}
+		blk = left
+	}
+	return blk, nil
 }
 
 // checkPage checks one page of the level walk and returns what the walk

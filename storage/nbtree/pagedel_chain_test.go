@@ -690,3 +690,54 @@ func TestCheckHalfDeadChain(t *testing.T) {
 		})
 	}
 }
+
+// TestLeftmostHalfDeadChain: a crash after the mark of a deletion at the
+// left end of the tree leaves the leftmost pages of their levels
+// half-dead (the first downlink of the subtree parent points right of
+// them); the checker starts those levels from them, scans both ways skip
+// them, and the next VACUUM unlinks them.
+func TestLeftmostHalfDeadChain(t *testing.T) {
+	h := newHorizon()
+	e := newEnv(t, 64, chainOpts(h))
+	m := model{}
+	fillSequential(t, e.ix, m, 0, 6000)
+	testHookAfterHalfDead = func(chain int) bool { return chain > 0 }
+	tids := map[page.TID]struct{}{}
+	for k := uint64(0); k < 2000; k++ {
+		tids[page.TID{Block: uint32(k), Offset: 1}] = struct{}{}
+		delete(m, string(mkEntry(k, "payload-payload", page.TID{Block: uint32(k), Offset: 1})))
+	}
+	_, err := e.ix.DeleteTIDs(tids, nil)
+	testHookAfterHalfDead = nil
+	if err != errTestStop {
+		t.Fatalf("DeleteTIDs: %v", err)
+	}
+	r := e.crash(t)
+	leaf := findPage(t, r, func(p page.Page) bool { return isLeaf(p) && isHalfDead(p) })
+	b, err := r.ix.getBuf(leaf, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leftmost := btPrev(b.Page()) == pNone
+	relBuf(b, false)
+	if !leftmost {
+		t.Fatalf("half-dead leaf %d is not the leftmost", leaf)
+	}
+	st := mustCheck(t, r.ix)
+	if st.HalfDead != 1 || st.HalfDeadInternal == 0 {
+		t.Fatalf("check %+v: want the half-dead chain seen", st)
+	}
+	fwd := collect(t, r.ix.NewIterator(Bound{}, Bound{}, false))
+	rev := collect(t, r.ix.NewIterator(Bound{}, Bound{}, true))
+	slices.Reverse(rev)
+	if !slices.Equal(fwd, rev) || len(fwd) != st.Entries {
+		t.Fatalf("scans: %d entries forwards, %d backwards, %d in the leaves", len(fwd), len(rev), st.Entries)
+	}
+	if _, err := r.ix.DeleteTIDs(tids, nil); err != nil {
+		t.Fatal(err)
+	}
+	if st := mustCheck(t, r.ix); st.HalfDead != 0 || st.HalfDeadInternal != 0 {
+		t.Fatalf("after the next VACUUM: %+v", st)
+	}
+	compareContents(t, r.ix, m)
+}
