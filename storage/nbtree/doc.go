@@ -118,10 +118,11 @@
 //     at once) and releases it once the downlink is in. InsertUnique holds
 //     the first leaf of the key while it moves right to the page the entry
 //     goes on. A new root locks the metapage after the old root. So an
-//     index holds up to four buffer locks at once, more than the heap's two,
-//     but never together with a heap buffer lock, except that a UniqueCheck
-//     may read heap pages under the leaf's lock (one index lock, then heap
-//     locks; no heap code ever waits for an index lock).
+//     index holds up to four buffer locks at once (but for the first step
+//     of a page deletion: one per level, below), more than the heap's
+//     two, but never together with a heap buffer lock, except that a
+//     UniqueCheck may read heap pages under the leaf's lock (one index
+//     lock, then heap locks; no heap code ever waits for an index lock).
 //   - Page deletion follows the same order: the first step locks the
 //     empty leaf, then its parent (found by key, as a split's is), and,
 //     while the page below is its parent's only child, the next parent up,
