@@ -217,7 +217,9 @@ func TestChainDeletionRedo(t *testing.T) {
 			e := newEnv(t, 64, chainOpts(h))
 			m := model{}
 			fillSequential(t, e.ix, m, 0, 6000)
-			stopChainDeletion(t, stop)
+			if stop != "none" {
+				stopChainDeletion(t, stop, 1)
+			}
 			tids := map[page.TID]struct{}{}
 			for k := uint64(1000); k < 5000; k++ {
 				tids[page.TID{Block: uint32(k), Offset: 1}] = struct{}{}
@@ -257,22 +259,33 @@ func TestChainDeletionRedo(t *testing.T) {
 	}
 }
 
-// stopChainDeletion makes the next deletion that takes internal pages stop
-// after its first step (after-mark: as a crash would), or fail at its
-// second unlink step (after-unlink: the btree-unlink fault, armed once the
-// top of the chain is unlinked).
-func stopChainDeletion(t *testing.T, stop string) {
+// stopChainDeletion makes the first deletion that takes at least
+// minChain internal pages stop after its first step (after-mark: as a
+// crash would), or fail at its second unlink step (after-unlink: the
+// btree-unlink fault, armed once the top of the chain is unlinked; a
+// deletion of a single page is not stopped). It returns where the length
+// of that deletion's chain will be, 0 until it happens.
+func stopChainDeletion(t *testing.T, stop string, minChain int) *int {
 	t.Cleanup(func() {
 		testHookAfterHalfDead, testHookAfterUnlink = nil, nil
 		fault.Clear()
 	})
-	switch stop {
-	case "after-mark":
-		testHookAfterHalfDead = func(chain int) bool { return chain > 0 }
-	case "after-unlink":
-		testHookAfterHalfDead = func(chain int) bool { return false }
-		testHookAfterUnlink = func(uint32) { fault.Set(fault.BtreeUnlink, syscall.EIO) }
+	chainLen := new(int)
+	testHookAfterHalfDead = func(chain int) bool {
+		if chain < minChain || *chainLen > 0 {
+			return false
+		}
+		*chainLen = chain
+		return stop == "after-mark"
 	}
+	if stop == "after-unlink" {
+		testHookAfterUnlink = func(uint32) {
+			if *chainLen > 0 {
+				fault.Set(fault.BtreeUnlink, syscall.EIO)
+			}
+		}
+	}
+	return chainLen
 }
 
 // TestChainDeletionFinishedByVacuum: a crash between the steps of a
@@ -288,25 +301,9 @@ func TestChainDeletionFinishedByVacuum(t *testing.T) {
 			e := newEnv(t, 64, chainOpts(h))
 			m := model{}
 			fillSequential(t, e.ix, m, 0, 6000)
-			// Only chains of two internal pages stop, so that the
+			// Only a chain of two internal pages stops, so that the
 			// fault leaves one of them half-dead.
-			stopChainDeletion(t, stop)
-			var chainLen int
-			hook := testHookAfterHalfDead
-			testHookAfterHalfDead = func(chain int) bool {
-				if chain < 2 {
-					return false
-				}
-				chainLen = chain
-				return hook(chain)
-			}
-			if stop == "after-unlink" {
-				testHookAfterUnlink = func(uint32) {
-					if chainLen >= 2 {
-						fault.Set(fault.BtreeUnlink, syscall.EIO)
-					}
-				}
-			}
+			chain := stopChainDeletion(t, stop, 2)
 			tids := map[page.TID]struct{}{}
 			for k := uint64(1000); k < 5000; k++ {
 				tids[page.TID{Block: uint32(k), Offset: 1}] = struct{}{}
@@ -315,6 +312,7 @@ func TestChainDeletionFinishedByVacuum(t *testing.T) {
 			_, err := e.ix.DeleteTIDs(tids, nil)
 			testHookAfterHalfDead, testHookAfterUnlink = nil, nil
 			fault.Clear()
+			chainLen := *chain
 			switch {
 			case chainLen < 2:
 				t.Fatalf("no deletion took two internal pages (err %v)", err)
