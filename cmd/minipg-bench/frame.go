@@ -68,8 +68,9 @@ func addFrameFlags(fs *flag.FlagSet, defRounds int) *frameFlags {
 type benchTarget struct {
 	TargetInfo
 	dsn     string
-	pid     int    // server process (VmHWM), 0 if not started here
-	dataDir string // data directory of a server started here
+	pid     int         // server process (VmHWM), 0 if not started here
+	dataDir string      // data directory of a server started here
+	proc    *serverProc // the process of a server started here
 }
 
 func (t *benchTarget) isPG() bool { return t.Kind == "postgresql" }
@@ -120,7 +121,7 @@ func newFrame(cmd string, args []string, ff *frameFlags, variants []variant) (*f
 				}
 				f.stops = append(f.stops, stop)
 				bt := &benchTarget{TargetInfo: TargetInfo{Name: "minipg-" + pol + v.suffix, Kind: "minipg", Policy: pol,
-					Settings: settings}, dsn: t.dsn, pid: t.pid, dataDir: t.dataDir}
+					Settings: settings}, dsn: t.dsn, pid: t.pid, dataDir: t.dataDir, proc: t.proc}
 				f.targets = append(f.targets, bt)
 			}
 		}

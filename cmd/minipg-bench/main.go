@@ -5,6 +5,7 @@
 //	minipg-bench [rt]        pgx round trips, COPY, commits (the default)
 //	minipg-bench extend      concurrent COPY / INSERT into one table: relation extension
 //	minipg-bench smalltables many small tables, every insert through the free-space logic
+//	minipg-bench startup     start-up time and memory against data size, clean stop and kill -9
 //	minipg-bench load | locality | run | delivery-pass | neworders | check   TPC-C (tpcc.go)
 //	minipg-bench report --html FILE RUN.json...   one page from the JSON of several runs
 //
@@ -41,6 +42,7 @@ type startedServer struct {
 	dsn     string
 	pid     int    // server process, to read VmHWM from
 	dataDir string // its fresh data directory
+	proc    *serverProc
 }
 
 func main() {
@@ -138,49 +140,81 @@ func startServerWith(bin string, settings map[string]string) (startedServer, fun
 	for _, k := range slices.Sorted(maps.Keys(settings)) {
 		args = append(args, "-c", k+"="+settings[k])
 	}
-	cmd := exec.Command(bin, args...)
-	logf, err := os.Create(filepath.Join(dir, "server.log"))
-	if err != nil {
+	p := &serverProc{bin: bin, args: args, dir: dir, port: port}
+	if err := p.launch(60 * time.Second); err != nil {
+		os.RemoveAll(dir)
 		return startedServer{}, nil, err
 	}
+	stop := func() {
+		p.halt(os.Interrupt)
+		os.RemoveAll(dir)
+	}
+	dsn := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
+	return startedServer{dsn: dsn, pid: p.pid(), dataDir: data, proc: p}, stop, nil
+}
+
+// serverProc is a minipg process of startServerWith, which can be stopped
+// and started again on the same data directory and port.
+type serverProc struct {
+	bin    string
+	args   []string
+	dir    string // holds data/ and server.log
+	port   int
+	cmd    *exec.Cmd
+	exited chan struct{} // closed when the process has ended and been reaped
+	logf   *os.File
+}
+
+// launch starts the process and waits until it accepts connections, at
+// most wait.
+func (p *serverProc) launch(wait time.Duration) error {
+	logf, err := os.OpenFile(filepath.Join(p.dir, "server.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(p.bin, p.args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
-		return startedServer{}, nil, err
+		logf.Close()
+		return err
 	}
-	exited := make(chan struct{}) // closed when the process has ended and been reaped
+	exited := make(chan struct{})
 	go func() {
 		_ = cmd.Wait()
 		close(exited)
 	}()
-	stop := func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		<-exited
-		logf.Close()
-		os.RemoveAll(dir)
-	}
-	dsn := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
-	deadline := time.Now().Add(60 * time.Second)
+	p.cmd, p.exited, p.logf = cmd, exited, logf
+	deadline := time.Now().Add(wait)
 	for {
-		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", p.port))
 		if err == nil {
 			c.Close()
-			break
+			return nil
 		}
 		select {
 		case <-exited:
-			b, _ := os.ReadFile(filepath.Join(dir, "server.log"))
-			stop()
-			return startedServer{}, nil, fmt.Errorf("minipg %s exited: %s", strings.Join(args, " "), strings.TrimSpace(string(b)))
+			logf.Close()
+			b, _ := os.ReadFile(filepath.Join(p.dir, "server.log"))
+			return fmt.Errorf("minipg %s exited: %s", strings.Join(p.args, " "), strings.TrimSpace(string(b)))
 		default:
 		}
 		if time.Now().After(deadline) {
-			stop()
-			return startedServer{}, nil, fmt.Errorf("minipg did not start in 60 s (%s)", strings.Join(args, " "))
+			p.halt(os.Kill)
+			return fmt.Errorf("minipg did not start in %v (%s)", wait, strings.Join(p.args, " "))
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond)
 	}
-	return startedServer{dsn: dsn, pid: cmd.Process.Pid, dataDir: data}, stop, nil
 }
+
+// halt sends sig (os.Interrupt: a clean stop; os.Kill: kill -9) and waits
+// until the process has ended.
+func (p *serverProc) halt(sig os.Signal) {
+	_ = p.cmd.Process.Signal(sig)
+	<-p.exited
+	p.logf.Close()
+}
+
+func (p *serverProc) pid() int { return p.cmd.Process.Pid }
 
 // vmHWM returns the peak resident set size of a process as /proc reports it.
 func vmHWM(pid int) string {

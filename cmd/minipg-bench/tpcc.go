@@ -44,6 +44,7 @@ var tpccCommands = map[string]bool{"load": true, "locality": true, "run": true, 
 var otherCommands = map[string]func(args []string) error{
 	"extend":      extendMain,
 	"smalltables": smalltablesMain,
+	"startup":     startupMain,
 	"report":      reportMain,
 }
 
@@ -83,6 +84,7 @@ const usage = `usage: minipg-bench [subcommand] [flags]
   rt             pgx round trips, COPY, commits (the default; see minipg-bench rt -h)
   extend         C clients COPY or INSERT into one table: throughput, blocks, WAL, extension counters
   smalltables    T tables of B blocks, every insert through the free-space logic, per small-table threshold
+  startup        start-up time and memory (PSS) against data size: clean stop and kill -9, per index_storage
   report         report --html FILE RUN.json...: one page from the JSON of several runs
   load           create and load the bmsql_* tables, build indexes, VACUUM, report locality
   locality       report order-line and customer locality of a loaded database

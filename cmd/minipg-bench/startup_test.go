@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseStatPPID(t *testing.T) {
+	for _, tc := range []struct {
+		stat string
+		want int
+		ok   bool
+	}{
+		{"1234 (postgres) S 1000 1234 1234 0 -1", 1000, true},
+		{"77 (a (b) c) R 12 77 77 0", 12, true}, // a command name with spaces and parentheses
+		{"77 no name", 0, false},
+		{"77 (x) S", 0, false},
+	} {
+		got, err := parseStatPPID(tc.stat)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("parseStatPPID(%q) = %d, %v", tc.stat, got, err)
+		}
+	}
+}
+
+func TestParsePss(t *testing.T) {
+	rollup := "55d0-7ffd ---p 00000000 00:00 0 [rollup]\nRss:               50344 kB\nPss:               20931 kB\nPss_Anon:          12000 kB\n"
+	got, err := parsePss(bufio.NewScanner(strings.NewReader(rollup)))
+	if err != nil || got != 20931 {
+		t.Errorf("parsePss = %d, %v; want 20931", got, err)
+	}
+	if _, err := parsePss(bufio.NewScanner(strings.NewReader("Rss: 1 kB\n"))); err == nil {
+		t.Error("parsePss without a Pss line gave no error")
+	}
+}
+
+// processTree finds a child of this process, and the memory of this
+// process is read.
+func TestProcessTree(t *testing.T) {
+	cmd := exec.Command("sleep", "10")
+	if err := cmd.Start(); err != nil {
+		t.Skip("no sleep command:", err)
+	}
+	defer func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	}()
+	tree := processTree(os.Getpid())
+	if tree[0] != os.Getpid() || !slices.Contains(tree, cmd.Process.Pid) {
+		t.Errorf("processTree(%d) = %v, want it and child %d", os.Getpid(), tree, cmd.Process.Pid)
+	}
+	if kb, err := pssKB(os.Getpid()); err != nil || kb <= 0 {
+		t.Errorf("pssKB of this process = %d, %v", kb, err)
+	}
+	if kb, err := pssKB(1 << 30); err != nil || kb != 0 {
+		t.Errorf("pssKB of a process that does not exist = %d, %v; want 0, nil", kb, err)
+	}
+}
