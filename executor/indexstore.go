@@ -79,6 +79,15 @@ type indexIterator interface {
 	Err() error
 }
 
+// entryDeleter is an indexIterator that can remove the entry it returned
+// last, when the heap finds that entry's chain dead to every transaction
+// (PostgreSQL marks it LP_DEAD: kill_prior_tuple), so that later scans skip
+// it without a heap visit instead of meeting it until VACUUM. The in-memory
+// index has it; the disk B-tree leaves such entries to VACUUM.
+type entryDeleter interface {
+	DeleteLast()
+}
+
 // indexBuilder fills a new index (CREATE INDEX, a new key constraint).
 type indexBuilder interface {
 	// Add adds an entry and returns the key's encoding (equal for equal

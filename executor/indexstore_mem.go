@@ -88,6 +88,9 @@ func (it memIterator) Next() (page.TID, bool) {
 
 func (memIterator) Err() error { return nil }
 
+// DeleteLast removes the entry Next returned last (entryDeleter).
+func (it memIterator) DeleteLast() { it.it.DeleteLast() }
+
 func (m *memStore) NewBuilder(int64) indexBuilder { return memBuilder{m.ix.NewBuilder()} }
 
 // memBuilder is an index.Builder as an indexBuilder.

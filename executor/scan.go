@@ -137,6 +137,9 @@ func (it *indexScan) Next(ctx context.Context) ([]types.Datum, bool, error) {
 		// may be a later version on the same page.
 		if it.fetch == nil {
 			it.fetch = it.x.rel.heap.NewIndexFetcher()
+			if d, ok := it.it.(entryDeleter); ok {
+				it.fetch.SetOnDead(d.DeleteLast)
+			}
 		}
 		// The decoded row copies what it keeps out of the tuple, so
 		// each fetch reuses the previous one's buffer.

@@ -370,3 +370,46 @@ func BenchmarkRangeScan100(b *testing.B) {
 		}
 	}
 }
+
+// TestDeleteLast: an iterator removes the entries it chooses as it goes,
+// in both directions and both kinds of index, and goes on after each.
+func TestDeleteLast(t *testing.T) {
+	const n = 600 // several batches
+	for _, encoded := range []bool{false, true} {
+		for _, rev := range []bool{false, true} {
+			var ix *Index
+			if encoded {
+				ix = NewEncoded(intTextEnc, false)
+			} else {
+				ix = New(KeyCompare(intCmp), false)
+			}
+			for i := 0; i < n; i++ {
+				ix.Insert(k(int64(i)), tid(uint32(i), 1))
+			}
+			it := ix.NewIterator(Unbounded, Unbounded, rev)
+			if it.DeleteLast() {
+				t.Fatal("DeleteLast before Next removed something")
+			}
+			seen := 0
+			for {
+				_, tt, ok := it.Next()
+				if !ok {
+					break
+				}
+				seen++
+				if tt.Block%3 == 0 && !it.DeleteLast() {
+					t.Fatalf("encoded=%v rev=%v: entry of block %d not removed", encoded, rev, tt.Block)
+				}
+			}
+			if seen != n || ix.Len() != n-n/3 {
+				t.Fatalf("encoded=%v rev=%v: saw %d of %d, %d left, want %d", encoded, rev, seen, n, ix.Len(), n-n/3)
+			}
+			ix.Scan(Unbounded, Unbounded, func(_ Key, tt page.TID) bool {
+				if tt.Block%3 == 0 {
+					t.Fatalf("encoded=%v rev=%v: removed entry of block %d still there", encoded, rev, tt.Block)
+				}
+				return true
+			})
+		}
+	}
+}

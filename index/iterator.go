@@ -86,6 +86,25 @@ func (it *Iterator) Next() (key Key, tid page.TID, ok bool) {
 	return e.key, e.tid, true
 }
 
+// DeleteLast removes the entry Next returned last from the index and
+// reports whether it was there (an index scan that found its heap tuple dead
+// to every transaction: PostgreSQL's kill_prior_tuple, which marks the entry
+// LP_DEAD). The iterator goes on after it as before.
+func (it *Iterator) DeleteLast() bool {
+	if !it.started {
+		return false
+	}
+	ix := it.ix
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.enc != nil {
+		_, ok := ix.etree.Delete(it.elast)
+		return ok
+	}
+	_, ok := ix.tree.Delete(it.last)
+	return ok
+}
+
 // aboveLo reports whether e is on the right side of the lower bound.
 func (it *Iterator) aboveLo(e entry) bool {
 	if it.lo.Key == nil {

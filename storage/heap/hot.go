@@ -144,7 +144,24 @@ type IndexFetcher struct {
 	r   *Relation
 	buf *buffer.Buffer
 	blk uint32
+	// onDead, if set (SetOnDead), is called when an entry's chain is dead
+	// to every transaction; horizon is the OldestXmin that decides it,
+	// read once per fetcher (an older horizon only finds fewer tuples
+	// dead, as PostgreSQL's GlobalVisState).
+	onDead  func()
+	horizon uint32
 }
+
+// SetOnDead makes FetchInto call fn when the chain the TID leads to holds
+// no tuple any transaction can still see: no member, or every member
+// deleted by a transaction that committed before the oldest running one
+// (heap_hot_search_buffer's all_dead, HeapTupleIsSurelyDead). The index
+// entry is then useless, and the caller may remove it (PostgreSQL marks it
+// LP_DEAD: kill_prior_tuple). fn runs while the heap page is share-locked,
+// so that VACUUM cannot meanwhile free the line pointer and a new row take
+// it: it must not wait for anything but an index lock. The snapshot's
+// Oracle must implement Horizon, or fn is never called.
+func (f *IndexFetcher) SetOnDead(fn func()) { f.onDead = fn }
 
 // NewIndexFetcher returns a fetcher holding no buffer.
 func (r *Relation) NewIndexFetcher() *IndexFetcher { return &IndexFetcher{r: r} }
@@ -186,14 +203,20 @@ func (f *IndexFetcher) FetchInto(snap *Snapshot, tid page.TID, dst []byte) (visi
 		r.maybePrune(buf, snap.Oracle, snap.Usage)
 	}
 	var q hintQueue
+	allDead := f.onDead != nil
 	off := hotSearch(buf.Page(), tid.Offset, func(off uint16, t []byte) bool {
 		vis, hints := satisfiesMVCC(t, snap)
 		q.add(off, t, hints)
 		if vis {
 			tup = append(dst[:0], t...)
+		} else if allDead {
+			allDead = f.surelyDead(t, snap.Oracle)
 		}
 		return vis
 	})
+	if off == 0 && allDead {
+		f.onDead()
+	}
 	buf.RUnlock()
 	if len(q) > 0 {
 		r.applyQueuedHints(buf, q, snap.Usage)
@@ -202,6 +225,20 @@ func (f *IndexFetcher) FetchInto(snap *Snapshot, tid page.TID, dst []byte) (visi
 		return page.TID{}, nil, false, nil
 	}
 	return page.TID{Block: tid.Block, Offset: off}, tup, true, nil
+}
+
+// surelyDead reports whether t, not visible to the scan's snapshot, is
+// dead to every transaction (HeapTupleIsSurelyDead).
+func (f *IndexFetcher) surelyDead(t []byte, o Oracle) bool {
+	if f.horizon == InvalidXid {
+		h, ok := o.(Horizon)
+		if !ok {
+			return false
+		}
+		f.horizon = h.OldestXmin()
+	}
+	vs, _ := satisfiesVacuum(t, f.horizon, o)
+	return vs == vacDead
 }
 
 // FetchHotMatch walks the HOT chain rooted at tid like FetchHot but picks
