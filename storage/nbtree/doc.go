@@ -188,9 +188,12 @@
 // VacuumCleanup; the transaction manager is the Horizon; index scans use NewIterator with the bounds'
 // encodings. DROP INDEX, DROP TABLE and the constraint drops of ALTER
 // TABLE drop the relation (wal.LogDrop, buffer.Pool.DropRel); TRUNCATE
-// gives each index a new, empty relation first. pg_relation_size,
-// pg_indexes_size and minipg_stat_wal_rel count the index like any
-// relation; amcheck's bt_index_check runs Check.
+// gives each index a new, empty relation first; either removes every fork
+// of the old relation, the free space map's with the rest.
+// pg_relation_size, pg_indexes_size (the FSM fork included) and
+// minipg_stat_wal_rel count the index like any relation; pg_freespace
+// shows its free space map (8160 for a page recorded free, 0 for the
+// others, as in PostgreSQL 15); amcheck's bt_index_check runs Check.
 //
 // # Open questions
 //
