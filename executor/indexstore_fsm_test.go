@@ -54,6 +54,10 @@ func TestDiskIndexFreeSpaceMap(t *testing.T) {
 	if got := one(t, s, "SELECT pg_relation_size('fs_idx', 'fsm')"); got != "24576" {
 		t.Fatalf("FSM fork of %s bytes, want 3 blocks", got)
 	}
+	mustExec(t, s, "CREATE EXTENSION pageinspect")
+	if got := one(t, s, "SELECT fsm_page_contents(get_raw_page('fs_idx', 'fsm', 2)) LIKE '%: 255%'"); got != "true" {
+		t.Fatal("get_raw_page of the index's FSM: its bottom page has no page recorded free")
+	}
 	if got := one(t, s, "SELECT pg_indexes_size('fs') = pg_relation_size('fs_idx') + pg_relation_size('fs_idx', 'fsm')"); got != "true" {
 		t.Fatal("pg_indexes_size does not count the index's FSM fork")
 	}
