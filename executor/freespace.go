@@ -32,20 +32,55 @@ package executor
 //     blocks, and append keeps none at all; such a table shows 0 for every
 //     block, as PostgreSQL shows a table whose map was never written.
 //
-// minipg passes regclass as the table's name.
+// An index kept on disk (index_storage = disk) has a map of its own, in
+// which VACUUM records the deleted pages no transaction can reach any more
+// and from which splits take their new pages (storage/nbtree): such a page
+// shows 8160, every other page 0, as in PostgreSQL 15; an index VACUUM has
+// never found a free page in has no map and shows 0 everywhere. An index
+// kept in memory has no pages: pg_freespace refuses it.
+//
+// minipg passes regclass as the relation's name.
 
 import (
 	"minipg/sql"
 	"minipg/storage/buffer"
+	"minipg/storage/fsm"
 	"minipg/types"
 )
 
+// freeSpaceRel is what pg_freespace reads: a relation's map and the size
+// of its main fork.
+type freeSpaceRel struct {
+	m       *fsm.Map
+	nblocks func() (uint32, error)
+}
+
+// freeSpaceRelation resolves pg_freespace's relation: a table, or an index
+// kept on disk.
+func (e *Engine) freeSpaceRelation(relname string) (freeSpaceRel, error) {
+	if name, ok := sql.SeqName(relname); ok {
+		if d, err := e.diskStoreByName(name); err != nil || d != nil {
+			if err != nil {
+				return freeSpaceRel{}, err
+			}
+			return freeSpaceRel{m: d.ix.FSM(), nblocks: func() (uint32, error) {
+				return e.pool.NBlocks(d.rel, buffer.MainFork)
+			}}, nil
+		}
+	}
+	r, err := e.relationForInspection(relname, "cannot get free space of relation")
+	if err != nil {
+		return freeSpaceRel{}, err
+	}
+	return freeSpaceRel{m: r.heap.FSM(), nblocks: r.heap.NBlocks}, nil
+}
+
 // recordedFreeSpace is pg_freespace(rel, blkno).
-func (e *Engine) recordedFreeSpace(r *relation, blk uint32) int64 {
-	if !e.pool.Exists(buffer.RelFileNode(r.def.RelFileNode), buffer.FSMFork) {
+func (e *Engine) recordedFreeSpace(r freeSpaceRel, blk uint32) int64 {
+	if !e.pool.Exists(r.m.Rel(), buffer.FSMFork) {
 		return 0
 	}
-	return int64(r.heap.FSM().GetRecordedFreeSpace(blk))
+	return int64(r.m.GetRecordedFreeSpace(blk))
 }
 
 func init() {
@@ -54,7 +89,7 @@ func init() {
 		Volatility: sql.Volatile, Strict: true, Extension: ext,
 		Fn: func(env any, args []types.Datum, _ *sql.Func) (types.Datum, error) {
 			e := session(env).e
-			r, err := e.relationForInspection(args[0].(string), "cannot get free space of relation")
+			r, err := e.freeSpaceRelation(args[0].(string))
 			if err != nil {
 				return nil, err
 			}
@@ -71,11 +106,11 @@ func init() {
 				return nil, nil // generate_series over a NULL size: no rows
 			}
 			e := env.(*evalCtx).s.e
-			r, err := e.relationForInspection(args[0].(string), "cannot get free space of relation")
+			r, err := e.freeSpaceRelation(args[0].(string))
 			if err != nil {
 				return nil, err
 			}
-			n, err := r.heap.NBlocks()
+			n, err := r.nblocks()
 			if err != nil {
 				return nil, err
 			}

@@ -213,8 +213,15 @@ func (e *Engine) forkSize(oid uint32, fork string) (types.Datum, error) {
 		if e.relationName(oid) == "" {
 			return nil, nil
 		}
-		if ri := e.indexByOID(oid); ri != nil && fork == "main" {
-			return indexSize(ri)
+		if ri := e.indexByOID(oid); ri != nil {
+			switch fork {
+			case "main":
+				return indexSize(ri)
+			case "fsm":
+				if d, ok := ri.ix.(*diskStore); ok {
+					return d.FSMSize()
+				}
+			}
 		}
 		return int64(0), nil
 	}
@@ -256,6 +263,15 @@ func (e *Engine) indexesSize(oid uint32) (int64, error) {
 			return 0, err
 		}
 		total += n.(int64)
+		if d, ok := ri.ix.(*diskStore); ok {
+			// Every fork, as PostgreSQL counts an index: the free space
+			// map where VACUUM records its reusable pages too.
+			f, err := d.FSMSize()
+			if err != nil {
+				return 0, err
+			}
+			total += f
+		}
 	}
 	return total, nil
 }

@@ -111,6 +111,33 @@ func (d *diskStore) Size() (int64, error) {
 	return int64(n) * page.BlockSize, err
 }
 
+// FSMSize is the size of the index's free space map (its FSM fork, where
+// VACUUM records the deleted pages splits may reuse); 0 when it has none.
+func (d *diskStore) FSMSize() (int64, error) {
+	n, err := d.e.pool.NBlocks(d.rel, buffer.FSMFork)
+	return int64(n) * page.BlockSize, err
+}
+
+// diskStoreByName returns the disk store of the index called name, or nil
+// if there is no such index or it is kept in memory.
+func (e *Engine) diskStoreByName(name string) (*diskStore, error) {
+	t, idx, ok := e.cat.IndexByName(name)
+	if !ok || !idx.OnDisk() {
+		return nil, nil
+	}
+	r, err := e.rel(t.OID)
+	if err != nil {
+		return nil, err
+	}
+	for _, ri := range r.indexes {
+		if ri.def.OID == idx.OID {
+			d, _ := ri.ix.(*diskStore)
+			return d, nil
+		}
+	}
+	return nil, nil
+}
+
 func (d *diskStore) NewBuilder(mem int64) indexBuilder {
 	return &diskBuilder{d: d, mem: mem, tmpDir: filepath.Join(d.e.cfg.DataDir, "base", "pgsql_tmp")}
 }

@@ -61,10 +61,11 @@ func (e *Engine) relationForInspection(arg, what string) (*relation, error) {
 
 // rawPageRel resolves get_raw_page's relation: a table, or an index kept
 // on disk (index_storage = disk: its main fork is nbtree's pages, which
-// pageinspect reads as PostgreSQL's do; an index has no FSM fork).
+// pageinspect reads as PostgreSQL's do, and its FSM fork, once VACUUM has
+// recorded a free page, the map of its reusable pages).
 func (e *Engine) rawPageRel(relname string, fork buffer.Fork) (buffer.RelFileNode, string, error) {
 	if name, ok := sql.SeqName(relname); ok {
-		if _, idx, ok := e.cat.IndexByName(name); ok && idx.OnDisk() && fork == buffer.MainFork {
+		if _, idx, ok := e.cat.IndexByName(name); ok && idx.OnDisk() && (fork == buffer.MainFork || fork == buffer.FSMFork) {
 			return buffer.RelFileNode(idx.RelFileNode), name, nil
 		}
 	}

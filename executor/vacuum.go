@@ -224,8 +224,8 @@ func (e *Engine) vacuumHeap(ctx context.Context, oid uint32, p vacuumParams, pro
 		return vs, false, err
 	}
 	// Index cleanup (lazy_cleanup_all_indexes): when no entry had to go,
-	// disk indexes may still put the pages they deleted earlier on their
-	// free lists, now that no transaction can reach them.
+	// disk indexes may still record the pages they deleted earlier in
+	// their free space maps, now that no transaction can reach them.
 	if !passed {
 		prog.VacuumProgress.SetPhase(heap.PhaseIndexCleanup)
 		for _, ri := range r.indexes {

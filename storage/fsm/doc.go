@@ -5,9 +5,11 @@
 //
 // # What it owns
 //
-// The _fsm fork of every heap relation (base/<relfilenode>_fsm), the
-// free-space categories in it, the policies ("classic", "locality" and
-// "append") and relation extension (extend.go), which they all share.
+// The _fsm fork of every heap relation and disk index
+// (base/<relfilenode>_fsm; an index's records whole free pages only:
+// indexfsm.go), the free-space categories in it, the policies ("classic",
+// "locality" and "append") and relation extension (extend.go), which they
+// all share.
 //
 // # On-disk format of one FSM page
 //

@@ -74,8 +74,10 @@ type VacuumPoint func(hit, dirtied bool) error
 //
 // With a Horizon, the same scan deletes the leaves it leaves empty (or
 // finds empty), finishes deletions a crash interrupted (half-dead leaves)
-// and puts the deleted pages old enough to reuse on the free list, those
-// it deleted itself included if the horizon has passed them by the end.
+// and records the deleted pages old enough to reuse in the index's free
+// space map (btvacuumpage's RecordFreeIndexPage), those it deleted itself
+// included if the horizon has passed them by the end
+// (_bt_pendingfsm_finalize); splits take their new pages from there.
 func (ix *Index) DeleteTIDs(tids map[page.TID]struct{}, point VacuumPoint) (int, error) {
 	v := &bulkDelete{ix: ix, tids: tids, point: point, mine: map[uint32]struct{}{}}
 	if ix.horizon != nil {
@@ -89,7 +91,7 @@ func (ix *Index) DeleteTIDs(tids map[page.TID]struct{}, point VacuumPoint) (int,
 			for _, blk := range v.deleted {
 				if b, err := ix.getBuf(blk, false); err == nil {
 					if recyclable(b.Page(), oldest) {
-						v.reusable = append(v.reusable, blk)
+						v.recordFree(blk)
 					} else {
 						v.waiting++
 					}
@@ -97,7 +99,7 @@ func (ix *Index) DeleteTIDs(tids map[page.TID]struct{}, point VacuumPoint) (int,
 				}
 			}
 		}
-		ix.endBulk(v.reusable, v.waiting, complete)
+		ix.endBulk(v.recorded, v.waiting, complete)
 	}()
 	for blk := metaBlock + 1; ; blk++ {
 		n, err := ix.pool.NBlocks(ix.rel, buffer.MainFork)
@@ -127,11 +129,20 @@ type bulkDelete struct {
 	cycle   uint16
 	removed int
 	// deleted: pages this pass deleted (mine: the same as a set);
-	// reusable: deleted pages the horizon has passed; waiting: deleted
-	// pages it has not.
-	deleted, reusable []uint32
+	// recorded: deleted pages the horizon has passed, recorded free in
+	// the map; waiting: deleted pages it has not.
+	deleted           []uint32
 	mine              map[uint32]struct{}
-	waiting           int
+	recorded, waiting int
+}
+
+// recordFree records the deleted page blk, which the horizon has passed,
+// as free in the index's free space map. A failure is not the pass's (the
+// map is a hint and keeps the error): the page waits for the next pass.
+func (v *bulkDelete) recordFree(blk uint32) {
+	if v.ix.st.fsm.RecordFreeIndexPage(blk) == nil {
+		v.recorded++
+	}
 }
 
 // page vacuums block blk, read while the scan is at block scan (blk <
@@ -157,7 +168,9 @@ func (v *bulkDelete) page(blk, scan uint32) (uint32, error) {
 		// deleted is counted at the end.
 		if _, mine := v.mine[blk]; blk == scan && !mine {
 			if ix.horizon != nil && recyclable(p, v.oldest) {
-				v.reusable = append(v.reusable, blk)
+				// Under the page's lock, as btvacuumpage does: a
+				// split cannot be taking it meanwhile.
+				v.recordFree(blk)
 			} else {
 				v.waiting++
 			}
@@ -215,11 +228,11 @@ func (v *bulkDelete) page(blk, scan uint32) (uint32, error) {
 // with DeleteTIDs (btvacuumcleanup without a bulk delete): when more than
 // a twentieth of the index is deleted pages that were not yet old enough
 // to reuse at the last pass (PostgreSQL 14's _bt_vacuum_needs_cleanup
-// threshold), or no pass has run since the index was opened (the free
-// list is not kept across restarts), it runs a DeleteTIDs pass that
-// removes no entry, so that the deleted pages the horizon has passed go on
-// the free list (and empty or half-dead leaves are deleted). Otherwise it
-// reads nothing.
+// threshold), or no pass has run since the index was opened (that count
+// is kept in memory, where PostgreSQL keeps it in the metapage), it runs a
+// DeleteTIDs pass that removes no entry, so that the deleted pages the
+// horizon has passed are recorded in the free space map (and empty or
+// half-dead leaves are deleted). Otherwise it reads nothing.
 func (ix *Index) VacuumCleanup(point VacuumPoint) error {
 	if ix.horizon == nil {
 		return nil

@@ -64,7 +64,8 @@
 //   - Insert descends from the root (share-locking one page at a time,
 //     moving right past a high key that is not above the entry), takes the
 //     leaf exclusively, and adds the entry. A full page splits: a new page
-//     (a reusable deleted one, or one from the end of the relation) takes the upper part (half of the bytes,
+//     (a reusable deleted one the free space map offers, or one from the
+//     end of the relation) takes the upper part (half of the bytes,
 //     or all but fillfactor when an ascending insert fills the rightmost
 //     page), the old right sibling's left link moves to it, and one record
 //     logs the three pages; the left page is marked INCOMPLETE_SPLIT until
@@ -83,9 +84,10 @@
 //     right link back to a reused page it has passed (btvacuumpage). With a Horizon (the executor's transaction
 //     manager) the same pass deletes the leaves it leaves empty, each with
 //     the chain of parents left without another child (MARK_PAGE_HALFDEAD,
-//     then one UNLINK_PAGE per page, top-down; pagedel.go), and collects
+//     then one UNLINK_PAGE per page, top-down; pagedel.go), and records
 //     the deleted pages of every level that no transaction can reach any
-//     more on a free list that splits take their new pages from; VacuumCleanup repeats the
+//     more in the index's free space map (its FSM fork, storage/fsm), where
+//     splits take their new pages from; VacuumCleanup repeats the
 //     pass without deleting entries when deleted pages wait for the
 //     horizon (btvacuumcleanup).
 //   - NewIterator scans a range forwards or backwards, one leaf at a time;
@@ -135,6 +137,13 @@
 //   - Relation extension for a split calls buffer.Pool.Extend without the
 //     extension lock (Extend is safe without it; nothing else extends the
 //     index).
+//   - The free space map's pages (the FSM fork) are locked one at a time
+//     by storage/fsm, under whatever index page locks the caller holds: a
+//     split asks the map for a page while it holds the page it splits,
+//     VACUUM records a deleted page while it holds that page. The map
+//     never takes an index page lock, so it comes last in the order. A
+//     page taken from the map is locked conditionally (Buffer.TryLock):
+//     the map may name the very page the split holds (pagedel.go).
 //
 // # Recovery
 //
@@ -153,7 +162,9 @@
 // between any two leaves an empty half-dead leaf, whose high key names
 // the top of the part of the chain still linked, and those pages
 // half-dead too; every reader and writer moves right past them and the
-// next VACUUM unlinks them.
+// next VACUUM unlinks them. The free space map is not logged and not
+// replayed: after a crash it is what the buffer pool last wrote of it, a
+// hint that splits check page by page (pagedel.go).
 //
 // # How the executor uses it
 //
@@ -177,9 +188,12 @@
 // VacuumCleanup; the transaction manager is the Horizon; index scans use NewIterator with the bounds'
 // encodings. DROP INDEX, DROP TABLE and the constraint drops of ALTER
 // TABLE drop the relation (wal.LogDrop, buffer.Pool.DropRel); TRUNCATE
-// gives each index a new, empty relation first. pg_relation_size,
-// pg_indexes_size and minipg_stat_wal_rel count the index like any
-// relation; amcheck's bt_index_check runs Check.
+// gives each index a new, empty relation first; either removes every fork
+// of the old relation, the free space map's with the rest.
+// pg_relation_size, pg_indexes_size (the FSM fork included) and
+// minipg_stat_wal_rel count the index like any relation; pg_freespace
+// shows its free space map (8160 for a page recorded free, 0 for the
+// others, as in PostgreSQL 15); amcheck's bt_index_check runs Check.
 //
 // # Open questions
 //
@@ -193,9 +207,24 @@
 //     emptied range can keep one single-child page per level, and
 //     internal pages are never merged: a level keeps pages with few
 //     downlinks when their children are not all gone.
-//   - The free list of deleted pages lives in memory (PostgreSQL keeps
-//     it in the index's free space map); after a restart the first VACUUM
-//     rebuilds it by reading the index.
+//   - The free space map of an index is not WAL-logged (nor is
+//     PostgreSQL's): after a crash it is what the buffer pool last wrote
+//     of it. A reused page it still names is skipped by the check under
+//     the lock (and its entry cleared), but a deleted page recorded after
+//     its last write is not offered until the next VACUUM that passes
+//     over the index records it again. A corrupt FSM page makes the map
+//     answer nothing for its range, as for a heap (storage/fsm's README):
+//     splits then extend the index.
+//   - How many deleted pages wait for the horizon (VacuumCleanup's
+//     threshold) is counted in memory, where PostgreSQL keeps it in the
+//     metapage (btm_last_cleanup_num_delpages): the first VACUUM after a
+//     restart that removes no index entry still reads the whole index.
+//   - A new page (all zeroes) that a crash left in the index (a split
+//     extended the file, its record never reached the log) is never
+//     reused: PostgreSQL records such pages free, but minipg extends an
+//     index without the extension lock, and locks the new page only after
+//     Extend returns, so VACUUM cannot tell a leaked page from one a
+//     split is about to lock.
 //   - No fast root, no deduplication (posting lists), no LP_DEAD hints
 //     (kill_prior_tuple): an entry found dead is removed by Delete.
 //   - A scan reads the metapage on every descent (PostgreSQL caches it in

@@ -41,11 +41,31 @@ package nbtree
 // fails a step the same way. A deleted page, of any level, is reused once every
 // transaction that was running when it was deleted has ended (its safexid
 // precedes the oldest xmin): until then a reader may still hold its block
-// number, taken from a parent or a sibling before the deletion. VACUUM puts
-// such pages on the index's free list (kept in memory, as PostgreSQL keeps
-// them in the free space map; after a restart the next VACUUM finds them
-// again), and a split takes its new page from that list before extending
-// the relation. A VACUUM scanning the index meanwhile reads it in physical
+// number, taken from a parent or a sibling before the deletion. VACUUM
+// records such pages as free in the index's free space map (its FSM fork,
+// storage/fsm's indexfsm.go, as PostgreSQL's btvacuumpage does with
+// RecordFreeIndexPage): a page it finds deleted and old enough, under the
+// page's lock; a page it deleted itself, at the end of the pass if the
+// horizon has passed it by then (_bt_pendingfsm_finalize); then it brings
+// the map's upper levels up to date. A split asks the map for a page
+// before extending the relation (_bt_allocbuf): the page is recorded as
+// used as it is handed out, locked without waiting and checked to be still
+// deleted and old enough, else left for the next one (reusePage).
+//
+// The map is a hint, as a heap's is: not WAL-logged, written by the buffer
+// pool like any page (checkpoints, evictions) and so kept across a clean
+// restart and, as of its last write, a crash. After a crash it may name
+// pages splits have reused since (their reuse was logged and is redone;
+// the map's record of it may not have been written) and miss pages VACUUM
+// recorded; the check under the lock skips the first, the next VACUUM
+// records the second again. A page is only ever reused under the safexid
+// rule, whatever the map says. A page a split finds locked by someone else
+// (a reader passing it, VACUUM's scan) is left out of the map until the
+// next VACUUM, as in PostgreSQL. The map lives and dies with the relation:
+// DROP, and TRUNCATE (which gives the index a new relation), remove every
+// fork of the old one (buffer.Pool.DropRel, and its WAL record's redo).
+//
+// A VACUUM scanning the index meanwhile reads it in physical
 // order, so a split that moves entries from a page it has still to read
 // into a reused page it has read already would hide them from it: as in
 // PostgreSQL, each scan has a cycle id, a split during the scan stamps it
@@ -62,6 +82,7 @@ import (
 	"minipg/internal/fault"
 	"minipg/pgerr"
 	"minipg/storage/buffer"
+	"minipg/storage/fsm"
 	"minipg/storage/page"
 )
 
@@ -76,11 +97,14 @@ type Horizon interface {
 // xidPrecedes is TransactionIdPrecedes for normal xids (modulo 2^32).
 func xidPrecedes(a, b uint32) bool { return int32(a-b) < 0 }
 
-// relState is what every Index open on one relation shares: the deleted
-// pages ready for reuse and the bulk deletes running.
+// relState is what every Index open on one relation shares: its free space
+// map and the bulk deletes running.
 type relState struct {
-	mu   sync.Mutex
-	free map[uint32]struct{}
+	// fsm is the index's free space map (its FSM fork): the deleted pages
+	// ready for reuse, recorded by VACUUM, taken by splits. One Map per
+	// relation, so that its cached fork size and search hints are shared.
+	fsm *fsm.Map
+	mu  sync.Mutex // protects the fields below
 	// cycle is the running DeleteTIDs pass's cycle id (0: none; one pass
 	// at a time: VACUUM takes the table's self-exclusive lock), last the
 	// one handed out last.
@@ -98,20 +122,35 @@ type relKey struct {
 }
 
 // relStates holds one relState per relation of a pool. A relation's entry
-// outlives it; a block it names is checked before it is reused.
+// outlives it; a block its map names is checked before it is reused.
 var relStates sync.Map
 
 func sharedState(pool *buffer.Pool, rel buffer.RelFileNode) *relState {
-	v, _ := relStates.LoadOrStore(relKey{pool, rel}, &relState{free: map[uint32]struct{}{}})
+	k := relKey{pool, rel}
+	if v, ok := relStates.Load(k); ok {
+		return v.(*relState)
+	}
+	v, _ := relStates.LoadOrStore(k, &relState{fsm: fsm.OpenMap(pool, rel)})
 	return v.(*relState)
 }
 
-// FreePages returns how many deleted pages wait on the free list (tests,
-// statistics).
+// FSM returns the index's free space map (pg_freespace).
+func (ix *Index) FSM() *fsm.Map { return ix.st.fsm }
+
+// FreePages returns how many pages the free space map records as free
+// (tests, statistics). It reads the map for every block of the index.
 func (ix *Index) FreePages() int {
-	ix.st.mu.Lock()
-	defer ix.st.mu.Unlock()
-	return len(ix.st.free)
+	n, err := ix.pool.NBlocks(ix.rel, buffer.MainFork)
+	if err != nil {
+		return 0
+	}
+	free := 0
+	for blk := metaBlock + 1; blk < n; blk++ {
+		if ix.st.fsm.GetRecordedFreeSpace(blk) > 0 {
+			free++
+		}
+	}
+	return free
 }
 
 // deletedPage formats p as a deleted page (leaf flag kept) with the given
@@ -434,35 +473,31 @@ func (ix *Index) unlinkPage(target uint32, leaf *buffer.Buffer) (bool, error) {
 	}
 }
 
-// reusePage returns a deleted page from the free list, exclusively locked,
-// for a split to rebuild, or nil when there is none to take. A page is
-// taken only when it is still deleted and old enough (checked under its
-// lock). The lock is conditional, as in PostgreSQL's _bt_allocbuf: an entry
-// can be stale (a VACUUM pass that read the page while it was deleted adds
-// it after a split reused it), and the page may then be one the caller
-// itself holds locked, the very page it is splitting; a page someone holds
-// is not deleted, so it is dropped from the list.
+// reusePage returns a deleted page that the free space map records as
+// free, exclusively locked, for a split to rebuild, or nil when there is
+// none to take (_bt_allocbuf's use of GetFreeIndexPage). Taking a page from
+// the map records it as used; it is then locked and checked: only a page
+// still deleted and old enough is returned. An entry can be stale (after a
+// crash, the map is what the buffer pool last wrote of it; a VACUUM pass
+// that read a page while it was deleted may record it after a split reused
+// it), and the page may then be one the caller itself holds locked, the
+// very page it is splitting: so the lock is conditional, as in PostgreSQL,
+// and a page someone holds is left (it is not deleted, or its entry is
+// recorded again by the next VACUUM).
 func (ix *Index) reusePage() (*buffer.Buffer, error) {
 	if ix.horizon == nil {
 		return nil, nil
 	}
 	for {
-		ix.st.mu.Lock()
-		blk, ok := uint32(0), false
-		for b := range ix.st.free {
-			blk, ok = b, true
-			delete(ix.st.free, b)
-			break
-		}
-		ix.st.mu.Unlock()
-		if !ok {
+		blk := ix.st.fsm.GetFreeIndexPage()
+		if blk == fsm.InvalidBlock {
 			return nil, nil
 		}
 		n, err := ix.pool.NBlocks(ix.rel, buffer.MainFork)
 		if err != nil {
 			return nil, err
 		}
-		if blk >= n {
+		if blk >= n || blk == metaBlock {
 			continue
 		}
 		b, err := ix.pool.ReadBuffer(ix.rel, buffer.MainFork, blk)
@@ -488,9 +523,10 @@ func (ix *Index) vacuumCycle() uint16 {
 }
 
 // beginBulk and endBulk bracket a DeleteTIDs pass: beginBulk hands out
-// its cycle id; endBulk adds the pages it found reusable to the free list
-// and, for a pass that read the whole index, records how many deleted
-// pages still wait.
+// its cycle id; endBulk brings the free space map's upper levels up to date
+// when the pass recorded free pages in it (IndexFreeSpaceMapVacuum), so
+// that splits find them, and, for a pass that read the whole index,
+// records how many deleted pages still wait.
 func (ix *Index) beginBulk() uint16 {
 	ix.st.mu.Lock()
 	defer ix.st.mu.Unlock()
@@ -502,14 +538,17 @@ func (ix *Index) beginBulk() uint16 {
 	return ix.st.cycle
 }
 
-func (ix *Index) endBulk(reusable []uint32, waiting int, complete bool) {
+func (ix *Index) endBulk(recorded, waiting int, complete bool) {
+	if recorded > 0 {
+		// A failure leaves the pages recorded but not yet found by
+		// searches from the root (the map keeps the error); the next
+		// pass tries again.
+		_ = ix.st.fsm.IndexFreeSpaceMapVacuum()
+	}
 	ix.st.mu.Lock()
 	ix.st.cycle = 0
 	if complete {
 		ix.st.waiting, ix.st.scanned = waiting, true
-	}
-	for _, b := range reusable {
-		ix.st.free[b] = struct{}{}
 	}
 	ix.st.mu.Unlock()
 }

@@ -162,8 +162,8 @@ func TestChainDeletion(t *testing.T) {
 		t.Fatalf("%d chain marks of %d internal pages, %d internal unlinks, %d deleted internal pages", marks, marked, unlinks, after.deletedInternal)
 	}
 
-	// Reusable once the reader is gone: the next pass puts every deleted
-	// page on the free list, and refilling the range takes them all
+	// Reusable once the reader is gone: the next pass records every
+	// deleted page free in the map, and refilling the range takes them all
 	// before the file grows.
 	h.advance()
 	h.end(reader)

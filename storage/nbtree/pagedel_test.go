@@ -477,8 +477,10 @@ func TestVacuumFollowsSplitsIntoReusedPages(t *testing.T) {
 		t.Fatalf("%d pages free for reuse", free)
 	}
 	maxFree := uint32(0)
-	for blk := range e.ix.st.free {
-		maxFree = max(maxFree, blk)
+	for blk := uint32(1); blk < uint32(countPages(t, e.ix).blocks); blk++ {
+		if e.ix.FSM().GetRecordedFreeSpace(blk) > 0 {
+			maxFree = blk
+		}
 	}
 	// The pass removes the entries of keys 2000..2999 (high blocks); when
 	// it is past every free block, inserts split those blocks.
@@ -517,11 +519,11 @@ func TestVacuumFollowsSplitsIntoReusedPages(t *testing.T) {
 	compareContents(t, r.ix, m)
 }
 
-// A stale free-list entry can name a live page, even the one a split is
-// splitting (a VACUUM pass that read it while it was deleted adds it after
-// a split reused it). Taking it must not wait for the lock the split
-// itself holds: every live page of the index is put on the free list and
-// inserts go on splitting; they finish, and the index checks.
+// A stale entry of the free space map can name a live page, even the one
+// a split is splitting (a VACUUM pass that read it while it was deleted
+// records it after a split reused it). Taking it must not wait for the
+// lock the split itself holds: every live page of the index is recorded
+// free and inserts go on splitting; they finish, and the index checks.
 func TestReuseSkipsLockedStaleEntries(t *testing.T) {
 	h := newHorizon()
 	e := newEnv(t, 64, Options{pageBytes: 600, Horizon: h})
@@ -544,11 +546,16 @@ func TestReuseSkipsLockedStaleEntries(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			ix.st.mu.Lock()
 			for b := uint32(1); b < n; b++ {
-				ix.st.free[b] = struct{}{}
+				if err := ix.FSM().RecordFreeIndexPage(b); err != nil {
+					t.Error(err)
+					return
+				}
 			}
-			ix.st.mu.Unlock()
+			if err := ix.FSM().IndexFreeSpaceMapVacuum(); err != nil {
+				t.Error(err)
+				return
+			}
 			insert(400+round*40, 440+round*40)
 		}
 	}()
