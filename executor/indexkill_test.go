@@ -8,25 +8,11 @@ import (
 // memIndexLen returns the number of entries of in-memory index name on tbl.
 func memIndexLen(t *testing.T, e *Engine, tbl, name string) int {
 	t.Helper()
-	def, ok := e.cat.Table(tbl)
+	m, ok := relIndexOf(t, e, tbl, name).ix.(*memStore)
 	if !ok {
-		t.Fatalf("no table %s", tbl)
+		t.Fatalf("index %s is not in memory", name)
 	}
-	r, err := e.rel(def.OID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, ri := range r.indexes {
-		if ri.def.Name == name {
-			m, ok := ri.ix.(*memStore)
-			if !ok {
-				t.Fatalf("index %s is not in memory", name)
-			}
-			return m.ix.Len()
-		}
-	}
-	t.Fatalf("no index %s on %s", name, tbl)
-	return 0
+	return m.ix.Len()
 }
 
 // TestIndexScanRemovesDeadEntries: an index scan that meets entries whose

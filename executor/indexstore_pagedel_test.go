@@ -8,6 +8,16 @@ import (
 // diskIndex returns the disk store of index name on table tbl.
 func diskIndex(t *testing.T, e *Engine, tbl, name string) *diskStore {
 	t.Helper()
+	d, ok := relIndexOf(t, e, tbl, name).ix.(*diskStore)
+	if !ok {
+		t.Fatalf("index %s is not on disk", name)
+	}
+	return d
+}
+
+// relIndexOf returns index name of table tbl.
+func relIndexOf(t *testing.T, e *Engine, tbl, name string) *relIndex {
+	t.Helper()
 	def, ok := e.cat.Table(tbl)
 	if !ok {
 		t.Fatalf("no table %s", tbl)
@@ -18,11 +28,7 @@ func diskIndex(t *testing.T, e *Engine, tbl, name string) *diskStore {
 	}
 	for _, ri := range r.indexes {
 		if ri.def.Name == name {
-			d, ok := ri.ix.(*diskStore)
-			if !ok {
-				t.Fatalf("index %s is not on disk", name)
-			}
-			return d
+			return ri
 		}
 	}
 	t.Fatalf("no index %s on %s", name, tbl)

@@ -63,16 +63,7 @@ func startupMain(args []string) (err error) {
 	f.steps(len(sizes))
 	for _, w := range sizes {
 		err := f.each(fmt.Sprintf("%d warehouse(s)", w), func(_ int, t *benchTarget) error {
-			sch := ""
-			if t.isPG() {
-				sch = *schema
-				if sch != "" {
-					if err := createSchema(ctx, t.dsn, sch); err != nil {
-						return err
-					}
-				}
-			}
-			connect, err := tpcc.DSNConnector(t.dsn, sch)
+			connect, err := t.tpccConnector(ctx, *schema)
 			if err != nil {
 				return err
 			}

@@ -302,16 +302,7 @@ func tpccMain(cmd string, args []string) (err error) {
 		if ff.rounds > 1 {
 			phase = fmt.Sprintf("%s, round %d", cmd, round+1)
 		}
-		sch := *schema
-		if !t.isPG() {
-			sch = ""
-		}
-		if sch != "" {
-			if err := createSchema(ctx, t.dsn, sch); err != nil {
-				return err
-			}
-		}
-		connect, err := tpcc.DSNConnector(t.dsn, sch)
+		connect, err := t.tpccConnector(ctx, *schema)
 		if err != nil {
 			return err
 		}
@@ -514,6 +505,20 @@ func layouts(ctx context.Context, connect tpcc.Connector, r *result) error {
 }
 
 // createSchema creates schema on the server at dsn unless it exists.
+// tpccConnector connects to t's TPC-C tables: on PostgreSQL in schema
+// (created if absent) when one is given, on minipg in its default schema.
+func (t *benchTarget) tpccConnector(ctx context.Context, schema string) (tpcc.Connector, error) {
+	if !t.isPG() {
+		schema = ""
+	}
+	if schema != "" {
+		if err := createSchema(ctx, t.dsn, schema); err != nil {
+			return nil, err
+		}
+	}
+	return tpcc.DSNConnector(t.dsn, schema)
+}
+
 func createSchema(ctx context.Context, dsn, schema string) error {
 	c, err := pgx.Connect(ctx, dsn)
 	if err != nil {

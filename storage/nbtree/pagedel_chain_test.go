@@ -351,12 +351,7 @@ func TestChainDeletionFinishedByVacuum(t *testing.T) {
 				t.Fatalf("after the next VACUUM: check %+v, pages %+v", st, c)
 			}
 			compareContents(t, r.ix, m)
-			fillSequential(t, r.ix, m, 2000, 2500)
-			mustCheck(t, r.ix)
-			compareContents(t, r.ix, m)
-			r2 := r.crash(t)
-			mustCheck(t, r2.ix)
-			compareContents(t, r2.ix, m)
+			refillAndCrash(t, r, m, 2000, 2500)
 		})
 	}
 }

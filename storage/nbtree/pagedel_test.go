@@ -249,7 +249,14 @@ func TestHalfDeadIsFinished(t *testing.T) {
 	}
 	compareContents(t, r.ix, m)
 	// Writers into the deleted key space land on the right sibling.
-	fillSequential(t, r.ix, m, 600, 700)
+	refillAndCrash(t, r, m, 600, 700)
+}
+
+// refillAndCrash inserts keys from..to-1 into r's index after a deletion,
+// then checks it and its contents, before and after a crash.
+func refillAndCrash(t testing.TB, r *env, m model, from, to uint64) {
+	t.Helper()
+	fillSequential(t, r.ix, m, from, to)
 	mustCheck(t, r.ix)
 	compareContents(t, r.ix, m)
 	r2 := r.crash(t)
