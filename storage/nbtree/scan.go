@@ -39,12 +39,19 @@ type Iterator struct {
 	reverse bool
 
 	buf     [][]byte // entries of the last page read, in the scan's order
+	offs    []uint16 // their offsets on that page
 	pos     int
 	cur     []byte
 	started bool
 	done    bool
 	next    uint32 // forward: right link of the page read last; reverse: that page
 	err     error
+
+	// The page read last, as it was (for applyKills), and the entries
+	// on it DeleteLast remembered (killitems.go).
+	blk   uint32
+	lsn   uint64
+	kills []killed
 }
 
 // prefixSuccessor returns the least string greater than every string that
@@ -91,10 +98,12 @@ func (ix *Index) NewIterator(lo, hi Bound, reverse bool) *Iterator {
 }
 
 // Next advances to the next entry and returns its heap TID; ok is false at
-// the end of the range or on an error (see Err).
+// the end of the range or on an error (see Err). Entries marked LP_DEAD
+// are skipped (killitems.go).
 func (it *Iterator) Next() (tid page.TID, ok bool) {
 	for it.pos == len(it.buf) {
 		if it.done {
+			it.applyKills()
 			it.cur = nil
 			return page.TID{}, false
 		}
@@ -120,9 +129,12 @@ func (it *Iterator) inRange(e []byte) bool {
 	return (it.lo == nil || bytes.Compare(e, it.lo) >= 0) && (it.hi == nil || bytes.Compare(e, it.hi) < 0)
 }
 
-// fill reads the next page of the scan into buf.
+// fill reads the next page of the scan into buf, leaving out LP_DEAD
+// items (btgettuple's ignore_killed_tuples), after marking the entries
+// remembered on the page read before.
 func (it *Iterator) fill() error {
-	it.buf, it.pos = it.buf[:0], 0
+	it.applyKills()
+	it.buf, it.offs, it.pos = it.buf[:0], it.offs[:0], 0
 	var b *buffer.Buffer
 	var err error
 	switch {
@@ -145,6 +157,7 @@ func (it *Iterator) fill() error {
 	it.started = true
 	defer relBuf(b, false)
 	p := b.Page()
+	it.blk, it.lsn = b.Block(), page.LSN(p)
 	if isIgnored(p) {
 		it.next = btNext(p)
 		if it.reverse {
@@ -163,7 +176,7 @@ func (it *Iterator) fill() error {
 				it.done = true
 				break
 			}
-			it.buf = append(it.buf, bytes.Clone(e))
+			it.add(p, off, e)
 		}
 		it.next = btNext(p)
 		if isRightmost(p) {
@@ -181,13 +194,23 @@ func (it *Iterator) fill() error {
 			it.done = true
 			break
 		}
-		it.buf = append(it.buf, bytes.Clone(e))
+		it.add(p, off, e)
 	}
 	it.next = b.Block()
 	if btPrev(p) == pNone {
 		it.done = true
 	}
 	return nil
+}
+
+// add copies entry e, at off on the page being read, into buf unless it
+// is marked LP_DEAD.
+func (it *Iterator) add(p page.Page, off uint16, e []byte) {
+	if itemDead(p, off) {
+		return
+	}
+	it.buf = append(it.buf, bytes.Clone(e))
+	it.offs = append(it.offs, off)
 }
 
 // walkLeft returns the page left of blk, share-locked, or nil if blk is the
