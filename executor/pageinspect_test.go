@@ -60,7 +60,7 @@ func TestInspectPolicies(t *testing.T) {
 	}
 }
 
-// TestBtPageItemsDead: bt_page_items on a disk index's leaf, after rows
+// TestPageinspectBtPageItemsDead: bt_page_items on a disk index's leaf, after rows
 // were deleted and an index scan went over them, shows them dead, as
 // PostgreSQL 15 does for
 //
@@ -72,7 +72,7 @@ func TestInspectPolicies(t *testing.T) {
 //
 // (the other columns describe minipg's own item format); block 0 is the
 // metapage.
-func TestBtPageItemsDead(t *testing.T) {
+func TestPageinspectBtPageItemsDead(t *testing.T) {
 	e := openIndexEngine(t, t.TempDir(), "disk")
 	s := e.NewSession(map[string]string{"user": "postgres"})
 	for _, q := range []string{"CREATE EXTENSION pageinspect",
