@@ -98,7 +98,8 @@
 //     given last dead to every transaction (Iterator.DeleteLast,
 //     kill_prior_tuple): when the scan leaves that leaf, ends or is
 //     closed, it marks such entries LP_DEAD if the page's LSN is still
-//     the one it read (_bt_killitems), as a hint (not logged). A full leaf
+//     the one it read (_bt_killitems), or if no VACUUM pass ran since,
+//     as a hint (not logged). A full leaf
 //     deletes its LP_DEAD items (a DELETE record) before it splits, and
 //     splits only if the new entry still does not fit; Delete and
 //     VACUUM's pass remove them too; a unique check skips them
@@ -245,15 +246,16 @@
 //     deletion (PostgreSQL 14's pass that, before a split caused by
 //     versions of unchanged keys, checks the heap for entries no scan has
 //     marked yet): a leaf only loses the LP_DEAD items scans marked.
-//   - A scan marks LP_DEAD only if the leaf's LSN has not moved since it
-//     read it (it holds no pin, so VACUUM and a new row could have put a
-//     byte-equal entry for a live tuple there meanwhile); an insertion
-//     into the leaf in between drops the marks, which the next scan sets
-//     again. PostgreSQL, holding the pin when it can, searches the page
-//     by heap TID instead. An index without WAL (tests) marks nothing.
-//     Setting LP_DEAD takes the leaf's exclusive lock (PostgreSQL's
-//     share lock plus the buffer header's would be a data race in Go),
-//     as the heap's hint bits do.
+//   - A scan holds no pin, so VACUUM and a new row could put a
+//     byte-equal entry for a live tuple where it read a dead one: it
+//     marks at the offsets it read if the leaf's LSN has not moved, else
+//     looks the entries up on the leaf only if no VACUUM pass over the
+//     index ran since its read; otherwise (and for entries a split moved
+//     to another leaf) the marks are dropped, and the next scan sets them.
+//     PostgreSQL, holding the pin when it can, searches by heap TID. An
+//     index without WAL (tests) marks nothing. Setting LP_DEAD takes the
+//     leaf's exclusive lock (PostgreSQL's share lock plus the buffer
+//     header's would be a data race in Go), as the heap's hint bits do.
 //   - The unique check skips LP_DEAD items but does not set any: an entry
 //     it finds pointing at a dead HOT chain is removed by Delete after
 //     the leaf is released (PostgreSQL's _bt_check_unique marks it).

@@ -117,9 +117,9 @@ func (ix *Index) InsertUnique(entry []byte, check UniqueCheck) (bool, error) {
 }
 
 // sameKey returns the TIDs of the entries starting with key, other than
-// entry and those marked LP_DEAD, reading from the exclusively locked leaf b rightwards (each right
-// sibling share-locked in turn while b stays locked), and whether entry
-// itself is present.
+// entry and those marked LP_DEAD, reading from the exclusively locked leaf
+// b rightwards (each right sibling share-locked in turn while b stays
+// locked), and whether entry itself is present (and not marked dead).
 func (ix *Index) sameKey(b *buffer.Buffer, key, entry []byte) ([]page.TID, bool, error) {
 	var out []page.TID
 	present := false

@@ -22,13 +22,22 @@ package nbtree
 // bytes). BTP_HAS_GARBAGE is set with it and cleared when the page's
 // items are deleted, as in PostgreSQL 15.
 //
-// Why the page must be unchanged: the scan holds no pin between pages, so
-// between its read and the marking VACUUM could remove the entry, let the
-// heap reuse its line pointer and an insertion add the same key with the
-// same TID, byte for byte the same entry, now for a live row. Every
-// change that could do so is WAL-logged and moves pd_lsn (PostgreSQL's
-// _bt_killitems compares the LSN when it dropped its pin). An index
-// without WAL (tests) has no LSN to compare: its scans mark nothing.
+// Why the page is checked: the scan holds no pin between pages, so between
+// its read and the marking VACUUM could remove the entry, let the heap
+// reuse its line pointer and an insertion add the same key with the same
+// TID, byte for byte the same entry, now for a live row. If the page's
+// LSN is the one the scan read, nothing changed on it, and the items are
+// at the offsets the scan saw (PostgreSQL's _bt_killitems compares the
+// LSN when it dropped its pin). If the LSN moved (an insertion, a split,
+// a deletion), the entries are looked for on the page by their bytes, but
+// only if no VACUUM pass (DeleteTIDs) over the index ran at any time since
+// the scan read the page: only such a pass removes an entry whose TID the
+// heap may then reuse (the heap frees a line pointer an index entry may
+// name only after every index's pass; single deletions and LP_DEAD
+// deletions remove entries whose TIDs stay dead until then). PostgreSQL
+// searches by heap TID while its pin keeps VACUUM out. An entry that moved
+// to another page (a split) is not marked. An index without WAL (tests)
+// has no LSN to compare: its scans mark nothing.
 
 import (
 	"bytes"
@@ -92,7 +101,8 @@ func (it *Iterator) Close() {
 }
 
 // applyKills marks the remembered entries LP_DEAD on the page the scan read
-// them from (_bt_killitems), if that page's LSN is the one the scan saw,
+// them from (_bt_killitems), at the offsets the scan saw if the page's LSN
+// is unchanged, else where they are now if no VACUUM pass ran meanwhile,
 // and forgets them. It locks the page exclusively and holds no other lock.
 // Failures are not the scan's: the hint is simply not set.
 func (it *Iterator) applyKills() {
@@ -107,15 +117,23 @@ func (it *Iterator) applyKills() {
 	}
 	defer relBuf(b, true)
 	p := b.Page()
-	if page.LSN(p) != it.lsn || !isLeaf(p) || isIgnored(p) {
+	same := page.LSN(p) == it.lsn
+	if !same && (it.passes%2 == 1 || it.ix.st.passes.Load() != it.passes) {
+		return
+	}
+	if !isLeaf(p) || isIgnored(p) {
 		return
 	}
 	marked := false
 	for _, k := range kills {
-		if k.off > page.MaxOffset(p) || k.off < firstData(p) || itemDead(p, k.off) || !bytes.Equal(page.Item(p, k.off), k.entry) {
+		off := k.off
+		if !same {
+			off = leafSearch(p, k.entry, false)
+		}
+		if off > page.MaxOffset(p) || off < firstData(p) || itemDead(p, off) || !bytes.Equal(page.Item(p, off), k.entry) {
 			continue
 		}
-		markItemDead(p, k.off)
+		markItemDead(p, off)
 		marked = true
 	}
 	if marked {

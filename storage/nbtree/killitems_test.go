@@ -126,7 +126,10 @@ func TestKillItemsMarksAndSkips(t *testing.T) {
 }
 
 // TestKillItemsOnClose: a scan closed in the middle of a page marks what
-// it found there; one whose page changed since it read it marks nothing.
+// it found there. If the page changed since the scan read it, the entries
+// are found where they are now, unless a VACUUM pass ran meanwhile: it may
+// have removed an entry, and the heap let a new row take its TID, so that
+// the same entry now stands for a live row.
 func TestKillItemsOnClose(t *testing.T) {
 	e := newEnv(t, 64, Options{})
 	fillLeaf(t, e.ix, 30) // one leaf: 0, 3, 6, ... dead
@@ -134,28 +137,49 @@ func TestKillItemsOnClose(t *testing.T) {
 	if st := mustCheck(t, e.ix); st.Dead != 3 {
 		t.Fatalf("%+v: want entries 0, 3 and 6 dead after Close", st)
 	}
-	// The page changes between the read and the end of the scan: the
-	// scan's kills are dropped.
-	it := e.ix.NewIterator(Bound{}, Bound{}, false)
-	for {
-		tid, ok := it.Next()
-		if !ok {
-			t.Fatal("no entry 9")
-		}
-		if tid.Block == deadBlock+9 {
-			it.DeleteLast()
-			break
+	// scanTo returns a scan positioned on the entry with key k, which
+	// it has reported dead.
+	scanTo := func(k uint32) *Iterator {
+		it := e.ix.NewIterator(Bound{}, Bound{}, false)
+		for {
+			tid, ok := it.Next()
+			if !ok {
+				t.Fatalf("no entry %d", k)
+			}
+			if tid.Block == deadBlock+k {
+				it.DeleteLast()
+				return it
+			}
 		}
 	}
-	if err := e.ix.Insert(mkEntry(100, "new", page.TID{Block: 100, Offset: 1})); err != nil {
+	// An insertion moves the page's LSN and the entry's offset.
+	it := scanTo(9)
+	if err := e.ix.Insert(mkEntry(1, "a", page.TID{Block: 100, Offset: 1})); err != nil {
 		t.Fatal(err)
 	}
 	it.Close()
-	if st := mustCheck(t, e.ix); st.Dead != 3 {
-		t.Fatalf("%+v: a kill was applied to a page changed since it was read", st)
+	if st := mustCheck(t, e.ix); st.Dead != 4 {
+		t.Fatalf("%+v: entry 9 not marked after an insertion into its page", st)
 	}
 	if _, ok := it.Next(); ok {
 		t.Fatal("Next after Close returned an entry")
+	}
+	// VACUUM removes entry 12, the heap reuses its TID for a live row
+	// with the same key: the scan must not mark it.
+	it = scanTo(12)
+	e12 := mkEntry(12, "row", page.TID{Block: deadBlock + 12, Offset: 1})
+	if n, err := e.ix.DeleteTIDs(map[page.TID]struct{}{entryTID(e12): {}}, nil); err != nil || n != 5 {
+		t.Fatalf("VACUUM removed %d (%v), want entry 12 and the 4 dead ones", n, err)
+	}
+	if err := e.ix.Insert(e12); err != nil {
+		t.Fatal(err)
+	}
+	it.Close()
+	if st := mustCheck(t, e.ix); st.Dead != 0 {
+		t.Fatalf("%+v: a scan marked an entry VACUUM removed and a live row brought back", st)
+	}
+	if tids, err := e.ix.Lookup(mkKey(12, "row")); err != nil || len(tids) != 1 {
+		t.Fatalf("entry 12: %v %v", tids, err)
 	}
 }
 

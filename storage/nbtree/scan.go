@@ -31,8 +31,10 @@ type Bound struct {
 // right, to pages the scan has still to read (pagedel.go); such an entry's
 // row version is newer than the scan's snapshot, so the caller never
 // returns it (PostgreSQL's scans rely on the same). Entries that were in
-// the index when the scan started come in order. An Iterator is not safe
-// for concurrent use.
+// the index when the scan started come in order, but for those marked
+// LP_DEAD, which are skipped. A caller that stops before the end calls
+// Close, so that the entries DeleteLast remembered on the current page are
+// marked (killitems.go). An Iterator is not safe for concurrent use.
 type Iterator struct {
 	ix      *Index
 	lo, hi  []byte // the range is [lo, hi); nil lo: from the start, nil hi: to the end
@@ -47,11 +49,13 @@ type Iterator struct {
 	next    uint32 // forward: right link of the page read last; reverse: that page
 	err     error
 
-	// The page read last, as it was (for applyKills), and the entries
-	// on it DeleteLast remembered (killitems.go).
-	blk   uint32
-	lsn   uint64
-	kills []killed
+	// The page read last, as it was (for applyKills): its block, its LSN
+	// and the index's count of VACUUM passes before it was read; and the
+	// entries on it DeleteLast remembered (killitems.go).
+	blk    uint32
+	lsn    uint64
+	passes uint64
+	kills  []killed
 }
 
 // prefixSuccessor returns the least string greater than every string that
@@ -135,6 +139,7 @@ func (it *Iterator) inRange(e []byte) bool {
 func (it *Iterator) fill() error {
 	it.applyKills()
 	it.buf, it.offs, it.pos = it.buf[:0], it.offs[:0], 0
+	it.passes = it.ix.st.passes.Load()
 	var b *buffer.Buffer
 	var err error
 	switch {
