@@ -70,13 +70,12 @@ type VacuumPoint func(hit, dirtied bool) error
 
 // DeleteTIDs removes every entry whose heap TID is in tids (VACUUM's dead
 // tuples), and every entry marked LP_DEAD, and returns how many it removed
-// (btbulkdelete). It reads the
-// index's pages in physical order (btvacuumscan), each leaf under its
-// exclusive lock, and rereads the relation's size as it goes, so that it
-// reaches the pages splits add at the end meanwhile; a split into a reused
-// page it has passed already is stamped with its cycle id, and it follows
-// the stamped page's right links back there (pagedel.go), so no entry is
-// missed. The caller makes sure no scan will return the removed TIDs'
+// (btbulkdelete). It reads the index's pages in physical order
+// (btvacuumscan), each leaf under its exclusive lock, and rereads the
+// relation's size as it goes, so that it reaches the pages splits add at
+// the end meanwhile; a split into a reused page it has passed already is
+// stamped with its cycle id, and it follows the stamped page's right links
+// back there (pagedel.go), so no entry is missed. The caller makes sure no scan will return the removed TIDs'
 // entries to a reader that could take a reused line pointer for them
 // (PostgreSQL's cleanup lock; minipg's readers copy TIDs out and check the
 // heap tuple's key and visibility). point, when not nil, is called after

@@ -46,9 +46,10 @@ func (ix *Index) insertLeaf(b *buffer.Buffer, stack []stackItem, entry []byte) e
 			relBuf(b, true)
 			return nil
 		}
-		// The same entry, marked dead (its TID now names a live row
-		// again): it goes, with the page's other LP_DEAD items, and the
-		// entry comes back as a normal item.
+		// The same entry, marked dead: scans would skip it, so it goes
+		// (with the page's other LP_DEAD items) and comes back as a
+		// normal item. (Its TID cannot name a new row while it is in
+		// the index, but the caller may add a row's entry again.)
 		ix.deleteDead(b)
 		off = leafSearch(p, entry, false)
 	}
