@@ -82,10 +82,21 @@ type indexIterator interface {
 // entryDeleter is an indexIterator that can remove the entry it returned
 // last, when the heap finds that entry's chain dead to every transaction
 // (PostgreSQL marks it LP_DEAD: kill_prior_tuple), so that later scans skip
-// it without a heap visit instead of meeting it until VACUUM. The in-memory
-// index has it; the disk B-tree leaves such entries to VACUUM.
+// it without a heap visit instead of meeting it until VACUUM. DeleteLast
+// runs under the heap page's share lock: it must not wait for an index
+// lock. The in-memory index removes the entry at once; the disk B-tree
+// (nbtree.Iterator) remembers it and marks it LP_DEAD when the scan leaves
+// its leaf page, ends, or is closed (scanCloser).
 type entryDeleter interface {
 	DeleteLast()
+}
+
+// scanCloser is an indexIterator with work left when a scan stops before
+// its end (a LIMIT, an error, a cursor closed): the disk B-tree marks the
+// entries DeleteLast remembered on its current page. indexScan.Close
+// calls it, holding no buffer lock.
+type scanCloser interface {
+	Close()
 }
 
 // indexBuilder fills a new index (CREATE INDEX, a new key constraint).

@@ -17,9 +17,10 @@ package executor
 // The decoding is storage/pageinspect's. heap_page_item_attrs,
 // tuple_data_split and heap_tuple_infomask_flags are in
 // pageinspect_tuple.go. get_raw_page also reads the pages of an index
-// kept on disk (index_storage = disk; storage/nbtree's layout). Not built:
-// the functions that decode index pages (bt_page_items and the like) and
-// page_checksum (minipg does not checksum pages).
+// kept on disk (index_storage = disk; storage/nbtree's layout), and
+// bt_page_items decodes them (pageinspect_btree.go). Not built: the other
+// functions that decode index pages (bt_page_stats, bt_metap and the like)
+// and page_checksum (minipg does not checksum pages).
 
 import (
 	"minipg/pgerr"

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -56,5 +57,51 @@ func TestInspectPolicies(t *testing.T) {
 		if !strings.Contains(lFSM, want) {
 			t.Errorf("locality pg_freespace lacks %q:\n%s", want, lFSM)
 		}
+	}
+}
+
+// TestPageinspectBtPageItemsDead: bt_page_items on a disk index's leaf, after rows
+// were deleted and an index scan went over them, shows them dead, as
+// PostgreSQL 15 does for
+//
+//	CREATE TABLE t (id int PRIMARY KEY, v int) WITH (autovacuum_enabled = off);
+//	INSERT INTO t SELECT g, g FROM generate_series(1, 10) g;
+//	DELETE FROM t WHERE id <= 5;
+//	SET enable_seqscan = off; SELECT count(*) FROM t WHERE id BETWEEN 1 AND 8;
+//	SELECT itemoffset, ctid, dead, htid FROM bt_page_items('t_pkey', 1);
+//
+// (the other columns describe minipg's own item format); block 0 is the
+// metapage.
+func TestPageinspectBtPageItemsDead(t *testing.T) {
+	e := openIndexEngine(t, t.TempDir(), "disk")
+	s := e.NewSession(map[string]string{"user": "postgres"})
+	for _, q := range []string{"CREATE EXTENSION pageinspect",
+		"CREATE TABLE t (id int PRIMARY KEY, v int) WITH (autovacuum_enabled = off)",
+		"INSERT INTO t SELECT g, g FROM generate_series(1, 10) g",
+		"DELETE FROM t WHERE id <= 5", "SET enable_seqscan = off"} {
+		mustExec(t, s, q)
+	}
+	const items = "SELECT itemoffset, ctid, dead, htid FROM bt_page_items('t_pkey', 1)"
+	before := runSimple(s, items, "")
+	if got := one(t, s, "SELECT count(*) FROM t WHERE id BETWEEN 1 AND 8"); got != "3" {
+		t.Fatalf("count %s, want 3", got)
+	}
+	after := runSimple(s, items, "")
+	want := "itemoffset|ctid|dead|htid\n"
+	for i := 1; i <= 10; i++ {
+		want += fmt.Sprintf("%d|(0,%d)|%s|(0,%d)\n", i, i, map[bool]string{true: "t", false: "f"}[i <= 5], i)
+	}
+	want += "SELECT 10\n"
+	if after != want {
+		t.Fatalf("after the scan:\n%s\nwant (PostgreSQL 15):\n%s", after, want)
+	}
+	if strings.Contains(before, "|t|") {
+		t.Fatalf("dead before any scan:\n%s", before)
+	}
+	if got := runSimple(s, "SELECT * FROM bt_page_items('t_pkey', 0)", ""); !strings.Contains(got, "block 0 is a meta page") {
+		t.Fatalf("block 0: %s", got)
+	}
+	if got := runSimple(s, "SELECT count(*) FROM bt_page_items(get_raw_page('t_pkey', 1)) WHERE dead", ""); !strings.Contains(got, "\n5\n") {
+		t.Fatalf("bytea form: %s", got)
 	}
 }

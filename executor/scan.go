@@ -159,6 +159,9 @@ func (it *indexScan) Next(ctx context.Context) ([]types.Datum, bool, error) {
 
 func (it *indexScan) Close() {
 	it.release()
+	if c, ok := it.it.(scanCloser); ok {
+		c.Close()
+	}
 	it.x.countRead(false, it.read)
 	it.read = 0
 }

@@ -30,6 +30,9 @@ type CheckStats struct {
 	// still to unlink (each has one downlink, to the next page of its
 	// chain down to the half-dead leaf).
 	HalfDeadInternal int
+	// Dead counts the leaf entries marked LP_DEAD (counted in Entries
+	// too; allowed: scans skip them, VACUUM or a split removes them).
+	Dead int
 }
 
 // pageInfo is what the checker keeps of a page of the level it walks.
@@ -39,6 +42,7 @@ type pageInfo struct {
 	hk    []byte // its own high key (nil: rightmost)
 	flags uint16
 	top   uint32 // a half-dead leaf's top-parent link (the leaf itself: its block)
+	dead  int    // data items marked LP_DEAD
 }
 
 // Check verifies the index's structure. It takes each page's share lock in
@@ -57,7 +61,7 @@ type pageInfo struct {
 // above one: a single downlink, to the half-dead page of its chain one
 // level down; a level whose left end is such a page is walked from it);
 // each half-dead leaf's top-parent link naming the top of its chain; no
-// deleted page reachable.
+// deleted page reachable; LP_DEAD items only among a leaf's entries.
 func (ix *Index) Check() (CheckStats, error) {
 	var st CheckStats
 	rel := uint32(ix.rel)
@@ -152,6 +156,7 @@ func (ix *Index) Check() (CheckStats, error) {
 			if level == 0 {
 				st.Leaves++
 				st.Entries += len(items)
+				st.Dead += info.dead
 			} else {
 				for i, it := range items {
 					bound := bytes.Clone(pivotKey(it))
@@ -264,6 +269,17 @@ func (ix *Index) checkPage(p page.Page, blk, level uint32, m meta, prev *pageInf
 		if info.lowHK != nil && bytes.Compare(info.hk, info.lowHK) <= 0 {
 			return info, nil, errCorrupt(rel, blk, "high key %x not above the lower bound %x", info.hk, info.lowHK)
 		}
+	}
+	// LP_DEAD marks only leaf entries (the high key and pivots are never
+	// killed); such items keep their storage and their place in order.
+	for off := page.FirstOffset; off <= page.MaxOffset(p); off++ {
+		if !itemDead(p, off) {
+			continue
+		}
+		if level > 0 || off < firstData(p) {
+			return info, nil, errCorrupt(rel, blk, "item %d marked LP_DEAD on a page of level %d (data items from %d)", off, level, firstData(p))
+		}
+		info.dead++
 	}
 	items := pageItems(p, firstData(p))
 	if info.flags&flagHalfDead != 0 {

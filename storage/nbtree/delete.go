@@ -5,12 +5,14 @@ package nbtree
 
 import (
 	"bytes"
+	"slices"
 
 	"minipg/storage/buffer"
 	"minipg/storage/page"
 )
 
-// Delete removes entry and reports whether it was present.
+// Delete removes entry and reports whether it was present. The page's
+// LP_DEAD items go in the same record.
 func (ix *Index) Delete(entry []byte) (bool, error) {
 	if err := ix.checkEntry(entry); err != nil {
 		return false, err
@@ -25,7 +27,11 @@ func (ix *Index) Delete(entry []byte) (bool, error) {
 	if off > page.MaxOffset(p) || !bytes.Equal(page.Item(p, off), entry) {
 		return false, nil
 	}
-	ix.deleteItems(b, []uint16{off}, xlDelete)
+	offs := deadItems(p)
+	if i, _ := slices.BinarySearch(offs, off); i == len(offs) || offs[i] != off {
+		offs = slices.Insert(offs, i, off)
+	}
+	ix.deleteItems(b, offs, xlDelete)
 	return true, nil
 }
 
@@ -37,7 +43,9 @@ func (ix *Index) deleteItems(b *buffer.Buffer, offs []uint16, info uint8) {
 }
 
 // applyDelete removes the items at offs (ascending, valid) from p
-// (PageIndexMultiDelete's effect: the rest keep their order).
+// (PageIndexMultiDelete's effect: the rest keep their order, as normal
+// items) and clears BTP_HAS_GARBAGE: the callers remove every LP_DEAD
+// item.
 func applyDelete(p page.Page, offs []uint16) {
 	n := page.MaxOffset(p)
 	items := make([][]byte, 0, int(n)-len(offs))
@@ -50,6 +58,7 @@ func applyDelete(p page.Page, offs []uint16) {
 		items = append(items, page.Item(p, off))
 	}
 	rebuildPage(p, items)
+	setFlags(p, btFlags(p)&^flagHasGarbage)
 }
 
 // VacuumPoint is VACUUM's delay point (vacuum_delay_point), called after
@@ -60,13 +69,13 @@ func applyDelete(p page.Page, offs []uint16) {
 type VacuumPoint func(hit, dirtied bool) error
 
 // DeleteTIDs removes every entry whose heap TID is in tids (VACUUM's dead
-// tuples) and returns how many it removed (btbulkdelete). It reads the
-// index's pages in physical order (btvacuumscan), each leaf under its
-// exclusive lock, and rereads the relation's size as it goes, so that it
-// reaches the pages splits add at the end meanwhile; a split into a reused
-// page it has passed already is stamped with its cycle id, and it follows
-// the stamped page's right links back there (pagedel.go), so no entry is
-// missed. The caller makes sure no scan will return the removed TIDs'
+// tuples), and every entry marked LP_DEAD, and returns how many it removed
+// (btbulkdelete). It reads the index's pages in physical order
+// (btvacuumscan), each leaf under its exclusive lock, and rereads the
+// relation's size as it goes, so that it reaches the pages splits add at
+// the end meanwhile; a split into a reused page it has passed already is
+// stamped with its cycle id, and it follows the stamped page's right links
+// back there (pagedel.go), so no entry is missed. The caller makes sure no scan will return the removed TIDs'
 // entries to a reader that could take a reused line pointer for them
 // (PostgreSQL's cleanup lock; minipg's readers copy TIDs out and check the
 // heap tuple's key and visibility). point, when not nil, is called after
@@ -185,7 +194,7 @@ func (v *bulkDelete) page(blk, scan uint32) (uint32, error) {
 			if len(e) <= tidLen {
 				continue
 			}
-			if _, ok := v.tids[entryTID(e)]; ok {
+			if _, ok := v.tids[entryTID(e)]; ok || itemDead(p, off) {
 				offs = append(offs, off)
 			}
 		}

@@ -37,7 +37,7 @@
 //	                                        ^ pd_special = 8176
 //
 //	BTPageOpaqueData: btpo_prev u32 | btpo_next u32 | btpo_level u32 | btpo_flags u16 | btpo_cycleid u16
-//	btpo_flags: LEAF 0x01, ROOT 0x02, DELETED 0x04, META 0x08, HALF_DEAD 0x10, INCOMPLETE_SPLIT 0x80
+//	btpo_flags: LEAF 0x01, ROOT 0x02, DELETED 0x04, META 0x08, HALF_DEAD 0x10, HAS_GARBAGE 0x40, INCOMPLETE_SPLIT 0x80
 //
 // Level 0 is the leaves; the root is the only page of the top level. On a
 // page that is not rightmost on its level (btpo_next != 0) line pointer 1
@@ -55,7 +55,9 @@
 // for minus infinity; item i's child holds the keys from its separator up
 // to (not including) item i+1's (or the page's high key). A leaf split
 // pushes up the shortest prefix of the right half's first entry that is
-// above the left half's last one. A high key's downlink is InvalidBlock,
+// above the left half's last one. A leaf entry's line pointer may be
+// LP_DEAD (lp_flags 3, storage kept): a hint that its heap tuples are dead
+// to every transaction (killitems.go). A high key's downlink is InvalidBlock,
 // except on a half-dead leaf, where it names the top of the chain of
 // pages its deletion has still to unlink (pagedel.go).
 //
@@ -90,8 +92,18 @@
 //     splits take their new pages from; VacuumCleanup repeats the
 //     pass without deleting entries when deleted pages wait for the
 //     horizon (btvacuumcleanup).
-//   - NewIterator scans a range forwards or backwards, one leaf at a time;
-//     Lookup is a scan of one key prefix; Len counts entries (tests).
+//   - NewIterator scans a range forwards or backwards, one leaf at a time,
+//     skipping LP_DEAD items; Lookup is a scan of one key prefix; Len
+//     counts entries (tests). The caller may report the entry it was
+//     given last dead to every transaction (Iterator.DeleteLast,
+//     kill_prior_tuple): when the scan leaves that leaf, ends or is
+//     closed, it marks such entries LP_DEAD if the page's LSN is still
+//     the one it read (_bt_killitems), or if no VACUUM pass ran since,
+//     as a hint (not logged). A full leaf
+//     deletes its LP_DEAD items (a DELETE record) before it splits, and
+//     splits only if the new entry still does not fit; Delete and
+//     VACUUM's pass remove them too; a unique check skips them
+//     (killitems.go).
 //   - A Builder builds a new index bottom-up from sorted entries (nbtsort):
 //     leaves filled to fillfactor (90 by default), internal pages to 70,
 //     each page written once through the buffer pool and logged as an XLOG
@@ -110,7 +122,10 @@
 //     (backwards: it then re-reads the page's current left link and moves
 //     right from there to the page whose right link is the one it left).
 //     Items never move left across a page boundary, so no entry is returned
-//     twice; entries inserted after a page was read may be missed.
+//     twice; entries inserted after a page was read may be missed. A scan
+//     that marks entries LP_DEAD locks their leaf again, exclusively,
+//     holding no other lock (the caller's heap page locks are released by
+//     then).
 //   - Writers lock pages left to right within a level and bottom-up across
 //     levels, never the other way: a split holds the page that splits, then
 //     locks the new page (a new block, or a reused deleted page nobody
@@ -157,7 +172,9 @@
 // where a downlink goes, even next to a downlink that is missing. Redo
 // (redo.go) replays records through wal.ReadBufferForRedo and the same page
 // functions the changes used, so a recovered page equals the original byte
-// for byte (tested). A page deletion is two records or more (the mark,
+// for byte (tested), but for hints: LP_DEAD marks and BTP_HAS_GARBAGE are
+// not logged, and a crash may lose them (every record that removes items
+// removes the LP_DEAD ones, so none survives into a page redo rebuilds). A page deletion is two records or more (the mark,
 // then an unlink per page of the chain and one for the leaf): a crash
 // between any two leaves an empty half-dead leaf, whose high key names
 // the top of the part of the chain still linked, and those pages
@@ -225,8 +242,23 @@
 //     index without the extension lock, and locks the new page only after
 //     Extend returns, so VACUUM cannot tell a leaked page from one a
 //     split is about to lock.
-//   - No fast root, no deduplication (posting lists), no LP_DEAD hints
-//     (kill_prior_tuple): an entry found dead is removed by Delete.
+//   - No fast root, no deduplication (posting lists), no bottom-up
+//     deletion (PostgreSQL 14's pass that, before a split caused by
+//     versions of unchanged keys, checks the heap for entries no scan has
+//     marked yet): a leaf only loses the LP_DEAD items scans marked.
+//   - A scan holds no pin, so VACUUM and a new row could put a
+//     byte-equal entry for a live tuple where it read a dead one: it
+//     marks at the offsets it read if the leaf's LSN has not moved, else
+//     looks the entries up on the leaf only if no VACUUM pass over the
+//     index ran since its read; otherwise (and for entries a split moved
+//     to another leaf) the marks are dropped, and the next scan sets them.
+//     PostgreSQL, holding the pin when it can, searches by heap TID. An
+//     index without WAL (tests) marks nothing. Setting LP_DEAD takes the
+//     leaf's exclusive lock (PostgreSQL's share lock plus the buffer
+//     header's would be a data race in Go), as the heap's hint bits do.
+//   - The unique check skips LP_DEAD items but does not set any: an entry
+//     it finds pointing at a dead HOT chain is removed by Delete after
+//     the leaf is released (PostgreSQL's _bt_check_unique marks it).
 //   - A scan reads the metapage on every descent (PostgreSQL caches it in
 //     the relcache).
 package nbtree

@@ -15,6 +15,8 @@ var (
 	ErrNotSorted = pgerr.New(pgerr.InternalError, "nbtree: index build input is not sorted")
 	// ErrBadEntry: an entry is too short to hold a TID.
 	ErrBadEntry = pgerr.New(pgerr.InternalError, "nbtree: entry shorter than a TID")
+	// ErrMetaPage: PageItems was given the metapage (bt_page_items' error).
+	ErrMetaPage = pgerr.New(pgerr.InvalidParameterValue, "block is a meta page")
 )
 
 // errEntryTooBig is PostgreSQL's "index row size exceeds btree maximum" (54000).

@@ -42,8 +42,16 @@ func (ix *Index) insertLeaf(b *buffer.Buffer, stack []stackItem, entry []byte) e
 	p := b.Page()
 	off := leafSearch(p, entry, false)
 	if off <= page.MaxOffset(p) && bytes.Equal(page.Item(p, off), entry) {
-		relBuf(b, true)
-		return nil
+		if !itemDead(p, off) {
+			relBuf(b, true)
+			return nil
+		}
+		// The same entry, marked dead: scans would skip it, so it goes
+		// (with the page's other LP_DEAD items) and comes back as a
+		// normal item. (Its TID cannot name a new row while it is in
+		// the index, but the caller may add a row's entry again.)
+		ix.deleteDead(b)
+		off = leafSearch(p, entry, false)
 	}
 	return ix.insertOnPage(b, stack, entry, off, nil)
 }
@@ -110,9 +118,9 @@ func (ix *Index) InsertUnique(entry []byte, check UniqueCheck) (bool, error) {
 }
 
 // sameKey returns the TIDs of the entries starting with key, other than
-// entry, reading from the exclusively locked leaf b rightwards (each right
-// sibling share-locked in turn while b stays locked), and whether entry
-// itself is present.
+// entry and those marked LP_DEAD, reading from the exclusively locked leaf
+// b rightwards (each right sibling share-locked in turn while b stays
+// locked), and whether entry itself is present (and not marked dead).
 func (ix *Index) sameKey(b *buffer.Buffer, key, entry []byte) ([]page.TID, bool, error) {
 	var out []page.TID
 	present := false
@@ -130,6 +138,11 @@ func (ix *Index) sameKey(b *buffer.Buffer, key, entry []byte) ([]page.TID, bool,
 				e := page.Item(p, off)
 				if !bytes.HasPrefix(e, key) {
 					return out, present, nil
+				}
+				if itemDead(p, off) {
+					// Dead to every transaction: no conflict
+					// (_bt_check_unique skips killed items).
+					continue
 				}
 				if bytes.Equal(e, entry) {
 					present = true
@@ -156,12 +169,17 @@ func (ix *Index) sameKey(b *buffer.Buffer, key, entry []byte) ([]page.TID, bool,
 }
 
 // insertOnPage adds item at offset off of the exclusively locked page b,
-// splitting it if it is full (_bt_insertonpg). child, when not nil, is the
+// splitting it if it is full (_bt_insertonpg); a full leaf first loses its
+// LP_DEAD items (_bt_delete_or_dedup_one_page), and splits only if the
+// item still does not fit. child, when not nil, is the
 // exclusively locked page whose split this insertion into its parent
 // finishes: its INCOMPLETE_SPLIT flag is cleared in the same record. b and
 // child are released on return, also on error.
 func (ix *Index) insertOnPage(b *buffer.Buffer, stack []stackItem, item []byte, off uint16, child *buffer.Buffer) error {
 	p := b.Page()
+	if !ix.fits(p, len(item)) && child == nil && isLeaf(p) && ix.deleteDead(b) {
+		off = leafSearch(p, item, false)
+	}
 	if !ix.fits(p, len(item)) {
 		return ix.split(b, stack, item, off, child)
 	}

@@ -33,6 +33,7 @@ const (
 	flagDeleted         uint16 = 1 << 2 // BTP_DELETED: unlinked, btpo_level holds its safexid (pagedel.go)
 	flagMeta            uint16 = 1 << 3 // BTP_META
 	flagHalfDead        uint16 = 1 << 4 // BTP_HALF_DEAD: empty leaf without downlink, to be unlinked
+	flagHasGarbage      uint16 = 1 << 6 // BTP_HAS_GARBAGE: a leaf with LP_DEAD items (a hint, killitems.go)
 	flagIncompleteSplit uint16 = 1 << 7 // BTP_INCOMPLETE_SPLIT: the right sibling has no downlink yet
 )
 

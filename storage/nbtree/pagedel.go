@@ -78,6 +78,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"minipg/internal/fault"
 	"minipg/pgerr"
@@ -114,6 +115,10 @@ type relState struct {
 	// was first opened (VacuumCleanup).
 	waiting int
 	scanned bool
+	// passes counts DeleteTIDs passes begun and ended (odd while one
+	// runs): a scan that marks entries LP_DEAD on a page changed since it
+	// read it needs none to have run meanwhile (killitems.go).
+	passes atomic.Uint64
 }
 
 type relKey struct {
@@ -535,6 +540,7 @@ func (ix *Index) beginBulk() uint16 {
 		ix.st.last = 1
 	}
 	ix.st.cycle = ix.st.last
+	ix.st.passes.Add(1)
 	return ix.st.cycle
 }
 
@@ -547,6 +553,7 @@ func (ix *Index) endBulk(recorded, waiting int, complete bool) {
 	}
 	ix.st.mu.Lock()
 	ix.st.cycle = 0
+	ix.st.passes.Add(1)
 	if complete {
 		ix.st.waiting, ix.st.scanned = waiting, true
 	}

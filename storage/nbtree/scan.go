@@ -31,20 +31,31 @@ type Bound struct {
 // right, to pages the scan has still to read (pagedel.go); such an entry's
 // row version is newer than the scan's snapshot, so the caller never
 // returns it (PostgreSQL's scans rely on the same). Entries that were in
-// the index when the scan started come in order. An Iterator is not safe
-// for concurrent use.
+// the index when the scan started come in order, but for those marked
+// LP_DEAD, which are skipped. A caller that stops before the end calls
+// Close, so that the entries DeleteLast remembered on the current page are
+// marked (killitems.go). An Iterator is not safe for concurrent use.
 type Iterator struct {
 	ix      *Index
 	lo, hi  []byte // the range is [lo, hi); nil lo: from the start, nil hi: to the end
 	reverse bool
 
 	buf     [][]byte // entries of the last page read, in the scan's order
+	offs    []uint16 // their offsets on that page
 	pos     int
 	cur     []byte
 	started bool
 	done    bool
 	next    uint32 // forward: right link of the page read last; reverse: that page
 	err     error
+
+	// The page read last, as it was (for applyKills): its block, its LSN
+	// and the index's count of VACUUM passes before it was read; and the
+	// entries on it DeleteLast remembered (killitems.go).
+	blk    uint32
+	lsn    uint64
+	passes uint64
+	kills  []killed
 }
 
 // prefixSuccessor returns the least string greater than every string that
@@ -91,10 +102,12 @@ func (ix *Index) NewIterator(lo, hi Bound, reverse bool) *Iterator {
 }
 
 // Next advances to the next entry and returns its heap TID; ok is false at
-// the end of the range or on an error (see Err).
+// the end of the range or on an error (see Err). Entries marked LP_DEAD
+// are skipped (killitems.go).
 func (it *Iterator) Next() (tid page.TID, ok bool) {
 	for it.pos == len(it.buf) {
 		if it.done {
+			it.applyKills()
 			it.cur = nil
 			return page.TID{}, false
 		}
@@ -120,9 +133,13 @@ func (it *Iterator) inRange(e []byte) bool {
 	return (it.lo == nil || bytes.Compare(e, it.lo) >= 0) && (it.hi == nil || bytes.Compare(e, it.hi) < 0)
 }
 
-// fill reads the next page of the scan into buf.
+// fill reads the next page of the scan into buf, leaving out LP_DEAD
+// items (btgettuple's ignore_killed_tuples), after marking the entries
+// remembered on the page read before.
 func (it *Iterator) fill() error {
-	it.buf, it.pos = it.buf[:0], 0
+	it.applyKills()
+	it.buf, it.offs, it.pos = it.buf[:0], it.offs[:0], 0
+	it.passes = it.ix.st.passes.Load()
 	var b *buffer.Buffer
 	var err error
 	switch {
@@ -145,6 +162,7 @@ func (it *Iterator) fill() error {
 	it.started = true
 	defer relBuf(b, false)
 	p := b.Page()
+	it.blk, it.lsn = b.Block(), page.LSN(p)
 	if isIgnored(p) {
 		it.next = btNext(p)
 		if it.reverse {
@@ -163,7 +181,7 @@ func (it *Iterator) fill() error {
 				it.done = true
 				break
 			}
-			it.buf = append(it.buf, bytes.Clone(e))
+			it.add(p, off, e)
 		}
 		it.next = btNext(p)
 		if isRightmost(p) {
@@ -181,13 +199,23 @@ func (it *Iterator) fill() error {
 			it.done = true
 			break
 		}
-		it.buf = append(it.buf, bytes.Clone(e))
+		it.add(p, off, e)
 	}
 	it.next = b.Block()
 	if btPrev(p) == pNone {
 		it.done = true
 	}
 	return nil
+}
+
+// add copies entry e, at off on the page being read, into buf unless it
+// is marked LP_DEAD.
+func (it *Iterator) add(p page.Page, off uint16, e []byte) {
+	if itemDead(p, off) {
+		return
+	}
+	it.buf = append(it.buf, bytes.Clone(e))
+	it.offs = append(it.offs, off)
 }
 
 // walkLeft returns the page left of blk, share-locked, or nil if blk is the

@@ -22,7 +22,8 @@ package nbtree
 //	                   block 1 right (new page, WillInit), data: its items, each len u16 | bytes
 //	                   block 2 the old right sibling, its left link changed (has & 1)
 //	                   block 3 the child whose split this finishes (has & 2, internal pages)
-//	DELETE       0x70  block 0 leaf, data: offsets u16... deleted (one entry removed)
+//	DELETE       0x70  block 0 leaf, data: offsets u16... deleted (one entry removed, and the
+//	                   page's LP_DEAD items; or only those, before a split)
 //	NEWROOT      0xA0  main: root u32 | level u32
 //	                   block 0 the new root (WillInit), data: its items, each len u16 | bytes
 //	                   block 1 the left child (INCOMPLETE_SPLIT cleared), when level > 0
