@@ -8,14 +8,18 @@ import (
 	"testing"
 	"time"
 
+	"minipg/internal/testutil"
 	"minipg/types"
 )
 
 // openAutovacuumEngine opens an engine whose launcher wakes every naptime
-// (settings may add more).
+// (settings may add more), with the index storage the environment chooses
+// (testutil.IndexStorageEnv), as openTestEngine: the workers vacuum the
+// tables' indexes, in memory or on disk.
 func openAutovacuumEngine(t *testing.T, dir string, naptime string, settings map[string]string) *Engine {
 	t.Helper()
-	cfg := Config{DataDir: dir, SharedBuffers: 4 << 20, Settings: map[string]string{"autovacuum_naptime": naptime}}
+	cfg := Config{DataDir: dir, SharedBuffers: 4 << 20,
+		Settings: testutil.IndexStorageSettings(map[string]string{"autovacuum_naptime": naptime})}
 	for k, v := range settings {
 		cfg.Settings[k] = v
 	}
@@ -121,6 +125,29 @@ func TestAutovacuumTriggerRules(t *testing.T) {
 	if free := r.heap.FSM().GetRecordedFreeSpace(0) + r.heap.FSM().GetRecordedFreeSpace(1); free < 100*72 {
 		t.Errorf("dead: %d bytes recorded free after autovacuum, want the 100 deleted rows' space", free)
 	}
+	// The worker vacuumed the primary key too, wherever it is kept: only
+	// the live rows' entries are left.
+	if n := indexEntries(t, e, s, "dead", "dead_pkey"); n != 100 {
+		t.Errorf("dead_pkey: %d entries after autovacuum, want 100", n)
+	}
+}
+
+// indexEntries returns the number of entries of index name on tbl, in
+// memory or on disk (counted by bt_page_items: s must be a superuser's and
+// may create the extension pageinspect once). The index must be kept where
+// testutil.IndexStorageEnv says, when it says.
+func indexEntries(t *testing.T, e *Engine, s *Session, tbl, name string) int {
+	t.Helper()
+	_, disk := relIndexOf(t, e, tbl, name).ix.(*diskStore)
+	if want := testutil.IndexStorage(); want != "" && disk != (want == "disk") {
+		t.Fatalf("index %s: on disk = %v, but %s=%s", name, disk, testutil.IndexStorageEnv, want)
+	}
+	if !disk {
+		return memIndexLen(t, e, tbl, name)
+	}
+	mustExec(t, s, "CREATE EXTENSION pageinspect")
+	_, n := btDead(t, s, name)
+	return n
 }
 
 // autovacuum = off starts no worker: nothing is vacuumed.
