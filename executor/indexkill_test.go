@@ -17,6 +17,25 @@ func memIndexLen(t *testing.T, e *Engine, tbl, name string) int {
 	return m.ix.Len()
 }
 
+// deletedRowsBehindHorizon makes table k (ids 1..1000, primary key k_pkey)
+// and deletes ids 1..500 in session a while session b holds the horizon
+// back with an open transaction from before the deletion; it returns a
+// query whose index scan on k_pkey meets the deleted rows' entries.
+func deletedRowsBehindHorizon(t *testing.T, a, b *Session) string {
+	t.Helper()
+	mustExec(t, a, "CREATE TABLE k (id int PRIMARY KEY, v int) WITH (autovacuum_enabled = off)")
+	mustExec(t, a, "INSERT INTO k SELECT g, g FROM generate_series(1, 1000) g")
+	mustExec(t, a, "CREATE TABLE other (a int)")
+	mustExec(t, b, "BEGIN")
+	mustExec(t, b, "INSERT INTO other VALUES (1)") // b now holds the horizon back
+	mustExec(t, a, "DELETE FROM k WHERE id <= 500")
+	q := "SELECT count(*) FROM k WHERE id BETWEEN 1 AND 600"
+	if plan := explainText(t, a, "EXPLAIN "+q); !strings.Contains(plan, "Index Scan using k_pkey") {
+		t.Fatalf("not an index scan:\n%s", plan)
+	}
+	return q
+}
+
 // TestIndexScanRemovesDeadEntries: an index scan that meets entries whose
 // rows were deleted by a transaction older than every running one removes
 // them from the in-memory index (PostgreSQL's kill_prior_tuple), and leaves
@@ -24,16 +43,7 @@ func memIndexLen(t *testing.T, e *Engine, tbl, name string) int {
 func TestIndexScanRemovesDeadEntries(t *testing.T) {
 	e := openIndexEngine(t, t.TempDir(), "memory")
 	a, b := e.NewSession(nil), e.NewSession(nil)
-	mustExec(t, a, "CREATE TABLE k (id int PRIMARY KEY, v int) WITH (autovacuum_enabled = off)")
-	mustExec(t, a, "INSERT INTO k SELECT g, g FROM generate_series(1, 1000) g")
-	mustExec(t, a, "CREATE TABLE other (a int)")
-	mustExec(t, b, "BEGIN")
-	mustExec(t, b, "INSERT INTO other VALUES (1)") // b now holds the horizon back
-	mustExec(t, a, "DELETE FROM k WHERE id <= 500")
-	const q = "SELECT count(*) FROM k WHERE id BETWEEN 1 AND 600"
-	if plan := explainText(t, a, "EXPLAIN "+q); !strings.Contains(plan, "Index Scan using k_pkey") {
-		t.Fatalf("not an index scan:\n%s", plan)
-	}
+	q := deletedRowsBehindHorizon(t, a, b)
 	if got := one(t, a, q); got != "100" {
 		t.Fatalf("after the delete: %s rows, want 100", got)
 	}
@@ -99,16 +109,7 @@ func TestIndexScanMarksDeadEntriesDisk(t *testing.T) {
 	a, b := e.NewSession(map[string]string{"user": "postgres"}), e.NewSession(nil)
 	mustExec(t, a, "CREATE EXTENSION pageinspect")
 	mustExec(t, a, "CREATE EXTENSION amcheck")
-	mustExec(t, a, "CREATE TABLE k (id int PRIMARY KEY, v int) WITH (autovacuum_enabled = off)")
-	mustExec(t, a, "INSERT INTO k SELECT g, g FROM generate_series(1, 1000) g")
-	mustExec(t, a, "CREATE TABLE other (a int)")
-	mustExec(t, b, "BEGIN")
-	mustExec(t, b, "INSERT INTO other VALUES (1)") // b now holds the horizon back
-	mustExec(t, a, "DELETE FROM k WHERE id <= 500")
-	const q = "SELECT count(*) FROM k WHERE id BETWEEN 1 AND 600"
-	if plan := explainText(t, a, "EXPLAIN "+q); !strings.Contains(plan, "Index Scan using k_pkey") {
-		t.Fatalf("not an index scan:\n%s", plan)
-	}
+	q := deletedRowsBehindHorizon(t, a, b)
 	heapHits := func() int64 {
 		t.Helper()
 		plan := explainText(t, a, "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) "+q)
