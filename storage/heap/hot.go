@@ -203,18 +203,15 @@ func (f *IndexFetcher) FetchInto(snap *Snapshot, tid page.TID, dst []byte) (visi
 		r.maybePrune(buf, snap.Oracle, snap.Usage)
 	}
 	var q hintQueue
-	allDead := f.onDead != nil
 	off := hotSearch(buf.Page(), tid.Offset, func(off uint16, t []byte) bool {
 		vis, hints := satisfiesMVCC(t, snap)
 		q.add(off, t, hints)
 		if vis {
 			tup = append(dst[:0], t...)
-		} else if allDead {
-			allDead = f.surelyDead(t, snap.Oracle)
 		}
 		return vis
 	})
-	if off == 0 && allDead {
+	if off == 0 && f.onDead != nil && f.chainDead(buf.Page(), tid.Offset, snap.Oracle) {
 		f.onDead()
 	}
 	buf.RUnlock()
@@ -227,9 +224,12 @@ func (f *IndexFetcher) FetchInto(snap *Snapshot, tid page.TID, dst []byte) (visi
 	return page.TID{Block: tid.Block, Offset: off}, tup, true, nil
 }
 
-// surelyDead reports whether t, not visible to the scan's snapshot, is
-// dead to every transaction (HeapTupleIsSurelyDead).
-func (f *IndexFetcher) surelyDead(t []byte, o Oracle) bool {
+// chainDead reports whether every member of the chain at root offset off
+// of the locked page p, none of them visible to the scan, is dead to every
+// transaction (HeapTupleIsSurelyDead), true for a chain with no member. It
+// walks the chain a second time, only for entries that found nothing, so
+// that a fetch that finds its row pays nothing for it.
+func (f *IndexFetcher) chainDead(p page.Page, off uint16, o Oracle) bool {
 	if f.horizon == InvalidXid {
 		h, ok := o.(Horizon)
 		if !ok {
@@ -237,8 +237,11 @@ func (f *IndexFetcher) surelyDead(t []byte, o Oracle) bool {
 		}
 		f.horizon = h.OldestXmin()
 	}
-	vs, _ := satisfiesVacuum(t, f.horizon, o)
-	return vs == vacDead
+	live := hotSearch(p, off, func(_ uint16, t []byte) bool {
+		vs, _ := satisfiesVacuum(t, f.horizon, o)
+		return vs != vacDead
+	})
+	return live == 0
 }
 
 // FetchHotMatch walks the HOT chain rooted at tid like FetchHot but picks
