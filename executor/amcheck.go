@@ -79,13 +79,7 @@ func (ec *evalCtx) btIndexCheck(oid uint32, heapAll bool) error {
 	if err != nil {
 		return err
 	}
-	ri = nil
-	for _, x := range r.indexes {
-		if x.def.OID == oid {
-			ri = x
-		}
-	}
-	if ri == nil {
+	if ri = r.indexByOID(oid); ri == nil {
 		return pgerr.New(pgerr.UndefinedTable, "could not open relation with OID %d", oid) // dropped meanwhile
 	}
 	d, ok := ri.ix.(*diskStore)

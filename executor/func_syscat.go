@@ -292,10 +292,8 @@ func indexSize(ri *relIndex) (types.Datum, error) {
 // indexByOID returns the open index whose OID is oid, or nil.
 func (e *Engine) indexByOID(oid uint32) *relIndex {
 	for _, r := range e.openRelations() {
-		for _, ri := range r.indexes {
-			if ri.def.OID == oid {
-				return ri
-			}
+		if ri := r.indexByOID(oid); ri != nil {
+			return ri
 		}
 	}
 	return nil

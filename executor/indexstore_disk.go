@@ -129,13 +129,21 @@ func (e *Engine) diskStoreByName(name string) (*diskStore, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, ri := range r.indexes {
-		if ri.def.OID == idx.OID {
-			d, _ := ri.ix.(*diskStore)
-			return d, nil
-		}
+	if ri := r.indexByOID(idx.OID); ri != nil {
+		d, _ := ri.ix.(*diskStore)
+		return d, nil
 	}
 	return nil, nil
+}
+
+// indexByOID returns r's index with that OID, or nil.
+func (r *relation) indexByOID(oid uint32) *relIndex {
+	for _, ri := range r.indexes {
+		if ri.def.OID == oid {
+			return ri
+		}
+	}
+	return nil
 }
 
 func (d *diskStore) NewBuilder(mem int64) indexBuilder {
