@@ -87,6 +87,33 @@ func (e *env) checkpoint(t testing.TB) {
 }
 
 // pages returns copies of every page of the index as the pool has them.
+// crashSamePages crashes e and fails unless recovery gives back the pages
+// e had, byte for byte; it returns the recovered environment.
+func crashSamePages(t testing.TB, e *env) *env {
+	t.Helper()
+	want := e.pages(t)
+	r := e.crash(t)
+	samePages(t, want, r.pages(t))
+	return r
+}
+
+// samePages fails unless got holds the pages of want, byte for byte.
+func samePages(t testing.TB, want, got [][]byte) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("recovered index has %d blocks, want %d", len(got), len(want))
+	}
+	for blk := range want {
+		if !bytes.Equal(want[blk], got[blk]) {
+			i := 0
+			for want[blk][i] == got[blk][i] {
+				i++
+			}
+			t.Fatalf("block %d differs after recovery at byte %d", blk, i)
+		}
+	}
+}
+
 func (e *env) pages(t testing.TB) [][]byte {
 	t.Helper()
 	n, err := e.pool.NBlocks(testRel, buffer.MainFork)

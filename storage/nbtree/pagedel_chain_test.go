@@ -191,17 +191,7 @@ func TestChainDeletion(t *testing.T) {
 	mustCheck(t, e.ix)
 	compareContents(t, e.ix, m)
 
-	want := e.pages(t)
-	r := e.crash(t)
-	got := r.pages(t)
-	if len(got) != len(want) {
-		t.Fatalf("recovered index has %d blocks, want %d", len(got), len(want))
-	}
-	for blk := range want {
-		if !bytes.Equal(want[blk], got[blk]) {
-			t.Fatalf("block %d differs after recovery", blk)
-		}
-	}
+	r := crashSamePages(t, e)
 	mustCheck(t, r.ix)
 	compareContents(t, r.ix, m)
 }
@@ -238,18 +228,8 @@ func TestChainDeletionRedo(t *testing.T) {
 			if n := recordKinds(t, e)["Btree image"]; n != 0 {
 				t.Fatalf("%d btree records carry page images", n)
 			}
-			want := e.pages(t)
 			c := countPages(t, e.ix)
-			r := e.crash(t)
-			got := r.pages(t)
-			if len(got) != len(want) {
-				t.Fatalf("recovered index has %d blocks, want %d", len(got), len(want))
-			}
-			for blk := range want {
-				if !bytes.Equal(want[blk], got[blk]) {
-					t.Fatalf("block %d differs after recovery", blk)
-				}
-			}
+			r := crashSamePages(t, e)
 			st := mustCheck(t, r.ix)
 			t.Logf("%d chain marks (%d pages), %d internal unlinks; pages %+v; check %+v", marks, marked, unlinks, c, st)
 			if st.HalfDeadInternal != c.halfDeadInternal || st.HalfDead != c.halfDead-c.halfDeadInternal {

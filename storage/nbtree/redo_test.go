@@ -1,7 +1,6 @@
 package nbtree
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -105,19 +104,7 @@ func TestRedoReproducesIndex(t *testing.T) {
 		if r.stats.Records == 0 || r.stats.FPI == 0 {
 			t.Fatalf("recovery replayed %+v", r.stats)
 		}
-		got := r.pages(t)
-		if len(got) != len(want) {
-			t.Fatalf("recovered index has %d blocks, want %d", len(got), len(want))
-		}
-		for blk := range want {
-			if !bytes.Equal(want[blk], got[blk]) {
-				i := 0
-				for want[blk][i] == got[blk][i] {
-					i++
-				}
-				t.Fatalf("seed %d: block %d differs after recovery at byte %d", seed, blk, i)
-			}
-		}
+		samePages(t, want, r.pages(t))
 		mustCheck(t, r.ix)
 		compareContents(t, r.ix, m)
 		// The recovered index goes on working, and survives a second crash.
