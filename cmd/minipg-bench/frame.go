@@ -35,7 +35,8 @@ type frameFlags struct {
 	htmlPath  string
 	progress  string
 	settings  settingList
-	dsns      targetFlag // TPC-C subcommands: -dsn NAME=DSN
+	vary      settingList // -vary name=v1,v2: one server per value
+	dsns      targetFlag  // TPC-C subcommands: -dsn NAME=DSN
 }
 
 // settingList collects repeated -c name=value.
@@ -44,7 +45,7 @@ type settingList []string
 func (s *settingList) String() string { return strings.Join(*s, ",") }
 func (s *settingList) Set(v string) error {
 	if !strings.Contains(v, "=") {
-		return fmt.Errorf("-c %s: want name=value", v)
+		return fmt.Errorf("%s: want name=value", v)
 	}
 	*s = append(*s, v)
 	return nil
@@ -61,7 +62,32 @@ func addFrameFlags(fs *flag.FlagSet, defRounds int) *frameFlags {
 	fs.StringVar(&f.htmlPath, "html", "", "also write a self-contained HTML report here")
 	fs.StringVar(&f.progress, "progress", "auto", "auto (a bar on a terminal, lines otherwise), bar, lines or none")
 	fs.Var(&f.settings, "c", "setting name=value for every minipg started by -server (repeatable)")
+	fs.Var(&f.vary, "vary", "setting name=v1,v2,...: one minipg started by -server per value and policy, named policy/name=value (repeatable: every combination)")
 	return f
+}
+
+// varied crosses variants (nil: one plain) with every -vary setting: each
+// value of each named setting gives a server of its own, named after it.
+func (ff *frameFlags) varied(variants []variant) []variant {
+	if len(variants) == 0 {
+		variants = []variant{{}}
+	}
+	for _, kv := range ff.vary {
+		name, values, _ := strings.Cut(kv, "=")
+		var next []variant
+		for _, v := range variants {
+			for _, val := range strings.Split(values, ",") {
+				val = strings.TrimSpace(val)
+				settings := map[string]string{name: val}
+				for k, x := range v.settings {
+					settings[k] = x
+				}
+				next = append(next, variant{suffix: v.suffix + "/" + name + "=" + val, settings: settings})
+			}
+		}
+		variants = next
+	}
+	return variants
 }
 
 // benchTarget is one server a subcommand measures.
@@ -95,9 +121,7 @@ type frame struct {
 // started per policy; PostgreSQL runs once.
 func newFrame(cmd string, args []string, ff *frameFlags, variants []variant) (*frame, error) {
 	f := &frame{ff: ff, run: &Run{Command: cmd, Args: redactArgs(args), Started: time.Now().UTC(), Rounds: ff.rounds}}
-	if len(variants) == 0 {
-		variants = []variant{{}}
-	}
+	variants = ff.varied(variants)
 	switch {
 	case ff.server != "":
 		policies, err := f.policyList()

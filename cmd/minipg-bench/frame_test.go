@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -111,5 +112,24 @@ func TestFoldCells(t *testing.T) {
 	}
 	if small, k := foldCells([]int{1, -1, 2}); k != 1 || !reflect.DeepEqual(small, []int{1, -1, 2}) {
 		t.Errorf("small map folded: %v, %d", small, k)
+	}
+}
+
+func TestVaried(t *testing.T) {
+	ff := &frameFlags{vary: settingList{"autovacuum=on,off", "index_storage=memory, disk"}}
+	got := ff.varied([]variant{{suffix: "/small=0", settings: map[string]string{"small": "0"}}})
+	want := []string{"/small=0/autovacuum=on/index_storage=memory", "/small=0/autovacuum=on/index_storage=disk",
+		"/small=0/autovacuum=off/index_storage=memory", "/small=0/autovacuum=off/index_storage=disk"}
+	if len(got) != len(want) {
+		t.Fatalf("%d variants, want %d: %+v", len(got), len(want), got)
+	}
+	for i, v := range got {
+		av, st, _ := strings.Cut(strings.TrimPrefix(want[i], "/small=0/autovacuum="), "/index_storage=")
+		if v.suffix != want[i] || v.settings["small"] != "0" || v.settings["autovacuum"] != av || v.settings["index_storage"] != st {
+			t.Errorf("variant %d = %+v, want %s", i, v, want[i])
+		}
+	}
+	if got := (&frameFlags{}).varied(nil); len(got) != 1 || got[0].suffix != "" || len(got[0].settings) != 0 {
+		t.Errorf("no -vary: %+v, want one plain variant", got)
 	}
 }
