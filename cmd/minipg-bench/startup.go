@@ -323,14 +323,31 @@ func parseStatPPID(stat string) (int, error) {
 // gone meanwhile counts 0.
 func pssKB(pid int) (int64, error) {
 	fh, err := os.Open(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
-	if errors.Is(err, fs.ErrNotExist) {
-		return 0, nil
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ESRCH) {
+		return 0, nil // exited since the tree was read (a backend whose client left)
 	}
 	if err != nil {
 		return 0, err
 	}
 	defer fh.Close()
-	return parsePss(bufio.NewScanner(fh))
+	kb, err := parsePss(bufio.NewScanner(fh))
+	if err != nil && exited(pid) {
+		return 0, nil
+	}
+	return kb, err
+}
+
+// exited reports whether pid is gone or a zombie, whose smaps are empty.
+func exited(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	s := string(b)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
+		return s[i+2] == 'Z' || s[i+2] == 'X'
+	}
+	return false
 }
 
 func parsePss(sc *bufio.Scanner) (int64, error) {
