@@ -6,7 +6,7 @@ PORT    ?= 5433
 # Packages whose tests also run under the race detector.
 RACE_PKGS ?= ./storage/... ./txn/... ./index/... ./catalog/... ./server/... ./executor/...
 
-.PHONY: all build run test unit race regress crash bench bench-pgbench bench-wal bench-report vet fmt clean
+.PHONY: all build run test unit unit-memory race regress crash bench bench-pgbench bench-wal bench-report vet fmt clean
 
 all: build
 
@@ -20,11 +20,20 @@ run:
 	./bin/minipg -D $(DATADIR) -p $(PORT) -h 127.0.0.1
 
 # The full suite: unit, client and regression tests (with invariant checks),
-# then the concurrency-heavy packages again under the race detector.
-test: unit race
+# the executor's and the regression tests again with in-memory indexes, then
+# the concurrency-heavy packages again under the race detector.
+test: unit unit-memory race
 
 unit:
 	$(GO) test -tags $(TAGS) -count=1 -timeout 9m ./...
+
+# `unit` runs with the server's default index storage (disk); the packages
+# where the storage matters most, whose test servers follow
+# MINIPG_TEST_INDEX_STORAGE, run again with index_storage = memory. (Tests
+# of one storage in particular set it themselves and run the same way twice.)
+MEMORY_PKGS ?= ./executor/ ./regress/
+unit-memory:
+	MINIPG_TEST_INDEX_STORAGE=memory $(GO) test -tags $(TAGS) -count=1 -timeout 9m $(MEMORY_PKGS)
 
 # The heap's suite runs once per free-space policy in `unit`; under the race
 # detector it runs with the default policy only (MINIPG_FSM_POLICY).

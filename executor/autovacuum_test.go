@@ -135,12 +135,12 @@ func TestAutovacuumTriggerRules(t *testing.T) {
 // indexEntries returns the number of entries of index name on tbl, in
 // memory or on disk (counted by bt_page_items: s must be a superuser's and
 // may create the extension pageinspect once). The index must be kept where
-// testutil.IndexStorageEnv says, when it says.
+// testutil.IndexStorageEnv says, on disk when it says nothing.
 func indexEntries(t *testing.T, e *Engine, s *Session, tbl, name string) int {
 	t.Helper()
-	_, disk := relIndexOf(t, e, tbl, name).ix.(*diskStore)
-	if want := testutil.IndexStorage(); want != "" && disk != (want == "disk") {
-		t.Fatalf("index %s: on disk = %v, but %s=%s", name, disk, testutil.IndexStorageEnv, want)
+	disk := isDiskStore(relIndexOf(t, e, tbl, name).ix)
+	if want := testutil.IndexStorage(); disk != (want == "" || want == "disk") {
+		t.Fatalf("index %s: on disk = %v, but %s=%q", name, disk, testutil.IndexStorageEnv, want)
 	}
 	if !disk {
 		return memIndexLen(t, e, tbl, name)

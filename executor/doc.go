@@ -157,9 +157,9 @@
 // if it was updated, follow t_ctid to the newest version and re-evaluate the
 // WHERE clause on it (PostgreSQL's EvalPlanQual), applying the change there.
 //
-// Indexes are kept in memory (package index, rebuilt at start-up) or on
-// disk (storage/nbtree, WAL-logged, opened at start-up), as the setting
-// index_storage said when each was created; the executor sees both through
+// Indexes are kept on disk (storage/nbtree, WAL-logged, opened at
+// start-up; the default) or in memory (package index, rebuilt at start-up),
+// as the setting index_storage said when each was created; the executor sees both through
 // indexStore (indexstore.go, indexstore_mem.go, indexstore_disk.go).
 // Unique indexes are checked after the heap insert, with concurrent
 // inserters of a key serialized (in memory by a per-index striped mutex

@@ -49,19 +49,98 @@ func one(t *testing.T, s *Session, q string) string {
 	return fmt.Sprint(rows[0][0])
 }
 
+// TestIndexStorageSetting: index_storage takes disk or memory, disk when
+// not set, and cannot be changed while the server runs.
 func TestIndexStorageSetting(t *testing.T) {
 	_, err := Open(Config{DataDir: t.TempDir(), Settings: map[string]string{"index_storage": "tape"}}, nil)
 	if pgerr.CodeOf(err) != pgerr.InvalidParameterValue {
 		t.Fatalf("index_storage=tape: %v, want 22023", err)
 	}
-	e := openIndexEngine(t, t.TempDir(), "disk")
+	// No setting: the default keeps new indexes on disk.
+	e, err := Open(Config{DataDir: t.TempDir(), SharedBuffers: 4 << 20}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
 	s := e.NewSession(nil)
 	if got := one(t, s, "SHOW index_storage"); got != "disk" {
-		t.Fatalf("SHOW index_storage = %s", got)
+		t.Fatalf("SHOW index_storage without a setting = %s, want disk", got)
+	}
+	mustExec(t, s, "CREATE TABLE dflt (id int PRIMARY KEY)")
+	if ix := relIndexOf(t, e, "dflt", "dflt_pkey").ix; !isDiskStore(ix) {
+		t.Fatalf("index of the default storage is a %T, want *diskStore", ix)
 	}
 	if code := failCode(t, s, "SET index_storage = memory"); code != pgerr.CantChangeRuntimeParam {
 		t.Fatalf("SET index_storage: %s, want 55P02", code)
 	}
+	e = openIndexEngine(t, t.TempDir(), "memory")
+	s = e.NewSession(nil)
+	if got := one(t, s, "SHOW index_storage"); got != "memory" {
+		t.Fatalf("SHOW index_storage with -c index_storage=memory = %s", got)
+	}
+	if code := failCode(t, s, "SET index_storage = disk"); code != pgerr.CantChangeRuntimeParam {
+		t.Fatalf("SET index_storage: %s, want 55P02", code)
+	}
+}
+
+// TestMemoryIndexRebuiltAtStart: indexes made with index_storage = memory
+// are rebuilt from the heap at the next start, even when the server then
+// runs with the default (disk): they stay in memory, hold an entry for
+// each row a new snapshot sees (none for the versions deleted or updated
+// before the restart, which the indexes held until then) and answer index
+// scans; an index created after the restart goes to disk.
+func TestMemoryIndexRebuiltAtStart(t *testing.T) {
+	dir := t.TempDir()
+	e := openIndexEngine(t, dir, "memory")
+	s := e.NewSession(nil)
+	mustExec(t, s, "CREATE TABLE mr (id int PRIMARY KEY, g int)")
+	mustExec(t, s, "CREATE INDEX mr_g ON mr (g)")
+	mustExec(t, s, "INSERT INTO mr SELECT i, i % 10 FROM generate_series(1, 500) i")
+	mustExec(t, s, "DELETE FROM mr WHERE id > 400")
+	mustExec(t, s, "UPDATE mr SET g = 11 WHERE id <= 50")
+	// 500 inserted versions and the 50 updated ones (not HOT: g is indexed).
+	for _, name := range []string{"mr_pkey", "mr_g"} {
+		if n := memIndexLen(t, e, "mr", name); n != 550 {
+			t.Fatalf("%s: %d entries before the restart, want 550", name, n)
+		}
+	}
+	e.Close()
+
+	e, err := Open(Config{DataDir: dir, SharedBuffers: 4 << 20}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	s = e.NewSession(nil)
+	// One entry per live row.
+	for _, name := range []string{"mr_pkey", "mr_g"} {
+		if n := memIndexLen(t, e, "mr", name); n != 400 {
+			t.Errorf("%s rebuilt with %d entries, want 400", name, n)
+		}
+	}
+	q := "SELECT count(*) FROM mr WHERE g = 11"
+	if plan := explainText(t, s, "EXPLAIN "+q); !strings.Contains(plan, "Index Scan using mr_g") {
+		t.Fatalf("not an index scan:\n%s", plan)
+	}
+	if got := one(t, s, q); got != "50" {
+		t.Fatalf("%s after restart: %s, want 50", q, got)
+	}
+	if got := one(t, s, "SELECT count(*) FROM mr WHERE id BETWEEN 390 AND 410"); got != "11" {
+		t.Fatalf("rows 390..410 by the primary key after restart: %s, want 11", got)
+	}
+	if code := failCode(t, s, "INSERT INTO mr VALUES (7, 0)"); code != pgerr.UniqueViolation {
+		t.Fatalf("duplicate key after restart: %s, want 23505", code)
+	}
+	mustExec(t, s, "CREATE INDEX mr_g2 ON mr (g, id)")
+	if ix := relIndexOf(t, e, "mr", "mr_g2").ix; !isDiskStore(ix) {
+		t.Fatalf("index created under the default is a %T, want *diskStore", ix)
+	}
+}
+
+// isDiskStore says whether ix is kept on disk.
+func isDiskStore(ix indexStore) bool {
+	_, ok := ix.(*diskStore)
+	return ok
 }
 
 // TestDiskIndex runs the index operations the executor uses against disk

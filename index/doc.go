@@ -1,7 +1,9 @@
-// Package index holds minipg's indexes: ordered in-memory trees from a key
+// Package index holds minipg's in-memory indexes: ordered trees from a key
 // (one datum per indexed column) to the TID of a heap tuple. PRIMARY KEY and
-// CREATE INDEX build one per index; they are not WAL-logged and are rebuilt
-// from the heap at start-up, after recovery.
+// CREATE INDEX build one per index when the server runs with
+// index_storage = memory (the default, disk, keeps them as B-trees of
+// storage/nbtree: executor/indexstore.go); they are not WAL-logged and are
+// rebuilt from the heap at start-up, after recovery.
 //
 // # What an entry means
 //

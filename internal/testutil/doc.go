@@ -5,7 +5,7 @@
 // wire scripts compare (Summarize), and a throwaway CA with a server
 // certificate for loopback made at test time (MakeTLSFiles), and the
 // index storage MINIPG_TEST_INDEX_STORAGE asks the test servers to use
-// (IndexStorageSettings, IndexStorageArgs).
+// instead of the default, disk (IndexStorageSettings, IndexStorageArgs).
 //
 // It is imported only by _test.go files. Every helper takes the test's
 // testing.TB, reports failures through it and releases what it starts

@@ -3,13 +3,15 @@ package testutil
 import "os"
 
 // IndexStorageEnv names the environment variable that chooses where the
-// test servers keep their indexes: MINIPG_TEST_INDEX_STORAGE=disk starts
+// test servers keep their indexes: MINIPG_TEST_INDEX_STORAGE=memory starts
 // every engine the test harnesses open (executor, server, regress,
-// crashtest) with index_storage=disk; unset or "memory", the default.
+// crashtest) with index_storage=memory; unset, they run with the server's
+// default, disk. Tests of one storage in particular set index_storage
+// themselves, whatever the variable says.
 const IndexStorageEnv = "MINIPG_TEST_INDEX_STORAGE"
 
 // IndexStorage returns the index_storage the tests run with ("" when the
-// environment does not choose: the server's default).
+// environment does not choose: the server's default, disk).
 func IndexStorage() string { return os.Getenv(IndexStorageEnv) }
 
 // IndexStorageSettings adds index_storage to settings (an engine's

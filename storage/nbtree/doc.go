@@ -185,8 +185,8 @@
 //
 // # How the executor uses it
 //
-// With the server setting index_storage = disk (executor/indexstore.go and
-// indexstore_disk.go), each new index gets a relfilenode of its own from
+// With the server setting index_storage = disk, the default
+// (executor/indexstore.go and indexstore_disk.go), each new index gets a relfilenode of its own from
 // the catalog (reserved before its file is built, so that a catalog entry
 // never names a file that a crash could leave unbuilt; CREATE TABLE makes
 // its indexes' empty files under the catalog's DDL lock). CREATE INDEX and
