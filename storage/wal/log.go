@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -148,6 +149,7 @@ type Log struct {
 	closed  atomic.Bool
 	stop    chan struct{}
 	stopped chan struct{}
+	cleaner sync.WaitGroup // removes the segments cutTail set aside (Close waits)
 }
 
 // Open opens (or, for an empty directory, creates) the WAL of datadir:
@@ -156,8 +158,9 @@ type Log struct {
 // On an existing cluster Open reads the last checkpoint, scans the WAL from
 // its redo point to the end of valid WAL (a torn or corrupt tail ends the
 // scan, with a log message), cuts off whatever follows (zeroing the rest of
-// the last segment and removing later ones, so that stale bytes are never
-// mistaken for records), and positions the insert point there. The caller
+// the last segment and setting later ones aside, to be removed in the
+// background, so that stale bytes are never mistaken for records), and
+// positions the insert point there. The caller
 // then registers redo functions and calls Recover before inserting.
 func Open(datadir string, opts Options) (*Log, error) {
 	if opts.MinWALSize <= 0 {
@@ -216,8 +219,14 @@ func Open(datadir string, opts Options) (*Log, error) {
 	}
 	if opts.WriterDelay > 0 {
 		go l.writer()
+		l.cleaner.Add(1)
+		go func() {
+			defer l.cleaner.Done()
+			l.removeSetAside()
+		}()
 	} else {
 		close(l.stopped)
+		l.removeSetAside()
 	}
 	return l, nil
 }
@@ -336,9 +345,14 @@ func (l *Log) startup(ctl *ControlData) error {
 	return writeControl(l.controlPath, &l.control)
 }
 
-// cutTail zeroes the segment holding end from end on and removes later
-// segments, so nothing after the end of valid WAL can pass for a record once
-// new records are written there.
+// cutTail zeroes the segment holding end from end on and sets later
+// segments aside, so nothing after the end of valid WAL can pass for a
+// record once new records are written there. A later segment may hold
+// records written at their own positions before a crash (valid, had the
+// WAL not been cut before them), so it must not keep its name; renaming
+// it out of the segment names is enough, and removing the files, 16 MB
+// each (up to max_wal_size of recycled segments after a checkpoint that
+// recycled many), is left to removeSetAside, off the start-up path.
 func (l *Log) cutTail(end uint64) error {
 	segs, err := listSegments(l.walDir, l.segSize)
 	if err != nil {
@@ -363,12 +377,33 @@ func (l *Log) cutTail(end uint64) error {
 				return pgerr.FromSentinel(ErrIO, err, "could not zero the tail of WAL segment %q", path)
 			}
 		case s > endSeg:
-			if err := os.Remove(path); err != nil {
-				return pgerr.FromSentinel(ErrIO, err, "could not remove WAL segment %q", path)
+			aside := filepath.Join(l.walDir, setAsidePrefix+SegmentName(s, l.segSize))
+			if err := os.Rename(path, aside); err != nil {
+				return pgerr.FromSentinel(ErrIO, err, "could not rename WAL segment %q", path)
 			}
 		}
 	}
 	return syncDir(l.walDir)
+}
+
+// setAsidePrefix names the segments cutTail took out of the WAL.
+const setAsidePrefix = "xlogtemp.cut."
+
+// removeSetAside removes the segments cutTail set aside, at this start or
+// at one a crash interrupted before they were all gone.
+func (l *Log) removeSetAside() {
+	ents, err := os.ReadDir(l.walDir)
+	if err != nil {
+		l.log.Warn("could not read WAL directory", "dir", l.walDir, "err", err)
+		return
+	}
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), setAsidePrefix) {
+			if err := os.Remove(filepath.Join(l.walDir, e.Name())); err != nil {
+				l.log.Warn("could not remove WAL segment set aside", "file", e.Name(), "err", err)
+			}
+		}
+	}
 }
 
 // InsertLSN returns the current insert position (pg_current_wal_insert_lsn).
@@ -706,6 +741,7 @@ func (l *Log) Close() error {
 	}
 	close(l.stop)
 	<-l.stopped
+	l.cleaner.Wait()
 	l.closeFiles()
 	return err
 }

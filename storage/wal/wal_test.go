@@ -1035,3 +1035,80 @@ func TestReaderReadAhead(t *testing.T) {
 		t.Fatalf("%d records over %d bytes took %d segment reads, want at most %d", len(recs), span, rd.reads, limit)
 	}
 }
+
+// TestCutTailSetsLaterSegmentsAside damages a record two segments before
+// the last: Open takes the later segments out of the WAL at once (renamed,
+// so their records, valid at their own positions, can never follow the new
+// end) and removes them in the background, as it removes set-aside files
+// a crash left behind.
+func TestCutTailSetsLaterSegmentsAside(t *testing.T) {
+	dir := t.TempDir()
+	l := openTest(t, dir, testOptions(nil))
+	rng := rand.New(rand.NewPCG(5, 6))
+	var starts []uint64
+	for l.InsertLSN() < 5*testSegSize+testSegSize/2 {
+		s, _, err := l.insert(randomRecord(rng, len(starts)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		starts = append(starts, s)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	bad := -1
+	for i, s := range starts {
+		if s/testSegSize == 3 && s%testSegSize > testSegSize/4 {
+			bad = i
+			break
+		}
+	}
+	spoil(t, dir, starts[bad], func(b []byte) { b[RecordHeaderSize+1] ^= 0x10 })
+	leftover := filepath.Join(dir, "wal", setAsidePrefix+"000000010000000000000099")
+	if err := os.WriteFile(leftover, []byte("stale"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	o := testOptions(nil)
+	o.WriterDelay = 10 * time.Millisecond
+	l2 := openTest(t, dir, o)
+	if l2.InsertLSN() != starts[bad] {
+		t.Fatalf("end of WAL at %s, want %s", FormatLSN(l2.InsertLSN()), FormatLSN(starts[bad]))
+	}
+	segs, err := listSegments(filepath.Join(dir, "wal"), testSegSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := segs[len(segs)-1]; last > 3 {
+		t.Fatalf("segment %d still in the WAL after the end in segment 3: %v", last, segs)
+	}
+	// New records run on into segment 4, a fresh one.
+	for l2.InsertLSN() < 4*testSegSize+testSegSize/2 {
+		if _, err := l2.Insert(&Record{Rmgr: RmgrHeap, Xid: 9, MainData: make([]byte, 500)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	end := l2.InsertLSN()
+	if err := l2.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(filepath.Join(dir, "wal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), setAsidePrefix) {
+			t.Errorf("%s left in the WAL directory after Close", e.Name())
+		}
+	}
+	l3 := openTest(t, dir, testOptions(nil))
+	defer l3.Close()
+	n := 0
+	l3.RegisterRedo(RmgrHeap, func(rec *DecodedRecord) error { n++; return nil })
+	if _, err := l3.Recover(); err != nil {
+		t.Fatal(err)
+	}
+	if l3.InsertLSN() != end {
+		t.Fatalf("after the restart the WAL ends at %s, want %s (%d records replayed)", FormatLSN(l3.InsertLSN()), FormatLSN(end), n)
+	}
+}
