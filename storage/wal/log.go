@@ -334,12 +334,12 @@ func (l *Log) startup(ctl *ControlData) error {
 	}
 	l.log.Info("WAL end located", "redo", FormatLSN(ctl.Redo), "end", FormatLSN(end), "records", n,
 		"reason", rd.EndReason)
-	if err := l.cutTail(end); err != nil {
+	crashed := ctl.State != StateShutdown || last != ctl.Checkpoint
+	if err := l.cutTail(end, !crashed); err != nil {
 		return err
 	}
 	l.setPosition(end, last)
 	l.redo.Store(ctl.Redo)
-	crashed := ctl.State != StateShutdown || last != ctl.Checkpoint
 	l.recov = recoveryInfo{from: ctl.Redo, to: end, checkpoint: ctl.Checkpoint, crashed: crashed, ckpt: ckpt}
 	l.control.State = StateInProduction
 	return writeControl(l.controlPath, &l.control)
@@ -353,7 +353,14 @@ func (l *Log) startup(ctl *ControlData) error {
 // it out of the segment names is enough, and removing the files, 16 MB
 // each (up to max_wal_size of recycled segments after a checkpoint that
 // recycled many), is left to removeSetAside, off the start-up path.
-func (l *Log) cutTail(end uint64) error {
+//
+// After a clean shutdown (clean: the shutdown checkpoint is the last
+// record) the later segments are kept: none was written under its name
+// since the checkpoint, they are the ones it recycled or preallocated
+// (their stale records are invalid at their new positions, the CRC covering
+// each record's LSN), ready for the WAL to run into without zero-filling
+// new files, as PostgreSQL keeps them.
+func (l *Log) cutTail(end uint64, clean bool) error {
 	segs, err := listSegments(l.walDir, l.segSize)
 	if err != nil {
 		return err
@@ -376,7 +383,7 @@ func (l *Log) cutTail(end uint64) error {
 			if err != nil {
 				return pgerr.FromSentinel(ErrIO, err, "could not zero the tail of WAL segment %q", path)
 			}
-		case s > endSeg:
+		case s > endSeg && !clean:
 			aside := filepath.Join(l.walDir, setAsidePrefix+SegmentName(s, l.segSize))
 			if err := os.Rename(path, aside); err != nil {
 				return pgerr.FromSentinel(ErrIO, err, "could not rename WAL segment %q", path)
