@@ -14,6 +14,7 @@ import (
 	"minipg/storage/buffer"
 	"minipg/storage/nbtree"
 	"minipg/storage/page"
+	"minipg/types"
 )
 
 // diskStore is an indexStore in an nbtree relation.
@@ -26,10 +27,17 @@ type diskStore struct {
 }
 
 // openDiskStore opens ri's index file (made by a build or
-// createEmptyIndex; nothing is read until it is used).
+// createEmptyIndex; nothing is read until it is used). A multi-column
+// index whose first column has a fixed-width encoding tells the tree that
+// width, so that its leaf splits recognise localized ascending inserts (an
+// order's lines, a district's orders) and leave full pages behind them.
 func (e *Engine) openDiskStore(r *relation, ri *relIndex) *diskStore {
 	rel := buffer.RelFileNode(ri.def.RelFileNode)
-	return &diskStore{e: e, ri: ri, table: r.def.Name, rel: rel, ix: nbtree.Open(e.pool, rel, e.nbtreeOptions())}
+	opts := e.nbtreeOptions()
+	if len(ri.types) > 1 {
+		opts.LeadingColumnLen = types.FixedKeyLen(ri.types[0])
+	}
+	return &diskStore{e: e, ri: ri, table: r.def.Name, rel: rel, ix: nbtree.Open(e.pool, rel, opts)}
 }
 
 // nbtreeOptions are the options of every disk index: the transaction

@@ -129,6 +129,20 @@ const (
 	keyNull  = 0xFF
 )
 
+// FixedKeyLen returns the length of AppendKey's encoding of every non-NULL
+// value of type t when it is the same for all of them (a tag byte and 8
+// bytes for the integer, float and date/time types, 2 bytes for bool), 0
+// when it varies (text, numeric, arrays, ...).
+func FixedKeyLen(t T) int {
+	switch t.OID {
+	case Int2, Int4, Int8, Float4, Float8, Date, Timestamp, TimestampTZ:
+		return 9
+	case Bool:
+		return 2
+	}
+	return 0
+}
+
 // AppendKey appends an order-preserving, self-delimiting encoding of d (nil
 // allowed; it sorts after every value): bytes.Compare of two keys of the
 // same type agrees with Compare, and equal values (1.0 and 1.00, 'a' and

@@ -19,6 +19,13 @@ type Options struct {
 	// (ascending inserts). Internal pages use 70, as PostgreSQL's
 	// BTREE_NONLEAF_FILLFACTOR.
 	FillFactor int
+	// LeadingColumnLen is the length of the encoding of the index's first
+	// column when it has a fixed width and the index has more than one
+	// column (0: unknown or a single column). It lets a leaf split
+	// recognise localized ascending inserts (planSplit's split after the
+	// new item): a new entry that follows one with the same first column
+	// and an adjacent heap TID, as the lines of an order inserted together.
+	LeadingColumnLen int
 
 	// pageBytes, when not 0, caps the bytes of line pointers and items a
 	// page may hold, so that tests get deep trees with few entries.
@@ -40,13 +47,14 @@ type Index struct {
 	horizon    Horizon
 	st         *relState // shared by every Index open on rel
 	fillFactor int
+	leadingLen int // Options.LeadingColumnLen
 	capacity   int // usable bytes of a page for line pointers and items
 }
 
 // Open returns the index stored in rel (made by a Builder or Create).
 func Open(pool *buffer.Pool, rel buffer.RelFileNode, opts Options) *Index {
 	ix := &Index{pool: pool, rel: rel, wal: opts.WAL, horizon: opts.Horizon, st: sharedState(pool, rel), fillFactor: opts.FillFactor,
-		capacity: page.BlockSize - page.HeaderSize - specialSize}
+		leadingLen: opts.LeadingColumnLen, capacity: page.BlockSize - page.HeaderSize - specialSize}
 	if ix.fillFactor < 10 || ix.fillFactor > 100 {
 		ix.fillFactor = defaultFillFactor
 	}

@@ -63,6 +63,18 @@ func (ix *Index) planSplit(p page.Page, newitem []byte, off uint16) (splitPlan, 
 		ff = ix.fillFactor
 	}
 	ascending := isRightmost(p) && newIdx == n-1
+	if leaf && !ascending && ix.afterNewItem(items, newIdx, isRightmost(p)) {
+		// Localized ascending inserts: split right after the new entry,
+		// so that the left page stays full rather than half full for good
+		// (its group gets no more entries). When that point lies right of
+		// where a fillfactor split would go, split by fillfactor instead.
+		k := newIdx + 1
+		if k*100 > n*ff || k == n {
+			ascending = true
+		} else if l, r := sizes(k); l <= ix.capacity && r <= ix.capacity {
+			return ix.splitAt(p, items, k, off, leaf), true
+		}
+	}
 	best, bestScore := -1, 0
 	for k := 1; k < n; k++ {
 		l, r := sizes(k)
@@ -90,7 +102,53 @@ func (ix *Index) planSplit(p page.Page, newitem []byte, off uint16) (splitPlan, 
 	if best < 0 {
 		return splitPlan{}, false
 	}
-	k := best
+	return ix.splitAt(p, items, best, off, leaf), true
+}
+
+// afterNewItem reports whether the new entry items[newIdx] of a leaf that
+// is not the rightmost looks like one of a run of localized ascending
+// inserts (_bt_afternewitemoff): every entry of the page has its size (the
+// fixed-width keys such runs have), no more than a key of four integers, it
+// is not first, its key differs from the entry before it but has the same
+// first column (LeadingColumnLen), and its heap TID follows that entry's
+// (same block, or the next block's first item) unless it goes last, which
+// suggests ascending inserts by itself.
+func (ix *Index) afterNewItem(items [][]byte, newIdx int, rightmost bool) bool {
+	lead := ix.leadingLen
+	if lead <= 0 || rightmost || newIdx == 0 {
+		return false
+	}
+	size := len(items[newIdx])
+	if size > maxAfterNewEntry || size <= lead+tidLen {
+		return false
+	}
+	for _, it := range items {
+		if len(it) != size {
+			return false
+		}
+	}
+	prev, cur := items[newIdx-1], items[newIdx]
+	if !bytes.Equal(prev[:lead], cur[:lead]) || bytes.Equal(prev[:size-tidLen], cur[:size-tidLen]) {
+		return false
+	}
+	if newIdx == len(items)-1 {
+		return true
+	}
+	pt, ct := entryTID(prev), entryTID(cur)
+	return pt.Block == ct.Block || (pt.Block+1 == ct.Block && ct.Offset == page.FirstOffset)
+}
+
+// maxAfterNewEntry bounds the entries afterNewItem considers: a key of
+// four integer columns (types.AppendKey: a tag byte and 8 bytes each) and
+// the heap TID, as PostgreSQL bounds it by two int8 or four int4 columns.
+const maxAfterNewEntry = 4*9 + tidLen
+
+// splitAt is the split of a page whose items, the new one at off included,
+// are items, with items[k:] going right.
+func (ix *Index) splitAt(p page.Page, items [][]byte, k int, off uint16, leaf bool) splitPlan {
+	first := firstData(p)
+	n := len(items)
+	newIdx := int(off - first)
 	pl := splitPlan{newItemOff: off, onLeft: newIdx < k}
 	if pl.onLeft {
 		pl.firstRightOff = first + uint16(k) - 1
@@ -112,7 +170,7 @@ func (ix *Index) planSplit(p page.Page, newitem []byte, off uint16) (splitPlan, 
 		}
 		pl.rightItems = append(pl.rightItems, it)
 	}
-	return pl, true
+	return pl
 }
 
 // buildLeft rewrites p, the page that splits, as the left half: its new
