@@ -69,7 +69,10 @@
 //     (a reusable deleted one the free space map offers, or one from the
 //     end of the relation) takes the upper part (half of the bytes,
 //     or all but fillfactor when an ascending insert fills the rightmost
-//     page), the old right sibling's left link moves to it, and one record
+//     page, or what follows the new entry when it continues a run of
+//     localized ascending inserts: same first column as the entry before,
+//     adjacent heap TID, Options.LeadingColumnLen), the old right
+//     sibling's left link moves to it, and one record
 //     logs the three pages; the left page is marked INCOMPLETE_SPLIT until
 //     the downlink reaches the parent, which may split in turn, up to a new
 //     root (the metapage is updated in the NEWROOT record).
