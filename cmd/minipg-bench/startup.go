@@ -308,15 +308,25 @@ func parentPID(pid int) (int, error) {
 }
 
 func parseStatPPID(stat string) (int, error) {
+	f, err := statFields(stat)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(f[1])
+}
+
+// statFields returns the fields of a /proc/PID/stat line after the command
+// name (state, ppid, ...).
+func statFields(stat string) ([]string, error) {
 	i := strings.LastIndexByte(stat, ')')
 	if i < 0 {
-		return 0, fmt.Errorf("no command name in %q", stat)
+		return nil, fmt.Errorf("no command name in %q", stat)
 	}
 	f := strings.Fields(stat[i+1:])
 	if len(f) < 2 {
-		return 0, fmt.Errorf("short stat %q", stat)
+		return nil, fmt.Errorf("short stat %q", stat)
 	}
-	return strconv.Atoi(f[1])
+	return f, nil
 }
 
 // pssKB reads the Pss line of /proc/PID/smaps_rollup; a process that has
@@ -343,11 +353,8 @@ func exited(pid int) bool {
 	if err != nil {
 		return true
 	}
-	s := string(b)
-	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
-		return s[i+2] == 'Z' || s[i+2] == 'X'
-	}
-	return false
+	f, err := statFields(string(b))
+	return err == nil && (f[0] == "Z" || f[0] == "X")
 }
 
 func parsePss(sc *bufio.Scanner) (int64, error) {
