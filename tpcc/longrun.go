@@ -121,6 +121,41 @@ type RunLayout struct {
 	// the run (TableState.Used; zero when it was not read): the pages
 	// VACUUM gave back, as against the empty pages a load left.
 	PreRunUsed map[string]int
+	// PreRunMixed counts the PreRun rows on blocks that still hold rows
+	// of orders entered before the run: the run's rows mixed with old
+	// ones. A queue such as new_order refills the blocks its delivered
+	// rows left under any policy that keeps it at its size; those blocks
+	// hold no old rows any more and are not counted here.
+	PreRunMixed map[string]int
+}
+
+// countRunRows adds to out the rows of table the run inserted (isNew),
+// those of them on blocks that existed before the run, those on blocks
+// that held rows then (before.Used), and those on pre-run blocks that
+// still hold rows of older orders.
+func countRunRows(out *RunLayout, table string, rows []RowBlock, isNew func(OrderKey) bool, before *TableState) {
+	old := map[uint32]bool{}
+	for _, r := range rows {
+		if !isNew(r.Key) {
+			old[r.Block] = true
+		}
+	}
+	for _, r := range rows {
+		if !isNew(r.Key) {
+			continue
+		}
+		out.Inserted[table]++
+		if int64(r.Block) >= before.Blocks[table] {
+			continue
+		}
+		out.PreRun[table]++
+		if before.Used[table][r.Block] {
+			out.PreRunUsed[table]++
+		}
+		if old[r.Block] {
+			out.PreRunMixed[table]++
+		}
+	}
 }
 
 // MeasureRunLayout reads the lines of every order, and the orders and new
@@ -131,7 +166,8 @@ func MeasureRunLayout(ctx context.Context, c *pgx.Conn, before *TableState) (*Ru
 		next, ok := before.NextOrder[[2]int32{k.W, k.D}]
 		return ok && k.O >= next
 	}
-	out := &RunLayout{Inserted: map[string]int{}, PreRun: map[string]int{}, PreRunUsed: map[string]int{}}
+	out := &RunLayout{Inserted: map[string]int{}, PreRun: map[string]int{}, PreRunUsed: map[string]int{},
+		PreRunMixed: map[string]int{}}
 	lines, err := OrderLineBlocks(ctx, c, nil)
 	if err != nil {
 		return nil, fmt.Errorf("order_line ctids: %w", err)
@@ -144,21 +180,7 @@ func MeasureRunLayout(ctx context.Context, c *pgx.Conn, before *TableState) (*Ru
 		}
 	}
 	out.New = ComputeLocality(fresh)
-	count := func(table string, rows []RowBlock) {
-		for _, r := range rows {
-			if !isNew(r.Key) {
-				continue
-			}
-			out.Inserted[table]++
-			if int64(r.Block) < before.Blocks[table] {
-				out.PreRun[table]++
-				if before.Used[table][r.Block] {
-					out.PreRunUsed[table]++
-				}
-			}
-		}
-	}
-	count("bmsql_order_line", lines)
+	countRunRows(out, "bmsql_order_line", lines, isNew, before)
 	for _, q := range []struct{ table, sql string }{
 		{"bmsql_oorder", "SELECT o_w_id, o_d_id, o_id, 0, ctid FROM bmsql_oorder"},
 		{"bmsql_new_order", "SELECT no_w_id, no_d_id, no_o_id, 0, ctid FROM bmsql_new_order"},
@@ -167,7 +189,7 @@ func MeasureRunLayout(ctx context.Context, c *pgx.Conn, before *TableState) (*Ru
 		if err != nil {
 			return nil, fmt.Errorf("%s ctids: %w", q.table, err)
 		}
-		count(q.table, rows)
+		countRunRows(out, q.table, rows, isNew, before)
 	}
 	return out, nil
 }

@@ -47,18 +47,21 @@ func runLayoutFigures(ctx context.Context, c *pgx.Conn, before *tpcc.TableState,
 		r.num(x.what+": % on 3+ blocks", x.l.Pct(x.l.Multi3), "%.3f")
 		r.num(x.what+": max spread (blocks)", float64(x.l.MaxSpread), "%.0f")
 	}
-	var ins, pre, preUsed int
+	var ins, pre, preUsed, preMixed int
 	for _, name := range []string{"bmsql_order_line", "bmsql_oorder", "bmsql_new_order"} {
 		short := strings.TrimPrefix(name, "bmsql_")
 		r.num(short+": rows inserted by the run (still there)", float64(l.Inserted[name]), "%.0f")
 		r.num(short+": of them on pre-run blocks", float64(l.PreRun[name]), "%.0f")
 		r.num(short+": of them on pre-run blocks that held rows", float64(l.PreRunUsed[name]), "%.0f")
+		r.num(short+": of them on pre-run blocks still holding older orders' rows", float64(l.PreRunMixed[name]), "%.0f")
 		ins += l.Inserted[name]
 		pre += l.PreRun[name]
 		preUsed += l.PreRunUsed[name]
+		preMixed += l.PreRunMixed[name]
 	}
 	r.num("order_line+oorder+new_order: inserts on pre-run blocks %", pct(pre, ins), "%.2f")
 	r.num("order_line+oorder+new_order: inserts on pre-run blocks that held rows %", pct(preUsed, ins), "%.2f")
+	r.num("order_line+oorder+new_order: inserts on pre-run blocks still holding older orders' rows %", pct(preMixed, ins), "%.2f")
 	return nil
 }
 
