@@ -61,6 +61,7 @@ type locality struct {
 	window    atomic.Int32 // fsm_nearby_window
 	reopenPct atomic.Int32 // fsm_reopen_percent
 	small     atomic.Int32 // fsm_small_table_blocks
+	lendPct   atomic.Int32 // fsm_related_reserve_percent
 
 	// memo remembers what kind of answer a block was, so that a Retry can
 	// charge the miss to that kind (for the hit counters). Collisions only
@@ -114,6 +115,10 @@ const (
 	DefaultReopenPercent = 50
 	// DefaultSmallTableBlocks is fsm_small_table_blocks' default.
 	DefaultSmallTableBlocks = 4
+	// DefaultRelatedReservePercent is fsm_related_reserve_percent's
+	// default: an update's moved version may use all of a related page's
+	// or neighbour's fillfactor reserve.
+	DefaultRelatedReservePercent = 100
 
 	// memoSize is the number of answers remembered for the hit counters.
 	memoSize                  = 1024
@@ -139,6 +144,12 @@ var (
 		Name: "fsm_small_table_blocks", Kind: reloptions.Int,
 		Desc:    "largest table, in blocks, kept without a free space map (locality)",
 		Default: fmt.Sprint(DefaultSmallTableBlocks), Min: 0, Max: maxSmallTableBlocks,
+		Table: true, Setting: reloptions.UserSet,
+	})
+	relatedReserveParam = reloptions.Declare(reloptions.Param{
+		Name: "fsm_related_reserve_percent", Kind: reloptions.Int,
+		Desc:    "share of its fillfactor reserve a related page or neighbour lends to an update's version that leaves its page (locality)",
+		Default: fmt.Sprint(DefaultRelatedReservePercent), Min: 0, Max: 100,
 		Table: true, Setting: reloptions.UserSet,
 	})
 )
@@ -187,6 +198,7 @@ func newLocality(src reloptions.Source) Policy {
 	p.window.Store(int32(nearbyWindowParam.Int(src)))
 	p.reopenPct.Store(int32(reopenPercentParam.Int(src)))
 	p.small.Store(int32(smallTableBlocksParam.Int(src)))
+	p.lendPct.Store(int32(relatedReserveParam.Int(src)))
 	p.mu.owned = map[uint32]*run{}
 	p.mu.wantRun = map[uint32]struct{}{}
 	p.mu.prevRun = map[uint32]int{}

@@ -72,11 +72,13 @@ func (p *locality) relatedCandidates(m *Map, r Request) []uint32 {
 }
 
 // Fit lets an update's new version use the fillfactor reserve of the pages
-// it tries first (relatedCandidates); every other placement respects it.
+// it tries first (relatedCandidates), fsm_related_reserve_percent of it
+// (all by default); every other placement respects the reserve.
 func (p *locality) Fit(r Request, blk uint32) int {
 	if r.OldBlock != InvalidBlock && blk != r.OldBlock && !r.SingleRow {
 		if slices.Contains(r.Related, blk) || blk+1 == r.OldBlock || blk == r.OldBlock+1 {
-			return r.Need
+			kept := r.SaveFree * int(100-p.lendPct.Load()) / 100
+			return min(r.Need+kept, r.TargetFreeSpace())
 		}
 	}
 	return r.TargetFreeSpace()

@@ -583,6 +583,17 @@ func TestLocalityRelatedFirst(t *testing.T) {
 	if f := lp.Fit(ins, 41); f != ins.TargetFreeSpace() {
 		t.Errorf("an insert's Fit %d, want the reserve kept (%d)", f, ins.TargetFreeSpace())
 	}
+	// fsm_related_reserve_percent = 25: a related page or neighbour lends
+	// a quarter of its reserve and keeps the rest.
+	part := newTestLocality(t, "fsm_related_reserve_percent", "25")
+	for _, c := range []struct {
+		blk  uint32
+		want int
+	}{{41, 120 + 1638*3/4}, {39, 120 + 1638*3/4}, {40, 120 + 1638}, {60, 120 + 1638}} {
+		if f := Fit(part, upd, c.blk); f != c.want {
+			t.Errorf("lending 25%%: Fit(%d) = %d, want %d", c.blk, f, c.want)
+		}
+	}
 	// Block 0 has no lower neighbour.
 	first := Request{Need: 120, Target: InvalidBlock, OldBlock: 0}
 	if c := lp.relatedCandidates(m, first); !slices.Equal(c, []uint32{1}) {
