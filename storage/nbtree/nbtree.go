@@ -108,6 +108,7 @@ func relBuf(b *buffer.Buffer, exclusive bool) {
 
 // readMeta returns the metapage's root and level.
 func (ix *Index) readMeta() (meta, error) {
+	ix.st.metaReads.Add(1)
 	b, err := ix.getBuf(metaBlock, false)
 	if err != nil {
 		return meta{}, err
@@ -118,6 +119,14 @@ func (ix *Index) readMeta() (meta, error) {
 		return meta{}, errCorrupt(uint32(ix.rel), metaBlock, "bad metapage")
 	}
 	return m, nil
+}
+
+// isRootAt reports whether p is a live root page at level: what a cached
+// copy of the metapage is checked against (_bt_getroot's test of
+// rd_amcache). A root split clears the old root's flag, so a stale copy
+// never passes.
+func isRootAt(p page.Page, level uint32) bool {
+	return btFlags(p)&flagRoot != 0 && !isIgnored(p) && btLevel(p) == level
 }
 
 // searchKey says where a descent goes: to the leaf holding the first entry
@@ -153,14 +162,28 @@ func (ix *Index) descend(sk searchKey, write bool) (*buffer.Buffer, []stackItem,
 }
 
 func (ix *Index) descendOnce(sk searchKey, write bool) (*buffer.Buffer, []stackItem, bool, error) {
-	m, err := ix.readMeta()
-	if err != nil {
-		return nil, nil, false, err
+	m, cached := ix.st.cachedMeta()
+	if !cached {
+		var err error
+		if m, err = ix.readMeta(); err != nil {
+			return nil, nil, false, err
+		}
 	}
 	exclusive := write && m.level == 0
 	b, err := ix.getBuf(m.root, exclusive)
-	if err != nil {
+	switch {
+	case cached && (err != nil || !isRootAt(b.Page(), m.level)):
+		// The root moved (a root split) since the metapage was cached:
+		// read it again.
+		if err == nil {
+			relBuf(b, exclusive)
+		}
+		ix.st.forgetMeta()
+		return nil, nil, true, nil
+	case err != nil:
 		return nil, nil, false, err
+	case !cached && isRootAt(b.Page(), m.level):
+		ix.st.rememberMeta(m)
 	}
 	var stack []stackItem
 	for {

@@ -119,7 +119,31 @@ type relState struct {
 	// runs): a scan that marks entries LP_DEAD on a page changed since it
 	// read it needs none to have run meanwhile (killitems.go).
 	passes atomic.Uint64
+	// root caches the metapage's root and level (root<<32 | level; 0:
+	// none), as PostgreSQL caches it in rd_amcache, so that a descent
+	// does not read the metapage. A descent checks the cached root page
+	// it lands on (isRootAt) and reads the metapage again when it is not
+	// the root any more.
+	root      atomic.Uint64
+	metaReads atomic.Int64 // readMeta calls (tests)
 }
+
+// cachedMeta returns the cached root and level; ok is false when none is
+// cached.
+func (st *relState) cachedMeta() (m meta, ok bool) {
+	v := st.root.Load()
+	if v == 0 {
+		return meta{}, false
+	}
+	return meta{root: uint32(v >> 32), level: uint32(v)}, true
+}
+
+// rememberMeta caches m, read from the metapage and checked against its
+// root page.
+func (st *relState) rememberMeta(m meta) { st.root.Store(uint64(m.root)<<32 | uint64(m.level)) }
+
+// forgetMeta drops the cached root.
+func (st *relState) forgetMeta() { st.root.Store(0) }
 
 type relKey struct {
 	pool *buffer.Pool
