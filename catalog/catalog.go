@@ -60,6 +60,10 @@ type Index struct {
 	// reserved with AllocOID before the file was built; 0 for an index
 	// kept in memory and rebuilt from the heap at start-up.
 	RelFileNode uint32 `json:"relfilenode,omitempty"`
+	// KeyFormat is the key encoding of a disk index's entries
+	// (types.KeyFormat): the one current when it was built. Indexes made
+	// before the field existed have 0, integers in 9 bytes.
+	KeyFormat uint8 `json:"key_format,omitempty"`
 }
 
 // OnDisk reports whether idx is stored in a relation file of its own.

@@ -41,9 +41,10 @@ func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string,
 	// Disk indexes get their (empty) files before the catalog names them.
 	disk := e.indexStorageDisk()
 	for i := range def.Indexes {
-		def.Indexes[i].RelFileNode = 0
+		def.Indexes[i].RelFileNode, def.Indexes[i].KeyFormat = 0, 0
 		if disk {
 			def.Indexes[i].RelFileNode = catalog.AssignRelFileNode
+			def.Indexes[i].KeyFormat = uint8(newKeyFormat)
 		}
 	}
 	var made []catalog.Index

@@ -337,13 +337,24 @@ func (e *Engine) openRelation(t *catalog.Table) (*relation, error) {
 }
 
 // appendKey encodes k (ri's key or a prefix of it) as the index stores it:
-// types.AppendKey of each column, which orders as types.Compare does with
-// NULLs last.
+// types.AppendKey of each column in the index's key format, which orders
+// as types.Compare does with NULLs last.
 func (ri *relIndex) appendKey(dst []byte, k index.Key) []byte {
+	f := ri.keyFormat()
 	for i, v := range k {
-		dst = types.AppendKey(dst, ri.types[i], v)
+		dst = types.AppendKeyFormat(dst, ri.types[i], v, f)
 	}
 	return dst
+}
+
+// keyFormat is the key encoding of ri's entries: a disk index keeps the
+// one it was built with (catalog.Index.KeyFormat); an in-memory index,
+// rebuilt at every start, uses the current one.
+func (ri *relIndex) keyFormat() types.KeyFormat {
+	if ri.def.OnDisk() {
+		return types.KeyFormat(ri.def.KeyFormat)
+	}
+	return types.CurrentKeyFormat
 }
 
 // indexColumns returns the columns a decoder must decode for idxs' keys

@@ -28,7 +28,12 @@ import (
 	"minipg/storage/buffer"
 	"minipg/storage/nbtree"
 	"minipg/storage/page"
+	"minipg/types"
 )
+
+// newKeyFormat is the key format of new disk indexes (tests make indexes
+// in an older one).
+var newKeyFormat = types.CurrentKeyFormat
 
 func init() {
 	RegisterSetting("index_storage", "disk", roPostmaster, false)
@@ -165,18 +170,19 @@ func (e *Engine) newRelIndex(r *relation, idef catalog.Index) *relIndex {
 
 // prepareIndex readies idx, about to be built, for the
 // storage index_storage asks for: on disk, it reserves the relfilenode of
-// the index's file (catalog.AllocOID) and sets idx.RelFileNode. The file
-// itself is made by the build (or createEmptyIndex).
+// the index's file (catalog.AllocOID) and sets idx.RelFileNode, and the
+// current key format. The file itself is made by the build (or
+// createEmptyIndex).
 func (e *Engine) prepareIndex(idx *catalog.Index) error {
 	if !e.indexStorageDisk() {
-		idx.RelFileNode = 0
+		idx.RelFileNode, idx.KeyFormat = 0, 0
 		return nil
 	}
 	rfn, err := e.cat.AllocOID()
 	if err != nil {
 		return err
 	}
-	idx.RelFileNode = rfn
+	idx.RelFileNode, idx.KeyFormat = rfn, uint8(newKeyFormat)
 	return nil
 }
 

@@ -28,14 +28,16 @@ type diskStore struct {
 
 // openDiskStore opens ri's index file (made by a build or
 // createEmptyIndex; nothing is read until it is used). A multi-column
-// index whose first column has a fixed-width encoding tells the tree that
-// width, so that its leaf splits recognise localized ascending inserts (an
-// order's lines, a district's orders) and leave full pages behind them.
+// index tells the tree how to find the length of its first column in an
+// entry (for the types whose encoding says it in its first byte), so that
+// its leaf splits recognise localized ascending inserts (an order's lines,
+// a district's orders) and leave full pages behind them.
 func (e *Engine) openDiskStore(r *relation, ri *relIndex) *diskStore {
 	rel := buffer.RelFileNode(ri.def.RelFileNode)
 	opts := e.nbtreeOptions()
 	if len(ri.types) > 1 {
-		opts.LeadingColumnLen = types.FixedKeyLen(ri.types[0])
+		t, f := ri.types[0], ri.keyFormat()
+		opts.LeadingColumnLen = func(entry []byte) int { return types.KeyValueLen(t, entry, f) }
 	}
 	return &diskStore{e: e, ri: ri, table: r.def.Name, rel: rel, ix: nbtree.Open(e.pool, rel, opts)}
 }

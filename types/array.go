@@ -590,10 +590,10 @@ func compareArrays(elem T, x, y *Array) int {
 // appendArrayKey encodes an array for AppendKey: a value marker, each
 // element's key, 0x00 (so that a prefix sorts first), then the dimensions
 // and lower bounds.
-func appendArrayKey(buf []byte, elem T, a *Array) []byte {
+func appendArrayKey(buf []byte, elem T, a *Array, f KeyFormat) []byte {
 	buf = append(buf, keyValue)
 	for _, e := range a.Elems {
-		buf = AppendKey(buf, elem, e)
+		buf = appendKey(buf, elem, e, f)
 	}
 	buf = append(buf, 0, byte(len(a.Dims)))
 	for k, n := range a.Dims {

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math"
+	"math/bits"
 	"strings"
 	"time"
 
@@ -113,7 +114,11 @@ func Hash(t T, d Datum) uint64 {
 // several columns can be concatenated:
 //
 //	bool          0x01 | 0x00/0x01
-//	int2/4/8      0x01 | 8 bytes big-endian, sign bit flipped
+//	int2/4/8      one byte 0x88+v for 0 <= v <= 109; else a marker saying how
+//	              many bytes follow (v > 109: 0xF5+n; v < 0: 0x88-n, n of ^v)
+//	              and the n low bytes of v big-endian (appendIntKey); the
+//	              same for every integer type, so keys of int2, int4 and int8
+//	              values compare as the values do
 //	float4/8      0x01 | 8 bytes: IEEE bits, negatives complemented, positives sign-flipped; NaN 0xFF..
 //	timestamp     0x01 | 8 bytes µs, sign bit flipped
 //	date          0x01 | 8 bytes days, sign bit flipped
@@ -129,27 +134,116 @@ const (
 	keyNull  = 0xFF
 )
 
-// FixedKeyLen returns the length of AppendKey's encoding of every non-NULL
-// value of type t when it is the same for all of them (a tag byte and 8
-// bytes for the integer, float and date/time types, 2 bytes for bool), 0
-// when it varies (text, numeric, arrays, ...).
-func FixedKeyLen(t T) int {
-	switch t.OID {
-	case Int2, Int4, Int8, Float4, Float8, Date, Timestamp, TimestampTZ:
-		return 9
-	case Bool:
-		return 2
+// KeyFormat is a version of the key encoding, kept with each index stored
+// on disk (catalog.Index.KeyFormat): an index keeps the format it was built
+// with.
+type KeyFormat uint8
+
+const (
+	// KeyFormatWideInts encodes an integer as the tag byte and 8 bytes
+	// (disk indexes made before KeyFormatCompactInts).
+	KeyFormatWideInts KeyFormat = 0
+	// KeyFormatCompactInts encodes an integer in 1 to 9 bytes
+	// (appendIntKey).
+	KeyFormatCompactInts KeyFormat = 1
+	// CurrentKeyFormat is the format of new indexes and of AppendKey.
+	CurrentKeyFormat = KeyFormatCompactInts
+)
+
+// The compact integer encoding: 0..intKeySmallMax in one byte from
+// intKeyZero; larger values after a marker intKeyZero+intKeySmallMax+n,
+// negative ones after intKeyZero-n, n being the number of bytes that
+// follow (1..8). Every marker lies between 0x80 and 0xFD: below keyNull.
+const (
+	intKeyZero     = 0x88
+	intKeySmallMax = 109
+	intKeyPosBase  = intKeyZero + intKeySmallMax // 0xF5; a marker above it is 0xF5+n
+)
+
+// appendIntKey appends v's key in format f.
+func appendIntKey(buf []byte, v int64, f KeyFormat) []byte {
+	if f == KeyFormatWideInts {
+		return binary.BigEndian.AppendUint64(append(buf, keyValue), uint64(v)^(1<<63))
+	}
+	var n int
+	switch {
+	case v >= 0 && v <= intKeySmallMax:
+		return append(buf, intKeyZero+byte(v))
+	case v > 0:
+		n = max(1, (bits.Len64(uint64(v))+7)/8)
+		buf = append(buf, intKeyPosBase+byte(n))
+	default:
+		// Two's complement: the n low bytes of v, where ^v = -v-1 needs n
+		// bytes, order the negative values of that length.
+		n = max(1, (bits.Len64(^uint64(v))+7)/8)
+		buf = append(buf, intKeyZero-byte(n))
+	}
+	for i := n - 1; i >= 0; i-- {
+		buf = append(buf, byte(uint64(v)>>(8*i)))
+	}
+	return buf
+}
+
+// intKeyLen is the length of a compact integer key starting with marker m,
+// 0 if m is not one.
+func intKeyLen(m byte) int {
+	switch {
+	case m >= intKeyZero && m <= intKeyPosBase:
+		return 1
+	case m > intKeyPosBase && m <= intKeyPosBase+8:
+		return 1 + int(m-intKeyPosBase)
+	case m < intKeyZero && m >= intKeyZero-8:
+		return 1 + int(intKeyZero-m)
 	}
 	return 0
+}
+
+// KeyValueLen returns the length of the first value encoded in key, a key
+// of format f whose first column has type t, when it can be told from its
+// first byte (the integer, float, date/time and bool types, and NULL), 0
+// otherwise.
+func KeyValueLen(t T, key []byte, f KeyFormat) int {
+	if len(key) == 0 {
+		return 0
+	}
+	n := 0
+	switch {
+	case key[0] == keyNull:
+		n = 1
+	case t.OID == Int2 || t.OID == Int4 || t.OID == Int8:
+		if f == KeyFormatWideInts {
+			n = 9
+		} else {
+			n = intKeyLen(key[0])
+		}
+	case t.OID == Float4 || t.OID == Float8 || t.OID == Date || t.OID == Timestamp || t.OID == TimestampTZ:
+		n = 9
+	case t.OID == Bool:
+		n = 2
+	}
+	if n > len(key) {
+		return 0
+	}
+	return n
 }
 
 // AppendKey appends an order-preserving, self-delimiting encoding of d (nil
 // allowed; it sorts after every value): bytes.Compare of two keys of the
 // same type agrees with Compare, and equal values (1.0 and 1.00, 'a' and
-// 'a ' as bpchar, 0 and -0) have equal keys.
+// 'a ' as bpchar, 0 and -0) have equal keys. It uses CurrentKeyFormat.
 func AppendKey(buf []byte, t T, d Datum) []byte {
+	return appendKey(buf, t, d, CurrentKeyFormat)
+}
+
+// AppendKeyFormat is AppendKey in format f, for an index that keeps an
+// older format.
+func AppendKeyFormat(buf []byte, t T, d Datum, f KeyFormat) []byte {
+	return appendKey(buf, t, d, f)
+}
+
+func appendKey(buf []byte, t T, d Datum, f KeyFormat) []byte {
 	if d != nil {
-		if out, ok := appendExtKey(buf, t, d); ok {
+		if out, ok := appendExtKey(buf, t, d, f); ok {
 			return out
 		}
 	}
@@ -187,9 +281,9 @@ func AppendKey(buf []byte, t T, d Datum) []byte {
 	case bool:
 		return append(buf, keyValue, byte(boolInt(v)))
 	case int64:
-		return binary.BigEndian.AppendUint64(append(buf, keyValue), uint64(v)^(1<<63))
+		return appendIntKey(buf, v, f)
 	case int:
-		return binary.BigEndian.AppendUint64(append(buf, keyValue), uint64(int64(v))^(1<<63))
+		return appendIntKey(buf, int64(v), f)
 	case string:
 		if t.OID == Bpchar {
 			v = bpcharTrim(v)

@@ -205,16 +205,16 @@ func compareExt(t T, a, b Datum) (int, bool) {
 	return 0, false
 }
 
-func appendExtKey(buf []byte, t T, d Datum) ([]byte, bool) {
-	if out, ok := appendSysKey(buf, d); ok {
+func appendExtKey(buf []byte, t T, d Datum, f KeyFormat) ([]byte, bool) {
+	if out, ok := appendSysKey(buf, d, f); ok {
 		return out, true
 	}
 	switch v := d.(type) {
 	case PointValue:
-		buf = AppendKey(buf, TFloat8, v.X)
-		return AppendKey(buf, TFloat8, v.Y), true
+		buf = appendKey(buf, TFloat8, v.X, f)
+		return appendKey(buf, TFloat8, v.Y, f), true
 	case *Array:
-		return appendArrayKey(buf, ElemType(t), v), true
+		return appendArrayKey(buf, ElemType(t), v, f), true
 	}
 	return nil, false
 }

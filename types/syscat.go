@@ -224,9 +224,9 @@ func compareSys(a, b Datum) (int, bool) {
 	return 0, false
 }
 
-func appendSysKey(buf []byte, d Datum) ([]byte, bool) {
+func appendSysKey(buf []byte, d Datum, f KeyFormat) ([]byte, bool) {
 	if v, ok := d.(RegName); ok {
-		return AppendKey(buf, TInt8, int64(v.OID)), true
+		return appendIntKey(buf, int64(v.OID), f), true
 	}
 	return nil, false
 }

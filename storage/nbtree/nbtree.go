@@ -19,13 +19,13 @@ type Options struct {
 	// (ascending inserts). Internal pages use 70, as PostgreSQL's
 	// BTREE_NONLEAF_FILLFACTOR.
 	FillFactor int
-	// LeadingColumnLen is the length of the encoding of the index's first
-	// column when it has a fixed width and the index has more than one
-	// column (0: unknown or a single column). It lets a leaf split
-	// recognise localized ascending inserts (planSplit's split after the
-	// new item): a new entry that follows one with the same first column
-	// and an adjacent heap TID, as the lines of an order inserted together.
-	LeadingColumnLen int
+	// LeadingColumnLen returns the length of the encoding of the index's
+	// first column in an entry, 0 when it cannot tell (nil: never, as for
+	// a single-column index). It lets a leaf split recognise localized
+	// ascending inserts (planSplit's split after the new item): a new
+	// entry that follows one with the same first column and an adjacent
+	// heap TID, as the lines of an order inserted together.
+	LeadingColumnLen func(entry []byte) int
 
 	// pageBytes, when not 0, caps the bytes of line pointers and items a
 	// page may hold, so that tests get deep trees with few entries.
@@ -47,8 +47,8 @@ type Index struct {
 	horizon    Horizon
 	st         *relState // shared by every Index open on rel
 	fillFactor int
-	leadingLen int // Options.LeadingColumnLen
-	capacity   int // usable bytes of a page for line pointers and items
+	leadingLen func([]byte) int // Options.LeadingColumnLen
+	capacity   int              // usable bytes of a page for line pointers and items
 }
 
 // Open returns the index stored in rel (made by a Builder or Create).

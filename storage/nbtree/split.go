@@ -107,28 +107,32 @@ func (ix *Index) planSplit(p page.Page, newitem []byte, off uint16) (splitPlan, 
 
 // afterNewItem reports whether the new entry items[newIdx] of a leaf that
 // is not the rightmost looks like one of a run of localized ascending
-// inserts (_bt_afternewitemoff): every entry of the page has its size (the
-// fixed-width keys such runs have), no more than a key of four integers, it
-// is not first, its key differs from the entry before it but has the same
-// first column (LeadingColumnLen), and its heap TID follows that entry's
-// (same block, or the next block's first item) unless it goes last, which
-// suggests ascending inserts by itself.
+// inserts (_bt_afternewitemoff): every entry of the page has its size once
+// aligned (the fixed-width keys such runs have), no more than a key of
+// four 8-byte columns, it is not first, its key differs from the entry
+// before it but has the same first column (LeadingColumnLen), and its heap
+// TID follows that entry's (same block, or the next block's first item)
+// unless it goes last, which suggests ascending inserts by itself.
 func (ix *Index) afterNewItem(items [][]byte, newIdx int, rightmost bool) bool {
-	lead := ix.leadingLen
-	if lead <= 0 || rightmost || newIdx == 0 {
+	if ix.leadingLen == nil || rightmost || newIdx == 0 {
 		return false
 	}
-	size := len(items[newIdx])
-	if size > maxAfterNewEntry || size <= lead+tidLen {
+	prev, cur := items[newIdx-1], items[newIdx]
+	size := len(cur)
+	lead := ix.leadingLen(cur)
+	if lead <= 0 || size > maxAfterNewEntry || size <= lead+tidLen || len(prev) <= lead+tidLen {
 		return false
 	}
+	// Equal sizes as the page stores them (MAXALIGNed, as PostgreSQL
+	// compares them): integer keys of a few more or fewer bytes still
+	// count as one width.
+	aligned := page.MaxAlignLen(size)
 	for _, it := range items {
-		if len(it) != size {
+		if page.MaxAlignLen(len(it)) != aligned {
 			return false
 		}
 	}
-	prev, cur := items[newIdx-1], items[newIdx]
-	if !bytes.Equal(prev[:lead], cur[:lead]) || bytes.Equal(prev[:size-tidLen], cur[:size-tidLen]) {
+	if !bytes.Equal(prev[:lead], cur[:lead]) || bytes.Equal(prev[:len(prev)-tidLen], cur[:size-tidLen]) {
 		return false
 	}
 	if newIdx == len(items)-1 {
@@ -139,8 +143,9 @@ func (ix *Index) afterNewItem(items [][]byte, newIdx int, rightmost bool) bool {
 }
 
 // maxAfterNewEntry bounds the entries afterNewItem considers: a key of
-// four integer columns (types.AppendKey: a tag byte and 8 bytes each) and
-// the heap TID, as PostgreSQL bounds it by two int8 or four int4 columns.
+// four 8-byte columns with their tag bytes (types.AppendKey's widest
+// integer, float and timestamp keys) and the heap TID, as PostgreSQL
+// bounds it by two int8 or four int4 columns.
 const maxAfterNewEntry = 4*9 + tidLen
 
 // splitAt is the split of a page whose items, the new one at off included,

@@ -13,7 +13,7 @@ import (
 // random order, each entry's heap TID following its group's last one; it
 // returns the leaves the tree ends with.
 func localizedRun(t *testing.T, lead int) CheckStats {
-	e := newEnv(t, 512, Options{LeadingColumnLen: lead})
+	e := newEnv(t, 512, Options{LeadingColumnLen: fixedLead(lead)})
 	const groups, initial, rounds = 20, 100, 1500
 	m := model{}
 	entry := func(g, seq uint64) []byte {
@@ -43,6 +43,14 @@ func localizedRun(t *testing.T, lead int) CheckStats {
 	return mustCheck(t, e.ix)
 }
 
+// fixedLead is a LeadingColumnLen that says n for every entry (nil for 0).
+func fixedLead(n int) func([]byte) int {
+	if n == 0 {
+		return nil
+	}
+	return func([]byte) int { return n }
+}
+
 // TestSplitAfterNewItem: with the first column's width known, localized
 // ascending inserts leave full pages behind them instead of half-full
 // ones (PostgreSQL's split after the new item), and the tree holds the
@@ -61,7 +69,7 @@ func TestSplitAfterNewItem(t *testing.T) {
 // 50:50 split: random keys, entries of different sizes, and a new entry
 // whose TID does not follow the one before it.
 func TestSplitAfterNewItemNotApplied(t *testing.T) {
-	ix := &Index{leadingLen: 8}
+	ix := &Index{leadingLen: fixedLead(8)}
 	mk := func(g, seq uint64, blk uint32, off uint16) []byte {
 		k := binary.BigEndian.AppendUint64(nil, g)
 		k = binary.BigEndian.AppendUint64(k, seq)
@@ -89,11 +97,26 @@ func TestSplitAfterNewItemNotApplied(t *testing.T) {
 	if ix.afterNewItem(dup, 2, false) {
 		t.Error("duplicate key: rule applied")
 	}
-	mixed := [][]byte{mk(1, 1, 10, 1), append(mk(1, 2, 10, 2), 0), mk(1, 3, 10, 3), mk(2, 1, 20, 1)}
+	mixed := [][]byte{mk(1, 1, 10, 1), append(mk(1, 2, 10, 2), make([]byte, 8)...), mk(1, 3, 10, 3), mk(2, 1, 20, 1)}
 	if ix.afterNewItem(mixed, 2, false) {
 		t.Error("entries of different sizes: rule applied")
 	}
+	// Sizes that differ by less than the alignment are one width, as
+	// compact integer keys of a few more or fewer bytes: 22 and 23 bytes
+	// both take 24.
+	wider := func(g, seq uint64, blk uint32, off uint16) []byte {
+		k := binary.BigEndian.AppendUint64(nil, g)
+		k = binary.BigEndian.AppendUint64(k, seq)
+		return AppendTID(append(k, 0), page.TID{Block: blk, Offset: off})
+	}
+	near := [][]byte{mk(1, 1, 10, 1), wider(1, 2, 10, 2), mk(1, 3, 10, 3), mk(2, 1, 20, 1)}
+	if !ix.afterNewItem(near, 2, false) {
+		t.Error("entries of 22 and 23 bytes: rule not applied")
+	}
 	if (&Index{}).afterNewItem(items, 2, false) {
 		t.Error("first column's width unknown: rule applied")
+	}
+	if (&Index{leadingLen: func([]byte) int { return 0 }}).afterNewItem(items, 2, false) {
+		t.Error("first column's width unknown for this entry: rule applied")
 	}
 }
