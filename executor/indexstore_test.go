@@ -14,10 +14,15 @@ import (
 	"minipg/storage/nbtree"
 )
 
-// openIndexEngine opens an engine on dir with index_storage set.
+// openIndexEngine opens an engine on dir with index_storage set to storage
+// ("": left at its default).
 func openIndexEngine(t *testing.T, dir, storage string) *Engine {
 	t.Helper()
-	e, err := Open(Config{DataDir: dir, SharedBuffers: 4 << 20, Settings: map[string]string{"index_storage": storage}},
+	var settings map[string]string
+	if storage != "" {
+		settings = map[string]string{"index_storage": storage}
+	}
+	e, err := Open(Config{DataDir: dir, SharedBuffers: 4 << 20, Settings: settings},
 		slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatalf("open: %v", err)
@@ -106,11 +111,7 @@ func TestMemoryIndexRebuiltAtStart(t *testing.T) {
 	}
 	e.Close()
 
-	e, err := Open(Config{DataDir: dir, SharedBuffers: 4 << 20}, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
+	e = openIndexEngine(t, dir, "")
 	s = e.NewSession(nil)
 	// One entry per live row.
 	for _, name := range []string{"mr_pkey", "mr_g"} {

@@ -2,8 +2,6 @@ package executor
 
 import (
 	"fmt"
-	"io"
-	"log/slog"
 	"strconv"
 	"strings"
 	"testing"
@@ -58,11 +56,7 @@ func TestIndexKeyFormats(t *testing.T) {
 	}
 	e.Close()
 
-	e, err := Open(Config{DataDir: dir, SharedBuffers: 4 << 20}, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
+	e = openIndexEngine(t, dir, "")
 	s = e.NewSession(nil)
 	if f := indexKeyFormat(t, e, "kf", "kf_pkey"); f != types.KeyFormatWideInts {
 		t.Fatalf("kf_pkey after the restart: key format %d, want the wide one", f)
