@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -77,9 +78,9 @@ func TestCompactIntKeys(t *testing.T) {
 		case v >= 0 && v <= 109:
 			return 1
 		case v > 0:
-			return 1 + max(1, (64-bitsLeadingZeros(uint64(v))+7)/8)
+			return 1 + max(1, (64-bits.LeadingZeros64(uint64(v))+7)/8)
 		}
-		return 1 + max(1, (64-bitsLeadingZeros(^uint64(v))+7)/8)
+		return 1 + max(1, (64-bits.LeadingZeros64(^uint64(v))+7)/8)
 	}
 	var prev []byte
 	for i, v := range vals {
@@ -122,12 +123,4 @@ func TestCompactIntKeys(t *testing.T) {
 	if bytes.Compare(AppendKey(nil, at, a1), AppendKey(nil, at, a2)) >= 0 {
 		t.Fatalf("{5} does not sort before {5,-3}")
 	}
-}
-
-func bitsLeadingZeros(u uint64) int {
-	n := 0
-	for i := 63; i >= 0 && u>>uint(i)&1 == 0; i-- {
-		n++
-	}
-	return n
 }
