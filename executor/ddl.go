@@ -43,8 +43,7 @@ func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string,
 	for i := range def.Indexes {
 		def.Indexes[i].RelFileNode, def.Indexes[i].KeyFormat = 0, 0
 		if disk {
-			def.Indexes[i].RelFileNode = catalog.AssignRelFileNode
-			def.Indexes[i].KeyFormat = uint8(newKeyFormat)
+			keepOnDisk(&def.Indexes[i], catalog.AssignRelFileNode)
 		}
 	}
 	var made []catalog.Index

@@ -182,8 +182,14 @@ func (e *Engine) prepareIndex(idx *catalog.Index) error {
 	if err != nil {
 		return err
 	}
-	idx.RelFileNode, idx.KeyFormat = rfn, uint8(newKeyFormat)
+	keepOnDisk(idx, rfn)
 	return nil
+}
+
+// keepOnDisk marks idx as stored in file rfn (or catalog.AssignRelFileNode)
+// with the key format of new indexes.
+func keepOnDisk(idx *catalog.Index, rfn uint32) {
+	idx.RelFileNode, idx.KeyFormat = rfn, uint8(newKeyFormat)
 }
 
 // dropIndexFiles removes the files of the disk indexes among idxs (after
