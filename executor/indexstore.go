@@ -62,11 +62,11 @@ type indexStore interface {
 	// returns how many it removed. point, when not nil, is VACUUM's delay
 	// point, called after each index page a disk index reads (an error
 	// stops the pass and is returned).
-	DeleteTIDs(tids map[page.TID]struct{}, point nbtree.VacuumPoint) (int, error)
+	DeleteTIDs(tids map[page.TID]struct{}, point nbtree.VacuumPoint, s *buffer.Strategy) (int, error)
 	// VacuumCleanup ends a VACUUM of the table that called no DeleteTIDs
 	// (btvacuumcleanup): a disk index makes the pages it deleted earlier
 	// reusable, reading itself again only when enough wait for that.
-	VacuumCleanup(point nbtree.VacuumPoint) error
+	VacuumCleanup(point nbtree.VacuumPoint, s *buffer.Strategy) error
 	// NewIterator walks the entries between lo and hi (index.Bound: a key
 	// or a prefix of one), descending if reverse; the caller may change
 	// the index between calls to Next.

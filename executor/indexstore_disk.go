@@ -93,12 +93,12 @@ func (d *diskStore) Delete(key index.Key, tid page.TID) error {
 	return err
 }
 
-func (d *diskStore) DeleteTIDs(tids map[page.TID]struct{}, point nbtree.VacuumPoint) (int, error) {
-	return d.ix.DeleteTIDs(tids, point)
+func (d *diskStore) DeleteTIDs(tids map[page.TID]struct{}, point nbtree.VacuumPoint, s *buffer.Strategy) (int, error) {
+	return d.ix.DeleteTIDsWith(tids, point, s)
 }
 
-func (d *diskStore) VacuumCleanup(point nbtree.VacuumPoint) error {
-	return d.ix.VacuumCleanup(point)
+func (d *diskStore) VacuumCleanup(point nbtree.VacuumPoint, s *buffer.Strategy) error {
+	return d.ix.VacuumCleanupWith(point, s)
 }
 
 func (d *diskStore) NewIterator(lo, hi index.Bound, reverse bool) indexIterator {

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"minipg/index"
+	"minipg/storage/buffer"
 	"minipg/storage/nbtree"
 	"minipg/storage/page"
 	"minipg/types"
@@ -68,11 +69,11 @@ func (m *memStore) Delete(key index.Key, tid page.TID) error {
 	return nil
 }
 
-func (m *memStore) DeleteTIDs(tids map[page.TID]struct{}, _ nbtree.VacuumPoint) (int, error) {
+func (m *memStore) DeleteTIDs(tids map[page.TID]struct{}, _ nbtree.VacuumPoint, _ *buffer.Strategy) (int, error) {
 	return m.ix.DeleteTIDs(tids), nil
 }
 
-func (m *memStore) VacuumCleanup(nbtree.VacuumPoint) error { return nil }
+func (m *memStore) VacuumCleanup(nbtree.VacuumPoint, *buffer.Strategy) error { return nil }
 
 func (m *memStore) NewIterator(lo, hi index.Bound, reverse bool) indexIterator {
 	return memIterator{m.ix.NewIterator(lo, hi, reverse)}

@@ -8,6 +8,7 @@ import (
 	"minipg/autovacuum"
 	"minipg/pgstat"
 	"minipg/sql"
+	"minipg/storage/buffer"
 	"minipg/storage/heap"
 	"minipg/storage/page"
 )
@@ -25,6 +26,7 @@ type vacuumParams struct {
 	vacuum, analyze bool
 	auto            bool             // an autovacuum worker (statistics count it as such)
 	cost            *heap.VacuumCost // nil: no cost-based delay
+	ring            *buffer.Strategy // the pages' ring (BAS_VACUUM); vacuumTable sets it
 	pid             int32            // shown in pg_stat_progress_vacuum
 	// yield, for autovacuum, is called when DDL waits for the table: the
 	// table's lock is taken with TryLockRelationYielding (a taken lock
@@ -87,6 +89,10 @@ func (e *Engine) vacuumTable(ctx context.Context, oid uint32, p vacuumParams) (a
 		return res, err
 	}
 	defer release()
+	if p.ring == nil && e.pool != nil {
+		// One ring for the table's heap and index passes and its ANALYZE.
+		p.ring = e.pool.NewStrategy(buffer.RingBlocks)
+	}
 	interrupt := func() error { return ctx.Err() }
 	if p.vacuum {
 		prog := e.stats.StartProgress(p.pid, oid)
@@ -201,7 +207,7 @@ func (e *Engine) vacuumHeap(ctx context.Context, oid uint32, p vacuumParams, pro
 	if err != nil {
 		return heap.VacuumStats{}, false, nil
 	}
-	opts := heap.VacuumOptions{Cost: p.cost, Progress: &prog.VacuumProgress, Interrupt: interrupt}
+	opts := heap.VacuumOptions{Cost: p.cost, Progress: &prog.VacuumProgress, Interrupt: interrupt, Strategy: p.ring}
 	var drop func(dead []page.TID) error
 	passed := false // DeleteTIDs ran: no cleanup pass
 	if len(r.indexes) > 0 {
@@ -212,7 +218,7 @@ func (e *Engine) vacuumHeap(ctx context.Context, oid uint32, p vacuumParams, pro
 				set[t] = struct{}{}
 			}
 			for _, ri := range r.indexes {
-				if _, err := ri.ix.DeleteTIDs(set, opts.DelayPoint); err != nil {
+				if _, err := ri.ix.DeleteTIDs(set, opts.DelayPoint, opts.Strategy); err != nil {
 					return err
 				}
 			}
@@ -229,7 +235,7 @@ func (e *Engine) vacuumHeap(ctx context.Context, oid uint32, p vacuumParams, pro
 	if !passed {
 		prog.VacuumProgress.SetPhase(heap.PhaseIndexCleanup)
 		for _, ri := range r.indexes {
-			if err := ri.ix.VacuumCleanup(opts.DelayPoint); err != nil {
+			if err := ri.ix.VacuumCleanup(opts.DelayPoint, opts.Strategy); err != nil {
 				return vs, false, err
 			}
 		}
@@ -252,7 +258,7 @@ func (e *Engine) analyzeHeap(ctx context.Context, oid uint32, p vacuumParams, in
 		return heap.AnalyzeStats{}, false, nil
 	}
 	mods := e.stats.Table(oid).ModSinceAnalyze
-	as, err := r.heap.Analyze(e.txns.OldestXmin(), e.txns, heap.VacuumOptions{Cost: p.cost, Interrupt: interrupt})
+	as, err := r.heap.Analyze(e.txns.OldestXmin(), e.txns, heap.VacuumOptions{Cost: p.cost, Interrupt: interrupt, Strategy: p.ring})
 	if err != nil {
 		return as, false, err
 	}

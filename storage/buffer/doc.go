@@ -76,7 +76,9 @@
 //     pool as zeroed, valid, clean frames (at most 1/16 of the pool),
 //     before the new size is published, so the first ReadBuffer of a new
 //     block is a hit; PostgreSQL 16 hands them back pinned instead.
-//   - No ring buffers (BufferAccessStrategy) for bulk reads and COPY yet.
+//   - Ring buffers (Strategy, strategy.go) serve VACUUM and ANALYZE (and
+//     the index passes of VACUUM); sequential scans of large tables
+//     (BAS_BULKREAD) and COPY (BAS_BULKWRITE) do not use one yet.
 //   - Sync fsyncs every open file; a checkpointer would rather keep a list
 //     of files written since the last one (PostgreSQL's pending-ops table).
 package buffer

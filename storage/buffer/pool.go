@@ -193,6 +193,12 @@ func (p *Pool) ReadBufferZeroed(rel RelFileNode, fork Fork, blk uint32) (*Buffer
 // readBufferCounted pins the block: hit is set when it was in the pool,
 // wrote when the frame taken for it held a dirty page that was written out.
 func (p *Pool) readBufferCounted(rel RelFileNode, fork Fork, blk uint32, zero bool) (b *Buffer, hit, wrote bool, err error) {
+	return p.readBuffer(rel, fork, blk, zero, nil)
+}
+
+// readBuffer is readBufferCounted through the access strategy s (nil: the
+// default access).
+func (p *Pool) readBuffer(rel RelFileNode, fork Fork, blk uint32, zero bool, s *Strategy) (b *Buffer, hit, wrote bool, err error) {
 	if p.closed.Load() {
 		return nil, false, false, ErrClosed
 	}
@@ -206,7 +212,11 @@ func (p *Pool) readBufferCounted(rel RelFileNode, fork Fork, blk uint32, zero bo
 		if id, ok := part.m[tag]; ok {
 			b := &p.frames[id]
 			b.hdr.Lock()
-			b.pinLocked()
+			if s != nil {
+				b.pinStrategyLocked()
+			} else {
+				b.pinLocked()
+			}
 			valid, done := b.hdr.valid, b.hdr.ioDone
 			b.hdr.Unlock()
 			part.Unlock()
@@ -226,7 +236,7 @@ func (p *Pool) readBufferCounted(rel RelFileNode, fork Fork, blk uint32, zero bo
 			continue
 		}
 		part.Unlock()
-		b, w, err := p.loadBuffer(tag, zero)
+		b, w, err := p.loadBuffer(tag, zero, s)
 		wrote = wrote || w
 		if err == errRetry {
 			continue
@@ -236,14 +246,23 @@ func (p *Pool) readBufferCounted(rel RelFileNode, fork Fork, blk uint32, zero bo
 }
 
 // loadBuffer finds a victim frame, gives it tag and reads the block into it
-// (or zeroes it, if zero is set).
+// (or zeroes it, if zero is set). With a strategy the frame is the ring's
+// next one when it is free, else the clock sweep's, which joins the ring.
 // It returns errRetry if the tag appeared in the mapping meanwhile or the
 // victim got pinned or dirtied again.
-func (p *Pool) loadBuffer(tag Tag, zero bool) (_ *Buffer, wrote bool, err error) {
+func (p *Pool) loadBuffer(tag Tag, zero bool, s *Strategy) (_ *Buffer, wrote bool, err error) {
 	rs := p.relState(tag.Rel)
-	victim, err := p.clockSweep()
-	if err != nil {
-		return nil, false, err
+	var victim *Buffer
+	if s != nil {
+		victim = s.fromRing(p)
+	}
+	if victim == nil {
+		if victim, err = p.clockSweep(); err != nil {
+			return nil, false, err
+		}
+		if s != nil {
+			s.toRing(victim.id)
+		}
 	}
 	// Write the victim out if it is dirty (we hold a pin, so no one else can
 	// take the frame, and flushBuffer holds its content lock shared).

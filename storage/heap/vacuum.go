@@ -85,7 +85,7 @@ func (r *Relation) VacuumWith(oldestXmin uint32, oracle Oracle, dropIndexEntries
 		if err := opts.point(); err != nil {
 			return stats, err
 		}
-		buf, hit, err := r.pool.ReadBufferHit(r.rel, buffer.MainFork, blk)
+		buf, hit, err := r.pool.ReadBufferStrategy(r.rel, buffer.MainFork, blk, opts.Strategy)
 		if err != nil {
 			return stats, err
 		}
@@ -211,7 +211,7 @@ func (r *Relation) vacuumHeapPage(pd pageDead, stats *VacuumStats, opts *VacuumO
 	if err := opts.Cost.delay(); err != nil {
 		return err
 	}
-	buf, hit, err := r.pool.ReadBufferHit(r.rel, buffer.MainFork, pd.blk)
+	buf, hit, err := r.pool.ReadBufferStrategy(r.rel, buffer.MainFork, pd.blk, opts.Strategy)
 	if err != nil {
 		return err
 	}

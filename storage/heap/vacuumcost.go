@@ -3,6 +3,8 @@ package heap
 import (
 	"sync/atomic"
 	"time"
+
+	"minipg/storage/buffer"
 )
 
 // VacuumOptions are what a caller may add to a Vacuum: cost-based delay,
@@ -20,6 +22,10 @@ type VacuumOptions struct {
 	// already vacuumed stay vacuumed; dead items collected but not yet
 	// passed to dropIndexEntries stay LP_DEAD until the next vacuum.
 	Interrupt func() error
+	// Strategy, when not nil, is the ring the pages are read through
+	// (PostgreSQL's BAS_VACUUM), so that a scan of the whole table keeps
+	// the pages others use in the buffer pool.
+	Strategy *buffer.Strategy
 }
 
 // VacuumCost is PostgreSQL's cost-based vacuum delay: every page read

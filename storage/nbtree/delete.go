@@ -88,7 +88,13 @@ type VacuumPoint func(hit, dirtied bool) error
 // included if the horizon has passed them by the end
 // (_bt_pendingfsm_finalize); splits take their new pages from there.
 func (ix *Index) DeleteTIDs(tids map[page.TID]struct{}, point VacuumPoint) (int, error) {
-	v := &bulkDelete{ix: ix, tids: tids, point: point, mine: map[uint32]struct{}{}}
+	return ix.DeleteTIDsWith(tids, point, nil)
+}
+
+// DeleteTIDsWith is DeleteTIDs reading the pages it scans through the
+// access strategy s (VACUUM's ring; nil: the default access).
+func (ix *Index) DeleteTIDsWith(tids map[page.TID]struct{}, point VacuumPoint, s *buffer.Strategy) (int, error) {
+	v := &bulkDelete{ix: ix, tids: tids, point: point, strategy: s, mine: map[uint32]struct{}{}}
 	if ix.horizon != nil {
 		v.oldest = ix.horizon.OldestXmin()
 	}
@@ -131,12 +137,13 @@ func (ix *Index) DeleteTIDs(tids map[page.TID]struct{}, point VacuumPoint) (int,
 
 // bulkDelete is one DeleteTIDs pass.
 type bulkDelete struct {
-	ix      *Index
-	tids    map[page.TID]struct{}
-	point   VacuumPoint
-	oldest  uint32 // the horizon when the pass started
-	cycle   uint16
-	removed int
+	ix       *Index
+	tids     map[page.TID]struct{}
+	strategy *buffer.Strategy // the pages' access strategy (VACUUM's ring)
+	point    VacuumPoint
+	oldest   uint32 // the horizon when the pass started
+	cycle    uint16
+	removed  int
 	// deleted: pages this pass deleted (mine: the same as a set);
 	// recorded: deleted pages the horizon has passed, recorded free in
 	// the map; waiting: deleted pages it has not.
@@ -160,7 +167,7 @@ func (v *bulkDelete) recordFree(blk uint32) {
 // pass's cycle id and links back below scan, else pNone.
 func (v *bulkDelete) page(blk, scan uint32) (uint32, error) {
 	ix := v.ix
-	b, hit, err := ix.pool.ReadBufferHit(ix.rel, buffer.MainFork, blk)
+	b, hit, err := ix.pool.ReadBufferStrategy(ix.rel, buffer.MainFork, blk, v.strategy)
 	if err != nil {
 		return pNone, err
 	}
@@ -243,6 +250,12 @@ func (v *bulkDelete) page(blk, scan uint32) (uint32, error) {
 // horizon has passed are recorded in the free space map (and empty or
 // half-dead leaves are deleted). Otherwise it reads nothing.
 func (ix *Index) VacuumCleanup(point VacuumPoint) error {
+	return ix.VacuumCleanupWith(point, nil)
+}
+
+// VacuumCleanupWith is VacuumCleanup reading through the access strategy
+// s (nil: the default access).
+func (ix *Index) VacuumCleanupWith(point VacuumPoint, s *buffer.Strategy) error {
 	if ix.horizon == nil {
 		return nil
 	}
@@ -256,6 +269,6 @@ func (ix *Index) VacuumCleanup(point VacuumPoint) error {
 	if !need {
 		return nil
 	}
-	_, err = ix.DeleteTIDs(nil, point)
+	_, err = ix.DeleteTIDsWith(nil, point, s)
 	return err
 }

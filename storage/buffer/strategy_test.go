@@ -1,0 +1,172 @@
+package buffer
+
+import "testing"
+
+// residentBlocks counts the blocks of rel held in the pool.
+func residentBlocks(p *Pool, rel RelFileNode) int {
+	n := 0
+	for i := range p.frames {
+		b := &p.frames[i]
+		b.hdr.Lock()
+		if b.hdr.hasTag && b.hdr.tag.Rel == rel {
+			n++
+		}
+		b.hdr.Unlock()
+	}
+	return n
+}
+
+// scanWith reads blocks [0, n) of rel once each through s, changing every
+// one of them when dirty is set, as a VACUUM that prunes every page does.
+func scanWith(t *testing.T, p *Pool, rel RelFileNode, n uint32, s *Strategy, dirty bool) {
+	t.Helper()
+	for blk := range n {
+		b, _, err := p.ReadBufferStrategy(rel, MainFork, blk, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if dirty {
+			b.Lock()
+			initTestPage(b.Page(), blk, 7)
+			b.MarkDirty()
+			b.Unlock()
+		}
+		b.Release()
+	}
+}
+
+// TestStrategyRingKeepsHotPages: a scan of a table four times the pool's
+// size through a ring leaves the pages others use in the pool and holds no
+// more of the scanned table than the ring; the same scan without one
+// evicts them all. Pages the scan changed reach the file before their frame
+// is reused.
+func TestStrategyRingKeepsHotPages(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		ring  bool
+		dirty bool
+	}{{"default", false, false}, {"ring", true, false}, {"ring dirtying", true, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			const nbuf, hot, bulk = 128, 40, 512
+			p := newTestPool(t, nbuf, nil)
+			const hotRel, bulkRel = 1, 2
+			extendOnDisk(t, p, hotRel, MainFork, hot)
+			extendOnDisk(t, p, bulkRel, MainFork, bulk)
+			for range 3 { // the foreground's pages: usage count 3
+				for blk := range uint32(hot) {
+					mustRead(t, p, hotRel, blk).Release()
+				}
+			}
+			var s *Strategy
+			if tc.ring {
+				s = p.NewStrategy(RingBlocks)
+				if s.Size() != nbuf/8 {
+					t.Fatalf("ring of %d frames in a pool of %d, want %d", s.Size(), nbuf, nbuf/8)
+				}
+			}
+			scanWith(t, p, bulkRel, bulk, s, tc.dirty)
+			hotLeft, bulkLeft := residentBlocks(p, hotRel), residentBlocks(p, bulkRel)
+			if !tc.ring {
+				if hotLeft != 0 {
+					t.Fatalf("without a ring %d hot pages survived a scan of %d blocks", hotLeft, bulk)
+				}
+				return
+			}
+			if hotLeft != hot {
+				t.Fatalf("%d of %d hot pages survived a scan through a ring", hotLeft, hot)
+			}
+			// The free list holds nbuf-hot frames at first: the ring
+			// takes its first frames there, and keeps to them.
+			if bulkLeft != s.Size() {
+				t.Fatalf("%d scanned pages in the pool, want the ring's %d", bulkLeft, s.Size())
+			}
+			if want := int64(bulk - s.Size()); s.Reused() != want {
+				t.Fatalf("%d reads reused a ring frame, want %d", s.Reused(), want)
+			}
+			if tc.dirty {
+				if err := p.FlushAll(); err != nil {
+					t.Fatal(err)
+				}
+				// Evicted or not, every page the scan changed is the
+				// changed one.
+				for blk := range uint32(bulk) {
+					if c := readCounter(t, p, bulkRel, blk); c != 7 {
+						t.Fatalf("block %d counter %d after the scan", blk, c)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestStrategyHitKeepsUsage: a page found in the pool keeps its usage
+// count when a strategy pins it (a page at 0 goes to 1), and a ring frame
+// someone else pinned or used since is not taken: the clock sweep gives a
+// frame instead, which joins the ring.
+func TestStrategyHitKeepsUsage(t *testing.T) {
+	p := newTestPool(t, 64, nil)
+	const rel = 1
+	mustExtend(t, p, rel, MainFork, 8)
+	usage := func(blk uint32) uint8 {
+		t.Helper()
+		b := p.ResidentBuffer(rel, MainFork, blk)
+		if b == nil {
+			t.Fatalf("block %d not resident", blk)
+		}
+		b.hdr.Lock()
+		u := b.hdr.usage
+		b.hdr.Unlock()
+		// ResidentBuffer's own pin raised it by one.
+		b.hdr.Lock()
+		b.hdr.usage--
+		b.hdr.Unlock()
+		b.Release()
+		return u - 1
+	}
+	mustRead(t, p, rel, 0).Release()
+	mustRead(t, p, rel, 0).Release()
+	before := usage(0)
+	s := p.NewStrategy(2)
+	for range 5 {
+		b, hit, err := p.ReadBufferStrategy(rel, MainFork, 0, s)
+		if err != nil || !hit {
+			t.Fatalf("hit %v err %v", hit, err)
+		}
+		b.Release()
+	}
+	if after := usage(0); after != before {
+		t.Fatalf("usage count %d after strategy pins, was %d", after, before)
+	}
+
+	// Two pages into a ring of two, then the first one pinned by another
+	// backend: the third read must not take its frame.
+	other := p.NewStrategy(2)
+	extendOnDisk(t, p, rel, MainFork, 3)
+	for blk := uint32(8); blk < 10; blk++ {
+		b, _, err := p.ReadBufferStrategy(rel, MainFork, blk, other)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Release()
+	}
+	// Pinned through a strategy of its own: usage count still 1.
+	held, _, err := p.ReadBufferStrategy(rel, MainFork, 8, p.NewStrategy(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := p.ReadBufferStrategy(rel, MainFork, 10, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b == held || other.Reused() != 0 {
+		t.Fatalf("the ring reused a pinned frame (reused %d)", other.Reused())
+	}
+	if held.Block() != 8 {
+		t.Fatalf("pinned frame now holds block %d", held.Block())
+	}
+	b.Release()
+	held.Release()
+	if err := p.Check(false); err != nil {
+		t.Fatal(err)
+	}
+}
