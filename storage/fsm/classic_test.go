@@ -7,19 +7,23 @@ import (
 
 func TestTargetFreeSpace(t *testing.T) {
 	for _, c := range []struct {
-		need, save, want int
+		need, save, run, want int
 	}{
-		{100, 0, 100},
-		{100, 819, 919},
-		{7000, 1016, 8016},
-		{7000, 1017, 8016}, // PostgreSQL 16: a nearly empty page will do
-		{8000, 819, 8016},
-		{8100, 0, 8100},
-		{8160, 0, 8160},
+		{100, 0, 0, 100},
+		{100, 819, 1040, 1855}, // a run of ten: its room less the first line pointer
+		{100, 819, 100, 919},   // a run no larger than the row asks for the row
+		{100, 819, 7500, 8016}, // a run asks for a nearly empty page at most
+		{7000, 1016, 9000, 8016},
+		{100, 819, 0, 919},
+		{7000, 1016, 0, 8016},
+		{7000, 1017, 0, 8016}, // PostgreSQL 16: a nearly empty page will do
+		{8000, 819, 0, 8016},
+		{8100, 0, 0, 8100},
+		{8160, 0, 0, 8160},
 	} {
-		r := Request{Need: c.need, SaveFree: c.save}
+		r := Request{Need: c.need, SaveFree: c.save, RunBytes: c.run}
 		if got := r.TargetFreeSpace(); got != c.want {
-			t.Errorf("TargetFreeSpace(need %d, save %d) = %d, want %d", c.need, c.save, got, c.want)
+			t.Errorf("TargetFreeSpace(need %d, save %d, run %d) = %d, want %d", c.need, c.save, c.run, got, c.want)
 		}
 	}
 }

@@ -62,6 +62,7 @@ type locality struct {
 	reopenPct atomic.Int32 // fsm_reopen_percent
 	small     atomic.Int32 // fsm_small_table_blocks
 	lendPct   atomic.Int32 // fsm_related_reserve_percent
+	keepRuns  atomic.Bool  // fsm_keep_runs
 
 	// memo remembers what kind of answer a block was, so that a Retry can
 	// charge the miss to that kind (for the hit counters). Collisions only
@@ -146,6 +147,11 @@ var (
 		Default: fmt.Sprint(DefaultSmallTableBlocks), Min: 0, Max: maxSmallTableBlocks,
 		Table: true, Setting: reloptions.UserSet,
 	})
+	keepRunsParam = reloptions.Declare(reloptions.Param{
+		Name: "fsm_keep_runs", Kind: reloptions.Bool,
+		Desc:    "start the rows a transaction inserts on a page with room for all of them, as many as its recent transactions inserted (locality)",
+		Default: "off", Table: true, Setting: reloptions.UserSet,
+	})
 	relatedReserveParam = reloptions.Declare(reloptions.Param{
 		Name: "fsm_related_reserve_percent", Kind: reloptions.Int,
 		Desc:    "share of its fillfactor reserve a related page or neighbour lends to an update's version that leaves its page (locality)",
@@ -199,6 +205,7 @@ func newLocality(src reloptions.Source) Policy {
 	p.reopenPct.Store(int32(reopenPercentParam.Int(src)))
 	p.small.Store(int32(smallTableBlocksParam.Int(src)))
 	p.lendPct.Store(int32(relatedReserveParam.Int(src)))
+	p.keepRuns.Store(keepRunsParam.Bool(src))
 	p.mu.owned = map[uint32]*run{}
 	p.mu.wantRun = map[uint32]struct{}{}
 	p.mu.prevRun = map[uint32]int{}
@@ -206,6 +213,13 @@ func newLocality(src reloptions.Source) Policy {
 }
 
 func (*locality) Name() string { return "locality" }
+
+// KeepRuns: with fsm_keep_runs on, a transaction's first insert asks for
+// room for all the rows its transaction is expected to insert
+// (Request.RunBytes), so that an order's lines start on a page where
+// they fit rather than straddle a page boundary. What the page it leaves
+// has left stays for the updates of its own rows (sticky closing).
+func (p *locality) KeepRuns() bool { return p.keepRuns.Load() }
 
 // SplitTargets: a session's moved versions do not move its insert target,
 // so that the rows it inserts stay on its own pages (its run) while its

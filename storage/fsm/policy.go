@@ -68,6 +68,13 @@ type Request struct {
 	// it, so that a batch ends at the end of its run and a session that
 	// stops leaves few pages reserved and unused.
 	PagesLeft int
+	// RunBytes is, for the first row a transaction inserts into the
+	// relation, when the policy keeps a transaction's rows together
+	// (RunKeeper), the space the transaction's rows are expected to take,
+	// tuples and line pointers (from the relation's recent transactions);
+	// 0 otherwise. TargetFreeSpace then asks for room for all of them, so
+	// that they start on a page where they fit together.
+	RunBytes int
 	// Owner is the backend pid of the session placing the tuple, 0 when
 	// unknown. It decides nothing: the locality policy keeps it with a
 	// loading session's run so that PageStates can say whose pages they
@@ -79,8 +86,11 @@ type Request struct {
 // page must have to take this tuple: Need + SaveFree, except that a tuple
 // too big to respect the fillfactor anywhere only asks for a nearly empty
 // page (PostgreSQL 16's nearlyEmptyFreeSpace rule in
-// RelationGetBufferForTuple). The heap uses it for its fit test, the policy
-// for its FSM searches.
+// RelationGetBufferForTuple). The first row of a transaction's run
+// (RunBytes) asks for the whole run's room instead of Need (the first
+// line pointer is in HeapFreeSpace's reserve already), up to a nearly
+// empty page. The heap uses it for its fit test, the policy for its FSM
+// searches.
 func (r Request) TargetFreeSpace() int {
 	// A page with no tuples may still hold line pointers; treat it as empty
 	// when the unusable space is small.
@@ -88,7 +98,11 @@ func (r Request) TargetFreeSpace() int {
 	if r.Need+r.SaveFree > nearlyEmpty {
 		return max(r.Need, nearlyEmpty)
 	}
-	return r.Need + r.SaveFree
+	need := r.Need
+	if run := r.RunBytes - page.ItemIDSize; run > need {
+		need = min(run, nearlyEmpty-r.SaveFree)
+	}
+	return need + r.SaveFree
 }
 
 func (r Request) numPages() int { return max(r.NumPages, 1) }
@@ -119,6 +133,14 @@ type TargetSplitter interface {
 // is small.
 type RunReleaser interface {
 	ReleaseRun(m *Map, blk uint32, filled int)
+}
+
+// RunKeeper is implemented by a policy that may start the rows one
+// transaction inserts into a relation on a page where they all fit: when
+// KeepRuns says so, the heap sets Request.RunBytes on each transaction's
+// first insert into the relation.
+type RunKeeper interface {
+	KeepRuns() bool
 }
 
 // Fitter is implemented by a policy whose fit rule depends on the page: it

@@ -62,6 +62,10 @@ type Relation struct {
 	// block is current only while it equals the count at which the target
 	// was set, on this Relation (a reopened table is a new Relation).
 	inval atomic.Uint64
+	// runAvg is the number of rows the transactions that inserted into r
+	// inserted each, a moving average in sixteenths (foldRun): what the
+	// next one is expected to insert (fsm.Request.RunBytes).
+	runAvg atomic.Uint32
 }
 
 // InvalidateTargets marks every session's remembered target block of r as
@@ -197,6 +201,9 @@ type relTarget struct {
 	// in bulk (ResetMoves), 0 if the last one did not: what the session's
 	// next batch is expected to fill (fsm.Request.PagesLeft).
 	lastMoves uint16
+	// runXid is the transaction whose inserts runRows counts (0: none).
+	runXid  uint32
+	runRows uint16
 	owner     *Relation // the Relation the target was set through
 	inval     uint64    // owner.inval when it was set
 }
@@ -359,6 +366,82 @@ func (st *InsertState) pagesLeft(r *Relation) int {
 		}
 	}
 	return 0
+}
+
+// find returns st's entry for r, nil when it has none.
+func (st *InsertState) find(r *Relation) *relTarget {
+	for i := range st.targets {
+		if t := &st.targets[i]; t.rel == r.rel && t.owner == r && (t.blk != 0 || t.upd != 0) {
+			return t
+		}
+	}
+	return nil
+}
+
+// runBytes is fsm.Request.RunBytes for an insert of need bytes by xid
+// into r through st: when r's policy keeps transactions' rows together
+// (fsm.RunKeeper) and this is xid's first insert into r through st, the
+// space r's recent transactions' rows took each (rows x (need + a line
+// pointer)); 0 for later inserts, bulk loads, and transactions expected
+// to insert one row or more than half a page. Starting a transaction's
+// rows, it folds the session's previous transaction's count into r's
+// average.
+func (st *InsertState) runBytes(r *Relation, xid uint32, need int) int {
+	rk, ok := r.policy.(fsm.RunKeeper)
+	if st == nil || st.bulk || !ok || !rk.KeepRuns() {
+		return 0
+	}
+	if t := st.find(r); t != nil {
+		if t.runXid == xid {
+			return 0
+		}
+		if t.runXid != 0 {
+			r.foldRun(t.runRows)
+			t.runXid, t.runRows = 0, 0
+		}
+	}
+	avg := int(r.runAvg.Load())
+	if avg < 2*16 {
+		return 0
+	}
+	bytes := avg * (need + page.ItemIDSize) / 16
+	if bytes > (page.BlockSize-page.HeaderSize-r.saveFree)/2 {
+		return 0
+	}
+	return bytes
+}
+
+// countRun counts an insert by xid into r through st (runBytes); st's
+// entry for r exists, setTarget having just set it.
+func (st *InsertState) countRun(r *Relation, xid uint32) {
+	if st == nil {
+		return
+	}
+	t := st.find(r)
+	if t == nil {
+		return
+	}
+	if t.runXid != xid {
+		t.runXid, t.runRows = xid, 0
+	}
+	if t.runRows < ^uint16(0) {
+		t.runRows++
+	}
+}
+
+// foldRun adds a transaction that inserted rows rows into r to r's
+// average: avg = 7/8 avg + 1/8 rows (the first one sets it).
+func (r *Relation) foldRun(rows uint16) {
+	for {
+		old := r.runAvg.Load()
+		next := uint32(rows) * 16
+		if old != 0 {
+			next = old - old/8 + uint32(rows)*2
+		}
+		if r.runAvg.CompareAndSwap(old, next) {
+			return
+		}
+	}
 }
 
 // BulkRelations returns the relations whose insert target moved to at

@@ -44,6 +44,7 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 	}
 	if other == nil {
 		req.PagesLeft = st.pagesLeft(r)
+		req.RunBytes = st.runBytes(r, xid, need)
 	}
 	if other != nil {
 		req.OldBlock = other.Block()
@@ -101,6 +102,9 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 		if target <= free {
 			r.notePlacement(blk, p, wasNew, other != nil)
 			st.setTarget(r, blk, other != nil)
+			if other == nil {
+				st.countRun(r, xid)
+			}
 			return buf, nil
 		}
 		// Not enough space: give up the locks (and the pin, unless it is
