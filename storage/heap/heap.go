@@ -204,8 +204,8 @@ type relTarget struct {
 	// runXid is the transaction whose inserts runRows counts (0: none).
 	runXid  uint32
 	runRows uint16
-	owner     *Relation // the Relation the target was set through
-	inval     uint64    // owner.inval when it was set
+	owner   *Relation // the Relation the target was set through
+	inval   uint64    // owner.inval when it was set
 }
 
 // NewBulkInsertState returns an InsertState for COPY and INSERT ... SELECT
