@@ -32,7 +32,11 @@
 // context is cancelled) as soon as DDL waits for it, and is slowed by the
 // cost-based delay. A cancelled run leaves what it did (every page change
 // is WAL-logged) and does not report to the statistics, so the table is
-// still due at the next naptime.
+// still due at the next naptime. As in PostgreSQL, the run reads the
+// table and its indexes through a 256 kB ring of buffers (BAS_VACUUM,
+// buffer.Strategy), so that a pass over a table larger than shared
+// buffers does not evict the pages the foreground uses, and its ANALYZE
+// reads at most 30,000 blocks, chosen at random, and extrapolates.
 //
 // # Settings
 //
