@@ -175,7 +175,9 @@ func Open(cfg Config, log *slog.Logger) (*Engine, error) {
 		e.cat.Close()
 		return nil, err
 	}
-	if e.pool, err = buffer.NewPool(buffer.Options{Dir: filepath.Join(cfg.DataDir, "base"), NBuffers: nbuf, FlushWAL: e.flushWAL}); err != nil {
+	poolOpts := buffer.Options{Dir: filepath.Join(cfg.DataDir, "base"), NBuffers: nbuf, FlushWAL: e.flushWAL,
+		WALFlushed: e.wal.log.FlushedLSN}
+	if e.pool, err = buffer.NewPool(poolOpts); err != nil {
 		e.closeWAL()
 		e.cat.Close()
 		return nil, err

@@ -77,8 +77,10 @@
 //     before the new size is published, so the first ReadBuffer of a new
 //     block is a hit; PostgreSQL 16 hands them back pinned instead.
 //   - Ring buffers (Strategy, strategy.go) serve VACUUM and ANALYZE (and
-//     the index passes of VACUUM); sequential scans of large tables
-//     (BAS_BULKREAD) and COPY (BAS_BULKWRITE) do not use one yet.
+//     the index passes of VACUUM) and sequential scans of tables larger
+//     than a quarter of the pool (BAS_BULKREAD, which gives up a dirty
+//     frame whose WAL is not durable); COPY (BAS_BULKWRITE) does not use
+//     one yet.
 //   - Sync fsyncs every open file; a checkpointer would rather keep a list
 //     of files written since the last one (PostgreSQL's pending-ops table).
 package buffer

@@ -41,6 +41,11 @@ type Options struct {
 	// durable up to that LSN (it may return at once when it already is).
 	// nil means no WAL.
 	FlushWAL func(lsn uint64) error
+	// WALFlushed returns the position up to which the WAL is durable. A
+	// bulk-read ring (NewBulkReadStrategy) gives up a dirty frame whose
+	// pd_lsn is past it rather than wait for a WAL flush to reuse it
+	// (StrategyRejectBuffer). nil: it gives up every dirty frame.
+	WALFlushed func() uint64
 }
 
 // Constants as in PostgreSQL's buf_internals.h / lwlock.h.

@@ -28,6 +28,9 @@ const RingBlocks = 256 * 1024 / page.BlockSize
 type Strategy struct {
 	ring []int32 // frame ids, -1 while a slot is empty
 	cur  int     // the slot used last
+	// bulkRead is set for a sequential scan's ring (BAS_BULKREAD): a
+	// dirty ring frame whose WAL is not yet durable is given up.
+	bulkRead bool
 	// reused counts pages read into a frame taken from the ring (tests and
 	// statistics: how much the ring saved the rest of the pool).
 	reused int64
@@ -47,6 +50,18 @@ func (p *Pool) NewStrategy(blocks int) *Strategy {
 	for i := range s.ring {
 		s.ring[i] = -1
 	}
+	return s
+}
+
+// NewBulkReadStrategy returns a ring for a sequential scan of a large
+// table (BAS_BULKREAD): as NewStrategy, except that a ring frame the scan
+// left dirty (pruning, hint bits) and whose WAL is not durable yet leaves
+// the ring instead of being written (StrategyRejectBuffer): a reader does
+// not wait for a WAL flush; the frame is written by whoever evicts it
+// later, as any other.
+func (p *Pool) NewBulkReadStrategy(blocks int) *Strategy {
+	s := p.NewStrategy(blocks)
+	s.bulkRead = true
 	return s
 }
 
@@ -86,6 +101,13 @@ func (s *Strategy) fromRing(p *Pool) *Buffer {
 	if b.hdr.pins != 0 || b.hdr.usage > 1 {
 		return nil
 	}
+	if s.bulkRead && b.hdr.dirty && b.hdr.valid {
+		// Unpinned: no one holds its content lock, so pd_lsn is stable.
+		if fl := p.opts.WALFlushed; fl == nil || page.LSN(b.data) > fl() {
+			s.ring[s.cur] = -1
+			return nil
+		}
+	}
 	b.hdr.pins = 1
 	s.reused++
 	return b
@@ -93,6 +115,14 @@ func (s *Strategy) fromRing(p *Pool) *Buffer {
 
 // toRing puts frame id into the current slot (AddBufferToRing).
 func (s *Strategy) toRing(id int32) { s.ring[s.cur] = id }
+
+// ReadBufferUsageStrategy is ReadBufferUsage with an access strategy
+// (nil: the default access, as ReadBufferUsage).
+func (p *Pool) ReadBufferUsageStrategy(rel RelFileNode, fork Fork, blk uint32, s *Strategy, u *Usage) (*Buffer, error) {
+	b, hit, wrote, err := p.readBuffer(rel, fork, blk, false, s)
+	u.count(hit, wrote, err)
+	return b, err
+}
 
 // ReadBufferStrategy is ReadBufferHit with an access strategy (nil: the
 // default access, as ReadBufferHit).

@@ -170,3 +170,54 @@ func TestStrategyHitKeepsUsage(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A bulk-read ring gives up a frame the scan left dirty while its WAL is
+// not durable (the frame stays in the pool, unwritten, and the slot takes
+// a frame from the clock sweep), and writes and reuses one whose WAL is.
+func TestBulkReadRingRejectsUnflushed(t *testing.T) {
+	p := newTestPool(t, 64, nil)
+	var flushed uint64 = 50
+	p.opts.WALFlushed = func() uint64 { return flushed }
+	const rel = 1
+	extendOnDisk(t, p, rel, MainFork, 8)
+	s := p.NewBulkReadStrategy(4)
+	read := func(blk uint32, lsn uint64) {
+		t.Helper()
+		b, _, err := p.ReadBufferStrategy(rel, MainFork, blk, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lsn != 0 {
+			b.Lock()
+			initTestPage(b.Page(), blk, 1)
+			setTestLSN(b.Page(), lsn)
+			b.MarkDirty()
+			b.Unlock()
+		}
+		b.Release()
+	}
+	for blk := range uint32(4) {
+		read(blk, 100)
+	}
+	read(4, 0) // slot 0: block 0, dirty at LSN 100 > 50
+	if s.Reused() != 0 || p.Stats(rel).BlocksWritten != 0 {
+		t.Fatalf("reused %d, written %d: a frame waiting for the WAL was taken", s.Reused(), p.Stats(rel).BlocksWritten)
+	}
+	if b := p.ResidentBuffer(rel, MainFork, 0); b == nil || !b.IsDirty() {
+		t.Fatal("block 0 left the pool or was written")
+	} else {
+		b.Release()
+	}
+	flushed = 200
+	for blk := uint32(5); blk < 8; blk++ { // slots 1-3: blocks 1-3, LSN 100 <= 200
+		read(blk, 0)
+	}
+	if s.Reused() != 3 || p.Stats(rel).BlocksWritten != 3 {
+		t.Fatalf("reused %d, written %d, want 3 and 3", s.Reused(), p.Stats(rel).BlocksWritten)
+	}
+	for blk := uint32(1); blk < 4; blk++ {
+		if c := readCounter(t, p, rel, blk); c != 1 {
+			t.Fatalf("block %d counter %d", blk, c)
+		}
+	}
+}

@@ -41,17 +41,26 @@ func (u Usage) IsZero() bool { return u == Usage{} }
 // dirty page.
 func (p *Pool) ReadBufferUsage(rel RelFileNode, fork Fork, blk uint32, u *Usage) (*Buffer, error) {
 	b, hit, wrote, err := p.readBufferCounted(rel, fork, blk, false)
-	if u != nil && err == nil {
+	u.count(hit, wrote, err)
+	return b, err
+}
+
+// count adds one ReadBuffer to u (nil: nothing): a hit, or a read plus a
+// write when the frame it took held a dirty page.
+func (u *Usage) count(hit, wrote bool, err error) {
+	if u == nil {
+		return
+	}
+	if err == nil {
 		if hit {
 			u.Hit++
 		} else {
 			u.Read++
 		}
 	}
-	if u != nil && wrote {
+	if wrote {
 		u.Written++
 	}
-	return b, err
 }
 
 // MarkDirtyUsage is MarkDirty that counts a clean -> dirty transition in u

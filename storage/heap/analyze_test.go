@@ -159,3 +159,60 @@ func TestVacuumAnalyzeThroughRing(t *testing.T) {
 		}
 	}
 }
+
+// A sequential scan of a table larger than a quarter of the pool reads it
+// through a bulk-read ring, as PostgreSQL's initscan arranges: the pages
+// resident before stay resident.
+func TestSeqScanThroughRing(t *testing.T) {
+	const nbuf = 64
+	e := newEnv(t, nbuf, Options{})
+	e.insertCommitted(t, 0, 12000, strings.Repeat("s", 100))
+	nblocks, err := e.rel.NBlocks()
+	if err != nil || nblocks < 3*nbuf {
+		t.Fatalf("%d blocks (%v), want at least %d", nblocks, err, 3*nbuf)
+	}
+	scan := func() *Scan {
+		s := e.rel.NewScan(e.snap(e.o.Begin(), 0))
+		n := 0
+		for {
+			_, _, ok, err := s.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				break
+			}
+			n++
+		}
+		s.Close()
+		if n != 12000 {
+			t.Fatalf("scan saw %d rows", n)
+		}
+		return s
+	}
+	scan() // sets the hint bits
+	if err := e.pool.FlushAll(); err != nil {
+		t.Fatal(err)
+	}
+	before := map[uint32]bool{}
+	for blk := range nblocks {
+		if b := e.pool.ResidentBuffer(testRel, buffer.MainFork, blk); b != nil {
+			before[blk] = true
+			b.Release()
+		}
+	}
+	s := scan()
+	if s.strategy == nil || s.strategy.Reused() < int64(int(nblocks)-len(before)-2*s.strategy.Size()) {
+		t.Fatalf("the scan of %d blocks did not read through a ring (%v)", nblocks, s.strategy)
+	}
+	kept := 0
+	for blk := range before {
+		if b := e.pool.ResidentBuffer(testRel, buffer.MainFork, blk); b != nil {
+			kept++
+			b.Release()
+		}
+	}
+	if kept < len(before)-s.strategy.Size()-4 {
+		t.Fatalf("%d of the %d resident pages left in the pool", kept, len(before))
+	}
+}

@@ -133,6 +133,9 @@ type Scan struct {
 	pos     int
 	err     error
 	closed  bool
+	// strategy is the ring a scan of a table larger than a quarter of
+	// shared buffers reads through (BAS_BULKREAD, as initscan sets it).
+	strategy *buffer.Strategy
 }
 
 // NewScan starts a sequential scan with snap (which must carry an Oracle).
@@ -154,6 +157,9 @@ func (s *Scan) Next() (tid page.TID, tup []byte, ok bool, err error) {
 		}
 		if s.nblocks, s.err = s.r.NBlocks(); s.err != nil {
 			return page.TID{}, nil, false, s.err
+		}
+		if int(s.nblocks) > s.r.pool.NBuffers()/4 {
+			s.strategy = s.r.pool.NewBulkReadStrategy(buffer.RingBlocks)
 		}
 	}
 	for s.pos >= len(s.tups) {
@@ -196,7 +202,7 @@ func (s *Scan) Close() {
 func (s *Scan) readPage(blk uint32) error {
 	s.tids, s.tups, s.pos, s.roots = s.tids[:0], s.tups[:0], 0, nil
 	u := s.snap.usage()
-	buf, err := s.r.pool.ReadBufferUsage(s.r.rel, buffer.MainFork, blk, u)
+	buf, err := s.r.pool.ReadBufferUsageStrategy(s.r.rel, buffer.MainFork, blk, s.strategy, u)
 	if err != nil {
 		return err
 	}
