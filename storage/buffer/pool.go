@@ -145,7 +145,7 @@ func (p *Pool) NBuffers() int { return len(p.frames) }
 // The caller must Release the buffer, and take its content lock (Lock or
 // RLock) before looking at or changing Page.
 func (p *Pool) ReadBuffer(rel RelFileNode, fork Fork, blk uint32) (*Buffer, error) {
-	b, _, _, err := p.readBufferCounted(rel, fork, blk, false)
+	b, _, _, err := p.readBuffer(rel, fork, blk, false, nil)
 	return b, err
 }
 
@@ -177,8 +177,7 @@ func (p *Pool) ResidentBuffer(rel RelFileNode, fork Fork, blk uint32) *Buffer {
 // ReadBufferHit is ReadBuffer that also reports whether the block was
 // already in the pool (VACUUM's cost accounting tells a hit from a miss).
 func (p *Pool) ReadBufferHit(rel RelFileNode, fork Fork, blk uint32) (b *Buffer, hit bool, err error) {
-	b, hit, _, err = p.readBufferCounted(rel, fork, blk, false)
-	return b, hit, err
+	return p.ReadBufferStrategy(rel, fork, blk, nil)
 }
 
 // ReadBufferZeroed is ReadBuffer without the read (PostgreSQL's
@@ -191,18 +190,13 @@ func (p *Pool) ReadBufferHit(rel RelFileNode, fork Fork, blk uint32) (b *Buffer,
 // full-page image during redo, or initializing a freshly extended page),
 // then MarkDirty. No BlocksRead is counted for a zeroed frame.
 func (p *Pool) ReadBufferZeroed(rel RelFileNode, fork Fork, blk uint32) (*Buffer, error) {
-	b, _, _, err := p.readBufferCounted(rel, fork, blk, true)
+	b, _, _, err := p.readBuffer(rel, fork, blk, true, nil)
 	return b, err
 }
 
-// readBufferCounted pins the block: hit is set when it was in the pool,
-// wrote when the frame taken for it held a dirty page that was written out.
-func (p *Pool) readBufferCounted(rel RelFileNode, fork Fork, blk uint32, zero bool) (b *Buffer, hit, wrote bool, err error) {
-	return p.readBuffer(rel, fork, blk, zero, nil)
-}
-
-// readBuffer is readBufferCounted through the access strategy s (nil: the
-// default access).
+// readBuffer pins the block, read through the access strategy s (nil: the
+// default access): hit is set when it was in the pool, wrote when the frame
+// taken for it held a dirty page that was written out.
 func (p *Pool) readBuffer(rel RelFileNode, fork Fork, blk uint32, zero bool, s *Strategy) (b *Buffer, hit, wrote bool, err error) {
 	if p.closed.Load() {
 		return nil, false, false, ErrClosed

@@ -40,9 +40,7 @@ func (u Usage) IsZero() bool { return u == Usage{} }
 // counted): a hit, or a read plus a write when the frame it took held a
 // dirty page.
 func (p *Pool) ReadBufferUsage(rel RelFileNode, fork Fork, blk uint32, u *Usage) (*Buffer, error) {
-	b, hit, wrote, err := p.readBufferCounted(rel, fork, blk, false)
-	u.count(hit, wrote, err)
-	return b, err
+	return p.ReadBufferUsageStrategy(rel, fork, blk, nil, u)
 }
 
 // count adds one ReadBuffer to u (nil: nothing): a hit, or a read plus a

@@ -119,18 +119,8 @@ func TestVacuumAnalyzeThroughRing(t *testing.T) {
 	if err := e.pool.FlushAll(); err != nil {
 		t.Fatal(err)
 	}
-	resident := func() map[uint32]bool {
-		m := map[uint32]bool{}
-		for blk := range nblocks {
-			if b := e.pool.ResidentBuffer(testRel, buffer.MainFork, blk); b != nil {
-				m[blk] = true
-				b.Release()
-			}
-		}
-		return m
-	}
 	for _, op := range []string{"vacuum", "analyze"} {
-		before := resident()
+		before := e.residentBlocks(nblocks)
 		s := e.pool.NewStrategy(buffer.RingBlocks)
 		opts := VacuumOptions{Strategy: s}
 		if op == "vacuum" {
@@ -141,7 +131,7 @@ func TestVacuumAnalyzeThroughRing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		after := resident()
+		after := e.residentBlocks(nblocks)
 		kept := 0
 		for blk := range before {
 			if after[blk] {
@@ -194,25 +184,31 @@ func TestSeqScanThroughRing(t *testing.T) {
 	if err := e.pool.FlushAll(); err != nil {
 		t.Fatal(err)
 	}
-	before := map[uint32]bool{}
-	for blk := range nblocks {
-		if b := e.pool.ResidentBuffer(testRel, buffer.MainFork, blk); b != nil {
-			before[blk] = true
-			b.Release()
-		}
-	}
+	before := e.residentBlocks(nblocks)
 	s := scan()
 	if s.strategy == nil || s.strategy.Reused() < int64(int(nblocks)-len(before)-2*s.strategy.Size()) {
 		t.Fatalf("the scan of %d blocks did not read through a ring (%v)", nblocks, s.strategy)
 	}
-	kept := 0
+	after, kept := e.residentBlocks(nblocks), 0
 	for blk := range before {
-		if b := e.pool.ResidentBuffer(testRel, buffer.MainFork, blk); b != nil {
+		if after[blk] {
 			kept++
-			b.Release()
 		}
 	}
 	if kept < len(before)-s.strategy.Size()-4 {
 		t.Fatalf("%d of the %d resident pages left in the pool", kept, len(before))
 	}
+}
+
+// residentBlocks returns the blocks of the test relation below nblocks
+// held in the buffer pool.
+func (e *testEnv) residentBlocks(nblocks uint32) map[uint32]bool {
+	m := map[uint32]bool{}
+	for blk := range nblocks {
+		if b := e.pool.ResidentBuffer(testRel, buffer.MainFork, blk); b != nil {
+			m[blk] = true
+			b.Release()
+		}
+	}
+	return m
 }

@@ -327,11 +327,8 @@ func (st *InsertState) ReleaseRun(r *Relation) {
 	if st == nil || !ok {
 		return
 	}
-	for i := range st.targets {
-		if t := &st.targets[i]; t.rel == r.rel && t.owner == r && t.blk != 0 {
-			rr.ReleaseRun(r.fsm, t.blk-1, int(t.moves))
-			return
-		}
+	if t := st.find(r); t != nil && t.blk != 0 {
+		rr.ReleaseRun(r.fsm, t.blk-1, int(t.moves))
 	}
 }
 
@@ -387,8 +384,7 @@ func (st *InsertState) find(r *Relation) *relTarget {
 // rows, it folds the session's previous transaction's count into r's
 // average.
 func (st *InsertState) runBytes(r *Relation, xid uint32, need int) int {
-	rk, ok := r.policy.(fsm.RunKeeper)
-	if st == nil || st.bulk || !ok || !rk.KeepRuns() {
+	if st == nil || st.bulk || !r.keepsRuns() {
 		return 0
 	}
 	if t := st.find(r); t != nil {
@@ -411,10 +407,17 @@ func (st *InsertState) runBytes(r *Relation, xid uint32, need int) int {
 	return bytes
 }
 
-// countRun counts an insert by xid into r through st (runBytes); st's
-// entry for r exists, setTarget having just set it.
+// keepsRuns reports whether r's policy keeps transactions' rows together
+// (fsm.RunKeeper), so that inserts count their transaction's rows.
+func (r *Relation) keepsRuns() bool {
+	rk, ok := r.policy.(fsm.RunKeeper)
+	return ok && rk.KeepRuns()
+}
+
+// countRun counts an insert by xid into r through st (runBytes), when r's
+// policy keeps runs; st's entry for r exists, setTarget having just set it.
 func (st *InsertState) countRun(r *Relation, xid uint32) {
-	if st == nil {
+	if st == nil || !r.keepsRuns() {
 		return
 	}
 	t := st.find(r)
