@@ -15,6 +15,8 @@
 // measurement with the order of the targets alternating and reports the
 // median with min-max, -json FILE keeps every figure (always written,
 // by default under bench-results/), -html FILE draws the report page.
+// A started minipg's data directory is removed when it stops; with
+// MINIPG_BENCH_LOGDIR=DIR in the environment its server log is kept there.
 package main
 
 import (
@@ -147,10 +149,28 @@ func startServerWith(bin string, settings map[string]string) (startedServer, fun
 	}
 	stop := func() {
 		p.halt(os.Interrupt)
+		keepServerLog(dir, port)
 		os.RemoveAll(dir)
 	}
 	dsn := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
 	return startedServer{dsn: dsn, pid: p.pid(), dataDir: data, proc: p}, stop, nil
+}
+
+// keepServerLog copies a stopped server's log to the directory named by
+// the environment variable MINIPG_BENCH_LOGDIR, if set, as
+// minipg-PORT.log (the data directory itself is removed).
+func keepServerLog(dir string, port int) {
+	to := os.Getenv("MINIPG_BENCH_LOGDIR")
+	if to == "" {
+		return
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "server.log"))
+	if err == nil {
+		err = os.WriteFile(filepath.Join(to, fmt.Sprintf("minipg-%d.log", port)), b, 0o644)
+	}
+	if err != nil {
+		log.Printf("keeping the server log: %v", err)
+	}
 }
 
 // serverProc is a minipg process of startServerWith, which can be stopped
