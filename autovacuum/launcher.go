@@ -304,10 +304,14 @@ func (l *Launcher) logRun(name string, d Decision, res Result, cost *heap.Vacuum
 	secs := elapsed.Seconds()
 	if d.Vacuum {
 		v := res.Vacuum
-		l.log.Info(fmt.Sprintf("automatic vacuum of table \"%s\": pages: %d removed, %d remain, %d scanned; "+
+		scannedPct := 100.0
+		if total := v.PagesScanned + v.PagesSkipped; total > 0 {
+			scannedPct = 100 * float64(v.PagesScanned) / float64(total)
+		}
+		l.log.Info(fmt.Sprintf("automatic vacuum of table \"%s\": pages: %d removed, %d remain, %d scanned (%.2f%% of total); "+
 			"tuples: %d removed, %d remain, %d are dead but not yet removable; "+
 			"buffer usage: %d hits, %d misses, %d dirtied; delayed %.3f s; elapsed: %.2f s",
-			name, res.PagesRemoved, res.Pages, v.PagesScanned, v.TuplesRemoved, v.LiveTuples, v.RecentlyDead,
+			name, res.PagesRemoved, res.Pages, v.PagesScanned, scannedPct, v.TuplesRemoved, v.LiveTuples, v.RecentlyDead,
 			cost.Hits, cost.Misses, cost.Dirtied, cost.Slept.Seconds(), secs))
 	}
 	if d.Analyze {

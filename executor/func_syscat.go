@@ -236,8 +236,8 @@ func (e *Engine) forkSize(oid uint32, fork string) (types.Datum, error) {
 			return nil, err
 		}
 		return int64(n) * page.BlockSize, nil
-	case "fsm":
-		fi, err := os.Stat(filepath.Join(e.cfg.DataDir, "base", strconv.FormatUint(uint64(t.RelFileNode), 10)+"_fsm"))
+	case "fsm", "vm":
+		fi, err := os.Stat(filepath.Join(e.cfg.DataDir, "base", strconv.FormatUint(uint64(t.RelFileNode), 10)+"_"+fork))
 		if err != nil {
 			return int64(0), nil
 		}

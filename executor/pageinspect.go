@@ -85,7 +85,9 @@ func (e *Engine) rawPage(relname, forkName string, blk int64) ([]byte, error) {
 		fork = buffer.MainFork
 	case "fsm":
 		fork = buffer.FSMFork
-	case "vm", "init":
+	case "vm":
+		fork = buffer.VMFork
+	case "init":
 		fork = 255
 	default:
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid fork name").
@@ -95,7 +97,7 @@ func (e *Engine) rawPage(relname, forkName string, blk int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if fork == 255 || (fork == buffer.FSMFork && !e.pool.Exists(rfn, fork)) {
+	if fork == 255 || (fork != buffer.MainFork && !e.pool.Exists(rfn, fork)) {
 		return nil, pgerr.New(pgerr.UndefinedFile, "could not open file \"base/%d_%s\": No such file or directory", rfn, forkName)
 	}
 	n, err := e.pool.NBlocks(rfn, fork)

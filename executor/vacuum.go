@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"math"
 	"sync"
 	"time"
 
@@ -32,6 +33,8 @@ type vacuumParams struct {
 	// table's lock is taken with TryLockRelationYielding (a taken lock
 	// skips the table) and ctx is expected to be cancelled by yield.
 	yield func()
+	// noSkip reads every heap page (VACUUM (DISABLE_PAGE_SKIPPING)).
+	noSkip bool
 }
 
 // errSkipped is returned for an autovacuum whose table's lock was taken.
@@ -49,7 +52,7 @@ func (s *Session) vacuum(ctx context.Context, st *sql.Vacuum) (string, error) {
 			oids = append(oids, t.OID)
 		}
 	}
-	p := vacuumParams{vacuum: !st.AnalyzeOnly, analyze: st.Analyze || st.AnalyzeOnly, pid: s.pid}
+	p := vacuumParams{vacuum: !st.AnalyzeOnly, analyze: st.Analyze || st.AnalyzeOnly, pid: s.pid, noSkip: st.DisablePageSkipping}
 	p.cost = s.manualVacuumCost(ctx)
 	for _, oid := range oids {
 		if err := canceled(ctx); err != nil {
@@ -118,7 +121,8 @@ func (e *Engine) vacuumTable(ctx context.Context, oid uint32, p vacuumParams) (a
 			return res, err
 		}
 		res.Pages = n
-		live := int64(vs.LiveTuples)
+		live := int64(estimateRelTuples(e.stats.RelSize(oid), uint32(vs.PagesScanned+vs.PagesSkipped),
+			uint32(vs.PagesScanned), float64(vs.LiveTuples)))
 		e.stats.ReportVacuum(oid, live, int64(vs.RecentlyDead), p.auto, time.Now())
 		if err := e.stats.SetRelSize(oid, pgstat.RelSize{RelPages: n, RelTuples: float64(live)}); err != nil {
 			return res, err
@@ -178,6 +182,25 @@ type vacSlot struct {
 	yield func() // the holder's, when it is an autovacuum
 }
 
+// estimateRelTuples is vac_estimate_reltuples: reltuples after a VACUUM
+// that read scanned of total pages and counted tuples live ones there.
+// The pages it skipped (all-visible) are taken to hold as many tuples per
+// page as the table did before (old); a VACUUM that read fewer than 2% of
+// a table whose size did not change keeps the old figure, so that reading
+// the same few pages again and again cannot drift it.
+func estimateRelTuples(old pgstat.RelSize, total, scanned uint32, tuples float64) float64 {
+	switch {
+	case scanned >= total:
+		return tuples
+	case old.RelPages == total && float64(scanned) < float64(total)*0.02, scanned == 0:
+		return max(old.RelTuples, 0)
+	case old.RelTuples < 0 || old.RelPages == 0:
+		return math.Floor(tuples/float64(scanned)*float64(total) + 0.5)
+	}
+	density := old.RelTuples / float64(old.RelPages)
+	return math.Floor(density*float64(total-scanned) + tuples + 0.5)
+}
+
 // lockForVacuum takes table oid's lock as VACUUM holds it: shared, so
 // DML goes on; for autovacuum without waiting and giving way to DDL.
 func (e *Engine) lockForVacuum(ctx context.Context, oid uint32, p vacuumParams) (func(), error) {
@@ -207,7 +230,8 @@ func (e *Engine) vacuumHeap(ctx context.Context, oid uint32, p vacuumParams, pro
 	if err != nil {
 		return heap.VacuumStats{}, false, nil
 	}
-	opts := heap.VacuumOptions{Cost: p.cost, Progress: &prog.VacuumProgress, Interrupt: interrupt, Strategy: p.ring}
+	opts := heap.VacuumOptions{Cost: p.cost, Progress: &prog.VacuumProgress, Interrupt: interrupt, Strategy: p.ring,
+		DisablePageSkipping: p.noSkip}
 	var drop func(dead []page.TID) error
 	passed := false // DeleteTIDs ran: no cleanup pass
 	if len(r.indexes) > 0 {

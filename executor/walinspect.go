@@ -115,6 +115,8 @@ func blockRefText(rec *wal.DecodedRecord) (string, int64) {
 		fork := "main"
 		if b.Fork == buffer.FSMFork {
 			fork = "fsm"
+		} else if b.Fork == buffer.VMFork {
+			fork = "vm"
 		}
 		fmt.Fprintf(&sb, "blkref #%d: rel %d/%d/%d fork %s blk %d", i, defaultTablespaceOID, postgresDatabaseOID, b.Rel, fork, b.Block)
 		if b.HasImage {

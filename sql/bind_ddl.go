@@ -381,11 +381,17 @@ func (b *binder) copyStmt(s *pg_query.CopyStmt) (Stmt, error) {
 }
 
 func (b *binder) vacuumStmt(s *pg_query.VacuumStmt) (*Vacuum, error) {
-	analyze := false
+	analyze, noSkip := false, false
 	for _, o := range s.Options {
 		d := o.GetDefElem()
 		switch d.Defname {
-		case "verbose", "freeze", "skip_locked", "index_cleanup", "truncate", "process_toast", "parallel", "disable_page_skipping":
+		case "verbose", "freeze", "skip_locked", "index_cleanup", "truncate", "process_toast", "parallel":
+		case "disable_page_skipping":
+			v, ok := defBool(d)
+			if !ok {
+				return nil, pgerr.New(pgerr.SyntaxError, "disable_page_skipping requires a Boolean value")
+			}
+			noSkip = v
 		case "analyze":
 			analyze = true
 		case "full":
@@ -394,7 +400,7 @@ func (b *binder) vacuumStmt(s *pg_query.VacuumStmt) (*Vacuum, error) {
 			return nil, pgerr.New(pgerr.SyntaxError, "unrecognized VACUUM option \"%s\"", d.Defname)
 		}
 	}
-	out := &Vacuum{Analyze: analyze, AnalyzeOnly: !s.IsVacuumcmd}
+	out := &Vacuum{Analyze: analyze, AnalyzeOnly: !s.IsVacuumcmd, DisablePageSkipping: noSkip}
 	for _, r := range s.Rels {
 		vr := r.GetVacuumRelation()
 		t, err := b.table(vr.Relation)

@@ -407,6 +407,7 @@ type AlterOptions struct {
 type Vacuum struct {
 	Tables               []*catalog.Table
 	Analyze, AnalyzeOnly bool
+	DisablePageSkipping  bool // read every page, whatever the visibility map says
 }
 
 // TxnKind is the kind of a transaction control statement.

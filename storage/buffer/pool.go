@@ -12,8 +12,8 @@ import (
 	"minipg/storage/page"
 )
 
-// RelFileNode names a relation's files: <Dir>/<n> (main fork) and
-// <Dir>/<n>_fsm (free space map fork).
+// RelFileNode names a relation's files: <Dir>/<n> (main fork),
+// <Dir>/<n>_fsm (free space map fork) and <Dir>/<n>_vm (visibility map).
 type RelFileNode uint32
 
 // Fork is a relation fork number (ForkNumber).
@@ -23,6 +23,7 @@ type Fork uint8
 const (
 	MainFork Fork = 0
 	FSMFork  Fork = 1
+	VMFork   Fork = 2 // VISIBILITYMAP_FORKNUM
 )
 
 // Tag identifies one block of one fork (BufferTag).

@@ -26,7 +26,7 @@ type relState struct {
 	}
 }
 
-const numForks = 2
+const numForks = 3
 
 // forkFile is one fork's file (smgr's SMgrRelation + md.c segment, one file
 // per fork, no 1 GiB segmentation).
@@ -44,8 +44,11 @@ type forkFile struct {
 }
 
 func forkSuffix(fork Fork) string {
-	if fork == FSMFork {
+	switch fork {
+	case FSMFork:
 		return "_fsm"
+	case VMFork:
+		return "_vm"
 	}
 	return ""
 }

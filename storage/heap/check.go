@@ -123,6 +123,9 @@ func (r *Relation) checkPage(p page.Page, blk, nblocks uint32) error {
 			}
 			continue
 		case page.LPDead:
+			if page.Flags(p)&page.PDAllVisible != 0 {
+				return errCorruptTID(tid, "dead line pointer on a page marked all-visible")
+			}
 			if lpLen == 0 {
 				continue
 			}

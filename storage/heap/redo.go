@@ -30,8 +30,51 @@ func RegisterRedo(l *wal.Log, pool *buffer.Pool) {
 // RedoFuncs returns the redo functions of the Heap and Heap2 resource
 // managers over pool, for a caller that wraps them (e.g. to note xids).
 func RedoFuncs(pool *buffer.Pool) (heap, heap2 wal.RedoFunc) {
-	return func(rec *wal.DecodedRecord) error { return heapRedo(pool, rec) },
-		func(rec *wal.DecodedRecord) error { return heap2Redo(pool, rec) }
+	return func(rec *wal.DecodedRecord) error {
+			if err := heapRedo(pool, rec); err != nil || rec.Info&xlHeapOpMask == xlHeapLock {
+				return err
+			}
+			return redoClearAllVisible(pool, rec)
+		},
+		func(rec *wal.DecodedRecord) error {
+			if err := heap2Redo(pool, rec); err != nil {
+				return err
+			}
+			switch rec.Info &^ xlHeapInitPage {
+			case xl2PageImage, xl2MultiInsert:
+				return redoClearAllVisible(pool, rec)
+			}
+			return nil
+		}
+}
+
+// redoClearAllVisible finishes the redo of a change that clears
+// all-visible (walKind.clearsAllVisible): each heap page it touched loses
+// PD_ALL_VISIBLE if it now stands as the change left it (pd_lsn is the
+// record's), and its visibility map bits are cleared in any case, since
+// the map page may be older than the heap page.
+func redoClearAllVisible(pool *buffer.Pool, rec *wal.DecodedRecord) error {
+	for _, b := range rec.Blocks {
+		if b.Fork != buffer.MainFork {
+			continue
+		}
+		buf, err := pool.ReadBuffer(b.Rel, b.Fork, b.Block)
+		if err != nil {
+			return err
+		}
+		buf.Lock()
+		p := buf.Page()
+		if page.LSN(p) == rec.EndLSN && page.Flags(p)&page.PDAllVisible != 0 {
+			page.SetFlags(p, page.Flags(p)&^page.PDAllVisible)
+			buf.MarkDirty()
+		}
+		buf.Unlock()
+		buf.Release()
+		if err := redoClearVisible(pool, b.Rel, b.Block); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func errRedo(rec *wal.DecodedRecord, format string, args ...any) error {
@@ -250,6 +293,9 @@ func heap2Redo(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 			page.SetFlags(p, page.Flags(p)&^page.PDPageFull)
 			return nil
 		})
+
+	case xl2Visible:
+		return redoVisible(pool, rec)
 
 	case xl2Vacuum:
 		if len(d) != xlVacuumSize || len(rec.Blocks) != 1 {

@@ -347,18 +347,25 @@ func (e *walEnv) requireAllRecordKinds(t *testing.T) {
 		case rec.Rmgr == wal.RmgrHeap:
 			seen[map[uint8]string{xlHeapInsert: "insert", xlHeapDelete: "delete", xlHeapUpdate: "update",
 				xlHeapHotUpdate: "hot", xlHeapLock: "lock"}[rec.Info&xlHeapOpMask]]++
-			if op := rec.Info & xlHeapOpMask; (op == xlHeapUpdate || op == xlHeapHotUpdate) && len(rec.Blocks) == 2 {
+			op := rec.Info & xlHeapOpMask
+			if (op == xlHeapUpdate || op == xlHeapHotUpdate) && len(rec.Blocks) == 2 {
 				seen["update-other-page"]++
+			}
+			switch {
+			case op == xlHeapInsert && rec.MainData[2]&xlhInsertAllVisibleCleared != 0,
+				op == xlHeapDelete && rec.MainData[7]&xlhDeleteAllVisibleCleared != 0,
+				(op == xlHeapUpdate || op == xlHeapHotUpdate) && rec.MainData[7]&(xlhUpdateOldAllVisibleCleared|xlhUpdateNewAllVisibleCleared) != 0:
+				seen["all-visible-cleared"]++
 			}
 		case rec.Rmgr == wal.RmgrHeap2:
 			seen[map[uint8]string{xl2PageImage: "image", xl2Prune: "prune", xl2Vacuum: "vacuum",
-				xl2MultiInsert: "multi"}[rec.Info&^xlHeapInitPage]]++
+				xl2MultiInsert: "multi", xl2Visible: "visible"}[rec.Info&^xlHeapInitPage]]++
 			if rec.Info == xl2Prune && binary.LittleEndian.Uint16(rec.MainData[4:]) > 0 {
 				seen["redirect"]++
 			}
 		}
 	}
-	for _, k := range []string{"insert", "multi", "init", "update", "update-other-page", "hot", "delete", "lock", "prune", "redirect", "vacuum"} {
+	for _, k := range []string{"insert", "multi", "init", "update", "update-other-page", "hot", "delete", "lock", "prune", "redirect", "vacuum", "visible", "all-visible-cleared"} {
 		if seen[k] == 0 {
 			t.Errorf("the workload logged no %s record: %v", k, seen)
 		}

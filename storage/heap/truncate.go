@@ -98,5 +98,11 @@ func (r *Relation) TruncateEmptyTail() (removed uint32, err error) {
 	if err := r.pool.TruncateRel(r.rel, buffer.MainFork, keep); err != nil {
 		return 0, err
 	}
+	// The cut pages were empty, and VACUUM marks no empty page
+	// all-visible, so their bits are clear already; clearing them is cheap
+	// insurance that a page the table grows back into starts clear.
+	if err := vmTruncate(r.pool, r.rel, keep); err != nil {
+		return 0, err
+	}
 	return nblocks - keep, nil
 }

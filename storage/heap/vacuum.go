@@ -1,10 +1,11 @@
 package heap
 
-// VACUUM, after PostgreSQL 15's vacuumlazy.c (without the visibility map
-// or freezing; the truncation of empty pages at the end is in truncate.go):
-// prune every page, collect the LP_DEAD items, let the caller drop index
-// entries that point at them, then mark them unused and record each page's
-// free space in the FSM.
+// VACUUM, after PostgreSQL 15's vacuumlazy.c (without freezing; the
+// truncation of empty pages at the end is in truncate.go): prune every page
+// the visibility map does not let it skip, collect the LP_DEAD items, let
+// the caller drop index entries that point at them, then mark them unused,
+// record each page's free space in the FSM and mark the pages it leaves
+// visible to everyone all-visible (visibilitymap.go).
 
 import (
 	"minipg/storage/buffer"
@@ -15,6 +16,8 @@ import (
 // VacuumStats reports what Vacuum did.
 type VacuumStats struct {
 	PagesScanned       int   // pages examined
+	PagesSkipped       int   // all-visible pages not read (the visibility map)
+	PagesAllVisible    int   // pages this VACUUM marked all-visible
 	TuplesRemoved      int   // dead row versions whose storage this VACUUM freed
 	DeadItemsReclaimed int   // LP_DEAD line pointers made LP_UNUSED (reusable TIDs)
 	LiveTuples         int   // row versions kept as live or in progress
@@ -81,7 +84,22 @@ func (r *Relation) VacuumWith(oldestXmin uint32, oracle Oracle, dropIndexEntries
 	}
 	var pending []pageDead
 	ndead := 0
+	vm := vmReader{pool: r.pool, rel: r.rel}
 	for blk := uint32(0); blk < nblocks; blk++ {
+		if !opts.DisablePageSkipping {
+			run, err := vm.skippable(blk, nblocks)
+			if err != nil {
+				return stats, err
+			}
+			if run > 0 {
+				stats.PagesSkipped += int(run)
+				blk += run - 1
+				if prog != nil {
+					prog.HeapBlksScanned.Store(int64(blk) + 1)
+				}
+				continue
+			}
+		}
 		if err := opts.point(); err != nil {
 			return stats, err
 		}
@@ -119,6 +137,13 @@ func (r *Relation) VacuumWith(oldestXmin uint32, oracle Oracle, dropIndexEntries
 				offs = append(offs, off)
 			}
 		}
+		if len(offs) == 0 {
+			if err := r.updateAllVisible(buf, oldestXmin, oracle, &vm, &stats); err != nil {
+				buf.Unlock()
+				buf.Release()
+				return stats, err
+			}
+		}
 		free := page.HeapFreeSpace(p)
 		opts.Cost.charge(hit, !wasDirty && buf.IsDirty())
 		buf.Unlock()
@@ -133,7 +158,7 @@ func (r *Relation) VacuumWith(oldestXmin uint32, oracle Oracle, dropIndexEntries
 			// No indexes: the page's dead items are freed at once, right
 			// after its prune, as PostgreSQL's one-pass VACUUM of a table
 			// without indexes does (lazy_scan_heap).
-			if err := r.vacuumHeapPage(pageDead{blk: blk, offs: offs}, &stats, &opts); err != nil {
+			if err := r.vacuumHeapPage(pageDead{blk: blk, offs: offs}, oldestXmin, oracle, &stats, &opts); err != nil {
 				return stats, err
 			}
 			continue
@@ -144,7 +169,7 @@ func (r *Relation) VacuumWith(oldestXmin uint32, oracle Oracle, dropIndexEntries
 			prog.NumDeadTuples.Store(int64(ndead))
 		}
 		if ndead >= maxDeadItems {
-			if err := r.vacuumDeadItems(pending, dropIndexEntries, &stats, &opts); err != nil {
+			if err := r.vacuumDeadItems(pending, dropIndexEntries, oldestXmin, oracle, &stats, &opts); err != nil {
 				return stats, err
 			}
 			pending, ndead = pending[:0], 0
@@ -155,7 +180,7 @@ func (r *Relation) VacuumWith(oldestXmin uint32, oracle Oracle, dropIndexEntries
 		}
 	}
 	if len(pending) > 0 {
-		if err := r.vacuumDeadItems(pending, dropIndexEntries, &stats, &opts); err != nil {
+		if err := r.vacuumDeadItems(pending, dropIndexEntries, oldestXmin, oracle, &stats, &opts); err != nil {
 			return stats, err
 		}
 	}
@@ -174,7 +199,7 @@ func (r *Relation) VacuumWith(oldestXmin uint32, oracle Oracle, dropIndexEntries
 // vacuumDeadItems is lazy_vacuum: the index pass (the caller's callback),
 // then lazy_vacuum_heap_page on each page: LP_DEAD -> LP_UNUSED, truncate
 // the line pointer array, record the free space.
-func (r *Relation) vacuumDeadItems(pending []pageDead, dropIndexEntries func([]page.TID) error, stats *VacuumStats, opts *VacuumOptions) error {
+func (r *Relation) vacuumDeadItems(pending []pageDead, dropIndexEntries func([]page.TID) error, oldestXmin uint32, oracle Oracle, stats *VacuumStats, opts *VacuumOptions) error {
 	prog := opts.Progress
 	if dropIndexEntries != nil {
 		prog.SetPhase(PhaseVacuumIndexes)
@@ -193,7 +218,7 @@ func (r *Relation) vacuumDeadItems(pending []pageDead, dropIndexEntries func([]p
 	}
 	prog.SetPhase(PhaseVacuumHeap)
 	for _, pd := range pending {
-		if err := r.vacuumHeapPage(pd, stats, opts); err != nil {
+		if err := r.vacuumHeapPage(pd, oldestXmin, oracle, stats, opts); err != nil {
 			return err
 		}
 	}
@@ -202,9 +227,9 @@ func (r *Relation) vacuumDeadItems(pending []pageDead, dropIndexEntries func([]p
 
 // vacuumHeapPage is lazy_vacuum_heap_page on one page: its LP_DEAD items
 // (whose index entries are gone) become LP_UNUSED, the line pointer array
-// is truncated, the change is logged (XLOG_HEAP2_VACUUM) and the free
-// space recorded.
-func (r *Relation) vacuumHeapPage(pd pageDead, stats *VacuumStats, opts *VacuumOptions) error {
+// is truncated, the change is logged (XLOG_HEAP2_VACUUM), the page marked
+// all-visible if it now is, and the free space recorded.
+func (r *Relation) vacuumHeapPage(pd pageDead, oldestXmin uint32, oracle Oracle, stats *VacuumStats, opts *VacuumOptions) error {
 	prog := opts.Progress
 	// No interrupt here: the index entries of these items are gone, so
 	// finishing the batch is what makes their TIDs reusable.
@@ -239,6 +264,11 @@ func (r *Relation) vacuumHeapPage(pd pageDead, stats *VacuumStats, opts *VacuumO
 		}
 		r.logChangeX(nil, walVacuum, buf, nil, &walExtra{plan: &freed})
 	}
+	if err := r.updateAllVisible(buf, oldestXmin, oracle, nil, stats); err != nil {
+		buf.Unlock()
+		buf.Release()
+		return err
+	}
 	stats.DeadItemsReclaimed += n
 	stats.BytesFreed += int64(page.ExactFreeSpace(p) - before)
 	free := page.HeapFreeSpace(p)
@@ -252,6 +282,79 @@ func (r *Relation) vacuumHeapPage(pd pageDead, stats *VacuumStats, opts *VacuumO
 		return err
 	}
 	return nil
+}
+
+// updateAllVisible brings the exclusively locked page of buf and its
+// visibility map bit in line with what VACUUM found (lazy_scan_prune's
+// end): a page whose every tuple is visible to all (pageAllVisible) is
+// marked all-visible unless it is already, in the map too (vm, when not
+// nil, holds the map as this VACUUM read it, else the map is read); a page
+// marked so that is not
+// loses the mark (PostgreSQL warns of that; here it can only follow a
+// crash between a page write and the map's).
+func (r *Relation) updateAllVisible(buf *buffer.Buffer, oldestXmin uint32, oracle Oracle, vm *vmReader, stats *VacuumStats) error {
+	p := buf.Page()
+	ok, cutoff := pageAllVisible(p, buf.Block(), oldestXmin, oracle)
+	marked := page.Flags(p)&page.PDAllVisible != 0
+	switch {
+	case ok:
+		if marked {
+			var inMap bool
+			var err error
+			if vm != nil {
+				inMap, err = vm.allVisible(buf.Block())
+			} else {
+				var bits byte
+				bits, err = r.VisibilityMapBits(buf.Block())
+				inMap = bits&vmAllVisible != 0
+			}
+			if err != nil || inMap {
+				return err
+			}
+		}
+		if err := r.setAllVisible(buf, cutoff); err != nil {
+			return err
+		}
+		stats.PagesAllVisible++
+	case marked:
+		r.clearAllVisible(buf)
+		buf.MarkDirty()
+	}
+	return nil
+}
+
+// pageAllVisible is heap_page_is_all_visible: the page holds at least one
+// tuple, no LP_DEAD item, and every tuple is live with an xmin that
+// committed before oldestXmin, so every snapshot, present or future, sees
+// all of them. cutoff is the newest such xmin.
+func pageAllVisible(p page.Page, blk uint32, oldestXmin uint32, o Oracle) (ok bool, cutoff uint32) {
+	n := 0
+	maxoff := page.MaxOffset(p)
+	for off := uint16(1); off <= maxoff; off++ {
+		_, flags, _ := page.ItemID(p, off)
+		switch flags {
+		case page.LPUnused, page.LPRedirect:
+			continue
+		case page.LPDead:
+			return false, InvalidXid
+		}
+		t, err := normalItem(p, blk, off)
+		if err != nil || t == nil {
+			return false, InvalidXid
+		}
+		if vs, _ := satisfiesVacuum(t, oldestXmin, o); vs != vacLive {
+			return false, InvalidXid
+		}
+		x := Xmin(t)
+		if !XidPrecedes(x, oldestXmin) {
+			return false, InvalidXid
+		}
+		if cutoff == InvalidXid || XidPrecedes(cutoff, x) {
+			cutoff = x
+		}
+		n++
+	}
+	return n > 0, cutoff
 }
 
 // hasUnused reports whether the page has an LP_UNUSED line pointer.

@@ -26,6 +26,9 @@ type VacuumOptions struct {
 	// (PostgreSQL's BAS_VACUUM), so that a scan of the whole table keeps
 	// the pages others use in the buffer pool.
 	Strategy *buffer.Strategy
+	// DisablePageSkipping makes the heap pass read every page, all-visible
+	// or not (VACUUM (DISABLE_PAGE_SKIPPING)).
+	DisablePageSkipping bool
 }
 
 // VacuumCost is PostgreSQL's cost-based vacuum delay: every page read

@@ -32,6 +32,17 @@ func (k walKind) String() string {
 	return fmt.Sprintf("walKind(%d)", k)
 }
 
+// clearsAllVisible reports whether a change of kind may leave a tuple that
+// not every transaction sees, so that the page loses PD_ALL_VISIBLE and
+// its visibility map bit (a lock, a prune and a vacuum do not).
+func (k walKind) clearsAllVisible() bool {
+	switch k {
+	case walLock, walPrune, walVacuum:
+		return false
+	}
+	return true
+}
+
 // logChange is the one place where a heap page change is finished: every
 // operation calls it exactly once per change, while it still holds the
 // exclusive content lock on b1 (and b2, the second page of an update, or
@@ -64,12 +75,21 @@ type walExtra struct {
 // logChangeX is logChange for the kinds whose record needs x: prune and
 // vacuum (the plan) and multi-insert (whether it is the last page).
 func (r *Relation) logChangeX(u *buffer.Usage, kind walKind, b1, b2 *buffer.Buffer, x *walExtra, offs ...uint16) {
+	var cleared visibleCleared
+	if kind.clearsAllVisible() {
+		if r.clearAllVisible(b1) {
+			cleared |= clearedFirst
+		}
+		if b2 != nil && b2 != b1 && r.clearAllVisible(b2) {
+			cleared |= clearedSecond
+		}
+	}
 	b1.MarkDirtyUsage(u)
 	if b2 != nil && b2 != b1 {
 		b2.MarkDirtyUsage(u)
 	}
 	if r.wal != nil {
-		r.writeWAL(kind, b1, b2, x, offs)
+		r.writeWAL(kind, b1, b2, x, offs, cleared)
 	}
 	if invariants {
 		r.assertPage(b1, kind)

@@ -41,6 +41,8 @@ func init() {
 			return "PRUNE"
 		case xl2Vacuum:
 			return "VACUUM"
+		case xl2Visible:
+			return "VISIBLE"
 		case xl2MultiInsert:
 			if info&xlHeapInitPage != 0 {
 				return "MULTI_INSERT+INIT"
@@ -108,6 +110,10 @@ func heap2Desc(rec *wal.DecodedRecord) string {
 	case xl2Vacuum:
 		if len(d) >= xlVacuumSize {
 			return fmt.Sprintf("nunused %d", le.Uint16(d))
+		}
+	case xl2Visible:
+		if len(d) >= xlVisibleSize {
+			return fmt.Sprintf("cutoff xid %d flags 0x%02X", le.Uint32(d), d[4])
 		}
 	case xl2MultiInsert:
 		if len(d) >= xlMultiHeaderSize {

@@ -30,6 +30,7 @@ const (
 	xl2PageImage   uint8 = 0x00 // minipg: a heap change logged as a forced full-page image
 	xl2Prune       uint8 = 0x10 // XLOG_HEAP2_PRUNE
 	xl2Vacuum      uint8 = 0x20 // XLOG_HEAP2_VACUUM
+	xl2Visible     uint8 = 0x40 // XLOG_HEAP2_VISIBLE
 	xl2MultiInsert uint8 = 0x50 // XLOG_HEAP2_MULTI_INSERT
 )
 
@@ -126,13 +127,13 @@ func isInitInsert(p page.Page, offs []uint16) bool {
 // (see logChange); without them, or for a kind it does not know, it logs
 // forced full-page images. A failed insert panics: the page is changed in
 // memory and cannot be logged, which PostgreSQL treats as a PANIC too.
-func (r *Relation) writeWAL(kind walKind, b1, b2 *buffer.Buffer, x *walExtra, offs []uint16) {
+func (r *Relation) writeWAL(kind walKind, b1, b2 *buffer.Buffer, x *walExtra, offs []uint16, cleared visibleCleared) {
 	if b2 == b1 {
 		b2 = nil
 	}
 	sc := walScratchPool.Get().(*walScratch)
 	defer walScratchPool.Put(sc)
-	rec, ok := r.buildRecord(kind, b1, b2, x, offs, sc)
+	rec, ok := r.buildRecord(kind, b1, b2, x, offs, sc, cleared)
 	if !ok {
 		rec = &wal.Record{Rmgr: wal.RmgrHeap2, Info: xl2PageImage,
 			Blocks: []wal.BlockRef{r.blockRef(b1, nil, false)}}
@@ -164,21 +165,40 @@ type walScratch struct{ main, data []byte }
 
 var walScratchPool = sync.Pool{New: func() any { return new(walScratch) }}
 
+// visibleCleared says which pages of a change lost PD_ALL_VISIBLE with it
+// (b1, b2), for the XLH_*_ALL_VISIBLE_CLEARED flags.
+type visibleCleared uint8
+
+const (
+	clearedFirst  visibleCleared = 1 << iota // b1
+	clearedSecond                            // b2
+)
+
+// XLH_*_ALL_VISIBLE_CLEARED (heapam_xlog.h): the change cleared the page's
+// all-visible mark; redo clears the map's bit (redoClearAllVisible does so
+// after every such record, flag or not).
+const (
+	xlhInsertAllVisibleCleared    = 0x01 // XLH_INSERT_ALL_VISIBLE_CLEARED
+	xlhDeleteAllVisibleCleared    = 0x01 // XLH_DELETE_ALL_VISIBLE_CLEARED
+	xlhUpdateOldAllVisibleCleared = 0x01 // XLH_UPDATE_OLD_ALL_VISIBLE_CLEARED
+	xlhUpdateNewAllVisibleCleared = 0x02 // XLH_UPDATE_NEW_ALL_VISIBLE_CLEARED
+)
+
 // buildRecord assembles the record of one change; ok is false when the
 // change cannot be described (missing offsets, an unknown kind). Kinds with
 // large payloads (multi-insert) build them in sc.
-func (r *Relation) buildRecord(kind walKind, b1, b2 *buffer.Buffer, x *walExtra, offs []uint16, sc *walScratch) (*wal.Record, bool) {
+func (r *Relation) buildRecord(kind walKind, b1, b2 *buffer.Buffer, x *walExtra, offs []uint16, sc *walScratch, cleared visibleCleared) (*wal.Record, bool) {
 	switch kind {
 	case walInsert:
-		return r.insertRecord(b1, b2, offs)
+		return r.insertRecord(b1, b2, offs, cleared)
 	case walMultiInsert:
-		return r.multiInsertRecord(b1, b2, x, offs, sc)
+		return r.multiInsertRecord(b1, b2, x, offs, sc, cleared)
 	case walDelete:
-		return r.deleteRecord(b1, b2, offs)
+		return r.deleteRecord(b1, b2, offs, cleared)
 	case walLock:
 		return r.lockRecord(b1, b2, offs)
 	case walUpdate, walSameUpdate:
-		return r.updateRecord(kind, b1, b2, offs)
+		return r.updateRecord(kind, b1, b2, offs, cleared)
 	case walPrune:
 		return r.pruneRecord(b1, b2, x)
 	case walVacuum:
@@ -211,7 +231,7 @@ func singleTuple(b1, b2 *buffer.Buffer, offs []uint16) []byte {
 // insertRecord is XLOG_HEAP_INSERT: main data xl_heap_insert, block data
 // xl_heap_header and the tuple past its header. Redo takes t_xmin from the
 // record's xid and sets t_cid to FirstCommandId, as heap_xlog_insert does.
-func (r *Relation) insertRecord(b1, b2 *buffer.Buffer, offs []uint16) (*wal.Record, bool) {
+func (r *Relation) insertRecord(b1, b2 *buffer.Buffer, offs []uint16, cleared visibleCleared) (*wal.Record, bool) {
 	t := singleTuple(b1, b2, offs)
 	if t == nil {
 		return nil, false
@@ -221,7 +241,11 @@ func (r *Relation) insertRecord(b1, b2 *buffer.Buffer, offs []uint16) (*wal.Reco
 		info |= xlHeapInitPage
 	}
 	main := binary.LittleEndian.AppendUint16(make([]byte, 0, xlInsertSize), offs[0])
-	main = append(main, 0)
+	var flags uint8
+	if cleared&clearedFirst != 0 {
+		flags |= xlhInsertAllVisibleCleared
+	}
+	main = append(main, flags)
 	data := putHeader(make([]byte, 0, xlHeapHeaderSize+len(t)-TupleHeaderSize), t)
 	data = append(data, t[TupleHeaderSize:]...)
 	return &wal.Record{Rmgr: wal.RmgrHeap, Info: info, Xid: Xmin(t), MainData: main,
@@ -234,7 +258,7 @@ func (r *Relation) insertRecord(b1, b2 *buffer.Buffer, offs []uint16) (*wal.Reco
 // xl_multi_insert_tuple plus tuple body per tuple. The last record of one
 // MultiInsert call is flagged XLH_INSERT_LAST_IN_MULTI. Its buffers are
 // sc's.
-func (r *Relation) multiInsertRecord(b1, b2 *buffer.Buffer, x *walExtra, offs []uint16, sc *walScratch) (*wal.Record, bool) {
+func (r *Relation) multiInsertRecord(b1, b2 *buffer.Buffer, x *walExtra, offs []uint16, sc *walScratch, cleared visibleCleared) (*wal.Record, bool) {
 	if len(offs) == 0 || b2 != nil {
 		return nil, false
 	}
@@ -250,6 +274,9 @@ func (r *Relation) multiInsertRecord(b1, b2 *buffer.Buffer, x *walExtra, offs []
 	var flags uint8
 	if x != nil && x.lastInMulti {
 		flags |= xlInsertLastInMulti
+	}
+	if cleared&clearedFirst != 0 {
+		flags |= xlhInsertAllVisibleCleared
 	}
 	main := append(sc.main[:0], flags, 0)
 	main = binary.LittleEndian.AppendUint16(main, uint16(len(offs)))
@@ -276,12 +303,16 @@ func (r *Relation) multiInsertRecord(b1, b2 *buffer.Buffer, x *walExtra, offs []
 
 // deleteRecord is XLOG_HEAP_DELETE: main data xl_heap_delete, no block
 // data. A deleted tuple's t_ctid points at itself.
-func (r *Relation) deleteRecord(b1, b2 *buffer.Buffer, offs []uint16) (*wal.Record, bool) {
+func (r *Relation) deleteRecord(b1, b2 *buffer.Buffer, offs []uint16, cleared visibleCleared) (*wal.Record, bool) {
 	t := singleTuple(b1, b2, offs)
 	if t == nil || Ctid(t) != (page.TID{Block: b1.Block(), Offset: offs[0]}) {
 		return nil, false
 	}
-	main := putXmaxChange(make([]byte, 0, xlDeleteSize), t, offs[0], 0)
+	var flags uint8
+	if cleared&clearedFirst != 0 {
+		flags |= xlhDeleteAllVisibleCleared
+	}
+	main := putXmaxChange(make([]byte, 0, xlDeleteSize), t, offs[0], flags)
 	return &wal.Record{Rmgr: wal.RmgrHeap, Info: xlHeapDelete, Xid: Xmax(t), MainData: main,
 		Blocks: []wal.BlockRef{r.blockRef(b1, nil, false)}}, true
 }
@@ -307,7 +338,7 @@ func (r *Relation) lockRecord(b1, b2 *buffer.Buffer, offs []uint16) (*wal.Record
 // header, less the prefix and suffix it shares with the old version when
 // both are on one page. The old page is the second block reference when it
 // differs (which is how redo tells the cases apart).
-func (r *Relation) updateRecord(kind walKind, b1, b2 *buffer.Buffer, offs []uint16) (*wal.Record, bool) {
+func (r *Relation) updateRecord(kind walKind, b1, b2 *buffer.Buffer, offs []uint16, cleared visibleCleared) (*wal.Record, bool) {
 	if len(offs) != 2 || (kind == walUpdate) != (b2 != nil) {
 		return nil, false
 	}
@@ -324,6 +355,12 @@ func (r *Relation) updateRecord(kind walKind, b1, b2 *buffer.Buffer, offs []uint
 		info = xlHeapHotUpdate
 	}
 	var flags uint8
+	if cleared&clearedFirst != 0 {
+		flags |= xlhUpdateOldAllVisibleCleared
+	}
+	if cleared&clearedSecond != 0 {
+		flags |= xlhUpdateNewAllVisibleCleared
+	}
 	init := false
 	if b2 != nil {
 		if init = isInitInsert(newb.Page(), offs[1:]); init {

@@ -89,6 +89,10 @@ type BlockRef struct {
 	Page []byte
 	// ForceImage logs an image whatever the page LSN (REGBUF_FORCE_IMAGE).
 	ForceImage bool
+	// NotStandard: the page keeps data between pd_lower and pd_upper (a
+	// visibility map page), so its image leaves no hole out (the buffer is
+	// registered without REGBUF_STANDARD).
+	NotStandard bool
 	// WillInit: redo rebuilds the page from scratch (REGBUF_WILL_INIT), so
 	// no image is needed.
 	WillInit bool
@@ -219,7 +223,9 @@ func encode(rec *Record, needImage func(b *BlockRef) bool, comp Compression, sc 
 		if b.Page != nil && needImage(b) {
 			has[i] = true
 			im := &imgs[i]
-			im.hoff, im.hlen = pageHole(b.Page)
+			if !b.NotStandard {
+				im.hoff, im.hlen = pageHole(b.Page)
+			}
 			n := page.BlockSize - im.hlen
 			if comp != CompressionNone {
 				sc.raw = append(append(sc.raw[:0], b.Page[:im.hoff]...), b.Page[im.hoff+im.hlen:]...)
@@ -417,7 +423,7 @@ func decode(buf []byte, lsn uint64, r *DecodedRecord) string {
 		pos += BlockHeaderSize
 		b := DecodedBlock{Fork: buffer.Fork(flags & blkForkMask), WillInit: flags&blkWillInit != 0,
 			HasImage: flags&blkHasImage != 0}
-		if b.Fork > buffer.FSMFork {
+		if b.Fork > buffer.VMFork {
 			return "invalid block header"
 		}
 		if (flags&blkHasData != 0) != (dlens[i] > 0) {

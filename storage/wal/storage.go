@@ -112,8 +112,11 @@ func StorageRedo(pool *buffer.Pool) RedoFunc {
 // it under the data directory.
 func relPath(d []byte, fork buffer.Fork) string {
 	p := fmt.Sprintf("base/%d/%d", binary.LittleEndian.Uint32(d[4:]), binary.LittleEndian.Uint32(d[8:]))
-	if fork == buffer.FSMFork {
+	switch fork {
+	case buffer.FSMFork:
 		p += "_fsm"
+	case buffer.VMFork:
+		p += "_vm"
 	}
 	return p
 }
