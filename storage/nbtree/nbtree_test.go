@@ -1,6 +1,7 @@
 package nbtree
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math/rand/v2"
@@ -171,5 +172,45 @@ func TestAscendingInsertsFillPages(t *testing.T) {
 	t.Logf("%+v", st)
 	if min := n / perLeaf; st.Pages > min*11/10+3 {
 		t.Fatalf("%d pages for %d ascending entries; about %d leaves at 90%% fill expected", st.Pages, n, min)
+	}
+}
+
+// TestScanCopiesAPageAtOnce: a scan copies the entries of a leaf page out
+// in one allocation, not one per entry (they stay valid, as Entry promises,
+// after the scan has moved on), in both directions.
+func TestScanCopiesAPageAtOnce(t *testing.T) {
+	e := newEnv(t, 16, Options{})
+	for k := range uint64(100) {
+		if err := e.ix.Insert(mkEntry(k, "e", page.TID{Block: 1, Offset: uint16(k + 1)})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st := mustCheck(t, e.ix); st.Levels != 1 {
+		t.Fatalf("setup: %+v, want one leaf", st)
+	}
+	for _, reverse := range []bool{false, true} {
+		var kept [][]byte
+		allocs := testing.AllocsPerRun(5, func() {
+			it := e.ix.NewIterator(Bound{}, Bound{}, reverse)
+			kept = kept[:0]
+			for {
+				if _, ok := it.Next(); !ok {
+					break
+				}
+				kept = append(kept, it.Entry())
+			}
+		})
+		if len(kept) != 100 || allocs > 10 {
+			t.Errorf("reverse=%v: %d entries with %.0f allocations per scan, want 100 with a handful", reverse, len(kept), allocs)
+		}
+		for i, en := range kept {
+			k := uint64(i)
+			if reverse {
+				k = uint64(99 - i)
+			}
+			if want := mkEntry(k, "e", page.TID{Block: 1, Offset: uint16(k + 1)}); !bytes.Equal(en, want) {
+				t.Fatalf("reverse=%v: entry %d is %x after the scan, want %x", reverse, i, en, want)
+			}
+		}
 	}
 }

@@ -6,6 +6,7 @@ package nbtree
 
 import (
 	"bytes"
+	"slices"
 
 	"minipg/storage/buffer"
 	"minipg/storage/page"
@@ -175,14 +176,15 @@ func (it *Iterator) fill() error {
 	}
 	first, n := firstData(p), page.MaxOffset(p)
 	if !it.reverse {
-		for off := leafSearch(p, it.lo, false); off <= n; off++ {
-			e := page.Item(p, off)
-			if it.hi != nil && bytes.Compare(e, it.hi) >= 0 {
-				it.done = true
-				break
+		// The entries in [lo, hi): from lo's place to hi's, which ends
+		// the scan if it is on this page.
+		from, to := leafSearch(p, it.lo, false), n
+		if it.hi != nil {
+			if end := leafSearch(p, it.hi, false); end <= n {
+				to, it.done = end-1, true
 			}
-			it.add(p, off, e)
 		}
+		it.addRange(p, from, to, false)
 		it.next = btNext(p)
 		if isRightmost(p) {
 			it.done = true
@@ -193,14 +195,18 @@ func (it *Iterator) fill() error {
 	if it.hi != nil {
 		last = leafSearch(p, it.hi, false) - 1
 	}
-	for off := last; off >= first && off <= n; off-- {
-		e := page.Item(p, off)
-		if it.lo != nil && bytes.Compare(e, it.lo) < 0 {
-			it.done = true
-			break
+	from := first
+	if it.lo != nil {
+		// Entries before lo's place are below the range: reaching one
+		// ends the scan.
+		if s := leafSearch(p, it.lo, false); s > first {
+			from = s
+			if last >= first {
+				it.done = true
+			}
 		}
-		it.add(p, off, e)
 	}
+	it.addRange(p, from, last, true)
 	it.next = b.Block()
 	if btPrev(p) == pNone {
 		it.done = true
@@ -208,14 +214,47 @@ func (it *Iterator) fill() error {
 	return nil
 }
 
-// add copies entry e, at off on the page being read, into buf unless it
-// is marked LP_DEAD.
-func (it *Iterator) add(p page.Page, off uint16, e []byte) {
-	if itemDead(p, off) {
+// addRange copies the entries at offsets from..to of the page being read
+// (in descending order when rev) into buf, leaving out those marked
+// LP_DEAD. They share one new allocation (a page's worth of entries used
+// to cost one allocation each): buf's slices stay valid after later fills,
+// as Entry promises, since no fill writes into an earlier one's memory.
+func (it *Iterator) addRange(p page.Page, from, to uint16, rev bool) {
+	n := page.MaxOffset(p)
+	to = min(to, n)
+	if from < 1 || from > to {
 		return
 	}
-	it.buf = append(it.buf, bytes.Clone(e))
-	it.offs = append(it.offs, off)
+	size, count := 0, 0
+	for off := from; off <= to; off++ {
+		if !itemDead(p, off) {
+			size += len(page.Item(p, off))
+			count++
+		}
+	}
+	if count == 0 {
+		return
+	}
+	it.buf, it.offs = slices.Grow(it.buf, count), slices.Grow(it.offs, count)
+	arena := make([]byte, 0, size)
+	add := func(off uint16) {
+		if itemDead(p, off) {
+			return
+		}
+		start := len(arena)
+		arena = append(arena, page.Item(p, off)...)
+		it.buf = append(it.buf, arena[start:len(arena):len(arena)])
+		it.offs = append(it.offs, off)
+	}
+	if rev {
+		for off := to; off >= from; off-- {
+			add(off)
+		}
+		return
+	}
+	for off := from; off <= to; off++ {
+		add(off)
+	}
 }
 
 // walkLeft returns the page left of blk, share-locked, or nil if blk is the
