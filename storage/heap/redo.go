@@ -30,51 +30,24 @@ func RegisterRedo(l *wal.Log, pool *buffer.Pool) {
 // RedoFuncs returns the redo functions of the Heap and Heap2 resource
 // managers over pool, for a caller that wraps them (e.g. to note xids).
 func RedoFuncs(pool *buffer.Pool) (heap, heap2 wal.RedoFunc) {
-	return func(rec *wal.DecodedRecord) error {
-			if err := heapRedo(pool, rec); err != nil || rec.Info&xlHeapOpMask == xlHeapLock {
-				return err
-			}
-			return redoClearAllVisible(pool, rec)
-		},
-		func(rec *wal.DecodedRecord) error {
-			if err := heap2Redo(pool, rec); err != nil {
-				return err
-			}
-			switch rec.Info &^ xlHeapInitPage {
-			case xl2PageImage, xl2MultiInsert:
-				return redoClearAllVisible(pool, rec)
-			}
-			return nil
-		}
+	return func(rec *wal.DecodedRecord) error { return heapRedo(pool, rec) },
+		func(rec *wal.DecodedRecord) error { return heap2Redo(pool, rec) }
 }
 
-// redoClearAllVisible finishes the redo of a change that clears
-// all-visible (walKind.clearsAllVisible): each heap page it touched loses
-// PD_ALL_VISIBLE if it now stands as the change left it (pd_lsn is the
-// record's), and its visibility map bits are cleared in any case, since
-// the map page may be older than the heap page.
-func redoClearAllVisible(pool *buffer.Pool, rec *wal.DecodedRecord) error {
-	for _, b := range rec.Blocks {
-		if b.Fork != buffer.MainFork {
-			continue
-		}
-		buf, err := pool.ReadBuffer(b.Rel, b.Fork, b.Block)
-		if err != nil {
-			return err
-		}
-		buf.Lock()
-		p := buf.Page()
-		if page.LSN(p) == rec.EndLSN && page.Flags(p)&page.PDAllVisible != 0 {
-			page.SetFlags(p, page.Flags(p)&^page.PDAllVisible)
-			buf.MarkDirty()
-		}
-		buf.Unlock()
-		buf.Release()
-		if err := redoClearVisible(pool, b.Rel, b.Block); err != nil {
-			return err
+// clearsAllVisible reports whether rec is an insert, multi-insert, update,
+// delete or page image: a change that clears its pages' all-visible mark
+// (walKind.clearsAllVisible; a lock, a prune and a vacuum keep it).
+func clearsAllVisible(rec *wal.DecodedRecord) bool {
+	switch rec.Rmgr {
+	case wal.RmgrHeap:
+		return rec.Info&xlHeapOpMask != xlHeapLock
+	case wal.RmgrHeap2:
+		switch rec.Info &^ xlHeapInitPage {
+		case xl2PageImage, xl2MultiInsert:
+			return true
 		}
 	}
-	return nil
+	return false
 }
 
 func errRedo(rec *wal.DecodedRecord, format string, args ...any) error {
@@ -83,7 +56,12 @@ func errRedo(rec *wal.DecodedRecord, format string, args ...any) error {
 }
 
 // redoBlock runs apply on block i of rec if the page needs the change, then
-// stamps the page with the record's end LSN and marks it dirty.
+// stamps the page with the record's end LSN and marks it dirty. For a
+// change that clears all-visible it also clears PD_ALL_VISIBLE on a page
+// it changes, and the block's visibility map bits whatever the page's
+// state, since the map page may be older than the heap page (the
+// XLH_*_ALL_VISIBLE_CLEARED handling of heap_xlog_insert and the others,
+// done for every such record: a clear bit only costs VACUUM a read).
 func redoBlock(pool *buffer.Pool, rec *wal.DecodedRecord, i int, apply func(p page.Page, blk uint32) error) error {
 	if i >= len(rec.Blocks) {
 		return errRedo(rec, "missing block reference %d", i)
@@ -96,12 +74,22 @@ func redoBlock(pool *buffer.Pool, rec *wal.DecodedRecord, i int, apply func(p pa
 		buf.Unlock()
 		buf.Release()
 	}()
+	clears := clearsAllVisible(rec)
+	if clears {
+		b := &rec.Blocks[i]
+		if _, err := vmClear(pool, b.Rel, b.Block); err != nil {
+			return err
+		}
+	}
 	if action != wal.BlockNeedsRedo {
 		return nil
 	}
 	p := buf.Page()
 	if err := apply(p, rec.Blocks[i].Block); err != nil {
 		return err
+	}
+	if clears {
+		page.SetFlags(p, page.Flags(p)&^page.PDAllVisible)
 	}
 	page.SetLSN(p, rec.EndLSN)
 	buf.MarkDirty()

@@ -288,34 +288,28 @@ func (r *Relation) vacuumHeapPage(pd pageDead, oldestXmin uint32, oracle Oracle,
 // visibility map bit in line with what VACUUM found (lazy_scan_prune's
 // end): a page whose every tuple is visible to all (pageAllVisible) is
 // marked all-visible unless it is already, in the map too (vm, when not
-// nil, holds the map as this VACUUM read it, else the map is read); a page
-// marked so that is not
-// loses the mark (PostgreSQL warns of that; here it can only follow a
-// crash between a page write and the map's).
+// nil, is the map as this VACUUM read it, which spares a marked page the
+// map buffer); a page marked so that is not loses the mark (PostgreSQL
+// warns of that; here it can only follow a crash between a page write and
+// the map's).
 func (r *Relation) updateAllVisible(buf *buffer.Buffer, oldestXmin uint32, oracle Oracle, vm *vmReader, stats *VacuumStats) error {
 	p := buf.Page()
 	ok, cutoff := pageAllVisible(p, buf.Block(), oldestXmin, oracle)
 	marked := page.Flags(p)&page.PDAllVisible != 0
 	switch {
 	case ok:
-		if marked {
-			var inMap bool
-			var err error
-			if vm != nil {
-				inMap, err = vm.allVisible(buf.Block())
-			} else {
-				var bits byte
-				bits, err = r.VisibilityMapBits(buf.Block())
-				inMap = bits&vmAllVisible != 0
-			}
-			if err != nil || inMap {
+		if marked && vm != nil {
+			if inMap, err := vm.allVisible(buf.Block()); err != nil || inMap {
 				return err
 			}
 		}
-		if err := r.setAllVisible(buf, cutoff); err != nil {
+		set, err := r.setAllVisible(buf, cutoff)
+		if err != nil {
 			return err
 		}
-		stats.PagesAllVisible++
+		if set {
+			stats.PagesAllVisible++
+		}
 	case marked:
 		r.clearAllVisible(buf)
 		buf.MarkDirty()

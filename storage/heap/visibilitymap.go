@@ -19,6 +19,7 @@ package heap
 // that cleared it clears it again in redo.
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"minipg/storage/buffer"
@@ -128,6 +129,10 @@ type vmReader struct {
 	vmBlk  uint32
 	loaded bool
 	page   []byte // nil: the fork does not reach vmBlk
+	// readUntil: the blocks before it are in a run too short to skip, or
+	// end one (lazy_scan_skip's next_unskippable_block), so that a run is
+	// looked at once, not again from each of its blocks.
+	readUntil uint32
 }
 
 func (v *vmReader) allVisible(blk uint32) (bool, error) {
@@ -154,6 +159,9 @@ func (v *vmReader) allVisible(blk uint32) (bool, error) {
 // never the last page, which VACUUM reads to learn whether the table ends
 // in empty pages it could truncate (lazy_scan_skip). 0: read blk.
 func (v *vmReader) skippable(blk, nblocks uint32) (uint32, error) {
+	if blk < v.readUntil {
+		return 0, nil
+	}
 	var run uint32
 	for b := blk; b+1 < nblocks; b++ {
 		ok, err := v.allVisible(b)
@@ -166,6 +174,7 @@ func (v *vmReader) skippable(blk, nblocks uint32) (uint32, error) {
 		run++
 	}
 	if run < skipPagesMinimum {
+		v.readUntil = blk + run + 1
 		return 0, nil
 	}
 	return run, nil
@@ -173,9 +182,9 @@ func (v *vmReader) skippable(blk, nblocks uint32) (uint32, error) {
 
 // clearAllVisible is the part of an insert, update or delete that undoes
 // VACUUM's verdict: if the exclusively locked page of b says all-visible,
-// clear PD_ALL_VISIBLE and the map's bits, and report that it did. It runs before the change is
-// logged, so a full-page image carries the cleared flag; redo of the
-// change clears both again (redoClearVisible).
+// clear PD_ALL_VISIBLE and the map's bits, and report that it did. It runs
+// before the change is logged, so a full-page image carries the cleared flag; redo of the
+// change clears both again (redoBlock).
 func (r *Relation) clearAllVisible(b *buffer.Buffer) bool {
 	p := b.Page()
 	if page.Flags(p)&page.PDAllVisible == 0 {
@@ -194,18 +203,22 @@ func (r *Relation) clearAllVisible(b *buffer.Buffer) bool {
 // PD_ALL_VISIBLE, the map's bit, and an XLOG_HEAP2_VISIBLE record (block
 // 0: the VM page, with an image on its first change after a checkpoint;
 // block 1: the heap page, never with an image, as PostgreSQL without
-// checksums or wal_log_hints). cutoff is the newest xmin on the page.
-func (r *Relation) setAllVisible(buf *buffer.Buffer, cutoff uint32) error {
+// checksums or wal_log_hints). cutoff is the newest xmin on the page. A
+// page marked in both places already is left alone (set is false).
+func (r *Relation) setAllVisible(buf *buffer.Buffer, cutoff uint32) (set bool, err error) {
 	blk := buf.Block()
-	vmBlk, _, _ := vmAddr(blk)
+	vmBlk, off, shift := vmAddr(blk)
 	vbuf, err := vmReadBuffer(r.pool, r.rel, vmBlk, true)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer vbuf.Release()
 	vbuf.Lock()
 	defer vbuf.Unlock()
 	p := buf.Page()
+	if page.Flags(p)&page.PDAllVisible != 0 && vbuf.Page()[off]>>shift&vmAllVisible != 0 {
+		return false, nil
+	}
 	page.SetFlags(p, page.Flags(p)|page.PDAllVisible)
 	buf.MarkDirty()
 	var lsn uint64
@@ -214,9 +227,7 @@ func (r *Relation) setAllVisible(buf *buffer.Buffer, cutoff uint32) error {
 		if page.IsNew(vp) {
 			page.Init(vp, 0)
 		}
-		main := make([]byte, 0, xlVisibleSize)
-		main = append(main, byte(cutoff), byte(cutoff>>8), byte(cutoff>>16), byte(cutoff>>24), vmAllVisible)
-		_, off, shift := vmAddr(blk)
+		main := append(binary.LittleEndian.AppendUint32(make([]byte, 0, xlVisibleSize), cutoff), vmAllVisible)
 		vp[off] |= vmAllVisible << shift
 		lsn, err = r.wal.Insert(&wal.Record{Rmgr: wal.RmgrHeap2, Info: xl2Visible, MainData: main, Rel: r.rel,
 			Blocks: []wal.BlockRef{
@@ -229,7 +240,7 @@ func (r *Relation) setAllVisible(buf *buffer.Buffer, cutoff uint32) error {
 	}
 	vmSetLocked(vbuf.Page(), blk, vmAllVisible, lsn)
 	vbuf.MarkDirty()
-	return nil
+	return true, nil
 }
 
 // redoVisible replays XLOG_HEAP2_VISIBLE (heap_xlog_visible): the map's
@@ -265,16 +276,6 @@ func redoVisible(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 		vbuf.MarkDirty()
 	}
 	return nil
-}
-
-// redoClearVisible is the visibility-map part of the redo of an insert,
-// update or delete on heap block blk (the XLH_*_ALL_VISIBLE_CLEARED
-// handling of heap_xlog_insert and the others): the bits are cleared
-// whether or not the heap page needed the change, since the map page may
-// be older than the heap page.
-func redoClearVisible(pool *buffer.Pool, rel buffer.RelFileNode, blk uint32) error {
-	_, err := vmClear(pool, rel, blk)
-	return err
 }
 
 // vmTruncate clears the bits of heap blocks nblocks and up and cuts the

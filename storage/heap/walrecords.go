@@ -175,7 +175,7 @@ const (
 )
 
 // XLH_*_ALL_VISIBLE_CLEARED (heapam_xlog.h): the change cleared the page's
-// all-visible mark; redo clears the map's bit (redoClearAllVisible does so
+// all-visible mark; redo clears the map's bit (redoBlock does so
 // after every such record, flag or not).
 const (
 	xlhInsertAllVisibleCleared    = 0x01 // XLH_INSERT_ALL_VISIBLE_CLEARED
