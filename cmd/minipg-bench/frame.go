@@ -11,10 +11,12 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -61,7 +63,7 @@ func addFrameFlags(fs *flag.FlagSet, defRounds int) *frameFlags {
 	fs.StringVar(&f.jsonPath, "json", "", "write every figure as JSON here (default bench-results/COMMAND-TIME.json)")
 	fs.StringVar(&f.htmlPath, "html", "", "also write a self-contained HTML report here")
 	fs.StringVar(&f.progress, "progress", "auto", "auto (a bar on a terminal, lines otherwise), bar, lines or none")
-	fs.Var(&f.settings, "c", "setting name=value for every minipg started by -server (repeatable)")
+	fs.Var(&f.settings, "c", "setting name=value for every minipg started by -server (repeatable; debug_pprof_addr=HOST:PORT gives the k-th server started, from 0, PORT+k)")
 	fs.Var(&f.vary, "vary", "setting name=v1,v2,...: one minipg started by -server per value and policy, named policy/name=value (repeatable: every combination)")
 	return f
 }
@@ -138,6 +140,10 @@ func newFrame(cmd string, args []string, ff *frameFlags, variants []variant) (*f
 				for k, val := range v.settings {
 					settings[k] = val
 				}
+				if err := spreadPprofAddr(settings, len(f.targets)); err != nil {
+					f.close()
+					return nil, err
+				}
 				t, stop, err := startServerWith(ff.server, settings)
 				if err != nil {
 					f.close()
@@ -194,6 +200,24 @@ func newFrame(cmd string, args []string, ff *frameFlags, variants []variant) (*f
 	}
 	f.prog = newProgress(ff.progress, cmd)
 	return f, nil
+}
+
+// spreadPprofAddr gives the i-th server started by one run (from 0) the
+// debug_pprof_addr port of -c plus i, since every target's server runs
+// from the start to the end of the run, and logs where each listens.
+func spreadPprofAddr(settings map[string]string, i int) error {
+	addr := settings["debug_pprof_addr"]
+	if addr == "" {
+		return nil
+	}
+	host, port, err := net.SplitHostPort(addr)
+	n, perr := strconv.Atoi(port)
+	if err != nil || perr != nil || n <= 0 || n+i > 65535 {
+		return fmt.Errorf("-c debug_pprof_addr=%s: want HOST:PORT", addr)
+	}
+	settings["debug_pprof_addr"] = net.JoinHostPort(host, strconv.Itoa(n+i))
+	log.Printf("server %d (fsm_policy %s): pprof on %s", i, settings["fsm_policy"], settings["debug_pprof_addr"])
+	return nil
 }
 
 // policyList returns -policies, or asks a server started for the purpose

@@ -133,3 +133,27 @@ func TestVaried(t *testing.T) {
 		t.Errorf("no -vary: %+v, want one plain variant", got)
 	}
 }
+
+// Each server a run starts gets its own pprof port; a bad address is an
+// error, and no address leaves the settings alone.
+func TestSpreadPprofAddr(t *testing.T) {
+	for i, want := range []string{"127.0.0.1:6061", "127.0.0.1:6062", "127.0.0.1:6063"} {
+		s := map[string]string{"debug_pprof_addr": "127.0.0.1:6061", "fsm_policy": "locality"}
+		if err := spreadPprofAddr(s, i); err != nil || s["debug_pprof_addr"] != want {
+			t.Errorf("server %d: %q, %v; want %q", i, s["debug_pprof_addr"], err, want)
+		}
+	}
+	s := map[string]string{"debug_pprof_addr": "localhost:6061"}
+	if err := spreadPprofAddr(s, 1); err != nil || s["debug_pprof_addr"] != "localhost:6062" {
+		t.Errorf("localhost: %q, %v", s["debug_pprof_addr"], err)
+	}
+	for _, bad := range []string{"6061", "127.0.0.1:", "127.0.0.1:x", "127.0.0.1:65535"} {
+		if err := spreadPprofAddr(map[string]string{"debug_pprof_addr": bad}, 1); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	s = map[string]string{"fsm_policy": "classic"}
+	if err := spreadPprofAddr(s, 2); err != nil || len(s) != 1 {
+		t.Errorf("no address: %v, %v", s, err)
+	}
+}

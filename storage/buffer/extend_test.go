@@ -310,3 +310,48 @@ func TestAbsentForkRemembered(t *testing.T) {
 		t.Fatalf("re-created FSM fork: %d blocks, %v", n, err)
 	}
 }
+
+// ExtendTo creates an absent fork, adds only the pages missing up to the
+// size asked for, and adds them once when several callers race for the
+// same size (the FSM and visibility map forks, which no extension lock
+// guards).
+func TestExtendTo(t *testing.T) {
+	p := newTestPool(t, 64, nil)
+	const rel = 44
+	if n, err := p.ExtendTo(rel, VMFork, 3); err != nil || n != 3 {
+		t.Fatalf("ExtendTo 3 of an absent fork: %d, %v", n, err)
+	}
+	if n, err := p.ExtendTo(rel, VMFork, 2); err != nil || n != 3 {
+		t.Fatalf("ExtendTo 2 of 3 blocks: %d, %v", n, err)
+	}
+	if s := p.Stats(rel); s.Extensions != 1 || s.BlocksExtended != 3 {
+		t.Fatalf("stats %+v", s)
+	}
+	const ng = 8
+	var wg sync.WaitGroup
+	for target := uint32(4); target <= 40; target += 4 {
+		for range ng {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if n, err := p.ExtendTo(rel, VMFork, target); err != nil || n < target {
+					t.Errorf("ExtendTo %d: %d, %v", target, n, err)
+				}
+			}()
+		}
+		wg.Wait()
+		if n, _ := p.NBlocks(rel, VMFork); n != target {
+			t.Fatalf("%d racing ExtendTo %d left %d blocks", ng, target, n)
+		}
+	}
+	if s := p.Stats(rel); s.BlocksExtended != 40 || s.Extensions != 11 {
+		t.Fatalf("stats %+v", s)
+	}
+	st, err := os.Stat(p.path(rel, VMFork))
+	if err != nil || st.Size() != 40*page.BlockSize {
+		t.Fatalf("file %v, %v", st, err)
+	}
+	if err := p.Check(false); err != nil {
+		t.Fatal(err)
+	}
+}

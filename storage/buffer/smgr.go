@@ -199,11 +199,37 @@ func zeroExtend(f *os.File, off int64, n int) error {
 // block is then a hit, not a read. A block that finds no frame (every frame
 // pinned) is read from the file, all zeroes, as before.
 func (p *Pool) Extend(rel RelFileNode, fork Fork, n int) (uint32, error) {
-	if p.closed.Load() {
-		return 0, ErrClosed
-	}
-	if fork >= numForks || n <= 0 {
+	if n <= 0 {
 		return 0, pgerr.FromSentinel(ErrIO, nil, "invalid extend of fork %d by %d blocks", fork, n)
+	}
+	first, _, err := p.extend(rel, fork, n, 0)
+	return first, err
+}
+
+// ExtendTo makes the fork at least nblocks long, adding zero pages as
+// Extend does (none if it is that long already), and returns its size.
+// The size is checked and extended under the fork's lock, so callers that
+// race to make the same block exist add it once (PostgreSQL's fsm_extend
+// and vm_extend, for the forks that have no extension lock of their own,
+// and redo's XLogReadBufferExtended).
+func (p *Pool) ExtendTo(rel RelFileNode, fork Fork, nblocks uint32) (uint32, error) {
+	n, err := p.NBlocks(rel, fork)
+	if err != nil || n >= nblocks {
+		return n, err
+	}
+	_, size, err := p.extend(rel, fork, int(nblocks-n), nblocks)
+	return size, err
+}
+
+// extend adds n pages to the fork or, if to is not 0, as many as make it to
+// blocks long (n is then only the guess for the frames to take). It
+// returns the first new block and the new size.
+func (p *Pool) extend(rel RelFileNode, fork Fork, n int, to uint32) (uint32, uint32, error) {
+	if p.closed.Load() {
+		return 0, 0, ErrClosed
+	}
+	if fork >= numForks {
+		return 0, 0, pgerr.FromSentinel(ErrIO, nil, "invalid extend of fork %d", fork)
 	}
 	rs := p.relState(rel)
 	ff := &rs.forks[fork]
@@ -215,12 +241,23 @@ func (p *Pool) Extend(rel RelFileNode, fork Fork, n int) (uint32, error) {
 	f, err := p.openForkLocked(ff, true)
 	if err != nil {
 		p.releaseVictims(victims)
-		return 0, err
+		return 0, 0, err
 	}
 	first := ff.nblocks.Load()
+	if to != 0 {
+		if first >= to {
+			p.releaseVictims(victims)
+			return first, first, nil
+		}
+		n = int(to - first)
+		if len(victims) > n {
+			p.releaseVictims(victims[n:])
+			victims = victims[:n]
+		}
+	}
 	if uint64(first)+uint64(n) >= uint64(page.InvalidBlock) {
 		p.releaseVictims(victims)
-		return 0, pgerr.FromSentinel(ErrIO, nil, "cannot extend file %q beyond %d blocks", ff.path, page.InvalidBlock)
+		return 0, 0, pgerr.FromSentinel(ErrIO, nil, "cannot extend file %q beyond %d blocks", ff.path, page.InvalidBlock)
 	}
 	err = fault.Check(fault.DataExtend, "write", ff.path)
 	if err == nil {
@@ -228,15 +265,16 @@ func (p *Pool) Extend(rel RelFileNode, fork Fork, n int) (uint32, error) {
 	}
 	if err != nil {
 		p.releaseVictims(victims)
-		return 0, pgerr.FromSentinel(ErrIO, err, "could not extend file %q", ff.path)
+		return 0, 0, pgerr.FromSentinel(ErrIO, err, "could not extend file %q", ff.path)
 	}
 	for i, v := range victims {
 		p.installZeroed(v, rs, Tag{Rel: rel, Fork: fork, Block: first + uint32(i)})
 	}
-	ff.nblocks.Store(first + uint32(n))
+	size := first + uint32(n)
+	ff.nblocks.Store(size)
 	rs.stats.extended.Add(int64(n))
 	rs.stats.extensions.Add(1)
-	return first, nil
+	return first, size, nil
 }
 
 // maxExtendPinFraction bounds the frames one Extend pins at once to a

@@ -334,15 +334,9 @@ func (m *Map) readBuf(a address, extend bool) (*buffer.Buffer, error) {
 func (m *Map) extendFork(nblocks uint32) error {
 	m.extendMu.Lock()
 	defer m.extendMu.Unlock()
-	n, err := m.pool.NBlocks(m.rel, buffer.FSMFork)
+	n, err := m.pool.ExtendTo(m.rel, buffer.FSMFork, nblocks)
 	if err != nil {
 		return err
-	}
-	if n < nblocks {
-		if _, err := m.pool.Extend(m.rel, buffer.FSMFork, int(nblocks-n)); err != nil {
-			return err
-		}
-		n = nblocks
 	}
 	m.nblocks.Store(n)
 	return nil

@@ -56,17 +56,15 @@ func vmReadBuffer(pool *buffer.Pool, rel buffer.RelFileNode, vmBlk uint32, exten
 	if !extend && !pool.Exists(rel, buffer.VMFork) {
 		return nil, nil
 	}
-	n, err := pool.NBlocks(rel, buffer.VMFork)
-	if err != nil {
-		return nil, err
+	var n uint32
+	var err error
+	if extend {
+		n, err = pool.ExtendTo(rel, buffer.VMFork, vmBlk+1)
+	} else {
+		n, err = pool.NBlocks(rel, buffer.VMFork)
 	}
-	if vmBlk >= n {
-		if !extend {
-			return nil, nil
-		}
-		if _, err := pool.Extend(rel, buffer.VMFork, int(vmBlk+1-n)); err != nil {
-			return nil, err
-		}
+	if err != nil || vmBlk >= n {
+		return nil, err
 	}
 	return pool.ReadBuffer(rel, buffer.VMFork, vmBlk)
 }

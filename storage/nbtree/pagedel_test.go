@@ -358,69 +358,88 @@ func TestPageDeletionConcurrentScans(t *testing.T) {
 
 // TestPageDeletionConcurrentWriters: inserters add entries all over the
 // key space (some through InsertUnique) while VACUUM passes remove the
-// entries of whole key ranges, deleting and reusing pages, and readers
-// scan. Nothing deadlocks; at the end the index holds exactly the entries
-// inserted and not removed, and passes the checker, before and after a
-// crash.
+// entries of random key ranges above the lowest third; then inserters add
+// entries to the upper half of the key space while a VACUUM pass removes
+// every entry of the lowest third, so its leaves (some hundred) empty and
+// are deleted whatever the interleaving, more than the inserters' splits
+// can reuse. Nothing deadlocks; at the
+// end the index holds exactly the entries inserted and not removed, and
+// passes the checker, before and after a crash.
 func TestPageDeletionConcurrentWriters(t *testing.T) {
 	h := newHorizon()
 	e := newEnv(t, 64, Options{pageBytes: 600, Horizon: h})
 	ix := e.ix
 	const writers, perWriter, keys = 3, 3000, 3000
+	const upperPerWriter, band = 300, keys / 3
+	// Phase one: every writer inserts every key once, in its own order.
 	entryOf := func(w, i int) []byte {
 		k := uint64((i*7919 + w*31) % keys)
 		return mkEntry(k, "w", page.TID{Block: uint32(k), Offset: uint16(1 + w*perWriter + i)})
 	}
+	// Phase two: keys of the upper half only, with offsets of their own.
+	upperOf := func(w, i int) []byte {
+		k := uint64(keys/2 + (i*7919+w*31)%(keys/2))
+		return mkEntry(k, "u", page.TID{Block: uint32(k), Offset: uint16(1 + writers*perWriter + w*upperPerWriter + i)})
+	}
 	var mu sync.Mutex
 	inserted := map[string]bool{} // finished inserts
-	var wg sync.WaitGroup
-	errc := make(chan error, writers+2)
-	for w := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range perWriter {
-				id := h.begin()
-				en := entryOf(w, i)
-				var err error
-				if w == 0 {
-					_, err = ix.InsertUnique(en, func([]page.TID) (bool, error) { return true, nil })
-				} else {
-					err = ix.Insert(en)
-				}
-				h.end(id)
-				if err != nil {
-					errc <- err
-					return
-				}
-				h.advance()
-				mu.Lock()
-				inserted[string(en)] = true
-				mu.Unlock()
-			}
-		}()
-	}
 	removed := map[string]bool{}
+	errc := make(chan error, 2*writers+2)
+	write := func(n int, entry func(w, i int) []byte) *sync.WaitGroup {
+		var wg sync.WaitGroup
+		for w := range writers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range n {
+					id := h.begin()
+					en := entry(w, i)
+					var err error
+					if w == 0 {
+						_, err = ix.InsertUnique(en, func([]page.TID) (bool, error) { return true, nil })
+					} else {
+						err = ix.Insert(en)
+					}
+					h.end(id)
+					if err != nil {
+						errc <- err
+						return
+					}
+					h.advance()
+					mu.Lock()
+					inserted[string(en)] = true
+					mu.Unlock()
+				}
+			}()
+		}
+		return &wg
+	}
+	// removeRange removes every finished entry of keys [lo, hi).
+	removeRange := func(lo, hi uint64) error {
+		tids := map[page.TID]struct{}{}
+		mu.Lock()
+		for en := range inserted {
+			tid := entryTID([]byte(en))
+			if k := uint64(tid.Block); k >= lo && k < hi && !removed[en] {
+				tids[tid] = struct{}{}
+				removed[en] = true
+			}
+		}
+		mu.Unlock()
+		_, err := ix.DeleteTIDs(tids, nil)
+		return err
+	}
+
+	wg := write(perWriter, entryOf)
 	var done atomic.Bool
-	vg := sync.WaitGroup{}
+	var vg sync.WaitGroup
 	vg.Add(1)
 	go func() {
 		defer vg.Done()
 		rng := rand.New(rand.NewPCG(3, 3))
 		for !done.Load() {
-			// Remove every finished entry of a key range.
-			lo := rng.Uint64N(keys - 400)
-			tids := map[page.TID]struct{}{}
-			mu.Lock()
-			for en := range inserted {
-				tid := entryTID([]byte(en))
-				if k := uint64(tid.Block); k >= lo && k < lo+400 && !removed[en] {
-					tids[tid] = struct{}{}
-					removed[en] = true
-				}
-			}
-			mu.Unlock()
-			if _, err := ix.DeleteTIDs(tids, nil); err != nil {
+			lo := band + rng.Uint64N(keys-band-400)
+			if err := removeRange(lo, lo+400); err != nil {
 				errc <- err
 				return
 			}
@@ -429,12 +448,27 @@ func TestPageDeletionConcurrentWriters(t *testing.T) {
 	wg.Wait()
 	done.Store(true)
 	vg.Wait()
+
+	wg = write(upperPerWriter, upperOf)
+	vg.Add(1)
+	go func() {
+		defer vg.Done()
+		for lo := uint64(0); lo < band; lo += 100 {
+			if err := removeRange(lo, lo+100); err != nil {
+				errc <- err
+				return
+			}
+		}
+	}()
+	wg.Wait()
+	vg.Wait()
 	close(errc)
 	for err := range errc {
 		t.Fatal(err)
 	}
-	// One more pass reuses nothing new but makes the deleted pages
-	// reusable; the inserts above reused some already.
+	// One more pass removes nothing but makes the pages deleted above
+	// reusable; the inserts above reused some already, fewer than the
+	// lowest third's leaves.
 	if _, err := ix.DeleteTIDs(nil, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -106,14 +106,8 @@ const (
 // initializes it. The caller must Unlock and Release the buffer.
 func ReadBufferForRedo(pool *buffer.Pool, rec *DecodedRecord, i int) (*buffer.Buffer, RedoAction, error) {
 	b := &rec.Blocks[i]
-	n, err := pool.NBlocks(b.Rel, b.Fork)
-	if err != nil {
+	if _, err := pool.ExtendTo(b.Rel, b.Fork, b.Block+1); err != nil {
 		return nil, 0, err
-	}
-	if b.Block >= n {
-		if _, err := pool.Extend(b.Rel, b.Fork, int(b.Block+1-n)); err != nil {
-			return nil, 0, err
-		}
 	}
 	if b.HasImage || b.WillInit {
 		buf, err := pool.ReadBufferZeroed(b.Rel, b.Fork, b.Block)
