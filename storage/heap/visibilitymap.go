@@ -53,9 +53,6 @@ func vmAddr(blk uint32) (vmBlk uint32, byteOff int, shift uint) {
 // missing page is added first (vm_extend; not WAL-logged: the redo of a
 // VISIBLE record extends the fork likewise).
 func vmReadBuffer(pool *buffer.Pool, rel buffer.RelFileNode, vmBlk uint32, extend bool) (*buffer.Buffer, error) {
-	if !extend && !pool.Exists(rel, buffer.VMFork) {
-		return nil, nil
-	}
 	var n uint32
 	var err error
 	if extend {
