@@ -33,6 +33,7 @@ type frameFlags struct {
 	minipgDSN string
 	pgDSN     string
 	rounds    int
+	first     int // number of the first round (1-based): which way the order of targets starts
 	jsonPath  string
 	htmlPath  string
 	progress  string
@@ -60,6 +61,7 @@ func addFrameFlags(fs *flag.FlagSet, defRounds int) *frameFlags {
 	fs.StringVar(&f.minipgDSN, "minipg", "", "DSN of a running minipg (a target named minipg, instead of -server)")
 	fs.StringVar(&f.pgDSN, "pg", os.Getenv("PGBENCH_DSN"), "DSN of a PostgreSQL 15 to run side by side")
 	fs.IntVar(&f.rounds, "rounds", defRounds, "rounds on each target, the order of the targets alternating (medians reported)")
+	fs.IntVar(&f.first, "first-round", 1, "number the rounds from this one: an even number starts with the targets in reverse order (so -first-round 2 -rounds 1 runs the second round of an alternated series on its own)")
 	fs.StringVar(&f.jsonPath, "json", "", "write every figure as JSON here (default bench-results/COMMAND-TIME.json)")
 	fs.StringVar(&f.htmlPath, "html", "", "also write a self-contained HTML report here")
 	fs.StringVar(&f.progress, "progress", "auto", "auto (a bar on a terminal, lines otherwise), bar, lines or none")
@@ -122,6 +124,9 @@ type frame struct {
 // newFrame starts or names the targets. variants (nil: one plain) are
 // started per policy; PostgreSQL runs once.
 func newFrame(cmd string, args []string, ff *frameFlags, variants []variant) (*frame, error) {
+	if ff.rounds < 1 || ff.first < 1 {
+		return nil, fmt.Errorf("-rounds %d -first-round %d: both must be at least 1", ff.rounds, ff.first)
+	}
 	f := &frame{ff: ff, run: &Run{Command: cmd, Args: redactArgs(args), Started: time.Now().UTC(), Rounds: ff.rounds}}
 	variants = ff.varied(variants)
 	switch {
@@ -295,11 +300,7 @@ func showSetting(dsn, name string) (string, error) {
 // first error stops the loop.
 func (f *frame) each(desc string, fn func(round int, t *benchTarget) error) error {
 	for r := range f.ff.rounds {
-		for k := range f.targets {
-			ti := k
-			if r%2 == 1 {
-				ti = len(f.targets) - 1 - k
-			}
+		for _, ti := range roundOrder(len(f.targets), f.ff.first+r) {
 			t := f.targets[ti]
 			f.prog.step(fmt.Sprintf("%s, %s, round %d/%d", desc, t.Name, r+1, f.ff.rounds))
 			if err := fn(r, t); err != nil {
@@ -308,6 +309,19 @@ func (f *frame) each(desc string, fn func(round int, t *benchTarget) error) erro
 		}
 	}
 	return nil
+}
+
+// roundOrder is the order of n targets in round number round (1-based):
+// as given in odd rounds, reversed in even ones.
+func roundOrder(n, round int) []int {
+	order := make([]int, n)
+	for k := range order {
+		order[k] = k
+		if round%2 == 0 {
+			order[k] = n - 1 - k
+		}
+	}
+	return order
 }
 
 // steps announces how many calls of each's fn are to come.

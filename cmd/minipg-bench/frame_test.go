@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -155,5 +156,22 @@ func TestSpreadPprofAddr(t *testing.T) {
 	s = map[string]string{"fsm_policy": "classic"}
 	if err := spreadPprofAddr(s, 2); err != nil || len(s) != 1 {
 		t.Errorf("no address: %v, %v", s, err)
+	}
+}
+
+func TestRoundOrder(t *testing.T) {
+	for _, c := range []struct {
+		n, round int
+		want     []int
+	}{
+		{4, 1, []int{0, 1, 2, 3}},
+		{4, 2, []int{3, 2, 1, 0}},
+		{4, 3, []int{0, 1, 2, 3}},
+		{3, 4, []int{2, 1, 0}},
+		{1, 2, []int{0}},
+	} {
+		if got := roundOrder(c.n, c.round); !slices.Equal(got, c.want) {
+			t.Errorf("roundOrder(%d, %d) = %v, want %v", c.n, c.round, got, c.want)
+		}
 	}
 }
