@@ -31,8 +31,8 @@ const maxSearchRestarts = 10000
 //
 // Open one Map per relation and share it between sessions (heap.Open does).
 // Two Maps over the same relation stay correct, because all durable state is
-// on the pages, but each has its own next-slot hints and its own fork
-// extension mutex, so they may extend the fork by a spare page.
+// on the pages and the fork is extended to a size (buffer.Pool.ExtendTo),
+// not by a count; each has its own next-slot hints.
 //
 // Errors: the search and record functions never fail, because a free space
 // map that cannot be read is only a map that knows nothing. An error from the
