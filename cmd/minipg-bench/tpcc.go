@@ -95,7 +95,8 @@ const usage = `usage: minipg-bench [subcommand] [flags]
 
 Targets: -server BINARY (a fresh minipg per fsm_policy, -policies to choose),
 -pg DSN (PostgreSQL 15), -minipg DSN, and for TPC-C -dsn DSN (repeatable, NAME=DSN).
-Every subcommand takes -rounds, -json FILE, -html FILE and -progress.
+Every subcommand takes -rounds (and -first-round 2 for a reversed round on its own),
+-json FILE, -html FILE and -progress.
 Run "minipg-bench SUBCOMMAND -h" for the flags.
 `
 
