@@ -53,7 +53,10 @@ type Map struct {
 	pool *buffer.Pool
 	rel  buffer.RelFileNode
 
-	// extendMu serializes extension of the FSM fork (fsm_extend). It is
+	// extendMu orders this Map's extensions of the FSM fork (fsm_extend)
+	// and its truncations, so that an extension never stores in nblocks a
+	// size a truncation has already cut (the pool's ExtendTo is what makes
+	// racing extensions add a page once). It is
 	// taken with no FSM content lock held, possibly while the caller holds
 	// the relation's extension lock (extension records new heap pages), so
 	// it always comes after buffer.ExtensionLock in the lock order.
