@@ -3,6 +3,8 @@ package heap
 // Fetch by TID and sequential scans (heap_fetch, heapgetpage).
 
 import (
+	"fmt"
+
 	"minipg/storage/buffer"
 	"minipg/storage/page"
 )
@@ -215,6 +217,12 @@ func (s *Scan) readPage(blk uint32) error {
 		return nil
 	}
 	maxoff := page.MaxOffset(p)
+	// A page VACUUM marked all-visible holds only tuples every snapshot
+	// sees (their inserters committed before the oldest xmin of any
+	// snapshot then held, and any change since would have cleared the flag
+	// under the exclusive lock this share lock excludes): as heapgetpage
+	// does, take them all without testing each.
+	allVisible := page.Flags(p)&page.PDAllVisible != 0
 	// One allocation per page holds all copied tuples; the slices handed
 	// out stay valid after the scan moves on.
 	arena := make([]byte, 0, max(0, page.Special(p)-page.Upper(p)))
@@ -228,10 +236,18 @@ func (s *Scan) readPage(blk uint32) error {
 		if t == nil {
 			continue
 		}
-		visible, hints := satisfiesMVCC(t, s.snap)
-		q.add(off, t, hints)
-		if !visible {
-			continue
+		if allVisible {
+			if invariants {
+				if visible, _ := satisfiesMVCC(t, s.snap); !visible {
+					panic(fmt.Sprintf("heap: tuple (%d,%d) of an all-visible page is not visible to a scan's snapshot", blk, off))
+				}
+			}
+		} else {
+			visible, hints := satisfiesMVCC(t, s.snap)
+			q.add(off, t, hints)
+			if !visible {
+				continue
+			}
 		}
 		start := len(arena)
 		arena = append(arena, t...)
