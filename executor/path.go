@@ -313,7 +313,11 @@ func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey, stmt bool) (
 		where = residual(where, p.exact)
 	} else {
 		x.countSeqScan()
-		in = &seqScan{x: x, sc: x.rel.heap.NewScan(x.snap), dec: x.scanDecoder()}
+		sc := &seqScan{x: x, sc: x.rel.heap.NewScan(x.snap), dec: x.scanDecoder()}
+		if !sc.dec.readsColumns() {
+			sc.sc.SkipTupleData()
+		}
+		in = sc
 	}
 	if _, seq := in.(*seqScan); seq && onSeqScan != nil {
 		onSeqScan(x.rel.def.Name)

@@ -201,15 +201,20 @@ func neededColumns(st *sql.Select, ncols int) []bool {
 		})
 	}
 	mark(st.Where)
-	mark(st.Having)
 	for _, e := range st.Group {
 		mark(e)
 	}
 	for _, a := range st.Aggs {
 		mark(a)
 	}
-	for _, e := range st.Targets {
-		mark(e)
+	// A grouped query's targets and HAVING read the group row (the Group
+	// values, then the aggregates), not the scan row: what they need from
+	// the scan comes through Group and Aggs.
+	if !st.Grouped {
+		mark(st.Having)
+		for _, e := range st.Targets {
+			mark(e)
+		}
 	}
 	for _, f := range st.SRFs {
 		// The select list's set-returning functions read the scan row.

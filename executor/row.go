@@ -2,6 +2,7 @@ package executor
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"minipg/storage/heap"
 	"minipg/storage/page"
@@ -32,6 +33,12 @@ func newDecoder(r *relation) *decoder {
 	return &decoder{r: r, vals: make([][]byte, n), nulls: make([]bool, n), texts: -1}
 }
 
+// readsColumns reports whether decode reads any column of the tuple (the
+// ctid aside): if not, it may be given a nil tuple.
+func (d *decoder) readsColumns() bool {
+	return d.need == nil || slices.Contains(d.need[:len(d.r.types)], true)
+}
+
 func (d *decoder) decode(tup []byte, tid page.TID) ([]types.Datum, error) {
 	// Deform only up to the last column needed (all of them without need):
 	// the attributes after it are never looked at.
@@ -41,8 +48,10 @@ func (d *decoder) decode(tup []byte, tid page.TID) ([]types.Datum, error) {
 			n--
 		}
 	}
-	if err := heap.DeformTuple(d.r.desc[:n], tup, d.vals[:n], d.nulls[:n]); err != nil {
-		return nil, err
+	if n > 0 || tup != nil {
+		if err := heap.DeformTuple(d.r.desc[:n], tup, d.vals[:n], d.nulls[:n]); err != nil {
+			return nil, err
+		}
 	}
 	var row []types.Datum
 	if d.reuse {

@@ -135,6 +135,8 @@ type Scan struct {
 	pos     int
 	err     error
 	closed  bool
+	// noData: Next returns nil tuples (SkipTupleData).
+	noData bool
 	// strategy is the ring a scan of a table larger than a quarter of
 	// shared buffers reads through (BAS_BULKREAD, as initscan sets it).
 	strategy *buffer.Strategy
@@ -145,7 +147,13 @@ func (r *Relation) NewScan(snap *Snapshot) *Scan {
 	return &Scan{r: r, snap: snap}
 }
 
-// Next returns the next visible tuple: its TID and a copy the caller owns.
+// SkipTupleData makes Next return a nil tuple with each visible TID, for a
+// caller that reads no column (count(*)): the scan then copies nothing out
+// of the page. Call it before the first Next.
+func (s *Scan) SkipTupleData() { s.noData = true }
+
+// Next returns the next visible tuple: its TID and a copy the caller owns
+// (nil after SkipTupleData).
 // ok is false at the end of the scan or on error.
 func (s *Scan) Next() (tid page.TID, tup []byte, ok bool, err error) {
 	if s.closed || s.err != nil {
@@ -225,7 +233,10 @@ func (s *Scan) readPage(blk uint32) error {
 	allVisible := page.Flags(p)&page.PDAllVisible != 0
 	// One allocation per page holds all copied tuples; the slices handed
 	// out stay valid after the scan moves on.
-	arena := make([]byte, 0, max(0, page.Special(p)-page.Upper(p)))
+	var arena []byte
+	if !s.noData {
+		arena = make([]byte, 0, max(0, page.Special(p)-page.Upper(p)))
+	}
 	var q hintQueue
 	for off := uint16(1); off <= maxoff; off++ {
 		t, err := normalItem(p, blk, off)
@@ -249,12 +260,16 @@ func (s *Scan) readPage(blk uint32) error {
 				continue
 			}
 		}
-		start := len(arena)
-		arena = append(arena, t...)
 		s.tids = append(s.tids, page.TID{Block: blk, Offset: off})
 		if s.roots == nil && IsHeapOnly(t) {
 			s.roots = hotRoots(p)
 		}
+		if s.noData {
+			s.tups = append(s.tups, nil)
+			continue
+		}
+		start := len(arena)
+		arena = append(arena, t...)
 		s.tups = append(s.tups, arena[start:len(arena):len(arena)])
 	}
 	buf.RUnlock()

@@ -74,3 +74,37 @@ func TestScanAllVisiblePages(t *testing.T) {
 		t.Errorf("the tuple at %s of an all-visible page was tested and skipped: the scan does not trust PD_ALL_VISIBLE", odd)
 	}
 }
+
+// TestScanSkipTupleData: a scan told to skip the tuples' data returns the
+// same TIDs as one that copies them, each with a nil tuple.
+func TestScanSkipTupleData(t *testing.T) {
+	e := newEnv(t, 64, Options{})
+	tids := e.insertCommitted(t, 0, 40, strings.Repeat("v", 500))
+	e.deleteCommitted(t, tids[3:5])
+	want := e.scanAll(t, e.snap(0, 0))
+	s := e.rel.NewScan(e.snap(0, 0))
+	s.SkipTupleData()
+	defer s.Close()
+	got := map[page.TID]bool{}
+	for {
+		tid, tup, ok, err := s.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			break
+		}
+		if tup != nil {
+			t.Fatalf("tuple data at %s after SkipTupleData", tid)
+		}
+		got[tid] = true
+	}
+	if len(got) != len(want) || len(got) != 38 {
+		t.Fatalf("%d TIDs without data, %d with, want 38", len(got), len(want))
+	}
+	for id, r := range want {
+		if !got[r.tid] {
+			t.Errorf("row %d at %s missing without data", id, r.tid)
+		}
+	}
+}
