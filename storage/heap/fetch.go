@@ -172,7 +172,7 @@ func (s *Scan) Next() (tid page.TID, tup []byte, ok bool, err error) {
 			s.strategy = s.r.pool.NewBulkReadStrategy(buffer.RingBlocks)
 		}
 	}
-	for s.pos >= len(s.tups) {
+	for s.pos >= len(s.tids) {
 		if s.next >= s.nblocks {
 			return page.TID{}, nil, false, nil
 		}
@@ -184,6 +184,9 @@ func (s *Scan) Next() (tid page.TID, tup []byte, ok bool, err error) {
 	}
 	i := s.pos
 	s.pos++
+	if s.noData {
+		return s.tids[i], nil, true, nil
+	}
 	return s.tids[i], s.tups[i], true, nil
 }
 
@@ -265,7 +268,6 @@ func (s *Scan) readPage(blk uint32) error {
 			s.roots = hotRoots(p)
 		}
 		if s.noData {
-			s.tups = append(s.tups, nil)
 			continue
 		}
 		start := len(arena)
