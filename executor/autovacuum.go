@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"time"
 
 	"minipg/autovacuum"
 )
@@ -38,6 +39,9 @@ func (t avTarget) AutovacuumTables() []autovacuum.Table {
 }
 
 func (t avTarget) AutovacuumTable(ctx context.Context, w autovacuum.Work) (autovacuum.Result, error) {
+	wa := &workerActivity{pid: w.PID, query: autovacuumQuery(w.Vacuum, w.Analyze, w.Name), start: time.Now()}
+	t.e.sessions.addWorker(wa)
+	defer t.e.sessions.removeWorker(wa)
 	return t.e.vacuumTable(ctx, w.OID, vacuumParams{vacuum: w.Vacuum, analyze: w.Analyze, auto: true,
 		cost: w.Cost, pid: w.PID, yield: w.Yield})
 }

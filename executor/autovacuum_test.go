@@ -185,6 +185,11 @@ func TestAutovacuumYieldsToDDL(t *testing.T) {
 	if !waitFor(5*time.Second, running) {
 		t.Fatal("no autovacuum running on slow")
 	}
+	// pg_stat_activity shows the worker under the pid of its progress row.
+	rows, _ := mustExec(t, s, "SELECT a.query, a.state, a.usename FROM pg_stat_activity a JOIN pg_stat_progress_vacuum p USING (pid) WHERE a.backend_type = 'autovacuum worker'")
+	if len(rows) != 1 || rows[0][0] != "autovacuum: VACUUM ANALYZE public.slow" || rows[0][1] != "active" || rows[0][2] != nil {
+		t.Fatalf("autovacuum worker in pg_stat_activity: %v", rows)
+	}
 	// Rows keep flowing while it runs (it holds the lock shared).
 	insertRows(t, s, "slow", 5001, 5010)
 	start := time.Now()
@@ -197,6 +202,9 @@ func TestAutovacuumYieldsToDDL(t *testing.T) {
 	}
 	if rows, _ := mustExec(t, s, "SELECT count(*) FROM pg_stat_progress_vacuum"); rows[0][0].(int64) != 0 {
 		t.Fatal("the cancelled vacuum is still listed in pg_stat_progress_vacuum")
+	}
+	if rows, _ := mustExec(t, s, "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'"); rows[0][0].(int64) != 0 {
+		t.Fatal("the cancelled worker is still listed in pg_stat_activity")
 	}
 	if n := tableStat(t, s, "slow", "autovacuum_count").(int64); n != 0 {
 		t.Fatalf("a cancelled run was counted (%d)", n)
@@ -212,7 +220,7 @@ func TestAutovacuumYieldsToDDL(t *testing.T) {
 	if n := tableStat(t, s, "slow", "n_dead_tup").(int64); n != 0 {
 		t.Fatalf("n_dead_tup = %d after autovacuum, want 0", n)
 	}
-	rows, _ := mustExec(t, s, "SELECT count(*) FROM slow WHERE id > 5000")
+	rows, _ = mustExec(t, s, "SELECT count(*) FROM slow WHERE id > 5000")
 	if rows[0][0].(int64) != 10 {
 		t.Fatalf("rows inserted during the autovacuum: %v", rows[0][0])
 	}

@@ -37,7 +37,10 @@
 //     per table and record type, reset by minipg_stat_wal_rel_reset());
 //     pg_stat_all_tables, pg_stat_user_tables, pg_stat_progress_vacuum,
 //     pg_stat_reset() and minipg_relsize (stats.go, from package pgstat);
-//     pg_stat_bgwriter and pg_stat_reset_shared('bgwriter') (bgwriter.go).
+//     pg_stat_bgwriter and pg_stat_reset_shared('bgwriter') (bgwriter.go);
+//     pg_stat_activity, pg_cancel_backend and pg_terminate_backend
+//     (activity.go: the wire layer reports each session's queries and
+//     waits, and the server's Signal reaches other connections).
 //   - The built-in SQL functions are registered with package sql
 //     (sql.RegisterBuiltin), one overload per PostgreSQL signature with its
 //     volatility and strictness, one file per family of PostgreSQL 15's

@@ -55,7 +55,9 @@ type Engine struct {
 	// vacSlots holds each table's *vacSlot (vacuum.go): one VACUUM,
 	// ANALYZE or autovacuum run per table at a time.
 	vacSlots sync.Map
-	fkRefs   fkRefCache // foreign keys by referenced table (fkey.go)
+	fkRefs   fkRefCache                           // foreign keys by referenced table (fkey.go)
+	sessions sessionRegistry                      // open sessions (pg_stat_activity, activity.go)
+	signal   func(pid int32, terminate bool) bool // SetBackendSignal; nil = none
 
 	closeOnce sync.Once // Close runs once
 	closeErr  error     // what it returned

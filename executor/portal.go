@@ -393,6 +393,9 @@ func (s *Session) setValue(name, v string) {
 	if gucTable[name].report {
 		s.changed[name] = v
 	}
+	if name == "application_name" {
+		s.reportAppName(v)
+	}
 }
 
 // startDML runs an INSERT/UPDATE/DELETE to completion, buffering RETURNING

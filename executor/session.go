@@ -78,6 +78,7 @@ type Session struct {
 	ist      *heap.InsertState
 	active   int         // portals holding a snapshot
 	xstat    pgstat.Xact // the transaction's row changes per table (stats.go)
+	act      activity    // what pg_stat_activity shows (activity.go)
 
 	// Settings changed inside the current transaction: gucUndo holds each
 	// one's value before the transaction's first SET of it (restored on
@@ -125,6 +126,8 @@ func (e *Engine) NewSession(startup map[string]string) *Session {
 			s.changed[name] = s.settings[name]
 		}
 	}
+	s.act.start, s.act.appName = time.Now(), s.settings["application_name"]
+	e.sessions.add(s)
 	return s
 }
 
@@ -315,6 +318,9 @@ func (s *Session) Sync() error {
 func (s *Session) endTx(commit bool) error {
 	tx := s.tx
 	s.tx, s.explicit, s.failed, s.active = nil, false, false, 0
+	if tx != nil {
+		s.reportTx(nil, time.Time{})
+	}
 	s.newRels = nil
 	s.endTxSettings(commit)
 	if tx == nil {
@@ -387,11 +393,13 @@ func reportName(name string) string {
 	return name
 }
 
-// Close aborts any open transaction.
+// Close aborts any open transaction and ends the session.
 func (s *Session) Close() {
+	s.e.sessions.remove(s)
 	if s.tx != nil {
 		_ = s.tx.Abort()
 		s.tx = nil
+		s.reportTx(nil, time.Time{})
 	}
 	s.endXactStats(false)
 	s.explicit, s.failed = false, false
@@ -437,6 +445,7 @@ func (s *Session) ensureTx() *txn.Txn {
 	if s.tx == nil {
 		s.tx = s.e.txns.Begin()
 		s.txStart = time.Now().UTC().Truncate(time.Microsecond)
+		s.reportTx(s.tx, s.txStart)
 	}
 	return s.tx
 }

@@ -31,8 +31,8 @@ const (
 // reloptions as server settings (fsm_policy, ...) join it when the first
 // engine opens (addParamSettings).
 var gucTable = map[string]gucDef{
-	"server_version":                      {def: "15.20", report: true, readOnly: roInternal},
-	"server_version_num":                  {def: "150020", readOnly: roInternal},
+	"server_version":                      {def: "15.18", report: true, readOnly: roInternal},
+	"server_version_num":                  {def: "150018", readOnly: roInternal},
 	"server_encoding":                     {def: "UTF8", report: true, readOnly: roInternal},
 	"client_encoding":                     {def: "UTF8", report: true},
 	"datestyle":                           {def: "ISO, MDY", report: true},

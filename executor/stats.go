@@ -70,7 +70,7 @@ func init() {
 		e := env.(*Engine)
 		var out [][]types.Datum
 		for _, p := range e.stats.Running() {
-			out = append(out, []types.Datum{p.PID, int64(databaseOID), "postgres", int64(p.RelID),
+			out = append(out, []types.Datum{int64(p.PID), int64(databaseOID), "postgres", int64(p.RelID),
 				heap.VacuumPhase(p.Phase.Load()).String(), p.HeapBlksTotal.Load(), p.HeapBlksScanned.Load(),
 				p.HeapBlksVacuumed.Load(), p.IndexVacuumCount.Load(), p.MaxDeadTuples.Load(), p.NumDeadTuples.Load()})
 		}

@@ -82,3 +82,23 @@ type CopyToPortal interface {
 	// CopyTo runs the statement, handing each CopyData payload to send.
 	CopyTo(ctx context.Context, send func(data []byte) error) (tag string, err error)
 }
+
+// ActivitySession is implemented by sessions that show what they are doing
+// (pg_stat_activity). The server attaches the connection once, before its
+// first statement, reports each query as PostgreSQL's traffic cop does (a
+// Query message, and each Parse, Bind and Execute with the statement's
+// text) and reports the wait for the client before every ReadyForQuery.
+type ActivitySession interface {
+	// Attach gives the session the process id sent in BackendKeyData and
+	// the client's address and port ("" and -1 for a Unix-domain socket).
+	Attach(pid uint32, addr string, port int)
+	ReportQuery(query string)
+	ReportIdle()
+}
+
+// SignalBackend is implemented by backends whose SQL cancels statements of
+// other connections or ends them (pg_cancel_backend, pg_terminate_backend):
+// New hands them the server's Signal.
+type SignalBackend interface {
+	SetSignal(signal func(pid uint32, terminate bool) bool)
+}

@@ -40,6 +40,7 @@ type conn struct {
 	key  []byte // BackendKeyData secret (4 bytes, as PostgreSQL 15)
 	user string
 	sess Session
+	act  ActivitySession // sess, when it shows its activity; else nil
 
 	ssl         bool   // the connection runs over TLS
 	tlsEndPoint []byte // tls-server-end-point channel binding data when ssl
@@ -76,6 +77,7 @@ type conn struct {
 // prepStmt is a prepared statement; st is nil for an empty query.
 type prepStmt struct {
 	name string
+	sql  string // the text Parse gave (pg_stat_activity.query)
 	st   *Statement
 }
 
@@ -341,6 +343,7 @@ func (c *conn) readyForQuery() error {
 	if status == 'I' {
 		c.closeAllPortals()
 	}
+	c.reportIdle()
 	c.rfqMsg.TxStatus = status
 	c.send(&c.rfqMsg)
 	c.sentReady = true
@@ -395,4 +398,39 @@ func (c *conn) wakeReader() {
 	}
 	_ = c.raw.SetReadDeadline(time.Now())
 	_ = c.raw.SetWriteDeadline(time.Now().Add(shutdownWriteTimeout))
+}
+
+// reportQuery tells the session that it runs query from now on.
+func (c *conn) reportQuery(query string) {
+	if c.act != nil {
+		c.act.ReportQuery(query)
+	}
+}
+
+// reportIdle tells the session that it waits for the client.
+func (c *conn) reportIdle() {
+	if c.act != nil {
+		c.act.ReportIdle()
+	}
+}
+
+// attachActivity hands the session the connection's pid and the client's
+// address.
+func (c *conn) attachActivity() {
+	act, ok := c.sess.(ActivitySession)
+	if !ok {
+		return
+	}
+	c.act = act
+	addr, port := "", -1
+	if !isUnixConn(c.raw) {
+		if ip := c.srv.peerIP(c.raw); ip != nil {
+			addr = ip.String()
+		}
+		port = 0
+		if a, ok := c.raw.RemoteAddr().(*net.TCPAddr); ok {
+			port = a.Port
+		}
+	}
+	act.Attach(c.pid, addr, port)
 }

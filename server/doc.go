@@ -152,7 +152,7 @@
 //
 // # Compatibility notes
 //
-//   - server_version is the engine's (15.20), or "15.0 (minipg)" when the
+//   - server_version is the engine's (15.18), or "15.0 (minipg)" when the
 //     engine does not report one: libpq and psql read 150000 or more.
 //   - There is no TLS and no GSSAPI; sslmode=prefer clients fall back to
 //     the clear, sslmode=require clients fail.

@@ -41,11 +41,12 @@ func (c *conn) parse(m *pgproto3.Parse) error {
 	if c.log.Enabled(context.Background(), slog.LevelDebug) {
 		c.log.Debug("parse", "name", m.Name, "sql", m.Query)
 	}
+	c.reportQuery(m.Query)
 	st, err := c.sess.Prepare(m.Query, oids)
 	if err != nil {
 		return err
 	}
-	c.stmts[m.Name] = &prepStmt{name: m.Name, st: st}
+	c.stmts[m.Name] = &prepStmt{name: m.Name, sql: m.Query, st: st}
 	c.sendNotices()
 	c.send(&pgproto3.ParseComplete{})
 	return nil
@@ -56,6 +57,7 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 	if !ok {
 		return stmtNotFound(m.PreparedStatement)
 	}
+	c.reportQuery(ps.sql)
 	if m.DestinationPortal == "" {
 		c.closePortal("")
 	} else if _, ok := c.portals[m.DestinationPortal]; ok {
@@ -134,6 +136,7 @@ func (c *conn) execute(ctx context.Context, m *pgproto3.Execute) error {
 	if !ok {
 		return portalNotFound(m.Portal)
 	}
+	c.reportQuery(pt.stmt.sql)
 	if pt.p == nil {
 		c.send(&pgproto3.EmptyQueryResponse{})
 		return nil

@@ -154,6 +154,7 @@ func (c *conn) startup() error {
 		return err
 	}
 	c.sess = c.srv.cfg.Backend.NewSession(params)
+	c.attachActivity()
 
 	c.send(&pgproto3.AuthenticationOk{})
 	status := c.initialParameterStatus(params)
@@ -170,6 +171,7 @@ func (c *conn) startup() error {
 	}
 	c.send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: c.key})
 	c.sendNotices()
+	c.reportIdle()
 	c.send(&pgproto3.ReadyForQuery{TxStatus: c.sess.TxStatus()})
 	c.sentReady = true
 	if err := c.flush(); err != nil {

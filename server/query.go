@@ -23,6 +23,7 @@ func (c *conn) simpleQuery(ctx context.Context, query string) error {
 	if c.log.Enabled(ctx, slog.LevelDebug) {
 		c.log.Debug("query", "sql", query)
 	}
+	c.reportQuery(query)
 	// PostgreSQL drops the unnamed statement and portal on a simple query.
 	delete(c.stmts, "")
 	c.closePortal("")

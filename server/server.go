@@ -110,7 +110,27 @@ func New(cfg Config) (*Server, error) {
 	var b [2]byte
 	_, _ = rand.Read(b[:])
 	s.nextPID.Store(1000 + uint32(binary.BigEndian.Uint16(b[:]))) // looks like a pid, not guessable from 0
+	if sb, ok := cfg.Backend.(SignalBackend); ok {
+		sb.SetSignal(s.Signal)
+	}
 	return s, nil
+}
+
+// Signal cancels the statement the connection with pid runs (terminate
+// false) or ends the connection with FATAL 57P01, as pg_cancel_backend and
+// pg_terminate_backend do in PostgreSQL. It reports whether a connection
+// has that pid. Safe from any goroutine.
+func (s *Server) Signal(pid uint32, terminate bool) bool {
+	c := s.lookup(pid)
+	if c == nil {
+		return false
+	}
+	if terminate {
+		c.terminate()
+	} else {
+		c.cancelStatement()
+	}
+	return true
 }
 
 // Serve is New followed by Server.Serve.

@@ -66,6 +66,7 @@ type Txn struct {
 	cid      uint32 // current command id
 	cidUsed  bool   // the current command id was used by a write
 	xmin     atomic.Uint32
+	pubXid   atomic.Uint32 // xid, for readers in other goroutines (Shown)
 	lastSnap *heap.Snapshot
 	done     bool
 }
@@ -347,11 +348,18 @@ func (t *Txn) Xid() (uint32, error) {
 		return InvalidXid, err
 	}
 	t.xid = xid
+	t.pubXid.Store(xid)
 	if t.lastSnap != nil {
 		t.lastSnap.CurXid = xid
 	}
 	return xid, nil
 }
+
+// Shown returns the xid (InvalidXid if none was assigned) and the xmin of
+// the snapshots the transaction holds (InvalidXid if none), as
+// pg_stat_activity's backend_xid and backend_xmin show them. Unlike the
+// other methods it is safe to call from any goroutine.
+func (t *Txn) Shown() (xid, xmin uint32) { return t.pubXid.Load(), t.xmin.Load() }
 
 // XidIfAssigned returns the xid or InvalidXid if none was assigned.
 func (t *Txn) XidIfAssigned() uint32 { return t.xid }

@@ -25,6 +25,12 @@ func (b backend) NewSession(startup map[string]string) server.Session {
 	return session{b.e.NewSession(startup)}
 }
 
+// SetSignal lets pg_cancel_backend and pg_terminate_backend reach the
+// server's connections (server.SignalBackend).
+func (b backend) SetSignal(signal func(pid uint32, terminate bool) bool) {
+	b.e.SetBackendSignal(func(pid int32, terminate bool) bool { return pid > 0 && signal(uint32(pid), terminate) })
+}
+
 func (b backend) SplitQuery(q string) ([]string, error) { return executor.SplitQuery(q) }
 
 func (b backend) Setting(name string) (string, bool) { return b.e.Setting(name) }
@@ -72,6 +78,12 @@ func (s session) TxStatus() byte                        { return s.s.TxStatus() 
 func (s session) TakeNotices() []*pgerr.Error           { return s.s.TakeNotices() }
 func (s session) ParamStatusChanges() map[string]string { return s.s.ParamStatusChanges() }
 func (s session) Close()                                { s.s.Close() }
+
+// Attach, ReportQuery and ReportIdle feed pg_stat_activity
+// (server.ActivitySession).
+func (s session) Attach(pid uint32, addr string, port int) { s.s.Attach(int32(pid), addr, port) }
+func (s session) ReportQuery(query string)                 { s.s.ReportQuery(query) }
+func (s session) ReportIdle()                              { s.s.ReportIdle() }
 
 // Setting is the session's value of a setting (SHOW's text).
 func (s session) Setting(name string) (string, bool) { return s.s.Setting(name) }
