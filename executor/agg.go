@@ -212,6 +212,12 @@ func (it *aggIter) build(ctx context.Context) error {
 	groups := map[string]*group{}
 	var order []*group
 	var kb []byte
+	// Without GROUP BY every row goes to one group, found without a key.
+	var single *group
+	// scratch holds an aggregate's arguments for one row: add keeps the
+	// values, not the slice; an aggregate with ORDER BY keeps the slice
+	// and gets a new one per row.
+	var scratch []types.Datum
 	for {
 		row, ok, err := it.in.Next(ctx)
 		if err != nil {
@@ -220,21 +226,28 @@ func (it *aggIter) build(ctx context.Context) error {
 		if !ok {
 			break
 		}
-		keys := make([]types.Datum, len(st.Group))
-		kb = kb[:0]
-		for i, g := range st.Group {
-			if keys[i], err = it.ev.eval(g, row); err != nil {
-				return err
+		var keys []types.Datum
+		grp := single
+		if grp == nil {
+			keys = make([]types.Datum, len(st.Group))
+			kb = kb[:0]
+			for i, g := range st.Group {
+				if keys[i], err = it.ev.eval(g, row); err != nil {
+					return err
+				}
+				kb = appendKeyNull(kb, g.Type(), keys[i])
 			}
-			kb = appendKeyNull(kb, g.Type(), keys[i])
+			grp = groups[string(kb)]
 		}
-		grp := groups[string(kb)]
 		if grp == nil {
 			grp = &group{keys: keys, states: make([]aggState, len(st.Aggs))}
 			groups[string(kb)] = grp
 			order = append(order, grp)
 			if err := it.mem.charge(int64(len(kb)+64) + rowSize(keys) + 96*int64(len(st.Aggs))); err != nil {
 				return err
+			}
+			if len(st.Group) == 0 {
+				single = grp
 			}
 		}
 		for i, a := range st.Aggs {
@@ -247,7 +260,12 @@ func (it *aggIter) build(ctx context.Context) error {
 					continue
 				}
 			}
-			args := make([]types.Datum, 0, 1+len(a.Extra)+len(a.Order))
+			var args []types.Datum
+			if len(a.Order) > 0 {
+				args = make([]types.Datum, 0, 1+len(a.Extra)+len(a.Order))
+			} else {
+				args = scratch[:0]
+			}
 			if a.Arg != nil {
 				v, err := it.ev.eval(a.Arg, row)
 				if err != nil {
@@ -272,6 +290,9 @@ func (it *aggIter) build(ctx context.Context) error {
 			}
 			if err := grp.states[i].input(a, args, keys); err != nil {
 				return err
+			}
+			if len(a.Order) == 0 {
+				scratch = args[:0]
 			}
 		}
 	}
