@@ -38,12 +38,27 @@ type activity struct {
 // transaction status.
 var activityStates = map[byte]string{'I': "idle", 'T': "idle in transaction", 'E': "idle in transaction (aborted)"}
 
-// sessionRegistry holds the engine's open sessions and the autovacuum
-// workers at work.
+// sessionRegistry holds the engine's open sessions (*Session) and the
+// autovacuum workers at work (*workerActivity).
 type sessionRegistry struct {
-	mu      sync.Mutex
-	set     map[*Session]struct{}
-	workers map[*workerActivity]struct{}
+	mu  sync.Mutex
+	set map[any]struct{}
+}
+
+// add shows x (a *Session or *workerActivity) until remove.
+func (r *sessionRegistry) add(x any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.set == nil {
+		r.set = map[any]struct{}{}
+	}
+	r.set[x] = struct{}{}
+}
+
+func (r *sessionRegistry) remove(x any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.set, x)
 }
 
 // workerActivity is an autovacuum worker's row while it processes a table.
@@ -51,22 +66,6 @@ type workerActivity struct {
 	pid   int32
 	query string // "autovacuum: VACUUM public.t", as PostgreSQL words it
 	start time.Time
-}
-
-// addWorker shows w until removeWorker.
-func (r *sessionRegistry) addWorker(w *workerActivity) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.workers == nil {
-		r.workers = map[*workerActivity]struct{}{}
-	}
-	r.workers[w] = struct{}{}
-}
-
-func (r *sessionRegistry) removeWorker(w *workerActivity) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.workers, w)
 }
 
 // row is the worker's pg_stat_activity row: no user or client, in the one
@@ -90,21 +89,6 @@ func autovacuumQuery(vacuum, analyze bool, table string) string {
 	return q + " public." + table
 }
 
-func (r *sessionRegistry) add(s *Session) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.set == nil {
-		r.set = map[*Session]struct{}{}
-	}
-	r.set[s] = struct{}{}
-}
-
-func (r *sessionRegistry) remove(s *Session) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.set, s)
-}
-
 // listed is an open session or a worker, with the pid read under the
 // registry's lock (Attach changes a session's).
 type listed struct {
@@ -116,12 +100,14 @@ type listed struct {
 // list returns the open sessions and the workers at work in pid order.
 func (r *sessionRegistry) list() []listed {
 	r.mu.Lock()
-	out := make([]listed, 0, len(r.set)+len(r.workers))
-	for s := range r.set {
-		out = append(out, listed{s: s, pid: s.pid})
-	}
-	for w := range r.workers {
-		out = append(out, listed{w: w, pid: w.pid})
+	out := make([]listed, 0, len(r.set))
+	for x := range r.set {
+		switch v := x.(type) {
+		case *Session:
+			out = append(out, listed{s: v, pid: v.pid})
+		case *workerActivity:
+			out = append(out, listed{w: v, pid: v.pid})
+		}
 	}
 	r.mu.Unlock()
 	sort.Slice(out, func(i, j int) bool { return out[i].pid < out[j].pid })

@@ -40,8 +40,8 @@ func (t avTarget) AutovacuumTables() []autovacuum.Table {
 
 func (t avTarget) AutovacuumTable(ctx context.Context, w autovacuum.Work) (autovacuum.Result, error) {
 	wa := &workerActivity{pid: w.PID, query: autovacuumQuery(w.Vacuum, w.Analyze, w.Name), start: time.Now()}
-	t.e.sessions.addWorker(wa)
-	defer t.e.sessions.removeWorker(wa)
+	t.e.sessions.add(wa)
+	defer t.e.sessions.remove(wa)
 	return t.e.vacuumTable(ctx, w.OID, vacuumParams{vacuum: w.Vacuum, analyze: w.Analyze, auto: true,
 		cost: w.Cost, pid: w.PID, yield: w.Yield})
 }
