@@ -113,6 +113,7 @@ func (e *Engine) checkHeapAllIndexed(ctx context.Context, r *relation, ri *relIn
 	tx := e.txns.Begin()
 	defer tx.Abort()
 	sc := r.heap.NewScan(tx.Snapshot())
+	sc.TrackRootTIDs()
 	defer sc.Close()
 	dec := newDecoder(r)
 	dec.need = indexColumns(r, ri)

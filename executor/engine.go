@@ -436,6 +436,7 @@ func (e *Engine) rebuildIndexes(r *relation) error {
 // fillIndexes adds an entry to each of idxs for every row snap sees.
 func (e *Engine) fillIndexes(ctx context.Context, r *relation, snap *heap.Snapshot, idxs []*relIndex) error {
 	sc := r.heap.NewScan(snap)
+	sc.TrackRootTIDs()
 	defer sc.Close()
 	dec := newDecoder(r)
 	dec.need, dec.reuse = indexColumns(r, idxs...), true // keys are copied out of the row

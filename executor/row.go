@@ -24,13 +24,17 @@ type decoder struct {
 	// texts counts the text columns decode reads (-1: not yet known);
 	// with two or more, they share one string per tuple.
 	texts int
+	// deform is how many leading columns decode deforms: up to the last
+	// one needed (-1: not yet known; need does not change once decoding
+	// has begun).
+	deform int
 	// ints, when set, boxes integer values (see intBoxes).
 	ints *intBoxes
 }
 
 func newDecoder(r *relation) *decoder {
 	n := len(r.types)
-	return &decoder{r: r, vals: make([][]byte, n), nulls: make([]bool, n), texts: -1}
+	return &decoder{r: r, vals: make([][]byte, n), nulls: make([]bool, n), texts: -1, deform: -1}
 }
 
 // readsColumns reports whether decode reads any column of the tuple (the
@@ -42,12 +46,15 @@ func (d *decoder) readsColumns() bool {
 func (d *decoder) decode(tup []byte, tid page.TID) ([]types.Datum, error) {
 	// Deform only up to the last column needed (all of them without need):
 	// the attributes after it are never looked at.
-	n := len(d.r.types)
-	if d.need != nil {
-		for n > 0 && !d.need[n-1] {
-			n--
+	if d.deform < 0 {
+		d.deform = len(d.r.types)
+		if d.need != nil {
+			for d.deform > 0 && !d.need[d.deform-1] {
+				d.deform--
+			}
 		}
 	}
+	n := d.deform
 	if n > 0 || tup != nil {
 		if err := heap.DeformTuple(d.r.desc[:n], tup, d.vals[:n], d.nulls[:n]); err != nil {
 			return nil, err
@@ -59,7 +66,9 @@ func (d *decoder) decode(tup []byte, tid page.TID) ([]types.Datum, error) {
 			d.row = make([]types.Datum, len(d.r.types)+1)
 		}
 		row = d.row
-		clear(row)
+		// Only the deformed columns and the ctid are ever set.
+		clear(row[:n])
+		row[len(row)-1] = nil
 	} else {
 		row = make([]types.Datum, len(d.r.types)+1)
 	}

@@ -137,6 +137,8 @@ type Scan struct {
 	closed  bool
 	// noData: Next returns nil tuples (SkipTupleData).
 	noData bool
+	// trackRoots: readPage finds the HOT chains' roots (TrackRootTIDs).
+	trackRoots bool
 	// strategy is the ring a scan of a table larger than a quarter of
 	// shared buffers reads through (BAS_BULKREAD, as initscan sets it).
 	strategy *buffer.Strategy
@@ -151,6 +153,11 @@ func (r *Relation) NewScan(snap *Snapshot) *Scan {
 // caller that reads no column (count(*)): the scan then copies nothing out
 // of the page. Call it before the first Next.
 func (s *Scan) SkipTupleData() { s.noData = true }
+
+// TrackRootTIDs makes RootTID valid after each Next, for index builds and
+// checks: the scan then finds the HOT chains' roots on every page that has
+// a heap-only tuple. Call it before the first Next.
+func (s *Scan) TrackRootTIDs() { s.trackRoots = true }
 
 // Next returns the next visible tuple: its TID and a copy the caller owns
 // (nil after SkipTupleData).
@@ -192,8 +199,12 @@ func (s *Scan) Next() (tid page.TID, tup []byte, ok bool, err error) {
 
 // RootTID is the TID an index entry for the tuple last returned by Next
 // must hold: the root line pointer of its HOT chain (heap_get_root_tuples),
-// which is the tuple's own TID unless it is heap-only. Index builds use it.
+// which is the tuple's own TID unless it is heap-only. Index builds use it,
+// after TrackRootTIDs.
 func (s *Scan) RootTID() page.TID {
+	if !s.trackRoots {
+		panic("heap: RootTID on a scan without TrackRootTIDs")
+	}
 	if s.pos == 0 || s.pos > len(s.tids) {
 		return page.TID{}
 	}
@@ -264,7 +275,7 @@ func (s *Scan) readPage(blk uint32) error {
 			}
 		}
 		s.tids = append(s.tids, page.TID{Block: blk, Offset: off})
-		if s.roots == nil && IsHeapOnly(t) {
+		if s.trackRoots && s.roots == nil && IsHeapOnly(t) {
 			s.roots = hotRoots(p)
 		}
 		if s.noData {

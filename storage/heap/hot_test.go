@@ -403,6 +403,7 @@ func TestScanRootTID(t *testing.T) {
 	tids := e.insertCommitted(t, 1, 3, "x")
 	hotTid, _ := e.update(t, tids[1], 2, "y")
 	s := e.rel.NewScan(e.snap(0, 0))
+	s.TrackRootTIDs()
 	defer s.Close()
 	for {
 		tid, tup, ok, err := s.Next()
