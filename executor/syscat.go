@@ -403,6 +403,17 @@ var sysCatalogs = []sysCatalog{
 			{int64(oidCColl), "C", int64(oidPgCatalog), int64(oidSuperuser), "c", true, int64(-1), "C", "C"},
 			{int64(oidPosixColl), "POSIX", int64(oidPgCatalog), int64(oidSuperuser), "c", true, int64(-1), "POSIX", "POSIX"}}
 	}},
+	{"pg_proc", []sysCol{oidT("oid"), nameT("proname"), oidT("pronamespace"), oidT("proowner"), oidT("prolang"),
+		{"procost", types.TFloat4}, {"prorows", types.TFloat4}, oidT("provariadic"), charT("prokind"),
+		boolT("prosecdef"), boolT("proleakproof"), boolT("proisstrict"), boolT("proretset"), charT("provolatile"),
+		charT("proparallel"), int2T("pronargs"), int2T("pronargdefaults"), oidT("prorettype"),
+		arrT("proargtypes", types.TOid), textT("prosrc"), arrT("proacl", types.TText)}, (*Engine).pgProcRows},
+	{"pg_language", []sysCol{oidT("oid"), nameT("lanname"), oidT("lanowner"), boolT("lanispl"),
+		boolT("lanpltrusted")}, func(*Engine) [][]types.Datum {
+		return [][]types.Datum{{int64(langInternal), "internal", int64(oidSuperuser), false, false},
+			{int64(13), "c", int64(oidSuperuser), false, false},
+			{int64(14), "sql", int64(oidSuperuser), false, true}}
+	}},
 	{"pg_inherits", []sysCol{oidT("inhrelid"), oidT("inhparent"), int4T("inhseqno"), boolT("inhdetachpending")}, nil},
 	{"pg_partitioned_table", []sysCol{oidT("partrelid"), charT("partstrat"), int2T("partnatts"),
 		oidT("partdefid"), arrT("partattrs", types.TInt2)}, nil},
