@@ -33,6 +33,7 @@ type Buffer struct {
 		pins       int32         // refcount
 		usage      uint8         // clock-sweep usage count, <= maxUsageCount
 		ioDone     chan struct{} // closed when the read-in that set valid=false ends
+		readAhead  bool          // read by a bulk read before anyone asked for it (loadRun)
 		rs         *relState     // the relation's state (counters, files)
 	}
 }

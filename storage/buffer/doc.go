@@ -80,7 +80,12 @@
 //     the index passes of VACUUM) and sequential scans of tables larger
 //     than a quarter of the pool (BAS_BULKREAD, which gives up a dirty
 //     frame whose WAL is not durable); COPY (BAS_BULKWRITE) does not use
-//     one yet.
+//     one yet. A bulk read's miss reads up to 16 consecutive blocks (128
+//     kB, at most half the ring) with one pread, stopping at the first
+//     block already in the pool and at the end of the file (loadRun);
+//     PostgreSQL 15 reads one block per call (17's streaming reads
+//     combine them the same way). Each block so read is counted as a read
+//     when it is first asked for, as it would have been.
 //   - Sync fsyncs every open file; a checkpointer would rather keep a list
 //     of files written since the last one (PostgreSQL's pending-ops table).
 package buffer

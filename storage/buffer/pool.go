@@ -218,25 +218,32 @@ func (p *Pool) readBuffer(rel RelFileNode, fork Fork, blk uint32, zero bool, s *
 				b.pinLocked()
 			}
 			valid, done := b.hdr.valid, b.hdr.ioDone
+			ahead := valid && b.takeReadAheadLocked()
 			b.hdr.Unlock()
 			part.Unlock()
 			if valid {
-				return b, true, wrote, nil
+				return b, !ahead, wrote, nil
 			}
 			// Another goroutine is reading the block in: wait for it.
 			<-done
 			b.hdr.Lock()
 			valid = b.hdr.valid
+			ahead = valid && b.takeReadAheadLocked()
 			b.hdr.Unlock()
 			if valid {
-				return b, true, wrote, nil
+				return b, !ahead, wrote, nil
 			}
 			// Its read failed and it dropped the mapping; try ourselves.
 			b.Release()
 			continue
 		}
 		part.Unlock()
-		b, w, err := p.loadBuffer(tag, zero, s)
+		var w bool
+		if s != nil && s.readAhead > 1 && !zero {
+			b, w, err = p.loadRun(tag, s)
+		} else {
+			b, w, err = p.loadBuffer(tag, zero, s)
+		}
 		wrote = wrote || w
 		if err == errRetry {
 			continue
@@ -251,14 +258,42 @@ func (p *Pool) readBuffer(rel RelFileNode, fork Fork, blk uint32, zero bool, s *
 // It returns errRetry if the tag appeared in the mapping meanwhile or the
 // victim got pinned or dirtied again.
 func (p *Pool) loadBuffer(tag Tag, zero bool, s *Strategy) (_ *Buffer, wrote bool, err error) {
+	victim, done, wrote, err := p.claimFrame(tag, s)
+	if err != nil {
+		return nil, wrote, err
+	}
+	// Read the block. Others who find the tag pin the frame and wait on done.
+	if zero {
+		err = p.checkBlockExists(victim.hdr.rs, tag)
+		clear(victim.data)
+	} else {
+		err = p.readBlock(victim.hdr.rs, tag, victim.data)
+		if err == nil {
+			err = p.verifyPage(tag, victim.data)
+		}
+	}
+	if err != nil {
+		p.dropClaim(victim, tag, done)
+		return nil, wrote, err
+	}
+	p.validate(victim, done, false)
+	return victim, wrote, nil
+}
+
+// claimFrame takes a victim frame (the ring's next one when free, else the
+// clock sweep's), writes it out if dirty and maps tag to it with a read in
+// progress: it returns the frame pinned, not valid, and the channel to
+// close when the read ends (validate or dropClaim). errRetry: the tag
+// appeared in the mapping meanwhile, or the victim got pinned or dirtied
+// again.
+func (p *Pool) claimFrame(tag Tag, s *Strategy) (victim *Buffer, done chan struct{}, wrote bool, err error) {
 	rs := p.relState(tag.Rel)
-	var victim *Buffer
 	if s != nil {
 		victim = s.fromRing(p)
 	}
 	if victim == nil {
 		if victim, err = p.clockSweep(); err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
 		if s != nil {
 			s.toRing(victim.id)
@@ -269,7 +304,7 @@ func (p *Pool) loadBuffer(tag Tag, zero bool, s *Strategy) (_ *Buffer, wrote boo
 	wrote, err = victim.flush()
 	if err != nil {
 		victim.Release()
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	p.counts.alloc.Add(1)
 	if wrote {
@@ -283,7 +318,7 @@ func (p *Pool) loadBuffer(tag Tag, zero bool, s *Strategy) (_ *Buffer, wrote boo
 		victim.hdr.pins--
 		victim.hdr.Unlock()
 		p.unlockPartitions(oldPart, newPart)
-		return nil, wrote, errRetry
+		return nil, nil, wrote, errRetry
 	}
 	victim.hdr.Lock()
 	if victim.hdr.pins != 1 || victim.hdr.dirty {
@@ -291,50 +326,129 @@ func (p *Pool) loadBuffer(tag Tag, zero bool, s *Strategy) (_ *Buffer, wrote boo
 		victim.hdr.pins--
 		victim.hdr.Unlock()
 		p.unlockPartitions(oldPart, newPart)
-		return nil, wrote, errRetry
+		return nil, nil, wrote, errRetry
 	}
 	if hadTag {
 		delete(p.mapping[oldPart].m, oldTag)
 	}
-	victim.hdr.tag, victim.hdr.hasTag, victim.hdr.valid = tag, true, false
+	victim.hdr.tag, victim.hdr.hasTag, victim.hdr.valid, victim.hdr.readAhead = tag, true, false, false
 	victim.hdr.rs = rs
 	victim.hdr.usage = 1
-	done := make(chan struct{})
+	done = make(chan struct{})
 	victim.hdr.ioDone = done
 	victim.hdr.Unlock()
 	p.mapping[newPart].m[tag] = victim.id
 	p.unlockPartitions(oldPart, newPart)
+	return victim, done, wrote, nil
+}
 
-	// Read the block. Others who find the tag pin the frame and wait on done.
-	if zero {
-		err = p.checkBlockExists(rs, tag)
-		clear(victim.data)
-	} else {
-		err = p.readBlock(rs, tag, victim.data)
-		if err == nil {
-			err = p.verifyPage(tag, victim.data)
-		}
-	}
-	if err != nil {
-		// Leave no frame behind: drop the mapping, free the frame.
-		part := &p.mapping[partitionOf(tag)]
-		part.Lock()
-		victim.hdr.Lock()
-		delete(part.m, tag)
-		victim.hdr.hasTag, victim.hdr.valid, victim.hdr.usage = false, false, 0
-		victim.hdr.rs = nil
-		clear(victim.data)
-		victim.hdr.pins--
-		close(done)
-		victim.hdr.Unlock()
-		part.Unlock()
-		return nil, wrote, err
-	}
+// dropClaim undoes claimFrame after a failed read: no frame is left
+// behind (the mapping is dropped, the frame freed and unpinned), and those
+// waiting on done look the tag up again.
+func (p *Pool) dropClaim(victim *Buffer, tag Tag, done chan struct{}) {
+	part := &p.mapping[partitionOf(tag)]
+	part.Lock()
 	victim.hdr.Lock()
-	victim.hdr.valid = true
+	delete(part.m, tag)
+	victim.hdr.hasTag, victim.hdr.valid, victim.hdr.usage = false, false, 0
+	victim.hdr.rs = nil
+	clear(victim.data)
+	victim.hdr.pins--
 	close(done)
 	victim.hdr.Unlock()
-	return victim, wrote, nil
+	part.Unlock()
+}
+
+// validate ends a claimed frame's read: its data is the block. readAhead
+// marks a block read before it was asked for (loadRun).
+func (p *Pool) validate(b *Buffer, done chan struct{}, readAhead bool) {
+	b.hdr.Lock()
+	b.hdr.valid, b.hdr.readAhead = true, readAhead
+	close(done)
+	b.hdr.Unlock()
+}
+
+// loadRun is loadBuffer for a strategy that reads ahead (a bulk read): it
+// claims frames for tag's block and for as many of the blocks after it, up
+// to the strategy's read-ahead and the end of the file, as are in no frame
+// yet, reads them with one pread, and returns tag's frame pinned. The
+// other blocks stay in the ring unpinned, marked readAhead, so that the
+// first reader counts each as a block read (as it would have been without
+// read-ahead) and the scan that reaches it finds it in the pool. A block
+// after the first that fails its check is dropped, to be read (and its
+// error reported) when asked for.
+func (p *Pool) loadRun(tag Tag, s *Strategy) (_ *Buffer, wrote bool, err error) {
+	first, done, wrote, err := p.claimFrame(tag, s)
+	if err != nil {
+		return nil, wrote, err
+	}
+	rs := first.hdr.rs
+	ff, f, err := p.forkForBlock(rs, tag)
+	if err != nil {
+		p.dropClaim(first, tag, done)
+		return nil, wrote, err
+	}
+	frames, dones := append(s.runFrames[:0], first), append(s.runDones[:0], done)
+	limit := min(uint32(s.readAhead), ff.nblocks.Load()-tag.Block)
+	for i := uint32(1); i < limit; i++ {
+		t := tag
+		t.Block += i
+		part := &p.mapping[partitionOf(t)]
+		part.Lock()
+		_, present := part.m[t]
+		part.Unlock()
+		if present {
+			break
+		}
+		b, d, w, err := p.claimFrame(t, s)
+		wrote = wrote || w
+		if err != nil {
+			break // errRetry or no frame: the run ends here
+		}
+		frames, dones = append(frames, b), append(dones, d)
+	}
+	s.runFrames, s.runDones = frames[:0], dones[:0]
+	n := len(frames)
+	if cap(s.runBuf) < n*page.BlockSize {
+		s.runBuf = make([]byte, s.readAhead*page.BlockSize)
+	}
+	buf := s.runBuf[:n*page.BlockSize]
+	got, rerr := f.ReadAt(buf, int64(tag.Block)*page.BlockSize)
+	for i, b := range frames {
+		t := tag
+		t.Block += uint32(i)
+		var err error
+		if got < (i+1)*page.BlockSize {
+			err = pgerr.FromSentinel(ErrIO, rerr, "could not read block %d in file %q: read only %d of %d bytes",
+				t.Block, ff.path, max(0, got-i*page.BlockSize), page.BlockSize)
+		} else {
+			copy(b.data, buf[i*page.BlockSize:(i+1)*page.BlockSize])
+			rs.stats.read.Add(1)
+			err = p.verifyPage(t, b.data)
+		}
+		if err != nil {
+			p.dropClaim(b, t, dones[i])
+			if i == 0 {
+				for j := 1; j < n; j++ {
+					t := tag
+					t.Block += uint32(j)
+					if got >= (j+1)*page.BlockSize && p.verifyPage(t, frames[j].data) == nil {
+						p.validate(frames[j], dones[j], true)
+						frames[j].Release()
+					} else {
+						p.dropClaim(frames[j], t, dones[j])
+					}
+				}
+				return nil, wrote, err
+			}
+			continue
+		}
+		p.validate(b, dones[i], i > 0)
+		if i > 0 {
+			b.Release()
+		}
+	}
+	return first, wrote, nil
 }
 
 func (p *Pool) relPath(t Tag) string {

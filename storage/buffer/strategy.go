@@ -34,7 +34,18 @@ type Strategy struct {
 	// reused counts pages read into a frame taken from the ring (tests and
 	// statistics: how much the ring saved the rest of the pool).
 	reused int64
+	// readAhead is how many consecutive blocks a miss reads at once (with
+	// one pread, loadRun); 0 or 1 reads the one block.
+	readAhead int
+	runFrames []*Buffer
+	runDones  []chan struct{}
+	runBuf    []byte
 }
+
+// maxReadAhead is the most blocks a bulk read reads with one pread
+// (128 kB), at most half its ring, so that a run never takes back the
+// frames of the run before it while the scan is still reaching them.
+const maxReadAhead = 16
 
 // NewStrategy returns a ring of the given number of frames, at most an
 // eighth of the pool as PostgreSQL caps it (GetAccessStrategy), and at
@@ -62,7 +73,17 @@ func (p *Pool) NewStrategy(blocks int) *Strategy {
 func (p *Pool) NewBulkReadStrategy(blocks int) *Strategy {
 	s := p.NewStrategy(blocks)
 	s.bulkRead = true
+	s.readAhead = min(maxReadAhead, len(s.ring)/2)
 	return s
+}
+
+// takeReadAheadLocked reports whether the frame was read ahead and not yet
+// asked for, and clears the mark: its first reader counts it as a block
+// read, not a hit. hdr is held.
+func (b *Buffer) takeReadAheadLocked() bool {
+	ahead := b.hdr.readAhead
+	b.hdr.readAhead = false
+	return ahead
 }
 
 // Reused returns how many pages were read into a frame the ring already

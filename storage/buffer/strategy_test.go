@@ -1,6 +1,15 @@
 package buffer
 
-import "testing"
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"minipg/storage/page"
+)
 
 // residentBlocks counts the blocks of rel held in the pool.
 func residentBlocks(p *Pool, rel RelFileNode) int {
@@ -181,6 +190,7 @@ func TestBulkReadRingRejectsUnflushed(t *testing.T) {
 	const rel = 1
 	extendOnDisk(t, p, rel, MainFork, 8)
 	s := p.NewBulkReadStrategy(4)
+	s.readAhead = 0 // one block per miss: each read takes the next slot
 	read := func(blk uint32, lsn uint64) {
 		t.Helper()
 		b, _, err := p.ReadBufferStrategy(rel, MainFork, blk, s)
@@ -219,5 +229,166 @@ func TestBulkReadRingRejectsUnflushed(t *testing.T) {
 		if c := readCounter(t, p, rel, blk); c != 1 {
 			t.Fatalf("block %d counter %d", blk, c)
 		}
+	}
+}
+
+// inMapping reports whether block blk of rel has a frame, without pinning
+// it (a pin would change its usage count).
+func inMapping(p *Pool, rel RelFileNode, blk uint32) bool {
+	tag := Tag{Rel: rel, Fork: MainFork, Block: blk}
+	part := &p.mapping[partitionOf(tag)]
+	part.Lock()
+	defer part.Unlock()
+	_, ok := part.m[tag]
+	return ok
+}
+
+// TestBulkReadAhead: a bulk read's miss reads the next blocks with it, up
+// to the read-ahead, the first block already in the pool and the end of
+// the file; every block comes back with its own contents; each is counted
+// once, as a read, as without read-ahead; a corrupt block inside a run
+// fails only when it is asked for, and the blocks after it are unharmed.
+func TestBulkReadAhead(t *testing.T) {
+	p := newTestPool(t, 256, nil)
+	const rel, n, corrupt, resident = 5, 100, 50, 40
+	mustExtend(t, p, rel, MainFork, n)
+	for blk := range uint32(n) {
+		writeTestBlock(t, p, rel, blk, uint64(blk)*3, 0)
+	}
+	if err := p.FlushAll(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.invalidate(func(tg Tag) bool { return tg.Rel == rel }); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(p.opts.Dir, "5"), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	garbage := make([]byte, page.BlockSize)
+	for i := range garbage {
+		garbage[i] = 0xA5
+	}
+	if _, err := f.WriteAt(garbage, corrupt*page.BlockSize); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	mustRead(t, p, rel, resident).Release()
+
+	s := p.NewBulkReadStrategy(RingBlocks)
+	if s.readAhead != maxReadAhead {
+		t.Fatalf("read-ahead %d with a ring of %d, want %d", s.readAhead, s.Size(), maxReadAhead)
+	}
+	var u Usage
+	for blk := range uint32(n) {
+		b, err := p.ReadBufferUsageStrategy(rel, MainFork, blk, s, &u)
+		if blk == corrupt {
+			if !errors.Is(err, ErrCorruptPage) {
+				t.Fatalf("block %d: %v, want a corrupt page", blk, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("block %d: %v", blk, err)
+		}
+		b.RLock()
+		got, c := testPayload(b.Page())
+		b.RUnlock()
+		b.Release()
+		if got != blk || c != uint64(blk)*3 {
+			t.Fatalf("block %d holds block %d's page (counter %d)", blk, got, c)
+		}
+		switch blk {
+		case 0:
+			for ahead := uint32(1); ahead < n; ahead++ {
+				if in, want := inMapping(p, rel, ahead), ahead < maxReadAhead || ahead == resident; in != want {
+					t.Fatalf("after reading block 0, block %d in the pool: %v", ahead, in)
+				}
+			}
+		case 32: // the run stops before the block already in the pool
+			if !inMapping(p, rel, resident-1) || inMapping(p, rel, resident+1) {
+				t.Fatal("the run from block 32 did not stop at the resident block")
+			}
+		case 89: // and at the end of the file
+			if !inMapping(p, rel, n-1) {
+				t.Fatal("the run from block 89 did not reach the last block")
+			}
+		}
+	}
+	if u.Read != n-2 || u.Hit != 1 {
+		t.Fatalf("usage read %d hit %d, want %d and 1", u.Read, u.Hit, n-2)
+	}
+	if err := p.Check(false); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBulkReadAheadConcurrent: scans reading ahead through rings of their
+// own, and readers of single blocks, all at once over a table larger than
+// the pool: every block read holds its own page, and the pool stays
+// consistent.
+func TestBulkReadAheadConcurrent(t *testing.T) {
+	p := newTestPool(t, 64, nil)
+	const rel, n = 9, 300
+	mustExtend(t, p, rel, MainFork, n)
+	for blk := range uint32(n) {
+		writeTestBlock(t, p, rel, blk, uint64(blk)+1, 0)
+	}
+	if err := p.FlushAll(); err != nil {
+		t.Fatal(err)
+	}
+	check := func(b *Buffer, blk uint32) error {
+		b.RLock()
+		got, c := testPayload(b.Page())
+		b.RUnlock()
+		b.Release()
+		if got != blk || c != uint64(blk)+1 {
+			return fmt.Errorf("block %d holds block %d's page (counter %d)", blk, got, c)
+		}
+		return nil
+	}
+	errs := make(chan error, 6)
+	var wg sync.WaitGroup
+	for g := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for pass := range 3 {
+				if g < 4 { // a scan, from a different block each pass
+					s := p.NewBulkReadStrategy(RingBlocks)
+					for i := range uint32(n) {
+						blk := (i + uint32(g*37+pass*11)) % n
+						b, _, err := p.ReadBufferStrategy(rel, MainFork, blk, s)
+						if err == nil {
+							err = check(b, blk)
+						}
+						if err != nil {
+							errs <- err
+							return
+						}
+					}
+					continue
+				}
+				for i := range uint32(n) { // single blocks, scattered
+					blk := (i*7 + uint32(g)) % n
+					b, err := p.ReadBuffer(rel, MainFork, blk)
+					if err == nil {
+						err = check(b, blk)
+					}
+					if err != nil {
+						errs <- err
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if err := p.Check(false); err != nil {
+		t.Fatal(err)
 	}
 }
