@@ -337,7 +337,12 @@ func TestBulkReadAheadConcurrent(t *testing.T) {
 	if err := p.FlushAll(); err != nil {
 		t.Fatal(err)
 	}
-	check := func(b *Buffer, blk uint32) error {
+	// read reads blk through s (nil: a single block) and checks its page.
+	read := func(blk uint32, s *Strategy) error {
+		b, _, err := p.ReadBufferStrategy(rel, MainFork, blk, s)
+		if err != nil {
+			return err
+		}
 		b.RLock()
 		got, c := testPayload(b.Page())
 		b.RUnlock()
@@ -354,28 +359,13 @@ func TestBulkReadAheadConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for pass := range 3 {
-				if g < 4 { // a scan, from a different block each pass
-					s := p.NewBulkReadStrategy(RingBlocks)
-					for i := range uint32(n) {
-						blk := (i + uint32(g*37+pass*11)) % n
-						b, _, err := p.ReadBufferStrategy(rel, MainFork, blk, s)
-						if err == nil {
-							err = check(b, blk)
-						}
-						if err != nil {
-							errs <- err
-							return
-						}
-					}
-					continue
+				var s *Strategy
+				step, from := uint32(7), uint32(g) // single blocks, scattered
+				if g < 4 {                         // a scan, from a different block each pass
+					s, step, from = p.NewBulkReadStrategy(RingBlocks), 1, uint32(g*37+pass*11)
 				}
-				for i := range uint32(n) { // single blocks, scattered
-					blk := (i*7 + uint32(g)) % n
-					b, err := p.ReadBuffer(rel, MainFork, blk)
-					if err == nil {
-						err = check(b, blk)
-					}
-					if err != nil {
+				for i := range uint32(n) {
+					if err := read((i*step+from)%n, s); err != nil {
 						errs <- err
 						return
 					}
