@@ -429,15 +429,12 @@ func (p *Pool) loadRun(tag Tag, s *Strategy) (_ *Buffer, wrote bool, err error) 
 		if err != nil {
 			p.dropClaim(b, t, dones[i])
 			if i == 0 {
+				// The block asked for failed: give the rest up unread
+				// (their frames hold nothing of theirs yet).
 				for j := 1; j < n; j++ {
 					t := tag
 					t.Block += uint32(j)
-					if got >= (j+1)*page.BlockSize && p.verifyPage(t, frames[j].data) == nil {
-						p.validate(frames[j], dones[j], true)
-						frames[j].Release()
-					} else {
-						p.dropClaim(frames[j], t, dones[j])
-					}
+					p.dropClaim(frames[j], t, dones[j])
 				}
 				return nil, wrote, err
 			}

@@ -247,10 +247,12 @@ func inMapping(p *Pool, rel RelFileNode, blk uint32) bool {
 // to the read-ahead, the first block already in the pool and the end of
 // the file; every block comes back with its own contents; each is counted
 // once, as a read, as without read-ahead; a corrupt block inside a run
-// fails only when it is asked for, and the blocks after it are unharmed.
+// fails only when it is asked for, and the blocks after it are unharmed;
+// a corrupt first block fails its run, whose other blocks are read anew.
 func TestBulkReadAhead(t *testing.T) {
 	p := newTestPool(t, 256, nil)
-	const rel, n, corrupt, resident = 5, 100, 50, 40
+	// Block 16 is the first of the second run, 50 inside the run from 41.
+	const rel, n, corruptFirst, corrupt, resident = 5, 100, 16, 50, 40
 	mustExtend(t, p, rel, MainFork, n)
 	for blk := range uint32(n) {
 		writeTestBlock(t, p, rel, blk, uint64(blk)*3, 0)
@@ -269,8 +271,10 @@ func TestBulkReadAhead(t *testing.T) {
 	for i := range garbage {
 		garbage[i] = 0xA5
 	}
-	if _, err := f.WriteAt(garbage, corrupt*page.BlockSize); err != nil {
-		t.Fatal(err)
+	for _, blk := range []int64{corruptFirst, corrupt} {
+		if _, err := f.WriteAt(garbage, blk*page.BlockSize); err != nil {
+			t.Fatal(err)
+		}
 	}
 	f.Close()
 	mustRead(t, p, rel, resident).Release()
@@ -282,7 +286,7 @@ func TestBulkReadAhead(t *testing.T) {
 	var u Usage
 	for blk := range uint32(n) {
 		b, err := p.ReadBufferUsageStrategy(rel, MainFork, blk, s, &u)
-		if blk == corrupt {
+		if blk == corrupt || blk == corruptFirst {
 			if !errors.Is(err, ErrCorruptPage) {
 				t.Fatalf("block %d: %v, want a corrupt page", blk, err)
 			}
@@ -305,9 +309,9 @@ func TestBulkReadAhead(t *testing.T) {
 					t.Fatalf("after reading block 0, block %d in the pool: %v", ahead, in)
 				}
 			}
-		case 32: // the run stops before the block already in the pool
+		case 33: // the run stops before the block already in the pool
 			if !inMapping(p, rel, resident-1) || inMapping(p, rel, resident+1) {
-				t.Fatal("the run from block 32 did not stop at the resident block")
+				t.Fatal("the run from block 33 did not stop at the resident block")
 			}
 		case 89: // and at the end of the file
 			if !inMapping(p, rel, n-1) {
@@ -315,8 +319,8 @@ func TestBulkReadAhead(t *testing.T) {
 			}
 		}
 	}
-	if u.Read != n-2 || u.Hit != 1 {
-		t.Fatalf("usage read %d hit %d, want %d and 1", u.Read, u.Hit, n-2)
+	if u.Read != n-3 || u.Hit != 1 {
+		t.Fatalf("usage read %d hit %d, want %d and 1", u.Read, u.Hit, n-3)
 	}
 	if err := p.Check(false); err != nil {
 		t.Fatal(err)
