@@ -32,6 +32,7 @@ type activity struct {
 	state       string // "" before the first ReadyForQuery
 	query       string
 	tx          *txn.Txn // the open transaction (backend_xid, backend_xmin)
+	lockWait    bool     // waiting for another transaction to end
 }
 
 // activityStates are pg_stat_activity.state's values for ReadyForQuery's
@@ -155,6 +156,18 @@ func (s *Session) ReportIdle() {
 	a.mu.Unlock()
 }
 
+// ReportLockWait records that the session's statement waits for another
+// transaction to end (waiting true) or no longer does: pg_stat_activity
+// shows wait event Lock / transactionid meanwhile, as PostgreSQL does for
+// a row lock held by another transaction. txn.WithWaitReporter carries it
+// to the wait.
+func (s *Session) ReportLockWait(waiting bool) {
+	a := &s.act
+	a.mu.Lock()
+	a.lockWait = waiting
+	a.mu.Unlock()
+}
+
 // reportTx records the transaction the session opened (tx, started at
 // start) or, with a nil tx, that it has none.
 func (s *Session) reportTx(tx *txn.Txn, start time.Time) {
@@ -201,7 +214,10 @@ func (s *Session) activityRow(pid int32) []types.Datum {
 	if a.state != "" {
 		state = a.state
 	}
-	if a.state != "" && a.state != "active" {
+	switch {
+	case a.state == "active" && a.lockWait:
+		waitType, wait = "Lock", "transactionid"
+	case a.state != "" && a.state != "active":
 		waitType, wait = "Client", "ClientRead"
 	}
 	if a.clientAddr != "" {

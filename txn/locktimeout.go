@@ -38,3 +38,23 @@ func lockTimer(ctx context.Context) (<-chan time.Time, func()) {
 func errLockTimeout() error {
 	return pgerr.New(pgerr.LockNotAvailable, "canceling statement due to lock timeout")
 }
+
+type waitReporterKey struct{}
+
+// WithWaitReporter returns ctx carrying report, which a wait for another
+// transaction to end calls with true when it begins to block and with false
+// when it stops (pg_stat_activity's wait event Lock / transactionid).
+func WithWaitReporter(ctx context.Context, report func(waiting bool)) context.Context {
+	return context.WithValue(ctx, waitReporterKey{}, report)
+}
+
+// reportWait tells ctx's reporter that a wait begins and returns the
+// function that tells it the wait ended.
+func reportWait(ctx context.Context) func() {
+	report, _ := ctx.Value(waitReporterKey{}).(func(bool))
+	if report == nil {
+		return func() {}
+	}
+	report(true)
+	return func() { report(false) }
+}

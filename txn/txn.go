@@ -182,6 +182,7 @@ func (m *Manager) Wait(ctx context.Context, xid uint32) error {
 	}
 	timeout, stop := lockTimer(ctx)
 	defer stop()
+	defer reportWait(ctx)()
 	select {
 	case <-ch:
 		return nil
@@ -454,6 +455,7 @@ func (t *Txn) WaitFor(ctx context.Context, xid uint32) error {
 
 	var err error
 	timeout, stop := lockTimer(ctx)
+	waited := reportWait(ctx)
 	select {
 	case <-ch:
 	case <-ctx.Done():
@@ -461,6 +463,7 @@ func (t *Txn) WaitFor(ctx context.Context, xid uint32) error {
 	case <-timeout:
 		err = errLockTimeout()
 	}
+	waited()
 	stop()
 	m.mu.Lock()
 	delete(m.mu.waitsFor, t.xid)

@@ -123,9 +123,11 @@ func (p *portal) Run(ctx context.Context, maxRows int, emit func(row []types.Dat
 	return p.p.Run(p.lockTimeout(ctx), maxRows, emit)
 }
 
-// lockTimeout gives ctx the session's lock_timeout: a wait for a row or
-// relation lock longer than that fails with 55P03.
+// lockTimeout gives ctx the session's lock_timeout (a wait for a row or
+// relation lock longer than that fails with 55P03) and the reporter of
+// waits for other transactions (pg_stat_activity's wait event).
 func (p *portal) lockTimeout(ctx context.Context) context.Context {
+	ctx = txn.WithWaitReporter(ctx, p.s.ReportLockWait)
 	if v, ok := p.s.Setting("lock_timeout"); ok && v != "0" {
 		return txn.WithLockTimeout(ctx, server.ParseMillis(v))
 	}

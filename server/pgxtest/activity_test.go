@@ -235,3 +235,46 @@ func TestSignalBackend(t *testing.T) {
 		t.Fatalf("negative timeout: %v", err)
 	}
 }
+
+// TestStatActivityLockWait: a statement waiting for another transaction's
+// row lock shows wait event Lock / transactionid until the holder ends.
+func TestStatActivityLockWait(t *testing.T) {
+	dsn := startServer(t)
+	viewer := connect(t, dsn, pgx.QueryExecModeSimpleProtocol)
+	holder := connect(t, dsn, pgx.QueryExecModeSimpleProtocol)
+	waiter := connect(t, dsn, pgx.QueryExecModeSimpleProtocol)
+	mustExec(t, holder, "CREATE TABLE lw (id int PRIMARY KEY, v int)")
+	mustExec(t, holder, "INSERT INTO lw VALUES (1, 0)")
+	mustExec(t, holder, "BEGIN")
+	mustExec(t, holder, "UPDATE lw SET v = 1 WHERE id = 1")
+	done := make(chan error, 1)
+	go func() {
+		_, err := waiter.Exec(testCtx(t), "UPDATE lw SET v = 2 WHERE id = 1")
+		done <- err
+	}()
+	pid := int32(waiter.PgConn().PID())
+	var typ, ev *string
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if err := viewer.QueryRow(testCtx(t), "SELECT wait_event_type, wait_event FROM pg_stat_activity WHERE pid = $1", pid).Scan(&typ, &ev); err != nil {
+			t.Fatal(err)
+		}
+		if str(typ) == "Lock" && str(ev) == "transactionid" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the blocked UPDATE shows wait event %s / %s", str(typ), str(ev))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	mustExec(t, holder, "COMMIT")
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := viewer.QueryRow(testCtx(t), "SELECT wait_event_type, wait_event FROM pg_stat_activity WHERE pid = $1", pid).Scan(&typ, &ev); err != nil {
+		t.Fatal(err)
+	}
+	if str(typ) != "Client" || str(ev) != "ClientRead" {
+		t.Fatalf("after the wait: %s / %s", str(typ), str(ev))
+	}
+}
