@@ -162,26 +162,24 @@ func (s *Session) ReportIdle() {
 // a row lock held by another transaction. txn.WithWaitReporter carries it
 // to the wait.
 func (s *Session) ReportLockWait(waiting bool) {
-	a := &s.act
-	a.mu.Lock()
-	a.lockWait = waiting
-	a.mu.Unlock()
+	s.act.update(func(a *activity) { a.lockWait = waiting })
 }
 
 // reportTx records the transaction the session opened (tx, started at
 // start) or, with a nil tx, that it has none.
 func (s *Session) reportTx(tx *txn.Txn, start time.Time) {
-	a := &s.act
-	a.mu.Lock()
-	a.tx, a.xactStart = tx, start
-	a.mu.Unlock()
+	s.act.update(func(a *activity) { a.tx, a.xactStart = tx, start })
 }
 
 // reportAppName records a new application_name.
 func (s *Session) reportAppName(v string) {
-	a := &s.act
+	s.act.update(func(a *activity) { a.appName = v })
+}
+
+// update changes the activity under its lock (other sessions read it).
+func (a *activity) update(change func(a *activity)) {
 	a.mu.Lock()
-	a.appName = v
+	change(a)
 	a.mu.Unlock()
 }
 

@@ -243,15 +243,7 @@ func TestStatActivityLockWait(t *testing.T) {
 	viewer := connect(t, dsn, pgx.QueryExecModeSimpleProtocol)
 	holder := connect(t, dsn, pgx.QueryExecModeSimpleProtocol)
 	waiter := connect(t, dsn, pgx.QueryExecModeSimpleProtocol)
-	mustExec(t, holder, "CREATE TABLE lw (id int PRIMARY KEY, v int)")
-	mustExec(t, holder, "INSERT INTO lw VALUES (1, 0)")
-	mustExec(t, holder, "BEGIN")
-	mustExec(t, holder, "UPDATE lw SET v = 1 WHERE id = 1")
-	done := make(chan error, 1)
-	go func() {
-		_, err := waiter.Exec(testCtx(t), "UPDATE lw SET v = 2 WHERE id = 1")
-		done <- err
-	}()
+	done := blockedUpdate(t, holder, waiter, "lw")
 	pid := int32(waiter.PgConn().PID())
 	var typ, ev *string
 	deadline := time.Now().Add(10 * time.Second)
@@ -267,7 +259,7 @@ func TestStatActivityLockWait(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	mustExec(t, holder, "COMMIT")
+	mustExec(t, holder, "commit")
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}

@@ -364,16 +364,7 @@ func TestCancel(t *testing.T) {
 	dsn := startServer(t)
 	holder := connect(t, dsn, pgx.QueryExecModeCacheStatement)
 	waiter := connect(t, dsn, pgx.QueryExecModeCacheStatement)
-	mustExec(t, holder, "create table lk (id integer primary key, v integer)")
-	mustExec(t, holder, "insert into lk values (1, 0)")
-	mustExec(t, holder, "begin")
-	mustExec(t, holder, "update lk set v = 1 where id = 1")
-
-	done := make(chan error, 1)
-	go func() {
-		_, err := waiter.Exec(context.Background(), "update lk set v = 2 where id = 1")
-		done <- err
-	}()
+	done := blockedUpdate(t, holder, waiter, "lk")
 	var err error
 	ctx := testCtx(t)
 wait:
@@ -396,4 +387,22 @@ wait:
 	if err := waiter.QueryRow(testCtx(t), "select v from lk where id = 1").Scan(&v); err != nil || v != 1 {
 		t.Fatalf("v %d %v", v, err)
 	}
+}
+
+// blockedUpdate creates table (id, v) with the row (1, 0), updates it in
+// an open transaction of holder (v = 1) and starts waiter's update of the
+// same row (v = 2), which waits for holder; the channel receives its
+// result.
+func blockedUpdate(t *testing.T, holder, waiter *pgx.Conn, table string) <-chan error {
+	t.Helper()
+	mustExec(t, holder, "create table "+table+" (id integer primary key, v integer)")
+	mustExec(t, holder, "insert into "+table+" values (1, 0)")
+	mustExec(t, holder, "begin")
+	mustExec(t, holder, "update "+table+" set v = 1 where id = 1")
+	done := make(chan error, 1)
+	go func() {
+		_, err := waiter.Exec(context.Background(), "update "+table+" set v = 2 where id = 1")
+		done <- err
+	}()
+	return done
 }
