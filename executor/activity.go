@@ -73,7 +73,7 @@ type workerActivity struct {
 // database, active since it took the table, as PostgreSQL shows an
 // autovacuum worker.
 func (w *workerActivity) row() []types.Datum {
-	t := timeDatum(w.start)
+	t := tsDatum(w.start)
 	return []types.Datum{int64(databaseOID), "postgres", int64(w.pid), nil, nil, nil, "", nil, nil, nil,
 		t, t, t, t, nil, nil, "active", nil, nil, nil, w.query, "autovacuum worker"}
 }
@@ -183,14 +183,6 @@ func (a *activity) update(change func(a *activity)) {
 	a.mu.Unlock()
 }
 
-// timeDatum is a timestamptz column: NULL for the zero time.
-func timeDatum(t time.Time) types.Datum {
-	if t.IsZero() {
-		return nil
-	}
-	return t.UTC().Truncate(time.Microsecond)
-}
-
 // xidDatum is an xid column: NULL for InvalidXid.
 func xidDatum(x uint32) types.Datum {
 	if x == txn.InvalidXid {
@@ -225,8 +217,8 @@ func (s *Session) activityRow(pid int32) []types.Datum {
 		port = a.clientPort
 	}
 	return []types.Datum{int64(databaseOID), s.database, int64(pid), nil, int64(bootstrapSuperuserOID), s.user,
-		a.appName, addr, nil, port, timeDatum(a.start), timeDatum(a.xactStart), timeDatum(a.queryStart),
-		timeDatum(a.stateChange), waitType, wait, state, xidDatum(xid), xidDatum(xmin), nil, a.query, "client backend"}
+		a.appName, addr, nil, port, tsDatum(a.start), tsDatum(a.xactStart), tsDatum(a.queryStart),
+		tsDatum(a.stateChange), waitType, wait, state, xidDatum(xid), xidDatum(xmin), nil, a.query, "client backend"}
 }
 
 // SetBackendSignal hands the engine the wire layer's way to cancel the

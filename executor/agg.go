@@ -212,8 +212,16 @@ func (it *aggIter) build(ctx context.Context) error {
 	groups := map[string]*group{}
 	var order []*group
 	var kb []byte
-	// Without GROUP BY every row goes to one group, found without a key.
+	// Without GROUP BY there is one group, made before the first row (an
+	// empty input has it too), and every row goes to it without a key.
 	var single *group
+	if len(st.Group) == 0 {
+		single = &group{states: make([]aggState, len(st.Aggs))}
+		order = append(order, single)
+		if err := it.mem.charge(64 + 96*int64(len(st.Aggs))); err != nil {
+			return err
+		}
+	}
 	// scratch holds an aggregate's arguments for one row: add keeps the
 	// values, not the slice; an aggregate with ORDER BY keeps the slice
 	// and gets a new one per row.
@@ -245,9 +253,6 @@ func (it *aggIter) build(ctx context.Context) error {
 			order = append(order, grp)
 			if err := it.mem.charge(int64(len(kb)+64) + rowSize(keys) + 96*int64(len(st.Aggs))); err != nil {
 				return err
-			}
-			if len(st.Group) == 0 {
-				single = grp
 			}
 		}
 		for i, a := range st.Aggs {
@@ -295,9 +300,6 @@ func (it *aggIter) build(ctx context.Context) error {
 				scratch = args[:0]
 			}
 		}
-	}
-	if len(order) == 0 && len(st.Group) == 0 {
-		order = append(order, &group{states: make([]aggState, len(st.Aggs))})
 	}
 	for _, g := range order {
 		row := make([]types.Datum, 0, len(st.Group)+len(st.Aggs))

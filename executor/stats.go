@@ -17,12 +17,13 @@ func tsCol(name string) catalog.Column {
 	return catalog.Column{Name: name, TypeOID: uint32(types.Timestamp), Typmod: -1}
 }
 
-// tsDatum is a last_* column: NULL when it never happened.
+// tsDatum is a timestamp column of a statistics view (last_vacuum,
+// query_start, ...): NULL when it never happened, else to the microsecond.
 func tsDatum(t time.Time) types.Datum {
 	if t.IsZero() {
 		return nil
 	}
-	return t
+	return t.UTC().Truncate(time.Microsecond)
 }
 
 // statTablesColumns are pg_stat_all_tables' columns. relid is an oid and

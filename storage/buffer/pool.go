@@ -413,17 +413,13 @@ func (p *Pool) loadRun(tag Tag, s *Strategy) (_ *Buffer, wrote bool, err error) 
 		s.runBuf = make([]byte, s.readAhead*page.BlockSize)
 	}
 	buf := s.runBuf[:n*page.BlockSize]
-	got, rerr := f.ReadAt(buf, int64(tag.Block)*page.BlockSize)
+	whole, rerr := p.readBlocks(rs, ff, f, tag, buf)
 	for i, b := range frames {
 		t := tag
 		t.Block += uint32(i)
-		var err error
-		if got < (i+1)*page.BlockSize {
-			err = pgerr.FromSentinel(ErrIO, rerr, "could not read block %d in file %q: read only %d of %d bytes",
-				t.Block, ff.path, max(0, got-i*page.BlockSize), page.BlockSize)
-		} else {
+		err := rerr // the first block not read whole; those after it are dropped unreported
+		if i < whole {
 			copy(b.data, buf[i*page.BlockSize:(i+1)*page.BlockSize])
-			rs.stats.read.Add(1)
 			err = p.verifyPage(t, b.data)
 		}
 		if err != nil {

@@ -2,7 +2,6 @@ package buffer
 
 import (
 	"errors"
-	"io"
 	"io/fs"
 	"minipg/pgerr"
 	"os"
@@ -369,13 +368,22 @@ func (p *Pool) readBlock(rs *relState, tag Tag, buf []byte) error {
 	if err != nil {
 		return err
 	}
+	_, err = p.readBlocks(rs, ff, f, tag, buf)
+	return err
+}
+
+// readBlocks preads the len(buf)/BlockSize blocks from tag's on (in fork
+// file ff, open as f) into buf with one call: it returns how many it read
+// whole and, when that is fewer, the error of the first one it could not.
+func (p *Pool) readBlocks(rs *relState, ff *forkFile, f *os.File, tag Tag, buf []byte) (int, error) {
 	n, err := f.ReadAt(buf, int64(tag.Block)*page.BlockSize)
-	if err != nil && !(errors.Is(err, io.EOF) && n == len(buf)) {
-		return pgerr.FromSentinel(ErrIO, err, "could not read block %d in file %q: read only %d of %d bytes",
-			tag.Block, ff.path, n, len(buf))
+	whole := n / page.BlockSize
+	rs.stats.read.Add(int64(whole))
+	if whole < len(buf)/page.BlockSize {
+		return whole, pgerr.FromSentinel(ErrIO, err, "could not read block %d in file %q: read only %d of %d bytes",
+			tag.Block+uint32(whole), ff.path, n-whole*page.BlockSize, page.BlockSize)
 	}
-	rs.stats.read.Add(1)
-	return nil
+	return whole, nil
 }
 
 // writeBlock pwrites one block.
