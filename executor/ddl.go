@@ -116,9 +116,13 @@ func (s *Session) dropTable(ctx context.Context, st *sql.DropTable) (string, err
 		dropped, err = e.cat.DropTable(t.OID)
 		if err == nil {
 			e.mu.Lock()
+			r := e.mu.rels[t.OID]
 			delete(e.mu.rels, t.OID)
 			e.mu.Unlock()
 			e.stats.Drop(t.OID)
+			if r != nil {
+				r.heap.Retire()
+			}
 			// The catalog change is committed: log the drop, then unlink.
 			if err = e.walLogDrop(dropped.RelFileNode); err == nil {
 				err = e.pool.DropRel(buffer.RelFileNode(dropped.RelFileNode))

@@ -52,6 +52,10 @@ type Engine struct {
 
 	stats *pgstat.Collector    // table statistics (stats.go)
 	av    *autovacuum.Launcher // started last by Open, stopped first by Close
+	// pruner prunes behind the updates and deletes of the tables with
+	// heap_prune_behind on; started with the transaction manager, stopped
+	// after autovacuum.
+	pruner *heap.Pruner
 	// vacSlots holds each table's *vacSlot (vacuum.go): one VACUUM,
 	// ANALYZE or autovacuum run per table at a time.
 	vacSlots sync.Map
@@ -190,6 +194,7 @@ func Open(cfg Config, log *slog.Logger) (*Engine, error) {
 		e.cat.Close()
 		return nil, err
 	}
+	e.pruner = heap.NewPruner(e.txns)
 	if e.stats, err = pgstat.Open(filepath.Join(cfg.DataDir, "pg_stat")); err != nil {
 		e.Close()
 		return nil, err
@@ -274,6 +279,9 @@ func (e *Engine) close() error {
 	if e.av != nil {
 		e.av.Stop()
 	}
+	if e.pruner != nil {
+		e.pruner.Close()
+	}
 	keep(e.shutdownWAL())
 	if e.stats != nil && first == nil {
 		keep(e.stats.Save())
@@ -323,6 +331,9 @@ func (e *Engine) openRelation(t *catalog.Table) (*relation, error) {
 	opts.Policy = pol
 	opts.WAL = e.walLog()
 	opts.OnPrune = func(n int) { e.stats.Pruned(t.OID, n) }
+	if heap.PruneBehindParam.Bool(src) {
+		opts.Pruner = e.pruner
+	}
 	rfn := buffer.RelFileNode(t.RelFileNode)
 	if !e.pool.Exists(rfn, buffer.MainFork) {
 		if err := e.pool.CreateRel(rfn); err != nil {

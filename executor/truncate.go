@@ -215,6 +215,7 @@ func (s *Session) switchRelfilenodes(tables []*catalog.Table) error {
 			return err
 		}
 		e.replaceRel(r)
+		old.heap.Retire()
 		if err := e.walLogDrop(old.def.RelFileNode); err != nil {
 			return err
 		}

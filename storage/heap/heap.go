@@ -2,6 +2,7 @@ package heap
 
 import (
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"minipg/storage/buffer"
@@ -35,6 +36,9 @@ type Options struct {
 	// pgstat_update_heap_dead_tuples). It is called holding a buffer's
 	// content lock and must not block.
 	OnPrune func(removed int)
+	// Pruner, when not nil, prunes the pages of the relation's updates
+	// and deletes behind them (heap_prune_behind; prunebehind.go).
+	Pruner *Pruner
 }
 
 // Relation is one table's heap (main fork plus free space map), shared by
@@ -56,6 +60,10 @@ type Relation struct {
 	stats    relCounters
 	place    placementCounters
 	onPrune  func(removed int) // Options.OnPrune
+	pruner   *Pruner           // Options.Pruner
+
+	retire  sync.RWMutex // held shared by the pruner's prunes, exclusively by Retire
+	retired bool         // under retire: the relation's files are being dropped
 
 	indexAttrs atomic.Pointer[IndexAttrs] // set by SetIndexAttrs; nil = no indexes
 	// inval counts InvalidateTargets calls. A session's remembered target
@@ -85,13 +93,18 @@ type Stats struct {
 	UpdatesHot       int64 // same-page updates that made a heap-only tuple (HOT)
 	Deletes          int64
 	Locks            int64 // FOR UPDATE locks taken
-	PagesPruned      int64 // opportunistic prunes that removed something (heap_page_prune_opt)
+	PagesPruned      int64 // opportunistic prunes that removed something (heap_page_prune_opt and the pruner's)
 	TuplesPruned     int64 // versions those prunes removed
 	HintPagesDirtied int64 // hint-bit-only page changes (MarkBufferDirtyHint calls)
+
+	PagesPrunedBehind  int64 // of PagesPruned, the Pruner's
+	PruneBehindImage   int64 // pages the Pruner left because pruning them would log an image
+	PruneBehindDropped int64 // notes the Pruner dropped: queue full, or the page stayed locked or the change running
 }
 
 type relCounters struct {
 	inserts, updSame, updOther, updHot, deletes, locks, pagesPruned, tuplesPruned, hintDirty atomic.Int64
+	prunedBehind, pruneBehindImage, pruneBehindDropped                                       atomic.Int64
 }
 
 // Stats returns the relation's counters.
@@ -102,6 +115,8 @@ func (r *Relation) Stats() Stats {
 		UpdatesHot: c.updHot.Load(),
 		Deletes:    c.deletes.Load(), Locks: c.locks.Load(), PagesPruned: c.pagesPruned.Load(),
 		TuplesPruned: c.tuplesPruned.Load(), HintPagesDirtied: c.hintDirty.Load(),
+		PagesPrunedBehind: c.prunedBehind.Load(), PruneBehindImage: c.pruneBehindImage.Load(),
+		PruneBehindDropped: c.pruneBehindDropped.Load(),
 	}
 }
 
@@ -127,6 +142,7 @@ func Open(pool *buffer.Pool, rel buffer.RelFileNode, desc TupleDesc, opts Option
 		fsm:      fsm.OpenMap(pool, rel),
 		wal:      opts.WAL,
 		onPrune:  opts.OnPrune,
+		pruner:   opts.Pruner,
 	}
 }
 

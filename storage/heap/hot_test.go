@@ -507,14 +507,26 @@ func TestCheckBadRedirect(t *testing.T) {
 // "index entry"), readers check through the roots that every row has
 // exactly one version visible to their snapshot, and VACUUM runs all the
 // while, dropping the roots of dead chains. At the end every row has its
-// last value and Check passes.
+// last value and Check passes. With a Pruner, pages are also pruned behind
+// the writers' updates.
 func TestHotConcurrent(t *testing.T) {
+	for _, behind := range []bool{false, true} {
+		t.Run(fmt.Sprintf("prune_behind=%v", behind), func(t *testing.T) { hotConcurrent(t, behind) })
+	}
+}
+
+func hotConcurrent(t *testing.T, behind bool) {
 	const writers, rowsPer = 4, 10
 	perWriter := 200
 	if testing.Short() || raceEnabled {
 		perWriter = 50
 	}
 	e := newEnv(t, 32, Options{FillFactor: 80})
+	if behind {
+		pr := NewPruner(e.o)
+		t.Cleanup(pr.Close) // before newEnv's check of the pool's pins
+		e.rel = Open(e.pool, testRel, testDesc, Options{FillFactor: 80, Policy: testPolicy(), Pruner: pr})
+	}
 	e.rel.SetIndexAttrs(IndexAttrs{Indexed: []int{0}})
 	var mu sync.Mutex // guards roots and want
 	roots := map[int32][]page.TID{}

@@ -194,6 +194,7 @@ func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid
 	setCidValue(t, cidVal, combo)
 	SetCtid(t, ntid)
 	setPrunable(p, xid)
+	r.notePrunable(buf.Block(), xid)
 	if newbuf != buf {
 		st.noteRelated(r.rel, xid, newbuf.Block())
 		// A hint that the old page could use pruning.
@@ -244,6 +245,7 @@ func (r *Relation) Delete(snap *Snapshot, tid page.TID, xid, cid uint32) (Result
 	setCidValue(t, cidVal, combo)
 	SetCtid(t, tid)
 	setPrunable(buf.Page(), xid)
+	r.notePrunable(buf.Block(), xid)
 	r.logChange(snap.Usage, walDelete, buf, nil, tid.Offset)
 	r.stats.deletes.Add(1)
 	buf.Unlock()

@@ -1,0 +1,219 @@
+package heap
+
+// Prune-behind: a page whose rows an UPDATE or DELETE changed is pruned in
+// the background as soon as the change is dead to every transaction, while
+// the page's last change is still later than the WAL's redo point. The
+// prune's record then carries no full-page image: the change that made the
+// versions dead logged the page already in this checkpoint cycle.
+//
+// PostgreSQL prunes such a page when a reader next finds it short of space
+// (heap_page_prune_opt) or when VACUUM reaches it. A page that no one reads
+// again soon (an order's lines once Delivery has updated them, a queue
+// page whose rows were deleted) is pruned by VACUUM, minutes and
+// checkpoints later, and that prune logs the whole page once more. The
+// pages the locality policy closes are exactly such pages: no insert comes
+// back to them to prune them on the way.
+//
+// A page the prune would have to log in full (a checkpoint began since its
+// last change), one not in the buffer pool, and one another backend holds
+// locked when its turn comes are left alone: VACUUM and readers prune them
+// as before. The setting is heap_prune_behind (off by default).
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"minipg/reloptions"
+	"minipg/storage/buffer"
+	"minipg/storage/page"
+)
+
+// PruneBehindParam is heap_prune_behind: a table option and server setting
+// that gives the table's heap the engine's Pruner.
+var PruneBehindParam = reloptions.Declare(reloptions.Param{
+	Name:    "heap_prune_behind",
+	Kind:    reloptions.Bool,
+	Desc:    "Prunes pages soon after their rows are updated or deleted, while the pages are already in this checkpoint's WAL",
+	Default: "off",
+	Table:   true,
+	Setting: reloptions.UserSet,
+})
+
+const (
+	// pruneBehindDelay is how long the pruner waits after the first note
+	// before it looks at the notes: enough for most of the transactions
+	// that made them to end.
+	pruneBehindDelay = 20 * time.Millisecond
+	// pruneBehindMaxWaits is how many rounds a note waits for its
+	// transaction to fall behind the horizon (or for its page to be
+	// unlocked) before it is dropped.
+	pruneBehindMaxWaits = 50
+	// pruneBehindMaxNotes bounds the notes kept; more are dropped (VACUUM
+	// prunes those pages as it would without the pruner).
+	pruneBehindMaxNotes = 1 << 16
+)
+
+// Pruner prunes the pages of the relations opened with it (Options.Pruner)
+// behind their updates and deletes. One Pruner serves a server; it runs one
+// goroutine from NewPruner to Close.
+type Pruner struct {
+	o Oracle
+	h Horizon // o's horizon; nil: the pruner never prunes
+
+	mu      sync.Mutex
+	pending []pruneNote
+	kick    chan struct{} // a note arrived while none were pending
+	stop    chan struct{}
+	done    chan struct{}
+	once    sync.Once
+	passes  atomic.Uint64 // passes over the notes so far
+	waiting atomic.Int64  // notes the last pass kept to try again
+}
+
+// pruneNote is one page changed by transaction xid.
+type pruneNote struct {
+	r     *Relation
+	blk   uint32
+	xid   uint32
+	waits uint8
+}
+
+// NewPruner starts a pruner that judges versions dead with o, which must
+// implement Horizon for anything to be pruned.
+func NewPruner(o Oracle) *Pruner {
+	pr := &Pruner{o: o, kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	pr.h, _ = o.(Horizon)
+	go pr.run()
+	return pr
+}
+
+// Close stops the pruner and waits for its goroutine; notes still pending
+// are dropped. Safe to call more than once.
+func (pr *Pruner) Close() {
+	pr.once.Do(func() { close(pr.stop) })
+	<-pr.done
+}
+
+// note records that xid changed a row on blk of r. The caller may hold the
+// page's content lock.
+func (pr *Pruner) note(r *Relation, blk, xid uint32) {
+	pr.mu.Lock()
+	n := len(pr.pending)
+	switch {
+	case n > 0 && pr.pending[n-1].r == r && pr.pending[n-1].blk == blk:
+		pr.pending[n-1].xid = xid // the same page again: wait for the later change
+	case n >= pruneBehindMaxNotes:
+		r.stats.pruneBehindDropped.Add(1)
+	default:
+		pr.pending = append(pr.pending, pruneNote{r: r, blk: blk, xid: xid})
+	}
+	pr.mu.Unlock()
+	if n == 0 {
+		select {
+		case pr.kick <- struct{}{}:
+		default:
+		}
+	}
+}
+
+func (pr *Pruner) run() {
+	defer close(pr.done)
+	var work, retry []pruneNote
+	for {
+		select {
+		case <-pr.stop:
+			return
+		case <-pr.kick:
+		}
+		for {
+			select {
+			case <-pr.stop:
+				return
+			case <-time.After(pruneBehindDelay):
+			}
+			pr.mu.Lock()
+			work, pr.pending = pr.pending, work[:0]
+			pr.mu.Unlock()
+			if len(work) == 0 && len(retry) == 0 {
+				break
+			}
+			retry = pr.pass(work, retry)
+			pr.waiting.Store(int64(len(retry)))
+		}
+	}
+}
+
+// pass prunes what it can of work and of the notes retried from the last
+// pass, and returns the notes to try again.
+func (pr *Pruner) pass(work, retry []pruneNote) []pruneNote {
+	defer pr.passes.Add(1)
+	if pr.h == nil {
+		return retry[:0]
+	}
+	horizon := pr.h.OldestXmin()
+	next := retry[:0]
+	for _, list := range [][]pruneNote{retry, work} {
+		for _, n := range list {
+			if XidPrecedes(n.xid, horizon) && pr.prune(n) {
+				continue
+			}
+			if n.waits++; n.waits < pruneBehindMaxWaits {
+				next = append(next, n)
+			} else {
+				n.r.stats.pruneBehindDropped.Add(1)
+			}
+		}
+	}
+	return next
+}
+
+// prune prunes n's page if it is in the pool, unlocked and changed since
+// the redo point; it reports false when the page was locked, so that the
+// note is tried again.
+func (pr *Pruner) prune(n pruneNote) bool {
+	r := n.r
+	r.retire.RLock()
+	defer r.retire.RUnlock()
+	if r.retired {
+		return true
+	}
+	buf := r.pool.ResidentBuffer(r.rel, buffer.MainFork, n.blk)
+	if buf == nil {
+		return true
+	}
+	defer buf.Release()
+	if !buf.TryLock() {
+		return false
+	}
+	defer buf.Unlock()
+	p := buf.Page()
+	if page.IsNew(p) {
+		return true
+	}
+	if r.wal != nil && r.wal.NeedsFPI(page.LSN(p)) {
+		r.stats.pruneBehindImage.Add(1)
+		return true
+	}
+	if r.pruneLocked(buf, pr.o, nil) {
+		r.stats.prunedBehind.Add(1)
+	}
+	return true
+}
+
+// Retire stops the pruner from touching r's pages, waiting for a prune in
+// progress: DROP TABLE and TRUNCATE call it before they log the drop of the
+// relation's files, so that no prune record follows the drop in the WAL.
+func (r *Relation) Retire() {
+	r.retire.Lock()
+	r.retired = true
+	r.retire.Unlock()
+}
+
+// notePrunable tells r's pruner, if it has one, that xid changed a row on
+// blk.
+func (r *Relation) notePrunable(blk, xid uint32) {
+	if r.pruner != nil {
+		r.pruner.note(r, blk, xid)
+	}
+}

@@ -1,0 +1,164 @@
+package heap
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"minipg/storage/fsm"
+	"minipg/storage/page"
+)
+
+// waitPasses waits until pr has made two passes over its notes after the
+// call while a note waits for its transaction (the second pass begins after
+// every note made before the call was taken), or fails.
+func waitPasses(t *testing.T, pr *Pruner) {
+	t.Helper()
+	from := pr.passes.Load()
+	deadline := time.Now().Add(10 * time.Second)
+	for pr.passes.Load() < from+2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the pruner made %d passes in 10 s", pr.passes.Load()-from)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// waitIdle waits until pr has made a pass since it had made from passes and
+// has no notes left, or fails.
+func waitIdle(t *testing.T, pr *Pruner, from uint64) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		pr.mu.Lock()
+		pending := len(pr.pending)
+		pr.mu.Unlock()
+		if pr.passes.Load() > from && pending == 0 && pr.waiting.Load() == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the pruner is not idle after 10 s: %d passes, %d notes pending, %d waiting",
+				pr.passes.Load()-from, pending, pr.waiting.Load())
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestPruneBehind: a page whose row a committed UPDATE changed is pruned
+// once the old version is dead to everyone, and the prune logs no image
+// since the update logged the page after the redo point; a page a
+// checkpoint passed in between is left for VACUUM; a deleted row's page is
+// pruned too; a retired relation's pages are not touched.
+func TestPruneBehind(t *testing.T) {
+	e := openWALEnv(t, t.TempDir(), true)
+	pr := NewPruner(e.o)
+	defer pr.Close()
+	rel := Open(e.pool, testRel, testDesc, Options{Policy: fsm.NewClassic(), WAL: e.log, Pruner: pr})
+	rel.SetIndexAttrs(IndexAttrs{Indexed: []int{0}, Key: []int{0}})
+	env := &testEnv{pool: e.pool, rel: rel, o: e.o}
+	tids := env.insertCommitted(t, 0, 20, strings.Repeat("x", 50))
+	if tids[0].Block != tids[19].Block {
+		t.Fatalf("rows on blocks %d..%d, want one page", tids[0].Block, tids[19].Block)
+	}
+	e.checkpoint(t)
+
+	fpi := func() int64 { return e.log.Stats().FPI }
+	before, from := fpi(), pr.passes.Load()
+	ntid, hot := env.update(t, tids[0], 0, "updated")
+	if !hot {
+		t.Fatal("the update was not HOT")
+	}
+	if fpi() != before+1 {
+		t.Fatalf("the first change after the checkpoint logged %d images, want 1", fpi()-before)
+	}
+	waitIdle(t, pr, from)
+	st := rel.Stats()
+	if st.PagesPrunedBehind != 1 || st.PruneBehindImage != 0 {
+		t.Fatalf("after the update: %+v, want one page pruned behind", st)
+	}
+	if got := env.lpFlags(t, tids[0]); got != page.LPRedirect {
+		t.Errorf("the updated row's root line pointer has flags %d, want LP_REDIRECT", got)
+	}
+	if got := env.lpFlags(t, ntid); got != page.LPNormal {
+		t.Errorf("the new version's line pointer has flags %d, want LP_NORMAL", got)
+	}
+	if fpi() != before+1 {
+		t.Errorf("the prune logged %d more images, want none", fpi()-before-1)
+	}
+
+	// A transaction running from before the update holds the horizon; a
+	// checkpoint passes; once the transaction ends, pruning would log the
+	// page again, so the pruner leaves it.
+	holder := e.o.Begin()
+	ntid2, _ := env.update(t, tids[1], 1, "held")
+	waitPasses(t, pr)
+	if st := rel.Stats(); st.PagesPrunedBehind != 1 {
+		t.Fatalf("a version a running transaction may see was pruned: %+v", st)
+	}
+	e.checkpoint(t)
+	before, from = fpi(), pr.passes.Load()
+	e.o.Commit(holder)
+	waitIdle(t, pr, from)
+	if st := rel.Stats(); st.PagesPrunedBehind != 1 || st.PruneBehindImage != 1 {
+		t.Fatalf("after a checkpoint: %+v, want the page left (1 image avoided)", st)
+	}
+	if got := env.lpFlags(t, tids[1]); got != page.LPNormal {
+		t.Errorf("a page past the redo point was pruned: flags %d", got)
+	}
+	if fpi() != before {
+		t.Errorf("%d images logged with nothing to prune", fpi()-before)
+	}
+
+	// A delete: the row's storage goes, its line pointer stays LP_DEAD.
+	from = pr.passes.Load()
+	x := e.o.Begin()
+	if res, _, err := rel.Delete(env.snap(x, 0), ntid2, x, 0); err != nil || res != TMOk {
+		t.Fatalf("delete: %v %v", res, err)
+	}
+	e.o.Commit(x)
+	waitIdle(t, pr, from)
+	if st := rel.Stats(); st.PagesPrunedBehind != 2 {
+		t.Fatalf("after the delete: %+v, want a second page pruned behind", st)
+	}
+	// tids[1] is a HOT root whose chain (it, ntid2) is now dead: LP_DEAD.
+	if got := env.lpFlags(t, tids[1]); got != page.LPDead {
+		t.Errorf("the deleted chain's root has flags %d, want LP_DEAD", got)
+	}
+
+	// A retired relation (its files about to be dropped) is left alone.
+	rel.Retire()
+	from = pr.passes.Load()
+	env.update(t, tids[2], 2, "retired")
+	waitIdle(t, pr, from)
+	if st := rel.Stats(); st.PagesPrunedBehind != 2 {
+		t.Fatalf("a retired relation was pruned: %+v", st)
+	}
+	if got := env.lpFlags(t, tids[2]); got != page.LPNormal {
+		t.Errorf("a retired relation's page was pruned: flags %d", got)
+	}
+	mustCheckPages(t, rel)
+}
+
+// TestPruneBehindQueueBound: notes beyond the bound are dropped and
+// counted, and a note for the page just noted replaces it.
+func TestPruneBehindQueueBound(t *testing.T) {
+	e := newEnv(t, 16, Options{})
+	pr := &Pruner{o: e.o, kick: make(chan struct{}, 1)} // no goroutine: the notes stay
+	for i := range pruneBehindMaxNotes {
+		pr.note(e.rel, uint32(i), 10)
+	}
+	pr.note(e.rel, pruneBehindMaxNotes-1, 11) // the last page again
+	if got := len(pr.pending); got != pruneBehindMaxNotes {
+		t.Fatalf("%d notes, want %d", got, pruneBehindMaxNotes)
+	}
+	if x := pr.pending[pruneBehindMaxNotes-1].xid; x != 11 {
+		t.Errorf("the repeated page's note has xid %d, want 11", x)
+	}
+	pr.note(e.rel, pruneBehindMaxNotes, 12)
+	if got := len(pr.pending); got != pruneBehindMaxNotes {
+		t.Fatalf("%d notes after one more, want %d", got, pruneBehindMaxNotes)
+	}
+	if d := e.rel.Stats().PruneBehindDropped; d != 1 {
+		t.Errorf("%d notes counted dropped, want 1", d)
+	}
+}
