@@ -57,7 +57,7 @@ func (s *settingList) Set(v string) error {
 func addFrameFlags(fs *flag.FlagSet, defRounds int) *frameFlags {
 	f := &frameFlags{}
 	fs.StringVar(&f.server, "server", "", "minipg binary: start a fresh server per fsm_policy on a free port")
-	fs.StringVar(&f.policies, "policies", "", "fsm_policy values to run, comma-separated (default: every policy the server registers)")
+	fs.StringVar(&f.policies, "policies", "", "fsm_policy values to run, comma-separated (default: every policy the server registers); an entry POLICY:NAME=VALUE:... gives that target its own settings")
 	fs.StringVar(&f.minipgDSN, "minipg", "", "DSN of a running minipg (a target named minipg, instead of -server)")
 	fs.StringVar(&f.pgDSN, "pg", os.Getenv("PGBENCH_DSN"), "DSN of a PostgreSQL 15 to run side by side")
 	fs.IntVar(&f.rounds, "rounds", defRounds, "rounds on each target, the order of the targets alternating (medians reported)")
@@ -135,7 +135,12 @@ func newFrame(cmd string, args []string, ff *frameFlags, variants []variant) (*f
 		if err != nil {
 			return nil, err
 		}
-		for _, pol := range policies {
+		for _, entry := range policies {
+			pol, own, err := parsePolicyEntry(entry)
+			if err != nil {
+				f.close()
+				return nil, err
+			}
 			for _, v := range variants {
 				settings := map[string]string{"fsm_policy": pol}
 				for _, kv := range ff.settings {
@@ -143,6 +148,10 @@ func newFrame(cmd string, args []string, ff *frameFlags, variants []variant) (*f
 					settings[k] = val
 				}
 				for k, val := range v.settings {
+					settings[k] = val
+				}
+				for _, kv := range own {
+					k, val, _ := strings.Cut(kv, "=")
 					settings[k] = val
 				}
 				if err := spreadPprofAddr(settings, len(f.targets)); err != nil {
@@ -155,7 +164,11 @@ func newFrame(cmd string, args []string, ff *frameFlags, variants []variant) (*f
 					return nil, err
 				}
 				f.stops = append(f.stops, stop)
-				bt := &benchTarget{TargetInfo: TargetInfo{Name: "minipg-" + pol + v.suffix, Kind: "minipg", Policy: pol,
+				name := "minipg-" + pol
+				for _, kv := range own {
+					name += "/" + kv
+				}
+				bt := &benchTarget{TargetInfo: TargetInfo{Name: name + v.suffix, Kind: "minipg", Policy: pol,
 					Settings: settings}, dsn: t.dsn, pid: t.pid, dataDir: t.dataDir, proc: t.proc}
 				f.targets = append(f.targets, bt)
 			}
@@ -223,6 +236,22 @@ func spreadPprofAddr(settings map[string]string, i int) error {
 	settings["debug_pprof_addr"] = net.JoinHostPort(host, strconv.Itoa(n+i))
 	log.Printf("server %d (fsm_policy %s): pprof on %s", i, settings["fsm_policy"], settings["debug_pprof_addr"])
 	return nil
+}
+
+// parsePolicyEntry splits a -policies entry, POLICY or
+// POLICY:NAME=VALUE:..., into the policy and the settings of that target
+// alone (which win over -c and -vary).
+func parsePolicyEntry(entry string) (pol string, settings []string, err error) {
+	parts := strings.Split(strings.TrimSpace(entry), ":")
+	if parts[0] == "" {
+		return "", nil, fmt.Errorf("-policies %q: an entry without a policy", entry)
+	}
+	for _, kv := range parts[1:] {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return "", nil, fmt.Errorf("-policies %q: %q is not NAME=VALUE", entry, kv)
+		}
+	}
+	return parts[0], parts[1:], nil
 }
 
 // policyList returns -policies, or asks a server started for the purpose

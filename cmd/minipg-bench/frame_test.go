@@ -135,6 +135,22 @@ func TestVaried(t *testing.T) {
 	}
 }
 
+// A -policies entry may carry settings of its own.
+func TestParsePolicyEntry(t *testing.T) {
+	pol, own, err := parsePolicyEntry("locality:fsm_keep_runs=on:heap_prune_behind=on")
+	if err != nil || pol != "locality" || strings.Join(own, ",") != "fsm_keep_runs=on,heap_prune_behind=on" {
+		t.Errorf("got %q %q %v", pol, own, err)
+	}
+	if pol, own, err := parsePolicyEntry(" classic"); err != nil || pol != "classic" || len(own) != 0 {
+		t.Errorf("plain entry: %q %q %v", pol, own, err)
+	}
+	for _, bad := range []string{"", ":a=b", "locality:on", "locality:=on"} {
+		if _, _, err := parsePolicyEntry(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
 // Each server a run starts gets its own pprof port; a bad address is an
 // error, and no address leaves the settings alone.
 func TestSpreadPprofAddr(t *testing.T) {
