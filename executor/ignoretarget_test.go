@@ -12,27 +12,19 @@ func TestDebugFSMIgnoreTarget(t *testing.T) {
 	e := openTestEngine(t, "")
 	s := e.NewSession(map[string]string{"user": "postgres"})
 	defer s.Close()
-	run := func(q string) string {
-		t.Helper()
-		out := runSimple(s, q, "")
-		if strings.Contains(out, "ERROR") {
-			t.Fatalf("%s: %s", q, out)
-		}
-		return out
-	}
-	if out := run("SHOW debug_fsm_ignore_target"); !strings.Contains(out, "off") {
+	if out := mustRun(t, s, "SHOW debug_fsm_ignore_target"); !strings.Contains(out, "off") {
 		t.Fatalf("default: %s", out)
 	}
-	run("CREATE TABLE a (v int) WITH (fsm_policy = classic)")
-	run("CREATE TABLE b (v int) WITH (fsm_policy = classic)")
+	mustRun(t, s, "CREATE TABLE a (v int) WITH (fsm_policy = classic)")
+	mustRun(t, s, "CREATE TABLE b (v int) WITH (fsm_policy = classic)")
 	for range 5 {
-		run("INSERT INTO a VALUES (1)")
+		mustRun(t, s, "INSERT INTO a VALUES (1)")
 	}
-	run("SET debug_fsm_ignore_target = on")
+	mustRun(t, s, "SET debug_fsm_ignore_target = on")
 	for range 5 {
-		run("INSERT INTO b VALUES (1)")
+		mustRun(t, s, "INSERT INTO b VALUES (1)")
 	}
-	out := run("SELECT relname, target_tries FROM minipg_stat_fsm WHERE relname IN ('a', 'b') ORDER BY relname")
+	out := mustRun(t, s, "SELECT relname, target_tries FROM minipg_stat_fsm WHERE relname IN ('a', 'b') ORDER BY relname")
 	if !strings.Contains(out, "a|4") || !strings.Contains(out, "b|0") {
 		t.Fatalf("target tries with the setting off (a) and on (b):\n%s", out)
 	}

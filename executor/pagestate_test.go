@@ -18,11 +18,15 @@ func pageStates(t *testing.T, s *Session, tbl string) []string {
 	return lines[1 : len(lines)-1] // without the header and the command tag
 }
 
-func mustRun(t *testing.T, s *Session, q string) {
+// mustRun runs q as runSimple does and returns what it rendered; an error
+// fails the test.
+func mustRun(t *testing.T, s *Session, q string) string {
 	t.Helper()
-	if out := runSimple(s, q, ""); strings.Contains(out, "ERROR") {
+	out := runSimple(s, q, "")
+	if strings.Contains(out, "ERROR") {
 		t.Fatalf("%s: %s", q, out)
 	}
+	return out
 }
 
 // The same table under each policy (the layout of TestInspectPolicies:

@@ -13,17 +13,9 @@ import (
 func TestPruneBehindSetting(t *testing.T) {
 	e := openTestEngine(t, "")
 	s := e.NewSession(map[string]string{"user": "postgres"})
-	run := func(q string) string {
-		t.Helper()
-		out := runSimple(s, q, "")
-		if strings.Contains(out, "ERROR") {
-			t.Fatalf("%s: %s", q, out)
-		}
-		return out
-	}
 	value := func(q string) string { // the first row of a one-column result
 		t.Helper()
-		lines := strings.Split(run(q), "\n")
+		lines := strings.Split(mustRun(t, s, q), "\n")
 		if len(lines) < 2 {
 			t.Fatalf("%s: no row", q)
 		}
@@ -37,7 +29,7 @@ func TestPruneBehindSetting(t *testing.T) {
 		"INSERT INTO pb_off SELECT g, 0 FROM generate_series(1, 10) g",
 		"CHECKPOINT",
 	} {
-		run(q)
+		mustRun(t, s, q)
 	}
 	if v := value("SHOW heap_prune_behind"); v != "off" {
 		t.Errorf("SHOW heap_prune_behind: %q, want off", v)
@@ -46,7 +38,7 @@ func TestPruneBehindSetting(t *testing.T) {
 		t.Errorf("a bad value: %s, want SQLSTATE 22023", out)
 	}
 	start := value("SELECT pg_current_wal_lsn()")
-	run("BEGIN; UPDATE pb_off SET v = 1 WHERE id = 1; UPDATE pb_on SET v = 1 WHERE id = 1; COMMIT")
+	mustRun(t, s, "BEGIN; UPDATE pb_off SET v = 1 WHERE id = 1; UPDATE pb_on SET v = 1 WHERE id = 1; COMMIT")
 	const lpFlags = "SELECT lp_flags FROM heap_page_items(get_raw_page('%s', 0)) WHERE lp = 1"
 	deadline := time.Now().Add(10 * time.Second)
 	for value(strings.Replace(lpFlags, "%s", "pb_on", 1)) != "2" { // LP_REDIRECT
@@ -59,8 +51,8 @@ func TestPruneBehindSetting(t *testing.T) {
 	if f := value(strings.Replace(lpFlags, "%s", "pb_off", 1)); f != "1" { // LP_NORMAL
 		t.Errorf("pb_off's updated row has lp_flags %s, want 1 (not pruned)", f)
 	}
-	run("CHECKPOINT") // flushes the WAL, so that pg_walinspect reads the prune
-	recs := run("SELECT record_type, fpi_length FROM pg_get_wal_records_info('" + start +
+	mustRun(t, s, "CHECKPOINT") // flushes the WAL, so that pg_walinspect reads the prune
+	recs := mustRun(t, s, "SELECT record_type, fpi_length FROM pg_get_wal_records_info('"+start+
 		"', pg_current_wal_flush_lsn()) WHERE resource_manager = 'Heap2' ORDER BY start_lsn")
 	if !strings.Contains(recs, "PRUNE|0\n") || strings.Count(recs, "PRUNE") != 1 {
 		t.Errorf("WAL since the update, Heap2 records:\n%s\nwant one PRUNE without an image", recs)
