@@ -248,11 +248,17 @@ func (s *Session) alterOptions(ctx context.Context, st *sql.AlterOptions) (strin
 // replaceRel installs r, the new state of a table after DDL, in place of the
 // old one. As a relcache invalidation does in PostgreSQL, it makes every
 // session forget its remembered target block of the table (a reopened heap
-// does that by itself; a shared one is told).
+// does that by itself; a shared one is told). The old heap, if another, is
+// retired: the pruner's notes on it are dropped, so none outlives a later
+// drop of the files.
 func (e *Engine) replaceRel(r *relation) {
 	e.mu.Lock()
+	old := e.mu.rels[r.def.OID]
 	e.mu.rels[r.def.OID] = r
 	e.mu.Unlock()
+	if old != nil && old.heap != r.heap {
+		old.heap.Retire()
+	}
 	r.heap.InvalidateTargets()
 }
 

@@ -214,8 +214,7 @@ func (s *Session) switchRelfilenodes(tables []*catalog.Table) error {
 		if err != nil {
 			return err
 		}
-		e.replaceRel(r)
-		old.heap.Retire()
+		e.replaceRel(r) // retires old.heap before its files are dropped
 		if err := e.walLogDrop(old.def.RelFileNode); err != nil {
 			return err
 		}
