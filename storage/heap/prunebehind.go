@@ -102,7 +102,9 @@ func (pr *Pruner) note(r *Relation, blk, xid uint32) {
 	n := len(pr.pending)
 	switch {
 	case n > 0 && pr.pending[n-1].r == r && pr.pending[n-1].blk == blk:
-		pr.pending[n-1].xid = xid // the same page again: wait for the later change
+		if XidPrecedes(pr.pending[n-1].xid, xid) { // the same page again: wait for the later change
+			pr.pending[n-1].xid = xid
+		}
 	case n >= pruneBehindMaxNotes:
 		r.stats.pruneBehindDropped.Add(1)
 	default:

@@ -151,6 +151,7 @@ func TestPruneBehindQueueBound(t *testing.T) {
 	if got := len(pr.pending); got != pruneBehindMaxNotes {
 		t.Fatalf("%d notes, want %d", got, pruneBehindMaxNotes)
 	}
+	pr.note(e.rel, pruneBehindMaxNotes-1, 9) // an older transaction's change: the note waits for 11
 	if x := pr.pending[pruneBehindMaxNotes-1].xid; x != 11 {
 		t.Errorf("the repeated page's note has xid %d, want 11", x)
 	}
