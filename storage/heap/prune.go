@@ -44,7 +44,7 @@ func (r *Relation) maybePrune(buf *buffer.Buffer, o Oracle, u *buffer.Usage) {
 	buf.RUnlock()
 	buf.Lock()
 	if r.pruneSpaceLow(p) {
-		r.pruneLocked(buf, o, u)
+		r.pruneAt(buf, horizon, o, u)
 	}
 	buf.Unlock()
 	buf.RLock()
@@ -316,19 +316,22 @@ func setPrunable(p page.Page, xid uint32) {
 
 // pruneLocked prunes the page in buf, which the caller holds exclusively
 // locked with no pointer into it kept, if it has a prunable xid older than
-// the horizon; it reports whether anything was removed.
+// the horizon of o (which must implement Horizon); it reports whether
+// anything was removed.
 func (r *Relation) pruneLocked(buf *buffer.Buffer, o Oracle, u *buffer.Usage) bool {
-	p := buf.Page()
-	px := page.PruneXid(p)
-	if px == InvalidXid || page.IsNew(p) {
-		return false
-	}
 	h, ok := o.(Horizon)
 	if !ok {
 		return false
 	}
-	horizon := h.OldestXmin()
-	if !XidPrecedes(px, horizon) {
+	return r.pruneAt(buf, h.OldestXmin(), o, u)
+}
+
+// pruneAt is pruneLocked with the horizon given: one taken earlier is a
+// safe one, since the horizon never goes backwards.
+func (r *Relation) pruneAt(buf *buffer.Buffer, horizon uint32, o Oracle, u *buffer.Usage) bool {
+	p := buf.Page()
+	px := page.PruneXid(p)
+	if px == InvalidXid || page.IsNew(p) || !XidPrecedes(px, horizon) {
 		return false
 	}
 	res := r.prunePage(buf, horizon, o, u)

@@ -157,7 +157,7 @@ func (pr *Pruner) pass(work, retry []pruneNote) []pruneNote {
 	next := retry[:0]
 	for _, list := range [][]pruneNote{retry, work} {
 		for _, n := range list {
-			if XidPrecedes(n.xid, horizon) && pr.prune(n) {
+			if XidPrecedes(n.xid, horizon) && pr.prune(n, horizon) {
 				continue
 			}
 			if n.waits++; n.waits < pruneBehindMaxWaits {
@@ -170,10 +170,10 @@ func (pr *Pruner) pass(work, retry []pruneNote) []pruneNote {
 	return next
 }
 
-// prune prunes n's page if it is in the pool, unlocked and changed since
-// the redo point; it reports false when the page was locked, so that the
+// prune prunes n's page with the pass's horizon if it is in the pool,
+// unlocked and changed since the redo point; it reports false when the page was locked, so that the
 // note is tried again.
-func (pr *Pruner) prune(n pruneNote) bool {
+func (pr *Pruner) prune(n pruneNote, horizon uint32) bool {
 	r := n.r
 	r.retire.RLock()
 	defer r.retire.RUnlock()
@@ -197,7 +197,7 @@ func (pr *Pruner) prune(n pruneNote) bool {
 		r.stats.pruneBehindImage.Add(1)
 		return true
 	}
-	if r.pruneLocked(buf, pr.o, nil) {
+	if r.pruneAt(buf, horizon, pr.o, nil) {
 		r.stats.prunedBehind.Add(1)
 	}
 	return true
