@@ -171,8 +171,8 @@ func (pr *Pruner) pass(work, retry []pruneNote) []pruneNote {
 }
 
 // prune prunes n's page with the pass's horizon if it is in the pool,
-// unlocked and changed since the redo point; it reports false when the page was locked, so that the
-// note is tried again.
+// unlocked and changed since the redo point; it reports false when the
+// page was locked, so that the note is tried again.
 func (pr *Pruner) prune(n pruneNote, horizon uint32) bool {
 	r := n.r
 	r.retire.RLock()
