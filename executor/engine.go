@@ -53,7 +53,7 @@ type Engine struct {
 	stats *pgstat.Collector    // table statistics (stats.go)
 	av    *autovacuum.Launcher // started last by Open, stopped first by Close
 	// pruner prunes behind the updates and deletes of the tables with
-	// heap_prune_behind on; started with the transaction manager, stopped
+	// heap_prune_behind on (auto: locality's tables); started with the transaction manager, stopped
 	// after autovacuum.
 	pruner *heap.Pruner
 	// vacSlots holds each table's *vacSlot (vacuum.go): one VACUUM,
@@ -331,7 +331,7 @@ func (e *Engine) openRelation(t *catalog.Table) (*relation, error) {
 	opts.Policy = pol
 	opts.WAL = e.walLog()
 	opts.OnPrune = func(n int) { e.stats.Pruned(t.OID, n) }
-	if heap.PruneBehindParam.Bool(src) {
+	if heap.PrunesBehind(src, pol) {
 		opts.Pruner = e.pruner
 	}
 	rfn := buffer.RelFileNode(t.RelFileNode)

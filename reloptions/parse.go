@@ -2,6 +2,7 @@ package reloptions
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -151,10 +152,24 @@ func (p *Param) number(v string) float64 {
 	return f
 }
 
+// enumWord returns the word of p's Values that value names. An enum with
+// "on" and "off" among its words also takes true, yes and 1 for "on" and
+// false, no and 0 for "off", as PostgreSQL's enums of that kind do
+// (huge_pages, vacuum_index_cleanup): hidden words, left out of the
+// messages that list the valid values.
 func (p *Param) enumWord(value string) (string, bool) {
-	for _, w := range p.Values() {
+	words := p.Values()
+	for _, w := range words {
 		if strings.EqualFold(w, value) {
 			return w, true
+		}
+	}
+	if slices.Contains(words, "on") && slices.Contains(words, "off") {
+		switch strings.ToLower(value) {
+		case "true", "yes", "1":
+			return "on", true
+		case "false", "no", "0":
+			return "off", true
 		}
 	}
 	return "", false

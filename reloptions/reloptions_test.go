@@ -72,6 +72,9 @@ func TestParseReloption(t *testing.T) {
 	check(t, "enum", tEnum.ParseReloption, []errCase{
 		{in: "bogus", msg: `invalid value for enum option "vacuum_index_cleanup": bogus`, detail: `Valid values are "on", "off", and "auto".`},
 		{in: "AUTO", out: "auto"},
+		// An enum with on and off takes PostgreSQL's boolean words.
+		{in: "True", out: "on"}, {in: "no", out: "off"}, {in: "1", out: "on"}, {in: "0", out: "off"},
+		{in: "t", msg: `invalid value for enum option "vacuum_index_cleanup": t`, detail: `Valid values are "on", "off", and "auto".`},
 	})
 	if _, err := CheckReloption("x", "1"); err == nil || err.Error() != `unrecognized parameter "x"` {
 		t.Errorf("unknown: %v", err)
@@ -109,6 +112,7 @@ func TestParseSetting(t *testing.T) {
 	})
 	check(t, "enum", tEnum.ParseSetting, []errCase{
 		{in: "bogus", msg: `invalid value for parameter "vacuum_index_cleanup": "bogus"`, hint: "Available values: on, off, auto."},
+		{in: "YES", out: "on"}, {in: "false", out: "off"},
 	})
 }
 

@@ -150,7 +150,7 @@ var (
 	keepRunsParam = reloptions.Declare(reloptions.Param{
 		Name: "fsm_keep_runs", Kind: reloptions.Bool,
 		Desc:    "start the rows a transaction inserts on a page with room for all of them, as many as its recent transactions inserted (locality)",
-		Default: "off", Table: true, Setting: reloptions.UserSet,
+		Default: "on", Table: true, Setting: reloptions.UserSet,
 	})
 	relatedReserveParam = reloptions.Declare(reloptions.Param{
 		Name: "fsm_related_reserve_percent", Kind: reloptions.Int,
@@ -220,6 +220,13 @@ func (*locality) Name() string { return "locality" }
 // they fit rather than straddle a page boundary. What the page it leaves
 // has left stays for the updates of its own rows (sticky closing).
 func (p *locality) KeepRuns() bool { return p.keepRuns.Load() }
+
+// PruneBehind: locality closes full pages to inserts, so an insert seldom
+// comes back to prune a page its updates left dead versions on; pruned
+// soon after, while the page's last image in the WAL is the update's, the
+// prune logs none (heap_prune_behind = auto turns the pruner on for
+// locality's tables).
+func (*locality) PruneBehind() bool { return true }
 
 // SplitTargets: a session's moved versions do not move its insert target,
 // so that the rows it inserts stay on its own pages (its run) while its

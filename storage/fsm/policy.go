@@ -143,6 +143,15 @@ type RunKeeper interface {
 	KeepRuns() bool
 }
 
+// PruneBehinder is implemented by a policy whose relations have their
+// pages pruned soon after their updates and deletes unless the table or
+// server says otherwise (heap_prune_behind = auto, storage/heap). A policy
+// that does not implement it, or says false, leaves pruning to readers and
+// VACUUM, as PostgreSQL does.
+type PruneBehinder interface {
+	PruneBehind() bool
+}
+
 // Fitter is implemented by a policy whose fit rule depends on the page: it
 // returns the free space blk must have to take the request. A policy that
 // does not implement it asks every page for r.TargetFreeSpace().

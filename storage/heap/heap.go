@@ -32,9 +32,10 @@ type Options struct {
 	// storage-only tests). See wal.go.
 	WAL *wal.Log
 	// OnPrune, when not nil, is told how many dead row versions each
-	// opportunistic prune removed (PostgreSQL's
-	// pgstat_update_heap_dead_tuples). It is called holding a buffer's
-	// content lock and must not block.
+	// opportunistic prune removed without leaving an LP_DEAD line pointer
+	// for VACUUM (PostgreSQL's pgstat_update_heap_dead_tuples with
+	// ndeleted - nnewlpdead). It is called holding a buffer's content lock
+	// and must not block.
 	OnPrune func(removed int)
 	// Pruner, when not nil, prunes the pages of the relation's updates
 	// and deletes behind them (heap_prune_behind; prunebehind.go).

@@ -53,6 +53,7 @@ func (r *Relation) maybePrune(buf *buffer.Buffer, o Oracle, u *buffer.Usage) {
 // pruneResult counts what prunePage saw.
 type pruneResult struct {
 	removed      int // tuples whose storage was freed now (heap_page_prune's ndeleted)
+	newDead      int // line pointers made LP_DEAD now (nnewlpdead): VACUUM still has them to clear
 	live         int
 	recentlyDead int
 	inProgress   int
@@ -278,6 +279,7 @@ func (r *Relation) prunePage(buf *buffer.Buffer, oldestXmin uint32, o Oracle, u 
 		}
 	}
 	res.removed = ps.removed
+	res.newDead = len(ps.plan.nowDead)
 	pruned := !ps.plan.empty()
 	if pruned {
 		applyPrune(p, &ps.plan)
@@ -338,8 +340,12 @@ func (r *Relation) pruneAt(buf *buffer.Buffer, horizon uint32, o Oracle, u *buff
 	if res.removed > 0 {
 		r.stats.pagesPruned.Add(1)
 		r.stats.tuplesPruned.Add(int64(res.removed))
-		if r.onPrune != nil {
-			r.onPrune(res.removed)
+		// Only the versions that left no LP_DEAD behind stop counting as
+		// dead tuples: VACUUM still has the others to clear, and
+		// autovacuum is to see them (heap_page_prune_opt reports
+		// ndeleted - nnewlpdead).
+		if r.onPrune != nil && res.removed > res.newDead {
+			r.onPrune(res.removed - res.newDead)
 		}
 	}
 	return res.removed > 0

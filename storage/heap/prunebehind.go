@@ -17,7 +17,10 @@ package heap
 // A page the prune would have to log in full (a checkpoint began since its
 // last change), one not in the buffer pool, and one another backend holds
 // locked when its turn comes are left alone: VACUUM and readers prune them
-// as before. The setting is heap_prune_behind (off by default).
+// as before. The setting is heap_prune_behind: auto (the default) turns
+// the pruner on for the tables whose placement policy asks for it
+// (fsm.PruneBehinder: locality), and leaves classic and append tables to
+// prune as PostgreSQL does; on and off decide for every policy.
 
 import (
 	"sync"
@@ -26,6 +29,7 @@ import (
 
 	"minipg/reloptions"
 	"minipg/storage/buffer"
+	"minipg/storage/fsm"
 	"minipg/storage/page"
 )
 
@@ -33,12 +37,30 @@ import (
 // that gives the table's heap the engine's Pruner.
 var PruneBehindParam = reloptions.Declare(reloptions.Param{
 	Name:    "heap_prune_behind",
-	Kind:    reloptions.Bool,
-	Desc:    "Prunes pages soon after their rows are updated or deleted, while the pages are already in this checkpoint's WAL",
-	Default: "off",
+	Kind:    reloptions.Enum,
+	Desc:    "Prunes pages soon after their rows are updated or deleted, while the pages are already in this checkpoint's WAL (auto: for the tables of policies that ask for it)",
+	Default: "auto",
+	Values:  func() []string { return []string{"auto", "on", "off"} },
 	Table:   true,
 	Setting: reloptions.UserSet,
+	// SET heap_prune_behind = off before CREATE TABLE makes a table whose
+	// pages stay as PostgreSQL leaves them until a reader or VACUUM prunes.
+	SessionDefault: true,
 })
+
+// PrunesBehind reports whether a table whose options and settings are src
+// and whose placement policy is pol has its pages pruned behind its
+// updates and deletes (heap_prune_behind; auto asks pol).
+func PrunesBehind(src reloptions.Source, pol fsm.Policy) bool {
+	switch PruneBehindParam.Get(src) {
+	case "on":
+		return true
+	case "off":
+		return false
+	}
+	pb, ok := pol.(fsm.PruneBehinder)
+	return ok && pb.PruneBehind()
+}
 
 const (
 	// pruneBehindDelay is how long the pruner waits after the first note

@@ -2,6 +2,7 @@ package heap
 
 import (
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -48,12 +49,16 @@ func waitIdle(t *testing.T, pr *Pruner, from uint64) {
 // once the old version is dead to everyone, and the prune logs no image
 // since the update logged the page after the redo point; a page a
 // checkpoint passed in between is left for VACUUM; a deleted row's page is
-// pruned too; a retired relation's pages are not touched.
+// pruned too; a retired relation's pages are not touched. The dead tuples
+// reported to the statistics (OnPrune) leave out the line pointers made
+// LP_DEAD, which VACUUM still has to clear.
 func TestPruneBehind(t *testing.T) {
 	e := openWALEnv(t, t.TempDir(), true)
 	pr := NewPruner(e.o)
 	defer pr.Close()
-	rel := Open(e.pool, testRel, testDesc, Options{Policy: fsm.NewClassic(), WAL: e.log, Pruner: pr})
+	var reported atomic.Int64
+	rel := Open(e.pool, testRel, testDesc, Options{Policy: fsm.NewClassic(), WAL: e.log, Pruner: pr,
+		OnPrune: func(n int) { reported.Add(int64(n)) }})
 	rel.SetIndexAttrs(IndexAttrs{Indexed: []int{0}, Key: []int{0}})
 	env := &testEnv{pool: e.pool, rel: rel, o: e.o}
 	tids := env.insertCommitted(t, 0, 20, strings.Repeat("x", 50))
@@ -85,6 +90,9 @@ func TestPruneBehind(t *testing.T) {
 	if fpi() != before+1 {
 		t.Errorf("the prune logged %d more images, want none", fpi()-before-1)
 	}
+	if n := reported.Load(); n != 1 {
+		t.Errorf("the prune reported %d dead tuples gone, want 1 (the old version)", n)
+	}
 
 	// A transaction running from before the update holds the horizon; a
 	// checkpoint passes; once the transaction ends, pruning would log the
@@ -109,11 +117,13 @@ func TestPruneBehind(t *testing.T) {
 		t.Errorf("%d images logged with nothing to prune", fpi()-before)
 	}
 
-	// A delete: the row's storage goes, its line pointer stays LP_DEAD.
+	// Deletes: the rows' storage goes, their line pointers stay LP_DEAD.
 	from = pr.passes.Load()
 	x := e.o.Begin()
-	if res, _, err := rel.Delete(env.snap(x, 0), ntid2, x, 0); err != nil || res != TMOk {
-		t.Fatalf("delete: %v %v", res, err)
+	for _, tid := range []page.TID{ntid2, tids[3]} {
+		if res, _, err := rel.Delete(env.snap(x, 0), tid, x, 0); err != nil || res != TMOk {
+			t.Fatalf("delete: %v %v", res, err)
+		}
 	}
 	e.o.Commit(x)
 	waitIdle(t, pr, from)
@@ -123,6 +133,13 @@ func TestPruneBehind(t *testing.T) {
 	// tids[1] is a HOT root whose chain (it, ntid2) is now dead: LP_DEAD.
 	if got := env.lpFlags(t, tids[1]); got != page.LPDead {
 		t.Errorf("the deleted chain's root has flags %d, want LP_DEAD", got)
+	}
+	if got := env.lpFlags(t, tids[3]); got != page.LPDead {
+		t.Errorf("the deleted row has flags %d, want LP_DEAD", got)
+	}
+	// Of the three versions removed, only ntid2 left no LP_DEAD behind.
+	if n := reported.Load(); n != 2 {
+		t.Errorf("after the deletes' prune %d dead tuples reported gone, want 2", n)
 	}
 
 	// A retired relation (its files about to be dropped) is left alone.
