@@ -53,8 +53,8 @@ type Engine struct {
 	stats *pgstat.Collector    // table statistics (stats.go)
 	av    *autovacuum.Launcher // started last by Open, stopped first by Close
 	// pruner prunes behind the updates and deletes of the tables with
-	// heap_prune_behind on (auto: locality's tables); started with the transaction manager, stopped
-	// after autovacuum.
+	// heap_prune_behind on (auto: locality's tables); started with the
+	// transaction manager, stopped after autovacuum.
 	pruner *heap.Pruner
 	// vacSlots holds each table's *vacSlot (vacuum.go): one VACUUM,
 	// ANALYZE or autovacuum run per table at a time.
