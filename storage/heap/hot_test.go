@@ -573,7 +573,10 @@ func hotConcurrent(t *testing.T, behind bool) {
 					errc <- fmt.Errorf("writer %d: row %d: %d visible versions, %v", w, id, n, err)
 					return
 				}
-				p := fmt.Sprintf("%d-%d-%s", id, i+1, strings.Repeat("y", (i*7)%300))
+				// 100-399 bytes: the rows' last versions together (about
+				// 10 kB even in short runs) cannot all stay on the page
+				// they were inserted on, so some updates must leave it.
+				p := fmt.Sprintf("%d-%d-%s", id, i+1, strings.Repeat("y", 100+(i*7)%300))
 				newtup := mkRow(nil, id, p)
 				ntid, res, _, err := e.rel.Update(s, cur, newtup, x, 0, nil)
 				if err != nil || res != TMOk {
