@@ -105,25 +105,35 @@ func startServer(t *testing.T) int {
 	}
 }
 
-// classicPlacement names the scripts that check where PostgreSQL's own free
-// space map puts rows in cases where the locality policy (the server's
-// default) deliberately differs: their tables are created with the classic
-// policy, through the session's fsm_policy set at connection start. The
-// other scripts run with the default policy and match PostgreSQL as they
-// are. vacuum_truncate: after VACUUM, PostgreSQL fills the last free line
-// pointer of a nearly full page; locality keeps that page closed.
-// vacuum_target: the classic policy forgets a session's target block when
-// the table is invalidated; locality keeps it. walinspect_records: the
-// records of each statement name the blocks and offsets rows went to.
-var classicPlacement = map[string]bool{"vacuum_truncate": true, "vacuum_target": true, "walinspect_records": true, "freespace_classic": true}
+// scriptOptions gives the sessions of some scripts settings of their own
+// (PGOPTIONS at connection start); the other scripts run with the server's
+// defaults and match PostgreSQL as they are. Both settings used are session
+// defaults for CREATE TABLE, so the scripts' tables take them.
+//
+// classicPlacement: the script checks where PostgreSQL's own free space map
+// puts rows in cases where the locality policy (the server's default)
+// deliberately differs. vacuum_truncate: after VACUUM, PostgreSQL fills the
+// last free line pointer of a nearly full page; locality keeps that page
+// closed. vacuum_target: the classic policy forgets a session's target
+// block when the table is invalidated; locality keeps it.
+// walinspect_records: the records of each statement name the blocks and
+// offsets rows went to.
+//
+// prunedAsPostgres: the script shows a page's line pointers or a table's
+// dead tuples soon after an UPDATE or DELETE; under locality a page is
+// otherwise pruned in the background some milliseconds after the change
+// (heap_prune_behind), where PostgreSQL leaves it to a later reader or
+// VACUUM, and the output would depend on timing.
+var scriptOptions = map[string]string{
+	"vacuum_truncate": classicPlacement, "vacuum_target": classicPlacement,
+	"walinspect_records": classicPlacement, "freespace_classic": classicPlacement,
+	"stats": prunedAsPostgres, "pageinspect": prunedAsPostgres, "pageinspect_arrays": prunedAsPostgres,
+}
 
-// prunedAsPostgres names the scripts that show a page's line pointers or a
-// table's dead tuples soon after an UPDATE or DELETE: their tables are
-// created with heap_prune_behind = off (through the session's setting),
-// since under the locality policy a page is otherwise pruned in the
-// background some milliseconds after the change, where PostgreSQL leaves
-// it to a later reader or VACUUM, and the output would depend on timing.
-var prunedAsPostgres = map[string]bool{"stats": true, "pageinspect": true, "pageinspect_arrays": true}
+const (
+	classicPlacement = "-c fsm_policy=classic"
+	prunedAsPostgres = "-c heap_prune_behind=off"
+)
 
 // psqlBinary is the psql the scripts run with: $PSQL, else Debian's psql 15
 // (postgresql-client-15) when it is installed, else psql on PATH.
@@ -200,15 +210,8 @@ func TestRegress(t *testing.T) {
 			// environment leads them to the same server and database.
 			cmd.Env = append(os.Environ(), "PGTZ=UTC", "PGDATESTYLE=ISO, MDY", "PGAPPNAME=pg_regress", "PGCONNECT_TIMEOUT=10",
 				"PSQL="+psql, "PGHOST=127.0.0.1", fmt.Sprintf("PGPORT=%d", port), "PGUSER=postgres", "PGDATABASE=regression")
-			var options []string
-			if classicPlacement[name] {
-				options = append(options, "-c fsm_policy=classic")
-			}
-			if prunedAsPostgres[name] {
-				options = append(options, "-c heap_prune_behind=off")
-			}
-			if len(options) > 0 {
-				cmd.Env = append(cmd.Env, "PGOPTIONS="+strings.Join(options, " "))
+			if o := scriptOptions[name]; o != "" {
+				cmd.Env = append(cmd.Env, "PGOPTIONS="+o)
 			}
 			cmd.Stdin = bytes.NewReader(script)
 			got, _ := cmd.CombinedOutput()
