@@ -1,9 +1,6 @@
 package executor
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestFreeSpaceClosedPage: pg_freespace shows what the map records, as
 // PostgreSQL's does. The same rows under each policy leave the same pages
@@ -14,15 +11,6 @@ func TestFreeSpaceClosedPage(t *testing.T) {
 	e := openTestEngine(t, "")
 	s := e.NewSession(map[string]string{"user": "postgres"})
 	mustRun(t, s, "CREATE EXTENSION pg_freespacemap; CREATE EXTENSION pageinspect")
-	one := func(q string) string {
-		t.Helper()
-		out := runSimple(s, q, "")
-		lines := strings.Split(strings.TrimSpace(out), "\n")
-		if len(lines) != 3 || strings.Contains(out, "ERROR") {
-			t.Fatalf("%s:\n%s", q, out)
-		}
-		return lines[1]
-	}
 	for _, c := range []struct{ policy, avail, state string }{
 		{"classic", "128", "4|open|128"},
 		{"locality", "0", "4|closed|0"},
@@ -30,16 +18,16 @@ func TestFreeSpaceClosedPage(t *testing.T) {
 		tbl := "fs_" + c.policy
 		mustRun(t, s, "CREATE TABLE "+tbl+" (id int, pad text) WITH (fsm_policy="+c.policy+")")
 		mustRun(t, s, "INSERT INTO "+tbl+" SELECT g, repeat('p', 200) FROM generate_series(1, 200) g")
-		if got := one("SELECT upper - lower FROM page_header(get_raw_page('" + tbl + "', 4))"); got != "144" {
+		if got := mustValue(t, s, "SELECT upper - lower FROM page_header(get_raw_page('"+tbl+"', 4))"); got != "144" {
 			t.Errorf("%s: block 4 has %s bytes between pd_lower and pd_upper, want 144", c.policy, got)
 		}
-		if got := one("SELECT pg_freespace('" + tbl + "', 4)"); got != c.avail {
+		if got := mustValue(t, s, "SELECT pg_freespace('"+tbl+"', 4)"); got != c.avail {
 			t.Errorf("%s: pg_freespace of block 4 is %s, want %s", c.policy, got, c.avail)
 		}
-		if got := one("SELECT avail FROM pg_freespace('" + tbl + "') WHERE blkno = 4"); got != c.avail {
+		if got := mustValue(t, s, "SELECT avail FROM pg_freespace('"+tbl+"') WHERE blkno = 4"); got != c.avail {
 			t.Errorf("%s: pg_freespace('%s') block 4 is %s, want %s", c.policy, tbl, got, c.avail)
 		}
-		if got := one("SELECT blkno || '|' || state || '|' || fsm_avail FROM minipg_page_state('" + tbl + "') WHERE blkno = 4"); got != c.state {
+		if got := mustValue(t, s, "SELECT blkno || '|' || state || '|' || fsm_avail FROM minipg_page_state('"+tbl+"') WHERE blkno = 4"); got != c.state {
 			t.Errorf("%s: minipg_page_state block 4: %s, want %s", c.policy, got, c.state)
 		}
 	}

@@ -29,6 +29,18 @@ func mustRun(t *testing.T, s *Session, q string) string {
 	return out
 }
 
+// mustValue runs q, which must return one row, and returns that row as
+// runSimple renders it (one column: its value).
+func mustValue(t *testing.T, s *Session, q string) string {
+	t.Helper()
+	out := runSimple(s, q, "")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || strings.Contains(out, "ERROR") {
+		t.Fatalf("%s:\n%s", q, out)
+	}
+	return lines[1]
+}
+
 // The same table under each policy (the layout of TestInspectPolicies:
 // seven blocks, rows deleted from blocks 1-5, VACUUM): minipg_page_state
 // shows each policy's view, its fsm_avail agrees with pg_freespace where

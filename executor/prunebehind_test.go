@@ -15,15 +15,7 @@ import (
 func TestPruneBehindSetting(t *testing.T) {
 	e := openTestEngine(t, "")
 	s := e.NewSession(map[string]string{"user": "postgres"})
-	value := func(q string) string { // the first row of a one-column result
-		t.Helper()
-		lines := strings.Split(mustRun(t, s, q), "\n")
-		if len(lines) < 2 {
-			t.Fatalf("%s: no row", q)
-		}
-		return lines[1]
-	}
-	if v := value("SHOW heap_prune_behind"); v != "auto" {
+	if v := mustValue(t, s, "SHOW heap_prune_behind"); v != "auto" {
 		t.Errorf("SHOW heap_prune_behind: %q, want auto", v)
 	}
 	tables := []struct {
@@ -52,10 +44,10 @@ func TestPruneBehindSetting(t *testing.T) {
 	if out := runSimple(s, "ALTER TABLE pb_off SET (heap_prune_behind = sometimes)", ""); !strings.Contains(out, "22023") {
 		t.Errorf("a bad value: %s, want SQLSTATE 22023", out)
 	}
-	start := value("SELECT pg_current_wal_lsn()")
+	start := mustValue(t, s, "SELECT pg_current_wal_lsn()")
 	mustRun(t, s, update+"; COMMIT")
 	lpFlags := func(table string) string {
-		return value("SELECT lp_flags FROM heap_page_items(get_raw_page('" + table + "', 0)) WHERE lp = 1")
+		return mustValue(t, s, "SELECT lp_flags FROM heap_page_items(get_raw_page('"+table+"', 0)) WHERE lp = 1")
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for _, tb := range tables {
@@ -78,7 +70,7 @@ func TestPruneBehindSetting(t *testing.T) {
 		t.Errorf("WAL since the update, Heap2 records:\n%s\nwant two PRUNEs without an image", recs)
 	}
 	mustRun(t, s, "SET heap_prune_behind = yes")
-	if v := value("SHOW heap_prune_behind"); v != "on" {
+	if v := mustValue(t, s, "SHOW heap_prune_behind"); v != "on" {
 		t.Errorf("SET heap_prune_behind = yes: SHOW says %q, want on", v)
 	}
 }
