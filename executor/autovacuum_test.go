@@ -78,8 +78,10 @@ func TestAutovacuumTriggerRules(t *testing.T) {
 	s := e.NewSession(map[string]string{"user": "postgres"})
 	mustExec(t, s, "CREATE TABLE dead (id int PRIMARY KEY, v text) WITH (fsm_policy = classic)")
 	mustExec(t, s, "CREATE TABLE ins (id int, v text)")
-	mustExec(t, s, "CREATE TABLE below (id int, v text)")
-	mustExec(t, s, "CREATE TABLE off (id int, v text) WITH (autovacuum_enabled = off)")
+	// The deleted rows stay dead tuples until VACUUM, as in PostgreSQL:
+	// the pruner of a locality table would otherwise free them at once.
+	mustExec(t, s, "CREATE TABLE below (id int, v text) WITH (heap_reclaim_behind = off)")
+	mustExec(t, s, "CREATE TABLE off (id int, v text) WITH (autovacuum_enabled = off, heap_reclaim_behind = off)")
 	insertRows(t, s, "dead", 1, 200)
 	mustExec(t, s, "DELETE FROM dead WHERE id <= 100") // 100 dead > 50
 	insertRows(t, s, "ins", 1, 1100)                   // 1100 inserted > 1000
@@ -173,7 +175,8 @@ func TestAutovacuumYieldsToDDL(t *testing.T) {
 	e := openAutovacuumEngine(t, t.TempDir(), "1s", map[string]string{"log_autovacuum_min_duration": "0"})
 	s := e.NewSession(map[string]string{"user": "postgres"})
 	// 400ms per page at most: the table's 40-odd pages take many seconds.
-	mustExec(t, s, "CREATE TABLE slow (id int, v text) WITH (autovacuum_vacuum_cost_limit = 1, autovacuum_vacuum_cost_delay = 100)")
+	// The deleted rows wait for VACUUM (no reclaim behind the pruner).
+	mustExec(t, s, "CREATE TABLE slow (id int, v text) WITH (autovacuum_vacuum_cost_limit = 1, autovacuum_vacuum_cost_delay = 100, heap_reclaim_behind = off)")
 	for i := 0; i < 4; i++ {
 		insertRows(t, s, "slow", i*1000+1, i*1000+1000)
 	}

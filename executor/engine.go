@@ -333,6 +333,9 @@ func (e *Engine) openRelation(t *catalog.Table) (*relation, error) {
 	opts.OnPrune = func(n int) { e.stats.Pruned(t.OID, n) }
 	if heap.PrunesBehind(src, pol) {
 		opts.Pruner = e.pruner
+		if heap.ReclaimBehindParam.Bool(src) {
+			opts.Reclaim = e.reclaimer(t.OID)
+		}
 	}
 	rfn := buffer.RelFileNode(t.RelFileNode)
 	if !e.pool.Exists(rfn, buffer.MainFork) {

@@ -93,6 +93,11 @@ func (d *diskStore) Delete(key index.Key, tid page.TID) error {
 	return err
 }
 
+func (d *diskStore) DeleteFreeing(key index.Key, tid page.TID) error {
+	_, err := d.ix.DeleteFreeing(d.entry(key, tid))
+	return err
+}
+
 func (d *diskStore) DeleteTIDs(tids map[page.TID]struct{}, point nbtree.VacuumPoint, s *buffer.Strategy) (int, error) {
 	return d.ix.DeleteTIDsWith(tids, point, s)
 }

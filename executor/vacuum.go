@@ -145,6 +145,10 @@ func (e *Engine) vacuumTable(ctx context.Context, oid uint32, p vacuumParams) (a
 // (yield set) does not wait: it skips the table. A statement waits, and
 // asks an autovacuum holding the table to give way, as PostgreSQL cancels
 // an autovacuum that blocks a lock request.
+//
+// A reclaim behind (reclaimer) is a small VACUUM of a few TIDs: it holds
+// the slot shared for the moment it takes, never waits for it, and a
+// VACUUM that finds it held waits for it to end.
 func (e *Engine) vacuumSlot(ctx context.Context, oid uint32, yield func()) (release func(), err error) {
 	v, _ := e.vacSlots.LoadOrStore(oid, &vacSlot{})
 	slot := v.(*vacSlot)
@@ -152,6 +156,9 @@ func (e *Engine) vacuumSlot(ctx context.Context, oid uint32, yield func()) (rele
 		slot.mu.Lock()
 		if !slot.held {
 			slot.held, slot.yield = true, yield
+			for slot.reclaims > 0 {
+				slot.drained.Wait()
+			}
 			slot.mu.Unlock()
 			return func() {
 				slot.mu.Lock()
@@ -177,9 +184,89 @@ func (e *Engine) vacuumSlot(ctx context.Context, oid uint32, yield func()) (rele
 
 // vacSlot is one table's vacuumSlot.
 type vacSlot struct {
-	mu    sync.Mutex // protects held and yield
-	held  bool
-	yield func() // the holder's, when it is an autovacuum
+	mu       sync.Mutex // protects the fields below
+	held     bool
+	yield    func()     // the holder's, when it is an autovacuum
+	reclaims int        // reclaims behind running
+	drained  *sync.Cond // on mu: reclaims fell to 0
+}
+
+// tryReclaimSlot takes table oid's vacuum slot for a reclaim behind,
+// without waiting: ok is false while a VACUUM or ANALYZE holds it.
+func (e *Engine) tryReclaimSlot(oid uint32) (release func(), ok bool) {
+	v, _ := e.vacSlots.LoadOrStore(oid, &vacSlot{})
+	slot := v.(*vacSlot)
+	slot.mu.Lock()
+	defer slot.mu.Unlock()
+	if slot.held {
+		return nil, false
+	}
+	if slot.drained == nil {
+		slot.drained = sync.NewCond(&slot.mu)
+	}
+	slot.reclaims++
+	return func() {
+		slot.mu.Lock()
+		if slot.reclaims--; slot.reclaims == 0 {
+			slot.drained.Broadcast()
+		}
+		slot.mu.Unlock()
+	}, true
+}
+
+// reclaimer is table oid's heap.Reclaimer: it deletes the index entries of
+// the versions its pruner removed, so that their line pointers are freed
+// behind the prune instead of in VACUUM's second heap pass. It takes the
+// table's lock shared (DDL that changes the indexes or drops the table
+// holds it exclusively) and the vacuum slot, neither waiting; a TID is
+// returned as gone once every index's entry for it is deleted (or was not
+// there: a unique check or a scan may have deleted it first).
+func (e *Engine) reclaimer(oid uint32) heap.Reclaimer {
+	return func(dead []heap.DeadVersion) ([]page.TID, func()) {
+		unslot, ok := e.tryReclaimSlot(oid)
+		if !ok {
+			return nil, nil
+		}
+		unlock, ok := e.txns.TryLockRelationYielding(oid, func() {})
+		if !ok {
+			unslot()
+			return nil, nil
+		}
+		release := func() { unlock(); unslot() }
+		r, err := e.rel(oid)
+		if err != nil || len(r.indexes) == 0 {
+			// No index: nothing points at the TIDs.
+			gone := make([]page.TID, 0, len(dead))
+			for _, d := range dead {
+				gone = append(gone, d.TID)
+			}
+			if err != nil {
+				gone = nil
+			}
+			return gone, release
+		}
+		dec := newDecoder(r)
+		dec.need = indexColumns(r, r.indexes...)
+		var gone []page.TID
+		for _, d := range dead {
+			row, err := dec.decode(d.Tuple, d.TID)
+			if err != nil {
+				continue
+			}
+			deleted := true
+			for _, ri := range r.indexes {
+				key, _ := ri.key(row)
+				if err := ri.ix.DeleteFreeing(key, d.TID); err != nil {
+					deleted = false
+					break
+				}
+			}
+			if deleted {
+				gone = append(gone, d.TID)
+			}
+		}
+		return gone, release
+	}
 }
 
 // estimateRelTuples is vac_estimate_reltuples: reltuples after a VACUUM

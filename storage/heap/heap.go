@@ -40,6 +40,14 @@ type Options struct {
 	// Pruner, when not nil, prunes the pages of the relation's updates
 	// and deletes behind them (heap_prune_behind; prunebehind.go).
 	Pruner *Pruner
+	// Reclaim, when not nil, lets the Pruner make the LP_DEAD line
+	// pointers its prunes leave unused at once (reclaimBehind): it must
+	// delete every index entry pointing at each TID it returns in gone,
+	// and return release == nil, deleting nothing, while a VACUUM of the
+	// table runs; until release is called it must keep any VACUUM of the
+	// table from starting. It is called from the Pruner's goroutine
+	// holding a buffer pin and no content lock.
+	Reclaim Reclaimer
 }
 
 // Relation is one table's heap (main fork plus free space map), shared by
@@ -62,6 +70,7 @@ type Relation struct {
 	place    placementCounters
 	onPrune  func(removed int) // Options.OnPrune
 	pruner   *Pruner           // Options.Pruner
+	reclaim  Reclaimer         // Options.Reclaim
 
 	retire  sync.RWMutex // held shared by the pruner's prunes, exclusively by Retire
 	retired bool         // under retire: the relation's files are being dropped
@@ -101,11 +110,13 @@ type Stats struct {
 	PagesPrunedBehind  int64 // of PagesPruned, the Pruner's
 	PruneBehindImage   int64 // pages the Pruner left because pruning them would log an image
 	PruneBehindDropped int64 // notes the Pruner dropped: queue full, or the page stayed locked or the change running
+	ReclaimedBehind    int64 // LP_DEAD line pointers the Pruner made unused (Options.Reclaim)
+	ReclaimRefused     int64 // pages whose LP_DEAD line pointers the Pruner left to VACUUM: one ran, the page was locked, or an image was due
 }
 
 type relCounters struct {
 	inserts, updSame, updOther, updHot, deletes, locks, pagesPruned, tuplesPruned, hintDirty atomic.Int64
-	prunedBehind, pruneBehindImage, pruneBehindDropped                                       atomic.Int64
+	prunedBehind, pruneBehindImage, pruneBehindDropped, reclaimedBehind, reclaimRefused      atomic.Int64
 }
 
 // Stats returns the relation's counters.
@@ -117,7 +128,8 @@ func (r *Relation) Stats() Stats {
 		Deletes:    c.deletes.Load(), Locks: c.locks.Load(), PagesPruned: c.pagesPruned.Load(),
 		TuplesPruned: c.tuplesPruned.Load(), HintPagesDirtied: c.hintDirty.Load(),
 		PagesPrunedBehind: c.prunedBehind.Load(), PruneBehindImage: c.pruneBehindImage.Load(),
-		PruneBehindDropped: c.pruneBehindDropped.Load(),
+		PruneBehindDropped: c.pruneBehindDropped.Load(), ReclaimedBehind: c.reclaimedBehind.Load(),
+		ReclaimRefused: c.reclaimRefused.Load(),
 	}
 }
 
@@ -144,6 +156,7 @@ func Open(pool *buffer.Pool, rel buffer.RelFileNode, desc TupleDesc, opts Option
 		wal:      opts.WAL,
 		onPrune:  opts.OnPrune,
 		pruner:   opts.Pruner,
+		reclaim:  opts.Reclaim,
 	}
 }
 

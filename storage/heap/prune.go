@@ -104,6 +104,9 @@ type pruneState struct {
 	latestRemovedXid uint32
 	newPrune         uint32 // new pd_prune_xid
 	removed          int
+	// keep, when not nil, receives a copy of each version whose root line
+	// pointer the plan makes LP_DEAD (the pruner's reclaim behind).
+	keep *[]DeadVersion
 }
 
 func (ps *pruneState) recordPrunable(xid uint32) {
@@ -134,6 +137,22 @@ func (ps *pruneState) recordRedirect(from, to uint16) {
 func (ps *pruneState) recordDead(off uint16) {
 	ps.plan.nowDead = append(ps.plan.nowDead, off)
 	ps.marked[off] = true
+}
+
+// keepDead copies, for ps.keep, the version of the dead chain (root first)
+// whose root is about to become LP_DEAD: the root's own tuple, or for a
+// redirect the chain's first member, whose indexed columns are the root's
+// (a HOT update changes none).
+func (ps *pruneState) keepDead(root uint16, chain []uint16) {
+	if ps.keep == nil {
+		return
+	}
+	off := chain[0]
+	if _, flags, _ := page.ItemID(ps.p, off); flags == page.LPRedirect {
+		off = chain[1]
+	}
+	t := append([]byte(nil), page.Item(ps.p, off)...)
+	*ps.keep = append(*ps.keep, DeadVersion{TID: page.TID{Block: ps.blk, Offset: root}, Tuple: t})
 }
 
 func (ps *pruneState) recordUnused(off uint16) {
@@ -223,6 +242,7 @@ func (ps *pruneState) pruneChain(root uint16) {
 		}
 		if i >= len(chain) {
 			ps.recordDead(root)
+			ps.keepDead(root, chain)
 		} else {
 			ps.recordRedirect(root, chain[i])
 		}
@@ -238,8 +258,14 @@ func (ps *pruneState) pruneChain(root uint16) {
 // oldestXmin are removed; their root line pointers stay (LP_DEAD or
 // LP_REDIRECT) because index entries point at them.
 func (r *Relation) prunePage(buf *buffer.Buffer, oldestXmin uint32, o Oracle, u *buffer.Usage) pruneResult {
+	return r.prunePageKeep(buf, oldestXmin, o, u, nil)
+}
+
+// prunePageKeep is prunePage that appends to keep (when not nil) the
+// versions whose roots it makes LP_DEAD.
+func (r *Relation) prunePageKeep(buf *buffer.Buffer, oldestXmin uint32, o Oracle, u *buffer.Usage, keep *[]DeadVersion) pruneResult {
 	var res pruneResult
-	ps := &pruneState{p: buf.Page(), blk: buf.Block(), o: o}
+	ps := &pruneState{p: buf.Page(), blk: buf.Block(), o: o, keep: keep}
 	p := ps.p
 	maxoff := page.MaxOffset(p)
 	hinted := false
@@ -331,12 +357,18 @@ func (r *Relation) pruneLocked(buf *buffer.Buffer, o Oracle, u *buffer.Usage) bo
 // pruneAt is pruneLocked with the horizon given: one taken earlier is a
 // safe one, since the horizon never goes backwards.
 func (r *Relation) pruneAt(buf *buffer.Buffer, horizon uint32, o Oracle, u *buffer.Usage) bool {
+	return r.pruneAtKeep(buf, horizon, o, u, nil)
+}
+
+// pruneAtKeep is pruneAt that appends to keep (when not nil) the versions
+// whose roots the prune makes LP_DEAD.
+func (r *Relation) pruneAtKeep(buf *buffer.Buffer, horizon uint32, o Oracle, u *buffer.Usage, keep *[]DeadVersion) bool {
 	p := buf.Page()
 	px := page.PruneXid(p)
 	if px == InvalidXid || page.IsNew(p) || !XidPrecedes(px, horizon) {
 		return false
 	}
-	res := r.prunePage(buf, horizon, o, u)
+	res := r.prunePageKeep(buf, horizon, o, u, keep)
 	if res.removed > 0 {
 		r.stats.pagesPruned.Add(1)
 		r.stats.tuplesPruned.Add(int64(res.removed))

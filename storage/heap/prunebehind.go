@@ -48,6 +48,21 @@ var PruneBehindParam = reloptions.Declare(reloptions.Param{
 	SessionDefault: true,
 })
 
+// ReclaimBehindParam is heap_reclaim_behind: whether the pruner of a table
+// pruned behind also makes the LP_DEAD line pointers its prunes leave
+// unused at once, deleting their index entries (reclaimBehind), instead of
+// leaving them to VACUUM. Off, the table's line pointers wait for VACUUM as
+// they do in PostgreSQL.
+var ReclaimBehindParam = reloptions.Declare(reloptions.Param{
+	Name:           "heap_reclaim_behind",
+	Kind:           reloptions.Bool,
+	Desc:           "Frees the line pointers of the versions a prune behind removes at once, deleting their index entries, instead of in VACUUM's second heap pass",
+	Default:        "on",
+	Table:          true,
+	Setting:        reloptions.UserSet,
+	SessionDefault: true,
+})
+
 // PrunesBehind reports whether a table whose options and settings are src
 // and whose placement policy is pol has its pages pruned behind its
 // updates and deletes (heap_prune_behind; auto asks pol).
@@ -210,19 +225,93 @@ func (pr *Pruner) prune(n pruneNote, horizon uint32) bool {
 	if !buf.TryLock() {
 		return false
 	}
-	defer buf.Unlock()
+	dead := pr.pruneIfLogged(r, buf, horizon)
+	buf.Unlock()
+	if len(dead) > 0 {
+		// Index entries are deleted with no heap page locked, as every
+		// index access is made (an index page's lock comes first).
+		r.reclaimBehind(buf, dead)
+	}
+	return true
+}
+
+// pruneIfLogged prunes the exclusively locked page of buf unless that would
+// log an image, and returns the versions it left LP_DEAD line pointers for
+// when r reclaims them.
+func (pr *Pruner) pruneIfLogged(r *Relation, buf *buffer.Buffer, horizon uint32) []DeadVersion {
 	p := buf.Page()
 	if page.IsNew(p) {
-		return true
+		return nil
 	}
 	if r.wal != nil && r.wal.NeedsFPI(page.LSN(p)) {
 		r.stats.pruneBehindImage.Add(1)
-		return true
+		return nil
 	}
-	if r.pruneAt(buf, horizon, pr.o, nil) {
+	var dead []DeadVersion
+	var keep *[]DeadVersion
+	if r.reclaim != nil {
+		keep = &dead
+	}
+	if r.pruneAtKeep(buf, horizon, pr.o, nil, keep) {
 		r.stats.prunedBehind.Add(1)
 	}
-	return true
+	return dead
+}
+
+// DeadVersion is a row version a prune removed, leaving its root line
+// pointer LP_DEAD: the TID index entries point at and a copy of the
+// version (whose indexed columns are those of every entry for the TID).
+type DeadVersion struct {
+	TID   page.TID
+	Tuple []byte
+}
+
+// A Reclaimer deletes the index entries of dead versions, so that their
+// line pointers can be made unused without waiting for VACUUM
+// (Options.Reclaim).
+type Reclaimer func(dead []DeadVersion) (gone []page.TID, release func())
+
+// reclaimBehind is the second half of a prune behind: the LP_DEAD line
+// pointers it left become LP_UNUSED at once, while the page is still in
+// this checkpoint's WAL, instead of in VACUUM's second heap pass, whose
+// record logs the page in full once a checkpoint has passed (it nearly
+// always has by the time VACUUM comes back to a table). r.reclaim deletes
+// the index entries of dead (refusing while a VACUUM of the table runs:
+// that VACUUM may have collected these TIDs and would delete the entries of
+// a version that reused one) and keeps VACUUM away until release; then the
+// line pointers whose entries are gone are freed and logged as VACUUM's
+// second pass logs them. A page locked by now, or one a checkpoint has
+// begun to need in full since the prune, is left: its line pointers stay
+// LP_DEAD, without index entries, and VACUUM frees them as before. The
+// caller holds buf's pin and r.retire shared, and no content lock.
+func (r *Relation) reclaimBehind(buf *buffer.Buffer, dead []DeadVersion) {
+	gone, release := r.reclaim(dead)
+	if release == nil {
+		r.stats.reclaimRefused.Add(1)
+		return
+	}
+	defer release()
+	if len(gone) == 0 {
+		return
+	}
+	if !buf.TryLock() {
+		r.stats.reclaimRefused.Add(1)
+		return
+	}
+	defer buf.Unlock()
+	if r.wal != nil && r.wal.NeedsFPI(page.LSN(buf.Page())) {
+		r.stats.reclaimRefused.Add(1)
+		return
+	}
+	offs := make([]uint16, len(gone))
+	for i, t := range gone {
+		offs[i] = t.Offset
+	}
+	n := r.setDeadUnused(buf, offs)
+	r.stats.reclaimedBehind.Add(int64(n))
+	if r.onPrune != nil && n > 0 {
+		r.onPrune(n) // no longer dead tuples for autovacuum to come for
+	}
 }
 
 // Retire stops the pruner from touching r's pages, waiting for a prune in

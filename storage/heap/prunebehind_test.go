@@ -2,6 +2,7 @@ package heap
 
 import (
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -179,4 +180,123 @@ func TestPruneBehindQueueBound(t *testing.T) {
 	if d := e.rel.Stats().PruneBehindDropped; d != 1 {
 		t.Errorf("%d notes counted dropped, want 1", d)
 	}
+}
+
+// TestReclaimBehind: with Options.Reclaim the LP_DEAD line pointers a
+// prune behind leaves become LP_UNUSED right after it, with no image (the
+// page is still in this checkpoint's WAL): the hook is given each dead
+// version's TID and tuple (a deleted plain row's own; for a redirect whose
+// chain died, the chain's first member, whose indexed columns the entries
+// carry), only the TIDs it returns as gone are freed, and they count as
+// dead tuples gone. A hook that refuses (a VACUUM runs) leaves them LP_DEAD.
+// After a crash the WAL gives the same page.
+func TestReclaimBehind(t *testing.T) {
+	dir := t.TempDir()
+	e := openWALEnv(t, dir, true)
+	pr := NewPruner(e.o)
+	defer pr.Close()
+	var reported atomic.Int64
+	var (
+		mu      sync.Mutex
+		given   []DeadVersion
+		refuse  bool
+		keepOut page.TID // never returned as gone
+	)
+	reclaim := func(dead []DeadVersion) ([]page.TID, func()) {
+		mu.Lock()
+		defer mu.Unlock()
+		given = append(given, dead...)
+		if refuse {
+			return nil, nil
+		}
+		var gone []page.TID
+		for _, d := range dead {
+			if d.TID != keepOut {
+				gone = append(gone, d.TID)
+			}
+		}
+		return gone, func() {}
+	}
+	rel := Open(e.pool, testRel, testDesc, Options{Policy: fsm.NewClassic(), WAL: e.log, Pruner: pr,
+		OnPrune: func(n int) { reported.Add(int64(n)) }, Reclaim: reclaim})
+	rel.SetIndexAttrs(IndexAttrs{Indexed: []int{0}, Key: []int{0}})
+	env := &testEnv{pool: e.pool, rel: rel, o: e.o}
+	tids := env.insertCommitted(t, 0, 20, strings.Repeat("x", 50))
+	e.checkpoint(t)
+	fpi := func() int64 { return e.log.Stats().FPI }
+
+	// tids[1] is updated (HOT; the pruner makes its root a redirect), then
+	// the new version, tids[2] and tids[4] are deleted in one transaction:
+	// the redirect and the two plain rows become LP_DEAD, then unused,
+	// except tids[4], whose entries the hook keeps.
+	from := pr.passes.Load()
+	ntid, hot := env.update(t, tids[1], 1, "second version")
+	if !hot {
+		t.Fatal("the update was not HOT")
+	}
+	waitIdle(t, pr, from)
+	if got := env.lpFlags(t, tids[1]); got != page.LPRedirect {
+		t.Fatalf("the updated row's root has flags %d, want LP_REDIRECT", got)
+	}
+	before := fpi()
+	keepOut = tids[4]
+	from = pr.passes.Load()
+	env.deleteCommitted(t, []page.TID{ntid, tids[2], tids[4]})
+	waitIdle(t, pr, from)
+	mu.Lock()
+	got := map[page.TID]string{}
+	for _, d := range given {
+		_, payload := rowOf(t, d.Tuple)
+		got[d.TID] = payload
+	}
+	mu.Unlock()
+	want := map[page.TID]string{tids[1]: "second version", tids[2]: strings.Repeat("x", 50), tids[4]: strings.Repeat("x", 50)}
+	if len(got) != len(want) {
+		t.Fatalf("the hook was given %v, want %v", got, want)
+	}
+	for tid, p := range want {
+		if got[tid] != p {
+			t.Errorf("dead version %s given with payload %q, want %q", tid, got[tid], p)
+		}
+	}
+	for _, tid := range []page.TID{tids[1], tids[2]} {
+		if f := env.lpFlags(t, tid); f != page.LPUnused && f != -1 {
+			t.Errorf("%s has flags %d after the reclaim, want LP_UNUSED", tid, f)
+		}
+	}
+	if f := env.lpFlags(t, tids[4]); f != page.LPDead {
+		t.Errorf("the row whose entries stayed has flags %d, want LP_DEAD", f)
+	}
+	if fpi() != before {
+		t.Errorf("the prune and the reclaim logged %d images, want none", fpi()-before)
+	}
+	st := rel.Stats()
+	if st.ReclaimedBehind != 2 || st.ReclaimRefused != 0 {
+		t.Errorf("stats %+v, want 2 line pointers reclaimed", st)
+	}
+	// The delete's prune left three LP_DEAD line pointers (reporting none
+	// gone, as PostgreSQL's ndeleted - nnewlpdead); the reclaim freed two.
+	if n := reported.Load(); n != 1+2 {
+		t.Errorf("%d dead tuples reported gone, want 3 (the update's old version, two reclaimed)", n)
+	}
+
+	// Refused: the line pointer stays LP_DEAD for VACUUM.
+	mu.Lock()
+	refuse = true
+	mu.Unlock()
+	from = pr.passes.Load()
+	env.deleteCommitted(t, []page.TID{tids[5]})
+	waitIdle(t, pr, from)
+	if f := env.lpFlags(t, tids[5]); f != page.LPDead {
+		t.Errorf("a refused reclaim left flags %d, want LP_DEAD", f)
+	}
+	if st := rel.Stats(); st.ReclaimRefused != 1 || st.ReclaimedBehind != 2 {
+		t.Errorf("stats %+v, want one refusal", st)
+	}
+	mustCheckPages(t, rel)
+
+	pages := e.pages(t)
+	pr.Close()
+	r := e.crashAndRecover(t, true, nil)
+	comparePages(t, pages, r.pages(t))
 }

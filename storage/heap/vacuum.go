@@ -244,26 +244,7 @@ func (r *Relation) vacuumHeapPage(pd pageDead, oldestXmin uint32, oracle Oracle,
 	wasDirty := buf.IsDirty()
 	p := buf.Page()
 	before := page.ExactFreeSpace(p)
-	n := 0
-	var freed prunePlan
-	for _, off := range pd.offs {
-		// Still LP_DEAD: nothing makes a dead item live again, but be
-		// exact about what we free.
-		if off <= page.MaxOffset(p) {
-			if _, flags, _ := page.ItemID(p, off); flags == page.LPDead {
-				page.SetItemID(p, off, 0, page.LPUnused, 0)
-				freed.nowUnused = append(freed.nowUnused, off)
-				n++
-			}
-		}
-	}
-	if n > 0 {
-		page.TruncateLinePointerArray(p)
-		if hasUnused(p) {
-			page.SetFlags(p, page.Flags(p)|page.PDHasFreeLines)
-		}
-		r.logChangeX(nil, walVacuum, buf, nil, &walExtra{plan: &freed})
-	}
+	n := r.setDeadUnused(buf, pd.offs)
 	if err := r.updateAllVisible(buf, oldestXmin, oracle, nil, stats); err != nil {
 		buf.Unlock()
 		buf.Release()
@@ -282,6 +263,33 @@ func (r *Relation) vacuumHeapPage(pd pageDead, oldestXmin uint32, oracle Oracle,
 		return err
 	}
 	return nil
+}
+
+// setDeadUnused makes the LP_DEAD line pointers at offs of the exclusively
+// locked page of buf LP_UNUSED (the caller has made sure no index entry
+// points at them), truncates the line pointer array and logs the change
+// (XLOG_HEAP2_VACUUM). It returns how many it freed.
+func (r *Relation) setDeadUnused(buf *buffer.Buffer, offs []uint16) int {
+	p := buf.Page()
+	var freed prunePlan
+	for _, off := range offs {
+		// Still LP_DEAD: nothing makes a dead item live again, but be
+		// exact about what we free.
+		if off <= page.MaxOffset(p) {
+			if _, flags, _ := page.ItemID(p, off); flags == page.LPDead {
+				page.SetItemID(p, off, 0, page.LPUnused, 0)
+				freed.nowUnused = append(freed.nowUnused, off)
+			}
+		}
+	}
+	if len(freed.nowUnused) > 0 {
+		page.TruncateLinePointerArray(p)
+		if hasUnused(p) {
+			page.SetFlags(p, page.Flags(p)|page.PDHasFreeLines)
+		}
+		r.logChangeX(nil, walVacuum, buf, nil, &walExtra{plan: &freed})
+	}
+	return len(freed.nowUnused)
 }
 
 // updateAllVisible brings the exclusively locked page of buf and its

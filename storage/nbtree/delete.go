@@ -35,6 +35,19 @@ func (ix *Index) Delete(entry []byte) (bool, error) {
 	return true, nil
 }
 
+// DeleteFreeing is Delete for an entry whose heap TID the caller is about
+// to make reusable outside a DeleteTIDs pass (the heap's reclaim behind a
+// prune). It counts as such a pass for the scans that remember entries to
+// mark LP_DEAD (killitems.go): once the TID is reused, an insertion may add
+// this entry's bytes again for a live row, which a scan that read the page
+// before must not mark. The count moves even when the entry was not there,
+// since a scan may remember it from before another deletion.
+func (ix *Index) DeleteFreeing(entry []byte) (bool, error) {
+	found, err := ix.Delete(entry)
+	ix.st.passes.Add(2)
+	return found, err
+}
+
 // deleteItems removes the items at offs (ascending) from the exclusively
 // locked leaf b and logs it with info (DELETE or VACUUM).
 func (ix *Index) deleteItems(b *buffer.Buffer, offs []uint16, info uint8) {
