@@ -32,7 +32,8 @@
 //     sql.RegisterFunction and sql.RegisterVirtualTable add SQL functions
 //     and read-only system views (their callbacks get the *Engine as env).
 //     Built in: minipg_stat_fsm (the free-space policy's counters per
-//     table, one column per counter the policies declare), minipg_stat_io
+//     table, one column per counter the policies declare), minipg_stat_heap
+//     (heap counters per table: updates, prunes, the pruner), minipg_stat_io
 //     (buffer counters and size per table) and minipg_stat_wal_rel (WAL
 //     per table and record type, reset by minipg_stat_wal_rel_reset());
 //     pg_stat_all_tables, pg_stat_user_tables, pg_stat_progress_vacuum,

@@ -120,6 +120,13 @@ func TestReclaimBehindIndexes(t *testing.T) {
 		t.Errorf("Heap2 records since the deletes:\n%s\nwant two PRUNEs and one VACUUM, without images", recs)
 	}
 
+	for table, w := range map[string]string{"rb_on": "3|1|4|0", "rb_off": "3|1|0|0"} {
+		got := mustRun(t, s, "SELECT deletes, pages_pruned_behind, reclaimed_behind, reclaim_refused FROM minipg_stat_heap WHERE relname = '"+table+"'")
+		if want := "deletes|pages_pruned_behind|reclaimed_behind|reclaim_refused\n" + w + "\nSELECT 1\n"; got != want {
+			t.Errorf("minipg_stat_heap for %s:\n%s\nwant\n%s", table, got, want)
+		}
+	}
+
 	// The freed TIDs take new rows, some with the deleted rows' keys.
 	for _, table := range []string{"rb_on", "rb_off"} {
 		mustRun(t, s, "INSERT INTO "+table+" VALUES (1, 10, 'again'), (3, 31, 'again'), (11, 110, 'new'), (12, 50, 'new')")

@@ -82,6 +82,29 @@ func init() {
 			return "", nil
 		},
 	})
+	// minipg_stat_heap: each table's heap counters since the table was
+	// opened (heap.Stats; server start, or the DDL that reopened it):
+	// tuples written, where updates went, opportunistic prunes, and the
+	// pruner's work behind updates and deletes (heap_prune_behind,
+	// heap_reclaim_behind).
+	sql.RegisterVirtualTable("minipg_stat_heap", []catalog.Column{
+		textCol("relname"), int8Col("inserts"), int8Col("updates_same_page"), int8Col("updates_other_page"),
+		int8Col("updates_hot"), int8Col("deletes"), int8Col("locks"), int8Col("pages_pruned"),
+		int8Col("tuples_pruned"), int8Col("hint_pages_dirtied"), int8Col("pages_pruned_behind"),
+		int8Col("prune_behind_images_avoided"), int8Col("prune_behind_dropped"), int8Col("reclaimed_behind"),
+		int8Col("reclaim_refused"),
+	}, func(env any) ([][]types.Datum, error) {
+		e := env.(*Engine)
+		var out [][]types.Datum
+		for _, r := range e.openRelations() {
+			st := r.heap.Stats()
+			out = append(out, []types.Datum{r.def.Name, st.Inserts, st.UpdatesSamePage, st.UpdatesOtherPage,
+				st.UpdatesHot, st.Deletes, st.Locks, st.PagesPruned, st.TuplesPruned, st.HintPagesDirtied,
+				st.PagesPrunedBehind, st.PruneBehindImage, st.PruneBehindDropped, st.ReclaimedBehind,
+				st.ReclaimRefused})
+		}
+		return out, nil
+	})
 	// minipg_stat_io: buffer pool counters per table (main and FSM forks).
 	sql.RegisterVirtualTable("minipg_stat_io", []catalog.Column{
 		textCol("relname"), int8Col("blocks"), int8Col("blks_read"), int8Col("blks_written"),
