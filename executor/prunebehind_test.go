@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -151,5 +152,70 @@ func TestReclaimBehindIndexes(t *testing.T) {
 	}
 	if got := mustValue(t, s, "SELECT count(*) FROM rb_on WHERE k BETWEEN 0 AND 1000"); got != "11" {
 		t.Errorf("rb_on through its k index: %s rows, want 11", got)
+	}
+}
+
+// TestReclaimSlot: a reclaim behind and a VACUUM of one table exclude each
+// other through its vacuum slot: a reclaim never waits (refused while a
+// VACUUM holds or waits for the slot), a VACUUM waits for the reclaims
+// running, and reclaims run side by side.
+func TestReclaimSlot(t *testing.T) {
+	e := openTestEngine(t, "")
+	const oid = 424242
+	r1, ok := e.tryReclaimSlot(oid)
+	if !ok {
+		t.Fatal("a reclaim was refused on an idle table")
+	}
+	r2, ok := e.tryReclaimSlot(oid)
+	if !ok {
+		t.Fatal("a second reclaim was refused beside the first")
+	}
+	got := make(chan func())
+	go func() {
+		release, err := e.vacuumSlot(context.Background(), oid, nil)
+		if err != nil {
+			t.Error(err)
+			close(got)
+			return
+		}
+		got <- release
+	}()
+	// The VACUUM waits for both reclaims; once it has asked for the slot,
+	// new ones are refused (those taken before it asked run on).
+	var before []func()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		r, ok := e.tryReclaimSlot(oid)
+		if !ok {
+			break
+		}
+		before = append(before, r)
+		if time.Now().After(deadline) {
+			t.Fatal("reclaims still taken 10 s after a VACUUM asked for the slot")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	r1()
+	for _, r := range before {
+		r()
+	}
+	select {
+	case <-got:
+		t.Fatal("the VACUUM started while a reclaim was running")
+	case <-time.After(20 * time.Millisecond):
+	}
+	r2()
+	release := <-got
+	if release == nil {
+		t.Fatal("no slot for the VACUUM")
+	}
+	if _, ok := e.tryReclaimSlot(oid); ok {
+		t.Fatal("a reclaim was let in during a VACUUM")
+	}
+	release()
+	if r, ok := e.tryReclaimSlot(oid); !ok {
+		t.Fatal("a reclaim was refused after the VACUUM")
+	} else {
+		r()
 	}
 }

@@ -111,7 +111,7 @@ type Stats struct {
 	PruneBehindImage   int64 // pages the Pruner left because pruning them would log an image
 	PruneBehindDropped int64 // notes the Pruner dropped: queue full, or the page stayed locked or the change running
 	ReclaimedBehind    int64 // LP_DEAD line pointers the Pruner made unused (Options.Reclaim)
-	ReclaimRefused     int64 // pages whose LP_DEAD line pointers the Pruner left to VACUUM: one ran, the page was locked, or an image was due
+	ReclaimRefused     int64 // pages whose LP_DEAD line pointers the Pruner left to VACUUM: one ran (or DDL), or an image was due
 }
 
 type relCounters struct {

@@ -280,10 +280,10 @@ type Reclaimer func(dead []DeadVersion) (gone []page.TID, release func())
 // that VACUUM may have collected these TIDs and would delete the entries of
 // a version that reused one) and keeps VACUUM away until release; then the
 // line pointers whose entries are gone are freed and logged as VACUUM's
-// second pass logs them. A page locked by now, or one a checkpoint has
-// begun to need in full since the prune, is left: its line pointers stay
-// LP_DEAD, without index entries, and VACUUM frees them as before. The
-// caller holds buf's pin and r.retire shared, and no content lock.
+// second pass logs them. A page a checkpoint has begun to need in full
+// since the prune is left: its line pointers stay LP_DEAD, without index
+// entries, and VACUUM frees them as before. The caller holds buf's pin and
+// r.retire shared, and no content lock.
 func (r *Relation) reclaimBehind(buf *buffer.Buffer, dead []DeadVersion) {
 	gone, release := r.reclaim(dead)
 	if release == nil {
@@ -294,10 +294,9 @@ func (r *Relation) reclaimBehind(buf *buffer.Buffer, dead []DeadVersion) {
 	if len(gone) == 0 {
 		return
 	}
-	if !buf.TryLock() {
-		r.stats.reclaimRefused.Add(1)
-		return
-	}
+	// Waiting for the page is safe here: its holders take no table lock,
+	// vacuum slot or index lock after a heap page's lock.
+	buf.Lock()
 	defer buf.Unlock()
 	if r.wal != nil && r.wal.NeedsFPI(page.LSN(buf.Page())) {
 		r.stats.reclaimRefused.Add(1)
