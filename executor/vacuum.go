@@ -234,14 +234,14 @@ func (e *Engine) reclaimer(oid uint32) heap.Reclaimer {
 		}
 		release := func() { unlock(); unslot() }
 		r, err := e.rel(oid)
-		if err != nil || len(r.indexes) == 0 {
-			// No index: nothing points at the TIDs.
-			gone := make([]page.TID, 0, len(dead))
-			for _, d := range dead {
-				gone = append(gone, d.TID)
-			}
-			if err != nil {
-				gone = nil
+		if err != nil {
+			return nil, release // dropped meanwhile
+		}
+		if len(r.indexes) == 0 {
+			// Nothing points at the TIDs.
+			gone := make([]page.TID, len(dead))
+			for i, d := range dead {
+				gone[i] = d.TID
 			}
 			return gone, release
 		}
