@@ -44,7 +44,7 @@ func (r *Relation) maybePrune(buf *buffer.Buffer, o Oracle, u *buffer.Usage) {
 	buf.RUnlock()
 	buf.Lock()
 	if r.pruneSpaceLow(p) {
-		r.pruneAt(buf, horizon, o, u)
+		r.pruneAt(buf, horizon, o, u, nil)
 	}
 	buf.Unlock()
 	buf.RLock()
@@ -257,13 +257,10 @@ func (ps *pruneState) pruneChain(root uint16) {
 // prunable later, and PD_PAGE_FULL is cleared. Versions dead before
 // oldestXmin are removed; their root line pointers stay (LP_DEAD or
 // LP_REDIRECT) because index entries point at them.
-func (r *Relation) prunePage(buf *buffer.Buffer, oldestXmin uint32, o Oracle, u *buffer.Usage) pruneResult {
-	return r.prunePageKeep(buf, oldestXmin, o, u, nil)
-}
-
-// prunePageKeep is prunePage that appends to keep (when not nil) the
-// versions whose roots it makes LP_DEAD.
-func (r *Relation) prunePageKeep(buf *buffer.Buffer, oldestXmin uint32, o Oracle, u *buffer.Usage, keep *[]DeadVersion) pruneResult {
+//
+// keep, when not nil, receives a copy of each version whose root the prune
+// makes LP_DEAD (the pruner's reclaim behind).
+func (r *Relation) prunePage(buf *buffer.Buffer, oldestXmin uint32, o Oracle, u *buffer.Usage, keep *[]DeadVersion) pruneResult {
 	var res pruneResult
 	ps := &pruneState{p: buf.Page(), blk: buf.Block(), o: o, keep: keep}
 	p := ps.p
@@ -351,24 +348,18 @@ func (r *Relation) pruneLocked(buf *buffer.Buffer, o Oracle, u *buffer.Usage) bo
 	if !ok {
 		return false
 	}
-	return r.pruneAt(buf, h.OldestXmin(), o, u)
+	return r.pruneAt(buf, h.OldestXmin(), o, u, nil)
 }
 
-// pruneAt is pruneLocked with the horizon given: one taken earlier is a
-// safe one, since the horizon never goes backwards.
-func (r *Relation) pruneAt(buf *buffer.Buffer, horizon uint32, o Oracle, u *buffer.Usage) bool {
-	return r.pruneAtKeep(buf, horizon, o, u, nil)
-}
-
-// pruneAtKeep is pruneAt that appends to keep (when not nil) the versions
-// whose roots the prune makes LP_DEAD.
-func (r *Relation) pruneAtKeep(buf *buffer.Buffer, horizon uint32, o Oracle, u *buffer.Usage, keep *[]DeadVersion) bool {
+// pruneAt is pruneLocked with the horizon given (one taken earlier is a
+// safe one, since the horizon never goes backwards) and prunePage's keep.
+func (r *Relation) pruneAt(buf *buffer.Buffer, horizon uint32, o Oracle, u *buffer.Usage, keep *[]DeadVersion) bool {
 	p := buf.Page()
 	px := page.PruneXid(p)
 	if px == InvalidXid || page.IsNew(p) || !XidPrecedes(px, horizon) {
 		return false
 	}
-	res := r.prunePageKeep(buf, horizon, o, u, keep)
+	res := r.prunePage(buf, horizon, o, u, keep)
 	if res.removed > 0 {
 		r.stats.pagesPruned.Add(1)
 		r.stats.tuplesPruned.Add(int64(res.removed))

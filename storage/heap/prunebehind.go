@@ -252,7 +252,7 @@ func (pr *Pruner) pruneIfLogged(r *Relation, buf *buffer.Buffer, horizon uint32)
 	if r.reclaim != nil {
 		keep = &dead
 	}
-	if r.pruneAtKeep(buf, horizon, pr.o, nil, keep) {
+	if r.pruneAt(buf, horizon, pr.o, nil, keep) {
 		r.stats.prunedBehind.Add(1)
 	}
 	return dead

@@ -125,7 +125,7 @@ func (r *Relation) VacuumWith(oldestXmin uint32, oracle Oracle, dropIndexEntries
 			continue
 		}
 		before := page.ExactFreeSpace(p)
-		pr := r.prunePage(buf, oldestXmin, oracle, nil)
+		pr := r.prunePage(buf, oldestXmin, oracle, nil, nil)
 		stats.TuplesRemoved += pr.removed
 		stats.LiveTuples += pr.live + pr.inProgress
 		stats.RecentlyDead += pr.recentlyDead
