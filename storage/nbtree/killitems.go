@@ -30,11 +30,13 @@ package nbtree
 // at the offsets the scan saw (PostgreSQL's _bt_killitems compares the
 // LSN when it dropped its pin). If the LSN moved (an insertion, a split,
 // a deletion), the entries are looked for on the page by their bytes, but
-// only if no VACUUM pass (DeleteTIDs) over the index ran at any time since
-// the scan read the page: only such a pass removes an entry whose TID the
-// heap may then reuse (the heap frees a line pointer an index entry may
-// name only after every index's pass; single deletions and LP_DEAD
-// deletions remove entries whose TIDs stay dead until then). PostgreSQL
+// only if no VACUUM pass (DeleteTIDs) over the index, and no DeleteFreeing,
+// ran at any time since the scan read the page: only those remove an entry
+// whose TID the heap may then reuse (the heap frees a line pointer an index
+// entry may name only after every index's pass, or after the heap's reclaim
+// behind a prune deleted every entry of it with DeleteFreeing; other single
+// deletions and LP_DEAD deletions remove entries whose TIDs stay dead until
+// then). PostgreSQL
 // searches by heap TID while its pin keeps VACUUM out. An entry that moved
 // to another page (a split) is not marked. An index without WAL (tests)
 // has no LSN to compare: its scans mark nothing.

@@ -116,8 +116,9 @@ type relState struct {
 	waiting int
 	scanned bool
 	// passes counts DeleteTIDs passes begun and ended (odd while one
-	// runs): a scan that marks entries LP_DEAD on a page changed since it
-	// read it needs none to have run meanwhile (killitems.go).
+	// runs), and DeleteFreeing calls (two each): a scan that marks
+	// entries LP_DEAD on a page changed since it read it needs none to
+	// have run meanwhile (killitems.go).
 	passes atomic.Uint64
 	// root caches the metapage's root and level (root<<32 | level; 0:
 	// none), as PostgreSQL caches it in rd_amcache, so that a descent
