@@ -315,6 +315,41 @@ func parseStatPPID(stat string) (int, error) {
 	return strconv.Atoi(f[1])
 }
 
+// userHZ is the unit of the CPU times in /proc/PID/stat (USER_HZ, 100 on
+// every Linux architecture the kernel reports to user space with).
+const userHZ = 100
+
+// processCPU returns the CPU time, user and system, process pid has used so
+// far, in seconds, from /proc/PID/stat.
+func processCPU(pid int) (float64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	return parseStatCPU(string(b))
+}
+
+// parseStatCPU reads utime and stime (the 14th and 15th fields of a stat
+// line, the 12th and 13th after the command name) in seconds.
+func parseStatCPU(stat string) (float64, error) {
+	f, err := statFields(stat)
+	if err != nil {
+		return 0, err
+	}
+	if len(f) < 13 {
+		return 0, fmt.Errorf("short stat %q", stat)
+	}
+	utime, err := strconv.ParseUint(f[11], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("utime in %q: %w", stat, err)
+	}
+	stime, err := strconv.ParseUint(f[12], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("stime in %q: %w", stat, err)
+	}
+	return float64(utime+stime) / userHZ, nil
+}
+
 // statFields returns the fields of a /proc/PID/stat line after the command
 // name (state, ppid, ...).
 func statFields(stat string) ([]string, error) {

@@ -27,6 +27,23 @@ func TestParseStatPPID(t *testing.T) {
 	}
 }
 
+func TestParseStatCPU(t *testing.T) {
+	// pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime ...
+	got, err := parseStatCPU("4242 (mini pg) S 1 4242 4242 0 -1 4194560 900 0 3 0 12345 678 0 0 20 0 9")
+	if err != nil || got != 130.23 {
+		t.Errorf("parseStatCPU = %v, %v; want 130.23 (13023 ticks)", got, err)
+	}
+	for _, bad := range []string{"4242 (x) S 1 4242", "4242 (x) S 1 2 3 4 5 6 7 8 9 10 u 5", "no name"} {
+		if _, err := parseStatCPU(bad); err == nil {
+			t.Errorf("parseStatCPU(%q) gave no error", bad)
+		}
+	}
+	// This process has used some CPU by now.
+	if s, err := processCPU(os.Getpid()); err != nil || s <= 0 {
+		t.Errorf("processCPU(self) = %v, %v", s, err)
+	}
+}
+
 func TestParsePss(t *testing.T) {
 	rollup := "55d0-7ffd ---p 00000000 00:00 0 [rollup]\nRss:               50344 kB\nPss:               20931 kB\nPss_Anon:          12000 kB\n"
 	got, err := parsePss(bufio.NewScanner(strings.NewReader(rollup)))

@@ -203,12 +203,31 @@ func tpccMain(cmd string, args []string) (err error) {
 			if err != nil {
 				r.note("table state before the run: " + err.Error())
 			}
+			// The server's CPU over the mix (a server started here): per
+			// transaction it compares targets whatever their speed, which a
+			// rate below every target's capacity (-rate) makes equal.
+			cpu0, cpuErr := -1.0, error(nil)
+			if r.pid != 0 {
+				cpu0, cpuErr = processCPU(r.pid)
+			}
 			res, err := tpcc.Run(ctx, connect, tpcc.RunOptions{Terminals: def(terminals, 4), Duration: d, Txns: *txns,
 				Seed: *seed, RollbackPct: *rollback, Rate: *rate})
 			if err != nil {
 				return err
 			}
 			r.txns = float64(res.Total())
+			if r.pid != 0 && cpuErr == nil {
+				cpu1, err := processCPU(r.pid)
+				if err == nil && r.txns > 0 {
+					r.num("server CPU ms per transaction", 1000*(cpu1-cpu0)/r.txns, "%.3f")
+					r.num("server CPU, cores", (cpu1-cpu0)/res.Elapsed.Seconds(), "%.2f")
+				} else if err != nil {
+					cpuErr = err
+				}
+			}
+			if cpuErr != nil {
+				r.note("server CPU: " + cpuErr.Error())
+			}
 			if before != nil {
 				if err := runLayoutFigures(ctx, sc, before, r); err != nil {
 					r.note("layout after the run: " + err.Error())
@@ -313,7 +332,7 @@ func tpccMain(cmd string, args []string) (err error) {
 				return fmt.Errorf("load: %w", err)
 			}
 		}
-		r := &result{name: t.Name}
+		r := &result{name: t.Name, pid: t.pid}
 		var probe *tpcc.WALRelProbe
 		var pc *pgx.Conn
 		if *walRel && (cmd == "load" || cmd == "run" || cmd == "delivery-pass" || cmd == "neworders") {
@@ -461,6 +480,7 @@ type result struct {
 	notes   []string
 	layouts []Layout
 	txns    float64 // run: transactions completed (for figures per 1,000)
+	pid     int     // the server process when started here (-server), else 0
 	// delivery-pass: deliveries and the floor of order_line FPIs (and
 	// pages dirtied) per delivery
 	deliveries, floorFPI float64
