@@ -300,11 +300,17 @@ func processTree(pid int) []int {
 // parentPID reads the ppid field of /proc/PID/stat (the fourth, after
 // the command name in parentheses, which may hold spaces).
 func parentPID(pid int) (int, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	stat, err := readStat(pid)
 	if err != nil {
 		return 0, err
 	}
-	return parseStatPPID(string(b))
+	return parseStatPPID(stat)
+}
+
+// readStat returns process pid's /proc/PID/stat line.
+func readStat(pid int) (string, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	return string(b), err
 }
 
 func parseStatPPID(stat string) (int, error) {
@@ -322,11 +328,11 @@ const userHZ = 100
 // processCPU returns the CPU time, user and system, process pid has used so
 // far, in seconds, from /proc/PID/stat.
 func processCPU(pid int) (float64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	stat, err := readStat(pid)
 	if err != nil {
 		return 0, err
 	}
-	return parseStatCPU(string(b))
+	return parseStatCPU(stat)
 }
 
 // parseStatCPU reads utime and stime (the 14th and 15th fields of a stat

@@ -206,7 +206,8 @@ func tpccMain(cmd string, args []string) (err error) {
 			// The server's CPU over the mix (a server started here): per
 			// transaction it compares targets whatever their speed, which a
 			// rate below every target's capacity (-rate) makes equal.
-			cpu0, cpuErr := -1.0, error(nil)
+			var cpu0 float64
+			var cpuErr error
 			if r.pid != 0 {
 				cpu0, cpuErr = processCPU(r.pid)
 			}
@@ -217,12 +218,10 @@ func tpccMain(cmd string, args []string) (err error) {
 			}
 			r.txns = float64(res.Total())
 			if r.pid != 0 && cpuErr == nil {
-				cpu1, err := processCPU(r.pid)
-				if err == nil && r.txns > 0 {
+				var cpu1 float64
+				if cpu1, cpuErr = processCPU(r.pid); cpuErr == nil && r.txns > 0 {
 					r.num("server CPU ms per transaction", 1000*(cpu1-cpu0)/r.txns, "%.3f")
 					r.num("server CPU, cores", (cpu1-cpu0)/res.Elapsed.Seconds(), "%.2f")
-				} else if err != nil {
-					cpuErr = err
 				}
 			}
 			if cpuErr != nil {
