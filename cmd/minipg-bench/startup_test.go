@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseStatPPID(t *testing.T) {
@@ -38,9 +39,23 @@ func TestParseStatCPU(t *testing.T) {
 			t.Errorf("parseStatCPU(%q) gave no error", bad)
 		}
 	}
-	// This process has used some CPU by now.
-	if s, err := processCPU(os.Getpid()); err != nil || s <= 0 {
-		t.Errorf("processCPU(self) = %v, %v", s, err)
+	// This process's CPU time grows as it works (in 10 ms ticks: spin
+	// until one more has passed).
+	s0, err := processCPU(os.Getpid())
+	if err != nil || s0 < 0 {
+		t.Fatalf("processCPU(self) = %v, %v", s0, err)
+	}
+	for deadline, x := time.Now().Add(5*time.Second), 0; ; x++ {
+		s, err := processCPU(os.Getpid())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s > s0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("processCPU(self) stayed at %v for 5 s of spinning (%d rounds)", s, x)
+		}
 	}
 }
 
