@@ -125,6 +125,7 @@ func tpccMain(cmd string, args []string) (err error) {
 	duration := fs.Duration("duration", time.Minute, "run: duration (unless -txns)")
 	txns := fs.Int("txns", 0, "run: stop after this many transactions instead of -duration")
 	rate := fs.Float64("rate", 0, "run: at most this many transactions per minute, all terminals together (0: no limit), so that targets do the same work per minute")
+	cpuProfile := fs.String("cpuprofile", "", "run: write a CPU profile of each server started here with -c debug_pprof_addr=HOST:PORT, over the middle half of its mix, into this directory")
 	rollback := fs.Int("rollback-pct", 1, "run, neworders: New-Orders that roll back on an unused item")
 	n := fs.Int("n", 1000, "neworders: New-Order transactions")
 	// delivery-pass
@@ -211,10 +212,29 @@ func tpccMain(cmd string, args []string) (err error) {
 			if r.pid != 0 {
 				cpu0, cpuErr = processCPU(r.pid)
 			}
+			profiled := make(chan error, 1)
+			switch {
+			case *cpuProfile == "":
+				profiled = nil
+			case r.pprofAddr == "" || d == 0:
+				profiled <- fmt.Errorf("needs a server started with -c debug_pprof_addr and a -duration")
+			default:
+				wait, length := profileWindow(d)
+				pctx, cancel := context.WithCancel(ctx)
+				defer cancel()
+				go func() {
+					profiled <- fetchCPUProfile(pctx, r.pprofAddr, wait, length, profileFile(*cpuProfile, r.name, r.round))
+				}()
+			}
 			res, err := tpcc.Run(ctx, connect, tpcc.RunOptions{Terminals: def(terminals, 4), Duration: d, Txns: *txns,
 				Seed: *seed, RollbackPct: *rollback, Rate: *rate})
 			if err != nil {
 				return err
+			}
+			if profiled != nil {
+				if perr := <-profiled; perr != nil {
+					r.note("CPU profile: " + perr.Error())
+				}
 			}
 			r.txns = float64(res.Total())
 			if r.pid != 0 && cpuErr == nil {
@@ -309,6 +329,11 @@ func tpccMain(cmd string, args []string) (err error) {
 		}
 	}
 
+	if *cpuProfile != "" {
+		if err := os.MkdirAll(*cpuProfile, 0o755); err != nil {
+			return err
+		}
+	}
 	f, err := newFrame(cmd, args, ff, nil)
 	if err != nil {
 		return err
@@ -331,7 +356,7 @@ func tpccMain(cmd string, args []string) (err error) {
 				return fmt.Errorf("load: %w", err)
 			}
 		}
-		r := &result{name: t.Name, pid: t.pid}
+		r := &result{name: t.Name, pid: t.pid, pprofAddr: t.Settings["debug_pprof_addr"], round: f.ff.first + round}
 		var probe *tpcc.WALRelProbe
 		var pc *pgx.Conn
 		if *walRel && (cmd == "load" || cmd == "run" || cmd == "delivery-pass" || cmd == "neworders") {
@@ -480,6 +505,10 @@ type result struct {
 	layouts []Layout
 	txns    float64 // run: transactions completed (for figures per 1,000)
 	pid     int     // the server process when started here (-server), else 0
+	// pprofAddr is the server's debug_pprof_addr when started here with
+	// one; round the round's number (from 1) for the profile's name.
+	pprofAddr string
+	round     int
 	// delivery-pass: deliveries and the floor of order_line FPIs (and
 	// pages dirtied) per delivery
 	deliveries, floorFPI float64
