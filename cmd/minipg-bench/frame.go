@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -119,6 +120,7 @@ type frame struct {
 	targets []*benchTarget
 	prog    *progress
 	stops   []func()
+	mu      sync.Mutex // what targets measured at once (eachAtOnce) record into run
 }
 
 // newFrame starts or names the targets. variants (nil: one plain) are
@@ -340,6 +342,40 @@ func (f *frame) each(desc string, fn func(round int, t *benchTarget) error) erro
 	return nil
 }
 
+// eachAtOnce is each with the targets of a round measured at the same
+// time, one goroutine per target, so that they share the machine through
+// the whole measurement rather than take turns on it. fn calls ready when
+// its measured part is about to begin; ready returns once every target of
+// the round has called it or returned. fn records under f.mu.
+func (f *frame) eachAtOnce(desc string, fn func(round int, t *benchTarget, ready func()) error) error {
+	for r := range f.ff.rounds {
+		order := roundOrder(len(f.targets), f.ff.first+r)
+		var started sync.WaitGroup
+		started.Add(len(order))
+		errs := make([]error, len(order))
+		var wg sync.WaitGroup
+		for k, ti := range order {
+			t := f.targets[ti]
+			f.prog.step(fmt.Sprintf("%s, %s, round %d/%d (targets at once)", desc, t.Name, r+1, f.ff.rounds))
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var once sync.Once
+				arrive := func() { once.Do(started.Done) }
+				defer arrive()
+				if err := fn(r, t, func() { arrive(); started.Wait() }); err != nil {
+					errs[k] = fmt.Errorf("%s, %s: %w", desc, t.Name, err)
+				}
+			}()
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // roundOrder is the order of n targets in round number round (1-based):
 // as given in odd rounds, reversed in even ones.
 func roundOrder(n, round int) []int {
@@ -411,7 +447,8 @@ func (f *frame) close() {
 // progress shows how far a subcommand is: a bar on a terminal, a line per
 // step otherwise.
 type progress struct {
-	mode  string // bar, lines, none
+	mu    sync.Mutex // targets measured at once report together
+	mode  string     // bar, lines, none
 	cmd   string
 	bar   *progressbar.ProgressBar
 	total int
@@ -433,6 +470,8 @@ func newProgress(mode, cmd string) *progress {
 }
 
 func (p *progress) grow(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.total += n
 	if p.mode != "bar" {
 		return
@@ -449,6 +488,8 @@ func (p *progress) grow(n int) {
 
 // step reports that the next step, desc, begins.
 func (p *progress) step(desc string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.n++
 	switch p.mode {
 	case "bar":
@@ -465,6 +506,8 @@ func (p *progress) step(desc string) {
 
 // logf prints a remark without breaking the bar.
 func (p *progress) logf(format string, a ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.mode == "bar" && p.bar != nil {
 		_ = p.bar.Clear()
 	}
@@ -472,6 +515,8 @@ func (p *progress) logf(format string, a ...any) {
 }
 
 func (p *progress) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.mode == "bar" && p.bar != nil {
 		_ = p.bar.Finish()
 		fmt.Fprintln(os.Stderr)

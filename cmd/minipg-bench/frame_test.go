@@ -1,11 +1,15 @@
 package main
 
 import (
+	"errors"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestParsePolicyDetail(t *testing.T) {
@@ -189,5 +193,42 @@ func TestRoundOrder(t *testing.T) {
 		if got := roundOrder(c.n, c.round); !slices.Equal(got, c.want) {
 			t.Errorf("roundOrder(%d, %d) = %v, want %v", c.n, c.round, got, c.want)
 		}
+	}
+}
+
+// TestEachAtOnce: the targets of a round run at once, ready returns only
+// when every target of the round has reached it or returned (a target
+// failing before its measurement does not hold the others), and the
+// failures of a round come back joined after the whole round has run.
+func TestEachAtOnce(t *testing.T) {
+	f := &frame{ff: &frameFlags{rounds: 2, first: 1}, prog: newProgress("none", "test")}
+	for _, n := range []string{"a", "b", "c"} {
+		f.targets = append(f.targets, &benchTarget{TargetInfo: TargetInfo{Name: n}})
+	}
+	wantArrivals := [2]int32{3, 2}
+	var arrived [2]atomic.Int32
+	measured := map[string]int{}
+	err := f.eachAtOnce("test", func(round int, bt *benchTarget, ready func()) error {
+		if bt.Name == "c" && round == 1 {
+			time.Sleep(30 * time.Millisecond)
+			return errors.New("no server")
+		}
+		// a arrives first and waits longest.
+		time.Sleep(time.Duration(bt.Name[0]-'a') * 20 * time.Millisecond)
+		arrived[round].Add(1)
+		ready()
+		if got := arrived[round].Load(); got != wantArrivals[round] {
+			t.Errorf("round %d: %s's ready returned after %d arrivals, want %d", round, bt.Name, got, wantArrivals[round])
+		}
+		f.mu.Lock()
+		measured[bt.Name]++
+		f.mu.Unlock()
+		return nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "test, c: no server") {
+		t.Errorf("eachAtOnce error = %v, want c's failure", err)
+	}
+	if want := map[string]int{"a": 2, "b": 2, "c": 1}; !maps.Equal(measured, want) {
+		t.Errorf("measured %v, want %v", measured, want)
 	}
 }

@@ -113,6 +113,7 @@ func tpccMain(cmd string, args []string) (err error) {
 	walRel := fs.Bool("wal-rel", true, "load, run, delivery-pass, neworders: WAL per table (minipg_stat_wal_rel, or pg_walinspect, created in the database when absent)")
 	schema := fs.String("schema", "", "PostgreSQL targets: schema of the bmsql_* tables (created if absent; minipg targets use their default)")
 	seed := fs.Uint64("seed", 1, "random seed")
+	atOnce := fs.Bool("concurrent", false, "measure the targets of a round at the same time rather than in turn (after each one's load): they share the machine, so no target gets a quieter slot; with -rate each target runs at that rate")
 	// load
 	warehouses := fs.Int("w", 1, "load: warehouses")
 	workers := fs.Int("workers", 0, "load: loader connections (default 4); delivery-pass: delivering connections (default 1)")
@@ -341,7 +342,7 @@ func tpccMain(cmd string, args []string) (err error) {
 	defer f.end(&err)
 	ctx := context.Background()
 	f.steps(1)
-	err = f.each(cmd, func(round int, t *benchTarget) error {
+	body := func(round int, t *benchTarget, ready func()) error {
 		phase := cmd
 		if ff.rounds > 1 {
 			phase = fmt.Sprintf("%s, round %d", cmd, round+1)
@@ -365,7 +366,7 @@ func tpccMain(cmd string, args []string) (err error) {
 			}
 			defer pc.Close(ctx)
 			if probe, err = tpcc.StartWALRel(ctx, pc); err != nil {
-				f.run.note(fmt.Sprintf("%s: WAL per table skipped: %v", t.Name, err))
+				r.note(fmt.Sprintf("WAL per table skipped: %v", err))
 				probe = nil
 			}
 		}
@@ -379,6 +380,7 @@ func tpccMain(cmd string, args []string) (err error) {
 			_, merr := pc.Exec(ctx, "SELECT minipg_stat_placement_mark()")
 			marked = merr == nil
 		}
+		ready()
 		start := time.Now()
 		err = fn(ctx, connect, r)
 		stopWatch()
@@ -391,10 +393,16 @@ func tpccMain(cmd string, args []string) (err error) {
 		if err != nil {
 			r.note("FAILED: " + err.Error())
 		}
+		var rels []tpcc.RelWAL
+		var relErr error
 		if probe != nil {
-			rels, perr := probe.Stop(ctx, pc)
-			if perr != nil {
-				f.run.note(fmt.Sprintf("%s: WAL per table (%s): %v", t.Name, probe.Source, perr))
+			rels, relErr = probe.Stop(ctx, pc)
+		}
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if probe != nil {
+			if relErr != nil {
+				f.run.note(fmt.Sprintf("%s: WAL per table (%s): %v", t.Name, probe.Source, relErr))
 			}
 			if r.txns > 0 {
 				allocatorWAL(r, rels)
@@ -422,11 +430,13 @@ func tpccMain(cmd string, args []string) (err error) {
 			f.run.Layouts = append(f.run.Layouts, l)
 		}
 		return nil
-	})
-	if err != nil {
-		return err
 	}
-	return nil
+	if *atOnce {
+		err = f.eachAtOnce(cmd, body)
+	} else {
+		err = f.each(cmd, func(round int, t *benchTarget) error { return body(round, t, func() {}) })
+	}
+	return err
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
