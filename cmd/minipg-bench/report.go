@@ -828,7 +828,7 @@ code { font-size: 0.9em; }
 </head>
 <body>
 <h1>minipg-bench report</h1>
-{{range .Runs}}<p><code>minipg-bench {{.Command}}{{range .Args}} {{.}}{{end}}</code>: started {{.Started.Format "2006-01-02 15:04:05 UTC"}}, {{printf "%.0f" .Seconds}} s, {{.Rounds}} round(s);
+{{range .Runs}}<p><code>minipg-bench {{.Command}}{{range .Args}} {{.}}{{end}}</code>: started {{.Started.Format "2006-01-02 15:04:05 UTC"}}, {{printf "%.0f" .Seconds}} s, {{.Rounds}} round(s){{.AtOnceText}};
 targets {{range $i, $t := .Targets}}{{if $i}}, {{end}}<b>{{$t.Name}}</b>{{if $t.Label}} ({{$t.Label}}){{end}}{{end}}.
 {{range .Versions}}<br><small>{{.}}</small>{{end}}
 {{range .Notes}}<br><small>note: {{.}}</small>{{end}}</p>

@@ -22,7 +22,7 @@ import (
 // fixedRun is a small run with every kind of figure the page draws.
 func fixedRun() *Run {
 	r := &Run{Command: "extend", Args: []string{"-clients", "1,2"}, Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
-		Rounds: 2, Targets: []TargetInfo{{Name: "minipg-classic", Kind: "minipg", Policy: "classic"},
+		Rounds: 2, AtOnce: true, Targets: []TargetInfo{{Name: "minipg-classic", Kind: "minipg", Policy: "classic"},
 			{Name: "postgresql", Kind: "postgresql", Label: "stock <behaviour>"}}}
 	for _, t := range []string{"minipg-classic", "postgresql"} {
 		for _, c := range []float64{1, 2} {
@@ -73,7 +73,8 @@ func TestReportFixed(t *testing.T) {
 			t.Errorf("series %s/%s/%s %s: %q not in the page", s.Experiment, s.Workload, s.Metric, s.Target, s.cellText())
 		}
 	}
-	for _, want := range []string{"1100 (1000-1200)", "stock &lt;behaviour&gt;", "a &lt;note&gt; &amp; more", "HOT_UPDATE", "n/a"} {
+	for _, want := range []string{"1100 (1000-1200)", "stock &lt;behaviour&gt;", "a &lt;note&gt; &amp; more", "HOT_UPDATE", "n/a",
+		"2 round(s), the targets of each at once;"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}
@@ -92,8 +93,8 @@ func TestReportFixed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(back.Series) != len(r.Series) || len(back.Layouts) != 2 || len(back.WALRel) != 6 {
-		t.Fatalf("read back %d series, %d layouts, %d WAL rows", len(back.Series), len(back.Layouts), len(back.WALRel))
+	if len(back.Series) != len(r.Series) || len(back.Layouts) != 2 || len(back.WALRel) != 6 || !back.AtOnce {
+		t.Fatalf("read back %d series, %d layouts, %d WAL rows, at once %v", len(back.Series), len(back.Layouts), len(back.WALRel), back.AtOnce)
 	}
 	for i, s := range back.Series {
 		o := r.Series[i]
@@ -132,7 +133,7 @@ func TestReportFromTinyRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := tpccMain("load", []string{"-minipg", dsn, "-w", "1", "-scale", "0.01", "-workers", "1", "-mode", "copy",
-		"-progress", "none", "-json", p("load.json")}); err != nil {
+		"-concurrent", "-progress", "none", "-json", p("load.json")}); err != nil {
 		t.Fatal(err)
 	}
 	if err := reportMain([]string{"-html", p("all.html"), p("extend.json"), p("small.json"), p("load.json")}); err != nil {
@@ -162,6 +163,9 @@ func TestReportFromTinyRun(t *testing.T) {
 	}
 	if len(run.Layouts) != 2 || run.Layouts[0].Map.Blocks == 0 {
 		t.Errorf("load recorded layouts %+v", run.Layouts)
+	}
+	if !run.AtOnce || len(run.Series) == 0 {
+		t.Errorf("load -concurrent recorded at once %v, %d series", run.AtOnce, len(run.Series))
 	}
 }
 

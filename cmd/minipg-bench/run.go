@@ -23,6 +23,7 @@ type Run struct {
 	Started  time.Time    `json:"started"`
 	Seconds  float64      `json:"seconds"`
 	Rounds   int          `json:"rounds"`
+	AtOnce   bool         `json:"at_once,omitempty"` // the targets of a round measured at the same time (-concurrent)
 	Targets  []TargetInfo `json:"targets"`
 	Series   []*Series    `json:"series"`
 	Layouts  []Layout     `json:"layouts,omitempty"`
@@ -288,7 +289,7 @@ func (r *Run) printTable(w io.Writer) {
 			}
 		}
 	}
-	fmt.Fprintf(w, "\nmedian (min-max) of %d round(s)\n%-*s", r.Rounds, lw, "")
+	fmt.Fprintf(w, "\nmedian (min-max) of %d round(s)%s\n%-*s", r.Rounds, r.AtOnceText(), lw, "")
 	for i, t := range r.Targets {
 		fmt.Fprintf(w, "  %*s", cw[i], t.Name)
 	}
@@ -312,4 +313,13 @@ func (r *Run) printTable(w io.Writer) {
 	for _, n := range r.Notes {
 		fmt.Fprintln(w, "note:", n)
 	}
+}
+
+// AtOnceText qualifies the rounds of a run whose targets were measured at
+// the same time.
+func (r *Run) AtOnceText() string {
+	if r.AtOnce {
+		return ", the targets of each at once"
+	}
+	return ""
 }

@@ -432,6 +432,7 @@ func tpccMain(cmd string, args []string) (err error) {
 		return nil
 	}
 	if *atOnce {
+		f.run.AtOnce = true
 		err = f.eachAtOnce(cmd, body)
 	} else {
 		err = f.each(cmd, func(round int, t *benchTarget) error { return body(round, t, func() {}) })
