@@ -120,7 +120,7 @@ type frame struct {
 	targets []*benchTarget
 	prog    *progress
 	stops   []func()
-	mu      sync.Mutex // what targets measured at once (eachAtOnce) record into run
+	mu      sync.Mutex // what targets measured at once (eachRound) record into run
 }
 
 // newFrame starts or names the targets. variants (nil: one plain) are
@@ -330,45 +330,51 @@ func showSetting(dsn, name string) (string, error) {
 // every target alike. desc names the step in the progress output. The
 // first error stops the loop.
 func (f *frame) each(desc string, fn func(round int, t *benchTarget) error) error {
-	for r := range f.ff.rounds {
-		for _, ti := range roundOrder(len(f.targets), f.ff.first+r) {
-			t := f.targets[ti]
-			f.prog.step(fmt.Sprintf("%s, %s, round %d/%d", desc, t.Name, r+1, f.ff.rounds))
-			if err := fn(r, t); err != nil {
-				return fmt.Errorf("%s, %s: %w", desc, t.Name, err)
-			}
-		}
-	}
-	return nil
+	return f.eachRound(desc, false, func(round int, t *benchTarget, _ func()) error { return fn(round, t) })
 }
 
-// eachAtOnce is each with the targets of a round measured at the same
-// time, one goroutine per target, so that they share the machine through
-// the whole measurement rather than take turns on it. fn calls ready when
-// its measured part is about to begin; ready returns once every target of
-// the round has called it or returned. fn records under f.mu.
-func (f *frame) eachAtOnce(desc string, fn func(round int, t *benchTarget, ready func()) error) error {
+// eachRound is each, and with atOnce the targets of a round are measured
+// at the same time, one goroutine per target, so that they share the
+// machine through the whole measurement rather than take turns on it: fn
+// calls ready when its measured part is about to begin, and ready returns
+// once every target of the round has called it or returned (in turn,
+// ready returns at once). Targets measured at once record under f.mu;
+// the failures of a round come back joined after all of it has run.
+func (f *frame) eachRound(desc string, atOnce bool, fn func(round int, t *benchTarget, ready func()) error) error {
 	for r := range f.ff.rounds {
 		order := roundOrder(len(f.targets), f.ff.first+r)
-		var started sync.WaitGroup
-		started.Add(len(order))
+		var started, done sync.WaitGroup
+		if atOnce {
+			started.Add(len(order)) // before any target can wait on it
+		}
 		errs := make([]error, len(order))
-		var wg sync.WaitGroup
 		for k, ti := range order {
 			t := f.targets[ti]
-			f.prog.step(fmt.Sprintf("%s, %s, round %d/%d (targets at once)", desc, t.Name, r+1, f.ff.rounds))
-			wg.Add(1)
+			step := fmt.Sprintf("%s, %s, round %d/%d", desc, t.Name, r+1, f.ff.rounds)
+			measure := func(ready func()) {
+				if err := fn(r, t, ready); err != nil {
+					errs[k] = fmt.Errorf("%s, %s: %w", desc, t.Name, err)
+				}
+			}
+			if !atOnce {
+				f.prog.step(step)
+				measure(func() {})
+				if errs[k] != nil {
+					return errs[k]
+				}
+				continue
+			}
+			f.prog.step(step + " (targets at once)")
+			done.Add(1)
 			go func() {
-				defer wg.Done()
+				defer done.Done()
 				var once sync.Once
 				arrive := func() { once.Do(started.Done) }
 				defer arrive()
-				if err := fn(r, t, func() { arrive(); started.Wait() }); err != nil {
-					errs[k] = fmt.Errorf("%s, %s: %w", desc, t.Name, err)
-				}
+				measure(func() { arrive(); started.Wait() })
 			}()
 		}
-		wg.Wait()
+		done.Wait()
 		if err := errors.Join(errs...); err != nil {
 			return err
 		}

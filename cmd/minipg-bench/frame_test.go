@@ -196,11 +196,11 @@ func TestRoundOrder(t *testing.T) {
 	}
 }
 
-// TestEachAtOnce: the targets of a round run at once, ready returns only
+// TestEachRoundAtOnce: the targets of a round run at once, ready returns only
 // when every target of the round has reached it or returned (a target
 // failing before its measurement does not hold the others), and the
 // failures of a round come back joined after the whole round has run.
-func TestEachAtOnce(t *testing.T) {
+func TestEachRoundAtOnce(t *testing.T) {
 	f := &frame{ff: &frameFlags{rounds: 2, first: 1}, prog: newProgress("none", "test")}
 	for _, n := range []string{"a", "b", "c"} {
 		f.targets = append(f.targets, &benchTarget{TargetInfo: TargetInfo{Name: n}})
@@ -208,7 +208,7 @@ func TestEachAtOnce(t *testing.T) {
 	wantArrivals := [2]int32{3, 2}
 	var arrived [2]atomic.Int32
 	measured := map[string]int{}
-	err := f.eachAtOnce("test", func(round int, bt *benchTarget, ready func()) error {
+	err := f.eachRound("test", true, func(round int, bt *benchTarget, ready func()) error {
 		if bt.Name == "c" && round == 1 {
 			time.Sleep(30 * time.Millisecond)
 			return errors.New("no server")
@@ -226,7 +226,7 @@ func TestEachAtOnce(t *testing.T) {
 		return nil
 	})
 	if err == nil || !strings.Contains(err.Error(), "test, c: no server") {
-		t.Errorf("eachAtOnce error = %v, want c's failure", err)
+		t.Errorf("eachRound error = %v, want c's failure", err)
 	}
 	if want := map[string]int{"a": 2, "b": 2, "c": 1}; !maps.Equal(measured, want) {
 		t.Errorf("measured %v, want %v", measured, want)

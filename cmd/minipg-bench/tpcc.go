@@ -431,13 +431,8 @@ func tpccMain(cmd string, args []string) (err error) {
 		}
 		return nil
 	}
-	if *atOnce {
-		f.run.AtOnce = true
-		err = f.eachAtOnce(cmd, body)
-	} else {
-		err = f.each(cmd, func(round int, t *benchTarget) error { return body(round, t, func() {}) })
-	}
-	return err
+	f.run.AtOnce = *atOnce
+	return f.eachRound(cmd, *atOnce, body)
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
