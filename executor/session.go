@@ -327,10 +327,14 @@ func (s *Session) endTx(commit bool) error {
 		return nil
 	}
 	// After the commit or abort: the rows a bulk transaction inserted are
-	// in place, and its run's remaining pages go back to the map.
+	// in place, and its run's remaining pages go back to the map. A
+	// transaction that moved through heap.BulkPages pages of a table
+	// loaded it in bulk; a New-Order's few rows fill part of one page and
+	// keep their run, so the session's next order continues next to this
+	// one.
 	defer func() {
-		s.releaseRunsOf(s.ist.BulkRelations(bulkTxnPages))
-		s.ist.ResetMoves(bulkTxnPages)
+		s.releaseRunsOf(s.ist.BulkRelations(heap.BulkPages))
+		s.ist.ResetMoves()
 	}()
 	if commit {
 		s.e.noteCommitMode(tx.XidIfAssigned(), s.settings["synchronous_commit"])
@@ -413,14 +417,6 @@ func (s *Session) Close() {
 // tables still open are released; holding the engine's lock keeps a DROP
 // from unlinking one meanwhile (it removes the table from the map first).
 func (s *Session) releaseRuns() { s.releaseRunsOf(s.ist.Relations()) }
-
-// bulkTxnPages: a transaction whose inserts into a table moved through this
-// many pages loaded it in bulk (a run's worth: storage/fsm's first run is 16
-// pages), and at its end the session gives back the pages still reserved
-// for it there, as a COPY does. A New-Order's few rows fill part of one
-// page and keep their run, so the session's next order continues next to
-// this one.
-const bulkTxnPages = 16
 
 // releaseRunsOf is releaseRuns for the given tables.
 func (s *Session) releaseRunsOf(rels []*heap.Relation) {

@@ -37,7 +37,12 @@ import (
 //     of its own, never a partly used one. When other loaders are active it
 //     gets a run of consecutive fresh pages, reserved for it (not in the
 //     FSM), so that concurrent loaders do not interleave their pages: the
-//     rows a session writes in a row stay on adjacent blocks.
+//     rows a session writes in a row stay on adjacent blocks. A burst of
+//     inserts (the session's consecutive inserts into the table) expected
+//     to fill many pages (Request.NewBatch, PagesLeft) starts on a run of
+//     its expected size and a margin, so that it does not cross the end of
+//     a run; a burst of unknown size that has filled a few pages gets runs
+//     as long as what it has filled, never a shorter leftover.
 //   - Batched extension. An extender with sessions waiting for the
 //     extension lock adds min(512, 20 x waiters) pages (PostgreSQL 16's
 //     rule, NumPages x (1 + waiters), when that is more), but never more
@@ -89,8 +94,10 @@ type locality struct {
 		// prevRun holds the size of the run a loading session just
 		// finished, keyed by its last page, until its next run is sized.
 		prevRun map[uint32]int
-		// reserved counts pages in runs not yet handed out.
-		reserved int64
+		// reserved counts pages in runs not yet handed out, and
+		// bulkReserved those of them in runs of sessions loading in
+		// bulk.
+		reserved, bulkReserved int64
 		// vacuumSeq is seq when the running (or last) VACUUM began: an
 		// entry that has not moved since belongs to a session that went
 		// away, or that will not miss it.
@@ -280,8 +287,9 @@ func (p *locality) Choose(m *Map, r Request) uint32 {
 		p.c.targetTries.Add(1)
 		return r.Target
 	}
-	if r.Bulk {
-		// A bulk insert starts on fresh pages of its own.
+	if r.Bulk || r.NewBatch {
+		// A bulk insert, or a batch of known size, starts on fresh pages
+		// of its own.
 		return p.takeFresh(m, InvalidBlock, r)
 	}
 	if blk := p.far(m, r); blk != InvalidBlock {
@@ -366,7 +374,7 @@ func (p *locality) Retry(m *Map, r Request, tried uint32, avail int) uint32 {
 	// Only an insert's target can be the session's own page: an update's
 	// is the page its moved versions went to (SplitTargets).
 	ownTarget := isTarget && insert
-	owned, next := p.leave(tried, ownTarget, insert)
+	owned, next := p.leave(m, tried, ownTarget, r)
 	switch {
 	case next != InvalidBlock:
 		// The owner moves on to the next page of its run.
@@ -382,7 +390,7 @@ func (p *locality) Retry(m *Map, r Request, tried uint32, avail int) uint32 {
 	default:
 		p.record(m, tried, rec, closed)
 	}
-	if insert && ((owned && ownTarget) || r.Bulk) {
+	if insert && ((owned && ownTarget) || r.Bulk || (r.NewBatch && isTarget) || r.BurstPages >= manyRowsBurstPages) {
 		// A loading session: whole fresh pages only.
 		return p.loaderNext(m, tried, r)
 	}

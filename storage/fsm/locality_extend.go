@@ -17,9 +17,9 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 	_, loading := p.mu.wantRun[r.Target]
 	delete(p.mu.wantRun, r.Target)
 	p.mu.Unlock()
-	loading = loading || r.Bulk
+	loading = loading || r.Bulk || r.NewBatch || r.BurstPages >= manyRowsBurstPages
 
-	keep := 1
+	keep, bulk := 1, false
 	return extendRelation(m, r, &p.c, extension{
 		recheck: func(uint32) uint32 {
 			// Another session has probably just extended and published
@@ -35,10 +35,16 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 		size: func(waiters int, nblocks uint32) int {
 			if loading {
 				p.mu.Lock()
-				keep = p.runLenLocked(m, r.Target, r.PagesLeft)
+				keep, bulk = p.runLenLocked(m, r)
 				p.mu.Unlock()
 			}
-			return max(localityExtendBy(r, waiters, int(nblocks)), keep)
+			by := max(localityExtendBy(r, waiters, int(nblocks)), keep)
+			if loading && bulk && r.PagesLeft == 0 {
+				// Loading in bulk a batch of unknown size, the waiters
+				// probably too: a run of the same size for each.
+				by = max(by, keep*(1+waiters))
+			}
+			return by
 		},
 		placed: func(first uint32, by int) {
 			// The caller's page and its run are never in the FSM; the rest
@@ -46,16 +52,16 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 			// released so that the waiters find it.
 			p.mu.Lock()
 			p.forgetPagesLocked(first, first+uint32(by))
-			p.ownLocked(m, first, first+1, first+uint32(keep), loading, r.Owner)
+			p.ownLocked(m, first, first+1, first+uint32(keep), loading, bulk, r.Owner)
 			p.mu.Unlock()
 			if by > keep && first+uint32(by) <= uint32(p.small.Load()) {
 				// Still a small table: no map; the next placements try every
 				// block. But nobody else should take the caller's run, so it
 				// has none.
 				p.mu.Lock()
-				if rn := p.mu.owned[first]; rn != nil {
-					p.mu.reserved -= int64(rn.end - rn.next)
-					rn.next, rn.end = first+1, first+1
+				if rn := p.mu.owned[first]; rn != nil && rn.next < rn.end {
+					p.unreserveLocked(rn, int64(rn.end-rn.next))
+					rn.end = rn.next
 				}
 				p.mu.Unlock()
 			} else if by > keep {

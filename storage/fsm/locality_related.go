@@ -73,8 +73,14 @@ func (p *locality) relatedCandidates(m *Map, r Request) []uint32 {
 
 // Fit lets an update's new version use the fillfactor reserve of the pages
 // it tries first (relatedCandidates), fsm_related_reserve_percent of it
-// (all by default); every other placement respects the reserve.
+// (all by default); every other placement respects the reserve. The first
+// insert of a batch (Request.NewBatch) does not fit on the session's
+// target unless the target's run has room for the whole batch: the batch
+// starts on fresh pages of a run of its own.
 func (p *locality) Fit(r Request, blk uint32) int {
+	if r.NewBatch && blk == r.Target && r.OldBlock == InvalidBlock && !p.runHolds(blk, r.PagesLeft) {
+		return MaxRequestSize + 1
+	}
 	if r.OldBlock != InvalidBlock && blk != r.OldBlock && !r.SingleRow {
 		if slices.Contains(r.Related, blk) || blk+1 == r.OldBlock || blk == r.OldBlock+1 {
 			kept := r.SaveFree * int(100-p.lendPct.Load()) / 100

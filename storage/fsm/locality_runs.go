@@ -7,6 +7,13 @@ import "minipg/storage/buffer"
 // consecutive fresh pages reserved for it, so that concurrent loaders do
 // not interleave their pages. The reservations are in memory, under
 // locality.mu.
+//
+// A session's burst of inserts into the relation (Request.BurstPages; the
+// heap counts them) tells more: a burst that has filled a few pages is
+// loading many rows, and a burst whose size is expected from the last one
+// (Request.NewBatch) gets a run of that size from its first row, so that a
+// TPC-C loader's district of customers, or of orders, sits on consecutive
+// blocks and none of its orders straddles the end of a run.
 
 const (
 	// minRunPages is a loading session's first run when other loaders are
@@ -26,9 +33,34 @@ const (
 	// pages extended and not used that a relation can be left with.
 	maxOwned = 256
 	// minMaxReserved is the least of the bound on reserved pages; the
-	// bound is a sixteenth of the relation when that is more.
+	// bound is a sixteenth of the relation when that is more. The runs of
+	// sessions loading in bulk (runLenLocked) are not counted: they are
+	// expected to be filled.
 	minMaxReserved = 8 * minRunPages
+	// bulkBurstPages is the pages a session's burst must have filled
+	// (Request.BurstPages) for it to count as loading in bulk (the heap's
+	// BulkPages).
+	bulkBurstPages = minRunPages
+	// manyRowsBurstPages is the pages a session's burst must have filled
+	// for it to load on fresh pages of its own, in runs no shorter than
+	// it wants (takeFresh), even before it filled one it was given
+	// fresh: more than a transaction of the TPC-C mix fills, whose rows
+	// go to the pages VACUUM found room on.
+	manyRowsBurstPages = 2
+	// maxBatchRunPages is the longest run reserved for a batch of known
+	// size: a TPC-C loader's bursts are 255 pages (a district's
+	// customers) to 4,600 (a warehouse's stock).
+	maxBatchRunPages = 8192
 )
+
+// batchRunPages is the run reserved for a batch expected to fill left more
+// pages: those and a margin for a batch somewhat larger than the last (a
+// district's 3,000 orders have 30,000 lines give or take 170, 2.7 pages),
+// so that it seldom crosses the end of its run. What is left of the
+// margin goes back to the map when the batch ends.
+func batchRunPages(left int) int {
+	return min(left+1+left/128, maxBatchRunPages)
+}
 
 // run is a loading session's reservation: pages next .. end-1, consecutive,
 // fresh and not in the FSM, that only the session filling the block the run
@@ -43,13 +75,21 @@ type run struct {
 	loading bool
 	// owner is the session's backend pid (Request.Owner), for PageStates.
 	owner int32
+	// bulk is set for the run of a session loading in bulk
+	// (runLenLocked): its pages are not held to the bound on reserved
+	// pages.
+	bulk bool
 }
 
 // leave is called when a session found tried too full. It reports whether
 // tried is a block some session is filling (owned), and, when it is the
 // caller's own target, forgets it; an inserting owner with pages left in
 // its run moves on to the next one, which is returned (else InvalidBlock).
-func (p *locality) leave(tried uint32, isTarget, insert bool) (owned bool, next uint32) {
+// An owner starting a batch (Request.NewBatch) moves on only if its run
+// has room for the whole batch; else what is left of the run goes back to
+// the map and the batch gets a run of its own.
+func (p *locality) leave(m *Map, tried uint32, isTarget bool, r Request) (owned bool, next uint32) {
+	insert := r.OldBlock == InvalidBlock
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	rn, owned := p.mu.owned[tried]
@@ -57,6 +97,10 @@ func (p *locality) leave(tried uint32, isTarget, insert bool) (owned bool, next 
 		return owned, InvalidBlock
 	}
 	delete(p.mu.owned, tried)
+	if insert && r.NewBatch && int(rn.end-rn.next) < batchRunPages(r.PagesLeft) {
+		p.releaseLocked(m, rn)
+		return true, InvalidBlock
+	}
 	if !insert || rn.next >= rn.end {
 		if insert && rn.loading {
 			// The session's next run doubles this one (runLenLocked).
@@ -69,7 +113,7 @@ func (p *locality) leave(tried uint32, isTarget, insert bool) (owned bool, next 
 	}
 	next = rn.next
 	rn.next++
-	p.mu.reserved--
+	p.unreserveLocked(rn, 1)
 	p.mu.seq++
 	rn.last = p.mu.seq
 	p.mu.owned[next] = rn
@@ -91,12 +135,49 @@ func (p *locality) ReleaseRun(m *Map, blk uint32, filled int) {
 	if filled > 0 {
 		rn.size = max(1, (filled+1)/2)
 	}
+	p.releaseLocked(m, rn)
+}
+
+// releaseLocked publishes rn's reserved pages as empty and ends the run at
+// the page its session is filling. The caller holds mu.
+func (p *locality) releaseLocked(m *Map, rn *run) {
 	if rn.next >= rn.end {
 		return
 	}
-	p.mu.reserved -= int64(rn.end - rn.next)
+	p.unreserveLocked(rn, int64(rn.end-rn.next))
 	publishEmpty(m, rn.next, rn.end)
 	rn.end = rn.next
+}
+
+// unreserveLocked counts n of rn's reserved pages as no longer reserved
+// (handed out or released). The caller holds mu.
+func (p *locality) unreserveLocked(rn *run, n int64) {
+	p.mu.reserved -= n
+	if rn.bulk {
+		p.mu.bulkReserved -= n
+	}
+}
+
+// runHolds reports whether blk is a page a session is filling with at
+// least a batch's run (batchRunPages(left)) reserved after it.
+func (p *locality) runHolds(blk uint32, left int) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	rn, owned := p.mu.owned[blk]
+	return owned && int(rn.end-rn.next) >= batchRunPages(left)
+}
+
+// othersActiveLocked counts the loading sessions other than the one
+// filling self that moved within the last activeRunMoves moves of all
+// runs. The caller holds mu.
+func (p *locality) othersActiveLocked(self uint32) int {
+	active := 0
+	for b, rn := range p.mu.owned {
+		if b != self && rn.last > p.mu.seq-activeRunMoves {
+			active++
+		}
+	}
+	return active
 }
 
 // forgetOwned drops the entry of a block beyond the end of the relation.
@@ -145,10 +226,7 @@ func (p *locality) vacuumRun(m *Map, blk uint32) (busy, dropped bool) {
 		if r.last > p.mu.vacuumSeq {
 			return true, false
 		}
-		if r.next < r.end {
-			p.mu.reserved -= int64(r.end - r.next)
-			publishEmpty(m, r.next, r.end)
-		}
+		p.releaseLocked(m, r)
 		delete(p.mu.owned, b)
 		return false, b == blk
 	}
@@ -158,8 +236,10 @@ func (p *locality) vacuumRun(m *Map, blk uint32) (busy, dropped bool) {
 // takeFresh finds an empty page in the FSM for a loading session, nearest to
 // ref within the window or else anywhere, reserves it and up to a run's
 // worth of the empty pages right after it (taking them out of the FSM), and
-// returns it; InvalidBlock if the FSM has no empty page. r.Target is the
-// session's target, which it is leaving; r.Owner its backend pid.
+// returns it; InvalidBlock if the FSM has no empty page, or (a session
+// loading many rows) none followed by as many empty pages as its run
+// wants. r.Target is the session's target, which it is leaving; r.Owner
+// its backend pid.
 func (p *locality) takeFresh(m *Map, ref uint32, r Request) uint32 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -167,7 +247,9 @@ func (p *locality) takeFresh(m *Map, ref uint32, r Request) uint32 {
 	if blk == InvalidBlock {
 		blk = m.search(255)
 	}
-	if blk == InvalidBlock {
+	if blk == InvalidBlock || (r.NewBatch && blk == r.Target) {
+		// (A batch does not start on the page it left, which Fit
+		// refuses it, even when that page is empty.)
 		return InvalidBlock
 	}
 	if _, owned := p.mu.owned[blk]; owned || p.reservedLocked(blk) {
@@ -175,7 +257,15 @@ func (p *locality) takeFresh(m *Map, ref uint32, r Request) uint32 {
 		_ = m.RecordPageWithFreeSpace(blk, 0)
 		return InvalidBlock
 	}
-	want := p.runLenLocked(m, r.Target, r.PagesLeft)
+	want, bulk := p.runLenLocked(m, r)
+	// A session loading many rows takes a range of empty pages only if it
+	// holds its whole run, never the slivers of runs others left, over
+	// which its rows would scatter: it extends instead, and the slivers
+	// stay for other inserts.
+	need := 1
+	if bulk || r.BurstPages >= manyRowsBurstPages {
+		need = want
+	}
 	cats := make([]uint8, max(want, 1))
 	end := blk + 1
 	if want > 1 {
@@ -190,22 +280,29 @@ func (p *locality) takeFresh(m *Map, ref uint32, r Request) uint32 {
 			end++
 		}
 	}
+	if int(end-blk) < need {
+		return InvalidBlock
+	}
 	_ = m.recordRange(blk, end-1, 0)
-	p.ownLocked(m, blk, blk+1, end, true, r.Owner)
+	p.ownLocked(m, blk, blk+1, end, true, bulk, r.Owner)
 	p.l.freshPages.Add(1)
 	p.c.fsmAnswers.Add(1)
 	return blk
 }
 
 // ownLocked registers cur as the block of the session with backend pid
-// owner, with pages next .. end-1 reserved after it. They are fresh pages:
-// what the policy decided about them before is forgotten. The caller holds
-// mu.
-func (p *locality) ownLocked(m *Map, cur, next, end uint32, loading bool, owner int32) {
+// owner, with pages next .. end-1 reserved after it (the run of a session
+// loading in bulk: bulk). They are fresh pages: what the policy decided
+// about them before is forgotten. The caller holds mu.
+func (p *locality) ownLocked(m *Map, cur, next, end uint32, loading, bulk bool, owner int32) {
 	p.mu.seq++
-	p.mu.owned[cur] = &run{next: next, end: end, size: int(end - cur), last: p.mu.seq, loading: loading, owner: owner}
+	rn := &run{next: next, end: end, size: int(end - cur), last: p.mu.seq, loading: loading, owner: owner, bulk: bulk}
+	p.mu.owned[cur] = rn
 	p.forgetPagesLocked(cur, max(end, cur+1))
 	p.mu.reserved += int64(end - next)
+	if bulk {
+		p.mu.bulkReserved += int64(end - next)
+	}
 	maxReserved := int64(minMaxReserved)
 	if n, err := m.pool.NBlocks(m.rel, buffer.MainFork); err == nil {
 		maxReserved = max(maxReserved, int64(n/16))
@@ -214,14 +311,14 @@ func (p *locality) ownLocked(m *Map, cur, next, end uint32, loading bool, owner 
 	// until evicted, the stalest first: past maxOwned entries, or while
 	// more than maxReserved pages are reserved. An evicted run's pages
 	// go back to the FSM as empty, so they are not lost until VACUUM.
-	for len(p.mu.owned) > maxOwned || p.mu.reserved > maxReserved {
+	for len(p.mu.owned) > maxOwned || p.mu.reserved-p.mu.bulkReserved > maxReserved {
 		var victim uint32
 		var oldest *run
 		for b, r := range p.mu.owned {
 			if b == cur {
 				continue
 			}
-			if len(p.mu.owned) <= maxOwned && r.next == r.end {
+			if len(p.mu.owned) <= maxOwned && (r.next == r.end || r.bulk) {
 				continue // only the reservations are too many
 			}
 			if oldest == nil || r.last < oldest.last {
@@ -231,10 +328,7 @@ func (p *locality) ownLocked(m *Map, cur, next, end uint32, loading bool, owner 
 		if oldest == nil {
 			return
 		}
-		if oldest.next < oldest.end {
-			p.mu.reserved -= int64(oldest.end - oldest.next)
-			publishEmpty(m, oldest.next, oldest.end)
-		}
+		p.releaseLocked(m, oldest)
 		delete(p.mu.owned, victim)
 	}
 }
@@ -250,34 +344,40 @@ func (p *locality) reservedLocked(blk uint32) bool {
 	return false
 }
 
-// runLenLocked is how many fresh pages to reserve for a loading session:
-// one when no other loader is active (its next extension is adjacent
-// anyway, and a lone session must not leave spare pages behind), else
-// minRunPages, or twice the session's last run (self is the page it is
-// leaving), up to maxRunPages, but no more than a sixteenth of the relation
-// shared among the active loaders, so that reservations left unused stay
-// bounded. A session whose batch is expected to fill left more pages
-// (Request.PagesLeft) gets that many instead of the doubled run, within
-// the same bounds.
-func (p *locality) runLenLocked(m *Map, self uint32, left int) int {
-	prev := p.mu.prevRun[self]
-	delete(p.mu.prevRun, self)
-	active := 0
-	for b, r := range p.mu.owned {
-		if b != self && r.last > p.mu.seq-activeRunMoves {
-			active++
-		}
+// runLenLocked is how many fresh pages to reserve for a loading session,
+// and whether it is loading in bulk (its run is then expected to be
+// filled and not held to the bound on reserved pages). A session whose
+// batch is expected to fill left more pages (Request.PagesLeft) gets a
+// run for them (batchRunPages), whatever the other loaders do: the batch
+// is expected to fill it, and a batch that sits in one run keeps its rows
+// on consecutive blocks. Else one page
+// when no other loader is active (its next extension is adjacent anyway,
+// and a lone session must not leave spare pages behind), else
+// minRunPages, or twice the session's last run
+// (r.Target is the page it is leaving), up to maxRunPages, but no more
+// than a sixteenth of the relation shared among the active loaders, so
+// that reservations left unused stay bounded; a session whose burst has
+// filled bulkBurstPages (Request.BurstPages) is loading in bulk, and its
+// runs may be as long as what the burst has filled so far.
+func (p *locality) runLenLocked(m *Map, r Request) (int, bool) {
+	prev := p.mu.prevRun[r.Target]
+	delete(p.mu.prevRun, r.Target)
+	if r.PagesLeft > 0 {
+		return batchRunPages(r.PagesLeft), true
 	}
+	bulk := r.BurstPages >= bulkBurstPages
+	active := p.othersActiveLocked(r.Target)
 	if active == 0 {
-		return 1
+		return 1, bulk
 	}
 	n, err := m.pool.NBlocks(m.rel, buffer.MainFork)
 	if err != nil {
-		return 1
+		return 1, bulk
 	}
 	want := max(minRunPages, 2*prev)
-	if left > 0 {
-		want = left
+	limit := int(n) / (16 * (active + 1))
+	if bulk {
+		limit = max(limit, r.BurstPages)
 	}
-	return max(1, min(want, maxRunPages, int(n)/(16*(active+1))))
+	return max(1, min(want, maxRunPages, limit)), bulk
 }

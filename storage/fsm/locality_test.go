@@ -444,12 +444,12 @@ func TestLocalityVacuumReleasesStaleRuns(t *testing.T) {
 	pol := newTestLocality(t)
 	extendTo(t, m, 100)
 	pol.mu.Lock()
-	pol.ownLocked(m, 100, 101, 105, true, 0) // stale: pages 101..104 reserved
+	pol.ownLocked(m, 100, 101, 105, true, false, 0) // stale: pages 101..104 reserved
 	pol.mu.Unlock()
 	extendTo(t, m, 10)
 	pol.BeginVacuum(m)
 	pol.mu.Lock()
-	pol.ownLocked(m, 105, 106, 110, true, 0) // moved after the VACUUM began
+	pol.ownLocked(m, 105, 106, 110, true, false, 0) // moved after the VACUUM began
 	pol.mu.Unlock()
 	if st := pol.Stats(); st.Own[cReservedPages] != 8 {
 		t.Fatalf("reserved %d, want 8", st.Own[cReservedPages])
@@ -624,7 +624,7 @@ func TestLocalityReleaseRun(t *testing.T) {
 	pol := newTestLocality(t)
 	extendTo(t, m, 200)
 	pol.mu.Lock()
-	pol.ownLocked(m, 100, 101, 117, true, 0) // page 100, pages 101..116 reserved
+	pol.ownLocked(m, 100, 101, 117, true, false, 0) // page 100, pages 101..116 reserved
 	pol.mu.Unlock()
 	pol.ReleaseRun(m, 100, 0)
 	pol.ReleaseRun(m, 100, 0) // twice: nothing more to give back
@@ -644,7 +644,7 @@ func TestLocalityReleaseRun(t *testing.T) {
 	// nearest to where it is first.
 	r := Request{Need: 100, Target: 150, OldBlock: InvalidBlock}
 	pol.mu.Lock()
-	pol.ownLocked(m, 150, 151, 151, true, 0)
+	pol.ownLocked(m, 150, 151, 151, true, false, 0)
 	pol.mu.Unlock()
 	blk := pol.Retry(m, r, 150, 50)
 	if blk == InvalidBlock {
@@ -656,16 +656,16 @@ func TestLocalityReleaseRun(t *testing.T) {
 }
 
 // A loading session that says how many pages its batch still has to fill
-// (Request.PagesLeft) gets a run of that many, not the doubled one; without
-// it, the run doubles the last.
+// (Request.PagesLeft) gets a run of that many and a margin, not the doubled
+// one; without it, the run doubles the last.
 func TestLocalityRunSizedByPagesLeft(t *testing.T) {
 	m := newTestMap(t, 64)
 	pol := newTestLocality(t)
 	extendTo(t, m, 4000)
 	publishEmpty(m, 0, 4000)
 	pol.mu.Lock()
-	pol.ownLocked(m, 3999, 3999, 3999, true, 2) // another active loader
-	pol.mu.prevRun[500] = 40                    // the session's last run
+	pol.ownLocked(m, 3999, 3999, 3999, true, true, 2) // another loader, in bulk
+	pol.mu.prevRun[500] = 40                          // the session's last run
 	pol.mu.Unlock()
 	runOf := func(blk uint32) int {
 		pol.mu.Lock()
@@ -677,8 +677,8 @@ func TestLocalityRunSizedByPagesLeft(t *testing.T) {
 		return int(rn.end - blk)
 	}
 	blk := pol.takeFresh(m, 500, Request{Need: 100, Target: 500, OldBlock: InvalidBlock, PagesLeft: 5, Owner: 1})
-	if n := runOf(blk); n != 5 {
-		t.Fatalf("run of %d pages for a batch with 5 pages left, want 5", n)
+	if n := runOf(blk); n != batchRunPages(5) || n <= 5 {
+		t.Fatalf("run of %d pages for a batch with 5 pages left, want %d (5 and a margin)", n, batchRunPages(5))
 	}
 	pol.mu.Lock()
 	pol.mu.prevRun[blk] = 40
@@ -686,5 +686,114 @@ func TestLocalityRunSizedByPagesLeft(t *testing.T) {
 	next := pol.takeFresh(m, 2000, Request{Need: 100, Target: blk, OldBlock: InvalidBlock, Owner: 1})
 	if n := runOf(next); n != 80 {
 		t.Fatalf("run of %d pages without PagesLeft after a run of 40, want 80", n)
+	}
+}
+
+// The first insert of a batch of known size (Request.NewBatch) leaves the
+// session's page when its run cannot hold the batch: what is left of the
+// run goes back to the map, the nearest empty pages are too few for the
+// batch, and the extension gives it a run of its size and a margin, which
+// the bound on reserved pages does not evict. A run that can hold the
+// batch is kept.
+func TestLocalityNewBatchGetsItsOwnRun(t *testing.T) {
+	m := newTestMap(t, 64)
+	pol := newTestLocality(t)
+	extendTo(t, m, 1000)
+	pol.mu.Lock()
+	pol.ownLocked(m, 100, 101, 105, true, false, 1) // the session: 4 pages left
+	pol.ownLocked(m, 500, 501, 501, true, true, 2)  // another loader, in bulk
+	pol.mu.Unlock()
+	r := Request{Need: 100, Target: 100, OldBlock: InvalidBlock, NewBatch: true, PagesLeft: 200, Owner: 1}
+	if f := pol.Fit(r, 100); f <= MaxRequestSize {
+		t.Fatalf("Fit of a batch's first row on a page with 4 pages of run left: %d, want more than a page", f)
+	}
+	if f := pol.Fit(r, 101); f != r.TargetFreeSpace() {
+		t.Fatalf("Fit on another page %d, want %d", f, r.TargetFreeSpace())
+	}
+	if blk := pol.Retry(m, r, 100, 3000); blk != InvalidBlock {
+		t.Fatalf("Retry gave block %d; want none (4 empty pages cannot hold the batch): extend", blk)
+	}
+	for b := uint32(101); b < 105; b++ {
+		if got := m.GetRecordedFreeSpace(b); got < MaxRequestSize {
+			t.Fatalf("block %d of the run left recorded %d, want advertised as empty", b, got)
+		}
+	}
+	blk, err := pol.Extend(m, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := batchRunPages(200)
+	pol.mu.Lock()
+	rn := pol.mu.owned[blk]
+	pol.mu.Unlock()
+	if blk != 1000 || rn == nil || int(rn.end-blk) != want || !rn.bulk {
+		t.Fatalf("extension gave block %d with run %+v, want block 1000 with a batch run of %d pages", blk, rn, want)
+	}
+	// A second loader's batch run, and a stale run: more reserved than the
+	// bound (a sixteenth of the relation, 128 pages at least). Only the
+	// stale run is evicted.
+	pol.mu.Lock()
+	pol.ownLocked(m, 300, 301, 451, true, false, 3) // 150 pages: past the bound alone
+	pol.mu.Unlock()
+	r2 := Request{Need: 100, Target: 500, OldBlock: InvalidBlock, NewBatch: true, PagesLeft: 200, Owner: 2}
+	if got := pol.Retry(m, r2, 500, 3000); got != InvalidBlock {
+		t.Fatalf("second loader: Retry gave %d, want none", got)
+	}
+	blk2, err := pol.Extend(m, r2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol.mu.Lock()
+	_, first := pol.mu.owned[blk]
+	_, second := pol.mu.owned[blk2]
+	_, stale := pol.mu.owned[300]
+	reserved := pol.mu.reserved
+	pol.mu.Unlock()
+	if !first || !second || stale {
+		t.Fatalf("after a second batch run: first kept %v, second %v, stale kept %v; want true, true, false", first, second, stale)
+	}
+	if reserved != int64(2*(want-1)) {
+		t.Fatalf("%d pages reserved, want the two batch runs' %d", reserved, 2*(want-1))
+	}
+	// A run with room for the whole batch is kept.
+	pol.mu.Lock()
+	pol.ownLocked(m, 700, 701, 701+uint32(want), true, false, 4)
+	pol.mu.Unlock()
+	r3 := Request{Need: 100, Target: 700, OldBlock: InvalidBlock, NewBatch: true, PagesLeft: 200, Owner: 4}
+	if f := pol.Fit(r3, 700); f != r3.TargetFreeSpace() {
+		t.Fatalf("Fit on a page whose run holds the batch: %d, want %d", f, r3.TargetFreeSpace())
+	}
+	if got := pol.Retry(m, r3, 700, 10); got != 701 {
+		t.Fatalf("a full page whose run holds the batch: Retry gave %d, want the run's next page 701", got)
+	}
+}
+
+// A batch does not start on the page it leaves, even when that page is
+// empty (its rows deleted and vacuumed): Fit refuses it the session's
+// target, and a fresh page found in the map must be another one, or the
+// placement would go round for ever.
+func TestLocalityNewBatchLeavesAnEmptyTarget(t *testing.T) {
+	m := newTestMap(t, 64)
+	pol := newTestLocality(t)
+	extendTo(t, m, 300)
+	pol.mu.Lock()
+	pol.ownLocked(m, 100, 101, 101, true, false, 1)
+	pol.ownLocked(m, 250, 251, 251, true, true, 2) // another loader, in bulk
+	pol.mu.Unlock()
+	publishEmpty(m, 101, 140) // room for the batch right after it
+	// No nearby search: the map's first empty page is the page left.
+	pol.window.Store(0)
+	r := Request{Need: 100, Target: 100, OldBlock: InvalidBlock, NewBatch: true, PagesLeft: 20, Owner: 1}
+	blk := pol.Retry(m, r, 100, MaxRequestSize)
+	if blk == 100 {
+		t.Fatal("the batch was given back the page it left")
+	}
+	if blk == InvalidBlock {
+		if blk, _ = pol.Extend(m, r); blk == 100 || blk == InvalidBlock {
+			t.Fatalf("extension gave %d", blk)
+		}
+	}
+	if f := pol.Fit(r, blk); f > MaxRequestSize {
+		t.Fatalf("Fit refuses the batch's new page %d", blk)
 	}
 }

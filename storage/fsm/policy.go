@@ -68,6 +68,18 @@ type Request struct {
 	// it, so that a batch ends at the end of its run and a session that
 	// stops leaves few pages reserved and unused.
 	PagesLeft int
+	// NewBatch is set on the first insert of a session's burst into the
+	// relation (its consecutive inserts there, in one transaction) when
+	// its last burst there filled a run's worth of pages: PagesLeft is
+	// then that burst's size. A policy that reserves runs starts the
+	// burst on fresh pages with room for all of it rather than on the
+	// session's target, so that the burst does not cross the end of a
+	// run and its rows stay on consecutive blocks.
+	NewBatch bool
+	// BurstPages is, for an insert, how many pages the session's current
+	// burst into the relation has moved through: a session that has
+	// loaded that many is expected to load as many more.
+	BurstPages int
 	// RunBytes is, for the first row a transaction inserts into the
 	// relation, when the policy keeps a transaction's rows together
 	// (RunKeeper), the space the transaction's rows are expected to take,

@@ -84,6 +84,10 @@ type Relation struct {
 	// inserted each, a moving average in sixteenths (foldRun): what the
 	// next one is expected to insert (fsm.Request.RunBytes).
 	runAvg atomic.Uint32
+	// lastBulkBurst is the pages the last bulk burst of inserts into r
+	// moved through, whichever session made it (endBurst): what a
+	// session's first bulk burst into r is expected to fill.
+	lastBulkBurst atomic.Uint32
 }
 
 // InvalidateTargets marks every session's remembered target block of r as
@@ -205,6 +209,12 @@ type InsertState struct {
 	// owner is the backend pid of the session inserting through this
 	// state (fsm.Request.Owner), 0 when none was set.
 	owner int32
+	// lastIns is the relation of the last insert through this state in
+	// the running transaction (noteInsert), nil at its start.
+	lastIns *Relation
+	// bulkTxn is set once a burst of the running transaction moved
+	// through BulkPages pages: the transaction is loading in bulk.
+	bulkTxn bool
 	// related remembers, for the transaction updating through this state,
 	// the blocks of one relation holding rows related to the one being
 	// updated (fsm.Request.Related), most recent last.
@@ -227,10 +237,12 @@ type relTarget struct {
 	// moves counts the pages the insert target moved to since the last
 	// ResetMoves (saturating).
 	moves uint16
-	// lastMoves is moves of the last transaction that loaded the relation
-	// in bulk (ResetMoves), 0 if the last one did not: what the session's
-	// next batch is expected to fill (fsm.Request.PagesLeft).
-	lastMoves uint16
+	// burst counts the pages the insert target moved to in the session's
+	// current burst of inserts into the relation (noteInsert), and
+	// lastBurst is burst of the last burst that loaded the relation in
+	// bulk (at least BulkPages), 0 if the last one did not: what the
+	// session's next burst is expected to fill (fsm.Request.PagesLeft).
+	burst, lastBurst uint16
 	// runXid is the transaction whose inserts runRows counts (0: none).
 	runXid  uint32
 	runRows uint16
@@ -340,6 +352,9 @@ func (st *InsertState) setTarget(r *Relation, blk uint32, upd bool) {
 		if t.blk != blk+1 && t.moves < ^uint16(0) {
 			t.moves++
 		}
+		if t.blk != blk+1 && t.burst < ^uint16(0) {
+			t.burst++
+		}
 		t.blk = blk + 1
 	}
 	t.rel, t.stamp, t.owner, t.inval = rel, stamp+1, r, r.inval.Load()
@@ -362,37 +377,107 @@ func (st *InsertState) ReleaseRun(r *Relation) {
 	}
 }
 
+// BulkPages is the pages a burst of inserts (or a transaction's inserts)
+// into a relation must move through to count as a bulk load: a run's
+// worth (storage/fsm's first run is 16 pages). A New-Order's few rows fill
+// part of one page.
+const BulkPages = 16
+
 // ResetMoves starts anew the count of pages each insert target moved to
-// (BulkRelations, ReleaseRun): at the end of a transaction. A count of at
-// least bulk pages is kept as the size of the session's batches in that
-// relation (fsm.Request.PagesLeft); a smaller one forgets it.
-func (st *InsertState) ResetMoves(bulk int) {
+// (BulkRelations, ReleaseRun): at the end of a transaction, which ends the
+// session's bursts of inserts too (noteInsert, endBurst).
+func (st *InsertState) ResetMoves() {
 	if st == nil {
 		return
 	}
 	for i := range st.targets {
 		t := &st.targets[i]
-		t.lastMoves = 0
-		if int(t.moves) >= bulk {
-			t.lastMoves = t.moves
-		}
+		t.endBurst()
 		t.moves = 0
 	}
+	st.lastIns, st.bulkTxn = nil, false
+}
+
+// endBurst ends the session's burst of inserts into t's relation: a burst
+// that moved through BulkPages or more is the size expected of the next,
+// the session's and (Relation.lastBulkBurst) any session's first.
+func (t *relTarget) endBurst() {
+	if t.burst > 0 || t.lastBurst > 0 {
+		t.lastBurst = 0
+		if t.burst >= BulkPages {
+			t.lastBurst = t.burst
+			if t.owner != nil {
+				t.owner.lastBulkBurst.Store(uint32(t.burst))
+			}
+		}
+	}
+	t.burst = 0
+}
+
+// noteInsert is called for each insert into r through st, before its
+// page is chosen. A burst is the session's consecutive inserts into one
+// relation in one transaction: a loader that writes a district's
+// customers, then their history rows, then the customers of the next
+// district, makes a burst of each; the session's previous burst into a
+// relation is the best guess of its next one there. noteInsert ends the
+// burst into the relation the session inserted into before when that is
+// another one, and reports whether this insert begins a burst expected to
+// fill pages (its last burst there did): the policy then starts it on
+// fresh pages with room for all of it (fsm.Request.NewBatch), so that no
+// group of rows the burst writes together straddles the end of a run. A
+// transaction that has loaded a relation in bulk is a loader: its first
+// burst into another relation is expected to be as large as the last
+// bulk burst into it of any session (Relation.lastBulkBurst).
+func (st *InsertState) noteInsert(r *Relation) (newBatch bool) {
+	if st == nil {
+		return false
+	}
+	if st.lastIns == r {
+		return false
+	}
+	if st.lastIns != nil {
+		if t := st.find(st.lastIns); t != nil {
+			st.bulkTxn = st.bulkTxn || t.burst >= BulkPages
+			t.endBurst()
+		}
+	}
+	st.lastIns = r
+	t := st.find(r)
+	if t != nil && t.burst == 0 && t.lastBurst > 0 {
+		return true
+	}
+	return st.bulkTxn && (t == nil || t.burst == 0) && r.lastBulkBurst.Load() > 0
+}
+
+// burstPages is fsm.Request.BurstPages for an insert into r: the pages the
+// session's current burst into r has moved through.
+func (st *InsertState) burstPages(r *Relation) int {
+	if st == nil {
+		return 0
+	}
+	if t := st.find(r); t != nil {
+		return int(t.burst)
+	}
+	return 0
 }
 
 // pagesLeft is fsm.Request.PagesLeft for an insert into r: the pages the
-// session's last bulk transaction in r moved through less those this one
-// has, 0 when that is not known or used up.
+// session's last bulk burst in r moved through less those this one has;
+// for a session with none whose burst has moved through BulkPages pages,
+// or whose transaction is loading in bulk, the same from the last bulk
+// burst into r of any session; 0 when that is not known or used up.
 func (st *InsertState) pagesLeft(r *Relation) int {
 	if st == nil {
 		return 0
 	}
-	for i := range st.targets {
-		if t := &st.targets[i]; t.rel == r.rel && t.owner == r && t.lastMoves > t.moves {
-			return int(t.lastMoves - t.moves)
-		}
+	last, burst := 0, 0
+	if t := st.find(r); t != nil {
+		last, burst = int(t.lastBurst), int(t.burst)
 	}
-	return 0
+	if last == 0 && (burst >= BulkPages || st.bulkTxn) {
+		last = int(r.lastBulkBurst.Load())
+	}
+	return max(0, last-burst)
 }
 
 // find returns st's entry for r, nil when it has none.

@@ -690,7 +690,7 @@ func TestBulkRelationsCountsPages(t *testing.T) {
 	if rels := st.BulkRelations(4); len(rels) != 1 || rels[0] != e.rel {
 		t.Fatalf("five pages: bulk relations %v, want the relation", rels)
 	}
-	st.ResetMoves(1000)
+	st.ResetMoves()
 	if rels := st.BulkRelations(1); len(rels) != 0 {
 		t.Fatalf("after the count was reset: %d bulk relations, want none", len(rels))
 	}

@@ -82,3 +82,120 @@ func TestKeepRunsTogether(t *testing.T) {
 		}
 	}
 }
+
+// Two sessions load two tables at once the way a TPC-C loader does, one
+// group of rows after another in each table (a district's customers, then
+// their history rows), their inserts interleaved row by row. Locality
+// gives each session's burst into a table a run of its own, sized by the
+// session's last burst there (fsm.Request.NewBatch): every group after a
+// session's first sits on consecutive blocks, where runs of doubling size
+// cut groups and let the other session's pages in between.
+func TestBurstsKeepTheirRuns(t *testing.T) {
+	if testPolicyName != "locality" {
+		t.Skip("runs are locality's")
+	}
+	e := newEnv(t, 512, Options{})
+	const otherRel buffer.RelFileNode = testRel + 1
+	if err := e.pool.CreateRel(otherRel); err != nil {
+		t.Fatal(err)
+	}
+	other := Open(e.pool, otherRel, testDesc, Options{Policy: testPolicy()})
+	const groups, perGroup, perOther = 5, 150, 40 // a group: 150 rows, 22 pages
+	payload := strings.Repeat("c", 1000)
+	type session struct {
+		st  InsertState
+		xid uint32
+	}
+	ss := []*session{{xid: e.o.Begin()}, {xid: e.o.Begin()}}
+	for i, s := range ss {
+		s.st.SetOwner(int32(i + 1))
+	}
+	// blocks[session][group] are the blocks the group's rows went to.
+	blocks := make([][]map[uint32]bool, len(ss))
+	for g := range groups {
+		for i := range ss {
+			blocks[i] = append(blocks[i], map[uint32]bool{})
+		}
+		for n := range perGroup {
+			for i, s := range ss {
+				tid, err := e.rel.Insert(mkRow(t, int32(g*perGroup+n), payload), s.xid, 0, &s.st)
+				if err != nil {
+					t.Fatal(err)
+				}
+				blocks[i][g][tid.Block] = true
+			}
+		}
+		for n := range perOther {
+			for _, s := range ss {
+				if _, err := other.Insert(mkRow(t, int32(n), payload), s.xid, 0, &s.st); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	for _, s := range ss {
+		e.o.Commit(s.xid)
+	}
+	for i := range ss {
+		for g := 1; g < groups; g++ {
+			lo, hi := uint32(1<<32-1), uint32(0)
+			for b := range blocks[i][g] {
+				lo, hi = min(lo, b), max(hi, b)
+			}
+			if span := int(hi - lo + 1); span != len(blocks[i][g]) {
+				t.Errorf("session %d, group %d: %d blocks spread over %d (%d..%d)", i+1, g+1, len(blocks[i][g]), span, lo, hi)
+			}
+		}
+	}
+	mustCheck(t, e.rel)
+	mustCheck(t, other)
+}
+
+// A session's burst into a relation (its consecutive inserts there) that
+// moved through BulkPages pages or more is the size expected of its next
+// burst there, which starts when it comes back from another relation or
+// in its next transaction; a smaller burst forgets it.
+func TestBurstSizes(t *testing.T) {
+	e := newEnv(t, 256, Options{})
+	const otherRel buffer.RelFileNode = testRel + 1
+	if err := e.pool.CreateRel(otherRel); err != nil {
+		t.Fatal(err)
+	}
+	other := Open(e.pool, otherRel, testDesc, Options{Policy: testPolicy()})
+	payload := strings.Repeat("b", 1000) // 7 rows a page
+	var st InsertState
+	xid := e.o.Begin()
+	insert := func(r *Relation, n int) {
+		t.Helper()
+		for i := range n {
+			if _, err := r.Insert(mkRow(t, int32(i), payload), xid, 0, &st); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	insert(e.rel, 7*(BulkPages+3))
+	burst := st.burstPages(e.rel)
+	if burst < BulkPages {
+		t.Fatalf("burst of %d pages after %d pages' worth of rows", burst, BulkPages+3)
+	}
+	if st.noteInsert(e.rel) || st.pagesLeft(e.rel) != 0 {
+		t.Fatalf("within the burst: a new batch, or %d pages left", st.pagesLeft(e.rel))
+	}
+	insert(other, 1)
+	if !st.noteInsert(e.rel) || st.pagesLeft(e.rel) != burst {
+		t.Fatalf("back from another relation: pages left %d, want a new batch of %d", st.pagesLeft(e.rel), burst)
+	}
+	insert(e.rel, 7*(BulkPages+3))
+	st.ResetMoves() // the transaction ends
+	e.o.Commit(xid)
+	xid = e.o.Begin()
+	if !st.noteInsert(e.rel) || st.pagesLeft(e.rel) < BulkPages {
+		t.Fatalf("next transaction: pages left %d, want a new batch", st.pagesLeft(e.rel))
+	}
+	insert(e.rel, 7) // a small burst
+	insert(other, 1)
+	if st.noteInsert(e.rel) || st.pagesLeft(e.rel) != 0 {
+		t.Fatalf("after a burst of one page: a new batch, or %d pages left", st.pagesLeft(e.rel))
+	}
+	e.o.Commit(xid)
+}
