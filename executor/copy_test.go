@@ -262,7 +262,7 @@ func TestAlternatingCopiesKeepTheirRows(t *testing.T) {
 	s := e.NewSession(nil)
 	mustExec(t, s, "CREATE TABLE ext (load int, v text) WITH (fsm_policy = locality)")
 	a, b := e.NewSession(nil), e.NewSession(nil)
-	const copies, perCopy = 6, 300 // 43 pages a COPY
+	const copies, perCopy = 6, 500 // 72 pages a COPY
 	for i := range copies {
 		for j, c := range []*Session{a, b} {
 			row := fmt.Sprintf("%d\t%s\n", 2*i+j, strings.Repeat("x", 1000))
@@ -271,10 +271,10 @@ func TestAlternatingCopiesKeepTheirRows(t *testing.T) {
 	}
 	a.Close()
 	b.Close()
-	checkLoadsKeepTheirRows(t, s, 2*copies, perCopy, 43)
+	checkLoadsKeepTheirRows(t, s, 2*copies, perCopy, 72)
 }
 
-// The same with transactions of single-row INSERTs, 29 pages each: each
+// The same with transactions of single-row INSERTs, 72 pages each: each
 // transaction is a burst of inserts whose size the session's last one
 // tells.
 func TestAlternatingInsertTransactionsKeepTheirRows(t *testing.T) {
@@ -282,7 +282,7 @@ func TestAlternatingInsertTransactionsKeepTheirRows(t *testing.T) {
 	s := e.NewSession(nil)
 	mustExec(t, s, "CREATE TABLE ext (load int, v text) WITH (fsm_policy = locality)")
 	a, b := e.NewSession(nil), e.NewSession(nil)
-	const txns, rowsPerTxn = 6, 200
+	const txns, rowsPerTxn = 6, 500
 	for i := range txns {
 		for j, c := range []*Session{a, b} {
 			mustExec(t, c, "BEGIN")
@@ -294,7 +294,7 @@ func TestAlternatingInsertTransactionsKeepTheirRows(t *testing.T) {
 	}
 	a.Close()
 	b.Close()
-	checkLoadsKeepTheirRows(t, s, 2*txns, rowsPerTxn, 29)
+	checkLoadsKeepTheirRows(t, s, 2*txns, rowsPerTxn, 72)
 }
 
 // checkLoadsKeepTheirRows checks ext after loads 0 .. loads-1 of perLoad

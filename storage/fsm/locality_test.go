@@ -696,13 +696,7 @@ func TestLocalityRunSizedByPagesLeft(t *testing.T) {
 // the bound on reserved pages does not evict. A run that can hold the
 // batch is kept.
 func TestLocalityNewBatchGetsItsOwnRun(t *testing.T) {
-	m := newTestMap(t, 64)
-	pol := newTestLocality(t)
-	extendTo(t, m, 1000)
-	pol.mu.Lock()
-	pol.ownLocked(m, 100, 101, 105, true, false, 1) // the session: 4 pages left
-	pol.ownLocked(m, 500, 501, 501, true, true, 2)  // another loader, in bulk
-	pol.mu.Unlock()
+	m, pol := batchLoaders(t, 1000, 105, 500) // the session: 4 pages left
 	r := Request{Need: 100, Target: 100, OldBlock: InvalidBlock, NewBatch: true, PagesLeft: 200, Owner: 1}
 	if f := pol.Fit(r, 100); f <= MaxRequestSize {
 		t.Fatalf("Fit of a batch's first row on a page with 4 pages of run left: %d, want more than a page", f)
@@ -773,13 +767,7 @@ func TestLocalityNewBatchGetsItsOwnRun(t *testing.T) {
 // target, and a fresh page found in the map must be another one, or the
 // placement would go round for ever.
 func TestLocalityNewBatchLeavesAnEmptyTarget(t *testing.T) {
-	m := newTestMap(t, 64)
-	pol := newTestLocality(t)
-	extendTo(t, m, 300)
-	pol.mu.Lock()
-	pol.ownLocked(m, 100, 101, 101, true, false, 1)
-	pol.ownLocked(m, 250, 251, 251, true, true, 2) // another loader, in bulk
-	pol.mu.Unlock()
+	m, pol := batchLoaders(t, 300, 101, 250)
 	publishEmpty(m, 101, 140) // room for the batch right after it
 	// No nearby search: the map's first empty page is the page left.
 	pol.window.Store(0)
@@ -796,4 +784,19 @@ func TestLocalityNewBatchLeavesAnEmptyTarget(t *testing.T) {
 	if f := pol.Fit(r, blk); f > MaxRequestSize {
 		t.Fatalf("Fit refuses the batch's new page %d", blk)
 	}
+}
+
+// batchLoaders returns a map of blocks blocks and a locality policy with
+// two loading sessions: session 1 filling block 100 with pages 101 ..
+// end-1 reserved, and session 2, loading in bulk, filling block other.
+func batchLoaders(t *testing.T, blocks int, end, other uint32) (*Map, *locality) {
+	t.Helper()
+	m := newTestMap(t, 64)
+	pol := newTestLocality(t)
+	extendTo(t, m, blocks)
+	pol.mu.Lock()
+	pol.ownLocked(m, 100, 101, end, true, false, 1)
+	pol.ownLocked(m, other, other+1, other+1, true, true, 2)
+	pol.mu.Unlock()
+	return m, pol
 }

@@ -243,6 +243,10 @@ type relTarget struct {
 	// bulk (at least BulkPages), 0 if the last one did not: what the
 	// session's next burst is expected to fill (fsm.Request.PagesLeft).
 	burst, lastBurst uint16
+	// batch is set when an insert of the running transaction began a
+	// batch (fsm.Request.NewBatch): its run is given back at the end of
+	// the transaction however few pages the batch filled (BulkRelations).
+	batch bool
 	// runXid is the transaction whose inserts runRows counts (0: none).
 	runXid  uint32
 	runRows uint16
@@ -383,6 +387,15 @@ func (st *InsertState) ReleaseRun(r *Relation) {
 // part of one page.
 const BulkPages = 16
 
+// BatchPages is the size a session's burst into a relation is expected to
+// have for it to start on a run of its own (fsm.Request.NewBatch): a
+// district's customers (255 pages) or order lines (460), not its orders
+// (30). Leaving the page the last burst ended on leaves that page partly
+// empty, and later inserts fill it next to the rows of the last burst; a
+// burst of a few dozen pages, which crosses one run end at most, gains
+// less than that costs.
+const BatchPages = 64
+
 // ResetMoves starts anew the count of pages each insert target moved to
 // (BulkRelations, ReleaseRun): at the end of a transaction, which ends the
 // session's bursts of inserts too (noteInsert, endBurst).
@@ -393,7 +406,7 @@ func (st *InsertState) ResetMoves() {
 	for i := range st.targets {
 		t := &st.targets[i]
 		t.endBurst()
-		t.moves = 0
+		t.moves, t.batch = 0, false
 	}
 	st.lastIns, st.bulkTxn = nil, false
 }
@@ -422,7 +435,7 @@ func (t *relTarget) endBurst() {
 // relation is the best guess of its next one there. noteInsert ends the
 // burst into the relation the session inserted into before when that is
 // another one, and reports whether this insert begins a burst expected to
-// fill pages (its last burst there did): the policy then starts it on
+// fill BatchPages or more (its last burst there did): the policy then starts it on
 // fresh pages with room for all of it (fsm.Request.NewBatch), so that no
 // group of rows the burst writes together straddles the end of a run. A
 // transaction that has loaded a relation in bulk is a loader: its first
@@ -444,9 +457,9 @@ func (st *InsertState) noteInsert(r *Relation) (newBatch bool) {
 	st.lastIns = r
 	t := st.find(r)
 	if t != nil && t.burst == 0 && t.lastBurst > 0 {
-		return true
+		return t.lastBurst >= BatchPages
 	}
-	return st.bulkTxn && (t == nil || t.burst == 0) && r.lastBulkBurst.Load() > 0
+	return st.bulkTxn && (t == nil || t.burst == 0) && r.lastBulkBurst.Load() >= BatchPages
 }
 
 // burstPages is fsm.Request.BurstPages for an insert into r: the pages the
@@ -459,6 +472,14 @@ func (st *InsertState) burstPages(r *Relation) int {
 		return int(t.burst)
 	}
 	return 0
+}
+
+// markBatch notes that an insert into r through st began a batch
+// (BulkRelations); st's entry for r exists, setTarget having just set it.
+func (st *InsertState) markBatch(r *Relation) {
+	if t := st.find(r); t != nil {
+		t.batch = true
+	}
 }
 
 // pagesLeft is fsm.Request.PagesLeft for an insert into r: the pages the
@@ -565,15 +586,15 @@ func (r *Relation) foldRun(rows uint16) {
 // BulkRelations returns the relations whose insert target moved to at
 // least pages pages since the counts were last reset (ResetMoves): at the
 // end of a transaction, the relations it loaded in bulk (a run's worth of
-// pages) rather than a few rows, whose runs the session gives back
-// (ReleaseRun).
+// pages) rather than a few rows, or began a batch in (markBatch), whose
+// runs the session gives back (ReleaseRun).
 func (st *InsertState) BulkRelations(pages int) []*Relation {
 	if st == nil {
 		return nil
 	}
 	var rels []*Relation
 	for i := range st.targets {
-		if t := &st.targets[i]; int(t.moves) >= pages && t.blk != 0 && t.owner != nil {
+		if t := &st.targets[i]; (int(t.moves) >= pages || t.batch) && t.blk != 0 && t.owner != nil {
 			rels = append(rels, t.owner)
 		}
 	}

@@ -106,6 +106,9 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 			st.setTarget(r, blk, other != nil)
 			if other == nil {
 				st.countRun(r, xid)
+				if req.NewBatch {
+					st.markBatch(r)
+				}
 			}
 			return buf, nil
 		}

@@ -100,7 +100,8 @@ func TestBurstsKeepTheirRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	other := Open(e.pool, otherRel, testDesc, Options{Policy: testPolicy()})
-	const groups, perGroup, perOther = 5, 150, 40 // a group: 150 rows, 22 pages
+	const groups, perOther = 5, 40
+	perGroup := 7 * (BatchPages + 6) // 1,000-byte rows, 7 a page
 	payload := strings.Repeat("c", 1000)
 	type session struct {
 		st  InsertState
@@ -154,7 +155,8 @@ func TestBurstsKeepTheirRuns(t *testing.T) {
 // A session's burst into a relation (its consecutive inserts there) that
 // moved through BulkPages pages or more is the size expected of its next
 // burst there, which starts when it comes back from another relation or
-// in its next transaction; a smaller burst forgets it.
+// in its next transaction, on a run of its own (a new batch) when it is of
+// BatchPages or more; a smaller burst forgets it.
 func TestBurstSizes(t *testing.T) {
 	e := newEnv(t, 256, Options{})
 	const otherRel buffer.RelFileNode = testRel + 1
@@ -173,10 +175,10 @@ func TestBurstSizes(t *testing.T) {
 			}
 		}
 	}
-	insert(e.rel, 7*(BulkPages+3))
+	insert(e.rel, 7*(BatchPages+3))
 	burst := st.burstPages(e.rel)
-	if burst < BulkPages {
-		t.Fatalf("burst of %d pages after %d pages' worth of rows", burst, BulkPages+3)
+	if burst < BatchPages {
+		t.Fatalf("burst of %d pages after %d pages' worth of rows", burst, BatchPages+3)
 	}
 	if st.noteInsert(e.rel) || st.pagesLeft(e.rel) != 0 {
 		t.Fatalf("within the burst: a new batch, or %d pages left", st.pagesLeft(e.rel))
@@ -185,7 +187,7 @@ func TestBurstSizes(t *testing.T) {
 	if !st.noteInsert(e.rel) || st.pagesLeft(e.rel) != burst {
 		t.Fatalf("back from another relation: pages left %d, want a new batch of %d", st.pagesLeft(e.rel), burst)
 	}
-	insert(e.rel, 7*(BulkPages+3))
+	insert(e.rel, 7*(BatchPages+3))
 	st.ResetMoves() // the transaction ends
 	e.o.Commit(xid)
 	xid = e.o.Begin()
@@ -197,5 +199,40 @@ func TestBurstSizes(t *testing.T) {
 	if st.noteInsert(e.rel) || st.pagesLeft(e.rel) != 0 {
 		t.Fatalf("after a burst of one page: a new batch, or %d pages left", st.pagesLeft(e.rel))
 	}
+	insert(e.rel, 7*(BulkPages+3)) // a bulk burst, smaller than a batch
+	insert(other, 1)
+	if st.noteInsert(e.rel) || st.pagesLeft(e.rel) < BulkPages {
+		t.Fatalf("after a burst of %d pages: pages left %d, want %d and no new batch", BulkPages+3, st.pagesLeft(e.rel), BulkPages+3)
+	}
 	e.o.Commit(xid)
+}
+
+// A transaction that began a batch gives its run back at its end however
+// few rows it inserted (BulkRelations): a session whose last burst filled
+// many pages and that now inserts one row must not keep a batch's run
+// reserved and empty.
+func TestBatchOfOneRowIsReleased(t *testing.T) {
+	e := newEnv(t, 256, Options{})
+	payload := strings.Repeat("b", 1000) // 7 rows a page
+	var st InsertState
+	xid := e.o.Begin()
+	for i := range 7 * (BatchPages + 3) {
+		if _, err := e.rel.Insert(mkRow(t, int32(i), payload), xid, 0, &st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.ResetMoves()
+	e.o.Commit(xid)
+	xid = e.o.Begin()
+	if _, err := e.rel.Insert(mkRow(t, 0, payload), xid, 0, &st); err != nil {
+		t.Fatal(err)
+	}
+	if rels := st.BulkRelations(BulkPages); len(rels) != 1 || rels[0] != e.rel {
+		t.Fatalf("after one row that began a batch: bulk relations %v, want the relation", rels)
+	}
+	st.ResetMoves()
+	e.o.Commit(xid)
+	if rels := st.BulkRelations(BulkPages); len(rels) != 0 {
+		t.Fatalf("after the transaction: %d bulk relations, want none", len(rels))
+	}
 }
