@@ -263,7 +263,7 @@ func (p *locality) takeFresh(m *Map, ref uint32, r Request) uint32 {
 	// which its rows would scatter: it extends instead, and the slivers
 	// stay for other inserts.
 	need := 1
-	if bulk || r.BurstPages >= manyRowsBurstPages {
+	if r.NewBatch || r.BurstPages >= manyRowsBurstPages {
 		need = want
 	}
 	cats := make([]uint8, max(want, 1))

@@ -70,8 +70,10 @@ type Request struct {
 	PagesLeft int
 	// NewBatch is set on the first insert of a session's burst into the
 	// relation (its consecutive inserts there, in one transaction) when
-	// its last burst there filled a run's worth of pages: PagesLeft is
-	// then that burst's size. A policy that reserves runs starts the
+	// it is expected to fill many pages (the heap's BatchPages: the
+	// session's last burst there did, or, in a transaction loading in
+	// bulk, the relation's last bulk burst did): PagesLeft is then that
+	// burst's size. A policy that reserves runs starts the
 	// burst on fresh pages with room for all of it rather than on the
 	// session's target, so that the burst does not cross the end of a
 	// run and its rows stay on consecutive blocks.

@@ -437,10 +437,12 @@ func (t *relTarget) endBurst() {
 // another one, and reports whether this insert begins a burst expected to
 // fill BatchPages or more (its last burst there did): the policy then starts it on
 // fresh pages with room for all of it (fsm.Request.NewBatch), so that no
-// group of rows the burst writes together straddles the end of a run. A
-// transaction that has loaded a relation in bulk is a loader: its first
-// burst into another relation is expected to be as large as the last
-// bulk burst into it of any session (Relation.lastBulkBurst).
+// group of rows the burst writes together straddles the end of a run.
+// Only a transaction that has loaded a relation in bulk is a loader
+// (bulkTxn): a session whose last transaction was one may well insert a
+// few rows now. Its first burst into another relation is expected to be
+// as large as the last bulk burst into it of any session
+// (Relation.lastBulkBurst).
 func (st *InsertState) noteInsert(r *Relation) (newBatch bool) {
 	if st == nil {
 		return false
@@ -456,11 +458,21 @@ func (st *InsertState) noteInsert(r *Relation) (newBatch bool) {
 	}
 	st.lastIns = r
 	t := st.find(r)
-	if t != nil && t.burst == 0 && t.lastBurst > 0 {
+	if !st.bulkTxn || (t != nil && t.burst > 0) {
+		return false
+	}
+	if t != nil && t.lastBurst > 0 {
 		return t.lastBurst >= BatchPages
 	}
-	return st.bulkTxn && (t == nil || t.burst == 0) && r.lastBulkBurst.Load() >= BatchPages
+	return r.lastBulkBurst.Load() >= BatchPages
 }
+
+// loading reports whether the running transaction has loaded a relation
+// in bulk (a burst of BulkPages pages or more ended): only then does an
+// insert tell its burst's pages (fsm.Request.BurstPages), so that a
+// session's first burst of a transaction (a COPY, a bulk INSERT) is
+// placed as before and fills what other loads left.
+func (st *InsertState) loading() bool { return st != nil && st.bulkTxn }
 
 // burstPages is fsm.Request.BurstPages for an insert into r: the pages the
 // session's current burst into r has moved through.

@@ -45,7 +45,9 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 	if other == nil {
 		req.NewBatch = st.noteInsert(r)
 		req.PagesLeft = st.pagesLeft(r)
-		req.BurstPages = st.burstPages(r)
+		if st.loading() {
+			req.BurstPages = st.burstPages(r)
+		}
 		req.RunBytes = st.runBytes(r, xid, need)
 	}
 	if other != nil {
