@@ -96,11 +96,7 @@ func TestBurstsKeepTheirRuns(t *testing.T) {
 		t.Skip("runs are locality's")
 	}
 	e := newEnv(t, 512, Options{})
-	const otherRel buffer.RelFileNode = testRel + 1
-	if err := e.pool.CreateRel(otherRel); err != nil {
-		t.Fatal(err)
-	}
-	other := Open(e.pool, otherRel, testDesc, Options{Policy: testPolicy()})
+	other := otherRelation(t, e)
 	const groups, perOther = 5, 40
 	perGroup := 7 * (BatchPages + 6) // 1,000-byte rows, 7 a page
 	payload := strings.Repeat("c", 1000)
@@ -161,11 +157,7 @@ func TestBurstsKeepTheirRuns(t *testing.T) {
 // more. A smaller burst forgets it.
 func TestBurstSizes(t *testing.T) {
 	e := newEnv(t, 256, Options{})
-	const otherRel buffer.RelFileNode = testRel + 1
-	if err := e.pool.CreateRel(otherRel); err != nil {
-		t.Fatal(err)
-	}
-	other := Open(e.pool, otherRel, testDesc, Options{Policy: testPolicy()})
+	other := otherRelation(t, e)
 	payload := strings.Repeat("b", 1000) // 7 rows a page
 	var st InsertState
 	xid := e.o.Begin()
@@ -217,11 +209,7 @@ func TestBurstSizes(t *testing.T) {
 // burst was large must not keep a batch's run reserved and empty.
 func TestBatchOfOneRowIsReleased(t *testing.T) {
 	e := newEnv(t, 256, Options{})
-	const otherRel buffer.RelFileNode = testRel + 1
-	if err := e.pool.CreateRel(otherRel); err != nil {
-		t.Fatal(err)
-	}
-	other := Open(e.pool, otherRel, testDesc, Options{Policy: testPolicy()})
+	other := otherRelation(t, e)
 	payload := strings.Repeat("b", 1000) // 7 rows a page
 	var st InsertState
 	insert := func(r *Relation, xid uint32, n int) {
@@ -248,4 +236,15 @@ func TestBatchOfOneRowIsReleased(t *testing.T) {
 	if rels := st.BulkRelations(BulkPages); len(rels) != 0 {
 		t.Fatalf("after the transaction: %d bulk relations, want none", len(rels))
 	}
+}
+
+// otherRelation creates and opens a second relation in e's pool, with the
+// policy under test.
+func otherRelation(t *testing.T, e *testEnv) *Relation {
+	t.Helper()
+	const otherRel buffer.RelFileNode = testRel + 1
+	if err := e.pool.CreateRel(otherRel); err != nil {
+		t.Fatal(err)
+	}
+	return Open(e.pool, otherRel, testDesc, Options{Policy: testPolicy()})
 }
