@@ -258,10 +258,10 @@ func (p *locality) takeFresh(m *Map, ref uint32, r Request) uint32 {
 		return InvalidBlock
 	}
 	want, bulk := p.runLenLocked(m, r)
-	// A session loading many rows takes a range of empty pages only if it
-	// holds its whole run, never the slivers of runs others left, over
-	// which its rows would scatter: it extends instead, and the slivers
-	// stay for other inserts.
+	// A batch, or a session whose burst is loading many rows, takes a
+	// range of empty pages only if it holds its whole run, never the
+	// slivers of runs others left, over which its rows would scatter: it
+	// extends instead, and the slivers stay for other inserts.
 	need := 1
 	if r.NewBatch || r.BurstPages >= manyRowsBurstPages {
 		need = want
