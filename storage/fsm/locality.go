@@ -390,7 +390,7 @@ func (p *locality) Retry(m *Map, r Request, tried uint32, avail int) uint32 {
 	default:
 		p.record(m, tried, rec, closed)
 	}
-	if insert && ((owned && ownTarget) || r.Bulk || (r.NewBatch && isTarget) || r.BurstPages >= manyRowsBurstPages) {
+	if insert && ((owned && ownTarget) || r.Bulk || manyRows(r)) {
 		// A loading session: whole fresh pages only.
 		return p.loaderNext(m, tried, r)
 	}

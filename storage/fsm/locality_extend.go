@@ -17,7 +17,7 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 	_, loading := p.mu.wantRun[r.Target]
 	delete(p.mu.wantRun, r.Target)
 	p.mu.Unlock()
-	loading = loading || r.Bulk || r.NewBatch || r.BurstPages >= manyRowsBurstPages
+	loading = loading || r.Bulk || manyRows(r)
 
 	keep, bulk := 1, false
 	return extendRelation(m, r, &p.c, extension{

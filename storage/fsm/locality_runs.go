@@ -44,14 +44,21 @@ const (
 	// manyRowsBurstPages is the pages a session's burst must have filled
 	// for it to load on fresh pages of its own, in runs no shorter than
 	// it wants (takeFresh), even before it filled one it was given
-	// fresh: more than a transaction of the TPC-C mix fills, whose rows
-	// go to the pages VACUUM found room on.
+	// fresh. Only a transaction loading in bulk tells its burst's pages,
+	// never one of the TPC-C mix, whose rows go to the pages VACUUM found
+	// room on.
 	manyRowsBurstPages = 2
 	// maxBatchRunPages is the longest run reserved for a batch of known
 	// size: a TPC-C loader's bursts are 255 pages (a district's
 	// customers) to 4,600 (a warehouse's stock).
 	maxBatchRunPages = 8192
 )
+
+// manyRows reports whether r is an insert of a session loading many rows:
+// the first of a batch, or one of a burst that has filled
+// manyRowsBurstPages. It loads on fresh pages of its own, in runs no
+// shorter than it wants.
+func manyRows(r Request) bool { return r.NewBatch || r.BurstPages >= manyRowsBurstPages }
 
 // batchRunPages is the run reserved for a batch expected to fill left more
 // pages: those and a margin for a batch somewhat larger than the last (a
@@ -263,7 +270,7 @@ func (p *locality) takeFresh(m *Map, ref uint32, r Request) uint32 {
 	// slivers of runs others left, over which its rows would scatter: it
 	// extends instead, and the slivers stay for other inserts.
 	need := 1
-	if r.NewBatch || r.BurstPages >= manyRowsBurstPages {
+	if manyRows(r) {
 		need = want
 	}
 	cats := make([]uint8, max(want, 1))

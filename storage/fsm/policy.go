@@ -78,8 +78,9 @@ type Request struct {
 	// session's target, so that the burst does not cross the end of a
 	// run and its rows stay on consecutive blocks.
 	NewBatch bool
-	// BurstPages is, for an insert, how many pages the session's current
-	// burst into the relation has moved through: a session that has
+	// BurstPages is, for an insert of a transaction that has loaded some
+	// relation in bulk, how many pages the session's current burst into
+	// this relation has moved through (0 otherwise): a session that has
 	// loaded that many is expected to load as many more.
 	BurstPages int
 	// RunBytes is, for the first row a transaction inserts into the

@@ -428,62 +428,49 @@ func (t *relTarget) endBurst() {
 }
 
 // noteInsert is called for each insert into r through st, before its
-// page is chosen. A burst is the session's consecutive inserts into one
-// relation in one transaction: a loader that writes a district's
-// customers, then their history rows, then the customers of the next
-// district, makes a burst of each; the session's previous burst into a
-// relation is the best guess of its next one there. noteInsert ends the
-// burst into the relation the session inserted into before when that is
-// another one, and reports whether this insert begins a burst expected to
-// fill BatchPages or more (its last burst there did): the policy then starts it on
-// fresh pages with room for all of it (fsm.Request.NewBatch), so that no
-// group of rows the burst writes together straddles the end of a run.
-// Only a transaction that has loaded a relation in bulk is a loader
-// (bulkTxn): a session whose last transaction was one may well insert a
-// few rows now. Its first burst into another relation is expected to be
-// as large as the last bulk burst into it of any session
-// (Relation.lastBulkBurst).
-func (st *InsertState) noteInsert(r *Relation) (newBatch bool) {
+// page is chosen, and returns what the insert tells the policy of its
+// burst (fsm.Request's NewBatch, PagesLeft and BurstPages). A burst is
+// the session's consecutive inserts into one relation in one transaction:
+// a loader that writes a district's customers, then their history rows,
+// then the customers of the next district, makes a burst of each, and the
+// session's previous burst into a relation is the best guess of its next
+// one there (pagesLeft: that burst's pages less those this one has moved
+// through). noteInsert ends the burst into the relation the session
+// inserted into before when that is another one.
+//
+// Only a transaction that has loaded a relation in bulk (a burst of
+// BulkPages or more ended: bulkTxn) is a loader; a session whose last
+// transaction was one may well insert a few rows now. In a loader's
+// transaction, an insert tells how many pages its burst has moved through
+// (burstPages), a first burst into a relation is expected to be as large
+// as the last bulk burst into it of any session (Relation.lastBulkBurst),
+// and a burst expected to fill BatchPages or more starts a batch
+// (newBatch): the policy starts it on fresh pages with room for all of
+// it, so that no group of rows the burst writes together straddles the
+// end of a run.
+func (st *InsertState) noteInsert(r *Relation) (newBatch bool, pagesLeft, burstPages int) {
 	if st == nil {
-		return false
+		return false, 0, 0
 	}
-	if st.lastIns == r {
-		return false
-	}
-	if st.lastIns != nil {
+	if st.lastIns != r && st.lastIns != nil {
 		if t := st.find(st.lastIns); t != nil {
 			st.bulkTxn = st.bulkTxn || t.burst >= BulkPages
 			t.endBurst()
 		}
 	}
+	starts := st.lastIns != r
 	st.lastIns = r
-	t := st.find(r)
-	if !st.bulkTxn || (t != nil && t.burst > 0) {
-		return false
-	}
-	if t != nil && t.lastBurst > 0 {
-		return t.lastBurst >= BatchPages
-	}
-	return r.lastBulkBurst.Load() >= BatchPages
-}
-
-// loading reports whether the running transaction has loaded a relation
-// in bulk (a burst of BulkPages pages or more ended): only then does an
-// insert tell its burst's pages (fsm.Request.BurstPages), so that a
-// session's first burst of a transaction (a COPY, a bulk INSERT) is
-// placed as before and fills what other loads left.
-func (st *InsertState) loading() bool { return st != nil && st.bulkTxn }
-
-// burstPages is fsm.Request.BurstPages for an insert into r: the pages the
-// session's current burst into r has moved through.
-func (st *InsertState) burstPages(r *Relation) int {
-	if st == nil {
-		return 0
-	}
+	last, burst := 0, 0
 	if t := st.find(r); t != nil {
-		return int(t.burst)
+		last, burst = int(t.lastBurst), int(t.burst)
 	}
-	return 0
+	if !st.bulkTxn {
+		return false, max(0, last-burst), 0
+	}
+	if last == 0 {
+		last = int(r.lastBulkBurst.Load())
+	}
+	return starts && burst == 0 && last >= BatchPages, max(0, last-burst), burst
 }
 
 // markBatch notes that an insert into r through st began a batch
@@ -492,25 +479,6 @@ func (st *InsertState) markBatch(r *Relation) {
 	if t := st.find(r); t != nil {
 		t.batch = true
 	}
-}
-
-// pagesLeft is fsm.Request.PagesLeft for an insert into r: the pages the
-// session's last bulk burst in r moved through less those this one has;
-// for a session with none whose burst has moved through BulkPages pages,
-// or whose transaction is loading in bulk, the same from the last bulk
-// burst into r of any session; 0 when that is not known or used up.
-func (st *InsertState) pagesLeft(r *Relation) int {
-	if st == nil {
-		return 0
-	}
-	last, burst := 0, 0
-	if t := st.find(r); t != nil {
-		last, burst = int(t.lastBurst), int(t.burst)
-	}
-	if last == 0 && (burst >= BulkPages || st.bulkTxn) {
-		last = int(r.lastBulkBurst.Load())
-	}
-	return max(0, last-burst)
 }
 
 // find returns st's entry for r, nil when it has none.

@@ -43,11 +43,7 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 		Owner:       st.Owner(),
 	}
 	if other == nil {
-		req.NewBatch = st.noteInsert(r)
-		req.PagesLeft = st.pagesLeft(r)
-		if st.loading() {
-			req.BurstPages = st.burstPages(r)
-		}
+		req.NewBatch, req.PagesLeft, req.BurstPages = st.noteInsert(r)
 		req.RunBytes = st.runBytes(r, xid, need)
 	}
 	if other != nil {

@@ -169,17 +169,21 @@ func TestBurstSizes(t *testing.T) {
 			}
 		}
 	}
+	note := func() (newBatch bool, left int) {
+		newBatch, left, _ = st.noteInsert(e.rel)
+		return newBatch, left
+	}
 	insert(e.rel, 7*(BatchPages+3))
-	burst := st.burstPages(e.rel)
+	burst := int(st.find(e.rel).burst)
 	if burst < BatchPages {
 		t.Fatalf("burst of %d pages after %d pages' worth of rows", burst, BatchPages+3)
 	}
-	if st.noteInsert(e.rel) || st.pagesLeft(e.rel) != 0 {
-		t.Fatalf("within the burst: a new batch, or %d pages left", st.pagesLeft(e.rel))
+	if nb, left := note(); nb || left != 0 {
+		t.Fatalf("within the burst: a new batch (%v), or %d pages left", nb, left)
 	}
 	insert(other, 1)
-	if !st.noteInsert(e.rel) || st.pagesLeft(e.rel) != burst {
-		t.Fatalf("back from another relation: pages left %d, want a new batch of %d", st.pagesLeft(e.rel), burst)
+	if nb, left := note(); !nb || left != burst {
+		t.Fatalf("back from another relation: pages left %d (new batch %v), want a new batch of %d", left, nb, burst)
 	}
 	insert(e.rel, 7*(BatchPages+3))
 	st.ResetMoves() // the transaction ends
@@ -187,18 +191,18 @@ func TestBurstSizes(t *testing.T) {
 	xid = e.o.Begin()
 	// The next transaction has loaded nothing yet: the burst's size is
 	// known, but it is no batch of a loader (it may be a few rows).
-	if st.noteInsert(e.rel) || st.pagesLeft(e.rel) < BatchPages {
-		t.Fatalf("next transaction: pages left %d, want them and no new batch", st.pagesLeft(e.rel))
+	if nb, left := note(); nb || left < BatchPages {
+		t.Fatalf("next transaction: pages left %d (new batch %v), want them and no new batch", left, nb)
 	}
 	insert(e.rel, 7) // a small burst
 	insert(other, 1)
-	if st.noteInsert(e.rel) || st.pagesLeft(e.rel) != 0 {
-		t.Fatalf("after a burst of one page: a new batch, or %d pages left", st.pagesLeft(e.rel))
+	if nb, left := note(); nb || left != 0 {
+		t.Fatalf("after a burst of one page: a new batch (%v), or %d pages left", nb, left)
 	}
 	insert(e.rel, 7*(BulkPages+3)) // a bulk burst, smaller than a batch
 	insert(other, 1)
-	if st.noteInsert(e.rel) || st.pagesLeft(e.rel) < BulkPages {
-		t.Fatalf("after a burst of %d pages: pages left %d, want %d and no new batch", BulkPages+3, st.pagesLeft(e.rel), BulkPages+3)
+	if nb, left := note(); nb || left < BulkPages {
+		t.Fatalf("after a burst of %d pages: pages left %d (new batch %v), want %d and no new batch", BulkPages+3, left, nb, BulkPages+3)
 	}
 	e.o.Commit(xid)
 }
