@@ -185,10 +185,13 @@ func (x *execCtx) insertRow(row []types.Datum) (page.TID, error) {
 	if err != nil {
 		return page.TID{}, err
 	}
+	x.s.ist.RowShares(x.s.lastIns.shares(x, row))
 	tid, err := r.heap.Insert(tup, x.xid, x.cid, x.s.ist)
 	if err != nil {
+		x.s.lastIns.oid = 0
 		return page.TID{}, err
 	}
+	x.s.lastIns.remember(x, row)
 	x.countInsert(1)
 	row[len(r.types)] = tid
 	if err := x.insertIndexEntries(row, tid, nil); err != nil {
@@ -200,6 +203,41 @@ func (x *execCtx) insertRow(row []types.Datum) (page.TID, error) {
 		}
 	}
 	return tid, nil
+}
+
+// lastInserted is the leading columns of the row a session inserted
+// last, with its table and transaction: the heap's insert path tells by
+// them which rows form groups (heap.InsertState.RowShares), as an order's
+// lines share warehouse, district and order.
+type lastInserted struct {
+	oid, xid uint32 // oid 0: none
+	lead     []types.Datum
+}
+
+// maxSharedColumns is how many leading columns lastInserted compares.
+const maxSharedColumns = 8
+
+// shares is how many leading columns row, about to be inserted into x's
+// table, shares with the last row: -1 when that row was inserted into
+// another table or by another transaction.
+func (l *lastInserted) shares(x *execCtx, row []types.Datum) int {
+	r := x.rel
+	if l.oid != r.def.OID || l.xid != x.xid {
+		return -1
+	}
+	n := 0
+	for n < len(l.lead) && row[n] != nil && l.lead[n] != nil && types.Compare(r.types[n], l.lead[n], row[n]) == 0 {
+		n++
+	}
+	return n
+}
+
+// remember makes row, just inserted into x's table, the last row. Its
+// values are kept as they are: a value a later statement changed in place
+// would only make a group start or end where it does not.
+func (l *lastInserted) remember(x *execCtx, row []types.Datum) {
+	l.oid, l.xid = x.rel.def.OID, x.xid
+	l.lead = append(l.lead[:0], row[:min(len(x.rel.types), maxSharedColumns)]...)
 }
 
 func (x *execCtx) returning(exprs []sql.Expr, row []types.Datum) error {

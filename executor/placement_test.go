@@ -79,3 +79,60 @@ func asInt(d any) int {
 	}
 	panic(fmt.Sprintf("not an integer: %T", d))
 }
+
+// Two sessions load order lines at once, each in one transaction that
+// has loaded another table in bulk, their single-row INSERTs interleaved
+// (a TPC-C loader's first district, whose size nobody knows). The lines
+// of an order share the leading columns (warehouse, order) and the heap
+// is told so (heap.InsertState.RowShares): no order's lines straddle two
+// of a session's runs. The same lines with a leading column of their own
+// (a row number) form no groups, and some orders do straddle them: the
+// test can tell.
+func TestOrderLinesStayOffRunSeams(t *testing.T) {
+	e := openTestEngine(t, "")
+	s := e.NewSession(nil)
+	straddling := func(table string, numbered bool) int64 {
+		t.Helper()
+		mustExec(t, s, "CREATE TABLE "+table+" (lead int, w int, o int, l int, pad text) WITH (fsm_policy = locality)")
+		a, b := e.NewSession(nil), e.NewSession(nil)
+		defer a.Close()
+		defer b.Close()
+		// Each first loads a warehouse's stock, as a TPC-C loader does:
+		// its transaction is then loading in bulk.
+		mustExec(t, s, "CREATE TABLE "+table+"_stock (v text) WITH (fsm_policy = locality)")
+		for _, c := range []*Session{a, b} {
+			mustExec(t, c, "BEGIN")
+			for range 20 * 7 { // 20 pages
+				mustExec(t, c, "INSERT INTO "+table+"_stock VALUES (repeat('s', 1000))")
+			}
+		}
+		const orders = 700
+		n := int64(0)
+		for o := range orders {
+			for i, c := range []*Session{a, b} {
+				w := int64(i + 1) // the session's warehouse
+				for l := range 3 + (o*5)%7 {
+					n++
+					lead := w
+					if numbered {
+						lead = n
+					}
+					mustExec(t, c, "INSERT INTO "+table+" VALUES ($1, $2, $3, $4, repeat('p', 120))", lead, w, int64(o), int64(l))
+				}
+			}
+		}
+		for _, c := range []*Session{a, b} {
+			mustExec(t, c, "COMMIT")
+		}
+		rows, _ := mustExec(t, s, `SELECT count(*) FROM (SELECT w, o,
+			max((ctid::text::point)[0]) - min((ctid::text::point)[0]) + 1 AS span,
+			count(DISTINCT (ctid::text::point)[0]) AS blocks FROM `+table+` GROUP BY w, o) g WHERE span <> blocks`)
+		return rows[0][0].(int64)
+	}
+	if n := straddling("lines", false); n != 0 {
+		t.Fatalf("%d orders straddle two runs", n)
+	}
+	if n := straddling("numbered", true); n == 0 {
+		t.Fatal("lines with a leading row number: no order straddles two runs, the test shows nothing")
+	}
+}

@@ -76,9 +76,10 @@ type Session struct {
 	failed   bool // a statement failed in the current transaction
 	txStart  time.Time
 	ist      *heap.InsertState
-	active   int         // portals holding a snapshot
-	xstat    pgstat.Xact // the transaction's row changes per table (stats.go)
-	act      activity    // what pg_stat_activity shows (activity.go)
+	lastIns  lastInserted // for heap.InsertState.RowShares (dml.go)
+	active   int          // portals holding a snapshot
+	xstat    pgstat.Xact  // the transaction's row changes per table (stats.go)
+	act      activity     // what pg_stat_activity shows (activity.go)
 
 	// Settings changed inside the current transaction: gucUndo holds each
 	// one's value before the transaction's first SET of it (restored on

@@ -68,6 +68,9 @@ type locality struct {
 	small     atomic.Int32 // fsm_small_table_blocks
 	lendPct   atomic.Int32 // fsm_related_reserve_percent
 	keepRuns  atomic.Bool  // fsm_keep_runs
+	// smallNow is what smallTable last found: the relation is a small
+	// table, whose sessions' next page is any block (Fit).
+	smallNow atomic.Bool
 
 	// memo remembers what kind of answer a block was, so that a Retry can
 	// charge the miss to that kind (for the hit counters). Collisions only

@@ -76,10 +76,18 @@ func (p *locality) relatedCandidates(m *Map, r Request) []uint32 {
 // (all by default); every other placement respects the reserve. The first
 // insert of a batch (Request.NewBatch) does not fit on the session's
 // target unless the target's run has room for the whole batch: the batch
-// starts on fresh pages of a run of its own.
+// starts on fresh pages of a run of its own. The first row of a group
+// (Request.GroupBytes) does not fit on the last page of its session's
+// run unless the whole group does: it starts the next run instead, so
+// that no group straddles two runs, which are seldom adjacent. In a small
+// table, whose next page may be any block, no page takes it unless the
+// whole group fits.
 func (p *locality) Fit(r Request, blk uint32) int {
 	if r.NewBatch && blk == r.Target && r.OldBlock == InvalidBlock && !p.runHolds(blk, r.PagesLeft) {
 		return MaxRequestSize + 1
+	}
+	if r.GroupBytes > 0 && r.OldBlock == InvalidBlock && (p.smallNow.Load() || blk == r.Target && p.runEndsAt(blk)) {
+		return r.groupFreeSpace()
 	}
 	if r.OldBlock != InvalidBlock && blk != r.OldBlock && !r.SingleRow {
 		if slices.Contains(r.Related, blk) || blk+1 == r.OldBlock || blk == r.OldBlock+1 {

@@ -14,14 +14,19 @@ const maxSmallTableBlocks = 64
 // smallTable returns the relation's size and whether it is a small table
 // without an FSM fork: up to fsm_small_table_blocks blocks, the map is not
 // created (docs/DESIGN.md point 4, as PostgreSQL 12's development tree once
-// did). Reading the fork would cost more than trying the few blocks.
+// did). Reading the fork would cost more than trying the few blocks. The
+// answer is kept for Fit (smallNow).
 func (p *locality) smallTable(m *Map) (uint32, bool) {
 	n, err := m.pool.NBlocks(m.rel, buffer.MainFork)
-	if err != nil || n > uint32(p.small.Load()) {
-		return n, false
+	small := false
+	if err == nil && n <= uint32(p.small.Load()) {
+		f, err := m.pool.NBlocks(m.rel, buffer.FSMFork)
+		small = err == nil && f == 0
 	}
-	f, err := m.pool.NBlocks(m.rel, buffer.FSMFork)
-	return n, err == nil && f == 0
+	if p.smallNow.Load() != small {
+		p.smallNow.Store(small)
+	}
+	return n, small
 }
 
 // smallStart is where a placement in a small table starts: the old

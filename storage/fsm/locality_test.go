@@ -800,3 +800,51 @@ func batchLoaders(t *testing.T, blocks int, end, other uint32) (*Map, *locality)
 	pol.mu.Unlock()
 	return m, pol
 }
+
+// The first row of a group (Request.GroupBytes) fits on the last page of
+// its session's run only with room for the whole group, and on any other
+// page as any row does; in a small table, whose next page may be any
+// block, on no page without the group's room.
+func TestLocalityGroupFit(t *testing.T) {
+	m, pol := batchLoaders(t, 300, 101, 250) // 100: run ended; 250: run ended
+	pol.mu.Lock()
+	pol.ownLocked(m, 200, 201, 210, true, false, 3) // 200: pages reserved after it
+	pol.mu.Unlock()
+	r := Request{Need: 96, Target: 100, OldBlock: InvalidBlock, GroupBytes: 1500, Owner: 1}
+	row := r.TargetFreeSpace()
+	group := 1500 - page.ItemIDSize
+	if f := pol.Fit(r, 100); f != group {
+		t.Fatalf("the run's last page must have %d free for the group, Fit says %d", group, f)
+	}
+	for _, c := range []struct {
+		what   string
+		target uint32
+		blk    uint32
+		group  int
+	}{
+		{"a page with its run going on", 200, 200, 1500},
+		{"a page other than the target", 100, 150, 1500},
+		{"a row inside a group", 100, 100, 0},
+	} {
+		r := r
+		r.Target, r.GroupBytes = c.target, c.group
+		if f := pol.Fit(r, c.blk); f != row {
+			t.Fatalf("%s: Fit says %d, want %d (the row's)", c.what, f, row)
+		}
+	}
+	big := r
+	big.GroupBytes = 2 * MaxRequestSize
+	if f := pol.Fit(big, 100); f > MaxRequestSize {
+		t.Fatalf("a group larger than a page asks for %d: no page could take it", f)
+	}
+
+	small := newTestMap(t, 64)
+	extendTo(t, small, 3)
+	if _, ok := pol.smallTable(small); !ok {
+		t.Fatal("3 blocks without a map fork: not a small table")
+	}
+	r.Target = 150
+	if f := pol.Fit(r, 1); f != group {
+		t.Fatalf("small table: Fit says %d, want the group's %d", f, group)
+	}
+}

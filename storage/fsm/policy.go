@@ -90,6 +90,16 @@ type Request struct {
 	// 0 otherwise. TargetFreeSpace then asks for room for all of them, so
 	// that they start on a page where they fit together.
 	RunBytes int
+	// GroupBytes is, for an insert that starts a group of rows (the
+	// session's consecutive rows in its burst that share more leading
+	// columns with each other than with the rows around them: an order's
+	// lines), the room the largest group of the burst so far took, tuples
+	// and line pointers; 0 otherwise, and when no group has ended yet or
+	// the groups are too large to keep on one page. A policy whose
+	// session's next page is not the next block (the end of a run) asks
+	// the last page for room for the whole group, so that the group
+	// starts on the next run instead of straddling the two.
+	GroupBytes int
 	// Owner is the backend pid of the session placing the tuple, 0 when
 	// unknown. It decides nothing: the locality policy keeps it with a
 	// loading session's run so that PageStates can say whose pages they
@@ -107,9 +117,6 @@ type Request struct {
 // empty page. The heap uses it for its fit test, the policy for its FSM
 // searches.
 func (r Request) TargetFreeSpace() int {
-	// A page with no tuples may still hold line pointers; treat it as empty
-	// when the unusable space is small.
-	const nearlyEmpty = MaxRequestSize - (page.MaxHeapTuplesPerPage/8)*page.ItemIDSize
 	if r.Need+r.SaveFree > nearlyEmpty {
 		return max(r.Need, nearlyEmpty)
 	}
@@ -118,6 +125,17 @@ func (r Request) TargetFreeSpace() int {
 		need = min(run, nearlyEmpty-r.SaveFree)
 	}
 	return need + r.SaveFree
+}
+
+// nearlyEmpty is the free space of a page with no tuples that may still
+// hold line pointers: treated as empty when the unusable space is small.
+const nearlyEmpty = MaxRequestSize - (page.MaxHeapTuplesPerPage/8)*page.ItemIDSize
+
+// groupFreeSpace is the free space a page must have to take r and the
+// rest of the group r starts (GroupBytes), up to a nearly empty page.
+func (r Request) groupFreeSpace() int {
+	group := min(r.GroupBytes-page.ItemIDSize, nearlyEmpty-r.SaveFree) + r.SaveFree
+	return max(r.TargetFreeSpace(), group)
 }
 
 func (r Request) numPages() int { return max(r.NumPages, 1) }

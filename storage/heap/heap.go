@@ -212,6 +212,8 @@ type InsertState struct {
 	// lastIns is the relation of the last insert through this state in
 	// the running transaction (noteInsert), nil at its start.
 	lastIns *Relation
+	// shares is RowShares' count for the next insert + 1; 0: not known.
+	shares int16
 	// bulkTxn is set once a burst of the running transaction moved
 	// through BulkPages pages: the transaction is loading in bulk.
 	bulkTxn bool
@@ -247,6 +249,12 @@ type relTarget struct {
 	// batch (fsm.Request.NewBatch): its run is given back at the end of
 	// the transaction however few pages the batch filled (BulkRelations).
 	batch bool
+	// The burst's groups of rows (groupBytes): share is the most leading
+	// columns a row of the burst shared with the one before it, + 1 (0:
+	// none seen), grp the bytes of the group being inserted and grpMax
+	// those of the largest group the burst has ended.
+	share       int16
+	grp, grpMax int32
 	// runXid is the transaction whose inserts runRows counts (0: none).
 	runXid  uint32
 	runRows uint16
@@ -425,6 +433,56 @@ func (t *relTarget) endBurst() {
 		}
 	}
 	t.burst = 0
+	t.share, t.grp, t.grpMax = 0, 0, 0
+}
+
+// RowShares tells st, before an insert through it, how many leading
+// columns the row shares with the row the session inserted into the same
+// relation just before it, in the same transaction; n < 0: not known (the
+// insert before was into another relation, or the caller does not
+// compare). It holds for the next insert only (groupBytes).
+func (st *InsertState) RowShares(n int) {
+	if st != nil {
+		st.shares = int16(min(max(n, -1), 1<<14) + 1)
+	}
+}
+
+// maxGroupBytes is the largest group of rows (groupBytes) kept from
+// straddling two runs: a quarter of a page. Leaving the rest of a run's
+// last page to start a larger one would waste too much of it.
+const maxGroupBytes = (page.BlockSize - page.HeaderSize) / 4
+
+// groupBytes is fsm.Request.GroupBytes for an insert of need bytes into r
+// through st, given what RowShares said of the row. A burst's rows form
+// groups when some share more leading columns with the row before them
+// than others do (a TPC-C loader's order lines share warehouse, district
+// and order with the lines of their order, only warehouse and district
+// with the line before a new order); a row sharing fewer than the most
+// the burst has seen starts a group, and gets the size of the largest
+// group the burst has ended, when that is at most maxGroupBytes. A burst
+// whose rows all share as many (a district's customers) has no groups.
+func (st *InsertState) groupBytes(r *Relation, need int) int {
+	if st == nil {
+		return 0
+	}
+	s := st.shares
+	st.shares = 0
+	t := st.find(r)
+	if t == nil {
+		return 0
+	}
+	size := int32(need + page.ItemIDSize)
+	if s > 0 && s >= t.share {
+		t.share = s
+		t.grp += size
+		return 0
+	}
+	t.grpMax = max(t.grpMax, t.grp)
+	t.grp = size
+	if s == 0 || t.grpMax > maxGroupBytes {
+		return 0
+	}
+	return int(t.grpMax)
 }
 
 // noteInsert is called for each insert into r through st, before its

@@ -45,6 +45,7 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 	if other == nil {
 		req.NewBatch, req.PagesLeft, req.BurstPages = st.noteInsert(r)
 		req.RunBytes = st.runBytes(r, xid, need)
+		req.GroupBytes = st.groupBytes(r, need)
 	}
 	if other != nil {
 		req.OldBlock = other.Block()

@@ -252,3 +252,155 @@ func otherRelation(t *testing.T, e *testEnv) *Relation {
 	}
 	return Open(e.pool, otherRel, testDesc, Options{Policy: testPolicy()})
 }
+
+// Two sessions load one table at once, each in one transaction, in groups
+// of 3 to 9 rows that share their leading column (a TPC-C loader's orders
+// and their lines: the session's first burst, of unknown size, whose runs
+// grow as it fills them). Told which rows share what with the row before
+// (RowShares), locality starts a group on the session's next run when the
+// last page of its run cannot hold the largest group so far, and no group
+// straddles two runs; without, some do.
+func TestGroupsStayOffRunSeams(t *testing.T) {
+	if testPolicyName != "locality" {
+		t.Skip("runs are locality's")
+	}
+	payload := strings.Repeat("g", 180) // 36 rows a page
+	// load returns how many groups sit on non-adjacent blocks, and the
+	// relation's blocks.
+	load := func(tell bool) (split int, blocks uint32) {
+		e := newEnv(t, 512, Options{})
+		type session struct {
+			st     InsertState
+			xid    uint32
+			g, row int // group, row in it
+			blks   map[uint32]bool
+		}
+		ss := []*session{{xid: e.o.Begin()}, {xid: e.o.Begin()}}
+		for i, s := range ss {
+			s.st.SetOwner(int32(i + 1))
+		}
+		check := func(s *session) {
+			lo, hi := uint32(1<<32-1), uint32(0)
+			for b := range s.blks {
+				lo, hi = min(lo, b), max(hi, b)
+			}
+			if int(hi-lo+1) != len(s.blks) {
+				split++
+			}
+		}
+		const groups = 900
+		for range groups * 6 {
+			for _, s := range ss {
+				size := 3 + (s.g*7)%7 // 3..9 rows
+				switch {
+				case !tell:
+					s.st.RowShares(-1)
+				case s.row == 0:
+					s.st.RowShares(0) // a new group: a different leading column
+				default:
+					s.st.RowShares(1)
+				}
+				tid, err := e.rel.Insert(mkRow(t, int32(s.g), payload), s.xid, 0, &s.st)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if s.row == 0 {
+					s.blks = map[uint32]bool{}
+				}
+				s.blks[tid.Block] = true
+				if s.row++; s.row == size {
+					check(s)
+					s.g, s.row = s.g+1, 0
+				}
+			}
+		}
+		for _, s := range ss {
+			e.o.Commit(s.xid)
+		}
+		mustCheck(t, e.rel)
+		n, err := e.rel.NBlocks()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return split, n
+	}
+	without, blocksWithout := load(false)
+	with, blocksWith := load(true)
+	if without == 0 {
+		t.Fatalf("without RowShares no group straddles two runs: the test shows nothing")
+	}
+	if with != 0 {
+		t.Fatalf("%d groups on non-adjacent blocks (%d without RowShares)", with, without)
+	}
+	// The room left at each run's end is less than a group's.
+	if blocksWith > blocksWithout+blocksWithout/50 {
+		t.Fatalf("%d blocks, %d without RowShares", blocksWith, blocksWithout)
+	}
+	t.Logf("groups split: %d without, %d with; blocks %d / %d", without, with, blocksWithout, blocksWith)
+}
+
+// groupBytes finds a burst's groups from what RowShares says of each row:
+// a row sharing fewer leading columns than the most the burst has seen
+// starts a group and is told the largest group ended so far; a burst whose
+// rows all share as many has none, nor one whose groups are too large,
+// and a new burst starts over.
+func TestGroupBytes(t *testing.T) {
+	e := newEnv(t, 64, Options{})
+	other := otherRelation(t, e)
+	var st InsertState
+	xid := e.o.Begin()
+	if _, err := e.rel.Insert(mkRow(t, 0, "x"), xid, 0, &st); err != nil {
+		t.Fatal(err)
+	}
+	const need = 100
+	row := need + page.ItemIDSize
+	// feed gives groupBytes rows sharing shares[i] leading columns with the
+	// row before, and returns what it says of each.
+	feed := func(shares ...int) []int {
+		var got []int
+		for _, n := range shares {
+			st.RowShares(n)
+			got = append(got, st.groupBytes(e.rel, need))
+		}
+		return got
+	}
+	// Orders of 3, 2 and 4 lines: 3 columns shared within, 2 between.
+	got := feed(-1, 3, 3, 2, 3, 2, 3, 3, 3, 2)
+	want := []int{0, 0, 0, 3 * row, 0, 3 * row, 0, 0, 0, 4 * row}
+	if !slices.Equal(got, want) {
+		t.Fatalf("orders: %v, want %v", got, want)
+	}
+	// Not told: no group is started or reported.
+	if got := feed(-1, -1); !slices.Equal(got, []int{0, 0}) {
+		t.Fatalf("rows not told: %v", got)
+	}
+	// A burst into another relation ends this one: the next starts over.
+	if _, err := other.Insert(mkRow(t, 0, "x"), xid, 0, &st); err != nil {
+		t.Fatal(err)
+	}
+	st.noteInsert(e.rel)
+	if got := feed(-1, 3, 2); !slices.Equal(got, []int{0, 0, 2 * row}) {
+		t.Fatalf("the next burst: %v", got)
+	}
+	st.noteInsert(other)
+	st.noteInsert(e.rel)
+	// Customers: every row shares warehouse and district, no more.
+	if got := feed(-1, 2, 2, 2, 2); !slices.Equal(got, []int{0, 0, 0, 0, 0}) {
+		t.Fatalf("customers: %v", got)
+	}
+	st.noteInsert(other)
+	st.noteInsert(e.rel)
+	// Groups of more than maxGroupBytes are not reported.
+	big := make([]int, 0, 64)
+	big = append(big, -1)
+	for range maxGroupBytes/row + 1 {
+		big = append(big, 1)
+	}
+	big = append(big, 0, 1, 0)
+	for _, b := range feed(big...) {
+		if b != 0 {
+			t.Fatalf("a group of %d bytes reported: %v", (maxGroupBytes/row+2)*row, b)
+		}
+	}
+	e.o.Commit(xid)
+}
