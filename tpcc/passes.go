@@ -247,3 +247,24 @@ func NewOrders(ctx context.Context, connect Connector, o NewOrdersOptions) (*New
 	res.Locality = ComputeLocality(mine)
 	return res, nil
 }
+
+// DeliveryTables are the tables a Delivery changes: it deletes new_order
+// rows and updates oorder, order_line and customer rows.
+var DeliveryTables = []string{"bmsql_new_order", "bmsql_oorder", "bmsql_order_line", "bmsql_customer"}
+
+// VacuumAfter measures the cleanup a pass leaves to VACUUM: after a
+// CHECKPOINT (autovacuum comes minutes later, after checkpoints), a
+// VACUUM of each of tables, and the WAL it writes. A server that prunes
+// and frees line pointers while the pass runs leaves less of it.
+func VacuumAfter(ctx context.Context, c *pgx.Conn, tables []string) (WALDelta, error) {
+	wal0, walErr, ckErr := measureStart(ctx, c, true)
+	if ckErr != nil {
+		return WALDelta{}, fmt.Errorf("CHECKPOINT: %w", ckErr)
+	}
+	for _, t := range tables {
+		if _, err := c.Exec(ctx, "VACUUM "+pgx.Identifier{t}.Sanitize()); err != nil {
+			return WALDelta{}, fmt.Errorf("VACUUM %s: %w", t, err)
+		}
+	}
+	return walDelta(ctx, c, wal0, walErr), nil
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -96,6 +97,10 @@ func allocatorWAL(r *result, rels []tpcc.RelWAL) {
 // distinct pages their lines occupy, each of which the pass must dirty
 // (a page stays dirty until written, so it counts once) and log once.
 func deliveryFloor(r *result, rels []tpcc.RelWAL) {
+	for _, t := range tpcc.DeliveryTables {
+		fpi := tableFPI(rels, t)
+		r.num("pass: "+strings.TrimPrefix(t, "bmsql_")+" and its indexes: FPIs per delivery", fpi/r.deliveries, "%.3f")
+	}
 	for _, rw := range rels {
 		if rw.RecordType != "" || rw.Rel != "bmsql_order_line" {
 			continue
@@ -106,4 +111,56 @@ func deliveryFloor(r *result, rels []tpcc.RelWAL) {
 		r.num("order_line: pages dirtied per delivery", dirtied, "%.3f")
 		r.num("order_line: pages dirtied per delivery / floor", dirtied/r.floorFPI, "%.3f")
 	}
+}
+
+// vacuumAfterPass measures the cleanup a delivery pass of deliveries
+// left (tpcc.VacuumAfter) and reports its FPIs and WAL bytes per delivery,
+// with those of the pass (pass) and, when walRel, the FPIs per table
+// (its indexes included) of the tables Delivery changes.
+func vacuumAfterPass(ctx context.Context, pc *pgx.Conn, r *result, pass tpcc.WALDelta, deliveries float64, walRel bool) error {
+	var probe *tpcc.WALRelProbe
+	if walRel {
+		var err error
+		if probe, err = tpcc.StartWALRel(ctx, pc); err != nil {
+			r.note(fmt.Sprintf("cleanup: WAL per table skipped: %v", err))
+			probe = nil
+		}
+	}
+	w, err := tpcc.VacuumAfter(ctx, pc, tpcc.DeliveryTables)
+	if err != nil {
+		return fmt.Errorf("cleanup: %w", err)
+	}
+	if w.Err != nil {
+		return fmt.Errorf("cleanup: pg_stat_wal: %w", w.Err)
+	}
+	r.num("cleanup (CHECKPOINT, VACUUM): WAL FPIs per delivery", w.FPI/deliveries, "%.3f")
+	r.num("cleanup (CHECKPOINT, VACUUM): WAL bytes per delivery", w.Bytes/deliveries, "%.0f")
+	if pass.Err == nil {
+		r.num("pass + cleanup: WAL FPIs per delivery", (pass.FPI+w.FPI)/deliveries, "%.3f")
+		r.num("pass + cleanup: WAL bytes per delivery", (pass.Bytes+w.Bytes)/deliveries, "%.0f")
+	}
+	if probe == nil {
+		return nil
+	}
+	rels, err := probe.Stop(ctx, pc)
+	if err != nil {
+		return fmt.Errorf("cleanup: WAL per table: %w", err)
+	}
+	for _, t := range tpcc.DeliveryTables {
+		fpi := tableFPI(rels, t)
+		r.num("cleanup: "+strings.TrimPrefix(t, "bmsql_")+" and its indexes: FPIs per delivery", fpi/deliveries, "%.3f")
+	}
+	return nil
+}
+
+// tableFPI sums the FPIs of table t and of its indexes (the relations
+// named t_...) in rels.
+func tableFPI(rels []tpcc.RelWAL, t string) float64 {
+	fpi := 0.0
+	for _, rw := range rels {
+		if rw.RecordType == "" && (rw.Rel == t || strings.HasPrefix(rw.Rel, t+"_")) {
+			fpi += rw.FPI
+		}
+	}
+	return fpi
 }

@@ -132,6 +132,7 @@ func tpccMain(cmd string, args []string) (err error) {
 	// delivery-pass
 	perDistrict := fs.Int("per-district", 300, "delivery-pass: oldest undelivered orders to deliver per district")
 	checkpoint := fs.Bool("checkpoint", true, "delivery-pass, neworders: CHECKPOINT before measuring")
+	cleanup := fs.Bool("cleanup", true, "delivery-pass: then CHECKPOINT, VACUUM the tables Delivery changed and report the WAL of that too (the cleanup the pass left)")
 	fs.Parse(args) //nolint:errcheck // ExitOnError
 
 	def := func(v *int, d int) int {
@@ -302,6 +303,11 @@ func tpccMain(cmd string, args []string) (err error) {
 			r.num("floor: distinct order_line blocks of the pass per delivery (FPIs)", float64(res.Before.TotalBlock)/t, "%.3f")
 			r.deliveries = t
 			r.floorFPI = float64(res.Before.TotalBlock) / t
+			if *cleanup {
+				r.after = func(ctx context.Context, pc *pgx.Conn) error {
+					return vacuumAfterPass(ctx, pc, r, res.WAL, t, *walRel)
+				}
+			}
 			return layouts(ctx, connect, r)
 		}
 	case "neworders":
@@ -397,6 +403,17 @@ func tpccMain(cmd string, args []string) (err error) {
 		var relErr error
 		if probe != nil {
 			rels, relErr = probe.Stop(ctx, pc)
+		}
+		if r.after != nil && err == nil {
+			if pc == nil {
+				if pc, err = connect(ctx); err != nil {
+					return err
+				}
+				defer pc.Close(ctx)
+			}
+			if aerr := r.after(ctx, pc); aerr != nil {
+				r.note(aerr.Error())
+			}
 		}
 		f.mu.Lock()
 		defer f.mu.Unlock()
@@ -518,6 +535,9 @@ type result struct {
 	// delivery-pass: deliveries and the floor of order_line FPIs (and
 	// pages dirtied) per delivery
 	deliveries, floorFPI float64
+	// after, when set, runs on connection pc once the measurement and its
+	// WAL per table are taken (delivery-pass: the cleanup it left).
+	after func(ctx context.Context, pc *pgx.Conn) error
 }
 
 type cell struct {
