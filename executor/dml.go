@@ -188,7 +188,7 @@ func (x *execCtx) insertRow(row []types.Datum) (page.TID, error) {
 	x.s.ist.RowShares(x.s.lastIns.shares(x, row))
 	tid, err := r.heap.Insert(tup, x.xid, x.cid, x.s.ist)
 	if err != nil {
-		x.s.lastIns.oid = 0
+		x.s.lastIns.forget()
 		return page.TID{}, err
 	}
 	x.s.lastIns.remember(x, row)
@@ -238,6 +238,13 @@ func (l *lastInserted) shares(x *execCtx, row []types.Datum) int {
 func (l *lastInserted) remember(x *execCtx, row []types.Datum) {
 	l.oid, l.xid = x.rel.def.OID, x.xid
 	l.lead = append(l.lead[:0], row[:min(len(x.rel.types), maxSharedColumns)]...)
+}
+
+// forget drops the last row (at the end of a transaction, so that its
+// values are not kept).
+func (l *lastInserted) forget() {
+	clear(l.lead)
+	l.oid, l.lead = 0, l.lead[:0]
 }
 
 func (x *execCtx) returning(exprs []sql.Expr, row []types.Datum) error {

@@ -323,6 +323,7 @@ func (s *Session) endTx(commit bool) error {
 		s.reportTx(nil, time.Time{})
 	}
 	s.newRels = nil
+	s.lastIns.forget()
 	s.endTxSettings(commit)
 	if tx == nil {
 		return nil

@@ -59,9 +59,9 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 				// block. But nobody else should take the caller's run, so it
 				// has none.
 				p.mu.Lock()
-				if rn := p.mu.owned[first]; rn != nil {
+				if rn := p.mu.owned[first]; rn != nil && rn.next < rn.end {
 					p.unreserveLocked(rn, int64(rn.end-rn.next))
-					rn.end, rn.small = rn.next, true
+					rn.end = rn.next
 				}
 				p.mu.Unlock()
 			} else if by > keep {

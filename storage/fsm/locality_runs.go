@@ -86,9 +86,6 @@ type run struct {
 	// (runLenLocked): its pages are not held to the bound on reserved
 	// pages.
 	bulk bool
-	// small is set for a page extended in a small table: it has no run,
-	// and the session's next page is any block with room (runEndsAt).
-	small bool
 }
 
 // leave is called when a session found tried too full. It reports whether
@@ -179,13 +176,12 @@ func (p *locality) runHolds(blk uint32, left int) bool {
 
 // runEndsAt reports whether blk is the last page of a session's run: the
 // session's next page is fresh, and not the next block unless the
-// extension happens to give it. Not for a page of a small table, whose
-// sessions try every block.
+// extension happens to give it.
 func (p *locality) runEndsAt(blk uint32) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	rn, owned := p.mu.owned[blk]
-	return owned && !rn.small && rn.next >= rn.end
+	return owned && rn.next >= rn.end
 }
 
 // othersActiveLocked counts the loading sessions other than the one

@@ -474,7 +474,7 @@ func (st *InsertState) groupBytes(r *Relation, need int) int {
 	size := int32(need + page.ItemIDSize)
 	if s > 0 && s >= t.share {
 		t.share = s
-		t.grp += size
+		t.grp = min(t.grp+size, maxGroupBytes+1) // past it, too large anyway
 		return 0
 	}
 	t.grpMax = max(t.grpMax, t.grp)
