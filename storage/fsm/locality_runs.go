@@ -174,14 +174,16 @@ func (p *locality) runHolds(blk uint32, left int) bool {
 	return owned && int(rn.end-rn.next) >= batchRunPages(left)
 }
 
-// runEndsAt reports whether blk is the last page of a session's run: the
-// session's next page is fresh, and not the next block unless the
-// extension happens to give it.
+// runEndsAt reports whether blk is the last page of a session's run while
+// other loaders are active: the session's next page is then not the next
+// block, which another loader's run is likely to take. A lone loader's
+// runs are one page each (runLenLocked) and its next page the adjacent
+// extension.
 func (p *locality) runEndsAt(blk uint32) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	rn, owned := p.mu.owned[blk]
-	return owned && rn.next >= rn.end
+	return owned && rn.next >= rn.end && p.othersActiveLocked(blk) > 0
 }
 
 // othersActiveLocked counts the loading sessions other than the one

@@ -802,8 +802,8 @@ func batchLoaders(t *testing.T, blocks int, end, other uint32) (*Map, *locality)
 }
 
 // The first row of a group (Request.GroupBytes) fits on the last page of
-// its session's run only with room for the whole group, and on any other
-// page as any row does; in a small table, whose next page may be any
+// its session's run, while other loaders are active, only with room for
+// the whole group, and on any other page as any row does; in a small table, whose next page may be any
 // block, on no page without the group's room.
 func TestLocalityGroupFit(t *testing.T) {
 	m, pol := batchLoaders(t, 300, 101, 250) // 100: run ended; 250: run ended
@@ -836,6 +836,16 @@ func TestLocalityGroupFit(t *testing.T) {
 	big.GroupBytes = 2 * MaxRequestSize
 	if f := pol.Fit(big, 100); f > MaxRequestSize {
 		t.Fatalf("a group larger than a page asks for %d: no page could take it", f)
+	}
+
+	// A lone loader's next page is the adjacent extension: no group rule.
+	lone, lonePol := newTestMap(t, 64), newTestLocality(t)
+	extendTo(t, lone, 300)
+	lonePol.mu.Lock()
+	lonePol.ownLocked(lone, 100, 101, 101, true, false, 1)
+	lonePol.mu.Unlock()
+	if f := lonePol.Fit(r, 100); f != row {
+		t.Fatalf("a lone loader's last page: Fit says %d, want %d (the row's)", f, row)
 	}
 
 	small := newTestMap(t, 64)

@@ -117,6 +117,9 @@ type Request struct {
 // empty page. The heap uses it for its fit test, the policy for its FSM
 // searches.
 func (r Request) TargetFreeSpace() int {
+	// A page with no tuples may still hold line pointers; treat it as empty
+	// when the unusable space is small.
+	const nearlyEmpty = MaxRequestSize - (page.MaxHeapTuplesPerPage/8)*page.ItemIDSize
 	if r.Need+r.SaveFree > nearlyEmpty {
 		return max(r.Need, nearlyEmpty)
 	}
@@ -127,15 +130,12 @@ func (r Request) TargetFreeSpace() int {
 	return need + r.SaveFree
 }
 
-// nearlyEmpty is the free space of a page with no tuples that may still
-// hold line pointers: treated as empty when the unusable space is small.
-const nearlyEmpty = MaxRequestSize - (page.MaxHeapTuplesPerPage/8)*page.ItemIDSize
-
 // groupFreeSpace is the free space a page must have to take r and the
-// rest of the group r starts (GroupBytes), up to a nearly empty page.
+// rest of the group r starts (GroupBytes): TargetFreeSpace's rule for a
+// run of rows, for the group.
 func (r Request) groupFreeSpace() int {
-	group := min(r.GroupBytes-page.ItemIDSize, nearlyEmpty-r.SaveFree) + r.SaveFree
-	return max(r.TargetFreeSpace(), group)
+	r.RunBytes = max(r.RunBytes, r.GroupBytes)
+	return r.TargetFreeSpace()
 }
 
 func (r Request) numPages() int { return max(r.NumPages, 1) }

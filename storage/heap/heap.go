@@ -452,8 +452,9 @@ func (st *InsertState) RowShares(n int) {
 // last page to start a larger one would waste too much of it.
 const maxGroupBytes = (page.BlockSize - page.HeaderSize) / 4
 
-// groupBytes is fsm.Request.GroupBytes for an insert of need bytes into r
-// through st, given what RowShares said of the row. A burst's rows form
+// groupBytes is fsm.Request.GroupBytes for an insert of need bytes through
+// st into the relation of t (st's entry for it, nil if none), given what
+// RowShares said of the row. A burst's rows form
 // groups when some share more leading columns with the row before them
 // than others do (a TPC-C loader's order lines share warehouse, district
 // and order with the lines of their order, only warehouse and district
@@ -461,13 +462,9 @@ const maxGroupBytes = (page.BlockSize - page.HeaderSize) / 4
 // the burst has seen starts a group, and gets the size of the largest
 // group the burst has ended, when that is at most maxGroupBytes. A burst
 // whose rows all share as many (a district's customers) has no groups.
-func (st *InsertState) groupBytes(r *Relation, need int) int {
-	if st == nil {
-		return 0
-	}
+func (st *InsertState) groupBytes(t *relTarget, need int) int {
 	s := st.shares
 	st.shares = 0
-	t := st.find(r)
 	if t == nil {
 		return 0
 	}
@@ -486,8 +483,9 @@ func (st *InsertState) groupBytes(r *Relation, need int) int {
 }
 
 // noteInsert is called for each insert into r through st, before its
-// page is chosen, and returns what the insert tells the policy of its
-// burst (fsm.Request's NewBatch, PagesLeft and BurstPages). A burst is
+// page is chosen, and returns what the insert of need bytes tells the
+// policy of its burst (fsm.Request's NewBatch, PagesLeft, BurstPages and,
+// from groupBytes, GroupBytes). A burst is
 // the session's consecutive inserts into one relation in one transaction:
 // a loader that writes a district's customers, then their history rows,
 // then the customers of the next district, makes a burst of each, and the
@@ -506,9 +504,9 @@ func (st *InsertState) groupBytes(r *Relation, need int) int {
 // (newBatch): the policy starts it on fresh pages with room for all of
 // it, so that no group of rows the burst writes together straddles the
 // end of a run.
-func (st *InsertState) noteInsert(r *Relation) (newBatch bool, pagesLeft, burstPages int) {
+func (st *InsertState) noteInsert(r *Relation, need int) (n burstNote) {
 	if st == nil {
-		return false, 0, 0
+		return n
 	}
 	if st.lastIns != r && st.lastIns != nil {
 		if t := st.find(st.lastIns); t != nil {
@@ -519,16 +517,28 @@ func (st *InsertState) noteInsert(r *Relation) (newBatch bool, pagesLeft, burstP
 	starts := st.lastIns != r
 	st.lastIns = r
 	last, burst := 0, 0
-	if t := st.find(r); t != nil {
+	t := st.find(r)
+	if t != nil {
 		last, burst = int(t.lastBurst), int(t.burst)
 	}
+	n.groupBytes = st.groupBytes(t, need)
 	if !st.bulkTxn {
-		return false, max(0, last-burst), 0
+		n.pagesLeft = max(0, last-burst)
+		return n
 	}
 	if last == 0 {
 		last = int(r.lastBulkBurst.Load())
 	}
-	return starts && burst == 0 && last >= BatchPages, max(0, last-burst), burst
+	n.newBatch = starts && burst == 0 && last >= BatchPages
+	n.pagesLeft, n.burstPages = max(0, last-burst), burst
+	return n
+}
+
+// burstNote is what noteInsert finds an insert tells the policy:
+// fsm.Request's NewBatch, PagesLeft, BurstPages and GroupBytes.
+type burstNote struct {
+	newBatch                          bool
+	pagesLeft, burstPages, groupBytes int
 }
 
 // markBatch notes that an insert into r through st began a batch

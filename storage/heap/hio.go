@@ -43,9 +43,9 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 		Owner:       st.Owner(),
 	}
 	if other == nil {
-		req.NewBatch, req.PagesLeft, req.BurstPages = st.noteInsert(r)
+		n := st.noteInsert(r, need)
+		req.NewBatch, req.PagesLeft, req.BurstPages, req.GroupBytes = n.newBatch, n.pagesLeft, n.burstPages, n.groupBytes
 		req.RunBytes = st.runBytes(r, xid, need)
-		req.GroupBytes = st.groupBytes(r, need)
 	}
 	if other != nil {
 		req.OldBlock = other.Block()

@@ -170,8 +170,8 @@ func TestBurstSizes(t *testing.T) {
 		}
 	}
 	note := func() (newBatch bool, left int) {
-		newBatch, left, _ = st.noteInsert(e.rel)
-		return newBatch, left
+		n := st.noteInsert(e.rel, 0)
+		return n.newBatch, n.pagesLeft
 	}
 	insert(e.rel, 7*(BatchPages+3))
 	burst := int(st.find(e.rel).burst)
@@ -360,7 +360,7 @@ func TestGroupBytes(t *testing.T) {
 		var got []int
 		for _, n := range shares {
 			st.RowShares(n)
-			got = append(got, st.groupBytes(e.rel, need))
+			got = append(got, st.noteInsert(e.rel, need).groupBytes)
 		}
 		return got
 	}
@@ -378,18 +378,18 @@ func TestGroupBytes(t *testing.T) {
 	if _, err := other.Insert(mkRow(t, 0, "x"), xid, 0, &st); err != nil {
 		t.Fatal(err)
 	}
-	st.noteInsert(e.rel)
+	st.noteInsert(e.rel, 0)
 	if got := feed(-1, 3, 2); !slices.Equal(got, []int{0, 0, 2 * row}) {
 		t.Fatalf("the next burst: %v", got)
 	}
-	st.noteInsert(other)
-	st.noteInsert(e.rel)
+	st.noteInsert(other, 0)
+	st.noteInsert(e.rel, 0)
 	// Customers: every row shares warehouse and district, no more.
 	if got := feed(-1, 2, 2, 2, 2); !slices.Equal(got, []int{0, 0, 0, 0, 0}) {
 		t.Fatalf("customers: %v", got)
 	}
-	st.noteInsert(other)
-	st.noteInsert(e.rel)
+	st.noteInsert(other, 0)
+	st.noteInsert(e.rel, 0)
 	// Groups of more than maxGroupBytes are not reported.
 	big := make([]int, 0, 64)
 	big = append(big, -1)
@@ -403,4 +403,41 @@ func TestGroupBytes(t *testing.T) {
 		}
 	}
 	e.o.Commit(xid)
+}
+
+// A lone session loading groups of rows gets one page at a time, the next
+// one adjacent: no group start leaves a page's tail for the next page, and
+// the table is no larger than when the rows are not told apart.
+func TestLoneSessionGroupsLeaveNoTails(t *testing.T) {
+	payload := strings.Repeat("g", 180)
+	load := func(tell bool) uint32 {
+		e := newEnv(t, 512, Options{})
+		var st InsertState
+		xid := e.o.Begin()
+		for g := range 3000 {
+			for row := range 3 + (g*7)%7 {
+				switch {
+				case !tell:
+					st.RowShares(-1)
+				case row == 0:
+					st.RowShares(0)
+				default:
+					st.RowShares(1)
+				}
+				if _, err := e.rel.Insert(mkRow(t, int32(g), payload), xid, 0, &st); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		e.o.Commit(xid)
+		mustCheck(t, e.rel)
+		n, err := e.rel.NBlocks()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if with, without := load(true), load(false); with != without {
+		t.Fatalf("%d blocks with RowShares, %d without", with, without)
+	}
 }
