@@ -71,6 +71,9 @@ type locality struct {
 	// smallNow is what smallTable last found: the relation is a small
 	// table, whose sessions' next page is any block (Fit).
 	smallNow atomic.Bool
+	// extendedTo is the end of the relation after this policy's last
+	// extension (runEndsAt).
+	extendedTo atomic.Uint32
 
 	// memo remembers what kind of answer a block was, so that a Retry can
 	// charge the miss to that kind (for the hit counters). Collisions only

@@ -47,6 +47,7 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 			return by
 		},
 		placed: func(first uint32, by int) {
+			p.extendedTo.Store(first + uint32(by))
 			// The caller's page and its run are never in the FSM; the rest
 			// is published, upper levels included, before the lock is
 			// released so that the waiters find it.

@@ -175,15 +175,15 @@ func (p *locality) runHolds(blk uint32, left int) bool {
 }
 
 // runEndsAt reports whether blk is the last page of a session's run while
-// other loaders are active: the session's next page is then not the next
-// block, which another loader's run is likely to take. A lone loader's
-// runs are one page each (runLenLocked) and its next page the adjacent
-// extension.
+// another loader is active or has extended the relation past it: the
+// session's next page is then not likely to be the next block. A lone
+// loader's runs are one page each (runLenLocked) and its next page the
+// adjacent extension.
 func (p *locality) runEndsAt(blk uint32) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	rn, owned := p.mu.owned[blk]
-	return owned && rn.next >= rn.end && p.othersActiveLocked(blk) > 0
+	return owned && rn.next >= rn.end && (blk+1 < p.extendedTo.Load() || p.othersActiveLocked(blk) > 0)
 }
 
 // othersActiveLocked counts the loading sessions other than the one

@@ -802,14 +802,15 @@ func batchLoaders(t *testing.T, blocks int, end, other uint32) (*Map, *locality)
 }
 
 // The first row of a group (Request.GroupBytes) fits on the last page of
-// its session's run, while other loaders are active, only with room for
-// the whole group, and on any other page as any row does; in a small table, whose next page may be any
+// its session's run, when the relation goes on past it, only with room
+// for the whole group, and on any other page as any row does; in a small table, whose next page may be any
 // block, on no page without the group's room.
 func TestLocalityGroupFit(t *testing.T) {
 	m, pol := batchLoaders(t, 300, 101, 250) // 100: run ended; 250: run ended
 	pol.mu.Lock()
 	pol.ownLocked(m, 200, 201, 210, true, false, 3) // 200: pages reserved after it
 	pol.mu.Unlock()
+	pol.extendedTo.Store(300) // as Extend leaves it
 	r := Request{Need: 96, Target: 100, OldBlock: InvalidBlock, GroupBytes: 1500, Owner: 1}
 	row := r.TargetFreeSpace()
 	group := 1500 - page.ItemIDSize
@@ -838,9 +839,11 @@ func TestLocalityGroupFit(t *testing.T) {
 		t.Fatalf("a group larger than a page asks for %d: no page could take it", f)
 	}
 
-	// A lone loader's next page is the adjacent extension: no group rule.
+	// A lone loader's page is the last block, its next page the adjacent
+	// extension: no group rule.
 	lone, lonePol := newTestMap(t, 64), newTestLocality(t)
-	extendTo(t, lone, 300)
+	extendTo(t, lone, 101)
+	lonePol.extendedTo.Store(101)
 	lonePol.mu.Lock()
 	lonePol.ownLocked(lone, 100, 101, 101, true, false, 1)
 	lonePol.mu.Unlock()
