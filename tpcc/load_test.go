@@ -179,6 +179,17 @@ func runMixAndPasses(t *testing.T, connect Connector) {
 	}
 	defer c.Close(ctx)
 	checkConsistency(t, c)
+	// The mix's changed pages are written by the next checkpoint.
+	bw0, err := ReadBufferWrites(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Exec(ctx, "CHECKPOINT"); err != nil {
+		t.Fatal(err)
+	}
+	if bw1, err := ReadBufferWrites(ctx, c); err != nil || bw1.Sub(bw0).Checkpoint <= 0 || bw1.Sub(bw0).Written() < bw1.Sub(bw0).Checkpoint {
+		t.Errorf("pg_stat_bgwriter across a CHECKPOINT after the mix: %+v -> %+v, %v", bw0, bw1, err)
+	}
 	committed := res.Tx[NewOrder].Count - res.Tx[NewOrder].Rollbacks
 	if got := count(t, c, "SELECT count(*) FROM bmsql_oorder") - 2*Districts*30; got != int64(committed) {
 		t.Errorf("%d new orders in bmsql_oorder, %d committed", got, committed)

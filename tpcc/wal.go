@@ -99,3 +99,28 @@ func watchOthers(ctx context.Context, c *pgx.Conn) (stop func() int) {
 		return len(seen)
 	}
 }
+
+// BufferWrites is one reading of pg_stat_bgwriter's buffer counters: the
+// data pages written by checkpoints, by the background writer (none in
+// minipg) and by backends taking a dirty buffer's frame, and the buffers
+// allocated for pages not in the pool.
+type BufferWrites struct {
+	Checkpoint, Clean, Backend, Alloc float64
+}
+
+// Written is every data page written.
+func (b BufferWrites) Written() float64 { return b.Checkpoint + b.Clean + b.Backend }
+
+// Sub returns b - o.
+func (b BufferWrites) Sub(o BufferWrites) BufferWrites {
+	return BufferWrites{b.Checkpoint - o.Checkpoint, b.Clean - o.Clean, b.Backend - o.Backend, b.Alloc - o.Alloc}
+}
+
+// ReadBufferWrites reads pg_stat_bgwriter. The error is returned as is: a
+// server without the view reports "n/a".
+func ReadBufferWrites(ctx context.Context, c *pgx.Conn) (BufferWrites, error) {
+	var b BufferWrites
+	err := c.QueryRow(ctx, "SELECT buffers_checkpoint, buffers_clean, buffers_backend, buffers_alloc FROM pg_stat_bgwriter").
+		Scan(&b.Checkpoint, &b.Clean, &b.Backend, &b.Alloc)
+	return b, err
+}

@@ -209,6 +209,7 @@ func tpccMain(cmd string, args []string) (err error) {
 			// The server's CPU over the mix (a server started here): per
 			// transaction it compares targets whatever their speed, which a
 			// rate below every target's capacity (-rate) makes equal.
+			bw0, bwErr := tpcc.ReadBufferWrites(ctx, sc)
 			var cpu0 float64
 			var cpuErr error
 			if r.pid != 0 {
@@ -249,6 +250,7 @@ func tpccMain(cmd string, args []string) (err error) {
 			if cpuErr != nil {
 				r.note("server CPU: " + cpuErr.Error())
 			}
+			bufferFigures(ctx, sc, r, bw0, bwErr)
 			if before != nil {
 				if err := runLayoutFigures(ctx, sc, before, r); err != nil {
 					r.note("layout after the run: " + err.Error())
@@ -450,6 +452,27 @@ func tpccMain(cmd string, args []string) (err error) {
 	}
 	f.run.AtOnce = *atOnce
 	return f.eachRound(cmd, *atOnce, body)
+}
+
+// bufferFigures adds the data pages written and read into the pool per
+// 1,000 transactions of the mix, from pg_stat_bgwriter read before (bw0)
+// and now: what placement can save besides WAL.
+func bufferFigures(ctx context.Context, sc *pgx.Conn, r *result, bw0 tpcc.BufferWrites, err error) {
+	var bw1 tpcc.BufferWrites
+	if err == nil {
+		bw1, err = tpcc.ReadBufferWrites(ctx, sc)
+	}
+	if err != nil || r.txns == 0 {
+		if err != nil {
+			r.note("pg_stat_bgwriter: " + err.Error())
+		}
+		r.na("data pages written per 1,000 transactions")
+		return
+	}
+	d, k := bw1.Sub(bw0), r.txns/1000
+	r.num("data pages written per 1,000 transactions", d.Written()/k, "%.1f")
+	r.num("data pages written by checkpoints per 1,000 transactions", d.Checkpoint/k, "%.1f")
+	r.num("buffers allocated (pages read) per 1,000 transactions", d.Alloc/k, "%.1f")
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
