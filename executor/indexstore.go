@@ -58,11 +58,12 @@ type indexStore interface {
 	InsertUnique(key index.Key, tid page.TID, check func(conflicts []page.TID) (bool, error)) (inserted bool, err error)
 	// Delete removes one entry if present.
 	Delete(key index.Key, tid page.TID) error
-	// DeleteFreeing is Delete for an entry whose TID the heap frees next,
-	// outside VACUUM (the reclaim behind a prune): a disk index's scans
-	// that remember entries to mark dead must not mark one that comes
-	// back for a live row (nbtree.Index.DeleteFreeing).
-	DeleteFreeing(key index.Key, tid page.TID) error
+	// DeleteFreeing removes the entries (keys[i], tids[i]) if present, whose
+	// TIDs the heap frees next, outside VACUUM (the reclaim behind a
+	// prune): a disk index's scans that remember entries to mark dead must
+	// not mark one that comes back for a live row, and the entries on one
+	// leaf go in one record (nbtree.Index.DeleteFreeing).
+	DeleteFreeing(keys []index.Key, tids []page.TID) error
 	// DeleteTIDs removes every entry pointing at one of tids (VACUUM) and
 	// returns how many it removed. point, when not nil, is VACUUM's delay
 	// point, called after each index page a disk index reads (an error

@@ -93,8 +93,12 @@ func (d *diskStore) Delete(key index.Key, tid page.TID) error {
 	return err
 }
 
-func (d *diskStore) DeleteFreeing(key index.Key, tid page.TID) error {
-	_, err := d.ix.DeleteFreeing(d.entry(key, tid))
+func (d *diskStore) DeleteFreeing(keys []index.Key, tids []page.TID) error {
+	entries := make([][]byte, len(keys))
+	for i, key := range keys {
+		entries[i] = d.entry(key, tids[i])
+	}
+	_, err := d.ix.DeleteFreeing(entries)
 	return err
 }
 

@@ -69,9 +69,14 @@ func (m *memStore) Delete(key index.Key, tid page.TID) error {
 	return nil
 }
 
-// DeleteFreeing is Delete: an in-memory scan deletes the entries it finds
-// dead at once, under the heap page's lock, never later.
-func (m *memStore) DeleteFreeing(key index.Key, tid page.TID) error { return m.Delete(key, tid) }
+// DeleteFreeing is Delete of each entry: an in-memory scan deletes the
+// entries it finds dead at once, under the heap page's lock, never later.
+func (m *memStore) DeleteFreeing(keys []index.Key, tids []page.TID) error {
+	for i, key := range keys {
+		m.ix.Delete(key, tids[i])
+	}
+	return nil
+}
 
 func (m *memStore) DeleteTIDs(tids map[page.TID]struct{}, _ nbtree.VacuumPoint, _ *buffer.Strategy) (int, error) {
 	return m.ix.DeleteTIDs(tids), nil

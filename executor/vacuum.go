@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"minipg/autovacuum"
+	"minipg/index"
 	"minipg/pgstat"
 	"minipg/sql"
 	"minipg/storage/buffer"
@@ -248,21 +249,24 @@ func (e *Engine) reclaimer(oid uint32) heap.Reclaimer {
 		dec := newDecoder(r)
 		dec.need = indexColumns(r, r.indexes...)
 		var gone []page.TID
+		keys := make([][]index.Key, len(r.indexes))
 		for _, d := range dead {
 			row, err := dec.decode(d.Tuple, d.TID)
 			if err != nil {
 				continue
 			}
-			deleted := true
-			for _, ri := range r.indexes {
+			for i, ri := range r.indexes {
 				key, _ := ri.key(row)
-				if err := ri.ix.DeleteFreeing(key, d.TID); err != nil {
-					deleted = false
-					break
-				}
+				keys[i] = append(keys[i], key)
 			}
-			if deleted {
-				gone = append(gone, d.TID)
+			gone = append(gone, d.TID)
+		}
+		// Each index's entries at once: those on one leaf go in one
+		// record. A failure leaves every TID as it was (some entries
+		// gone): their line pointers stay LP_DEAD until VACUUM.
+		for i, ri := range r.indexes {
+			if err := ri.ix.DeleteFreeing(keys[i], gone); err != nil {
+				return nil, release
 			}
 		}
 		return gone, release

@@ -136,9 +136,16 @@ func (e *Engine) startWAL() error {
 	return nil
 }
 
-// checkpointOptions: write every dirty buffer and fsync, save the commit log
-// and keep the next xid in the checkpoint record (txn.XactLog).
-func (e *Engine) checkpointOptions() wal.CheckpointOptions { return e.wal.xact.CheckpointOptions() }
+// checkpointOptions: prune behind first what is waiting to be (while those
+// prunes log no images), write every dirty buffer and fsync, save the
+// commit log and keep the next xid in the checkpoint record (txn.XactLog).
+func (e *Engine) checkpointOptions() wal.CheckpointOptions {
+	o := e.wal.xact.CheckpointOptions()
+	if e.pruner != nil {
+		o.BeforeRedo = e.pruner.Flush
+	}
+	return o
+}
 
 // shutdownWAL stops the checkpointer and writes the shutdown checkpoint
 // (clean shutdown: the next start needs no recovery).

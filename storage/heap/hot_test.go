@@ -523,7 +523,7 @@ func hotConcurrent(t *testing.T, behind bool) {
 	}
 	e := newEnv(t, 32, Options{FillFactor: 80})
 	if behind {
-		pr := NewPruner(e.o)
+		pr := newPruner(e.o, 0)
 		t.Cleanup(pr.Close) // before newEnv's check of the pool's pins
 		e.rel = Open(e.pool, testRel, testDesc, Options{FillFactor: 80, Policy: testPolicy(), Pruner: pr})
 	}

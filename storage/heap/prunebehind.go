@@ -1,10 +1,13 @@
 package heap
 
 // Prune-behind: a page whose rows an UPDATE or DELETE changed is pruned in
-// the background as soon as the change is dead to every transaction, while
-// the page's last change is still later than the WAL's redo point. The
-// prune's record then carries no full-page image: the change that made the
-// versions dead logged the page already in this checkpoint cycle.
+// the background once its changes are dead to every transaction, while the
+// page's last change is still later than the WAL's redo point. The prune's
+// record then carries no full-page image: the change that made the
+// versions dead logged the page already in this checkpoint cycle. The
+// changes a page takes within a second of the first are gathered into one
+// prune (and one reclaim), and a checkpoint has every page noted pruned
+// before it moves the redo point (Flush).
 //
 // PostgreSQL prunes such a page when a reader next finds it short of space
 // (heap_page_prune_opt) or when VACUUM reaches it. A page that no one reads
@@ -78,10 +81,15 @@ func PrunesBehind(src reloptions.Source, pol fsm.Policy) bool {
 }
 
 const (
-	// pruneBehindDelay is how long the pruner waits after the first note
-	// before it looks at the notes: enough for most of the transactions
-	// that made them to end.
-	pruneBehindDelay = 20 * time.Millisecond
+	// pruneBehindTick is how often the pruner looks at its notes while it
+	// has any.
+	pruneBehindTick = 20 * time.Millisecond
+	// pruneBehindGather is how long a page's note waits before its page is
+	// pruned: the changes that come to the page meanwhile (a queue page's
+	// deletes, one after another) are pruned, and their line pointers
+	// reclaimed, by one prune, one record each, rather than one per
+	// change. A checkpoint does not wait for it (Flush).
+	pruneBehindGather = time.Second
 	// pruneBehindMaxWaits is how many rounds a note waits for its
 	// transaction to fall behind the horizon (or for its page to be
 	// unlocked) before it is dropped.
@@ -95,12 +103,17 @@ const (
 // behind their updates and deletes. One Pruner serves a server; it runs one
 // goroutine from NewPruner to Close.
 type Pruner struct {
-	o Oracle
-	h Horizon // o's horizon; nil: the pruner never prunes
+	o      Oracle
+	h      Horizon       // o's horizon; nil: the pruner never prunes
+	gather time.Duration // pruneBehindGather (tests: less)
 
-	mu      sync.Mutex
-	pending []pruneNote
-	kick    chan struct{} // a note arrived while none were pending
+	mu sync.Mutex
+	// pending has a note per page changed since its last prune was
+	// looked at; queue has them in the order they were first made.
+	pending map[pageKey]*pruneNote
+	queue   []*pruneNote
+	kick    chan struct{}      // a note arrived while none were pending
+	flush   chan chan struct{} // Flush's requests
 	stop    chan struct{}
 	done    chan struct{}
 	once    sync.Once
@@ -108,18 +121,27 @@ type Pruner struct {
 	waiting atomic.Int64  // notes the last pass kept to try again
 }
 
-// pruneNote is one page changed by transaction xid.
+// pageKey is a page of a relation.
+type pageKey struct {
+	r   *Relation
+	blk uint32
+}
+
+// pruneNote is one page changed by transactions up to xid, first at at.
 type pruneNote struct {
-	r     *Relation
-	blk   uint32
+	pageKey
 	xid   uint32
+	at    time.Time
 	waits uint8
 }
 
 // NewPruner starts a pruner that judges versions dead with o, which must
 // implement Horizon for anything to be pruned.
-func NewPruner(o Oracle) *Pruner {
-	pr := &Pruner{o: o, kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+func NewPruner(o Oracle) *Pruner { return newPruner(o, pruneBehindGather) }
+
+func newPruner(o Oracle, gather time.Duration) *Pruner {
+	pr := &Pruner{o: o, gather: gather, pending: map[pageKey]*pruneNote{}, kick: make(chan struct{}, 1),
+		flush: make(chan chan struct{}), stop: make(chan struct{}), done: make(chan struct{})}
 	pr.h, _ = o.(Horizon)
 	go pr.run()
 	return pr
@@ -132,20 +154,36 @@ func (pr *Pruner) Close() {
 	<-pr.done
 }
 
+// Flush prunes at once the pages of every note made so far, however
+// recent, whose changes are dead to every transaction, and returns when it
+// is done (at once after Close). A checkpoint calls it before it moves the
+// redo point, past which those prunes would log their pages in full.
+func (pr *Pruner) Flush() {
+	reply := make(chan struct{})
+	select {
+	case pr.flush <- reply:
+		<-reply
+	case <-pr.done:
+	}
+}
+
 // note records that xid changed a row on blk of r. The caller may hold the
 // page's content lock.
 func (pr *Pruner) note(r *Relation, blk, xid uint32) {
+	k := pageKey{r, blk}
 	pr.mu.Lock()
 	n := len(pr.pending)
-	switch {
-	case n > 0 && pr.pending[n-1].r == r && pr.pending[n-1].blk == blk:
-		if XidPrecedes(pr.pending[n-1].xid, xid) { // the same page again: wait for the later change
-			pr.pending[n-1].xid = xid
+	switch nt, ok := pr.pending[k]; {
+	case ok:
+		if XidPrecedes(nt.xid, xid) { // the same page again: wait for the later change
+			nt.xid = xid
 		}
 	case n >= pruneBehindMaxNotes:
 		r.stats.pruneBehindDropped.Add(1)
 	default:
-		pr.pending = append(pr.pending, pruneNote{r: r, blk: blk, xid: xid})
+		nt := &pruneNote{pageKey: k, xid: xid, at: time.Now()}
+		pr.pending[k] = nt
+		pr.queue = append(pr.queue, nt)
 	}
 	pr.mu.Unlock()
 	if n == 0 {
@@ -159,28 +197,61 @@ func (pr *Pruner) note(r *Relation, blk, xid uint32) {
 func (pr *Pruner) run() {
 	defer close(pr.done)
 	var work, retry []pruneNote
+	tick := time.NewTicker(pruneBehindTick)
+	defer tick.Stop()
 	for {
+		var reply chan struct{}
 		select {
 		case <-pr.stop:
 			return
 		case <-pr.kick:
+		case reply = <-pr.flush:
 		}
 		for {
-			select {
-			case <-pr.stop:
-				return
-			case <-time.After(pruneBehindDelay):
+			if reply == nil {
+				select {
+				case <-pr.stop:
+					return
+				case <-tick.C:
+				case reply = <-pr.flush:
+				}
 			}
-			pr.mu.Lock()
-			work, pr.pending = pr.pending, work[:0]
-			pr.mu.Unlock()
-			if len(work) == 0 && len(retry) == 0 {
+			var left int
+			work, left = pr.take(work[:0], reply != nil)
+			if len(work) > 0 || len(retry) > 0 {
+				retry = pr.pass(work, retry)
+				pr.waiting.Store(int64(len(retry)))
+			}
+			if reply != nil {
+				close(reply)
+				reply = nil
+			}
+			if len(work) == 0 && len(retry) == 0 && left == 0 {
 				break
 			}
-			retry = pr.pass(work, retry)
-			pr.waiting.Store(int64(len(retry)))
 		}
 	}
+}
+
+// take appends to work the notes that have gathered long enough (all of
+// them when all), removing them from pending, and returns it with how many
+// notes are left pending.
+func (pr *Pruner) take(work []pruneNote, all bool) ([]pruneNote, int) {
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
+	now := time.Now()
+	i := 0
+	for ; i < len(pr.queue) && (all || now.Sub(pr.queue[i].at) >= pr.gather); i++ {
+		nt := pr.queue[i]
+		delete(pr.pending, nt.pageKey)
+		work = append(work, *nt)
+		pr.queue[i] = nil
+	}
+	pr.queue = pr.queue[i:]
+	if len(pr.queue) == 0 {
+		pr.queue = nil // let the array go
+	}
+	return work, len(pr.pending)
 }
 
 // pass prunes what it can of work and of the notes retried from the last

@@ -55,7 +55,7 @@ func waitIdle(t *testing.T, pr *Pruner, from uint64) {
 // LP_DEAD, which VACUUM still has to clear.
 func TestPruneBehind(t *testing.T) {
 	e := openWALEnv(t, t.TempDir(), true)
-	pr := NewPruner(e.o)
+	pr := newPruner(e.o, 0)
 	defer pr.Close()
 	var reported atomic.Int64
 	rel := Open(e.pool, testRel, testDesc, Options{Policy: fsm.NewClassic(), WAL: e.log, Pruner: pr,
@@ -158,20 +158,25 @@ func TestPruneBehind(t *testing.T) {
 }
 
 // TestPruneBehindQueueBound: notes beyond the bound are dropped and
-// counted, and a note for the page just noted replaces it.
+// counted, and a note for a page already noted (the last one or any
+// other) joins its note, which waits for the latest change.
 func TestPruneBehindQueueBound(t *testing.T) {
 	e := newEnv(t, 16, Options{})
-	pr := &Pruner{o: e.o, kick: make(chan struct{}, 1)} // no goroutine: the notes stay
+	pr := &Pruner{o: e.o, kick: make(chan struct{}, 1), pending: map[pageKey]*pruneNote{}} // no goroutine: the notes stay
 	for i := range pruneBehindMaxNotes {
 		pr.note(e.rel, uint32(i), 10)
 	}
 	pr.note(e.rel, pruneBehindMaxNotes-1, 11) // the last page again
-	if got := len(pr.pending); got != pruneBehindMaxNotes {
-		t.Fatalf("%d notes, want %d", got, pruneBehindMaxNotes)
+	pr.note(e.rel, 0, 13)                     // the first page again
+	if got := len(pr.pending); got != pruneBehindMaxNotes || len(pr.queue) != pruneBehindMaxNotes {
+		t.Fatalf("%d notes (%d queued), want %d", got, len(pr.queue), pruneBehindMaxNotes)
 	}
 	pr.note(e.rel, pruneBehindMaxNotes-1, 9) // an older transaction's change: the note waits for 11
-	if x := pr.pending[pruneBehindMaxNotes-1].xid; x != 11 {
+	if x := pr.pending[pageKey{e.rel, pruneBehindMaxNotes - 1}].xid; x != 11 {
 		t.Errorf("the repeated page's note has xid %d, want 11", x)
+	}
+	if x := pr.pending[pageKey{e.rel, 0}].xid; x != 13 {
+		t.Errorf("the first page's note has xid %d, want 13", x)
 	}
 	pr.note(e.rel, pruneBehindMaxNotes, 12)
 	if got := len(pr.pending); got != pruneBehindMaxNotes {
@@ -193,7 +198,7 @@ func TestPruneBehindQueueBound(t *testing.T) {
 func TestReclaimBehind(t *testing.T) {
 	dir := t.TempDir()
 	e := openWALEnv(t, dir, true)
-	pr := NewPruner(e.o)
+	pr := newPruner(e.o, 0)
 	defer pr.Close()
 	var reported atomic.Int64
 	var (
@@ -299,4 +304,60 @@ func TestReclaimBehind(t *testing.T) {
 	pr.Close()
 	r := e.crashAndRecover(t, true, nil)
 	comparePages(t, pages, r.pages(t))
+}
+
+// TestPruneBehindGathers: the changes a page receives while its note
+// gathers are pruned, and their line pointers reclaimed, by one prune; a
+// note younger than the gathering time waits, and Flush (what a checkpoint
+// calls before it moves the redo point) prunes it at once, with no image.
+func TestPruneBehindGathers(t *testing.T) {
+	e := openWALEnv(t, t.TempDir(), true)
+	pr := newPruner(e.o, time.Hour)
+	defer pr.Close()
+	var calls atomic.Int64
+	reclaim := func(dead []DeadVersion) ([]page.TID, func()) {
+		calls.Add(1)
+		gone := make([]page.TID, len(dead))
+		for i, d := range dead {
+			gone[i] = d.TID
+		}
+		return gone, func() {}
+	}
+	rel := Open(e.pool, testRel, testDesc, Options{Policy: fsm.NewClassic(), WAL: e.log, Pruner: pr, Reclaim: reclaim})
+	rel.SetIndexAttrs(IndexAttrs{Indexed: []int{0}, Key: []int{0}})
+	env := &testEnv{pool: e.pool, rel: rel, o: e.o}
+	tids := env.insertCommitted(t, 0, 20, strings.Repeat("x", 50))
+	e.checkpoint(t)
+
+	// Three transactions delete a row each, as a queue's consumers do.
+	for _, tid := range tids[:3] {
+		env.deleteCommitted(t, []page.TID{tid})
+	}
+	time.Sleep(10 * pruneBehindTick)
+	if st := rel.Stats(); st.PagesPrunedBehind != 0 || calls.Load() != 0 {
+		t.Fatalf("pruned before the note gathered: %+v", st)
+	}
+	before := e.log.Stats().FPI
+	pr.Flush()
+	st := rel.Stats()
+	if st.PagesPrunedBehind != 1 || st.ReclaimedBehind != 3 || calls.Load() != 1 {
+		t.Errorf("after Flush: %+v, %d reclaims; want one prune and one reclaim of the 3 rows", st, calls.Load())
+	}
+	for _, tid := range tids[:3] {
+		if f := env.lpFlags(t, tid); f != page.LPUnused && f != -1 {
+			t.Errorf("%s has flags %d after the flush, want LP_UNUSED", tid, f)
+		}
+	}
+	if got := e.log.Stats().FPI - before; got != 0 {
+		t.Errorf("the flushed prune logged %d images, want none", got)
+	}
+	pr.mu.Lock()
+	left := len(pr.pending) + len(pr.queue)
+	pr.mu.Unlock()
+	if left != 0 {
+		t.Errorf("%d notes left after Flush", left)
+	}
+	mustCheckPages(t, rel)
+	pr.Close()
+	pr.Flush() // returns at once once the pruner is closed
 }

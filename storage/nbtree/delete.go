@@ -1,6 +1,7 @@
 package nbtree
 
-// Deletion of leaf entries: one entry (Delete), and VACUUM's bulk delete
+// Deletion of leaf entries: one entry (Delete), the entries of TIDs the
+// heap frees behind a prune (DeleteFreeing), and VACUUM's bulk delete
 // (DeleteTIDs, btbulkdelete/btvacuumscan).
 
 import (
@@ -35,17 +36,53 @@ func (ix *Index) Delete(entry []byte) (bool, error) {
 	return true, nil
 }
 
-// DeleteFreeing is Delete for an entry whose heap TID the caller is about
-// to make reusable outside a DeleteTIDs pass (the heap's reclaim behind a
-// prune). It counts as such a pass for the scans that remember entries to
-// mark LP_DEAD (killitems.go): once the TID is reused, an insertion may add
-// this entry's bytes again for a live row, which a scan that read the page
-// before must not mark. The count moves even when the entry was not there,
-// since a scan may remember it from before another deletion.
-func (ix *Index) DeleteFreeing(entry []byte) (bool, error) {
-	found, err := ix.Delete(entry)
-	ix.st.passes.Add(2)
-	return found, err
+// DeleteFreeing removes entries whose heap TIDs the caller is about to
+// make reusable outside a DeleteTIDs pass (the heap's reclaim behind a
+// prune) and returns how many were present. The entries that sit on one
+// leaf go in one record, with the page's LP_DEAD items, after one descent;
+// their order does not matter. It counts as such a pass for the scans that
+// remember entries to mark LP_DEAD (killitems.go): once a TID is reused,
+// an insertion may add an entry's bytes again for a live row, which a scan
+// that read the page before must not mark. The count moves even when no
+// entry was there, since a scan may remember one from before another
+// deletion. An error stops it; the leaves already changed stay changed.
+func (ix *Index) DeleteFreeing(entries [][]byte) (int, error) {
+	defer ix.st.passes.Add(2)
+	for _, e := range entries {
+		if err := ix.checkEntry(e); err != nil {
+			return 0, err
+		}
+	}
+	sorted := slices.Clone(entries)
+	slices.SortFunc(sorted, bytes.Compare)
+	sorted = slices.CompactFunc(sorted, bytes.Equal)
+	found := 0
+	for i := 0; i < len(sorted); {
+		b, _, err := ix.descend(searchKey{key: sorted[i]}, true)
+		if err != nil {
+			return found, err
+		}
+		p := b.Page()
+		var offs []uint16
+		j := i
+		for ; j < len(sorted) && (j == i || !beyondHighKey(p, sorted[j], false)); j++ {
+			if off := leafSearch(p, sorted[j], false); off <= page.MaxOffset(p) && bytes.Equal(page.Item(p, off), sorted[j]) {
+				offs = append(offs, off) // ascending, as the entries are
+			}
+		}
+		if len(offs) > 0 {
+			found += len(offs)
+			for _, d := range deadItems(p) {
+				if k, ok := slices.BinarySearch(offs, d); !ok {
+					offs = slices.Insert(offs, k, d)
+				}
+			}
+			ix.deleteItems(b, offs, xlDelete)
+		}
+		relBuf(b, true)
+		i = j
+	}
+	return found, nil
 }
 
 // deleteItems removes the items at offs (ascending) from the exclusively

@@ -14,6 +14,11 @@ type CheckpointOptions struct {
 	// records the cluster as cleanly shut down; no record may be inserted
 	// after it.
 	Shutdown bool
+	// BeforeRedo, when set, is called before the checkpoint takes its turn
+	// and fixes the redo point, with no lock of the log held: work that
+	// would log pages in full once the redo point moves is done first (the
+	// heap's prune behind, heap.Pruner.Flush).
+	BeforeRedo func()
 	// FlushBuffers is called once the redo point is fixed. It must write
 	// every page dirtied before redo and make it durable (buffer.Pool
 	// FlushAllPaced + Sync), and persist whatever else the checkpoint
@@ -99,6 +104,9 @@ func decodeCheckpoint(rec *DecodedRecord) (CheckpointInfo, error) {
 // removes the segments wholly before the redo point. Checkpoints are
 // serialized; inserts and flushes go on meanwhile.
 func (l *Log) Checkpoint(o CheckpointOptions) (CheckpointInfo, error) {
+	if o.BeforeRedo != nil {
+		o.BeforeRedo()
+	}
 	l.ckptMu.Lock()
 	defer l.ckptMu.Unlock()
 	if err := l.failed(); err != nil {
