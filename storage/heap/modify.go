@@ -194,7 +194,8 @@ func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid
 	setCidValue(t, cidVal, combo)
 	SetCtid(t, ntid)
 	setPrunable(p, xid)
-	r.notePrunable(buf.Block(), xid)
+	// (A version moved off the page marks it full below.)
+	r.notePrunable(buf.Block(), xid, newbuf != buf || r.pruneSpaceLow(p))
 	if newbuf != buf {
 		st.noteRelated(r.rel, xid, newbuf.Block())
 		// A hint that the old page could use pruning.
@@ -245,7 +246,7 @@ func (r *Relation) Delete(snap *Snapshot, tid page.TID, xid, cid uint32) (Result
 	setCidValue(t, cidVal, combo)
 	SetCtid(t, tid)
 	setPrunable(buf.Page(), xid)
-	r.notePrunable(buf.Block(), xid)
+	r.notePrunable(buf.Block(), xid, r.pruneSpaceLow(buf.Page()))
 	r.logChange(snap.Usage, walDelete, buf, nil, tid.Offset)
 	r.stats.deletes.Add(1)
 	buf.Unlock()

@@ -84,11 +84,14 @@ const (
 	// pruneBehindTick is how often the pruner looks at its notes while it
 	// has any.
 	pruneBehindTick = 20 * time.Millisecond
-	// pruneBehindGather is how long a page's note waits before its page is
-	// pruned: the changes that come to the page meanwhile (a queue page's
-	// deletes, one after another) are pruned, and their line pointers
-	// reclaimed, by one prune, one record each, rather than one per
-	// change. A checkpoint does not wait for it (Flush).
+	// pruneBehindGather is how long the note of a page with room waits
+	// before the page is pruned: the changes that come to the page
+	// meanwhile (a queue page's deletes, one after another) are pruned,
+	// and their line pointers reclaimed, by one prune, one record each,
+	// rather than one per change. A page short of space is pruned at the
+	// next tick instead: a reader would prune it first (maybePrune),
+	// leaving its LP_DEAD line pointers to VACUUM. A checkpoint does not
+	// wait for either (Flush).
 	pruneBehindGather = time.Second
 	// pruneBehindMaxWaits is how many rounds a note waits for its
 	// transaction to fall behind the horizon (or for its page to be
@@ -109,9 +112,12 @@ type Pruner struct {
 
 	mu sync.Mutex
 	// pending has a note per page changed since its last prune was
-	// looked at; queue has them in the order they were first made.
+	// looked at; queue has them in the order they were first made, soon
+	// the notes of pages short of space (a note may be in both; the first
+	// to come takes it).
 	pending map[pageKey]*pruneNote
 	queue   []*pruneNote
+	soon    []*pruneNote
 	kick    chan struct{}      // a note arrived while none were pending
 	flush   chan chan struct{} // Flush's requests
 	stop    chan struct{}
@@ -133,6 +139,8 @@ type pruneNote struct {
 	xid   uint32
 	at    time.Time
 	waits uint8
+	soon  bool // in Pruner.soon
+	taken bool // out of pending, in a pass
 }
 
 // NewPruner starts a pruner that judges versions dead with o, which must
@@ -167,13 +175,15 @@ func (pr *Pruner) Flush() {
 	}
 }
 
-// note records that xid changed a row on blk of r. The caller may hold the
-// page's content lock.
-func (pr *Pruner) note(r *Relation, blk, xid uint32) {
+// note records that xid changed a row on blk of r, and soon that the page
+// is short of space (pruneSpaceLow): it is pruned at the next tick rather
+// than after gathering. The caller may hold the page's content lock.
+func (pr *Pruner) note(r *Relation, blk, xid uint32, soon bool) {
 	k := pageKey{r, blk}
 	pr.mu.Lock()
 	n := len(pr.pending)
-	switch nt, ok := pr.pending[k]; {
+	nt, ok := pr.pending[k]
+	switch {
 	case ok:
 		if XidPrecedes(nt.xid, xid) { // the same page again: wait for the later change
 			nt.xid = xid
@@ -181,9 +191,13 @@ func (pr *Pruner) note(r *Relation, blk, xid uint32) {
 	case n >= pruneBehindMaxNotes:
 		r.stats.pruneBehindDropped.Add(1)
 	default:
-		nt := &pruneNote{pageKey: k, xid: xid, at: time.Now()}
+		nt = &pruneNote{pageKey: k, xid: xid, at: time.Now()}
 		pr.pending[k] = nt
 		pr.queue = append(pr.queue, nt)
+	}
+	if nt != nil && soon && !nt.soon {
+		nt.soon = true
+		pr.soon = append(pr.soon, nt)
 	}
 	pr.mu.Unlock()
 	if n == 0 {
@@ -233,24 +247,30 @@ func (pr *Pruner) run() {
 	}
 }
 
-// take appends to work the notes that have gathered long enough (all of
-// them when all), removing them from pending, and returns it with how many
-// notes are left pending.
+// take appends to work the notes of pages short of space and those that
+// have gathered long enough (all of them when all), removing them from
+// pending, and returns it with how many notes are left pending.
 func (pr *Pruner) take(work []pruneNote, all bool) ([]pruneNote, int) {
 	pr.mu.Lock()
 	defer pr.mu.Unlock()
 	now := time.Now()
-	i := 0
-	for ; i < len(pr.queue) && (all || now.Sub(pr.queue[i].at) >= pr.gather); i++ {
-		nt := pr.queue[i]
-		delete(pr.pending, nt.pageKey)
-		work = append(work, *nt)
-		pr.queue[i] = nil
+	next := func(q []*pruneNote, ready func(*pruneNote) bool) []*pruneNote {
+		i := 0
+		for ; i < len(q) && ready(q[i]); i++ {
+			if nt := q[i]; !nt.taken {
+				nt.taken = true
+				delete(pr.pending, nt.pageKey)
+				work = append(work, *nt)
+			}
+			q[i] = nil
+		}
+		if i == len(q) {
+			return nil // let the array go
+		}
+		return q[i:]
 	}
-	pr.queue = pr.queue[i:]
-	if len(pr.queue) == 0 {
-		pr.queue = nil // let the array go
-	}
+	pr.soon = next(pr.soon, func(*pruneNote) bool { return true })
+	pr.queue = next(pr.queue, func(nt *pruneNote) bool { return all || nt.taken || now.Sub(nt.at) >= pr.gather })
 	return work, len(pr.pending)
 }
 
@@ -394,9 +414,10 @@ func (r *Relation) Retire() {
 }
 
 // notePrunable tells r's pruner, if it has one, that xid changed a row on
-// blk.
-func (r *Relation) notePrunable(blk, xid uint32) {
+// blk, and whether the page is short of space (pruneSpaceLow), so that a
+// reader would prune it before the pruner's gathering ends.
+func (r *Relation) notePrunable(blk, xid uint32, short bool) {
 	if r.pruner != nil {
-		r.pruner.note(r, blk, xid)
+		r.pruner.note(r, blk, xid, short)
 	}
 }

@@ -164,21 +164,21 @@ func TestPruneBehindQueueBound(t *testing.T) {
 	e := newEnv(t, 16, Options{})
 	pr := &Pruner{o: e.o, kick: make(chan struct{}, 1), pending: map[pageKey]*pruneNote{}} // no goroutine: the notes stay
 	for i := range pruneBehindMaxNotes {
-		pr.note(e.rel, uint32(i), 10)
+		pr.note(e.rel, uint32(i), 10, false)
 	}
-	pr.note(e.rel, pruneBehindMaxNotes-1, 11) // the last page again
-	pr.note(e.rel, 0, 13)                     // the first page again
+	pr.note(e.rel, pruneBehindMaxNotes-1, 11, false) // the last page again
+	pr.note(e.rel, 0, 13, true)                      // the first page again
 	if got := len(pr.pending); got != pruneBehindMaxNotes || len(pr.queue) != pruneBehindMaxNotes {
 		t.Fatalf("%d notes (%d queued), want %d", got, len(pr.queue), pruneBehindMaxNotes)
 	}
-	pr.note(e.rel, pruneBehindMaxNotes-1, 9) // an older transaction's change: the note waits for 11
+	pr.note(e.rel, pruneBehindMaxNotes-1, 9, false) // an older transaction's change: the note waits for 11
 	if x := pr.pending[pageKey{e.rel, pruneBehindMaxNotes - 1}].xid; x != 11 {
 		t.Errorf("the repeated page's note has xid %d, want 11", x)
 	}
-	if x := pr.pending[pageKey{e.rel, 0}].xid; x != 13 {
-		t.Errorf("the first page's note has xid %d, want 13", x)
+	if x := pr.pending[pageKey{e.rel, 0}].xid; x != 13 || len(pr.soon) != 1 || pr.soon[0].blk != 0 {
+		t.Errorf("the first page's note has xid %d (want 13), %d notes to prune soon (want it alone)", x, len(pr.soon))
 	}
-	pr.note(e.rel, pruneBehindMaxNotes, 12)
+	pr.note(e.rel, pruneBehindMaxNotes, 12, false)
 	if got := len(pr.pending); got != pruneBehindMaxNotes {
 		t.Fatalf("%d notes after one more, want %d", got, pruneBehindMaxNotes)
 	}
@@ -306,10 +306,11 @@ func TestReclaimBehind(t *testing.T) {
 	comparePages(t, pages, r.pages(t))
 }
 
-// TestPruneBehindGathers: the changes a page receives while its note
-// gathers are pruned, and their line pointers reclaimed, by one prune; a
-// note younger than the gathering time waits, and Flush (what a checkpoint
-// calls before it moves the redo point) prunes it at once, with no image.
+// TestPruneBehindGathers: the changes a page with room receives while its
+// note gathers are pruned, and their line pointers reclaimed, by one prune;
+// a page short of space, which a reader would prune first, is pruned
+// without waiting; Flush (what a checkpoint calls before it moves the redo
+// point) prunes the gathering notes at once, with no image.
 func TestPruneBehindGathers(t *testing.T) {
 	e := openWALEnv(t, t.TempDir(), true)
 	pr := newPruner(e.o, time.Hour)
@@ -326,24 +327,49 @@ func TestPruneBehindGathers(t *testing.T) {
 	rel := Open(e.pool, testRel, testDesc, Options{Policy: fsm.NewClassic(), WAL: e.log, Pruner: pr, Reclaim: reclaim})
 	rel.SetIndexAttrs(IndexAttrs{Indexed: []int{0}, Key: []int{0}})
 	env := &testEnv{pool: e.pool, rel: rel, o: e.o}
-	tids := env.insertCommitted(t, 0, 20, strings.Repeat("x", 50))
+	// Block 0 filled (short of space), block 1 with room.
+	var full, roomy []page.TID
+	for _, tid := range env.insertCommitted(t, 0, 120, strings.Repeat("x", 50)) {
+		if tid.Block == 0 {
+			full = append(full, tid)
+		} else {
+			roomy = append(roomy, tid)
+		}
+	}
+	if len(roomy) < 3 || roomy[len(roomy)-1].Block != 1 {
+		t.Fatalf("%d rows on block 0, %d after it, want two blocks", len(full), len(roomy))
+	}
 	e.checkpoint(t)
+	env.withPage(t, 0, func(p page.Page) {
+		if !rel.pruneSpaceLow(p) {
+			t.Fatalf("block 0 has %d bytes free: not short of space", page.HeapFreeSpace(p))
+		}
+	})
 
-	// Three transactions delete a row each, as a queue's consumers do.
-	for _, tid := range tids[:3] {
+	// Three transactions delete a row each on block 1, as a queue's
+	// consumers do; one deletes a row on block 0.
+	for _, tid := range roomy[:3] {
 		env.deleteCommitted(t, []page.TID{tid})
 	}
+	env.deleteCommitted(t, []page.TID{full[0]})
+	deadline := time.Now().Add(10 * time.Second)
+	for env.lpFlags(t, full[0]) != page.LPUnused {
+		if time.Now().After(deadline) {
+			t.Fatalf("block 0, short of space, not pruned and reclaimed after 10 s: %+v", rel.Stats())
+		}
+		time.Sleep(time.Millisecond)
+	}
 	time.Sleep(10 * pruneBehindTick)
-	if st := rel.Stats(); st.PagesPrunedBehind != 0 || calls.Load() != 0 {
-		t.Fatalf("pruned before the note gathered: %+v", st)
+	if st := rel.Stats(); st.PagesPrunedBehind != 1 || calls.Load() != 1 {
+		t.Fatalf("block 1 pruned before its note gathered: %+v, %d reclaims", st, calls.Load())
 	}
 	before := e.log.Stats().FPI
 	pr.Flush()
 	st := rel.Stats()
-	if st.PagesPrunedBehind != 1 || st.ReclaimedBehind != 3 || calls.Load() != 1 {
-		t.Errorf("after Flush: %+v, %d reclaims; want one prune and one reclaim of the 3 rows", st, calls.Load())
+	if st.PagesPrunedBehind != 2 || st.ReclaimedBehind != 4 || calls.Load() != 2 {
+		t.Errorf("after Flush: %+v, %d reclaims; want block 1's 3 rows in one prune and one reclaim", st, calls.Load())
 	}
-	for _, tid := range tids[:3] {
+	for _, tid := range roomy[:3] {
 		if f := env.lpFlags(t, tid); f != page.LPUnused && f != -1 {
 			t.Errorf("%s has flags %d after the flush, want LP_UNUSED", tid, f)
 		}
@@ -352,7 +378,7 @@ func TestPruneBehindGathers(t *testing.T) {
 		t.Errorf("the flushed prune logged %d images, want none", got)
 	}
 	pr.mu.Lock()
-	left := len(pr.pending) + len(pr.queue)
+	left := len(pr.pending) + len(pr.queue) + len(pr.soon)
 	pr.mu.Unlock()
 	if left != 0 {
 		t.Errorf("%d notes left after Flush", left)
