@@ -217,59 +217,63 @@ func (e *Engine) tryReclaimSlot(oid uint32) (release func(), ok bool) {
 
 // reclaimer is table oid's heap.Reclaimer: it deletes the index entries of
 // the versions its pruner removed, so that their line pointers are freed
-// behind the prune instead of in VACUUM's second heap pass. It takes the
+// behind the prune instead of in VACUUM's second heap pass. Begin takes the
 // table's lock shared (DDL that changes the indexes or drops the table
 // holds it exclusively) and the vacuum slot, neither waiting; a TID is
 // returned as gone once every index's entry for it is deleted (or was not
 // there: a unique check or a scan may have deleted it first).
-func (e *Engine) reclaimer(oid uint32) heap.Reclaimer {
-	return func(dead []heap.DeadVersion) ([]page.TID, func()) {
-		unslot, ok := e.tryReclaimSlot(oid)
-		if !ok {
-			return nil, nil
-		}
-		unlock, ok := e.txns.TryLockRelationYielding(oid, func() {})
-		if !ok {
-			unslot()
-			return nil, nil
-		}
-		release := func() { unlock(); unslot() }
-		r, err := e.rel(oid)
-		if err != nil {
-			return nil, release // dropped meanwhile
-		}
-		if len(r.indexes) == 0 {
-			// Nothing points at the TIDs.
-			gone := make([]page.TID, len(dead))
-			for i, d := range dead {
-				gone[i] = d.TID
+func (e *Engine) reclaimer(oid uint32) *heap.Reclaimer {
+	return &heap.Reclaimer{
+		Begin: func() (func(), bool) {
+			unslot, ok := e.tryReclaimSlot(oid)
+			if !ok {
+				return nil, false
 			}
-			return gone, release
-		}
-		dec := newDecoder(r)
-		dec.need = indexColumns(r, r.indexes...)
-		var gone []page.TID
-		keys := make([][]index.Key, len(r.indexes))
-		for _, d := range dead {
-			row, err := dec.decode(d.Tuple, d.TID)
+			unlock, ok := e.txns.TryLockRelationYielding(oid, func() {})
+			if !ok {
+				unslot()
+				return nil, false
+			}
+			return func() { unlock(); unslot() }, true
+		},
+		Delete: func(dead []heap.DeadVersion) []page.TID {
+			r, err := e.rel(oid)
 			if err != nil {
-				continue
+				return nil // dropped meanwhile
 			}
+			if len(r.indexes) == 0 {
+				// Nothing points at the TIDs.
+				gone := make([]page.TID, len(dead))
+				for i, d := range dead {
+					gone[i] = d.TID
+				}
+				return gone
+			}
+			dec := newDecoder(r)
+			dec.need = indexColumns(r, r.indexes...)
+			var gone []page.TID
+			keys := make([][]index.Key, len(r.indexes))
+			for _, d := range dead {
+				row, err := dec.decode(d.Tuple, d.TID)
+				if err != nil {
+					continue
+				}
+				for i, ri := range r.indexes {
+					key, _ := ri.key(row)
+					keys[i] = append(keys[i], key)
+				}
+				gone = append(gone, d.TID)
+			}
+			// Each index's entries at once: those on one leaf go in one
+			// record. A failure leaves every TID as it was (some entries
+			// gone): their line pointers stay LP_DEAD until VACUUM.
 			for i, ri := range r.indexes {
-				key, _ := ri.key(row)
-				keys[i] = append(keys[i], key)
+				if err := ri.ix.DeleteFreeing(keys[i], gone); err != nil {
+					return nil
+				}
 			}
-			gone = append(gone, d.TID)
-		}
-		// Each index's entries at once: those on one leaf go in one
-		// record. A failure leaves every TID as it was (some entries
-		// gone): their line pointers stay LP_DEAD until VACUUM.
-		for i, ri := range r.indexes {
-			if err := ri.ix.DeleteFreeing(keys[i], gone); err != nil {
-				return nil, release
-			}
-		}
-		return gone, release
+			return gone
+		},
 	}
 }
 

@@ -41,13 +41,8 @@ type Options struct {
 	// and deletes behind them (heap_prune_behind; prunebehind.go).
 	Pruner *Pruner
 	// Reclaim, when not nil, lets the Pruner make the LP_DEAD line
-	// pointers its prunes leave unused at once (reclaimBehind): it must
-	// delete every index entry pointing at each TID it returns in gone,
-	// and return release == nil, deleting nothing, while a VACUUM of the
-	// table runs; until release is called it must keep any VACUUM of the
-	// table from starting. It is called from the Pruner's goroutine
-	// holding a buffer pin and no content lock.
-	Reclaim Reclaimer
+	// pointers its prunes leave unused at once (reclaimBehind; Reclaimer).
+	Reclaim *Reclaimer
 }
 
 // Relation is one table's heap (main fork plus free space map), shared by
@@ -70,7 +65,7 @@ type Relation struct {
 	place    placementCounters
 	onPrune  func(removed int) // Options.OnPrune
 	pruner   *Pruner           // Options.Pruner
-	reclaim  Reclaimer         // Options.Reclaim
+	reclaim  *Reclaimer        // Options.Reclaim
 
 	retire  sync.RWMutex // held shared by the pruner's prunes, exclusively by Retire
 	retired bool         // under retire: the relation's files are being dropped

@@ -313,12 +313,25 @@ func (pr *Pruner) prune(n pruneNote, horizon uint32) bool {
 		return true
 	}
 	defer buf.Release()
+	// VACUUM is kept off the table from before the prune to after the
+	// reclaim (Reclaimer.Begin).
+	reclaim := false
+	if r.reclaim != nil {
+		var release func()
+		if release, reclaim = r.reclaim.Begin(); reclaim {
+			defer release()
+		}
+	}
 	if !buf.TryLock() {
 		return false
 	}
 	dead := pr.pruneIfLogged(r, buf, horizon)
 	buf.Unlock()
-	if len(dead) > 0 {
+	switch {
+	case len(dead) == 0:
+	case !reclaim:
+		r.stats.reclaimRefused.Add(1)
+	default:
 		// Index entries are deleted with no heap page locked, as every
 		// index access is made (an index page's lock comes first).
 		r.reclaimBehind(buf, dead)
@@ -359,29 +372,36 @@ type DeadVersion struct {
 
 // A Reclaimer deletes the index entries of dead versions, so that their
 // line pointers can be made unused without waiting for VACUUM
-// (Options.Reclaim).
-type Reclaimer func(dead []DeadVersion) (gone []page.TID, release func())
+// (Options.Reclaim). Both are called from the Pruner's goroutine, holding
+// no content lock.
+type Reclaimer struct {
+	// Begin is called before a prune whose LP_DEAD line pointers are to
+	// be reclaimed. It refuses (ok false) while a VACUUM of the table
+	// runs, and else keeps any VACUUM of the table from starting until
+	// release: a VACUUM that ran between the prune and the deletion of
+	// the entries could free a line pointer, and a new row with the same
+	// key take it, whose entry the deletion would then remove.
+	Begin func() (release func(), ok bool)
+	// Delete deletes every index entry pointing at the TID of each of
+	// dead, whose indexed columns are those of its tuple, and returns the
+	// TIDs whose entries are all gone. It is called between Begin and its
+	// release, holding a buffer pin.
+	Delete func(dead []DeadVersion) (gone []page.TID)
+}
 
 // reclaimBehind is the second half of a prune behind: the LP_DEAD line
 // pointers it left become LP_UNUSED at once, while the page is still in
 // this checkpoint's WAL, instead of in VACUUM's second heap pass, whose
 // record logs the page in full once a checkpoint has passed (it nearly
 // always has by the time VACUUM comes back to a table). r.reclaim deletes
-// the index entries of dead (refusing while a VACUUM of the table runs:
-// that VACUUM may have collected these TIDs and would delete the entries of
-// a version that reused one) and keeps VACUUM away until release; then the
-// line pointers whose entries are gone are freed and logged as VACUUM's
-// second pass logs them. A page a checkpoint has begun to need in full
-// since the prune is left: its line pointers stay LP_DEAD, without index
-// entries, and VACUUM frees them as before. The caller holds buf's pin and
-// r.retire shared, and no content lock.
+// the index entries of dead; then the line pointers whose entries are gone
+// are freed and logged as VACUUM's second pass logs them. A page a
+// checkpoint has begun to need in full since the prune is left: its line
+// pointers stay LP_DEAD, without index entries, and VACUUM frees them as
+// before. The caller holds buf's pin, r.retire shared and what
+// Reclaimer.Begin took, and no content lock.
 func (r *Relation) reclaimBehind(buf *buffer.Buffer, dead []DeadVersion) {
-	gone, release := r.reclaim(dead)
-	if release == nil {
-		r.stats.reclaimRefused.Add(1)
-		return
-	}
-	defer release()
+	gone := r.reclaim.Delete(dead)
 	if len(gone) == 0 {
 		return
 	}

@@ -207,25 +207,45 @@ func TestReclaimBehind(t *testing.T) {
 		refuse  bool
 		keepOut page.TID // never returned as gone
 	)
-	reclaim := func(dead []DeadVersion) ([]page.TID, func()) {
-		mu.Lock()
-		defer mu.Unlock()
-		given = append(given, dead...)
-		if refuse {
-			return nil, nil
-		}
-		var gone []page.TID
-		for _, d := range dead {
-			if d.TID != keepOut {
-				gone = append(gone, d.TID)
+	var rel *Relation
+	var env *testEnv
+	var watch page.TID // a row whose prune Begin must come before
+	var order []string // Begin, Delete, release
+	reclaim := &Reclaimer{
+		Begin: func() (func(), bool) {
+			mu.Lock()
+			defer mu.Unlock()
+			if refuse {
+				return nil, false
 			}
-		}
-		return gone, func() {}
+			if watch != (page.TID{}) && env.lpFlags(t, watch) != page.LPNormal {
+				t.Errorf("Begin called after the prune of %s", watch)
+			}
+			order = append(order, "begin")
+			return func() {
+				mu.Lock()
+				order = append(order, "release")
+				mu.Unlock()
+			}, true
+		},
+		Delete: func(dead []DeadVersion) []page.TID {
+			mu.Lock()
+			defer mu.Unlock()
+			order = append(order, "delete")
+			given = append(given, dead...)
+			var gone []page.TID
+			for _, d := range dead {
+				if d.TID != keepOut {
+					gone = append(gone, d.TID)
+				}
+			}
+			return gone
+		},
 	}
-	rel := Open(e.pool, testRel, testDesc, Options{Policy: fsm.NewClassic(), WAL: e.log, Pruner: pr,
+	rel = Open(e.pool, testRel, testDesc, Options{Policy: fsm.NewClassic(), WAL: e.log, Pruner: pr,
 		OnPrune: func(n int) { reported.Add(int64(n)) }, Reclaim: reclaim})
 	rel.SetIndexAttrs(IndexAttrs{Indexed: []int{0}, Key: []int{0}})
-	env := &testEnv{pool: e.pool, rel: rel, o: e.o}
+	env = &testEnv{pool: e.pool, rel: rel, o: e.o}
 	tids := env.insertCommitted(t, 0, 20, strings.Repeat("x", 50))
 	e.checkpoint(t)
 	fpi := func() int64 { return e.log.Stats().FPI }
@@ -244,11 +264,18 @@ func TestReclaimBehind(t *testing.T) {
 		t.Fatalf("the updated row's root has flags %d, want LP_REDIRECT", got)
 	}
 	before := fpi()
-	keepOut = tids[4]
+	mu.Lock()
+	keepOut, watch, order = tids[4], tids[2], nil
+	mu.Unlock()
 	from = pr.passes.Load()
 	env.deleteCommitted(t, []page.TID{ntid, tids[2], tids[4]})
 	waitIdle(t, pr, from)
 	mu.Lock()
+	// VACUUM is kept off from before the prune to after the reclaim.
+	if strings.Join(order, ",") != "begin,delete,release" {
+		t.Errorf("the reclaimer was called %v, want Begin before the prune, Delete, then release", order)
+	}
+	watch = page.TID{}
 	got := map[page.TID]string{}
 	for _, d := range given {
 		_, payload := rowOf(t, d.Tuple)
@@ -316,13 +343,16 @@ func TestPruneBehindGathers(t *testing.T) {
 	pr := newPruner(e.o, time.Hour)
 	defer pr.Close()
 	var calls atomic.Int64
-	reclaim := func(dead []DeadVersion) ([]page.TID, func()) {
-		calls.Add(1)
-		gone := make([]page.TID, len(dead))
-		for i, d := range dead {
-			gone[i] = d.TID
-		}
-		return gone, func() {}
+	reclaim := &Reclaimer{
+		Begin: func() (func(), bool) { return func() {}, true },
+		Delete: func(dead []DeadVersion) []page.TID {
+			calls.Add(1)
+			gone := make([]page.TID, len(dead))
+			for i, d := range dead {
+				gone[i] = d.TID
+			}
+			return gone
+		},
 	}
 	rel := Open(e.pool, testRel, testDesc, Options{Policy: fsm.NewClassic(), WAL: e.log, Pruner: pr, Reclaim: reclaim})
 	rel.SetIndexAttrs(IndexAttrs{Indexed: []int{0}, Key: []int{0}})
