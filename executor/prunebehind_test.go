@@ -162,11 +162,11 @@ func TestReclaimBehindIndexes(t *testing.T) {
 func TestReclaimSlot(t *testing.T) {
 	e := openTestEngine(t, "")
 	const oid = 424242
-	r1, ok := e.tryReclaimSlot(oid)
+	r1, ok := tryReclaimSlot(e.vacSlot(oid))
 	if !ok {
 		t.Fatal("a reclaim was refused on an idle table")
 	}
-	r2, ok := e.tryReclaimSlot(oid)
+	r2, ok := tryReclaimSlot(e.vacSlot(oid))
 	if !ok {
 		t.Fatal("a second reclaim was refused beside the first")
 	}
@@ -185,7 +185,7 @@ func TestReclaimSlot(t *testing.T) {
 	var before []func()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		r, ok := e.tryReclaimSlot(oid)
+		r, ok := tryReclaimSlot(e.vacSlot(oid))
 		if !ok {
 			break
 		}
@@ -209,11 +209,11 @@ func TestReclaimSlot(t *testing.T) {
 	if release == nil {
 		t.Fatal("no slot for the VACUUM")
 	}
-	if _, ok := e.tryReclaimSlot(oid); ok {
+	if _, ok := tryReclaimSlot(e.vacSlot(oid)); ok {
 		t.Fatal("a reclaim was let in during a VACUUM")
 	}
 	release()
-	if r, ok := e.tryReclaimSlot(oid); !ok {
+	if r, ok := tryReclaimSlot(e.vacSlot(oid)); !ok {
 		t.Fatal("a reclaim was refused after the VACUUM")
 	} else {
 		r()

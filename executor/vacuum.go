@@ -151,8 +151,7 @@ func (e *Engine) vacuumTable(ctx context.Context, oid uint32, p vacuumParams) (a
 // the slot shared for the moment it takes, never waits for it, and a
 // VACUUM that finds it held waits for it to end.
 func (e *Engine) vacuumSlot(ctx context.Context, oid uint32, yield func()) (release func(), err error) {
-	v, _ := e.vacSlots.LoadOrStore(oid, &vacSlot{})
-	slot := v.(*vacSlot)
+	slot := e.vacSlot(oid)
 	for {
 		slot.mu.Lock()
 		if !slot.held {
@@ -192,11 +191,18 @@ type vacSlot struct {
 	drained  *sync.Cond // on mu: reclaims fell to 0
 }
 
-// tryReclaimSlot takes table oid's vacuum slot for a reclaim behind,
-// without waiting: ok is false while a VACUUM or ANALYZE holds it.
-func (e *Engine) tryReclaimSlot(oid uint32) (release func(), ok bool) {
+// vacSlot returns table oid's vacuum slot (kept for the server's life).
+func (e *Engine) vacSlot(oid uint32) *vacSlot {
+	if v, ok := e.vacSlots.Load(oid); ok {
+		return v.(*vacSlot)
+	}
 	v, _ := e.vacSlots.LoadOrStore(oid, &vacSlot{})
-	slot := v.(*vacSlot)
+	return v.(*vacSlot)
+}
+
+// tryReclaimSlot takes slot for a reclaim behind, without waiting: ok is
+// false while a VACUUM or ANALYZE holds it.
+func tryReclaimSlot(slot *vacSlot) (release func(), ok bool) {
 	slot.mu.Lock()
 	defer slot.mu.Unlock()
 	if slot.held {
@@ -218,25 +224,22 @@ func (e *Engine) tryReclaimSlot(oid uint32) (release func(), ok bool) {
 // reclaimer is table oid's heap.Reclaimer: it deletes the index entries of
 // the versions its pruner removed, so that their line pointers are freed
 // behind the prune instead of in VACUUM's second heap pass. Begin takes the
-// table's lock shared (DDL that changes the indexes or drops the table
-// holds it exclusively) and the vacuum slot, neither waiting; a TID is
-// returned as gone once every index's entry for it is deleted (or was not
-// there: a unique check or a scan may have deleted it first).
+// vacuum slot without waiting (once per prune: a mutex of the table's);
+// Delete takes the table's lock shared without waiting (DDL that changes
+// the indexes or drops the table holds it exclusively), deleting nothing
+// while DDL holds or waits for it. A TID is returned as gone once every
+// index's entry for it is deleted (or was not there: a unique check or a
+// scan may have deleted it first).
 func (e *Engine) reclaimer(oid uint32) *heap.Reclaimer {
+	slot := e.vacSlot(oid)
 	return &heap.Reclaimer{
-		Begin: func() (func(), bool) {
-			unslot, ok := e.tryReclaimSlot(oid)
-			if !ok {
-				return nil, false
-			}
+		Begin: func() (func(), bool) { return tryReclaimSlot(slot) },
+		Delete: func(dead []heap.DeadVersion) []page.TID {
 			unlock, ok := e.txns.TryLockRelationYielding(oid, func() {})
 			if !ok {
-				unslot()
-				return nil, false
+				return nil
 			}
-			return func() { unlock(); unslot() }, true
-		},
-		Delete: func(dead []heap.DeadVersion) []page.TID {
+			defer unlock()
 			r, err := e.rel(oid)
 			if err != nil {
 				return nil // dropped meanwhile
