@@ -313,23 +313,17 @@ func (pr *Pruner) prune(n pruneNote, horizon uint32) bool {
 		return true
 	}
 	defer buf.Release()
-	// VACUUM is kept off the table from before the prune to after the
-	// reclaim (Reclaimer.Begin).
-	reclaim := false
-	if r.reclaim != nil {
-		var release func()
-		if release, reclaim = r.reclaim.Begin(); reclaim {
-			defer release()
-		}
-	}
 	if !buf.TryLock() {
 		return false
 	}
-	dead := pr.pruneIfLogged(r, buf, horizon)
+	dead, release := pr.pruneIfLogged(r, buf, horizon)
 	buf.Unlock()
+	if release != nil {
+		defer release()
+	}
 	switch {
 	case len(dead) == 0:
-	case !reclaim:
+	case release == nil:
 		r.stats.reclaimRefused.Add(1)
 	default:
 		// Index entries are deleted with no heap page locked, as every
@@ -339,27 +333,31 @@ func (pr *Pruner) prune(n pruneNote, horizon uint32) bool {
 	return true
 }
 
-// pruneIfLogged prunes the exclusively locked page of buf unless that would
-// log an image, and returns the versions it left LP_DEAD line pointers for
-// when r reclaims them.
-func (pr *Pruner) pruneIfLogged(r *Relation, buf *buffer.Buffer, horizon uint32) []DeadVersion {
+// pruneIfLogged prunes the exclusively locked page of buf if it has
+// versions dead by horizon and pruning would log no image, and returns
+// the versions it left LP_DEAD line pointers for when r reclaims them,
+// with the release of what Reclaimer.Begin took before the prune (nil:
+// nothing taken, or refused).
+func (pr *Pruner) pruneIfLogged(r *Relation, buf *buffer.Buffer, horizon uint32) (dead []DeadVersion, release func()) {
 	p := buf.Page()
-	if page.IsNew(p) {
-		return nil
+	if px := page.PruneXid(p); page.IsNew(p) || px == InvalidXid || !XidPrecedes(px, horizon) {
+		return nil, nil
 	}
 	if r.wal != nil && r.wal.NeedsFPI(page.LSN(p)) {
 		r.stats.pruneBehindImage.Add(1)
-		return nil
+		return nil, nil
 	}
-	var dead []DeadVersion
 	var keep *[]DeadVersion
 	if r.reclaim != nil {
 		keep = &dead
+		// VACUUM is kept off the table from before the prune to after
+		// the reclaim.
+		release, _ = r.reclaim.Begin()
 	}
 	if r.pruneAt(buf, horizon, pr.o, nil, keep) {
 		r.stats.prunedBehind.Add(1)
 	}
-	return dead
+	return dead, release
 }
 
 // DeadVersion is a row version a prune removed, leaving its root line
@@ -372,20 +370,19 @@ type DeadVersion struct {
 
 // A Reclaimer deletes the index entries of dead versions, so that their
 // line pointers can be made unused without waiting for VACUUM
-// (Options.Reclaim). Both are called from the Pruner's goroutine, holding
-// no content lock.
+// (Options.Reclaim). Both are called from the Pruner's goroutine.
 type Reclaimer struct {
 	// Begin is called before a prune whose LP_DEAD line pointers are to
-	// be reclaimed. It refuses (ok false) while a VACUUM of the table
-	// runs, and else keeps any VACUUM of the table from starting until
-	// release: a VACUUM that ran between the prune and the deletion of
+	// be reclaimed, holding the page's exclusive content lock: it must
+	// not wait. It refuses (ok false) while a VACUUM of the table runs,
+	// and else keeps any VACUUM of the table from starting until release: a VACUUM that ran between the prune and the deletion of
 	// the entries could free a line pointer, and a new row with the same
 	// key take it, whose entry the deletion would then remove.
 	Begin func() (release func(), ok bool)
 	// Delete deletes every index entry pointing at the TID of each of
 	// dead, whose indexed columns are those of its tuple, and returns the
 	// TIDs whose entries are all gone. It is called between Begin and its
-	// release, holding a buffer pin.
+	// release, holding a buffer pin and no content lock.
 	Delete func(dead []DeadVersion) (gone []page.TID)
 }
 
