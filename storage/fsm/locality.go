@@ -72,7 +72,7 @@ type locality struct {
 	// table, whose sessions' next page is any block (Fit).
 	smallNow atomic.Bool
 	// extendedTo is the end of the relation after this policy's last
-	// extension (runEndsAt).
+	// extension (nextElsewhere).
 	extendedTo atomic.Uint32
 
 	// memo remembers what kind of answer a block was, so that a Retry can

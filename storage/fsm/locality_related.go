@@ -76,17 +76,23 @@ func (p *locality) relatedCandidates(m *Map, r Request) []uint32 {
 // (all by default); every other placement respects the reserve. The first
 // insert of a batch (Request.NewBatch) does not fit on the session's
 // target unless the target's run has room for the whole batch: the batch
-// starts on fresh pages of a run of its own. The first row of a group
-// (Request.GroupBytes) does not fit on the last page of its session's
-// run unless the whole group does: it starts the next run instead, so
-// that no group straddles two runs, which are seldom adjacent. In a small
+// starts on fresh pages of a run of its own. A batch of groups (its first
+// row carries GroupBytes) goes on where the session's last one ended and
+// fills the rest of its run first (the run's rest would be left empty):
+// its first group fits on the target only whole unless the session's
+// next page is the next block (nextElsewhere: a page of its run follows),
+// and the group rule below keeps the others whole. The first
+// row of a group (Request.GroupBytes) does not fit on the last page of
+// its session's run unless the whole group does: it starts the next run
+// instead, so that no group straddles two runs, which are seldom
+// adjacent. In a small
 // table, whose next page may be any block, no page takes it unless the
 // whole group fits.
-func (p *locality) Fit(r Request, blk uint32) int {
-	if r.NewBatch && blk == r.Target && r.OldBlock == InvalidBlock && !p.runHolds(blk, r.PagesLeft) {
+func (p *locality) Fit(m *Map, r Request, blk uint32) int {
+	if r.NewBatch && r.GroupBytes == 0 && blk == r.Target && r.OldBlock == InvalidBlock && !p.runHolds(blk, r.PagesLeft) {
 		return MaxRequestSize + 1
 	}
-	if r.GroupBytes > 0 && r.OldBlock == InvalidBlock && (p.smallNow.Load() || blk == r.Target && p.runEndsAt(blk)) {
+	if r.GroupBytes > 0 && r.OldBlock == InvalidBlock && (p.smallNow.Load() || blk == r.Target && p.nextElsewhere(m, blk, r.NewBatch)) {
 		return r.groupFreeSpace()
 	}
 	if r.OldBlock != InvalidBlock && blk != r.OldBlock && !r.SingleRow {

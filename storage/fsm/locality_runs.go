@@ -94,7 +94,11 @@ type run struct {
 // its run moves on to the next one, which is returned (else InvalidBlock).
 // An owner starting a batch (Request.NewBatch) moves on only if its run
 // has room for the whole batch; else what is left of the run goes back to
-// the map and the batch gets a run of its own.
+// the map and the batch gets a run of its own. A batch of groups (its
+// first row carries Request.GroupBytes: a district's order lines) fills
+// what is left first, and its next run is of the pages it still expects
+// to fill (Request.PagesLeft): it ends on two runs rather than leaving the
+// rest of this one empty, and no group straddles the two (Fit).
 func (p *locality) leave(m *Map, tried uint32, isTarget bool, r Request) (owned bool, next uint32) {
 	insert := r.OldBlock == InvalidBlock
 	p.mu.Lock()
@@ -104,7 +108,7 @@ func (p *locality) leave(m *Map, tried uint32, isTarget bool, r Request) (owned 
 		return owned, InvalidBlock
 	}
 	delete(p.mu.owned, tried)
-	if insert && r.NewBatch && int(rn.end-rn.next) < batchRunPages(r.PagesLeft) {
+	if insert && r.NewBatch && r.GroupBytes == 0 && int(rn.end-rn.next) < batchRunPages(r.PagesLeft) {
 		p.releaseLocked(m, rn)
 		return true, InvalidBlock
 	}
@@ -174,16 +178,32 @@ func (p *locality) runHolds(blk uint32, left int) bool {
 	return owned && int(rn.end-rn.next) >= batchRunPages(left)
 }
 
-// runEndsAt reports whether blk is the last page of a session's run while
-// another loader is active or has extended the relation past it: the
-// session's next page is then not likely to be the next block. A lone
-// loader's runs are one page each (runLenLocked) and its next page the
-// adjacent extension.
-func (p *locality) runEndsAt(blk uint32) bool {
+// nextElsewhere reports whether the next page of the session filling blk
+// is not likely to be the next block: blk is the last page of its run
+// while another loader is active or has extended the relation past it,
+// or while the map has an empty page the session's next run would start
+// on (takeFresh). A lone loader's runs are one page each (runLenLocked),
+// and its next page is otherwise the adjacent extension. A batch's first
+// row (batch) takes a page the policy holds no run for (the session's run
+// ended with its last batch, or VACUUM gave it back) as such a last page.
+func (p *locality) nextElsewhere(m *Map, blk uint32, batch bool) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	rn, owned := p.mu.owned[blk]
-	return owned && rn.next >= rn.end && (blk+1 < p.extendedTo.Load() || p.othersActiveLocked(blk) > 0)
+	if !owned {
+		return batch
+	}
+	if rn.next < rn.end {
+		return false
+	}
+	if blk+1 < p.extendedTo.Load() || p.othersActiveLocked(blk) > 0 {
+		return true
+	}
+	next := m.searchNear(blk, int(p.window.Load()), 255)
+	if next == InvalidBlock {
+		next = m.search(255)
+	}
+	return next != InvalidBlock && next != blk+1
 }
 
 // othersActiveLocked counts the loading sessions other than the one

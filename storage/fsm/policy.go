@@ -76,7 +76,9 @@ type Request struct {
 	// burst's size. A policy that reserves runs starts the
 	// burst on fresh pages with room for all of it rather than on the
 	// session's target, so that the burst does not cross the end of a
-	// run and its rows stay on consecutive blocks.
+	// run and its rows stay on consecutive blocks. A batch whose rows form
+	// groups (GroupBytes is set on its first row) may go on where the
+	// session's last batch ended: keeping each group whole is enough.
 	NewBatch bool
 	// BurstPages is, for an insert of a transaction that has loaded some
 	// relation in bulk, how many pages the session's current burst into
@@ -189,14 +191,14 @@ type PruneBehinder interface {
 // returns the free space blk must have to take the request. A policy that
 // does not implement it asks every page for r.TargetFreeSpace().
 type Fitter interface {
-	Fit(r Request, blk uint32) int
+	Fit(m *Map, r Request, blk uint32) int
 }
 
 // Fit is the free space (page.HeapFreeSpace) blk must have for p to place
-// r there: the heap's fit test.
-func Fit(p Policy, r Request, blk uint32) int {
+// r there: the heap's fit test. m is the relation's map.
+func Fit(p Policy, m *Map, r Request, blk uint32) int {
 	if f, ok := p.(Fitter); ok {
-		return f.Fit(r, blk)
+		return f.Fit(m, r, blk)
 	}
 	return r.TargetFreeSpace()
 }

@@ -83,6 +83,9 @@ type Relation struct {
 	// moved through, whichever session made it (endBurst): what a
 	// session's first bulk burst into r is expected to fill.
 	lastBulkBurst atomic.Uint32
+	// lastBulkGroup is the largest group of rows of that burst
+	// (relTarget.lastGroup), 0 if it had none.
+	lastBulkGroup atomic.Uint32
 }
 
 // InvalidateTargets marks every session's remembered target block of r as
@@ -250,6 +253,10 @@ type relTarget struct {
 	// those of the largest group the burst has ended.
 	share       int16
 	grp, grpMax int32
+	// lastGroup is the largest group of the last burst that loaded the
+	// relation in bulk, 0 if it had none (or none small enough to keep on
+	// a page): a batch of groups (noteInsert) carries it on its first row.
+	lastGroup int32
 	// runXid is the transaction whose inserts runRows counts (0: none).
 	runXid  uint32
 	runRows uint16
@@ -419,11 +426,19 @@ func (st *InsertState) ResetMoves() {
 // the session's and (Relation.lastBulkBurst) any session's first.
 func (t *relTarget) endBurst() {
 	if t.burst > 0 || t.lastBurst > 0 {
-		t.lastBurst = 0
+		t.lastBurst, t.lastGroup = 0, 0
 		if t.burst >= BulkPages {
 			t.lastBurst = t.burst
+			if t.grpMax > 0 && t.share > 0 {
+				// Groups told by RowShares (rows of unknown shares
+				// each start one), the burst's last one ended too.
+				if g := max(t.grpMax, t.grp); g <= maxGroupBytes {
+					t.lastGroup = g
+				}
+			}
 			if t.owner != nil {
 				t.owner.lastBulkBurst.Store(uint32(t.burst))
+				t.owner.lastBulkGroup.Store(uint32(t.lastGroup))
 			}
 		}
 	}
@@ -498,7 +513,9 @@ func (st *InsertState) groupBytes(t *relTarget, need int) int {
 // and a burst expected to fill BatchPages or more starts a batch
 // (newBatch): the policy starts it on fresh pages with room for all of
 // it, so that no group of rows the burst writes together straddles the
-// end of a run.
+// end of a run. The first row of a batch whose last one formed groups
+// carries that one's largest group (groupBytes): such a batch may go on
+// where the session's run is, its groups kept whole.
 func (st *InsertState) noteInsert(r *Relation, need int) (n burstNote) {
 	if st == nil {
 		return n
@@ -521,11 +538,27 @@ func (st *InsertState) noteInsert(r *Relation, need int) (n burstNote) {
 		n.pagesLeft = max(0, last-burst)
 		return n
 	}
+	group := 0
+	if t != nil {
+		group = int(t.lastGroup)
+	}
 	if last == 0 {
-		last = int(r.lastBulkBurst.Load())
+		last, group = int(r.lastBulkBurst.Load()), int(r.lastBulkGroup.Load())
 	}
 	n.newBatch = starts && burst == 0 && last >= BatchPages
 	n.pagesLeft, n.burstPages = max(0, last-burst), burst
+	if n.newBatch && group > 0 {
+		// A batch of groups (a district's order lines) carries the size of
+		// the last one's largest group on its first row: its first group
+		// starts a group as well, and the policy keeps it from straddling
+		// two runs as it keeps the others. Its next groups are told no
+		// less: it may reach the end of its run before a group as large
+		// has ended in it.
+		n.groupBytes = group
+		if t != nil {
+			t.grpMax = max(t.grpMax, int32(group))
+		}
+	}
 	return n
 }
 

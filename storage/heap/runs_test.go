@@ -441,3 +441,192 @@ func TestLoneSessionGroupsLeaveNoTails(t *testing.T) {
 		t.Fatalf("%d blocks with RowShares, %d without", with, without)
 	}
 }
+
+// Two sessions load a table at once the way a TPC-C loader writes order
+// lines: bursts of about 70 pages (a district's), each of groups of 3 to 9
+// rows (an order's lines), a burst into another table between two, in one
+// transaction each. A batch whose rows are told apart into groups
+// (RowShares) goes on in the rest of the session's run, where the margin
+// of a batch run and the rest of a doubling run would be left empty, and
+// still keeps every group on adjacent blocks; without, each batch starts
+// a run of its own and leaves the rest of the last one empty.
+func TestGroupedBatchesFillTheirRuns(t *testing.T) {
+	if testPolicyName != "locality" {
+		t.Skip("runs are locality's")
+	}
+	payload := strings.Repeat("g", 180) // 36 rows a page
+	// load returns how many groups sit on non-adjacent blocks, how many of
+	// the relation's blocks hold no row, and how many blocks it has.
+	load := func(tell bool) (split, empty int, blocks uint32) {
+		e := newEnv(t, 512, Options{})
+		lastLo := uint32(1<<32 - 1) // the first block of the last batches
+		other := otherRelation(t, e)
+		type session struct {
+			st     InsertState
+			xid    uint32
+			g, row int // group, row in it
+			blks   map[uint32]bool
+		}
+		ss := []*session{{xid: e.o.Begin()}, {xid: e.o.Begin()}}
+		for i, s := range ss {
+			s.st.SetOwner(int32(i + 1))
+		}
+		for burst := range 5 {
+			groups := 400 + (burst*13)%40 // 2,400 to 2,640 rows: 67 to 74 pages
+			for _, s := range ss {
+				s.g, s.row = 0, 0
+			}
+			for done := 0; done < len(ss); {
+				done = 0
+				for _, s := range ss {
+					if s.g == groups {
+						done++
+						continue
+					}
+					switch {
+					case !tell:
+						s.st.RowShares(-1)
+					case s.row == 0:
+						s.st.RowShares(1) // a new order: the district only
+					default:
+						s.st.RowShares(2)
+					}
+					tid, err := e.rel.Insert(mkRow(t, int32(s.g), payload), s.xid, 0, &s.st)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if s.row == 0 {
+						s.blks = map[uint32]bool{}
+					}
+					s.blks[tid.Block] = true
+					if burst == 4 {
+						lastLo = min(lastLo, tid.Block)
+					}
+					if s.row++; s.row == 3+(s.g*5)%7 {
+						lo, hi := uint32(1<<32-1), uint32(0)
+						for b := range s.blks {
+							lo, hi = min(lo, b), max(hi, b)
+						}
+						if int(hi-lo+1) != len(s.blks) {
+							split++
+						}
+						s.g, s.row = s.g+1, 0
+					}
+				}
+			}
+			for range 40 {
+				for _, s := range ss {
+					s.st.RowShares(-1)
+					if _, err := other.Insert(mkRow(t, 0, payload), s.xid, 0, &s.st); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+		for _, s := range ss {
+			e.o.Commit(s.xid)
+			s.st.ResetMoves()
+		}
+		mustCheck(t, e.rel)
+		n, err := e.rel.NBlocks()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for blk := range n {
+			b, err := e.pool.ReadBuffer(testRel, buffer.MainFork, blk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.RLock()
+			if p := b.Page(); page.IsNew(p) || page.MaxOffset(p) == 0 {
+				empty++
+				if tell && blk < lastLo {
+					t.Errorf("block %d left empty before the last batches (from block %d)", blk, lastLo)
+				}
+			}
+			b.RUnlock()
+			b.Release()
+		}
+		return split, empty, n
+	}
+	splitWithout, emptyWithout, blocksWithout := load(false)
+	split, empty, blocks := load(true)
+	t.Logf("groups split %d / %d, empty blocks %d / %d, blocks %d / %d (told / not told)",
+		split, splitWithout, empty, emptyWithout, blocks, blocksWithout)
+	if split != 0 {
+		t.Fatalf("%d groups on non-adjacent blocks", split)
+	}
+	if emptyWithout < 2*5 {
+		t.Fatalf("batches not told their groups leave %d empty blocks: the test shows nothing", emptyWithout)
+	}
+	// What is left empty is the rest of each session's last run (load
+	// checks): what its last batch was expected to fill and did not.
+	if empty > emptyWithout/4 {
+		t.Fatalf("%d blocks left empty (%d when the groups are not told)", empty, emptyWithout)
+	}
+	if blocks >= blocksWithout {
+		t.Fatalf("%d blocks, %d when the groups are not told", blocks, blocksWithout)
+	}
+}
+
+// A batch whose last one formed groups carries that one's largest group on
+// its first row (fsm.Request.GroupBytes), and its next group starts are
+// told no less, even before a group as large has ended in it.
+func TestBatchCarriesItsGroups(t *testing.T) {
+	e := newEnv(t, 256, Options{})
+	other := otherRelation(t, e)
+	payload := strings.Repeat("b", 100)
+	row := page.MaxAlignLen(len(mkRow(t, 0, payload))) + page.ItemIDSize
+	var st InsertState
+	xid := e.o.Begin()
+	// A bulk burst of orders of 2 lines, every tenth of 5.
+	for g := 0; st.find(e.rel) == nil || st.find(e.rel).burst < BatchPages+2; g++ {
+		lines := 2
+		if g%10 == 9 {
+			lines = 5
+		}
+		for l := range lines {
+			st.RowShares(min(l, 1) + 1)
+			if _, err := e.rel.Insert(mkRow(t, int32(g), payload), xid, 0, &st); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	st.RowShares(-1)
+	if _, err := other.Insert(mkRow(t, 0, payload), xid, 0, &st); err != nil {
+		t.Fatal(err)
+	}
+	// The next batch: an order of 2 lines, then the start of the next.
+	var got []int
+	for _, shares := range []int{-1, 2, 1} {
+		st.RowShares(shares)
+		n := st.noteInsert(e.rel, row-page.ItemIDSize)
+		if len(got) == 0 && !n.newBatch {
+			t.Fatalf("the next burst is no new batch")
+		}
+		got = append(got, n.groupBytes)
+	}
+	if want := []int{5 * row, 0, 5 * row}; !slices.Equal(got, want) {
+		t.Fatalf("group sizes told %v, want %v", got, want)
+	}
+	// A burst of rows not told apart carries none.
+	st.RowShares(-1)
+	if _, err := other.Insert(mkRow(t, 0, payload), xid, 0, &st); err != nil {
+		t.Fatal(err)
+	}
+	for range 7 * (BatchPages + 2) * 10 {
+		st.RowShares(-1)
+		if _, err := e.rel.Insert(mkRow(t, 0, payload), xid, 0, &st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.RowShares(-1)
+	if _, err := other.Insert(mkRow(t, 0, payload), xid, 0, &st); err != nil {
+		t.Fatal(err)
+	}
+	st.RowShares(-1)
+	if n := st.noteInsert(e.rel, row-page.ItemIDSize); !n.newBatch || n.groupBytes != 0 {
+		t.Fatalf("after a burst without groups: new batch %v, group %d; want a new batch and none", n.newBatch, n.groupBytes)
+	}
+	e.o.Commit(xid)
+}
