@@ -92,7 +92,7 @@ func (p *locality) Fit(m *Map, r Request, blk uint32) int {
 	if r.NewBatch && r.GroupBytes == 0 && blk == r.Target && r.OldBlock == InvalidBlock && !p.runHolds(blk, r.PagesLeft) {
 		return MaxRequestSize + 1
 	}
-	if r.GroupBytes > 0 && r.OldBlock == InvalidBlock && (p.smallNow.Load() || blk == r.Target && p.nextElsewhere(m, blk, r.NewBatch)) {
+	if r.GroupBytes > 0 && r.OldBlock == InvalidBlock && (p.smallNow.Load() || blk == r.Target && p.nextElsewhere(m, blk)) {
 		return r.groupFreeSpace()
 	}
 	if r.OldBlock != InvalidBlock && blk != r.OldBlock && !r.SingleRow {

@@ -183,15 +183,17 @@ func (p *locality) runHolds(blk uint32, left int) bool {
 // while another loader is active or has extended the relation past it,
 // or while the map has an empty page the session's next run would start
 // on (takeFresh). A lone loader's runs are one page each (runLenLocked),
-// and its next page is otherwise the adjacent extension. A batch's first
-// row (batch) takes a page the policy holds no run for (the session's run
-// ended with its last batch, or VACUUM gave it back) as such a last page.
-func (p *locality) nextElsewhere(m *Map, blk uint32, batch bool) bool {
+// and its next page is otherwise the adjacent extension. So is a page
+// the policy holds no run for: the session's run ended with its last
+// batch, or was given back (evicted past the bound on reserved pages
+// while many loaders start, or by VACUUM), and its next page is wherever
+// its next run starts.
+func (p *locality) nextElsewhere(m *Map, blk uint32) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	rn, owned := p.mu.owned[blk]
 	if !owned {
-		return batch
+		return true
 	}
 	if rn.next < rn.end {
 		return false

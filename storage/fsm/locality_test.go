@@ -879,6 +879,11 @@ func TestLocalityGroupFit(t *testing.T) {
 			t.Fatalf("a batch's first row, %s: Fit says %d, want %d", c.what, f, c.want)
 		}
 	}
+	norun := r
+	norun.Target = 150
+	if f := pol.Fit(m, norun, 150); f != group {
+		t.Fatalf("a group's first row on a target with no run (given back): Fit says %d, want the group's %d", f, group)
+	}
 	untold := batch
 	untold.GroupBytes, untold.Target = 0, 200
 	if f := pol.Fit(m, untold, 200); f <= MaxRequestSize {
