@@ -88,12 +88,16 @@ func (p *locality) relatedCandidates(m *Map, r Request) []uint32 {
 // adjacent. In a small
 // table, whose next page may be any block, no page takes it unless the
 // whole group fits.
-func (p *locality) Fit(m *Map, r Request, blk uint32) int {
+func (p *locality) Fit(m *Map, r Request, blk uint32, free int) int {
 	if r.NewBatch && r.GroupBytes == 0 && blk == r.Target && r.OldBlock == InvalidBlock && !p.runHolds(blk, r.PagesLeft) {
 		return MaxRequestSize + 1
 	}
-	if r.GroupBytes > 0 && r.OldBlock == InvalidBlock && (p.smallNow.Load() || blk == r.Target && p.nextElsewhere(m, blk)) {
-		return r.groupFreeSpace()
+	if r.GroupBytes > 0 && r.OldBlock == InvalidBlock {
+		// Where the next page is (nextElsewhere may search the map)
+		// matters only when the page has less room than the group.
+		if g := r.groupFreeSpace(); (free < 0 || free < g) && (p.smallNow.Load() || blk == r.Target && p.nextElsewhere(m, blk)) {
+			return g
+		}
 	}
 	if r.OldBlock != InvalidBlock && blk != r.OldBlock && !r.SingleRow {
 		if slices.Contains(r.Related, blk) || blk+1 == r.OldBlock || blk == r.OldBlock+1 {

@@ -575,12 +575,12 @@ func TestLocalityRelatedFirst(t *testing.T) {
 		blk  uint32
 		want int
 	}{{41, 120}, {7, 120}, {39, 120}, {40, 120 + 1638}, {60, 120 + 1638}} {
-		if f := Fit(pol, nil, upd, c.blk); f != c.want {
+		if f := Fit(pol, nil, upd, c.blk, -1); f != c.want {
 			t.Errorf("Fit(%d) = %d, want %d", c.blk, f, c.want)
 		}
 	}
 	ins := Request{Need: 120, SaveFree: 1638, Target: 41, OldBlock: InvalidBlock, Related: []uint32{41}}
-	if f := lp.Fit(nil, ins, 41); f != ins.TargetFreeSpace() {
+	if f := lp.Fit(nil, ins, 41, -1); f != ins.TargetFreeSpace() {
 		t.Errorf("an insert's Fit %d, want the reserve kept (%d)", f, ins.TargetFreeSpace())
 	}
 	// fsm_related_reserve_percent = 25: a related page or neighbour lends
@@ -590,7 +590,7 @@ func TestLocalityRelatedFirst(t *testing.T) {
 		blk  uint32
 		want int
 	}{{41, 120 + 1638*3/4}, {39, 120 + 1638*3/4}, {40, 120 + 1638}, {60, 120 + 1638}} {
-		if f := Fit(part, nil, upd, c.blk); f != c.want {
+		if f := Fit(part, nil, upd, c.blk, -1); f != c.want {
 			t.Errorf("lending 25%%: Fit(%d) = %d, want %d", c.blk, f, c.want)
 		}
 	}
@@ -610,7 +610,7 @@ func TestLocalityRelatedFirst(t *testing.T) {
 		t.Fatalf("neighbours with the upper one logged %v, want [41 39]", c)
 	}
 	// The classic policy asks every page for the reserve.
-	if f := Fit(NewClassic(), nil, upd, 41); f != upd.TargetFreeSpace() {
+	if f := Fit(NewClassic(), nil, upd, 41, -1); f != upd.TargetFreeSpace() {
 		t.Errorf("classic Fit %d, want %d", f, upd.TargetFreeSpace())
 	}
 }
@@ -698,10 +698,10 @@ func TestLocalityRunSizedByPagesLeft(t *testing.T) {
 func TestLocalityNewBatchGetsItsOwnRun(t *testing.T) {
 	m, pol := batchLoaders(t, 1000, 105, 500) // the session: 4 pages left
 	r := Request{Need: 100, Target: 100, OldBlock: InvalidBlock, NewBatch: true, PagesLeft: 200, Owner: 1}
-	if f := pol.Fit(m, r, 100); f <= MaxRequestSize {
+	if f := pol.Fit(m, r, 100, -1); f <= MaxRequestSize {
 		t.Fatalf("Fit of a batch's first row on a page with 4 pages of run left: %d, want more than a page", f)
 	}
-	if f := pol.Fit(m, r, 101); f != r.TargetFreeSpace() {
+	if f := pol.Fit(m, r, 101, -1); f != r.TargetFreeSpace() {
 		t.Fatalf("Fit on another page %d, want %d", f, r.TargetFreeSpace())
 	}
 	if blk := pol.Retry(m, r, 100, 3000); blk != InvalidBlock {
@@ -754,7 +754,7 @@ func TestLocalityNewBatchGetsItsOwnRun(t *testing.T) {
 	pol.ownLocked(m, 700, 701, 701+uint32(want), true, false, 4)
 	pol.mu.Unlock()
 	r3 := Request{Need: 100, Target: 700, OldBlock: InvalidBlock, NewBatch: true, PagesLeft: 200, Owner: 4}
-	if f := pol.Fit(m, r3, 700); f != r3.TargetFreeSpace() {
+	if f := pol.Fit(m, r3, 700, -1); f != r3.TargetFreeSpace() {
 		t.Fatalf("Fit on a page whose run holds the batch: %d, want %d", f, r3.TargetFreeSpace())
 	}
 	if got := pol.Retry(m, r3, 700, 10); got != 701 {
@@ -781,7 +781,7 @@ func TestLocalityNewBatchLeavesAnEmptyTarget(t *testing.T) {
 			t.Fatalf("extension gave %d", blk)
 		}
 	}
-	if f := pol.Fit(m, r, blk); f > MaxRequestSize {
+	if f := pol.Fit(m, r, blk, -1); f > MaxRequestSize {
 		t.Fatalf("Fit refuses the batch's new page %d", blk)
 	}
 }
@@ -816,8 +816,15 @@ func TestLocalityGroupFit(t *testing.T) {
 	r := Request{Need: 96, Target: 100, OldBlock: InvalidBlock, GroupBytes: 1500, Owner: 1}
 	row := r.TargetFreeSpace()
 	group := 1500 - page.ItemIDSize
-	if f := pol.Fit(m, r, 100); f != group {
+	if f := pol.Fit(m, r, 100, -1); f != group {
 		t.Fatalf("the run's last page must have %d free for the group, Fit says %d", group, f)
+	}
+	// With the page's free space known: as much as the group takes passes
+	// the fit test either way, less than that only with the row's room.
+	for _, free := range []int{group, group - 1, row - 1} {
+		if f := pol.Fit(m, r, 100, free); (f <= free) != (free >= group) {
+			t.Fatalf("the run's last page with %d free: Fit says %d (group %d, row %d)", free, f, group, row)
+		}
 	}
 	for _, c := range []struct {
 		what   string
@@ -831,13 +838,13 @@ func TestLocalityGroupFit(t *testing.T) {
 	} {
 		r := r
 		r.Target, r.GroupBytes = c.target, c.group
-		if f := pol.Fit(m, r, c.blk); f != row {
+		if f := pol.Fit(m, r, c.blk, -1); f != row {
 			t.Fatalf("%s: Fit says %d, want %d (the row's)", c.what, f, row)
 		}
 	}
 	big := r
 	big.GroupBytes = 2 * MaxRequestSize
-	if f := pol.Fit(m, big, 100); f > MaxRequestSize {
+	if f := pol.Fit(m, big, 100, -1); f > MaxRequestSize {
 		t.Fatalf("a group larger than a page asks for %d: no page could take it", f)
 	}
 
@@ -849,14 +856,14 @@ func TestLocalityGroupFit(t *testing.T) {
 	lonePol.mu.Lock()
 	lonePol.ownLocked(lone, 100, 101, 101, true, false, 1)
 	lonePol.mu.Unlock()
-	if f := lonePol.Fit(lone, r, 100); f != row {
+	if f := lonePol.Fit(lone, r, 100, -1); f != row {
 		t.Fatalf("a lone loader's last page: Fit says %d, want %d (the row's)", f, row)
 	}
 	// Unless the map has an empty page its next run would start on.
 	if err := lone.RecordPageWithFreeSpace(50, MaxRequestSize); err != nil {
 		t.Fatal(err)
 	}
-	if f := lonePol.Fit(lone, r, 100); f != group {
+	if f := lonePol.Fit(lone, r, 100, -1); f != group {
 		t.Fatalf("a lone loader's last page, an empty page elsewhere: Fit says %d, want the group's %d", f, group)
 	}
 
@@ -875,18 +882,18 @@ func TestLocalityGroupFit(t *testing.T) {
 		{"a page with no run", 150, group},
 	} {
 		batch.Target = c.blk
-		if f := pol.Fit(m, batch, c.blk); f != c.want {
+		if f := pol.Fit(m, batch, c.blk, -1); f != c.want {
 			t.Fatalf("a batch's first row, %s: Fit says %d, want %d", c.what, f, c.want)
 		}
 	}
 	norun := r
 	norun.Target = 150
-	if f := pol.Fit(m, norun, 150); f != group {
+	if f := pol.Fit(m, norun, 150, -1); f != group {
 		t.Fatalf("a group's first row on a target with no run (given back): Fit says %d, want the group's %d", f, group)
 	}
 	untold := batch
 	untold.GroupBytes, untold.Target = 0, 200
-	if f := pol.Fit(m, untold, 200); f <= MaxRequestSize {
+	if f := pol.Fit(m, untold, 200, -1); f <= MaxRequestSize {
 		t.Fatalf("a batch without groups on a page whose run cannot hold it: Fit says %d, want more than a page", f)
 	}
 
@@ -896,7 +903,7 @@ func TestLocalityGroupFit(t *testing.T) {
 		t.Fatal("3 blocks without a map fork: not a small table")
 	}
 	r.Target = 150
-	if f := pol.Fit(small, r, 1); f != group {
+	if f := pol.Fit(small, r, 1, -1); f != group {
 		t.Fatalf("small table: Fit says %d, want the group's %d", f, group)
 	}
 }

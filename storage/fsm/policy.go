@@ -189,16 +189,21 @@ type PruneBehinder interface {
 
 // Fitter is implemented by a policy whose fit rule depends on the page: it
 // returns the free space blk must have to take the request. A policy that
-// does not implement it asks every page for r.TargetFreeSpace().
+// does not implement it asks every page for r.TargetFreeSpace(). free is
+// the page's free space as the caller found it (-1: not known): a rule
+// asking for more than free or for no more than free than another gives
+// the same answer to the fit test, and the policy may skip what deciding
+// between them costs.
 type Fitter interface {
-	Fit(m *Map, r Request, blk uint32) int
+	Fit(m *Map, r Request, blk uint32, free int) int
 }
 
 // Fit is the free space (page.HeapFreeSpace) blk must have for p to place
-// r there: the heap's fit test. m is the relation's map.
-func Fit(p Policy, m *Map, r Request, blk uint32) int {
+// r there: the heap's fit test. m is the relation's map, free the page's
+// free space (-1: not known).
+func Fit(p Policy, m *Map, r Request, blk uint32, free int) int {
 	if f, ok := p.(Fitter); ok {
-		return f.Fit(m, r, blk)
+		return f.Fit(m, r, blk, free)
 	}
 	return r.TargetFreeSpace()
 }

@@ -91,7 +91,7 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 		// The fit rule every policy's searches use too (with the
 		// nearlyEmptyFreeSpace allowance for tuples too big for the
 		// fillfactor), unless the policy lets this page's reserve be used.
-		target := fsm.Fit(r.policy, r.fsm, req, blk)
+		target := fsm.Fit(r.policy, r.fsm, req, blk, free)
 		if target > free && target < req.TargetFreeSpace() && o != nil && buf != other && r.pruneLocked(buf, o, u) {
 			// A page whose reserve the policy shares with this update
 			// (it holds related rows): prune before moving on, since
