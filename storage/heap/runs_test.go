@@ -254,7 +254,7 @@ func otherRelation(t *testing.T, e *testEnv) *Relation {
 }
 
 // Two sessions load one table at once, each in one transaction, in groups
-// of 3 to 9 rows that share their leading column (a TPC-C loader's orders
+// of 3 rows that share their leading column (a TPC-C loader's orders
 // and their lines: the session's first burst, of unknown size, whose runs
 // grow as it fills them). Told which rows share what with the row before
 // (RowShares), locality starts a group on the session's next run when the
@@ -269,48 +269,13 @@ func TestGroupsStayOffRunSeams(t *testing.T) {
 	// relation's blocks.
 	load := func(tell bool) (split int, blocks uint32) {
 		e := newEnv(t, 512, Options{})
-		type session struct {
-			st     InsertState
-			xid    uint32
-			g, row int // group, row in it
-			blks   map[uint32]bool
-		}
-		ss := []*session{{xid: e.o.Begin()}, {xid: e.o.Begin()}}
-		for i, s := range ss {
-			s.st.SetOwner(int32(i + 1))
-		}
-		check := func(s *session) {
-			lo, hi := uint32(1<<32-1), uint32(0)
-			for b := range s.blks {
-				lo, hi = min(lo, b), max(hi, b)
-			}
-			if int(hi-lo+1) != len(s.blks) {
-				split++
-			}
-		}
+		ss := newGroupSessions(e, 2)
 		const groups = 900
 		for range groups * 6 {
 			for _, s := range ss {
-				size := 3 + (s.g*7)%7 // 3..9 rows
-				switch {
-				case !tell:
-					s.st.RowShares(-1)
-				case s.row == 0:
-					s.st.RowShares(0) // a new group: a different leading column
-				default:
-					s.st.RowShares(1)
-				}
-				tid, err := e.rel.Insert(mkRow(t, int32(s.g), payload), s.xid, 0, &s.st)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if s.row == 0 {
-					s.blks = map[uint32]bool{}
-				}
-				s.blks[tid.Block] = true
-				if s.row++; s.row == size {
-					check(s)
-					s.g, s.row = s.g+1, 0
+				s.insert(t, e.rel, tell, payload, 0, 1) // a new group: a different leading column
+				if s.endRow(3) && s.split() {
+					split++
 				}
 			}
 		}
@@ -461,16 +426,7 @@ func TestGroupedBatchesFillTheirRuns(t *testing.T) {
 		e := newEnv(t, 512, Options{})
 		lastLo := uint32(1<<32 - 1) // the first block of the last batches
 		other := otherRelation(t, e)
-		type session struct {
-			st     InsertState
-			xid    uint32
-			g, row int // group, row in it
-			blks   map[uint32]bool
-		}
-		ss := []*session{{xid: e.o.Begin()}, {xid: e.o.Begin()}}
-		for i, s := range ss {
-			s.st.SetOwner(int32(i + 1))
-		}
+		ss := newGroupSessions(e, 2)
 		for burst := range 5 {
 			groups := 400 + (burst*13)%40 // 2,400 to 2,640 rows: 67 to 74 pages
 			for _, s := range ss {
@@ -483,34 +439,12 @@ func TestGroupedBatchesFillTheirRuns(t *testing.T) {
 						done++
 						continue
 					}
-					switch {
-					case !tell:
-						s.st.RowShares(-1)
-					case s.row == 0:
-						s.st.RowShares(1) // a new order: the district only
-					default:
-						s.st.RowShares(2)
-					}
-					tid, err := e.rel.Insert(mkRow(t, int32(s.g), payload), s.xid, 0, &s.st)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if s.row == 0 {
-						s.blks = map[uint32]bool{}
-					}
-					s.blks[tid.Block] = true
+					blk := s.insert(t, e.rel, tell, payload, 1, 2) // a new order: the district only
 					if burst == 4 {
-						lastLo = min(lastLo, tid.Block)
+						lastLo = min(lastLo, blk)
 					}
-					if s.row++; s.row == 3+(s.g*5)%7 {
-						lo, hi := uint32(1<<32-1), uint32(0)
-						for b := range s.blks {
-							lo, hi = min(lo, b), max(hi, b)
-						}
-						if int(hi-lo+1) != len(s.blks) {
-							split++
-						}
-						s.g, s.row = s.g+1, 0
+					if s.endRow(3+(s.g*5)%7) && s.split() {
+						split++
 					}
 				}
 			}
@@ -629,4 +563,67 @@ func TestBatchCarriesItsGroups(t *testing.T) {
 		t.Fatalf("after a burst without groups: new batch %v, group %d; want a new batch and none", n.newBatch, n.groupBytes)
 	}
 	e.o.Commit(xid)
+}
+
+// groupSession is one of a test's loading sessions inserting groups of
+// rows, group g's rows carrying g.
+type groupSession struct {
+	st     InsertState
+	xid    uint32
+	g, row int // group, row in it
+	blks   map[uint32]bool
+}
+
+// newGroupSessions begins n sessions' transactions in e.
+func newGroupSessions(e *testEnv, n int) []*groupSession {
+	ss := make([]*groupSession, n)
+	for i := range ss {
+		ss[i] = &groupSession{xid: e.o.Begin()}
+		ss[i].st.SetOwner(int32(i + 1))
+	}
+	return ss
+}
+
+// insert inserts the next row of s's group into rel and returns its block.
+// With tell, RowShares says the row shares first leading columns with the
+// row before when it starts the group, within more; else -1 (not known).
+func (s *groupSession) insert(t *testing.T, rel *Relation, tell bool, payload string, first, within int) uint32 {
+	t.Helper()
+	switch {
+	case !tell:
+		s.st.RowShares(-1)
+	case s.row == 0:
+		s.st.RowShares(first)
+	default:
+		s.st.RowShares(within)
+	}
+	tid, err := rel.Insert(mkRow(t, int32(s.g), payload), s.xid, 0, &s.st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.row == 0 {
+		s.blks = map[uint32]bool{}
+	}
+	s.blks[tid.Block] = true
+	return tid.Block
+}
+
+// endRow counts the row insert added and reports whether it ended the
+// group, of size rows; the next row starts the next group.
+func (s *groupSession) endRow(size int) bool {
+	if s.row++; s.row < size {
+		return false
+	}
+	s.g, s.row = s.g+1, 0
+	return true
+}
+
+// split reports whether the group just ended sits on blocks that are not
+// adjacent.
+func (s *groupSession) split() bool {
+	lo, hi := uint32(1<<32-1), uint32(0)
+	for b := range s.blks {
+		lo, hi = min(lo, b), max(hi, b)
+	}
+	return int(hi-lo+1) != len(s.blks)
 }
