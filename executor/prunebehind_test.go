@@ -158,7 +158,8 @@ func TestReclaimBehindIndexes(t *testing.T) {
 // TestReclaimSlot: a reclaim behind and a VACUUM of one table exclude each
 // other through its vacuum slot: a reclaim never waits (refused while a
 // VACUUM holds or waits for the slot), a VACUUM waits for the reclaims
-// running, and reclaims run side by side.
+// running, and reclaims run side by side; an ANALYZE alone neither waits
+// for reclaims nor keeps them off.
 func TestReclaimSlot(t *testing.T) {
 	e := openTestEngine(t, "")
 	const oid = 424242
@@ -172,7 +173,7 @@ func TestReclaimSlot(t *testing.T) {
 	}
 	got := make(chan func())
 	go func() {
-		release, err := e.vacuumSlot(context.Background(), oid, nil)
+		release, err := e.vacuumSlot(context.Background(), oid, nil, false)
 		if err != nil {
 			t.Error(err)
 			close(got)
@@ -217,5 +218,46 @@ func TestReclaimSlot(t *testing.T) {
 		t.Fatal("a reclaim was refused after the VACUUM")
 	} else {
 		r()
+	}
+
+	// An ANALYZE alone takes the slot with a reclaim running and lets
+	// more in; a VACUUM still waits for the ANALYZE, then for the
+	// reclaims it let in.
+	r3, _ := tryReclaimSlot(e.vacSlot(oid))
+	analyze, err := e.vacuumSlot(context.Background(), oid, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r4, ok := tryReclaimSlot(e.vacSlot(oid))
+	if !ok {
+		t.Fatal("a reclaim was refused during an ANALYZE")
+	}
+	r3()
+	vacuum := make(chan func())
+	go func() {
+		release, err := e.vacuumSlot(context.Background(), oid, nil, false)
+		if err != nil {
+			t.Error(err)
+			close(vacuum)
+			return
+		}
+		vacuum <- release
+	}()
+	select {
+	case <-vacuum:
+		t.Fatal("a VACUUM started during an ANALYZE")
+	case <-time.After(30 * time.Millisecond):
+	}
+	analyze()
+	select {
+	case <-vacuum:
+		t.Fatal("the VACUUM started while a reclaim let in by the ANALYZE was running")
+	case <-time.After(30 * time.Millisecond):
+	}
+	r4()
+	if release := <-vacuum; release == nil {
+		t.Fatal("no slot for the VACUUM after the ANALYZE")
+	} else {
+		release()
 	}
 }

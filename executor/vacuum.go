@@ -88,7 +88,7 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // keeps what it did and reports nothing.
 func (e *Engine) vacuumTable(ctx context.Context, oid uint32, p vacuumParams) (autovacuum.Result, error) {
 	var res autovacuum.Result
-	release, err := e.vacuumSlot(ctx, oid, p.yield)
+	release, err := e.vacuumSlot(ctx, oid, p.yield, !p.vacuum)
 	if err != nil {
 		return res, err
 	}
@@ -149,20 +149,24 @@ func (e *Engine) vacuumTable(ctx context.Context, oid uint32, p vacuumParams) (a
 //
 // A reclaim behind (reclaimer) is a small VACUUM of a few TIDs: it holds
 // the slot shared for the moment it takes, never waits for it, and a
-// VACUUM that finds it held waits for it to end.
-func (e *Engine) vacuumSlot(ctx context.Context, oid uint32, yield func()) (release func(), err error) {
+// VACUUM that finds it held waits for it to end. An ANALYZE alone
+// (analyzeOnly), which frees no line pointer and deletes no index entry,
+// neither waits for reclaims nor keeps them off: an autoanalyze of a table
+// the mix is changing would otherwise leave every page pruned meanwhile to
+// VACUUM.
+func (e *Engine) vacuumSlot(ctx context.Context, oid uint32, yield func(), analyzeOnly bool) (release func(), err error) {
 	slot := e.vacSlot(oid)
 	for {
 		slot.mu.Lock()
 		if !slot.held {
-			slot.held, slot.yield = true, yield
-			for slot.reclaims > 0 {
+			slot.held, slot.yield, slot.analyzeOnly = true, yield, analyzeOnly
+			for !analyzeOnly && slot.reclaims > 0 {
 				slot.drained.Wait()
 			}
 			slot.mu.Unlock()
 			return func() {
 				slot.mu.Lock()
-				slot.held, slot.yield = false, nil
+				slot.held, slot.yield, slot.analyzeOnly = false, nil, false
 				slot.mu.Unlock()
 			}, nil
 		}
@@ -184,11 +188,14 @@ func (e *Engine) vacuumSlot(ctx context.Context, oid uint32, yield func()) (rele
 
 // vacSlot is one table's vacuumSlot.
 type vacSlot struct {
-	mu       sync.Mutex // protects the fields below
-	held     bool
-	yield    func()     // the holder's, when it is an autovacuum
-	reclaims int        // reclaims behind running
-	drained  *sync.Cond // on mu: reclaims fell to 0
+	mu   sync.Mutex // protects the fields below
+	held bool
+	// analyzeOnly is set while the holder is an ANALYZE alone, which
+	// reclaims do not wait for.
+	analyzeOnly bool
+	yield       func()     // the holder's, when it is an autovacuum
+	reclaims    int        // reclaims behind running
+	drained     *sync.Cond // on mu: reclaims fell to 0
 }
 
 // vacSlot returns table oid's vacuum slot (kept for the server's life).
@@ -201,11 +208,11 @@ func (e *Engine) vacSlot(oid uint32) *vacSlot {
 }
 
 // tryReclaimSlot takes slot for a reclaim behind, without waiting: ok is
-// false while a VACUUM or ANALYZE holds it.
+// false while a VACUUM holds it (an ANALYZE alone does not keep it off).
 func tryReclaimSlot(slot *vacSlot) (release func(), ok bool) {
 	slot.mu.Lock()
 	defer slot.mu.Unlock()
-	if slot.held {
+	if slot.held && !slot.analyzeOnly {
 		return nil, false
 	}
 	if slot.drained == nil {
