@@ -171,16 +171,22 @@ func TestReclaimSlot(t *testing.T) {
 	if !ok {
 		t.Fatal("a second reclaim was refused beside the first")
 	}
-	got := make(chan func())
-	go func() {
-		release, err := e.vacuumSlot(context.Background(), oid, nil, false)
-		if err != nil {
-			t.Error(err)
-			close(got)
-			return
-		}
-		got <- release
-	}()
+	// askVacuum asks for the slot for a VACUUM in the background; the
+	// channel gets its release once it has it (closed on an error).
+	askVacuum := func() chan func() {
+		got := make(chan func())
+		go func() {
+			release, err := e.vacuumSlot(context.Background(), oid, nil, false)
+			if err != nil {
+				t.Error(err)
+				close(got)
+				return
+			}
+			got <- release
+		}()
+		return got
+	}
+	got := askVacuum()
 	// The VACUUM waits for both reclaims; once it has asked for the slot,
 	// new ones are refused (those taken before it asked run on).
 	var before []func()
@@ -233,16 +239,7 @@ func TestReclaimSlot(t *testing.T) {
 		t.Fatal("a reclaim was refused during an ANALYZE")
 	}
 	r3()
-	vacuum := make(chan func())
-	go func() {
-		release, err := e.vacuumSlot(context.Background(), oid, nil, false)
-		if err != nil {
-			t.Error(err)
-			close(vacuum)
-			return
-		}
-		vacuum <- release
-	}()
+	vacuum := askVacuum()
 	select {
 	case <-vacuum:
 		t.Fatal("a VACUUM started during an ANALYZE")
