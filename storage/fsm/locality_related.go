@@ -81,15 +81,14 @@ func (p *locality) relatedCandidates(m *Map, r Request) []uint32 {
 // fills the rest of its run first (the run's rest would be left empty):
 // its first group fits on the target only whole unless the session's
 // next page is the next block (nextElsewhere: a page of its run follows),
-// and the group rule below keeps the others whole. The first
-// row of a group (Request.GroupBytes) does not fit on the last page of
-// its session's run unless the whole group does: it starts the next run
+// and the group rule below keeps the others whole. The first row of a
+// group (Request.GroupBytes) does not fit on the last page of its
+// session's run unless the whole group does: it starts the next run
 // instead, so that no group straddles two runs, which are seldom
-// adjacent. In a small
-// table, whose next page may be any block, no page takes it unless the
-// whole group fits.
+// adjacent. In a small table, whose next page may be any block, no page
+// takes it unless the whole group fits.
 func (p *locality) Fit(m *Map, r Request, blk uint32, free int) int {
-	if r.NewBatch && r.GroupBytes == 0 && blk == r.Target && r.OldBlock == InvalidBlock && !p.runHolds(blk, r.PagesLeft) {
+	if r.ownRun() && blk == r.Target && r.OldBlock == InvalidBlock && !p.runHolds(blk, r.PagesLeft) {
 		return MaxRequestSize + 1
 	}
 	if r.GroupBytes > 0 && r.OldBlock == InvalidBlock {

@@ -108,7 +108,7 @@ func (p *locality) leave(m *Map, tried uint32, isTarget bool, r Request) (owned 
 		return owned, InvalidBlock
 	}
 	delete(p.mu.owned, tried)
-	if insert && r.NewBatch && r.GroupBytes == 0 && int(rn.end-rn.next) < batchRunPages(r.PagesLeft) {
+	if insert && r.ownRun() && int(rn.end-rn.next) < batchRunPages(r.PagesLeft) {
 		p.releaseLocked(m, rn)
 		return true, InvalidBlock
 	}
@@ -201,11 +201,18 @@ func (p *locality) nextElsewhere(m *Map, blk uint32) bool {
 	if blk+1 < p.extendedTo.Load() || p.othersActiveLocked(blk) > 0 {
 		return true
 	}
-	next := m.searchNear(blk, int(p.window.Load()), 255)
-	if next == InvalidBlock {
-		next = m.search(255)
-	}
+	next := p.nearestEmpty(m, blk)
 	return next != InvalidBlock && next != blk+1
+}
+
+// nearestEmpty is the empty page (category 255) of the map nearest to ref
+// within the window, else any, else InvalidBlock: where a loading session
+// that leaves ref starts its next run when the map has one (takeFresh).
+func (p *locality) nearestEmpty(m *Map, ref uint32) uint32 {
+	if blk := m.searchNear(ref, int(p.window.Load()), 255); blk != InvalidBlock {
+		return blk
+	}
+	return m.search(255)
 }
 
 // othersActiveLocked counts the loading sessions other than the one
@@ -284,10 +291,7 @@ func (p *locality) vacuumRun(m *Map, blk uint32) (busy, dropped bool) {
 func (p *locality) takeFresh(m *Map, ref uint32, r Request) uint32 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	blk := m.searchNear(ref, int(p.window.Load()), 255)
-	if blk == InvalidBlock {
-		blk = m.search(255)
-	}
+	blk := p.nearestEmpty(m, ref)
 	if blk == InvalidBlock || (r.NewBatch && blk == r.Target) {
 		// (A batch does not start on the page it left, which Fit
 		// refuses it, even when that page is empty.)

@@ -142,6 +142,10 @@ func (r Request) groupFreeSpace() int {
 
 func (r Request) numPages() int { return max(r.NumPages, 1) }
 
+// ownRun reports whether r starts a batch that wants a run of its own
+// (Fit, leave): a batch of groups goes on in its session's run instead.
+func (r Request) ownRun() bool { return r.NewBatch && r.GroupBytes == 0 }
+
 // TargetSplitter is implemented by a policy that gives a session's updates
 // that leave their page a target block of their own, so that they do not
 // move the session's insert target. PostgreSQL keeps one rd_targblock for
