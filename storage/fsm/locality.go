@@ -120,6 +120,7 @@ type localityCounters struct {
 	nearbyAnswers, nearbyMisses, farAnswers, farMisses atomic.Int64
 	freshPages, closedPages, reopenedPages             atomic.Int64
 	relatedAnswers, relatedMisses                      atomic.Int64
+	backAnswers, backMisses                            atomic.Int64
 }
 
 const (
@@ -186,6 +187,8 @@ const (
 	cReservedPages = "reserved_pages"
 	cRelatedTries  = "related_tries"
 	cRelatedHits   = "related_hits"
+	cBackTries     = "back_tries"
+	cBackHits      = "back_hits"
 )
 
 func init() {
@@ -203,6 +206,8 @@ func init() {
 			{cReservedPages, "pages now reserved for loading sessions and not yet handed out"},
 			{cRelatedTries, "pages of related rows or neighbours tried by updates that left their page"},
 			{cRelatedHits, "related tries that had room"},
+			{cBackTries, "pages a loading session had left too full for a row, tried again for a smaller one"},
+			{cBackHits, "back tries that had room"},
 		},
 	})
 }
@@ -263,6 +268,8 @@ func (p *locality) Stats() PolicyStats {
 		cReservedPages: reserved,
 		cRelatedTries:  p.l.relatedAnswers.Load(),
 		cRelatedHits:   max(0, p.l.relatedAnswers.Load()-p.l.relatedMisses.Load()),
+		cBackTries:     p.l.backAnswers.Load(),
+		cBackHits:      max(0, p.l.backAnswers.Load()-p.l.backMisses.Load()),
 	}
 	return s
 }
@@ -274,6 +281,10 @@ func (p *locality) String() string {
 
 func (p *locality) Choose(m *Map, r Request) uint32 {
 	if r.Target != InvalidBlock && r.OldBlock == InvalidBlock {
+		if backfills(r) {
+			p.l.backAnswers.Add(1)
+			return r.Back
+		}
 		// The common case, first and cheap: the session's target.
 		p.c.targetTries.Add(1)
 		return r.Target
@@ -330,6 +341,13 @@ func (p *locality) Retry(m *Map, r Request, tried uint32, avail int) uint32 {
 	isTarget := tried == r.Target
 	if isTarget {
 		p.c.targetMisses.Add(1)
+	}
+	if tried == r.Back && backfills(r) {
+		// The page left before the target: its owner goes on with the
+		// target, as if it had not been tried.
+		p.l.backMisses.Add(1)
+		p.c.targetTries.Add(1)
+		return r.Target
 	}
 	if n, small := p.smallTable(m); small {
 		if isTarget && r.OldBlock == InvalidBlock {

@@ -907,3 +907,43 @@ func TestLocalityGroupFit(t *testing.T) {
 		t.Fatalf("small table: Fit says %d, want the group's %d", f, group)
 	}
 }
+
+// A loading session's row that fits on the page it left last (Request.Back,
+// by what it found there) goes there before its target; a miss there sends
+// it back to its target. Groups, a transaction's run, a batch's first row,
+// a session not loading and an update are placed as before.
+func TestLocalityBack(t *testing.T) {
+	m, pol := batchLoaders(t, 1000, 105, 500)
+	r := Request{Need: 300, Target: 101, OldBlock: InvalidBlock, BurstPages: 5, Back: 100, BackFree: 400, Owner: 1}
+	if blk := pol.Choose(m, r); blk != 100 {
+		t.Fatalf("Choose gave %d, want the page left last, 100", blk)
+	}
+	if blk := pol.Retry(m, r, 100, 200); blk != 101 {
+		t.Fatalf("Retry of the page left last gave %d, want the target, 101", blk)
+	}
+	if s := pol.Stats().Own; s[cBackTries] != 1 || s[cBackHits] != 0 {
+		t.Fatalf("back tries %d, hits %d; want 1, 0", s[cBackTries], s[cBackHits])
+	}
+	bulk := r
+	bulk.BurstPages, bulk.Bulk = 0, true
+	if blk := pol.Choose(m, bulk); blk != 100 {
+		t.Fatalf("a bulk insert: Choose gave %d, want 100", blk)
+	}
+	for name, mod := range map[string]func(*Request){
+		"too big":        func(r *Request) { r.Need = 401 },
+		"fillfactor":     func(r *Request) { r.SaveFree = 101 },
+		"none":           func(r *Request) { r.BackFree = 0 },
+		"the target":     func(r *Request) { r.Back = r.Target },
+		"not loading":    func(r *Request) { r.BurstPages = 1 },
+		"a group":        func(r *Request) { r.GroupBytes = 300 },
+		"a run":          func(r *Request) { r.RunBytes = 350 },
+		"a batch":        func(r *Request) { r.NewBatch = true },
+		"a multi-insert": func(r *Request) { r.NumPages = 2 },
+	} {
+		r := r
+		mod(&r)
+		if blk := pol.Choose(m, r); blk != r.Target {
+			t.Errorf("%s: Choose gave %d, want the target %d", name, blk, r.Target)
+		}
+	}
+}

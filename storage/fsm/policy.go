@@ -15,7 +15,8 @@ import (
 
 // Request describes where one tuple (or one batch of a multi-insert) is to
 // go. The heap fills it once per placement and passes the same value to
-// every Policy call of that placement.
+// every Policy call of that placement, but for BackFree, which it clears
+// after the first Retry: the page left last is offered once.
 type Request struct {
 	// Need is the MAXALIGNed tuple length. The line pointer is not
 	// included: page.HeapFreeSpace already reserves room for one.
@@ -102,6 +103,19 @@ type Request struct {
 	// the last page for room for the whole group, so that the group
 	// starts on the next run instead of straddling the two.
 	GroupBytes int
+	// Back is, for an insert of a session whose burst of rows without
+	// groups has moved its target off a page that was too full for a row
+	// (a loader's last page but one), that page, and BackFree the free
+	// space (page.HeapFreeSpace) it was left with, less the rows placed
+	// there since; BackFree 0: none. The rows of such a burst vary in
+	// size (a TPC-C customer's c_data is 300 to 500 characters), so a
+	// page left when one row did not fit may well take a later, smaller
+	// one. A policy may place the row there, next to the burst's rows
+	// before it, instead of on Target; locality does for a loading
+	// session, as classic's FSM search would give it the page, and
+	// returns to Target when the page proves too full (Retry).
+	Back     uint32
+	BackFree int
 	// Owner is the backend pid of the session placing the tuple, 0 when
 	// unknown. It decides nothing: the locality policy keeps it with a
 	// loading session's run so that PageStates can say whose pages they
@@ -141,6 +155,12 @@ func (r Request) groupFreeSpace() int {
 }
 
 func (r Request) numPages() int { return max(r.NumPages, 1) }
+
+// backFits reports whether r, an insert, fits on its session's Back page
+// by what the session found there.
+func (r Request) backFits() bool {
+	return r.BackFree > 0 && r.OldBlock == InvalidBlock && r.Back != r.Target && r.TargetFreeSpace() <= r.BackFree
+}
 
 // ownRun reports whether r starts a batch that wants a run of its own
 // (Fit, leave): a batch of groups goes on in its session's run instead.

@@ -257,6 +257,12 @@ type relTarget struct {
 	// relation in bulk, 0 if it had none (or none small enough to keep on
 	// a page): a batch of groups (noteInsert) carries it on its first row.
 	lastGroup int32
+	// back is the page the insert target left in the current burst
+	// because a row did not fit there, + 1 (0: none), and backFree its
+	// free space as last found, less the rows placed there since
+	// (fsm.Request.Back): kept only while the burst has no groups.
+	back     uint32
+	backFree int32
 	// runXid is the transaction whose inserts runRows counts (0: none).
 	runXid  uint32
 	runRows uint16
@@ -429,9 +435,8 @@ func (t *relTarget) endBurst() {
 		t.lastBurst, t.lastGroup = 0, 0
 		if t.burst >= BulkPages {
 			t.lastBurst = t.burst
-			if t.grpMax > 0 && t.share > 0 {
-				// Groups told by RowShares (rows of unknown shares
-				// each start one), the burst's last one ended too.
+			if t.groups() {
+				// The burst's last group ended too.
 				if g := max(t.grpMax, t.grp); g <= maxGroupBytes {
 					t.lastGroup = g
 				}
@@ -444,6 +449,37 @@ func (t *relTarget) endBurst() {
 	}
 	t.burst = 0
 	t.share, t.grp, t.grpMax = 0, 0, 0
+	t.back, t.backFree = 0, 0
+}
+
+// groups reports whether the current burst into t's relation has formed
+// groups told by RowShares (rows of unknown shares each start one, and
+// form none).
+func (t *relTarget) groups() bool { return t.grpMax > 0 && t.share > 0 }
+
+// backPage is fsm.Request's Back and BackFree for an insert into r through
+// st, after noteInsert: the page its burst left last, while the burst has
+// formed no groups (a group's rows are kept together on the target).
+func (st *InsertState) backPage(r *Relation) (blk uint32, free int) {
+	if st == nil {
+		return page.InvalidBlock, 0
+	}
+	if t := st.find(r); t != nil && t.back != 0 && !t.groups() {
+		return t.back - 1, int(t.backFree)
+	}
+	return page.InvalidBlock, 0
+}
+
+// setBack notes, after an insert into r moved st's target off blk, that
+// blk was left with free bytes (page.HeapFreeSpace); after an insert placed
+// on the back page itself, what that page has left.
+func (st *InsertState) setBack(r *Relation, blk uint32, free int) {
+	if st == nil {
+		return
+	}
+	if t := st.find(r); t != nil {
+		t.back, t.backFree = blk+1, int32(max(free, 0))
+	}
 }
 
 // RowShares tells st, before an insert through it, how many leading

@@ -46,6 +46,7 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 		n := st.noteInsert(r, need)
 		req.NewBatch, req.PagesLeft, req.BurstPages, req.GroupBytes = n.newBatch, n.pagesLeft, n.burstPages, n.groupBytes
 		req.RunBytes = st.runBytes(r, xid, need)
+		req.Back, req.BackFree = st.backPage(r)
 	}
 	if other != nil {
 		req.OldBlock = other.Block()
@@ -58,6 +59,9 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 		}
 	}
 	blk := r.policy.Choose(r.fsm, req)
+	// left is the free space of the insert target, found too full here
+	// (-1: not tried, or an update).
+	left := -1
 	for {
 		extended := false
 		if blk == page.InvalidBlock {
@@ -102,7 +106,17 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 		}
 		if target <= free {
 			r.notePlacement(blk, p, wasNew, other != nil)
-			st.setTarget(r, blk, other != nil)
+			switch {
+			case other == nil && req.BackFree > 0 && blk == req.Back:
+				// The page the session left last took the row: the
+				// target stays.
+				st.setBack(r, blk, free-need-page.ItemIDSize)
+			default:
+				st.setTarget(r, blk, other != nil)
+				if left >= 0 && blk != tblk {
+					st.setBack(r, tblk, left)
+				}
+			}
 			if other == nil {
 				st.countRun(r, xid)
 				if req.NewBatch {
@@ -121,7 +135,15 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 		if buf != other {
 			buf.Release()
 		}
+		switch {
+		case other == nil && blk == tblk:
+			left = free
+		case other == nil && req.BackFree > 0 && blk == req.Back:
+			st.setBack(r, blk, free)
+		}
 		blk = r.policy.Retry(r.fsm, req, blk, free)
+		// The back page is offered once a placement.
+		req.BackFree = 0
 	}
 }
 

@@ -1,6 +1,7 @@
 package heap
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -626,4 +627,68 @@ func (s *groupSession) split() bool {
 		lo, hi = min(lo, b), max(hi, b)
 	}
 	return int(hi-lo+1) != len(s.blks)
+}
+
+// A loading session's rows vary in size (a TPC-C customer's c_data is 300
+// to 500 characters): the page it leaves because one row did not fit
+// there may take a later, smaller one. Locality puts such a row on the
+// page the session left last, its target staying where it is, so that no
+// row the session placed on a page would have fitted the page before it.
+// A bulk insert (COPY) and a transaction loading in bulk alike.
+func TestLoaderFillsThePageItLeft(t *testing.T) {
+	if testPolicyName != "locality" {
+		t.Skip("the page left last is offered by locality")
+	}
+	for _, bulk := range []bool{true, false} {
+		e := newEnv(t, 512, Options{})
+		st := &InsertState{}
+		if bulk {
+			st = NewBulkInsertState()
+		}
+		xid := e.o.Begin()
+		if !bulk {
+			// A first burst of BulkPages into another relation makes
+			// the transaction a loader's.
+			other := otherRelation(t, e)
+			for i := range BulkPages * 40 {
+				if _, err := other.Insert(mkRow(t, int32(i), strings.Repeat("o", 180)), xid, 0, st); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		rnd := rand.New(rand.NewPCG(1, 2))
+		need := map[page.TID]int{}
+		for i := range 2000 {
+			row := mkRow(t, int32(i), strings.Repeat("c", 300+rnd.IntN(201)))
+			tid, err := e.rel.Insert(row, xid, 0, st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			need[tid] = page.MaxAlignLen(len(row))
+		}
+		e.o.Commit(xid)
+		mustCheck(t, e.rel)
+		n, err := e.rel.NBlocks()
+		if err != nil {
+			t.Fatal(err)
+		}
+		free := make([]int, n)
+		for blk := range n {
+			e.withPage(t, blk, func(p page.Page) { free[blk] = page.HeapFreeSpace(p) })
+		}
+		fitted := 0
+		for tid, sz := range need {
+			if b := tid.Block; b > 0 && b < n-1 && sz <= free[b-1] {
+				fitted++
+			}
+		}
+		if fitted > 0 {
+			t.Errorf("bulk %v: %d rows on a page whose block before has room for them (%d blocks)", bulk, fitted, n)
+		}
+		s := e.rel.Policy().Stats().Own
+		if s["back_hits"] == 0 {
+			t.Errorf("bulk %v: no row went to the page left last: %v", bulk, s)
+		}
+		t.Logf("bulk %v: %d blocks, back tries %d, hits %d", bulk, n, s["back_tries"], s["back_hits"])
+	}
 }
