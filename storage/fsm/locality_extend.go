@@ -86,14 +86,15 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 }
 
 // lendsNext reports whether an extension of the relation, nblocks long,
-// for r, a loading session's or a loader's transaction's, gives its first new block to the loading
-// session filling the last block (lendLocked), not to r's session: that
-// session's run has ended there, its next page is the adjacent extension,
-// and it may have started a group of rows on its page because of it (Fit,
-// nextElsewhere). A lone loader's runs are one page each; when a second
-// loader starts to extend the relation, the first would otherwise find
-// the block after its page taken and continue the group past the other's
-// pages. Other inserts take the first new block as before.
+// for r (a loading session's, or a loader's transaction's) gives its
+// first new block to the loading session filling the last block
+// (lendLocked), not to r's session: that session's run has ended there,
+// its next page is the adjacent extension, and it may have started a
+// group of rows on its page because of it (Fit, nextElsewhere). A lone
+// loader's runs are one page each; when a second loader starts to extend
+// the relation, the first would otherwise find the block after its page
+// taken and continue the group past the other's pages. Other inserts
+// take the first new block as before.
 func (p *locality) lendsNext(nblocks uint32, r Request) bool {
 	if nblocks == 0 || r.Target == nblocks-1 || nblocks <= uint32(p.small.Load()) {
 		return false
