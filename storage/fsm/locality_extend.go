@@ -94,7 +94,9 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 // loader's runs are one page each; when a second loader starts to extend
 // the relation, the first would otherwise find the block after its page
 // taken and continue the group past the other's pages. Other inserts
-// take the first new block as before.
+// take the first new block as before, and so does every extension while
+// the session filling the last block has given its run back (its load or
+// transaction ended) and not moved since.
 func (p *locality) lendsNext(nblocks uint32, r Request) bool {
 	if nblocks == 0 || r.Target == nblocks-1 || nblocks <= uint32(p.small.Load()) {
 		return false
@@ -102,7 +104,7 @@ func (p *locality) lendsNext(nblocks uint32, r Request) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	rn, owned := p.mu.owned[nblocks-1]
-	return owned && rn.loading && rn.next >= rn.end && rn.end == nblocks && p.activeLocked(rn)
+	return owned && rn.loading && !rn.released && rn.next >= rn.end && rn.end == nblocks && p.activeLocked(rn)
 }
 
 // lendLocked reserves blk, just extended, as the next page of the run

@@ -99,6 +99,10 @@ type run struct {
 	// (runLenLocked): its pages are not held to the bound on reserved
 	// pages.
 	bulk bool
+	// released is set when the session gave the run back (ReleaseRun:
+	// its load or transaction ended) and has not moved since: it is not
+	// lent the next block (lendsNext).
+	released bool
 }
 
 // leave is called when a session found tried too full. It reports whether
@@ -137,6 +141,7 @@ func (p *locality) leave(m *Map, tried uint32, isTarget bool, r Request) (owned 
 	}
 	next = rn.next
 	rn.next++
+	rn.released = false
 	p.unreserveLocked(rn, 1)
 	p.mu.seq++
 	rn.last = p.mu.seq
@@ -159,6 +164,7 @@ func (p *locality) ReleaseRun(m *Map, blk uint32, filled int) {
 	if filled > 0 {
 		rn.size = max(1, (filled+1)/2)
 	}
+	rn.released = true
 	p.releaseLocked(m, rn)
 }
 

@@ -1022,6 +1022,16 @@ func TestLocalityExtensionLendsTheNextBlock(t *testing.T) {
 	if next := pol.Retry(m, loader, 100, 10); next != 101 {
 		t.Fatalf("the loader leaving its page got %d, want 101", next)
 	}
+	// A loader filling the last block whose transaction ended (its run
+	// given back) is lent nothing.
+	n0, _ := m.pool.NBlocks(m.rel, buffer.MainFork)
+	pol.mu.Lock()
+	pol.ownLocked(m, n0-1, n0, n0, true, false, 4)
+	pol.mu.Unlock()
+	pol.ReleaseRun(m, n0-1, 0)
+	if blk, err := pol.Extend(m, other); err != nil || blk != n0 {
+		t.Fatalf("an extension after the last block's loader gave its run back gave %d (%v), want %d", blk, err, n0)
+	}
 	// An insert that is not loading takes the first new block.
 	n, _ := m.pool.NBlocks(m.rel, buffer.MainFork)
 	blk3, err := pol.Extend(m, Request{Need: 100, Target: InvalidBlock, OldBlock: InvalidBlock, Owner: 3})
