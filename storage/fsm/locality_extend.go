@@ -3,9 +3,7 @@ package fsm
 // Batched extension: with sessions waiting for the extension lock, the
 // extender adds min(512, 20 x waiters) pages, through the shared routine
 // (extendRelation), keeps the first (and a loading session's run) and
-// publishes the rest before releasing the lock. A loader's extension
-// gives the first new block to the loader filling the last block, whose
-// next page it is (lendsNext).
+// publishes the rest before releasing the lock.
 
 const (
 	// maxLocalityExtendBy and extendPerWaiter are docs/DESIGN.md's batched
@@ -22,7 +20,6 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 	loading = loading || r.Bulk || manyRows(r)
 
 	keep, bulk := 1, false
-	lend := uint32(0)
 	return extendRelation(m, r, &p.c, extension{
 		recheck: func(uint32) uint32 {
 			// Another session has probably just extended and published
@@ -47,23 +44,15 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 				// probably too: a run of the same size for each.
 				by = max(by, keep*(1+waiters))
 			}
-			if (loading || r.LoadingTxn) && p.lendsNext(nblocks, r) {
-				lend = 1
-			}
-			return by + int(lend)
+			return by
 		},
-		placed: func(lent uint32, by int) uint32 {
-			p.extendedTo.Store(lent + uint32(by))
-			first := lent + lend
-			by -= int(lend)
+		placed: func(first uint32, by int) {
+			p.extendedTo.Store(first + uint32(by))
 			// The caller's page and its run are never in the FSM; the rest
 			// is published, upper levels included, before the lock is
 			// released so that the waiters find it.
 			p.mu.Lock()
-			p.forgetPagesLocked(lent, first+uint32(by))
-			if lend > 0 && !p.lendLocked(lent) {
-				publishEmpty(m, lent, first)
-			}
+			p.forgetPagesLocked(first, first+uint32(by))
 			p.ownLocked(m, first, first+1, first+uint32(keep), loading, bulk, r.Owner)
 			p.mu.Unlock()
 			if by > keep && first+uint32(by) <= uint32(p.small.Load()) {
@@ -80,47 +69,8 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 				publishEmpty(m, first+uint32(keep), first+uint32(by))
 			}
 			p.l.freshPages.Add(1)
-			return first
 		},
 	})
-}
-
-// lendsNext reports whether an extension of the relation, nblocks long,
-// for r (a loading session's, or a loader's transaction's) gives its
-// first new block to the loading session filling the last block
-// (lendLocked), not to r's session: that session's run has ended there,
-// its next page is the adjacent extension, and it may have started a
-// group of rows on its page because of it (Fit, nextElsewhere). A lone
-// loader's runs are one page each; when a second loader starts to extend
-// the relation, the first would otherwise find the block after its page
-// taken and continue the group past the other's pages. Other inserts
-// take the first new block as before, and so does every extension while
-// the session filling the last block has given its run back (its load or
-// transaction ended) and not moved since.
-func (p *locality) lendsNext(nblocks uint32, r Request) bool {
-	if nblocks == 0 || r.Target == nblocks-1 || nblocks <= uint32(p.small.Load()) {
-		return false
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	rn, owned := p.mu.owned[nblocks-1]
-	return owned && rn.loading && !rn.released && rn.next >= rn.end && rn.end == nblocks && p.activeLocked(rn)
-}
-
-// lendLocked reserves blk, just extended, as the next page of the run
-// ending at the block before it, if that still holds (lendsNext). The
-// caller holds mu.
-func (p *locality) lendLocked(blk uint32) bool {
-	rn, owned := p.mu.owned[blk-1]
-	if !owned || rn.next < rn.end || rn.end != blk {
-		return false
-	}
-	rn.next, rn.end = blk, blk+1
-	p.mu.reserved++
-	if rn.bulk {
-		p.mu.bulkReserved++
-	}
-	return true
 }
 
 // localityExtendBy is docs/DESIGN.md's batched extension: with waiters,

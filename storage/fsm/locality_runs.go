@@ -99,10 +99,6 @@ type run struct {
 	// (runLenLocked): its pages are not held to the bound on reserved
 	// pages.
 	bulk bool
-	// released is set when the session gave the run back (ReleaseRun:
-	// its load or transaction ended) and has not moved since: it is not
-	// lent the next block (lendsNext).
-	released bool
 }
 
 // leave is called when a session found tried too full. It reports whether
@@ -141,7 +137,6 @@ func (p *locality) leave(m *Map, tried uint32, isTarget bool, r Request) (owned 
 	}
 	next = rn.next
 	rn.next++
-	rn.released = false
 	p.unreserveLocked(rn, 1)
 	p.mu.seq++
 	rn.last = p.mu.seq
@@ -164,24 +159,18 @@ func (p *locality) ReleaseRun(m *Map, blk uint32, filled int) {
 	if filled > 0 {
 		rn.size = max(1, (filled+1)/2)
 	}
-	rn.released = true
 	p.releaseLocked(m, rn)
 }
 
 // releaseLocked publishes rn's reserved pages as empty and ends the run at
 // the page its session is filling. The caller holds mu.
-func (p *locality) releaseLocked(m *Map, rn *run) { p.trimLocked(m, rn, 0) }
-
-// trimLocked publishes as empty rn's reserved pages after the first keep
-// of them, which stay its session's. The caller holds mu.
-func (p *locality) trimLocked(m *Map, rn *run, keep uint32) {
-	if rn.end-rn.next <= keep {
+func (p *locality) releaseLocked(m *Map, rn *run) {
+	if rn.next >= rn.end {
 		return
 	}
-	from := rn.next + keep
-	p.unreserveLocked(rn, int64(rn.end-from))
-	publishEmpty(m, from, rn.end)
-	rn.end = from
+	p.unreserveLocked(rn, int64(rn.end-rn.next))
+	publishEmpty(m, rn.next, rn.end)
+	rn.end = rn.next
 }
 
 // unreserveLocked counts n of rn's reserved pages as no longer reserved
@@ -240,20 +229,17 @@ func (p *locality) nearestEmpty(m *Map, ref uint32) uint32 {
 }
 
 // othersActiveLocked counts the loading sessions other than the one
-// filling self that are active (activeLocked). The caller holds mu.
+// filling self that moved within the last activeRunMoves moves of all
+// runs. The caller holds mu.
 func (p *locality) othersActiveLocked(self uint32) int {
 	active := 0
 	for b, rn := range p.mu.owned {
-		if b != self && p.activeLocked(rn) {
+		if b != self && rn.last > p.mu.seq-activeRunMoves {
 			active++
 		}
 	}
 	return active
 }
-
-// activeLocked reports whether rn's session moved within the last
-// activeRunMoves moves of all runs. The caller holds mu.
-func (p *locality) activeLocked(rn *run) bool { return rn.last > p.mu.seq-activeRunMoves }
 
 // forgetOwned drops the entry of a block beyond the end of the relation.
 func (p *locality) forgetOwned(blk uint32) {
@@ -383,21 +369,14 @@ func (p *locality) ownLocked(m *Map, cur, next, end uint32, loading, bulk bool, 
 	// until evicted, the stalest first: past maxOwned entries, or while
 	// more than maxReserved pages are reserved. An evicted run's pages
 	// go back to the FSM as empty, so they are not lost until VACUUM.
-	//
-	// A session still loading keeps the page after its own when only the
-	// reservations are too many: the group of rows it is writing (an
-	// order's lines, started on its page because a page of its run
-	// followed, Fit) goes on on the next block instead of wherever its
-	// next run starts.
 	for len(p.mu.owned) > maxOwned || p.mu.reserved-p.mu.bulkReserved > maxReserved {
-		tooMany := len(p.mu.owned) > maxOwned
 		var victim uint32
 		var oldest *run
 		for b, r := range p.mu.owned {
 			if b == cur {
 				continue
 			}
-			if !tooMany && (r.next == r.end || r.bulk || p.activeLocked(r) && r.end-r.next <= 1) {
+			if len(p.mu.owned) <= maxOwned && (r.next == r.end || r.bulk) {
 				continue // only the reservations are too many
 			}
 			if oldest == nil || r.last < oldest.last {
@@ -406,10 +385,6 @@ func (p *locality) ownLocked(m *Map, cur, next, end uint32, loading, bulk bool, 
 		}
 		if oldest == nil {
 			return
-		}
-		if !tooMany && p.activeLocked(oldest) {
-			p.trimLocked(m, oldest, 1)
-			continue
 		}
 		p.releaseLocked(m, oldest)
 		delete(p.mu.owned, victim)

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"minipg/reloptions"
-	"minipg/storage/buffer"
 	"minipg/storage/page"
 )
 
@@ -729,7 +728,6 @@ func TestLocalityNewBatchGetsItsOwnRun(t *testing.T) {
 	// stale run is evicted.
 	pol.mu.Lock()
 	pol.ownLocked(m, 300, 301, 451, true, false, 3) // 150 pages: past the bound alone
-	pol.mu.seq += activeRunMoves                    // and its session gone
 	pol.mu.Unlock()
 	r2 := Request{Need: 100, Target: 500, OldBlock: InvalidBlock, NewBatch: true, PagesLeft: 200, Owner: 2}
 	if got := pol.Retry(m, r2, 500, 3000); got != InvalidBlock {
@@ -947,95 +945,5 @@ func TestLocalityBack(t *testing.T) {
 		if blk := pol.Choose(m, r); blk != r.Target {
 			t.Errorf("%s: Choose gave %d, want the target %d", name, blk, r.Target)
 		}
-	}
-}
-
-// Past the bound on reserved pages, the stalest run is given back; a
-// session still loading keeps the page after its own, so that the group
-// it started on its page because a page of its run followed goes on on
-// the next block (nextElsewhere stays false for it).
-func TestLocalityEvictionKeepsTheNextPage(t *testing.T) {
-	m := newTestMap(t, 32)
-	extendTo(t, m, 1000)
-	pol := newTestLocality(t)
-	pol.mu.Lock()
-	pol.ownLocked(m, 100, 101, 201, true, false, 1) // 100 pages reserved
-	pol.ownLocked(m, 300, 301, 351, true, false, 2) // 150: past the bound (128)
-	pol.mu.Unlock()
-	pol.mu.Lock()
-	first, second := pol.mu.owned[100], pol.mu.owned[300]
-	reserved := pol.mu.reserved
-	pol.mu.Unlock()
-	if first == nil || first.next != 101 || first.end != 102 || second == nil || second.end != 351 {
-		t.Fatalf("runs after the bound was passed: %+v, %+v; want the first trimmed to 101..102, the second whole", first, second)
-	}
-	if reserved != 51 {
-		t.Fatalf("%d pages reserved, want 51", reserved)
-	}
-	if pol.nextElsewhere(m, 100) {
-		t.Fatalf("nextElsewhere of a trimmed run's page: true, want false (its next page is kept)")
-	}
-	for b := uint32(102); b < 201; b++ {
-		if got := m.GetRecordedFreeSpace(b); got < MaxRequestSize {
-			t.Fatalf("block %d given back recorded %d, want advertised as empty", b, got)
-		}
-	}
-	// A session gone (its run has not moved in activeRunMoves moves of
-	// all runs) loses its whole run, and its entry.
-	pol.mu.Lock()
-	pol.mu.seq += activeRunMoves
-	pol.ownLocked(m, 500, 501, 600, true, false, 3)
-	pol.ownLocked(m, 700, 701, 800, true, false, 4)
-	_, kept1 := pol.mu.owned[100]
-	_, kept2 := pol.mu.owned[300]
-	pol.mu.Unlock()
-	if kept1 || kept2 {
-		t.Fatalf("stale runs kept: %v, %v; want both given back", kept1, kept2)
-	}
-}
-
-// A lone loader's next page is the adjacent extension; a second session
-// that extends the relation first leaves that block to it, so that the
-// group of rows the loader started on its page goes on on the next block.
-func TestLocalityExtensionLendsTheNextBlock(t *testing.T) {
-	m := newTestMap(t, 32)
-	extendTo(t, m, 100)
-	pol := newTestLocality(t)
-	loader := Request{Need: 100, Target: InvalidBlock, OldBlock: InvalidBlock, BurstPages: 5, Owner: 1}
-	blk, err := pol.Extend(m, loader)
-	if err != nil || blk != 100 {
-		t.Fatalf("the loader's extension gave %d (%v), want 100", blk, err)
-	}
-	if pol.nextElsewhere(m, 100) {
-		t.Fatal("a lone loader's next page counts as elsewhere, want the adjacent extension")
-	}
-	// A loader's first row into the relation: not loading it yet.
-	other := Request{Need: 100, Target: InvalidBlock, OldBlock: InvalidBlock, LoadingTxn: true, Owner: 2}
-	blk2, err := pol.Extend(m, other)
-	if err != nil || blk2 != 102 {
-		t.Fatalf("a second session's extension gave %d (%v), want 102 (101 lent to the loader)", blk2, err)
-	}
-	if pol.nextElsewhere(m, 100) {
-		t.Fatal("after the second extension the loader's next page counts as elsewhere")
-	}
-	loader.Target = 100
-	if next := pol.Retry(m, loader, 100, 10); next != 101 {
-		t.Fatalf("the loader leaving its page got %d, want 101", next)
-	}
-	// A loader filling the last block whose transaction ended (its run
-	// given back) is lent nothing.
-	n0, _ := m.pool.NBlocks(m.rel, buffer.MainFork)
-	pol.mu.Lock()
-	pol.ownLocked(m, n0-1, n0, n0, true, false, 4)
-	pol.mu.Unlock()
-	pol.ReleaseRun(m, n0-1, 0)
-	if blk, err := pol.Extend(m, other); err != nil || blk != n0 {
-		t.Fatalf("an extension after the last block's loader gave its run back gave %d (%v), want %d", blk, err, n0)
-	}
-	// An insert that is not loading takes the first new block.
-	n, _ := m.pool.NBlocks(m.rel, buffer.MainFork)
-	blk3, err := pol.Extend(m, Request{Need: 100, Target: InvalidBlock, OldBlock: InvalidBlock, Owner: 3})
-	if err != nil || blk3 != n {
-		t.Fatalf("a third extension gave %d (%v), want %d", blk3, err, n)
 	}
 }

@@ -582,7 +582,7 @@ func (st *InsertState) noteInsert(r *Relation, need int) (n burstNote) {
 		last, group = int(r.lastBulkBurst.Load()), int(r.lastBulkGroup.Load())
 	}
 	n.newBatch = starts && burst == 0 && last >= BatchPages
-	n.pagesLeft, n.burstPages, n.loader = max(0, last-burst), burst, true
+	n.pagesLeft, n.burstPages = max(0, last-burst), burst
 	if n.newBatch && group > 0 {
 		// A batch of groups (a district's order lines) carries the size of
 		// the last one's largest group on its first row: its first group
@@ -599,10 +599,9 @@ func (st *InsertState) noteInsert(r *Relation, need int) (n burstNote) {
 }
 
 // burstNote is what noteInsert finds an insert tells the policy:
-// fsm.Request's NewBatch, PagesLeft, BurstPages, GroupBytes and
-// LoadingTxn (loader).
+// fsm.Request's NewBatch, PagesLeft, BurstPages and GroupBytes.
 type burstNote struct {
-	newBatch, loader                  bool
+	newBatch                          bool
 	pagesLeft, burstPages, groupBytes int
 }
 
