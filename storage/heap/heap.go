@@ -457,19 +457,6 @@ func (t *relTarget) endBurst() {
 // form none).
 func (t *relTarget) groups() bool { return t.grpMax > 0 && t.share > 0 }
 
-// backPage is fsm.Request's Back and BackFree for an insert into r through
-// st, after noteInsert: the page its burst left last, while the burst has
-// formed no groups (a group's rows are kept together on the target).
-func (st *InsertState) backPage(r *Relation) (blk uint32, free int) {
-	if st == nil {
-		return page.InvalidBlock, 0
-	}
-	if t := st.find(r); t != nil && t.back != 0 && !t.groups() {
-		return t.back - 1, int(t.backFree)
-	}
-	return page.InvalidBlock, 0
-}
-
 // setBack notes, after an insert into r moved st's target off blk, that
 // blk was left with free bytes (page.HeapFreeSpace); after an insert placed
 // on the back page itself, what that page has left.
@@ -570,6 +557,11 @@ func (st *InsertState) noteInsert(r *Relation, need int) (n burstNote) {
 		last, burst = int(t.lastBurst), int(t.burst)
 	}
 	n.groupBytes = st.groupBytes(t, need)
+	if t != nil && t.back != 0 && !t.groups() {
+		// The page the burst left last; a group's rows are kept
+		// together on the target.
+		n.back, n.backFree = t.back-1, int(t.backFree)
+	}
 	if !st.bulkTxn {
 		n.pagesLeft = max(0, last-burst)
 		return n
@@ -599,10 +591,13 @@ func (st *InsertState) noteInsert(r *Relation, need int) (n burstNote) {
 }
 
 // burstNote is what noteInsert finds an insert tells the policy:
-// fsm.Request's NewBatch, PagesLeft, BurstPages and GroupBytes.
+// fsm.Request's NewBatch, PagesLeft, BurstPages, GroupBytes, Back and
+// BackFree.
 type burstNote struct {
 	newBatch                          bool
 	pagesLeft, burstPages, groupBytes int
+	back                              uint32
+	backFree                          int
 }
 
 // markBatch notes that an insert into r through st began a batch

@@ -46,7 +46,7 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 		n := st.noteInsert(r, need)
 		req.NewBatch, req.PagesLeft, req.BurstPages, req.GroupBytes = n.newBatch, n.pagesLeft, n.burstPages, n.groupBytes
 		req.RunBytes = st.runBytes(r, xid, need)
-		req.Back, req.BackFree = st.backPage(r)
+		req.Back, req.BackFree = n.back, n.backFree
 	}
 	if other != nil {
 		req.OldBlock = other.Block()
