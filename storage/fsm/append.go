@@ -103,12 +103,13 @@ func (p *appendOnly) Extend(m *Map, r Request) (uint32, error) {
 			return InvalidBlock
 		},
 		size: func(waiters int, _ uint32) int { return extendBy(r, waiters) },
-		placed: func(first uint32, by int) {
+		placed: func(first uint32, by int) uint32 {
 			if by > 1 {
 				p.mu.Lock()
 				p.mu.next, p.mu.end = first+1, first+uint32(by)
 				p.mu.Unlock()
 			}
+			return first
 		},
 	})
 }

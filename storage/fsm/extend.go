@@ -19,10 +19,12 @@ type extension struct {
 	// the lock and the relation's size.
 	size func(waiters int, nblocks uint32) int
 	// placed is called under the lock with the new pages first ..
-	// first+by-1: the first is the caller's; the policy makes the others
-	// findable (publishes them in the map, or keeps them) before the lock
-	// is released.
-	placed func(first uint32, by int)
+	// first+by-1 and returns the caller's: the first, unless the policy
+	// gives that one to another session (locality lends it to a loader
+	// filling the block before). The policy makes the others findable
+	// (publishes them in the map, or keeps them) before the lock is
+	// released.
+	placed func(first uint32, by int) uint32
 }
 
 // extendRelation is the relation extension every policy uses (PostgreSQL
@@ -36,7 +38,7 @@ type extension struct {
 //  3. placed: the policy makes every page but the first findable (classic
 //     records them as empty in the FSM, upper levels included), so that
 //     the waiters find them, then the lock is released.
-//  4. Return the first page: it is the caller's.
+//  4. Return the caller's page: the first, as placed says.
 //
 // PostgreSQL 16 updates the FSM after releasing the lock and does not
 // recheck; doing both under the lock is what lets waiters use the pages
@@ -64,8 +66,7 @@ func extendRelation(m *Map, r Request, c *counters, x extension) (uint32, error)
 		return InvalidBlock, err
 	}
 	c.noteExtension(by)
-	x.placed(first, by)
-	return first, nil
+	return x.placed(first, by), nil
 }
 
 // extend is classic's extension: the recheck searches the FSM, the size
@@ -80,8 +81,11 @@ func extend(m *Map, r Request, c *counters) (uint32, error) {
 			}
 			return blk
 		},
-		size:   func(waiters int, _ uint32) int { return extendBy(r, waiters) },
-		placed: func(first uint32, by int) { publishEmpty(m, first+1, first+uint32(by)) },
+		size: func(waiters int, _ uint32) int { return extendBy(r, waiters) },
+		placed: func(first uint32, by int) uint32 {
+			publishEmpty(m, first+1, first+uint32(by))
+			return first
+		},
 	})
 }
 

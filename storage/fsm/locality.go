@@ -43,6 +43,9 @@ import (
 //     its expected size and a margin, so that it does not cross the end of
 //     a run; a burst of unknown size that has filled a few pages gets runs
 //     as long as what it has filled, never a shorter leftover.
+//     A loader's first row into a relation starts on a fresh page; a lone
+//     loader's next page is the next block, claimed for it until the
+//     extension that adds it (locality_runs.go, nextElsewhere).
 //   - Batched extension. An extender with sessions waiting for the
 //     extension lock adds min(512, 20 x waiters) pages (PostgreSQL 16's
 //     rule, NumPages x (1 + waiters), when that is more), but never more
@@ -108,6 +111,10 @@ type locality struct {
 		// entry that has not moved since belongs to a session that went
 		// away, or that will not miss it.
 		vacuumSeq int64
+		// extending is the first block of the extension in progress, one
+		// more (0: none), from its size to its placement: a next block
+		// claimed meanwhile would go to the extender (nextElsewhere).
+		extending uint32
 		// pages holds, per block, what the policy last decided about the
 		// page (pageOpen, pageClosed, pageReopened; pagestate.go), read
 		// by PageStates only. One byte a block, grown with the decisions;
@@ -304,9 +311,12 @@ func (p *locality) Choose(m *Map, r Request) uint32 {
 		p.c.targetTries.Add(1)
 		return r.Target
 	}
-	if r.Bulk || r.NewBatch {
-		// A bulk insert, or a batch of known size, starts on fresh pages
-		// of its own.
+	if r.Bulk || r.NewBatch || r.LoadingTxn {
+		// A bulk insert, a batch of known size, or a loader's first row
+		// into the relation starts on fresh pages of its own: not on
+		// the last block, which another loader may just have left at
+		// the end of its run and be extending past (its rows there
+		// would go on after that loader's next run).
 		return p.takeFresh(m, InvalidBlock, r)
 	}
 	if blk := p.far(m, r); blk != InvalidBlock {

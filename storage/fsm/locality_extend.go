@@ -3,7 +3,9 @@ package fsm
 // Batched extension: with sessions waiting for the extension lock, the
 // extender adds min(512, 20 x waiters) pages, through the shared routine
 // (extendRelation), keeps the first (and a loading session's run) and
-// publishes the rest before releasing the lock.
+// publishes the rest before releasing the lock. An extension gives the
+// first new block to the loading session filling the last block when it
+// claimed it (run.claim).
 
 const (
 	// maxLocalityExtendBy and extendPerWaiter are docs/DESIGN.md's batched
@@ -16,14 +18,28 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 	p.mu.Lock()
 	_, loading := p.mu.wantRun[r.Target]
 	delete(p.mu.wantRun, r.Target)
+	if blk := p.lentLocked(r.Target); blk != InvalidBlock {
+		p.mu.Unlock()
+		return blk, nil
+	}
 	p.mu.Unlock()
 	loading = loading || r.Bulk || manyRows(r)
 
 	keep, bulk := 1, false
+	lend := uint32(0)
 	return extendRelation(m, r, &p.c, extension{
 		recheck: func(uint32) uint32 {
 			// Another session has probably just extended and published
-			// pages.
+			// pages, or lent this one its next page.
+			p.mu.Lock()
+			blk := p.lentLocked(r.Target)
+			claimed := p.claimedLocked(r.Target)
+			p.mu.Unlock()
+			if blk != InvalidBlock || claimed {
+				// A session that claimed the next block gets it, lent
+				// or extended, and no other.
+				return blk
+			}
 			if n, small := p.smallTable(m); small && n > 0 {
 				// No map to publish them in: try the last block.
 				return n - 1
@@ -33,26 +49,49 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 			return p.far(m, r)
 		},
 		size: func(waiters int, nblocks uint32) int {
+			p.mu.Lock()
 			if loading {
-				p.mu.Lock()
 				keep, bulk = p.runLenLocked(m, r)
-				p.mu.Unlock()
 			}
+			if rn, owned := p.mu.owned[nblocks-1]; nblocks > 0 && owned && rn.claim && r.Target != nblocks-1 {
+				lend = 1
+			}
+			p.mu.extending = nblocks + 1
+			p.mu.Unlock()
 			by := max(localityExtendBy(r, waiters, int(nblocks)), keep)
 			if loading && bulk && r.PagesLeft == 0 {
 				// Loading in bulk a batch of unknown size, the waiters
 				// probably too: a run of the same size for each.
 				by = max(by, keep*(1+waiters))
 			}
-			return by
+			return by + int(lend)
 		},
-		placed: func(first uint32, by int) {
-			p.extendedTo.Store(first + uint32(by))
+		placed: func(lent uint32, by int) uint32 {
+			p.extendedTo.Store(lent + uint32(by))
+			first := lent + lend
+			by -= int(lend)
 			// The caller's page and its run are never in the FSM; the rest
 			// is published, upper levels included, before the lock is
 			// released so that the waiters find it.
 			p.mu.Lock()
-			p.forgetPagesLocked(first, first+uint32(by))
+			p.mu.extending = 0
+			p.forgetPagesLocked(lent, first+uint32(by))
+			if lend > 0 && !p.lendLocked(lent) {
+				publishEmpty(m, lent, first)
+			}
+			if blk := p.lentLocked(r.Target); blk != InvalidBlock {
+				// The session was lent the block it claimed after it
+				// looked (it did not wait for the lock): it takes that
+				// one, and the pages just added are published.
+				p.mu.Unlock()
+				publishEmpty(m, first, first+uint32(by))
+				return blk
+			}
+			if rn, owned := p.mu.owned[r.Target]; owned && rn.claim && rn.next >= rn.end {
+				// The session that claimed the next block extends itself:
+				// it gets that block (first), and its old entry goes.
+				delete(p.mu.owned, r.Target)
+			}
 			p.ownLocked(m, first, first+1, first+uint32(keep), loading, bulk, r.Owner)
 			p.mu.Unlock()
 			if by > keep && first+uint32(by) <= uint32(p.small.Load()) {
@@ -69,8 +108,51 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 				publishEmpty(m, first+uint32(keep), first+uint32(by))
 			}
 			p.l.freshPages.Add(1)
+			return first
 		},
 	})
+}
+
+// lendLocked gives blk, just added to the relation, to the session
+// filling the block before it that claimed it (run.claim): the run's next
+// page. It reports false when that no longer holds. The caller holds mu.
+func (p *locality) lendLocked(blk uint32) bool {
+	rn, owned := p.mu.owned[blk-1]
+	if !owned || !rn.claim || rn.next < rn.end {
+		return false
+	}
+	p.growRunLocked(rn, blk)
+	return true
+}
+
+// growRunLocked makes blk, the block after rn's last, the run's next page
+// and ends the claim on it. The caller holds mu.
+func (p *locality) growRunLocked(rn *run, blk uint32) {
+	rn.next, rn.end, rn.claim = blk, blk+1, false
+	p.mu.reserved++
+	if rn.bulk {
+		p.mu.bulkReserved++
+	}
+}
+
+// claimedLocked reports whether the session that left tried, its page,
+// claimed the next block and has not got it yet. The caller holds mu.
+func (p *locality) claimedLocked(tried uint32) bool {
+	rn, owned := p.mu.owned[tried]
+	return tried != InvalidBlock && owned && rn.claim
+}
+
+// lentLocked is the page of the session that left tried, its page, when
+// the session's run has a page after it (lent to it since it left: an
+// extension by another session added the block it had claimed), else
+// InvalidBlock. The session moves on to it. The caller holds mu.
+func (p *locality) lentLocked(tried uint32) uint32 {
+	rn, owned := p.mu.owned[tried]
+	if tried == InvalidBlock || !owned || rn.next >= rn.end {
+		return InvalidBlock
+	}
+	p.l.freshPages.Add(1)
+	return p.moveLocked(rn, tried)
 }
 
 // localityExtendBy is docs/DESIGN.md's batched extension: with waiters,

@@ -99,6 +99,13 @@ type run struct {
 	// (runLenLocked): its pages are not held to the bound on reserved
 	// pages.
 	bulk bool
+	// claim is set when the session was told that its next page is the
+	// next block, which the relation does not have yet (nextElsewhere),
+	// and it may have started a group of rows on its page on that count:
+	// the extension that adds the block gives it to the session
+	// (lendLocked), whoever extends, and the entry stays when the session
+	// leaves its page until then.
+	claim bool
 }
 
 // leave is called when a session found tried too full. It reports whether
@@ -120,12 +127,15 @@ func (p *locality) leave(m *Map, tried uint32, isTarget bool, r Request) (owned 
 	if !owned || !isTarget {
 		return owned, InvalidBlock
 	}
-	delete(p.mu.owned, tried)
 	if insert && r.ownRun() && int(rn.end-rn.next) < batchRunPages(r.PagesLeft) {
+		delete(p.mu.owned, tried)
 		p.releaseLocked(m, rn)
 		return true, InvalidBlock
 	}
 	if !insert || rn.next >= rn.end {
+		if !insert || !rn.claim {
+			delete(p.mu.owned, tried)
+		}
 		if insert && rn.loading {
 			// The session's next run doubles this one (runLenLocked).
 			if len(p.mu.prevRun) >= maxOwned {
@@ -135,13 +145,21 @@ func (p *locality) leave(m *Map, tried uint32, isTarget bool, r Request) (owned 
 		}
 		return true, InvalidBlock
 	}
-	next = rn.next
+	return true, p.moveLocked(rn, tried)
+}
+
+// moveLocked moves rn's session from tried, its page, to the next page
+// of its run, and returns it. The caller holds mu.
+func (p *locality) moveLocked(rn *run, tried uint32) uint32 {
+	delete(p.mu.owned, tried)
+	next := rn.next
 	rn.next++
+	rn.claim = false
 	p.unreserveLocked(rn, 1)
 	p.mu.seq++
 	rn.last = p.mu.seq
 	p.mu.owned[next] = rn
-	return true, next
+	return next
 }
 
 // ReleaseRun publishes as empty the pages reserved after blk for the
@@ -164,13 +182,21 @@ func (p *locality) ReleaseRun(m *Map, blk uint32, filled int) {
 
 // releaseLocked publishes rn's reserved pages as empty and ends the run at
 // the page its session is filling. The caller holds mu.
-func (p *locality) releaseLocked(m *Map, rn *run) {
-	if rn.next >= rn.end {
+func (p *locality) releaseLocked(m *Map, rn *run) { p.trimLocked(m, rn, 0) }
+
+// trimLocked publishes as empty rn's reserved pages after the first keep
+// of them, which stay its session's. The caller holds mu.
+func (p *locality) trimLocked(m *Map, rn *run, keep uint32) {
+	if keep == 0 {
+		rn.claim = false
+	}
+	if rn.end-rn.next <= keep {
 		return
 	}
-	p.unreserveLocked(rn, int64(rn.end-rn.next))
-	publishEmpty(m, rn.next, rn.end)
-	rn.end = rn.next
+	from := rn.next + keep
+	p.unreserveLocked(rn, int64(rn.end-from))
+	publishEmpty(m, from, rn.end)
+	rn.end = from
 }
 
 // unreserveLocked counts n of rn's reserved pages as no longer reserved
@@ -192,15 +218,22 @@ func (p *locality) runHolds(blk uint32, left int) bool {
 }
 
 // nextElsewhere reports whether the next page of the session filling blk
-// is not likely to be the next block: blk is the last page of its run
-// while another loader is active or has extended the relation past it,
-// or while the map has an empty page the session's next run would start
-// on (takeFresh). A lone loader's runs are one page each (runLenLocked),
-// and its next page is otherwise the adjacent extension. So is a page
-// the policy holds no run for: the session's run ended with its last
+// may not be the next block: blk is the last page of its run while
+// another loader is active or has extended the relation past it, or
+// while the map has an empty page other than the next block. So is a
+// page the policy holds no run for: the session's run ended with its last
 // batch, or was given back (evicted past the bound on reserved pages
 // while many loaders start, or by VACUUM), and its next page is wherever
 // its next run starts.
+//
+// When it answers false for the last page of a run, the session may
+// start a group of rows there (Fit), so the answer is made to hold: an
+// empty next block is taken into the run at once, and a next block the
+// relation does not have yet is claimed (run.claim) and lent to the
+// session by whichever extension adds it (lendLocked), unless an
+// extension has sized itself already (locality.mu.extending). A lone loader's
+// runs are one page each (runLenLocked), and its next page is the
+// adjacent extension that way.
 func (p *locality) nextElsewhere(m *Map, blk uint32) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -211,11 +244,27 @@ func (p *locality) nextElsewhere(m *Map, blk uint32) bool {
 	if rn.next < rn.end {
 		return false
 	}
-	if blk+1 < p.extendedTo.Load() || p.othersActiveLocked(blk) > 0 {
+	if blk+1 < p.extendedTo.Load() || p.mu.extending == blk+2 || p.othersActiveLocked(blk) > 0 {
+		// (An extension in progress has sized itself without a claim
+		// on blk+1: it takes that block.)
 		return true
 	}
 	next := p.nearestEmpty(m, blk)
-	return next != InvalidBlock && next != blk+1
+	n, _ := m.pool.NBlocks(m.rel, buffer.MainFork)
+	_, nextOwned := p.mu.owned[next]
+	switch {
+	case next == blk+1 && !nextOwned && !p.reservedLocked(next):
+		// The next block is empty: the run takes it now.
+		_ = m.RecordPageWithFreeSpace(next, 0)
+		p.growRunLocked(rn, next)
+		return false
+	case next != InvalidBlock || blk+1 != n:
+		return true
+	}
+	// The next block is the relation's next extension: claimed for the
+	// session, whoever extends.
+	rn.claim = true
+	return false
 }
 
 // nearestEmpty is the empty page (category 255) of the map nearest to ref
@@ -229,17 +278,20 @@ func (p *locality) nearestEmpty(m *Map, ref uint32) uint32 {
 }
 
 // othersActiveLocked counts the loading sessions other than the one
-// filling self that moved within the last activeRunMoves moves of all
-// runs. The caller holds mu.
+// filling self that are active (activeLocked). The caller holds mu.
 func (p *locality) othersActiveLocked(self uint32) int {
 	active := 0
 	for b, rn := range p.mu.owned {
-		if b != self && rn.last > p.mu.seq-activeRunMoves {
+		if b != self && p.activeLocked(rn) {
 			active++
 		}
 	}
 	return active
 }
+
+// activeLocked reports whether rn's session moved within the last
+// activeRunMoves moves of all runs. The caller holds mu.
+func (p *locality) activeLocked(rn *run) bool { return rn.last > p.mu.seq-activeRunMoves }
 
 // forgetOwned drops the entry of a block beyond the end of the relation.
 func (p *locality) forgetOwned(blk uint32) {
@@ -252,8 +304,14 @@ func (p *locality) forgetOwned(blk uint32) {
 // fresh page from the FSM, or InvalidBlock, and then its Extend gives it a
 // run.
 func (p *locality) loaderNext(m *Map, tried uint32, r Request) uint32 {
-	if blk := p.takeFresh(m, tried, r); blk != InvalidBlock {
-		return blk
+	p.mu.Lock()
+	claimed := p.claimedLocked(tried)
+	p.mu.Unlock()
+	if !claimed {
+		// (A session that claimed the next block extends to get it.)
+		if blk := p.takeFresh(m, tried, r); blk != InvalidBlock {
+			return blk
+		}
 	}
 	p.mu.Lock()
 	p.mu.wantRun[r.Target] = struct{}{}
@@ -369,14 +427,21 @@ func (p *locality) ownLocked(m *Map, cur, next, end uint32, loading, bulk bool, 
 	// until evicted, the stalest first: past maxOwned entries, or while
 	// more than maxReserved pages are reserved. An evicted run's pages
 	// go back to the FSM as empty, so they are not lost until VACUUM.
+	//
+	// A session still loading keeps the page after its own when only the
+	// reservations are too many: the group of rows it is writing (an
+	// order's lines, started on its page because a page of its run
+	// followed, Fit) goes on on the next block instead of wherever its
+	// next run starts.
 	for len(p.mu.owned) > maxOwned || p.mu.reserved-p.mu.bulkReserved > maxReserved {
+		tooMany := len(p.mu.owned) > maxOwned
 		var victim uint32
 		var oldest *run
 		for b, r := range p.mu.owned {
 			if b == cur {
 				continue
 			}
-			if len(p.mu.owned) <= maxOwned && (r.next == r.end || r.bulk) {
+			if !tooMany && (r.next == r.end || r.bulk || p.activeLocked(r) && r.end-r.next <= 1) {
 				continue // only the reservations are too many
 			}
 			if oldest == nil || r.last < oldest.last {
@@ -385,6 +450,10 @@ func (p *locality) ownLocked(m *Map, cur, next, end uint32, loading, bulk bool, 
 		}
 		if oldest == nil {
 			return
+		}
+		if !tooMany && p.activeLocked(oldest) {
+			p.trimLocked(m, oldest, 1)
+			continue
 		}
 		p.releaseLocked(m, oldest)
 		delete(p.mu.owned, victim)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"minipg/reloptions"
+	"minipg/storage/buffer"
 	"minipg/storage/page"
 )
 
@@ -728,6 +729,7 @@ func TestLocalityNewBatchGetsItsOwnRun(t *testing.T) {
 	// stale run is evicted.
 	pol.mu.Lock()
 	pol.ownLocked(m, 300, 301, 451, true, false, 3) // 150 pages: past the bound alone
+	pol.mu.seq += activeRunMoves                    // and its session gone
 	pol.mu.Unlock()
 	r2 := Request{Need: 100, Target: 500, OldBlock: InvalidBlock, NewBatch: true, PagesLeft: 200, Owner: 2}
 	if got := pol.Retry(m, r2, 500, 3000); got != InvalidBlock {
@@ -945,5 +947,186 @@ func TestLocalityBack(t *testing.T) {
 		if blk := pol.Choose(m, r); blk != r.Target {
 			t.Errorf("%s: Choose gave %d, want the target %d", name, blk, r.Target)
 		}
+	}
+}
+
+// Past the bound on reserved pages, the stalest run is given back; a
+// session still loading keeps the page after its own, so that the group
+// it started on its page because a page of its run followed goes on on
+// the next block (nextElsewhere stays false for it).
+func TestLocalityEvictionKeepsTheNextPage(t *testing.T) {
+	m := newTestMap(t, 32)
+	extendTo(t, m, 1000)
+	pol := newTestLocality(t)
+	pol.mu.Lock()
+	pol.ownLocked(m, 100, 101, 201, true, false, 1) // 100 pages reserved
+	pol.ownLocked(m, 300, 301, 351, true, false, 2) // 150: past the bound (128)
+	pol.mu.Unlock()
+	pol.mu.Lock()
+	first, second := pol.mu.owned[100], pol.mu.owned[300]
+	reserved := pol.mu.reserved
+	pol.mu.Unlock()
+	if first == nil || first.next != 101 || first.end != 102 || second == nil || second.end != 351 {
+		t.Fatalf("runs after the bound was passed: %+v, %+v; want the first trimmed to 101..102, the second whole", first, second)
+	}
+	if reserved != 51 {
+		t.Fatalf("%d pages reserved, want 51", reserved)
+	}
+	if pol.nextElsewhere(m, 100) {
+		t.Fatalf("nextElsewhere of a trimmed run's page: true, want false (its next page is kept)")
+	}
+	for b := uint32(102); b < 201; b++ {
+		if got := m.GetRecordedFreeSpace(b); got < MaxRequestSize {
+			t.Fatalf("block %d given back recorded %d, want advertised as empty", b, got)
+		}
+	}
+	// A session gone (its run has not moved in activeRunMoves moves of
+	// all runs) loses its whole run, and its entry.
+	pol.mu.Lock()
+	pol.mu.seq += activeRunMoves
+	pol.ownLocked(m, 500, 501, 600, true, false, 3)
+	pol.ownLocked(m, 700, 701, 800, true, false, 4)
+	_, kept1 := pol.mu.owned[100]
+	_, kept2 := pol.mu.owned[300]
+	pol.mu.Unlock()
+	if kept1 || kept2 {
+		t.Fatalf("stale runs kept: %v, %v; want both given back", kept1, kept2)
+	}
+}
+
+// A lone loader's next page is the adjacent extension; when nextElsewhere
+// says so, the loader claims that block, and a second session that
+// extends the relation first gives it to the loader, so that the group of
+// rows the loader started on its page goes on on the next block. That
+// holds when the loader has already left its page (it found it full and
+// waits for the extension lock), and when the next block is an empty page
+// of the map, which the run takes at once.
+func TestLocalityClaimedNextBlock(t *testing.T) {
+	m := newTestMap(t, 32)
+	extendTo(t, m, 100)
+	pol := newTestLocality(t)
+	loader := Request{Need: 100, Target: InvalidBlock, OldBlock: InvalidBlock, BurstPages: 5, Owner: 1}
+	blk, err := pol.Extend(m, loader)
+	if err != nil || blk != 100 {
+		t.Fatalf("the loader's extension gave %d (%v), want 100", blk, err)
+	}
+	// An extension that sized itself before the loader looked takes the
+	// next block: the loader is told its next page is elsewhere.
+	pol.mu.Lock()
+	pol.mu.extending = 102
+	pol.mu.Unlock()
+	if !pol.nextElsewhere(m, 100) {
+		t.Fatal("with an extension from 101 in progress, the next page does not count as elsewhere")
+	}
+	pol.mu.Lock()
+	pol.mu.extending = 0
+	pol.mu.Unlock()
+	if pol.nextElsewhere(m, 100) {
+		t.Fatal("a lone loader's next page counts as elsewhere, want the adjacent extension")
+	}
+	// A session that is not loading extends: the claimed block is lent.
+	other := Request{Need: 100, Target: InvalidBlock, OldBlock: InvalidBlock, Owner: 2}
+	blk2, err := pol.Extend(m, other)
+	if err != nil || blk2 != 102 {
+		t.Fatalf("a second session's extension gave %d (%v), want 102 (101 lent to the loader)", blk2, err)
+	}
+	if pol.nextElsewhere(m, 100) {
+		t.Fatal("after the second extension the loader's next page counts as elsewhere")
+	}
+	loader.Target = 100
+	if next := pol.Retry(m, loader, 100, 10); next != 101 {
+		t.Fatalf("the loader leaving its page got %d, want 101", next)
+	}
+
+	// The loader goes on alone (the other session's entry goes stale),
+	// extends, and claims the block after its new page.
+	pol.mu.Lock()
+	pol.mu.seq += activeRunMoves
+	pol.mu.Unlock()
+	loader.Target = 101
+	if next := pol.Retry(m, loader, 101, 10); next != InvalidBlock {
+		t.Fatalf("the loader leaving the end of its run got %d, want InvalidBlock (extend)", next)
+	}
+	if blk, err = pol.Extend(m, loader); err != nil || blk != 103 {
+		t.Fatalf("the loader's extension gave %d (%v), want 103", blk, err)
+	}
+	if pol.nextElsewhere(m, 103) {
+		t.Fatal("the loader's next page counts as elsewhere, want the adjacent extension")
+	}
+	// It fills 103 and leaves it before anyone extends: its entry stays,
+	// and the next extension, by another session, lends it 104.
+	loader.Target = 103
+	if next := pol.Retry(m, loader, 103, 10); next != InvalidBlock {
+		t.Fatalf("the loader leaving 103 got %d, want InvalidBlock (extend)", next)
+	}
+	if blk2, err = pol.Extend(m, other); err != nil || blk2 != 105 {
+		t.Fatalf("another session's extension gave %d (%v), want 105 (104 lent to the loader)", blk2, err)
+	}
+	if blk, err = pol.Extend(m, loader); err != nil || blk != 104 {
+		t.Fatalf("the loader's extension after leaving 103 gave %d (%v), want 104, lent to it", blk, err)
+	}
+	if n, _ := m.pool.NBlocks(m.rel, buffer.MainFork); n != 106 {
+		t.Fatalf("the relation has %d blocks, want 106 (no extension for the lent page)", n)
+	}
+
+	// A loader whose run was given back (its transaction ended) claims
+	// nothing any more: the next extension takes the first new block.
+	n0, _ := m.pool.NBlocks(m.rel, buffer.MainFork)
+	pol.mu.Lock()
+	pol.mu.seq += activeRunMoves
+	pol.ownLocked(m, n0-1, n0, n0, true, false, 4)
+	pol.mu.Unlock()
+	if pol.nextElsewhere(m, n0-1) {
+		t.Fatal("a lone loader at the end of the relation: next page counts as elsewhere")
+	}
+	pol.ReleaseRun(m, n0-1, 0)
+	if blk, err := pol.Extend(m, other); err != nil || blk != n0 {
+		t.Fatalf("an extension after the last block's loader gave its run back gave %d (%v), want %d", blk, err, n0)
+	}
+
+	// The next block is an empty page of the map: the run takes it, and
+	// a loader looking for fresh pages does not get it.
+	m = newTestMap(t, 32)
+	extendTo(t, m, 110)
+	publishEmpty(m, 106, 110)
+	pol = newTestLocality(t)
+	pol.extendedTo.Store(106)
+	pol.mu.Lock()
+	pol.ownLocked(m, 105, 106, 106, true, false, 1)
+	pol.mu.Unlock()
+	if pol.nextElsewhere(m, 105) {
+		t.Fatal("the next block, empty in the map, counts as elsewhere")
+	}
+	if got := m.GetRecordedFreeSpace(106); got != 0 {
+		t.Fatalf("the block taken into the run records %d, want 0", got)
+	}
+	if blk := pol.takeFresh(m, 105, Request{Need: 100, Target: 50, OldBlock: InvalidBlock, BurstPages: 5, Owner: 3}); blk == 106 {
+		t.Fatal("another loader was given the block the run took")
+	}
+	loader.Target = 105
+	if next := pol.Retry(m, loader, 105, 10); next != 106 {
+		t.Fatalf("the loader leaving 105 got %d, want 106", next)
+	}
+}
+
+// A loader's first row into a relation (LoadingTxn, no target yet) starts
+// on a fresh page, not on the last block, which another loader may just
+// have left at the end of its run: the rows of the group it starts would
+// go on after that loader's next run.
+func TestLocalityLoaderStartsFresh(t *testing.T) {
+	m := newTestMap(t, 32)
+	extendTo(t, m, 100)
+	pol := newTestLocality(t)
+	first := Request{Need: 100, Target: InvalidBlock, OldBlock: InvalidBlock, Owner: 2}
+	if blk := pol.Choose(m, first); blk != 99 {
+		t.Fatalf("an insert with no target, the map empty, got %d, want the last block 99", blk)
+	}
+	first.LoadingTxn = true
+	if blk := pol.Choose(m, first); blk != InvalidBlock {
+		t.Fatalf("a loader's first row got %d, want InvalidBlock (extend)", blk)
+	}
+	publishEmpty(m, 40, 42)
+	if blk := pol.Choose(m, first); blk != 40 {
+		t.Fatalf("a loader's first row, pages 40 and 41 empty, got %d, want 40", blk)
 	}
 }

@@ -86,6 +86,9 @@ type Request struct {
 	// this relation has moved through (0 otherwise): a session that has
 	// loaded that many is expected to load as many more.
 	BurstPages int
+	// LoadingTxn is set for an insert of such a transaction (a loader's),
+	// even before its burst into this relation has filled a page.
+	LoadingTxn bool
 	// RunBytes is, for the first row a transaction inserts into the
 	// relation, when the policy keeps a transaction's rows together
 	// (RunKeeper), the space the transaction's rows are expected to take,

@@ -331,10 +331,18 @@ func TestGroupBytes(t *testing.T) {
 		return got
 	}
 	// Orders of 3, 2 and 4 lines: 3 columns shared within, 2 between.
+	// The burst has ended fewer than fewGroups groups: twice the largest.
 	got := feed(-1, 3, 3, 2, 3, 2, 3, 3, 3, 2)
-	want := []int{0, 0, 0, 3 * row, 0, 3 * row, 0, 0, 0, 4 * row}
+	want := []int{0, 0, 0, 2 * 3 * row, 0, 2 * 3 * row, 0, 0, 0, 2 * 4 * row}
 	if !slices.Equal(got, want) {
 		t.Fatalf("orders: %v, want %v", got, want)
+	}
+	// Past fewGroups groups, the largest itself.
+	for range fewGroups {
+		feed(3, 2)
+	}
+	if got := feed(3, 3, 2); !slices.Equal(got, []int{0, 0, 4 * row}) {
+		t.Fatalf("orders after %d groups: %v, want [0 0 %d]", fewGroups+3, got, 4*row)
 	}
 	// Not told: no group is started or reported.
 	if got := feed(-1, -1); !slices.Equal(got, []int{0, 0}) {
@@ -345,7 +353,7 @@ func TestGroupBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.noteInsert(e.rel, 0)
-	if got := feed(-1, 3, 2); !slices.Equal(got, []int{0, 0, 2 * row}) {
+	if got := feed(-1, 3, 2); !slices.Equal(got, []int{0, 0, 2 * 2 * row}) {
 		t.Fatalf("the next burst: %v", got)
 	}
 	st.noteInsert(other, 0)
