@@ -18,7 +18,7 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 	p.mu.Lock()
 	_, loading := p.mu.wantRun[r.Target]
 	delete(p.mu.wantRun, r.Target)
-	if blk := p.lentLocked(r.Target); blk != InvalidBlock {
+	if blk := p.lentLocked(r.Target, r.Owner); blk != InvalidBlock {
 		p.mu.Unlock()
 		return blk, nil
 	}
@@ -32,8 +32,8 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 			// Another session has probably just extended and published
 			// pages, or lent this one its next page.
 			p.mu.Lock()
-			blk := p.lentLocked(r.Target)
-			claimed := p.claimedLocked(r.Target)
+			blk := p.lentLocked(r.Target, r.Owner)
+			claimed := p.claimedLocked(r.Target, r.Owner)
 			p.mu.Unlock()
 			if blk != InvalidBlock || claimed {
 				// A session that claimed the next block gets it, lent
@@ -53,7 +53,7 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 			if loading {
 				keep, bulk = p.runLenLocked(m, r)
 			}
-			if rn, owned := p.mu.owned[nblocks-1]; nblocks > 0 && owned && rn.claim && r.Target != nblocks-1 {
+			if rn, owned := p.mu.owned[nblocks-1]; nblocks > 0 && owned && rn.claim && rn.owner != r.Owner {
 				lend = 1
 			}
 			p.mu.extending = nblocks + 1
@@ -79,7 +79,7 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 			if lend > 0 && !p.lendLocked(lent) {
 				publishEmpty(m, lent, first)
 			}
-			if blk := p.lentLocked(r.Target); blk != InvalidBlock {
+			if blk := p.lentLocked(r.Target, r.Owner); blk != InvalidBlock {
 				// The session was lent the block it claimed after it
 				// looked (it did not wait for the lock): it takes that
 				// one, and the pages just added are published.
@@ -87,7 +87,7 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 				publishEmpty(m, first, first+uint32(by))
 				return blk
 			}
-			if rn, owned := p.mu.owned[r.Target]; owned && rn.claim && rn.next >= rn.end {
+			if rn, owned := p.mu.owned[r.Target]; owned && rn.claim && rn.owner == r.Owner && rn.next >= rn.end {
 				// The session that claimed the next block extends itself:
 				// it gets that block (first), and its old entry goes.
 				delete(p.mu.owned, r.Target)
@@ -135,20 +135,22 @@ func (p *locality) growRunLocked(rn *run, blk uint32) {
 	}
 }
 
-// claimedLocked reports whether the session that left tried, its page,
-// claimed the next block and has not got it yet. The caller holds mu.
-func (p *locality) claimedLocked(tried uint32) bool {
+// claimedLocked reports whether the session with backend pid owner, which
+// left tried, its page, claimed the next block and has not got it yet.
+// The caller holds mu.
+func (p *locality) claimedLocked(tried uint32, owner int32) bool {
 	rn, owned := p.mu.owned[tried]
-	return tried != InvalidBlock && owned && rn.claim
+	return tried != InvalidBlock && owned && rn.claim && rn.owner == owner
 }
 
-// lentLocked is the page of the session that left tried, its page, when
-// the session's run has a page after it (lent to it since it left: an
-// extension by another session added the block it had claimed), else
-// InvalidBlock. The session moves on to it. The caller holds mu.
-func (p *locality) lentLocked(tried uint32) uint32 {
+// lentLocked is the page of the session with backend pid owner, which
+// left tried, its page, when the session's run has a page after it (lent
+// to it since it left: an extension by another session added the block
+// it had claimed), else InvalidBlock. The session moves on to it. The
+// caller holds mu.
+func (p *locality) lentLocked(tried uint32, owner int32) uint32 {
 	rn, owned := p.mu.owned[tried]
-	if tried == InvalidBlock || !owned || rn.next >= rn.end {
+	if tried == InvalidBlock || !owned || rn.owner != owner || rn.next >= rn.end {
 		return InvalidBlock
 	}
 	p.l.freshPages.Add(1)

@@ -305,7 +305,7 @@ func (p *locality) forgetOwned(blk uint32) {
 // run.
 func (p *locality) loaderNext(m *Map, tried uint32, r Request) uint32 {
 	p.mu.Lock()
-	claimed := p.claimedLocked(tried)
+	claimed := p.claimedLocked(tried, r.Owner)
 	p.mu.Unlock()
 	if !claimed {
 		// (A session that claimed the next block extends to get it.)
