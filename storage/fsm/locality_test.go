@@ -1062,11 +1062,17 @@ func TestLocalityClaimedNextBlock(t *testing.T) {
 	if blk2, err = pol.Extend(m, other); err != nil || blk2 != 105 {
 		t.Fatalf("another session's extension gave %d (%v), want 105 (104 lent to the loader)", blk2, err)
 	}
+	// Another session whose target is the loader's old page (an update's
+	// target may be any page) does not get the lent block.
+	if blk2, err = pol.Extend(m, Request{Need: 100, Target: 103, OldBlock: 7, Owner: 3}); err != nil || blk2 == 104 {
+		t.Fatalf("a session with the loader's page for target got %d (%v), want anything but 104", blk2, err)
+	}
+	before, _ := m.pool.NBlocks(m.rel, buffer.MainFork)
 	if blk, err = pol.Extend(m, loader); err != nil || blk != 104 {
 		t.Fatalf("the loader's extension after leaving 103 gave %d (%v), want 104, lent to it", blk, err)
 	}
-	if n, _ := m.pool.NBlocks(m.rel, buffer.MainFork); n != 106 {
-		t.Fatalf("the relation has %d blocks, want 106 (no extension for the lent page)", n)
+	if n, _ := m.pool.NBlocks(m.rel, buffer.MainFork); n != before {
+		t.Fatalf("the relation has %d blocks after the loader took its lent page, want %d (no extension)", n, before)
 	}
 
 	// A loader whose run was given back (its transaction ended) claims
