@@ -18,7 +18,7 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 	p.mu.Lock()
 	_, loading := p.mu.wantRun[r.Target]
 	delete(p.mu.wantRun, r.Target)
-	if blk := p.lentLocked(r.Target, r.Owner); blk != InvalidBlock {
+	if blk, _ := p.lentLocked(r.Target, r.Owner); blk != InvalidBlock {
 		p.mu.Unlock()
 		return blk, nil
 	}
@@ -32,8 +32,7 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 			// Another session has probably just extended and published
 			// pages, or lent this one its next page.
 			p.mu.Lock()
-			blk := p.lentLocked(r.Target, r.Owner)
-			claimed := p.claimedLocked(r.Target, r.Owner)
+			blk, claimed := p.lentLocked(r.Target, r.Owner)
 			p.mu.Unlock()
 			if blk != InvalidBlock || claimed {
 				// A session that claimed the next block gets it, lent
@@ -79,7 +78,7 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 			if lend > 0 && !p.lendLocked(lent) {
 				publishEmpty(m, lent, first)
 			}
-			if blk := p.lentLocked(r.Target, r.Owner); blk != InvalidBlock {
+			if blk, _ := p.lentLocked(r.Target, r.Owner); blk != InvalidBlock {
 				// The session was lent the block it claimed after it
 				// looked (it did not wait for the lock): it takes that
 				// one, and the pages just added are published.
@@ -135,26 +134,22 @@ func (p *locality) growRunLocked(rn *run, blk uint32) {
 	}
 }
 
-// claimedLocked reports whether the session with backend pid owner, which
-// left tried, its page, claimed the next block and has not got it yet.
-// The caller holds mu.
-func (p *locality) claimedLocked(tried uint32, owner int32) bool {
-	rn, owned := p.mu.owned[tried]
-	return tried != InvalidBlock && owned && rn.claim && rn.owner == owner
-}
-
 // lentLocked is the page of the session with backend pid owner, which
 // left tried, its page, when the session's run has a page after it (lent
 // to it since it left: an extension by another session added the block
-// it had claimed), else InvalidBlock. The session moves on to it. The
-// caller holds mu.
-func (p *locality) lentLocked(tried uint32, owner int32) uint32 {
+// it had claimed), else InvalidBlock; the session moves on to it.
+// claimed reports that the session claimed the next block and has not
+// got it yet. The caller holds mu.
+func (p *locality) lentLocked(tried uint32, owner int32) (blk uint32, claimed bool) {
 	rn, owned := p.mu.owned[tried]
-	if tried == InvalidBlock || !owned || rn.owner != owner || rn.next >= rn.end {
-		return InvalidBlock
+	if tried == InvalidBlock || !owned || rn.owner != owner {
+		return InvalidBlock, false
+	}
+	if rn.next >= rn.end {
+		return InvalidBlock, rn.claim
 	}
 	p.l.freshPages.Add(1)
-	return p.moveLocked(rn, tried)
+	return p.moveLocked(rn, tried), false
 }
 
 // localityExtendBy is docs/DESIGN.md's batched extension: with waiters,

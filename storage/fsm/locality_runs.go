@@ -249,16 +249,20 @@ func (p *locality) nextElsewhere(m *Map, blk uint32) bool {
 		// on blk+1: it takes that block.)
 		return true
 	}
-	next := p.nearestEmpty(m, blk)
-	n, _ := m.pool.NBlocks(m.rel, buffer.MainFork)
-	_, nextOwned := p.mu.owned[next]
-	switch {
-	case next == blk+1 && !nextOwned && !p.reservedLocked(next):
+	switch next := p.nearestEmpty(m, blk); next {
+	case InvalidBlock:
+		if n, err := m.pool.NBlocks(m.rel, buffer.MainFork); err != nil || blk+1 != n {
+			return true
+		}
+	case blk + 1:
+		if _, taken := p.mu.owned[next]; taken || p.reservedLocked(next) {
+			return true
+		}
 		// The next block is empty: the run takes it now.
 		_ = m.RecordPageWithFreeSpace(next, 0)
 		p.growRunLocked(rn, next)
 		return false
-	case next != InvalidBlock || blk+1 != n:
+	default:
 		return true
 	}
 	// The next block is the relation's next extension: claimed for the
@@ -305,7 +309,7 @@ func (p *locality) forgetOwned(blk uint32) {
 // run.
 func (p *locality) loaderNext(m *Map, tried uint32, r Request) uint32 {
 	p.mu.Lock()
-	claimed := p.claimedLocked(tried, r.Owner)
+	_, claimed := p.lentLocked(tried, r.Owner)
 	p.mu.Unlock()
 	if !claimed {
 		// (A session that claimed the next block extends to get it.)
