@@ -5,7 +5,9 @@ package fsm
 // (extendRelation), keeps the first (and a loading session's run) and
 // publishes the rest before releasing the lock. An extension gives the
 // first new block to the loading session filling the last block when it
-// claimed it (run.claim).
+// claimed it (run.claim), and an extension by a loader gives a run of
+// maxRunPages first to a lone loader of a batch of unknown size filling
+// the last block (run.unsized).
 
 const (
 	// maxLocalityExtendBy and extendPerWaiter are docs/DESIGN.md's batched
@@ -23,7 +25,7 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 		return blk, nil
 	}
 	p.mu.Unlock()
-	loading = loading || r.Bulk || manyRows(r)
+	loading = loading || r.Bulk || manyRows(r) || r.LoadingTxn
 
 	keep, bulk := 1, false
 	lend := uint32(0)
@@ -52,8 +54,16 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 			if loading {
 				keep, bulk = p.runLenLocked(m, r)
 			}
-			if rn, owned := p.mu.owned[nblocks-1]; nblocks > 0 && owned && rn.claim && rn.owner != r.Owner {
-				lend = 1
+			if rn, owned := p.mu.owned[nblocks-1]; nblocks > 0 && owned && rn.owner != r.Owner {
+				if rn.claim {
+					lend = 1
+				} else if loading && rn.unsized && rn.next >= rn.end && p.activeLocked(rn) {
+					// A lone loader of a batch of unknown size, on
+					// one-page runs so far, is filling the last block:
+					// its run goes first, so that the batch goes on on
+					// the next block and this loader's run after it.
+					lend = maxRunPages
+				}
 			}
 			p.mu.extending = nblocks + 1
 			p.mu.Unlock()
@@ -75,7 +85,7 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 			p.mu.Lock()
 			p.mu.extending = 0
 			p.forgetPagesLocked(lent, first+uint32(by))
-			if lend > 0 && !p.lendLocked(lent) {
+			if lend > 0 && !p.lendLocked(lent, lend) {
 				publishEmpty(m, lent, first)
 			}
 			if blk, _ := p.lentLocked(r.Target, r.Owner); blk != InvalidBlock {
@@ -92,6 +102,7 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 				delete(p.mu.owned, r.Target)
 			}
 			p.ownLocked(m, first, first+1, first+uint32(keep), loading, bulk, r.Owner)
+			p.mu.owned[first].unsized = loading && unsized(r, bulk)
 			p.mu.Unlock()
 			if by > keep && first+uint32(by) <= uint32(p.small.Load()) {
 				// Still a small table: no map; the next placements try every
@@ -112,25 +123,27 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 	})
 }
 
-// lendLocked gives blk, just added to the relation, to the session
-// filling the block before it that claimed it (run.claim): the run's next
-// page. It reports false when that no longer holds. The caller holds mu.
-func (p *locality) lendLocked(blk uint32) bool {
+// lendLocked gives n blocks from blk, just added to the relation, to the
+// session filling the block before it as its run's next pages: one block
+// to a session that claimed it (run.claim), a run to a loader of a batch
+// of unknown size (run.unsized). It reports false when that no longer
+// holds. The caller holds mu.
+func (p *locality) lendLocked(blk, n uint32) bool {
 	rn, owned := p.mu.owned[blk-1]
-	if !owned || !rn.claim || rn.next < rn.end {
+	if !owned || rn.next < rn.end || !(n == 1 && rn.claim || n > 1 && rn.unsized) {
 		return false
 	}
-	p.growRunLocked(rn, blk)
+	p.growRunLocked(rn, blk, n)
 	return true
 }
 
-// growRunLocked makes blk, the block after rn's last, the run's next page
-// and ends the claim on it. The caller holds mu.
-func (p *locality) growRunLocked(rn *run, blk uint32) {
-	rn.next, rn.end, rn.claim = blk, blk+1, false
-	p.mu.reserved++
+// growRunLocked makes the n blocks from blk, the block after rn's last,
+// the run's next pages and ends the claim on them. The caller holds mu.
+func (p *locality) growRunLocked(rn *run, blk, n uint32) {
+	rn.next, rn.end, rn.claim = blk, blk+n, false
+	p.mu.reserved += int64(n)
 	if rn.bulk {
-		p.mu.bulkReserved++
+		p.mu.bulkReserved += int64(n)
 	}
 }
 

@@ -69,6 +69,10 @@ func batchRunPages(left int) int {
 	return min(left+1+left/128, maxBatchRunPages)
 }
 
+// unsized reports whether r's run, bulk by runLenLocked, is one of a batch
+// of a size not known yet (run.unsized).
+func unsized(r Request, bulk bool) bool { return bulk && !r.BurstSized && r.PagesLeft == 0 }
+
 // backfills reports whether r, an insert with a target, goes to the page
 // its session left before the target (Request.Back): a loading session's
 // row, outside groups and transaction runs, that fits there by what the
@@ -99,6 +103,12 @@ type run struct {
 	// (runLenLocked): its pages are not held to the bound on reserved
 	// pages.
 	bulk bool
+	// unsized is set for the run of a session loading in bulk a batch of
+	// a size not known yet (runLenLocked): while other loaders are
+	// active its runs are maxRunPages, and an extension by another
+	// loader lends it the next one when it is filling the relation's
+	// last block (lendLocked).
+	unsized bool
 	// claim is set when the session was told that its next page is the
 	// next block, which the relation does not have yet (nextElsewhere),
 	// and it may have started a group of rows on its page on that count:
@@ -144,6 +154,11 @@ func (p *locality) leave(m *Map, tried uint32, isTarget bool, r Request) (owned 
 			p.mu.prevRun[tried] = rn.size
 		}
 		return true, InvalidBlock
+	}
+	if r.BurstSized {
+		// A batch of known size goes on in the run (a batch of
+		// groups): the run is no longer an unsized batch's.
+		rn.unsized = false
 	}
 	return true, p.moveLocked(rn, tried)
 }
@@ -260,7 +275,7 @@ func (p *locality) nextElsewhere(m *Map, blk uint32) bool {
 		}
 		// The next block is empty: the run takes it now.
 		_ = m.RecordPageWithFreeSpace(next, 0)
-		p.growRunLocked(rn, next)
+		p.growRunLocked(rn, next, 1)
 		return false
 	default:
 		return true
@@ -291,6 +306,18 @@ func (p *locality) othersActiveLocked(self uint32) int {
 		}
 	}
 	return active
+}
+
+// unsizedActiveLocked reports whether a session other than the one
+// filling self is active and loading in bulk a batch of unknown size
+// (run.unsized). The caller holds mu.
+func (p *locality) unsizedActiveLocked(self uint32) bool {
+	for b, rn := range p.mu.owned {
+		if b != self && rn.unsized && p.activeLocked(rn) {
+			return true
+		}
+	}
+	return false
 }
 
 // activeLocked reports whether rn's session moved within the last
@@ -383,7 +410,7 @@ func (p *locality) takeFresh(m *Map, ref uint32, r Request) uint32 {
 	// slivers of runs others left, over which its rows would scatter: it
 	// extends instead, and the slivers stay for other inserts.
 	need := 1
-	if manyRows(r) {
+	if manyRows(r) || unsized(r, bulk) {
 		need = want
 	}
 	cats := make([]uint8, max(want, 1))
@@ -405,6 +432,7 @@ func (p *locality) takeFresh(m *Map, ref uint32, r Request) uint32 {
 	}
 	_ = m.recordRange(blk, end-1, 0)
 	p.ownLocked(m, blk, blk+1, end, true, bulk, r.Owner)
+	p.mu.owned[blk].unsized = unsized(r, bulk)
 	p.l.freshPages.Add(1)
 	p.c.fsmAnswers.Add(1)
 	return blk
@@ -487,9 +515,23 @@ func (p *locality) reservedLocked(blk uint32) bool {
 // minRunPages, or twice the session's last run
 // (r.Target is the page it is leaving), up to maxRunPages, but no more
 // than a sixteenth of the relation shared among the active loaders, so
-// that reservations left unused stay bounded; a session whose burst has
-// filled bulkBurstPages (Request.BurstPages) is loading in bulk, and its
-// runs may be as long as what the burst has filled so far.
+// that reservations left unused stay bounded. A session whose burst has
+// filled bulkBurstPages (Request.BurstPages) is loading in bulk, a batch
+// of a size not known yet (a TPC-C loader's first district, which no
+// district has ended before): its runs are maxRunPages at once. So is a
+// loader's first run in a relation that another session is loading so
+// (unsizedActiveLocked): it is probably starting the same kind of batch.
+// Doubled up to it, the runs of loaders that start their first batch
+// together alternate (16, 16, 32, 32, 64, 64 and 128 pages), and each
+// batch spans the others' runs as well as its own; a loader's first pages,
+// taken one at a time, end up on one side of another loader's run and the
+// rest of its batch on the other. A run of maxRunPages holds a district of
+// customers (252 pages). What a batch leaves of its run goes back to the
+// map as empty pages when it ends (ReleaseRun), where the next batch,
+// sized by it, takes them if they hold its whole run (takeFresh). A burst
+// that has gone past the size expected of it (Request.BurstSized) is
+// loading in bulk too, and its runs may be as long as what it has filled
+// so far.
 func (p *locality) runLenLocked(m *Map, r Request) (int, bool) {
 	prev := p.mu.prevRun[r.Target]
 	delete(p.mu.prevRun, r.Target)
@@ -500,6 +542,9 @@ func (p *locality) runLenLocked(m *Map, r Request) (int, bool) {
 	active := p.othersActiveLocked(r.Target)
 	if active == 0 {
 		return 1, bulk
+	}
+	if unsized(r, bulk) || r.BurstPages == 0 && r.LoadingTxn && !r.BurstSized && p.unsizedActiveLocked(r.Target) {
+		return maxRunPages, true
 	}
 	n, err := m.pool.NBlocks(m.rel, buffer.MainFork)
 	if err != nil {

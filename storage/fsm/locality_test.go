@@ -1136,3 +1136,99 @@ func TestLocalityLoaderStartsFresh(t *testing.T) {
 		t.Fatalf("a loader's first row, pages 40 and 41 empty, got %d, want 40", blk)
 	}
 }
+
+// A loader of a batch of unknown size (its burst past bulkBurstPages, no
+// earlier burst to size it by: Request.BurstSized unset) takes runs of
+// maxRunPages while others load: a lone one takes one page at a time at
+// the end of the relation, and the first extension by another loader
+// lends it its next run before taking its own, itself a run of
+// maxRunPages. A burst that has gone past its expected size (BurstSized)
+// doubles its runs as before, and a session that is not loading lends
+// nothing.
+func TestLocalityUnsizedBatchRuns(t *testing.T) {
+	m := newTestMap(t, 32)
+	extendTo(t, m, 100)
+	pol := newTestLocality(t)
+	runOf := func(blk uint32) *run {
+		t.Helper()
+		pol.mu.Lock()
+		defer pol.mu.Unlock()
+		rn := pol.mu.owned[blk]
+		if rn == nil {
+			t.Fatalf("block %d not owned", blk)
+		}
+		return rn
+	}
+	nblocks := func() uint32 {
+		n, err := m.pool.NBlocks(m.rel, buffer.MainFork)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	lone := Request{Need: 100, Target: InvalidBlock, OldBlock: InvalidBlock, BurstPages: bulkBurstPages, LoadingTxn: true, Owner: 1}
+	blk, err := pol.Extend(m, lone)
+	if err != nil || blk != 100 {
+		t.Fatalf("the lone loader's extension gave %d (%v), want 100", blk, err)
+	}
+	if rn := runOf(100); rn.end != 101 || !rn.unsized {
+		t.Fatalf("the lone loader's run: end %d, unsized %v; want one page, unsized", rn.end, rn.unsized)
+	}
+
+	// A session that is not loading extends: nothing is lent.
+	plain := Request{Need: 100, Target: InvalidBlock, OldBlock: InvalidBlock, Owner: 5}
+	if blk, err := pol.Extend(m, plain); err != nil || blk != 101 {
+		t.Fatalf("a plain insert's extension gave %d (%v), want 101", blk, err)
+	}
+	pol.forgetOwned(101)
+	lone.Target = 100
+	if next := pol.Retry(m, lone, 100, 10); next != InvalidBlock {
+		t.Fatalf("the lone loader leaving 100 got %d, want InvalidBlock (extend)", next)
+	}
+	if blk, err = pol.Extend(m, lone); err != nil || blk != 102 {
+		t.Fatalf("the lone loader's extension gave %d (%v), want 102", blk, err)
+	}
+
+	// A second loader's first row into the relation, while the first is
+	// loading an unsized batch: the first one's next run is lent, and
+	// the newcomer's run of maxRunPages starts after it.
+	newcomer := Request{Need: 100, Target: InvalidBlock, OldBlock: InvalidBlock, LoadingTxn: true, Owner: 2}
+	blk2, err := pol.Extend(m, newcomer)
+	want := uint32(103 + maxRunPages)
+	if err != nil || blk2 != want {
+		t.Fatalf("the newcomer's extension gave %d (%v), want %d (103..%d lent to the first loader)", blk2, err, want, want-1)
+	}
+	if rn := runOf(blk2); rn.end != want+maxRunPages || !rn.unsized || !rn.bulk {
+		t.Fatalf("the newcomer's run ends at %d (unsized %v, bulk %v), want %d, unsized and bulk", rn.end, rn.unsized, rn.bulk, want+maxRunPages)
+	}
+	if n := nblocks(); n != want+maxRunPages {
+		t.Fatalf("the relation has %d blocks, want %d", n, want+maxRunPages)
+	}
+	lone.Target = 102
+	if next := pol.Retry(m, lone, 102, 10); next != 103 {
+		t.Fatalf("the first loader leaving 102 got %d, want 103 (its lent run)", next)
+	}
+	if rn := runOf(103); rn.end != want {
+		t.Fatalf("the first loader's lent run ends at %d, want %d", rn.end, want)
+	}
+
+	// A burst past its expected size is no unsized batch: its run is no
+	// longer than the burst so far, and it lends nothing when it extends.
+	over := Request{Need: 100, Target: InvalidBlock, OldBlock: InvalidBlock, BurstPages: 40, BurstSized: true, LoadingTxn: true, Owner: 3}
+	blk3, err := pol.Extend(m, over)
+	if err != nil || blk3 != want+maxRunPages {
+		t.Fatalf("the sized burst's extension gave %d (%v), want %d", blk3, err, want+maxRunPages)
+	}
+	if rn := runOf(blk3); rn.unsized || rn.size > 40 {
+		t.Fatalf("the sized burst's run: %d pages, unsized %v; want at most its burst (40), not unsized", rn.size, rn.unsized)
+	}
+	// A loader's first row into a relation with a size to expect
+	// (BurstSized) is no newcomer to an unsized batch either.
+	sized := Request{Need: 100, Target: InvalidBlock, OldBlock: InvalidBlock, LoadingTxn: true, BurstSized: true, Owner: 4}
+	pol.mu.Lock()
+	n, bulk := pol.runLenLocked(m, sized)
+	pol.mu.Unlock()
+	if n >= maxRunPages || bulk {
+		t.Fatalf("a sized burst's first run: %d pages, bulk %v; want a short run, not bulk", n, bulk)
+	}
+}

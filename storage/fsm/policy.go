@@ -89,6 +89,12 @@ type Request struct {
 	// LoadingTxn is set for an insert of such a transaction (a loader's),
 	// even before its burst into this relation has filled a page.
 	LoadingTxn bool
+	// BurstSized is set, with LoadingTxn, when the burst's size was
+	// expected from an earlier burst into the relation (the session's
+	// last, or any session's last bulk burst there): PagesLeft is what
+	// it has left, 0 when it has gone past that. Without it the burst is
+	// a batch of unknown size.
+	BurstSized bool
 	// RunBytes is, for the first row a transaction inserts into the
 	// relation, when the policy keeps a transaction's rows together
 	// (RunKeeper), the space the transaction's rows are expected to take,

@@ -589,7 +589,7 @@ func (st *InsertState) noteInsert(r *Relation, need int) (n burstNote) {
 		last, group = int(r.lastBulkBurst.Load()), int(r.lastBulkGroup.Load())
 	}
 	n.newBatch = starts && burst == 0 && last >= BatchPages
-	n.pagesLeft, n.burstPages, n.loader = max(0, last-burst), burst, true
+	n.pagesLeft, n.burstPages, n.loader, n.sized = max(0, last-burst), burst, true, last > 0
 	if n.newBatch && group > 0 {
 		// A batch of groups (a district's order lines) carries the size of
 		// the last one's largest group on its first row: its first group
@@ -608,9 +608,9 @@ func (st *InsertState) noteInsert(r *Relation, need int) (n burstNote) {
 
 // burstNote is what noteInsert finds an insert tells the policy:
 // fsm.Request's NewBatch, PagesLeft, BurstPages, GroupBytes, Back,
-// BackFree and LoadingTxn (loader).
+// BackFree, LoadingTxn (loader) and BurstSized (sized).
 type burstNote struct {
-	newBatch, loader                  bool
+	newBatch, loader, sized           bool
 	pagesLeft, burstPages, groupBytes int
 	back                              uint32
 	backFree                          int

@@ -45,7 +45,7 @@ func (r *Relation) getBufferForTuple(need int, other *buffer.Buffer, st *InsertS
 	if other == nil {
 		n := st.noteInsert(r, need)
 		req.NewBatch, req.PagesLeft, req.BurstPages, req.GroupBytes = n.newBatch, n.pagesLeft, n.burstPages, n.groupBytes
-		req.LoadingTxn = n.loader
+		req.LoadingTxn, req.BurstSized = n.loader, n.sized
 		req.RunBytes = st.runBytes(r, xid, need)
 		req.Back, req.BackFree = n.back, n.backFree
 	}
