@@ -97,6 +97,17 @@ func (ix *Index) deleteItems(b *buffer.Buffer, offs []uint16, info uint8) {
 // items) and clears BTP_HAS_GARBAGE: the callers remove every LP_DEAD
 // item.
 func applyDelete(p page.Page, offs []uint16) {
+	if len(offs) <= 2 {
+		// As PageIndexMultiDelete does, so few items go one at a time,
+		// in place, the last first: no copy of the page.
+		for i := len(offs) - 1; i >= 0; i-- {
+			if !page.IndexTupleDelete(p, offs[i]) {
+				panic("nbtree: applyDelete: no item to delete at the offset")
+			}
+		}
+		setFlags(p, btFlags(p)&^flagHasGarbage)
+		return
+	}
 	n := page.MaxOffset(p)
 	items := make([][]byte, 0, int(n)-len(offs))
 	j := 0

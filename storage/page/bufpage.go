@@ -126,3 +126,44 @@ func HeapFreeSpace(p Page) int {
 	}
 	return 0 // the hint is wrong; we cannot clear it without dirtying the page
 }
+
+// IndexTupleDelete is PageIndexTupleDelete: it removes line pointer off and
+// its item from an index page in place, moving the items stored below it
+// (between pd_upper and the item) up by the item's MAXALIGNed length and
+// the later line pointers down by one, so the page stays compact and the
+// other items keep their order; the bytes it frees are zeroed. It reports
+// false, changing nothing, when off is not a line pointer with storage
+// inside [pd_upper, pd_special) or the page's pointers are damaged.
+//
+// The caller holds the buffer's exclusive content lock and marks it dirty.
+func IndexTupleDelete(p Page, off uint16) bool {
+	n := MaxOffset(p)
+	if !pointersSane(p) || off == 0 || off > n {
+		return false
+	}
+	lpOff, _, lpLen := ItemID(p, off)
+	size := MaxAlignLen(lpLen)
+	upper := Upper(p)
+	if lpLen == 0 || lpOff < upper || lpOff+size > Special(p) {
+		return false
+	}
+	// Shift the data below the item up over it.
+	copy(p[upper+size:lpOff+size], p[upper:lpOff])
+	// Close the line pointer array over off.
+	pos := itemPos(p, off)
+	lower := Lower(p)
+	copy(p[pos:lower-ItemIDSize], p[pos+ItemIDSize:lower])
+	// The bytes that join the hole are zeroed, as a page rebuilt or
+	// restored from a full-page image has them.
+	clear(p[lower-ItemIDSize : lower])
+	clear(p[upper : upper+size])
+	setLower(p, lower-ItemIDSize)
+	setUpper(p, upper+size)
+	for i := uint16(1); i < n; i++ {
+		o, flags, l := ItemID(p, i)
+		if itemHasStorage(l) && o <= lpOff {
+			SetItemID(p, i, o+size, flags, l)
+		}
+	}
+	return true
+}

@@ -32,7 +32,7 @@
 //	page.go    constants, TID, MAXALIGN
 //	header.go  PageInit and the header fields (pd_lsn, pd_lower, ...)
 //	itemid.go  line pointers (ItemIdData) and PageGetItem
-//	bufpage.go PageAddItemExtended and the free-space functions
+//	bufpage.go PageAddItemExtended, PageIndexTupleDelete and the free-space functions
 //	repair.go  PageRepairFragmentation, PageTruncateLinePointerArray
 //	verify.go  PageIsVerifiedExtended-style header checks
 //	tid.go     ItemPointer text I/O (tidin/tidout)

@@ -2,6 +2,8 @@ package page
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"minipg/pgerr"
@@ -347,5 +349,134 @@ func TestRepairFragmentationPostgreSQL15(t *testing.T) {
 	}
 	if o, f, l := ItemID(p, 1); o != 0 || f != LPDead || l != 0 {
 		t.Fatalf("lp 1: %d %d %d", o, f, l)
+	}
+}
+
+// IndexTupleDelete removes one item in place: the others keep their order
+// and bytes, the page stays compact (pd_upper moves up by the item's
+// MAXALIGNed length, pd_lower down by a line pointer), and a bad offset
+// changes nothing.
+func TestIndexTupleDelete(t *testing.T) {
+	p := make(Page, BlockSize)
+	Init(p, 16) // an index page's special space
+	var want [][]byte
+	for i := range 9 {
+		it := item(13+5*i, byte('a'+i)) // unaligned lengths
+		if AddItem(p, it, InvalidOffset, false, false) == InvalidOffset {
+			t.Fatal("add")
+		}
+		want = append(want, it)
+	}
+	// Out of order on the page too: an item inserted at offset 2.
+	mid := item(40, 'z')
+	if AddItem(p, mid, 2, false, false) != 2 {
+		t.Fatal("add at 2")
+	}
+	want = append(want[:1], append([][]byte{mid}, want[1:]...)...)
+	check := func(step string) {
+		t.Helper()
+		if err := Verify(p); err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		if int(MaxOffset(p)) != len(want) {
+			t.Fatalf("%s: %d items, want %d", step, MaxOffset(p), len(want))
+		}
+		used := 0
+		for i, w := range want {
+			if got := Item(p, uint16(i+1)); !bytes.Equal(got, w) {
+				t.Fatalf("%s: item %d is %q, want %q", step, i+1, got, w)
+			}
+			used += MaxAlignLen(len(w))
+		}
+		if hole := p[Lower(p):Upper(p)]; !bytes.Equal(hole, make([]byte, len(hole))) {
+			t.Fatalf("%s: the hole between pd_lower and pd_upper is not zeroed", step)
+		}
+		if Upper(p) != Special(p)-used || Lower(p) != HeaderSize+len(want)*ItemIDSize {
+			t.Fatalf("%s: upper %d lower %d, want %d and %d (compact)", step, Upper(p), Lower(p), Special(p)-used, HeaderSize+len(want)*ItemIDSize)
+		}
+	}
+	check("before")
+	for _, off := range []uint16{5, 1, 8, 2} { // 8: the last, after two deletes
+		free := ExactFreeSpace(p)
+		size := MaxAlignLen(len(want[off-1]))
+		if !IndexTupleDelete(p, off) {
+			t.Fatalf("delete %d refused", off)
+		}
+		want = append(want[:off-1], want[off:]...)
+		check(fmt.Sprintf("after deleting %d", off))
+		if got := ExactFreeSpace(p); got != free+size+ItemIDSize {
+			t.Fatalf("free space %d after deleting %d, want %d", got, off, free+size+ItemIDSize)
+		}
+	}
+	before := bytes.Clone(p)
+	for _, off := range []uint16{0, uint16(len(want) + 1)} {
+		if IndexTupleDelete(p, off) || !bytes.Equal(p, before) {
+			t.Fatalf("delete of offset %d accepted or changed the page", off)
+		}
+	}
+	SetItemID(p, 1, 100, LPNormal, 8) // storage below pd_upper: damaged
+	before = bytes.Clone(p)
+	if IndexTupleDelete(p, 1) || !bytes.Equal(p, before) {
+		t.Fatal("delete of a damaged line pointer accepted or changed the page")
+	}
+}
+
+// RepairFragmentation packs the tuples left in line pointer order from
+// pd_special, whether their offsets descended in that order (PostgreSQL's
+// presorted path, in place: a page whose updates put each new version
+// below the old ones) or not (through a copy), keeping every tuple's bytes.
+func TestRepairFragmentationPacks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 9))
+	for round := range 200 {
+		p := newPage(t)
+		presorted := round%2 == 0
+		var items [][]byte
+		for i := 0; ; i++ {
+			n := 100 // one length, so that two tuples can swap places
+			if presorted {
+				n = 20 + rng.IntN(300)
+			}
+			it := item(n, byte(i))
+			if AddItem(p, it, InvalidOffset, false, true) == InvalidOffset {
+				break
+			}
+			items = append(items, it)
+		}
+		if !presorted {
+			// Swap two tuples' storage: offsets no longer descend.
+			a := uint16(1 + rng.IntN(len(items)-1))
+			b := a + 1
+			ao, af, al := ItemID(p, a)
+			bo, bf, bl := ItemID(p, b)
+			SetItemID(p, a, bo, af, al)
+			SetItemID(p, b, ao, bf, bl)
+			items[a-1], items[b-1] = items[b-1], items[a-1]
+		}
+		keep := make([]bool, len(items))
+		for i := range items {
+			switch keep[i] = rng.IntN(3) > 0; {
+			case keep[i]:
+			case rng.IntN(2) == 0:
+				SetItemID(p, uint16(i+1), 0, LPDead, 0)
+			default:
+				SetItemID(p, uint16(i+1), 0, LPUnused, 0)
+			}
+		}
+		if err := RepairFragmentationChecked(p); err != nil {
+			t.Fatal(err)
+		}
+		dst := Special(p)
+		for i, it := range items {
+			if !keep[i] {
+				continue
+			}
+			dst -= MaxAlignLen(len(it))
+			if o, _, _ := ItemID(p, uint16(i+1)); o != dst || !bytes.Equal(Item(p, uint16(i+1)), it) {
+				t.Fatalf("round %d (presorted %v): item %d at %d, want %d with its bytes", round, presorted, i+1, o, dst)
+			}
+		}
+		if Upper(p) != dst {
+			t.Fatalf("round %d: pd_upper %d, want %d", round, Upper(p), dst)
+		}
 	}
 }

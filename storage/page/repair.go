@@ -28,9 +28,11 @@ func RepairFragmentationChecked(p Page) error {
 		itemoff, len int // len is MAXALIGNed
 	}
 	nline := MaxOffset(p)
-	items := make([]item, 0, nline)
+	var itemsBuf [MaxHeapTuplesPerPage]item
+	items := itemsBuf[:0]
 	nunused, totallen := 0, 0
 	var finalUsed uint16
+	presorted := true // item offsets descend in line pointer order
 	for off := FirstOffset; off <= nline; off++ {
 		lpOff, flags, lpLen := ItemID(p, off)
 		if !itemIsUsed(flags) {
@@ -44,6 +46,9 @@ func RepairFragmentationChecked(p Page) error {
 		alen := MaxAlignLen(lpLen)
 		if lpOff < upper || lpOff >= special || lpOff+alen > special {
 			return pgerr.New(pgerr.DataCorrupted, "corrupted line pointer: %d", lpOff)
+		}
+		if n := len(items); n > 0 && lpOff >= items[n-1].itemoff {
+			presorted = false
 		}
 		items = append(items, item{off, lpOff, alen})
 		totallen += alen
@@ -62,6 +67,20 @@ func RepairFragmentationChecked(p Page) error {
 	}
 	if len(items) == 0 {
 		setUpper(p, special)
+	} else if presorted {
+		// PostgreSQL's presorted path: each tuple moves up in place (or
+		// stays), the one nearest pd_special first, and nothing below
+		// the packed tuples is written.
+		dst := special
+		for _, it := range items {
+			dst -= it.len
+			if dst != it.itemoff {
+				copy(p[dst:dst+it.len], p[it.itemoff:it.itemoff+it.len])
+				_, flags, lpLen := ItemID(p, it.off)
+				SetItemID(p, it.off, dst, flags, lpLen)
+			}
+		}
+		setUpper(p, dst)
 	} else {
 		// Copying through a scratch buffer gives the same result as
 		// PostgreSQL's in-place (presorted) and copying paths: tuples
