@@ -54,17 +54,7 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 			if loading {
 				keep, bulk = p.runLenLocked(m, r)
 			}
-			if rn, owned := p.mu.owned[nblocks-1]; nblocks > 0 && owned && rn.owner != r.Owner {
-				if rn.claim {
-					lend = 1
-				} else if loading && rn.unsized && rn.next >= rn.end && p.activeLocked(rn) {
-					// A lone loader of a batch of unknown size, on
-					// one-page runs so far, is filling the last block:
-					// its run goes first, so that the batch goes on on
-					// the next block and this loader's run after it.
-					lend = maxRunPages
-				}
-			}
+			lend = p.lendLocked(nblocks, r, loading)
 			p.mu.extending = nblocks + 1
 			p.mu.Unlock()
 			by := max(localityExtendBy(r, waiters, int(nblocks)), keep)
@@ -85,8 +75,12 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 			p.mu.Lock()
 			p.mu.extending = 0
 			p.forgetPagesLocked(lent, first+uint32(by))
-			if lend > 0 && !p.lendLocked(lent, lend) {
-				publishEmpty(m, lent, first)
+			if lend > 0 {
+				if p.lendLocked(lent, r, loading) == lend {
+					p.growRunLocked(p.mu.owned[lent-1], lent, lend)
+				} else {
+					publishEmpty(m, lent, first)
+				}
 			}
 			if blk, _ := p.lentLocked(r.Target, r.Owner); blk != InvalidBlock {
 				// The session was lent the block it claimed after it
@@ -101,8 +95,7 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 				// it gets that block (first), and its old entry goes.
 				delete(p.mu.owned, r.Target)
 			}
-			p.ownLocked(m, first, first+1, first+uint32(keep), loading, bulk, r.Owner)
-			p.mu.owned[first].unsized = loading && unsized(r, bulk)
+			p.ownLocked(m, first, first+1, first+uint32(keep), loading, bulk, r.Owner).unsized = unsized(r, bulk)
 			p.mu.Unlock()
 			if by > keep && first+uint32(by) <= uint32(p.small.Load()) {
 				// Still a small table: no map; the next placements try every
@@ -123,18 +116,25 @@ func (p *locality) Extend(m *Map, r Request) (uint32, error) {
 	})
 }
 
-// lendLocked gives n blocks from blk, just added to the relation, to the
-// session filling the block before it as its run's next pages: one block
-// to a session that claimed it (run.claim), a run to a loader of a batch
-// of unknown size (run.unsized). It reports false when that no longer
-// holds. The caller holds mu.
-func (p *locality) lendLocked(blk, n uint32) bool {
+// lendLocked is how many of the blocks an extension by r (loading: a
+// loading session's) adds from blk, the relation's size, go first to
+// another session filling blk-1 at the end of its run, as its run's next
+// pages: the block it claimed (run.claim), or, for an extension by a
+// loader, a run of maxRunPages to an active loader of a batch of unknown
+// size (run.unsized), on one-page runs as a lone loader so far, so that
+// its batch goes on on the next block and the extender's run after it.
+// The caller holds mu.
+func (p *locality) lendLocked(blk uint32, r Request, loading bool) uint32 {
 	rn, owned := p.mu.owned[blk-1]
-	if !owned || rn.next < rn.end || !(n == 1 && rn.claim || n > 1 && rn.unsized) {
-		return false
+	switch {
+	case blk == 0 || !owned || rn.owner == r.Owner || rn.next < rn.end:
+		return 0
+	case rn.claim:
+		return 1
+	case loading && rn.unsized && p.activeLocked(rn):
+		return maxRunPages
 	}
-	p.growRunLocked(rn, blk, n)
-	return true
+	return 0
 }
 
 // growRunLocked makes the n blocks from blk, the block after rn's last,

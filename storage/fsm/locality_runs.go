@@ -259,7 +259,7 @@ func (p *locality) nextElsewhere(m *Map, blk uint32) bool {
 	if rn.next < rn.end {
 		return false
 	}
-	if blk+1 < p.extendedTo.Load() || p.mu.extending == blk+2 || p.othersActiveLocked(blk) > 0 {
+	if blk+1 < p.extendedTo.Load() || p.mu.extending == blk+2 || p.othersActive(blk) {
 		// (An extension in progress has sized itself without a claim
 		// on blk+1: it takes that block.)
 		return true
@@ -297,27 +297,24 @@ func (p *locality) nearestEmpty(m *Map, ref uint32) uint32 {
 }
 
 // othersActiveLocked counts the loading sessions other than the one
-// filling self that are active (activeLocked). The caller holds mu.
-func (p *locality) othersActiveLocked(self uint32) int {
-	active := 0
+// filling self that are active (activeLocked), and reports whether one of
+// them is loading a batch of unknown size (run.unsized). The caller holds
+// mu.
+func (p *locality) othersActiveLocked(self uint32) (active int, unsized bool) {
 	for b, rn := range p.mu.owned {
 		if b != self && p.activeLocked(rn) {
 			active++
+			unsized = unsized || rn.unsized
 		}
 	}
-	return active
+	return active, unsized
 }
 
-// unsizedActiveLocked reports whether a session other than the one
-// filling self is active and loading in bulk a batch of unknown size
-// (run.unsized). The caller holds mu.
-func (p *locality) unsizedActiveLocked(self uint32) bool {
-	for b, rn := range p.mu.owned {
-		if b != self && rn.unsized && p.activeLocked(rn) {
-			return true
-		}
-	}
-	return false
+// othersActive reports whether a loading session other than the one
+// filling self is active. The caller holds mu.
+func (p *locality) othersActive(self uint32) bool {
+	active, _ := p.othersActiveLocked(self)
+	return active > 0
 }
 
 // activeLocked reports whether rn's session moved within the last
@@ -431,8 +428,7 @@ func (p *locality) takeFresh(m *Map, ref uint32, r Request) uint32 {
 		return InvalidBlock
 	}
 	_ = m.recordRange(blk, end-1, 0)
-	p.ownLocked(m, blk, blk+1, end, true, bulk, r.Owner)
-	p.mu.owned[blk].unsized = unsized(r, bulk)
+	p.ownLocked(m, blk, blk+1, end, true, bulk, r.Owner).unsized = unsized(r, bulk)
 	p.l.freshPages.Add(1)
 	p.c.fsmAnswers.Add(1)
 	return blk
@@ -440,9 +436,9 @@ func (p *locality) takeFresh(m *Map, ref uint32, r Request) uint32 {
 
 // ownLocked registers cur as the block of the session with backend pid
 // owner, with pages next .. end-1 reserved after it (the run of a session
-// loading in bulk: bulk). They are fresh pages: what the policy decided
-// about them before is forgotten. The caller holds mu.
-func (p *locality) ownLocked(m *Map, cur, next, end uint32, loading, bulk bool, owner int32) {
+// loading in bulk: bulk), and returns its run. They are fresh pages: what
+// the policy decided about them before is forgotten. The caller holds mu.
+func (p *locality) ownLocked(m *Map, cur, next, end uint32, loading, bulk bool, owner int32) *run {
 	p.mu.seq++
 	rn := &run{next: next, end: end, size: int(end - cur), last: p.mu.seq, loading: loading, owner: owner, bulk: bulk}
 	p.mu.owned[cur] = rn
@@ -481,7 +477,7 @@ func (p *locality) ownLocked(m *Map, cur, next, end uint32, loading, bulk bool, 
 			}
 		}
 		if oldest == nil {
-			return
+			break
 		}
 		if !tooMany && p.activeLocked(oldest) {
 			p.trimLocked(m, oldest, 1)
@@ -490,6 +486,7 @@ func (p *locality) ownLocked(m *Map, cur, next, end uint32, loading, bulk bool, 
 		p.releaseLocked(m, oldest)
 		delete(p.mu.owned, victim)
 	}
+	return rn
 }
 
 // reservedLocked reports whether blk is a reserved, not yet handed out page
@@ -520,7 +517,7 @@ func (p *locality) reservedLocked(blk uint32) bool {
 // of a size not known yet (a TPC-C loader's first district, which no
 // district has ended before): its runs are maxRunPages at once. So is a
 // loader's first run in a relation that another session is loading so
-// (unsizedActiveLocked): it is probably starting the same kind of batch.
+// (othersActiveLocked): it is probably starting the same kind of batch.
 // Doubled up to it, the runs of loaders that start their first batch
 // together alternate (16, 16, 32, 32, 64, 64 and 128 pages), and each
 // batch spans the others' runs as well as its own; a loader's first pages,
@@ -539,11 +536,11 @@ func (p *locality) runLenLocked(m *Map, r Request) (int, bool) {
 		return batchRunPages(r.PagesLeft), true
 	}
 	bulk := r.BurstPages >= bulkBurstPages
-	active := p.othersActiveLocked(r.Target)
+	active, othersUnsized := p.othersActiveLocked(r.Target)
 	if active == 0 {
 		return 1, bulk
 	}
-	if unsized(r, bulk) || r.BurstPages == 0 && r.LoadingTxn && !r.BurstSized && p.unsizedActiveLocked(r.Target) {
+	if unsized(r, bulk) || r.BurstPages == 0 && r.LoadingTxn && !r.BurstSized && othersUnsized {
 		return maxRunPages, true
 	}
 	n, err := m.pool.NBlocks(m.rel, buffer.MainFork)

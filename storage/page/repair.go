@@ -67,32 +67,27 @@ func RepairFragmentationChecked(p Page) error {
 	}
 	if len(items) == 0 {
 		setUpper(p, special)
-	} else if presorted {
-		// PostgreSQL's presorted path: each tuple moves up in place (or
-		// stays), the one nearest pd_special first, and nothing below
-		// the packed tuples is written.
+	} else {
+		// Tuples packed downward from pd_special in line pointer order.
+		// When their offsets already descend in that order each moves up
+		// in place (or stays), the one nearest pd_special first: it
+		// overwrites none still to move (PostgreSQL's presorted path).
+		// Otherwise they are copied from a scratch copy of the page,
+		// with the same result.
+		src := p
+		if !presorted {
+			var scratch [BlockSize]byte
+			copy(scratch[upper:special], p[upper:special])
+			src = scratch[:]
+		}
 		dst := special
 		for _, it := range items {
 			dst -= it.len
 			if dst != it.itemoff {
-				copy(p[dst:dst+it.len], p[it.itemoff:it.itemoff+it.len])
+				copy(p[dst:dst+it.len], src[it.itemoff:it.itemoff+it.len])
 				_, flags, lpLen := ItemID(p, it.off)
 				SetItemID(p, it.off, dst, flags, lpLen)
 			}
-		}
-		setUpper(p, dst)
-	} else {
-		// Copying through a scratch buffer gives the same result as
-		// PostgreSQL's in-place (presorted) and copying paths: tuples
-		// packed downward from pd_special in line pointer order.
-		var scratch [BlockSize]byte
-		copy(scratch[upper:special], p[upper:special])
-		dst := special
-		for _, it := range items {
-			dst -= it.len
-			copy(p[dst:dst+it.len], scratch[it.itemoff:it.itemoff+it.len])
-			_, flags, lpLen := ItemID(p, it.off)
-			SetItemID(p, it.off, dst, flags, lpLen)
 		}
 		setUpper(p, dst)
 	}
