@@ -161,24 +161,48 @@ func TestCreateIndexCrash(t *testing.T) {
 	for b := 0; b < nrows/5000; b++ {
 		exec1(t, c, fmt.Sprintf("INSERT INTO big SELECT i, md5(i::text) || repeat('b', 100) FROM generate_series(%d, %d) i", b*5000, b*5000+4999))
 	}
-	// How long a build takes: the kills land within twice that time (a
-	// restarted server reads the table from disk again).
-	start := time.Now()
-	exec1(t, c, "CREATE INDEX big_probe ON big (k, id)")
-	build := time.Since(start)
-	exec1(t, c, "DROP INDEX big_probe")
+	// How long a build takes, from the second of two probes (the first
+	// also sets the new rows' hint bits). Even rounds kill within twice
+	// that time, so before, during or after the build; odd rounds within
+	// half of it, so mostly during. Each acknowledged build's own time
+	// replaces the estimate (a restarted server reads the table again,
+	// faster or slower than the probe did), and when six rounds have cut
+	// no build, up to six more kill within a quarter of it.
+	var build time.Duration
+	for range 2 {
+		start := time.Now()
+		exec1(t, c, "CREATE INDEX big_probe ON big (k, id)")
+		build = time.Since(start)
+		exec1(t, c, "DROP INDEX big_probe")
+	}
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 11))
 	cut := 0
-	for round := 0; round < 6; round++ {
+	for round := 0; round < 6 || cut == 0 && round < 12; round++ {
 		name := fmt.Sprintf("big_k%d", round)
-		done := make(chan error, 1)
+		type ack struct {
+			err  error
+			took time.Duration
+		}
+		done := make(chan ack, 1)
 		go func() {
+			start := time.Now()
 			_, err := c.Exec(ctx, "CREATE INDEX "+name+" ON big (k, id)")
-			done <- err
+			done <- ack{err, time.Since(start)}
 		}()
-		time.Sleep(time.Duration(rng.Int64N(2*int64(build) + 1)))
+		window := 2 * build
+		switch {
+		case round >= 6:
+			window = build / 4
+		case round%2 == 1:
+			window = build / 2
+		}
+		time.Sleep(time.Duration(rng.Int64N(int64(window) + 1)))
 		s.kill()
-		ackErr := <-done
+		a := <-done
+		ackErr := a.err
+		if ackErr == nil {
+			build = a.took
+		}
 		c.Close(ctx)
 
 		s = startServer(t, dir, diskIndexSettings...)
@@ -205,7 +229,7 @@ func TestCreateIndexCrash(t *testing.T) {
 		if ackErr == nil && !built {
 			t.Fatalf("round %d: CREATE INDEX %s was acknowledged but the index is gone (indexes %v)", round, name, have)
 		}
-		t.Logf("round %d: CREATE INDEX acknowledged: %v, index there: %v, orphan file removed: %v (a build takes %v)",
+		t.Logf("round %d: CREATE INDEX acknowledged: %v, index there: %v, orphan file removed: %v (estimate %v)",
 			round, ackErr == nil, built, strings.Contains(s.log.String(), "removing files of a dropped relation"), build)
 		if ackErr != nil {
 			cut++
@@ -240,7 +264,7 @@ func TestCreateIndexCrash(t *testing.T) {
 		}
 	}
 	if cut == 0 {
-		t.Fatalf("no kill landed before a CREATE INDEX was acknowledged (a build takes %v)", build)
+		t.Fatalf("no kill in 12 rounds landed before a CREATE INDEX was acknowledged (the last build took %v)", build)
 	}
 	s.stop(t)
 }
