@@ -44,6 +44,7 @@ func init() {
 	// pg_typeof names its argument's type (PostgreSQL returns regtype,
 	// which prints as this name).
 	sql.RegisterBuiltin(sql.Builtin{Name: "pg_typeof", Args: oids(sql.AnyOID), Result: types.Text, Volatility: sql.Stable,
+		KeepUnknown: true,
 		Fn: func(_ any, _ []types.Datum, f *sql.Func) (types.Datum, error) {
 			t := f.Args[0].Type()
 			if t.OID == types.Bpchar {

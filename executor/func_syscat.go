@@ -143,6 +143,11 @@ func init() {
 	reg("pg_size_pretty", []types.OID{i8}, 0, types.TText, func(_ *Engine, a []types.Datum) (types.Datum, error) {
 		return sizePretty(a[0].(int64)), nil
 	})
+	sql.RegisterBuiltin(sql.Builtin{Name: "pg_column_size", Args: []types.OID{sql.AnyOID}, Result: i4, Volatility: sql.Stable, Strict: true, KeepUnknown: true,
+		Fn: func(_ any, a []types.Datum, f *sql.Func) (types.Datum, error) {
+			_, stored := f.Args[0].(*sql.ColRef)
+			return columnSize(f.Args[0].Type(), a[0], stored)
+		}})
 	reg("pg_relation_size", []types.OID{regcls, textT}, 1, types.TInt8, func(e *Engine, a []types.Datum) (types.Datum, error) {
 		fork := "main"
 		if len(a) > 1 {
@@ -297,6 +302,32 @@ func (e *Engine) indexByOID(oid uint32) *relIndex {
 		}
 	}
 	return nil
+}
+
+// columnSize is pg_column_size: the bytes d of type t takes as a datum. A
+// column's value (stored) is as the heap keeps it, a varlena of up to 126
+// bytes with its 1-byte header; a value computed in the query has the
+// 4-byte header PostgreSQL gives it in memory. minipg neither compresses
+// nor TOASTs, so a long value counts its whole length where PostgreSQL
+// would count its compressed or external form. Any column reference counts
+// as stored, also one to a subquery's column the subquery computes, which
+// PostgreSQL counts with the 4-byte header when it flattens the subquery.
+func columnSize(t types.T, d types.Datum, stored bool) (types.Datum, error) {
+	switch n := t.Len(); {
+	case n > 0:
+		return int64(n), nil
+	case n == -2: // cstring (an unknown literal): its bytes and the NUL
+		s, _ := d.(string)
+		return int64(len(s) + 1), nil
+	}
+	b, err := types.EncodeDisk(t, d)
+	if err != nil {
+		return nil, err
+	}
+	if stored && len(b)+1 <= 127 {
+		return int64(len(b) + 1), nil
+	}
+	return int64(len(b) + 4), nil
 }
 
 // sizePretty is pg_size_pretty(bigint) of PostgreSQL 15.

@@ -39,9 +39,14 @@ type Builtin struct {
 	Variadic   bool        // the last parameter repeats (one or more times)
 	Result     types.OID
 	Volatility Volatility
-	Strict     bool   // a NULL argument gives NULL without calling Fn
-	Extension  string // the extension that provides it ("": always there; see tablefunc.go)
-	Fn         BuiltinFn
+	Strict     bool // a NULL argument gives NULL without calling Fn
+	// KeepUnknown leaves an "any" argument of unknown type (a quoted
+	// literal, NULL) unknown, as PostgreSQL passes it (pg_typeof says
+	// unknown, pg_column_size counts a C string); without it the
+	// argument becomes text.
+	KeepUnknown bool
+	Extension   string // the extension that provides it ("": always there; see tablefunc.go)
+	Fn          BuiltinFn
 }
 
 var builtins struct {
@@ -283,7 +288,7 @@ func (c *call) resolveAmong(all []*Builtin) (e Expr, found bool, err error) {
 			continue
 		}
 		if p == AnyOID {
-			if isUnknown(c.args[i]) {
+			if isUnknown(c.args[i]) && !f.KeepUnknown {
 				if err := c.coerceArg(i, types.TText); err != nil {
 					return nil, true, err
 				}
