@@ -114,6 +114,13 @@ func (st *aggState) add(a *sql.Agg, args []types.Datum) error {
 		st.sb.WriteString(asText(a.Arg.Type(), v))
 	case "array_agg":
 		st.elems = append(st.elems, v)
+	case "percentile_cont", "percentile_disc", "mode":
+		// The values arrive sorted (replaySorted); the fraction is the
+		// group's first.
+		if st.count == 1 && len(args) > 1 {
+			st.val = args[1]
+		}
+		st.elems = append(st.elems, v)
 	case "bool_and", "every":
 		st.b = (st.count == 1 || st.b) && v.(bool)
 	case "bool_or":
@@ -148,6 +155,8 @@ func (st *aggState) result(a *sql.Agg) (types.Datum, error) {
 		return types.NewArray(st.elems), nil
 	case "bool_and", "bool_or", "every":
 		return st.b, nil
+	case "percentile_cont", "percentile_disc", "mode":
+		return orderedSetResult(a, st.elems, st.val)
 	case "sum", "avg":
 	default:
 		return st.statResult(a)

@@ -259,3 +259,113 @@ func (b *binder) aggResultType(name string, args []Expr, written []types.T, loc 
 	}
 	return types.T{}, bad()
 }
+
+// orderedSetAggs are the ordered-set aggregates minipg implements: their
+// input is the ORDER BY of WITHIN GROUP, and percentile_cont and
+// percentile_disc take the fraction (or an array of fractions) as a direct
+// argument, evaluated once per group.
+var orderedSetAggs = map[string]bool{"percentile_cont": true, "percentile_disc": true, "mode": true}
+
+// withinGroup binds name(direct args) WITHIN GROUP (ORDER BY x), and a
+// call of an ordered-set aggregate without WITHIN GROUP (which PostgreSQL
+// finds no function for either). The Agg's Arg is x, its Extra the direct
+// argument and its Order the ORDER BY item, so that the group's values
+// reach it sorted as asked (DESC reverses the percentiles).
+func (b *binder) withinGroup(name string, fc *pg_query.FuncCall) (Expr, error) {
+	osa := orderedSetAggs[name] && fc.AggWithinGroup
+	if osa {
+		if b.agg == nil {
+			clause := b.aggErr
+			if clause == "" {
+				clause = "this context"
+			}
+			return nil, b.errAt(fc.Location, pgerr.GroupingError, "aggregate functions are not allowed in %s", clause)
+		}
+		if b.agg.inAgg {
+			return nil, b.errAt(fc.Location, pgerr.GroupingError, "aggregate function calls cannot be nested")
+		}
+		b.agg.inAgg = true
+	}
+	var direct []Expr
+	for _, n := range fc.Args {
+		x, err := b.expr(n)
+		if err != nil {
+			if osa {
+				b.agg.inAgg = false
+			}
+			return nil, err
+		}
+		direct = append(direct, x)
+	}
+	if osa {
+		b.agg.inAgg = false
+	}
+	a := &Agg{Name: name}
+	written := typesOf(direct)
+	if osa {
+		if err := b.aggOrder(a, fc); err != nil {
+			return nil, err
+		}
+		for _, o := range a.Order {
+			written = append(written, o.X.Type())
+		}
+	} else {
+		for _, n := range fc.AggOrder {
+			x, err := b.expr(n.GetSortBy().GetNode())
+			if err != nil {
+				return nil, err
+			}
+			written = append(written, x.Type())
+		}
+	}
+	undefined := func() error {
+		var names []string
+		for _, t := range written {
+			names = append(names, baseName(t))
+		}
+		return b.errAt(fc.Location, pgerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(names, ", ")).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	if !osa || len(a.Order) != 1 || (name == "mode") != (len(direct) == 0) || len(direct) > 1 {
+		return nil, undefined()
+	}
+	x := a.Order[0].X
+	multi := false
+	if len(direct) == 1 {
+		// The fraction: double precision or an array of them.
+		f, err := b.coerce(direct[0], types.TFloat8, types.CastImplicit, exprLocation(fc.Args[0]))
+		if err != nil {
+			arr := types.ArrayOf(types.TFloat8)
+			if f, err = b.coerce(direct[0], arr, types.CastImplicit, exprLocation(fc.Args[0])); err != nil {
+				return nil, undefined()
+			}
+			multi = true
+		}
+		a.Extra = []Expr{f}
+	}
+	elem := types.T{OID: x.Type().OID, Typmod: -1}
+	if name == "percentile_cont" {
+		// Interpolation: double precision or interval.
+		if elem.OID != types.Interval {
+			y, err := b.coerce(x, types.TFloat8, types.CastImplicit, exprLoc(x, fc.Location))
+			if err != nil {
+				return nil, undefined()
+			}
+			x, elem = y, types.TFloat8
+		}
+	} else if isUnknown(x) {
+		return nil, b.errAt(fc.Location, pgerr.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
+	}
+	a.Arg, a.Order[0].X = x, x
+	a.T = elem
+	if multi {
+		if a.T = types.ArrayOf(elem); a.T.OID == 0 {
+			return nil, undefined()
+		}
+	}
+	if err := b.aggFilter(a, fc); err != nil {
+		return nil, err
+	}
+	b.agg.aggs = append(b.agg.aggs, a)
+	return a, nil
+}

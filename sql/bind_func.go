@@ -19,6 +19,9 @@ func (b *binder) funcCall(fc *pg_query.FuncCall) (Expr, error) {
 	if fc.Over != nil {
 		return nil, b.errAt(fc.Location, pgerr.FeatureNotSupported, "window functions are not supported")
 	}
+	if fc.AggWithinGroup || orderedSetAggs[name] {
+		return b.withinGroup(name, fc)
+	}
 	if aggNames[name] {
 		return b.aggCall(name, fc)
 	}

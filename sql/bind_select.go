@@ -268,7 +268,15 @@ func (b *binder) groupByHaving(s *pg_query.SelectStmt, visible []target, out *Se
 			return err
 		}
 		if _, isAgg := e.(*Agg); isAgg {
-			return pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in GROUP BY")
+			// PostgreSQL points at the aggregate: in the select list
+			// when GROUP BY names it by position.
+			loc := exprLocation(g)
+			if c := g.GetAConst(); c != nil && c.GetIval() != nil {
+				if i := int(c.GetIval().Ival); i >= 1 && i <= len(visible) {
+					loc = visible[i-1].loc
+				}
+			}
+			return b.errAt(loc, pgerr.GroupingError, "aggregate functions are not allowed in GROUP BY")
 		}
 		out.Group = append(out.Group, e)
 	}

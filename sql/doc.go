@@ -48,7 +48,7 @@
 //	                 implicit casts, most exact matches, preferred types,
 //	                 unknown literals as string category first); operators
 //	                 that are built-in functions (^ @ |/ ||/, date +/-)
-//	bind_agg.go      aggregate calls and their result types
+//	bind_agg.go      aggregate calls and their result types, ordered-set aggregates (WITHIN GROUP)
 //	bind_case.go     CASE and COALESCE (NULLIF is in bind_operator.go)
 //	bind_sublink.go  subqueries (EXISTS, scalar, IN), correlated or not
 //
