@@ -27,6 +27,10 @@ type aggState struct {
 	// rows holds the input of an aggregate with ORDER BY until the result
 	// is asked for: the arguments, then the sort keys.
 	rows [][]types.Datum
+	// frac is an ordered-set aggregate's direct argument, evaluated over
+	// the group's first row (fracSeen) whether or not FILTER takes it.
+	frac     types.Datum
+	fracSeen bool
 }
 
 var decCtx = apd.BaseContext.WithPrecision(1000)
@@ -115,12 +119,7 @@ func (st *aggState) add(a *sql.Agg, args []types.Datum) error {
 	case "array_agg":
 		st.elems = append(st.elems, v)
 	case "percentile_cont", "percentile_disc", "mode":
-		// The values arrive sorted (replaySorted); the fraction is the
-		// group's first.
-		if st.count == 1 && len(args) > 1 {
-			st.val = args[1]
-		}
-		st.elems = append(st.elems, v)
+		st.elems = append(st.elems, v) // sorted (replaySorted)
 	case "bool_and", "every":
 		st.b = (st.count == 1 || st.b) && v.(bool)
 	case "bool_or":
@@ -144,6 +143,8 @@ func (st *aggState) result(a *sql.Agg) (types.Datum, error) {
 		return st.count, nil
 	case "min", "max":
 		return st.val, nil
+	case "percentile_cont", "percentile_disc", "mode":
+		return orderedSetResult(a, st.elems, st.frac)
 	}
 	if st.count == 0 {
 		return nil, nil
@@ -155,8 +156,6 @@ func (st *aggState) result(a *sql.Agg) (types.Datum, error) {
 		return types.NewArray(st.elems), nil
 	case "bool_and", "bool_or", "every":
 		return st.b, nil
-	case "percentile_cont", "percentile_disc", "mode":
-		return orderedSetResult(a, st.elems, st.val)
 	case "sum", "avg":
 	default:
 		return st.statResult(a)
@@ -265,6 +264,12 @@ func (it *aggIter) build(ctx context.Context) error {
 			}
 		}
 		for i, a := range st.Aggs {
+			if len(a.Extra) > 0 && orderedSet(a) && !grp.states[i].fracSeen {
+				if grp.states[i].frac, err = it.ev.eval(a.Extra[0], row); err != nil {
+					return err
+				}
+				grp.states[i].fracSeen = true
+			}
 			if a.Filter != nil {
 				ok, err := it.ev.evalBool(a.Filter, row)
 				if err != nil {
@@ -307,6 +312,19 @@ func (it *aggIter) build(ctx context.Context) error {
 			}
 			if len(a.Order) == 0 {
 				scratch = args[:0]
+			}
+		}
+	}
+	if single != nil {
+		// No input row: a direct argument uses no column (the binder
+		// allows only grouped ones, and there is no GROUP BY).
+		for i, a := range st.Aggs {
+			if len(a.Extra) > 0 && orderedSet(a) && !single.states[i].fracSeen {
+				v, err := it.ev.eval(a.Extra[0], nil)
+				if err != nil {
+					return err
+				}
+				single.states[i].frac, single.states[i].fracSeen = v, true
 			}
 		}
 	}

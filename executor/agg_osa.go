@@ -13,10 +13,24 @@ import (
 // percentile_disc and mode over a group's non-NULL values, which arrive in
 // the order WITHIN GROUP's ORDER BY asks.
 
-// orderedSetResult is aggregate a over sorted (at least one value) with
-// the direct argument frac (a fraction, an array of them, or nil).
+// orderedSet reports whether a is an ordered-set aggregate.
+func orderedSet(a *sql.Agg) bool {
+	switch a.Name {
+	case "percentile_cont", "percentile_disc", "mode":
+		return true
+	}
+	return false
+}
+
+// orderedSetResult is aggregate a over the group's sorted values with the
+// direct argument frac (a fraction, an array of them, or nil). As in
+// PostgreSQL, a single fraction is checked even for a group without
+// values, an array of them only when there are values.
 func orderedSetResult(a *sql.Agg, sorted []types.Datum, frac types.Datum) (types.Datum, error) {
 	if a.Name == "mode" {
+		if len(sorted) == 0 {
+			return nil, nil
+		}
 		return mode(a.Arg.Type(), sorted), nil
 	}
 	if frac == nil {
@@ -27,6 +41,9 @@ func orderedSetResult(a *sql.Agg, sorted []types.Datum, frac types.Datum) (types
 			return nil, pgerr.New(pgerr.NumericValueOutOfRange, "percentile value %s is not between 0 and 1",
 				strconv.FormatFloat(p, 'g', -1, 64))
 		}
+		if len(sorted) == 0 {
+			return nil, nil
+		}
 		if a.Name == "percentile_disc" {
 			return percentileDisc(sorted, p), nil
 		}
@@ -35,6 +52,9 @@ func orderedSetResult(a *sql.Agg, sorted []types.Datum, frac types.Datum) (types
 	arr, ok := frac.(*types.Array)
 	if !ok {
 		return one(frac.(float64))
+	}
+	if len(sorted) == 0 {
+		return nil, nil
 	}
 	out := &types.Array{Dims: arr.Dims, Lbounds: arr.Lbounds, Elems: make([]types.Datum, len(arr.Elems))}
 	for i, e := range arr.Elems {

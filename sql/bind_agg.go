@@ -84,7 +84,7 @@ func (b *binder) aggCall(name string, fc *pg_query.FuncCall) (Expr, error) {
 	if a.T, err = b.aggResultType(name, args, written, fc.Location); err != nil {
 		return nil, err
 	}
-	if err := b.aggOrder(a, fc); err != nil {
+	if err := b.aggOrder(a, fc, false); err != nil {
 		return nil, err
 	}
 	if a.Distinct && len(a.Order) == 0 {
@@ -137,7 +137,7 @@ func (b *binder) aggArgs(name string, args []Expr, loc int32) ([]Expr, error) {
 
 // aggOrder binds ORDER BY inside the call; with DISTINCT every ORDER BY
 // expression must be one of the arguments.
-func (b *binder) aggOrder(a *Agg, fc *pg_query.FuncCall) error {
+func (b *binder) aggOrder(a *Agg, fc *pg_query.FuncCall, keepUnknown bool) error {
 	b.agg.inAgg = true
 	defer func() { b.agg.inAgg = false }()
 	for _, n := range fc.AggOrder {
@@ -152,7 +152,7 @@ func (b *binder) aggOrder(a *Agg, fc *pg_query.FuncCall) error {
 		if err != nil {
 			return err
 		}
-		if isUnknown(x) {
+		if isUnknown(x) && !keepUnknown {
 			if x, err = b.coerce(x, types.TText, types.CastImplicit, exprLocation(sb.Node)); err != nil {
 				return err
 			}
@@ -303,7 +303,7 @@ func (b *binder) withinGroup(name string, fc *pg_query.FuncCall) (Expr, error) {
 	a := &Agg{Name: name}
 	written := typesOf(direct)
 	if osa {
-		if err := b.aggOrder(a, fc); err != nil {
+		if err := b.aggOrder(a, fc, true); err != nil {
 			return nil, err
 		}
 		for _, o := range a.Order {
@@ -334,6 +334,9 @@ func (b *binder) withinGroup(name string, fc *pg_query.FuncCall) (Expr, error) {
 	if len(direct) == 1 {
 		// The fraction: double precision or an array of them.
 		f, err := b.coerce(direct[0], types.TFloat8, types.CastImplicit, exprLocation(fc.Args[0]))
+		if err != nil && err != errMismatch {
+			return nil, err // an unknown literal that is no number
+		}
 		if err != nil {
 			arr := types.ArrayOf(types.TFloat8)
 			if f, err = b.coerce(direct[0], arr, types.CastImplicit, exprLocation(fc.Args[0])); err != nil {
@@ -347,14 +350,17 @@ func (b *binder) withinGroup(name string, fc *pg_query.FuncCall) (Expr, error) {
 	if name == "percentile_cont" {
 		// Interpolation: double precision or interval.
 		if elem.OID != types.Interval {
-			y, err := b.coerce(x, types.TFloat8, types.CastImplicit, exprLoc(x, fc.Location))
-			if err != nil {
+			y, err := b.coerce(x, types.TFloat8, types.CastImplicit, exprLocation(fc.AggOrder[0].GetSortBy().GetNode()))
+			if err == errMismatch {
 				return nil, undefined()
+			}
+			if err != nil {
+				return nil, err // an unknown literal that is no number
 			}
 			x, elem = y, types.TFloat8
 		}
 	} else if isUnknown(x) {
-		return nil, b.errAt(fc.Location, pgerr.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
 	}
 	a.Arg, a.Order[0].X = x, x
 	a.T = elem

@@ -16,6 +16,9 @@ func (b *binder) funcCall(fc *pg_query.FuncCall) (Expr, error) {
 	if len(fc.Funcname) == 2 && fc.Funcname[0].GetString_().GetSval() != "pg_catalog" {
 		return nil, b.errAt(fc.Location, pgerr.UndefinedFunction, "function %s.%s does not exist", fc.Funcname[0].GetString_().GetSval(), name)
 	}
+	if fc.Over != nil && fc.AggWithinGroup && orderedSetAggs[name] {
+		return nil, b.errAt(fc.Location, pgerr.WrongObjectType, "OVER is not supported for ordered-set aggregate %s", name)
+	}
 	if fc.Over != nil {
 		return nil, b.errAt(fc.Location, pgerr.FeatureNotSupported, "window functions are not supported")
 	}

@@ -398,6 +398,22 @@ func (b *binder) groupRows(targets []target, out *Select) error {
 	if !out.Grouped {
 		return nil
 	}
+	for _, a := range out.Aggs {
+		if !orderedSetAggs[a.Name] {
+			continue
+		}
+		// Direct arguments are evaluated once per group: they may use only
+		// grouped columns (the executor evaluates them over a row of the
+		// group).
+		for _, x := range a.Extra {
+			if _, err := b.toGroupRow(x, out); err != nil {
+				if e, ok := err.(*pgerr.Error); ok && e.Code == pgerr.GroupingError {
+					return e.WithDetail("Direct arguments of an ordered-set aggregate must use only grouped columns.")
+				}
+				return err
+			}
+		}
+	}
 	for i := range targets {
 		e, err := b.toGroupRow(targets[i].e, out)
 		if err != nil {

@@ -35,3 +35,24 @@ select percentile_cont(0.5) within group (order by ms) from lat group by percent
 select percentile_cont(0.5) within group (order by ms, n) from lat;
 select sum(ms) from lat group by 1;
 select percentile_disc(0.5) within group (order by ms) from lat group by 1;
+select percentile_cont('abc') within group (order by ms) from lat;
+select percentile_cont('0.25') within group (order by ms) from lat;
+select percentile_cont('{0.25,0.5}') within group (order by ms) from lat;
+select percentile_cont(array['a']) within group (order by ms) from lat;
+select mode() within group (order by null) from lat;
+select mode() within group (order by 'x') from lat;
+select percentile_disc(0.5) within group (order by g) over () from lat;
+select percentile_cont(0.5) within group (order by percentile_cont(0.5) within group (order by ms)) from lat;
+select percentile_cont('NaN') within group (order by ms) from lat;
+select g, percentile_cont(0.5) within group (order by ms) from lat group by g having percentile_cont(0.5) within group (order by ms) > 1 order by 1;
+select percentile_cont(0.5) within group (order by ms) from lat where percentile_cont(0.5) within group (order by ms) > 1;
+select 1 from lat order by percentile_cont(0.5) within group (order by ms);
+select percentile_cont(0.5) within group (order by '2') from lat;
+select percentile_cont(0.5) within group (order by 'x') from lat;
+select g, percentile_cont(g / 4.0) within group (order by ms) from lat group by g order by g;
+-- A fraction is checked even when the group has no values; an array of
+-- fractions only when it has.
+select percentile_cont(2) within group (order by ms) from lat where false;
+select percentile_disc(array[2]) within group (order by ms) from lat where false;
+select percentile_cont(0.5) within group (order by ms) filter (where false), mode() within group (order by ms) filter (where false) from lat;
+select g, percentile_disc(g / 10.0) within group (order by ms) filter (where ms > 20) from lat group by g order by g;
