@@ -360,10 +360,42 @@ func (s *Session) TxStatus() byte {
 }
 
 // TakeNotices returns the warnings and notices raised since the last call.
+// Those below the session's client_min_messages are dropped (INFO always
+// goes, as in PostgreSQL).
 func (s *Session) TakeNotices() []*pgerr.Error {
 	n := s.notices
 	s.notices = nil
-	return n
+	floor, ok := messageLevels[s.settings["client_min_messages"]]
+	if !ok {
+		return n
+	}
+	kept := n[:0]
+	for _, e := range n {
+		if lv, known := noticeLevel(e.Severity); !known || lv >= floor {
+			kept = append(kept, e)
+		}
+	}
+	return kept
+}
+
+// messageLevels orders client_min_messages' values.
+var messageLevels = map[string]int{"debug5": 0, "debug4": 1, "debug3": 2, "debug2": 3, "debug1": 4,
+	"log": 5, "notice": 6, "warning": 7, "error": 8}
+
+// noticeLevel is a notice's place among messageLevels; known is false for
+// INFO, which every client gets.
+func noticeLevel(severity string) (lv int, known bool) {
+	switch severity {
+	case "", pgerr.SeverityNotice:
+		return messageLevels["notice"], true
+	case pgerr.SeverityWarning:
+		return messageLevels["warning"], true
+	case "LOG":
+		return messageLevels["log"], true
+	case "DEBUG":
+		return messageLevels["debug1"], true
+	}
+	return 0, false
 }
 
 func (s *Session) notice(severity string, code pgerr.Code, format string, args ...any) {
