@@ -179,15 +179,26 @@ func typesOf(xs []Expr) []types.T {
 	return out
 }
 
-// indirection binds X[...] subscripts; field selection is not supported.
+// indirection binds X[...] subscripts; field selection applies to no
+// type an expression has here.
 func (b *binder) indirection(ind *pg_query.A_Indirection) (Expr, error) {
 	x, err := b.expr(ind.Arg)
 	if err != nil {
 		return nil, err
 	}
 	var subs []*pg_query.A_Indices
-	for _, n := range ind.Indirection {
+	for i, n := range ind.Indirection {
 		if n.GetAIndices() == nil {
+			// Every value an expression has here is of a scalar type (a
+			// table function's record is read in FROM: liftRecordFields).
+			switch {
+			case i > 0:
+			case n.GetString_() != nil:
+				return nil, b.errAt(exprLocation(ind.Arg), pgerr.WrongObjectType,
+					"column notation .%s applied to type %s, which is not a composite type", n.GetString_().Sval, baseName(x.Type()))
+			case n.GetAStar() != nil:
+				return nil, pgerr.New(pgerr.WrongObjectType, "type %s is not composite", baseName(x.Type()))
+			}
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "field selection is not supported")
 		}
 		subs = append(subs, n.GetAIndices())

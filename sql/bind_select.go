@@ -141,6 +141,10 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 	}
 	keepUnknown := b.insertSource
 	b.insertSource = false
+	s, err := b.liftRecordFields(s)
+	if err != nil {
+		return nil, err
+	}
 	out := &Select{}
 	if err := b.fromWhere(s, out); err != nil {
 		return nil, err

@@ -10,7 +10,9 @@ import (
 
 // Table functions: functions that return rows of named columns, as
 // PostgreSQL's functions with OUT parameters do (SETOF record, or one
-// record). They are called in FROM (SELECT * FROM page_header(...)); the
+// record). They are called in FROM (SELECT * FROM page_header(...)), and
+// their columns are read in a select list as (page_header(...)).lower or
+// (page_header(...)).*, which liftRecordFields moves to FROM; the
 // executor runs Fn once per call with the evaluated arguments and streams
 // the rows it returns.
 //
@@ -80,7 +82,8 @@ func (b *binder) extensionInstalled(ext string) bool {
 // tableFunction binds a call of a table function when one of that name
 // takes this many arguments (found is false otherwise): the arguments
 // convert implicitly to its parameter types, omitted ones take their
-// defaults. Table functions return records, which minipg has only in FROM.
+// defaults. Table functions return records, which minipg has only in FROM
+// (a select list's field selections are moved there first).
 func (c *call) tableFunction() (e Expr, found bool, err error) {
 	n := len(c.args)
 	for _, f := range lookupTableFuncs(c.name) {
