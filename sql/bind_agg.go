@@ -27,15 +27,8 @@ var aggArity = map[string]int{"string_agg": 2}
 // not nested in another, and records it in b.agg: its arguments, DISTINCT,
 // ORDER BY inside the call and FILTER (WHERE ...).
 func (b *binder) aggCall(name string, fc *pg_query.FuncCall) (Expr, error) {
-	if b.agg == nil {
-		clause := b.aggErr
-		if clause == "" {
-			clause = "this context"
-		}
-		return nil, b.errAt(fc.Location, pgerr.GroupingError, "aggregate functions are not allowed in %s", clause)
-	}
-	if b.agg.inAgg {
-		return nil, b.errAt(fc.Location, pgerr.GroupingError, "aggregate function calls cannot be nested")
+	if err := b.aggAllowed(fc); err != nil {
+		return nil, err
 	}
 	a := &Agg{Name: name, Distinct: fc.AggDistinct}
 	if fc.AggStar {
@@ -99,6 +92,22 @@ func (b *binder) aggCall(name string, fc *pg_query.FuncCall) (Expr, error) {
 	}
 	b.agg.aggs = append(b.agg.aggs, a)
 	return a, nil
+}
+
+// aggAllowed reports 42803 unless the clause being bound allows an
+// aggregate call (b.agg set) outside another one.
+func (b *binder) aggAllowed(fc *pg_query.FuncCall) error {
+	if b.agg == nil {
+		clause := b.aggErr
+		if clause == "" {
+			clause = "this context"
+		}
+		return b.errAt(fc.Location, pgerr.GroupingError, "aggregate functions are not allowed in %s", clause)
+	}
+	if b.agg.inAgg {
+		return b.errAt(fc.Location, pgerr.GroupingError, "aggregate function calls cannot be nested")
+	}
+	return nil
 }
 
 // aggArgs resolves unknown literal arguments to the type the aggregate's
@@ -274,15 +283,8 @@ var orderedSetAggs = map[string]bool{"percentile_cont": true, "percentile_disc":
 func (b *binder) withinGroup(name string, fc *pg_query.FuncCall) (Expr, error) {
 	osa := orderedSetAggs[name] && fc.AggWithinGroup
 	if osa {
-		if b.agg == nil {
-			clause := b.aggErr
-			if clause == "" {
-				clause = "this context"
-			}
-			return nil, b.errAt(fc.Location, pgerr.GroupingError, "aggregate functions are not allowed in %s", clause)
-		}
-		if b.agg.inAgg {
-			return nil, b.errAt(fc.Location, pgerr.GroupingError, "aggregate function calls cannot be nested")
+		if err := b.aggAllowed(fc); err != nil {
+			return nil, err
 		}
 		b.agg.inAgg = true
 	}
