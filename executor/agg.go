@@ -27,10 +27,11 @@ type aggState struct {
 	// rows holds the input of an aggregate with ORDER BY until the result
 	// is asked for: the arguments, then the sort keys.
 	rows [][]types.Datum
-	// frac is an ordered-set aggregate's direct argument, evaluated over
-	// the group's first row (fracSeen) whether or not FILTER takes it.
-	frac     types.Datum
-	fracSeen bool
+	// direct holds an ordered-set aggregate's direct argument, evaluated
+	// over the group's first row (directSeen) whether or not FILTER takes
+	// it.
+	direct     types.Datum
+	directSeen bool
 }
 
 var decCtx = apd.BaseContext.WithPrecision(1000)
@@ -144,7 +145,7 @@ func (st *aggState) result(a *sql.Agg) (types.Datum, error) {
 	case "min", "max":
 		return st.val, nil
 	case "percentile_cont", "percentile_disc", "mode":
-		return orderedSetResult(a, st.elems, st.frac)
+		return orderedSetResult(a, st.elems, st.direct)
 	}
 	if st.count == 0 {
 		return nil, nil
@@ -178,6 +179,16 @@ func (st *aggState) result(a *sql.Agg) (types.Datum, error) {
 	}
 	// avg: numeric division as PostgreSQL's numeric_div picks the scale.
 	return types.Arith('/', types.TNumeric, st.dsum, apd.New(st.count, 0))
+}
+
+// evalDirect evaluates a's direct argument over row, once per group.
+func (st *aggState) evalDirect(ev *evalCtx, a *sql.Agg, row []types.Datum) error {
+	if len(a.Direct) == 0 || st.directSeen {
+		return nil
+	}
+	v, err := ev.eval(a.Direct[0], row)
+	st.direct, st.directSeen = v, err == nil
+	return err
 }
 
 // replaySorted feeds the rows an aggregate with ORDER BY collected, in
@@ -264,11 +275,8 @@ func (it *aggIter) build(ctx context.Context) error {
 			}
 		}
 		for i, a := range st.Aggs {
-			if len(a.Extra) > 0 && orderedSet(a) && !grp.states[i].fracSeen {
-				if grp.states[i].frac, err = it.ev.eval(a.Extra[0], row); err != nil {
-					return err
-				}
-				grp.states[i].fracSeen = true
+			if err := grp.states[i].evalDirect(it.ev, a, row); err != nil {
+				return err
 			}
 			if a.Filter != nil {
 				ok, err := it.ev.evalBool(a.Filter, row)
@@ -319,12 +327,8 @@ func (it *aggIter) build(ctx context.Context) error {
 		// No input row: a direct argument uses no column (the binder
 		// allows only grouped ones, and there is no GROUP BY).
 		for i, a := range st.Aggs {
-			if len(a.Extra) > 0 && orderedSet(a) && !single.states[i].fracSeen {
-				v, err := it.ev.eval(a.Extra[0], nil)
-				if err != nil {
-					return err
-				}
-				single.states[i].frac, single.states[i].fracSeen = v, true
+			if err := single.states[i].evalDirect(it.ev, a, nil); err != nil {
+				return err
 			}
 		}
 	}

@@ -13,15 +13,6 @@ import (
 // percentile_disc and mode over a group's non-NULL values, which arrive in
 // the order WITHIN GROUP's ORDER BY asks.
 
-// orderedSet reports whether a is an ordered-set aggregate.
-func orderedSet(a *sql.Agg) bool {
-	switch a.Name {
-	case "percentile_cont", "percentile_disc", "mode":
-		return true
-	}
-	return false
-}
-
 // orderedSetResult is aggregate a over the group's sorted values with the
 // direct argument frac (a fraction, an array of them, or nil). As in
 // PostgreSQL, a single fraction is checked even for a group without

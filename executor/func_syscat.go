@@ -11,6 +11,7 @@ import (
 	"minipg/catalog"
 	"minipg/pgerr"
 	"minipg/sql"
+	"minipg/storage/heap"
 	"minipg/storage/page"
 	"minipg/types"
 )
@@ -324,8 +325,8 @@ func columnSize(t types.T, d types.Datum, stored bool) (types.Datum, error) {
 	if err != nil {
 		return nil, err
 	}
-	if stored && len(b)+1 <= 127 {
-		return int64(len(b) + 1), nil
+	if stored {
+		return int64(heap.StoredVarlenaLen(len(b))), nil
 	}
 	return int64(len(b) + 4), nil
 }

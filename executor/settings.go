@@ -196,11 +196,11 @@ func checkGUC(name, v string) (string, error) {
 		return checkTimeout(name, v)
 	case "client_min_messages":
 		lv := strings.ToLower(strings.TrimSpace(v))
-		switch lv {
-		case "debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error":
-			return lv, nil
-		case "debug":
+		if lv == "debug" {
 			return "debug2", nil
+		}
+		if _, ok := messageLevels[lv]; ok {
+			return lv, nil
 		}
 		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
 			WithHint("Available values: debug5, debug4, debug3, debug2, debug1, log, notice, warning, error.")

@@ -61,12 +61,7 @@ func (b *binder) aggCall(name string, fc *pg_query.FuncCall) (Expr, error) {
 		arity = 1
 	}
 	if len(args) != arity {
-		var names []string
-		for _, x := range args {
-			names = append(names, baseName(x.Type()))
-		}
-		return nil, b.errAt(fc.Location, pgerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(names, ", ")).
-			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+		return nil, b.undefinedAgg(name, typesOf(args), fc.Location)
 	}
 	written := typesOf(args)
 	var err error
@@ -208,14 +203,7 @@ func (b *binder) aggFilter(a *Agg, fc *pg_query.FuncCall) error {
 // or 42883 when the aggregate has no such variant.
 func (b *binder) aggResultType(name string, args []Expr, written []types.T, loc int32) (types.T, error) {
 	at := args[0].Type()
-	bad := func() error {
-		var names []string
-		for _, t := range written {
-			names = append(names, baseName(t))
-		}
-		return b.errAt(loc, pgerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(names, ", ")).
-			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
-	}
+	bad := func() error { return b.undefinedAgg(name, written, loc) }
 	switch name {
 	case "string_agg":
 		if at.Category() == 'S' && args[1].Type().Category() == 'S' {
@@ -276,96 +264,77 @@ func (b *binder) aggResultType(name string, args []Expr, written []types.T, loc 
 var orderedSetAggs = map[string]bool{"percentile_cont": true, "percentile_disc": true, "mode": true}
 
 // withinGroup binds name(direct args) WITHIN GROUP (ORDER BY x), and a
-// call of an ordered-set aggregate without WITHIN GROUP (which PostgreSQL
-// finds no function for either). The Agg's Arg is x, its Extra the direct
-// argument and its Order the ORDER BY item, so that the group's values
-// reach it sorted as asked (DESC reverses the percentiles).
+// call of an ordered-set aggregate without WITHIN GROUP or of another
+// function with it (for which PostgreSQL finds no function). The Agg's
+// Arg is x, its Direct the direct argument and its Order the ORDER BY
+// item, so that the group's values reach it sorted as asked (DESC
+// reverses the percentiles).
 func (b *binder) withinGroup(name string, fc *pg_query.FuncCall) (Expr, error) {
-	osa := orderedSetAggs[name] && fc.AggWithinGroup
-	if osa {
-		if err := b.aggAllowed(fc); err != nil {
-			return nil, err
-		}
-		b.agg.inAgg = true
+	if !orderedSetAggs[name] || !fc.AggWithinGroup {
+		return nil, b.noOrderedSetAgg(name, fc)
+	}
+	if err := b.aggAllowed(fc); err != nil {
+		return nil, err
 	}
 	var direct []Expr
+	b.agg.inAgg = true
 	for _, n := range fc.Args {
 		x, err := b.expr(n)
 		if err != nil {
-			if osa {
-				b.agg.inAgg = false
-			}
+			b.agg.inAgg = false
 			return nil, err
 		}
 		direct = append(direct, x)
 	}
-	if osa {
-		b.agg.inAgg = false
-	}
+	b.agg.inAgg = false
 	a := &Agg{Name: name}
-	written := typesOf(direct)
-	if osa {
-		if err := b.aggOrder(a, fc, true); err != nil {
-			return nil, err
-		}
+	if err := b.aggOrder(a, fc, true); err != nil {
+		return nil, err
+	}
+	undefined := func() error {
+		written := typesOf(direct)
 		for _, o := range a.Order {
 			written = append(written, o.X.Type())
 		}
-	} else {
-		for _, n := range fc.AggOrder {
-			x, err := b.expr(n.GetSortBy().GetNode())
-			if err != nil {
-				return nil, err
-			}
-			written = append(written, x.Type())
-		}
+		return b.undefinedAgg(name, written, fc.Location)
 	}
-	undefined := func() error {
-		var names []string
-		for _, t := range written {
-			names = append(names, baseName(t))
-		}
-		return b.errAt(fc.Location, pgerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(names, ", ")).
-			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
-	}
-	if !osa || len(a.Order) != 1 || (name == "mode") != (len(direct) == 0) || len(direct) > 1 {
+	if len(a.Order) != 1 || (name == "mode") != (len(direct) == 0) || len(direct) > 1 {
 		return nil, undefined()
 	}
-	x := a.Order[0].X
 	multi := false
 	if len(direct) == 1 {
 		// The fraction: double precision or an array of them.
-		f, err := b.coerce(direct[0], types.TFloat8, types.CastImplicit, exprLocation(fc.Args[0]))
-		if err != nil && err != errMismatch {
-			return nil, err // an unknown literal that is no number
-		}
-		if err != nil {
-			arr := types.ArrayOf(types.TFloat8)
-			if f, err = b.coerce(direct[0], arr, types.CastImplicit, exprLocation(fc.Args[0])); err != nil {
+		loc := exprLocation(fc.Args[0])
+		f, err := b.coerce(direct[0], types.TFloat8, types.CastImplicit, loc)
+		if err == errMismatch {
+			f, err = b.coerce(direct[0], types.ArrayOf(types.TFloat8), types.CastImplicit, loc)
+			if err != nil {
 				return nil, undefined()
 			}
 			multi = true
 		}
-		a.Extra = []Expr{f}
-	}
-	elem := types.T{OID: x.Type().OID, Typmod: -1}
-	if name == "percentile_cont" {
-		// Interpolation: double precision or interval.
-		if elem.OID != types.Interval {
-			y, err := b.coerce(x, types.TFloat8, types.CastImplicit, exprLocation(fc.AggOrder[0].GetSortBy().GetNode()))
-			if err == errMismatch {
-				return nil, undefined()
-			}
-			if err != nil {
-				return nil, err // an unknown literal that is no number
-			}
-			x, elem = y, types.TFloat8
+		if err != nil {
+			return nil, err // an unknown literal that is no number
 		}
-	} else if isUnknown(x) {
+		a.Direct = []Expr{f}
+	}
+	x := a.Order[0].X
+	elem := types.T{OID: x.Type().OID, Typmod: -1}
+	switch {
+	case name == "percentile_cont" && elem.OID != types.Interval:
+		// Interpolation: double precision or interval.
+		y, err := b.coerce(x, types.TFloat8, types.CastImplicit, exprLocation(fc.AggOrder[0].GetSortBy().GetNode()))
+		if err == errMismatch {
+			return nil, undefined()
+		}
+		if err != nil {
+			return nil, err // an unknown literal that is no number
+		}
+		x, elem = y, types.TFloat8
+	case name != "percentile_cont" && isUnknown(x):
 		return nil, pgerr.New(pgerr.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
 	}
-	a.Arg, a.Order[0].X = x, x
-	a.T = elem
+	a.Arg, a.Order[0].X, a.T = x, x, elem
 	if multi {
 		if a.T = types.ArrayOf(elem); a.T.OID == 0 {
 			return nil, undefined()
@@ -376,4 +345,37 @@ func (b *binder) withinGroup(name string, fc *pg_query.FuncCall) (Expr, error) {
 	}
 	b.agg.aggs = append(b.agg.aggs, a)
 	return a, nil
+}
+
+// noOrderedSetAgg is 42883 for a call that names no ordered-set aggregate
+// as written, its argument types those of the arguments and then of the
+// WITHIN GROUP items.
+func (b *binder) noOrderedSetAgg(name string, fc *pg_query.FuncCall) error {
+	var written []types.T
+	for _, n := range fc.Args {
+		x, err := b.expr(n)
+		if err != nil {
+			return err
+		}
+		written = append(written, x.Type())
+	}
+	for _, n := range fc.AggOrder {
+		x, err := b.expr(n.GetSortBy().GetNode())
+		if err != nil {
+			return err
+		}
+		written = append(written, x.Type())
+	}
+	return b.undefinedAgg(name, written, fc.Location)
+}
+
+// undefinedAgg is 42883 for aggregate name called with arguments of the
+// types written.
+func (b *binder) undefinedAgg(name string, written []types.T, loc int32) error {
+	var names []string
+	for _, t := range written {
+		names = append(names, baseName(t))
+	}
+	return b.errAt(loc, pgerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(names, ", ")).
+		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 }

@@ -23,10 +23,16 @@ import (
 // (f(...)).* rewritten to read a lateral call of f, or s itself when there
 // is nothing to rewrite or the query is not of the form above.
 func (b *binder) liftRecordFields(s *pg_query.SelectStmt) (*pg_query.SelectStmt, error) {
+	type field struct {
+		i    int // in the target list
+		name string
+		loc  int32 // the call's
+	}
 	var call *pg_query.FuncCall
 	var key string
-	for _, tn := range s.TargetList {
-		fc, _, ok := b.recordField(tn.GetResTarget().GetVal())
+	var fields []field
+	for i, tn := range s.TargetList {
+		fc, name, ok := b.recordField(tn.GetResTarget().GetVal())
 		if !ok {
 			continue
 		}
@@ -35,34 +41,29 @@ func (b *binder) liftRecordFields(s *pg_query.SelectStmt) (*pg_query.SelectStmt,
 			return s, nil // two different calls: PostgreSQL runs them in step
 		}
 		call, key = fc, k
+		fields = append(fields, field{i, name, fc.Location})
 	}
 	if call == nil || len(s.GroupClause) > 0 || s.HavingClause != nil || len(s.DistinctClause) > 0 ||
 		len(s.WindowClause) > 0 || callsAggregate(s.TargetList) || callsAggregate(s.SortClause) {
 		return s, nil
 	}
-	// Column names are checked here, against every overload of f, so that
-	// a wrong one is reported as PostgreSQL reports it.
 	out := proto.Clone(s).(*pg_query.SelectStmt)
 	const alias = "?record?"
-	for _, tn := range out.TargetList {
-		rt := tn.GetResTarget()
-		fc, field, ok := b.recordField(rt.Val)
-		if !ok {
-			continue
-		}
-		var ref *pg_query.Node
-		if field == "" {
-			ref = pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(alias), pg_query.MakeAStarNode()}, fc.Location)
-		} else {
-			if !tableFuncHasColumn(opName(fc.Funcname), field) {
-				return nil, b.errAt(fc.Location, pgerr.UndefinedColumn, "could not identify column \"%s\" in record data type", field)
+	for _, f := range fields {
+		rt := out.TargetList[f.i].GetResTarget()
+		col := pg_query.MakeAStarNode()
+		if f.name != "" {
+			// Checked here, against every overload of the function, so
+			// that a wrong name is reported as PostgreSQL reports it.
+			if !tableFuncHasColumn(opName(call.Funcname), f.name) {
+				return nil, b.errAt(f.loc, pgerr.UndefinedColumn, "could not identify column \"%s\" in record data type", f.name)
 			}
-			ref = pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(alias), pg_query.MakeStrNode(field)}, fc.Location)
+			col = pg_query.MakeStrNode(f.name)
 		}
-		rt.Val = ref
+		rt.Val = pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(alias), col}, f.loc)
 	}
 	rf := &pg_query.RangeFunction{Lateral: true, Alias: &pg_query.Alias{Aliasname: alias},
-		Functions: []*pg_query.Node{pg_query.MakeListNode([]*pg_query.Node{{Node: &pg_query.Node_FuncCall{FuncCall: call}}, nil})}}
+		Functions: []*pg_query.Node{pg_query.MakeListNode([]*pg_query.Node{{Node: &pg_query.Node_FuncCall{FuncCall: proto.Clone(call).(*pg_query.FuncCall)}}, nil})}}
 	out.FromClause = append(out.FromClause, &pg_query.Node{Node: &pg_query.Node_RangeFunction{RangeFunction: rf}})
 	return out, nil
 }
@@ -113,61 +114,55 @@ func tableFuncHasColumn(name, col string) bool {
 // callKey identifies a call by its parse tree without locations.
 func callKey(fc *pg_query.FuncCall) string {
 	c := proto.Clone(fc)
-	clearLocations(c.ProtoReflect())
+	walkMessages(c.ProtoReflect(), func(m protoreflect.Message) bool {
+		if fd := m.Descriptor().Fields().ByName("location"); fd != nil && fd.Kind() == protoreflect.Int32Kind {
+			m.Clear(fd)
+		}
+		return true
+	})
 	b, _ := proto.MarshalOptions{Deterministic: true}.Marshal(c)
 	return string(b)
 }
 
-func clearLocations(m protoreflect.Message) {
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.Name() == "location" && fd.Kind() == protoreflect.Int32Kind:
-			m.Clear(fd)
-		case fd.IsList() && fd.Message() != nil:
-			l := v.List()
-			for i := 0; i < l.Len(); i++ {
-				clearLocations(l.Get(i).Message())
-			}
-		case fd.Message() != nil && !fd.IsMap():
-			clearLocations(v.Message())
-		}
-		return true
-	})
-}
-
-// callsAggregate reports whether a function call under ns is an
-// aggregate (or a window function): the query then groups.
+// callsAggregate reports whether a function call under ns, outside a
+// subquery, is an aggregate (or a window function): the query then
+// groups.
 func callsAggregate(ns []*pg_query.Node) bool {
 	found := false
-	var walk func(m protoreflect.Message)
-	walk = func(m protoreflect.Message) {
-		if fc, ok := m.Interface().(*pg_query.FuncCall); ok {
-			name := opName(fc.Funcname)
-			if aggNames[name] || orderedSetAggs[name] || fc.AggStar || fc.Over != nil || fc.AggWithinGroup {
-				found = true
-				return
-			}
+	for _, n := range ns {
+		if n == nil {
+			continue
 		}
-		if _, ok := m.Interface().(*pg_query.SubLink); ok {
-			return // a subquery's aggregates are its own
-		}
-		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-			switch {
-			case fd.IsList() && fd.Message() != nil:
-				l := v.List()
-				for i := 0; i < l.Len() && !found; i++ {
-					walk(l.Get(i).Message())
-				}
-			case fd.Message() != nil && !fd.IsMap():
-				walk(v.Message())
+		walkMessages(n.ProtoReflect(), func(m protoreflect.Message) bool {
+			switch x := m.Interface().(type) {
+			case *pg_query.SubLink:
+				return false // a subquery's aggregates are its own
+			case *pg_query.FuncCall:
+				name := opName(x.Funcname)
+				found = found || aggNames[name] || orderedSetAggs[name] || x.AggStar || x.Over != nil || x.AggWithinGroup
 			}
 			return !found
 		})
 	}
-	for _, n := range ns {
-		if n != nil {
-			walk(n.ProtoReflect())
-		}
-	}
 	return found
+}
+
+// walkMessages calls fn on m and, while fn returns true for a message, on
+// each message below it.
+func walkMessages(m protoreflect.Message, fn func(protoreflect.Message) bool) {
+	if !fn(m) {
+		return
+	}
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsList() && fd.Message() != nil:
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				walkMessages(l.Get(i).Message(), fn)
+			}
+		case fd.Message() != nil && !fd.IsMap():
+			walkMessages(v.Message(), fn)
+		}
+		return true
+	})
 }

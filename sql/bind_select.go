@@ -403,13 +403,10 @@ func (b *binder) groupRows(targets []target, out *Select) error {
 		return nil
 	}
 	for _, a := range out.Aggs {
-		if !orderedSetAggs[a.Name] {
-			continue
-		}
 		// Direct arguments are evaluated once per group: they may use only
 		// grouped columns (the executor evaluates them over a row of the
 		// group).
-		for _, x := range a.Extra {
+		for _, x := range a.Direct {
 			if _, err := b.toGroupRow(x, out); err != nil {
 				if e, ok := err.(*pgerr.Error); ok && e.Code == pgerr.GroupingError {
 					return e.WithDetail("Direct arguments of an ordered-set aggregate must use only grouped columns.")
@@ -692,6 +689,9 @@ func (b *binder) regroupOuter(sel *Select, depth int, s *Select) error {
 			a.Arg = fix(a.Arg)
 			for i := range a.Extra {
 				a.Extra[i] = fix(a.Extra[i])
+			}
+			for i := range a.Direct {
+				a.Direct[i] = fix(a.Direct[i])
 			}
 			for i := range a.Order {
 				a.Order[i].X = fix(a.Order[i].X)

@@ -163,9 +163,13 @@ type Coalesce struct {
 // Agg is an aggregate call; Arg is nil for count(*). It only appears in
 // Select.Aggs; target expressions refer to its result through ColRef.
 type Agg struct {
-	Name     string // count sum min max avg string_agg array_agg bool_and ...
-	Arg      Expr   // the first argument
-	Extra    []Expr // further arguments (string_agg's delimiter)
+	Name  string // count sum min max avg string_agg array_agg bool_and ...
+	Arg   Expr   // the first argument
+	Extra []Expr // further arguments (string_agg's delimiter)
+	// Direct are an ordered-set aggregate's direct arguments (the
+	// fraction of percentile_cont), evaluated once per group over grouped
+	// columns only; Arg is then the WITHIN GROUP ORDER BY item.
+	Direct   []Expr
 	Order    []AggOrder
 	Filter   Expr // FILTER (WHERE ...); nil: none
 	Distinct bool

@@ -85,6 +85,7 @@ func mapChildren(e Expr, fn func(Expr) (Expr, error)) (Expr, error) {
 		c := *e
 		c.Arg = m(e.Arg)
 		c.Extra = ms(e.Extra)
+		c.Direct = ms(e.Direct)
 		c.Filter = m(e.Filter)
 		c.Order = make([]AggOrder, len(e.Order))
 		for i, o := range e.Order {
@@ -178,7 +179,7 @@ func writeKey(b *strings.Builder, e Expr) {
 	case *Coalesce:
 		b.WriteString("coalesce")
 	case *Agg:
-		fmt.Fprintf(b, "agg:%s%v%d%v", e.Name, e.Distinct, len(e.Extra), e.Filter != nil)
+		fmt.Fprintf(b, "agg:%s%v%d,%d%v", e.Name, e.Distinct, len(e.Extra), len(e.Direct), e.Filter != nil)
 		for _, o := range e.Order {
 			fmt.Fprintf(b, "o%v%v", o.Desc, o.NullsFirst)
 		}

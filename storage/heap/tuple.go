@@ -176,6 +176,16 @@ func attAlign(off int, a byte) int {
 // a 1-byte header.
 const varShortMax = 0x7F
 
+// StoredVarlenaLen is the bytes a varlena with n bytes of content takes in
+// a tuple FormTuple forms, header included (alignment padding aside): a
+// 1-byte header when it fits, else 4.
+func StoredVarlenaLen(n int) int {
+	if n+1 <= varShortMax {
+		return n + 1
+	}
+	return n + 4
+}
+
 // varMaxLen is the longest varlena, header included (1 GB - 1).
 const varMaxLen = 0x3FFFFFFF
 
