@@ -64,6 +64,9 @@ type Index struct {
 	// (types.KeyFormat): the one current when it was built. Indexes made
 	// before the field existed have 0, integers in 9 bytes.
 	KeyFormat uint8 `json:"key_format,omitempty"`
+	// Options are the index's storage parameters (CREATE INDEX ... WITH
+	// (fillfactor = 70)), name to canonical value.
+	Options map[string]string `json:"options,omitempty"`
 }
 
 // OnDisk reports whether idx is stored in a relation file of its own.

@@ -18,12 +18,15 @@ type aggState struct {
 	dsum  *apd.Decimal // sum of int8/numeric (and avg, and the statistics' sum of x)
 	dsum2 *apd.Decimal // the statistics' sum of x*x over integers and numeric
 	fsum  float64
-	fsxx  float64     // the statistics' Sxx over floats (Youngs-Cramer)
-	val   types.Datum // min/max
-	seen  map[string]struct{}
-	b     bool            // bool_and / bool_or
-	sb    strings.Builder // string_agg
-	elems []types.Datum   // array_agg
+	fsxx  float64 // the statistics' Sxx over floats (Youngs-Cramer)
+	// nonFinite counts the NaN, +Infinity and -Infinity numeric inputs
+	// of sum, avg and the statistics, which dsum leaves out.
+	nonFinite struct{ nan, pinf, ninf int64 }
+	val       types.Datum // min/max
+	seen      map[string]struct{}
+	b         bool            // bool_and / bool_or
+	sb        strings.Builder // string_agg
+	elems     []types.Datum   // array_agg
 	// rows holds the input of an aggregate with ORDER BY until the result
 	// is asked for: the arguments, then the sort keys.
 	rows [][]types.Datum
@@ -96,10 +99,14 @@ func (st *aggState) add(a *sql.Agg, args []types.Datum) error {
 		case a.Name == "sum" && (at == types.Int2 || at == types.Int4):
 			st.isum += v.(int64) // cannot overflow: at most 2^32 rows of int4
 		default:
+			x := toDecimal(v)
+			if st.countNonFinite(x) {
+				return nil
+			}
 			if st.dsum == nil {
 				st.dsum = new(apd.Decimal)
 			}
-			if _, err := decCtx.Add(st.dsum, st.dsum, toDecimal(v)); err != nil {
+			if _, err := decCtx.Add(st.dsum, st.dsum, x); err != nil {
 				return err
 			}
 		}
@@ -171,14 +178,49 @@ func (st *aggState) result(a *sql.Agg) (types.Datum, error) {
 		}
 		return st.fsum, nil
 	}
+	if a.Name == "sum" && (at == types.Int2 || at == types.Int4) {
+		return st.isum, nil
+	}
+	if d := st.nonFiniteResult(); d != nil {
+		return d, nil
+	}
 	if a.Name == "sum" {
-		if at == types.Int2 || at == types.Int4 {
-			return st.isum, nil
-		}
 		return st.dsum, nil
 	}
 	// avg: numeric division as PostgreSQL's numeric_div picks the scale.
 	return types.Arith('/', types.TNumeric, st.dsum, apd.New(st.count, 0))
+}
+
+// countNonFinite counts x if it is NaN or an infinity (numeric_accum's
+// NaNcount, pInfcount and nInfcount) and reports whether it did.
+func (st *aggState) countNonFinite(x *apd.Decimal) bool {
+	switch {
+	case x.Form == apd.Finite:
+		return false
+	case x.Form != apd.Infinite:
+		st.nonFinite.nan++
+	case x.Negative:
+		st.nonFinite.ninf++
+	default:
+		st.nonFinite.pinf++
+	}
+	return true
+}
+
+// nonFiniteResult is numeric sum's and avg's result when an input was NaN
+// or infinite: NaN for a NaN or for infinities of both signs, else the
+// infinity; nil when every input was finite.
+func (st *aggState) nonFiniteResult() *apd.Decimal {
+	nf := st.nonFinite
+	switch {
+	case nf.nan > 0 || nf.pinf > 0 && nf.ninf > 0:
+		return &apd.Decimal{Form: apd.NaN}
+	case nf.pinf > 0:
+		return &apd.Decimal{Form: apd.Infinite}
+	case nf.ninf > 0:
+		return &apd.Decimal{Form: apd.Infinite, Negative: true}
+	}
+	return nil
 }
 
 // evalDirect evaluates a's direct argument over row, once per group.

@@ -18,16 +18,31 @@ import (
 func (st *aggState) addStat(a *sql.Agg, v types.Datum) error {
 	switch a.Arg.Type().OID {
 	case types.Float4, types.Float8:
+		// float8_accum, with its rules for infinities and NaN: an
+		// infinite or NaN input makes Sxx NaN, and so the result; a sum
+		// that overflows from finite inputs is an error.
 		x := v.(float64)
 		n := float64(st.count)
+		oldSum := st.fsum
 		st.fsum += x
 		if n > 1 {
 			tmp := x*n - st.fsum
 			st.fsxx += tmp * tmp / (n * (n - 1))
+			if math.IsInf(st.fsum, 0) || math.IsInf(st.fsxx, 0) {
+				if !math.IsInf(oldSum, 0) && !math.IsInf(x, 0) {
+					return pgerr.New(pgerr.NumericValueOutOfRange, "value out of range: overflow")
+				}
+				st.fsxx = math.NaN()
+			}
+		} else if math.IsNaN(x) || math.IsInf(x, 0) {
+			st.fsxx = math.NaN()
 		}
 		return nil
 	}
 	x := toDecimal(v)
+	if st.countNonFinite(x) {
+		return nil
+	}
 	if st.dsum == nil {
 		st.dsum, st.dsum2 = new(apd.Decimal), new(apd.Decimal)
 	}
@@ -59,6 +74,10 @@ func (st *aggState) statResult(a *sql.Agg) (types.Datum, error) {
 			r = math.Sqrt(r)
 		}
 		return r, nil
+	}
+	nf := st.nonFinite
+	if nf.nan > 0 || nf.pinf > 0 || nf.ninf > 0 {
+		return &apd.Decimal{Form: apd.NaN}, nil // any infinity gives NaN, as over floats
 	}
 	// numeric_stddev_internal: (N * sumX2 - sumX * sumX) / (N * (N - 1))
 	// (N * N for the population forms), divided to select_div_scale's

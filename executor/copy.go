@@ -39,23 +39,40 @@ func badCopy(format string, args ...any) error {
 	return pgerr.New(pgerr.BadCopyFileFormat, format, args...)
 }
 
+// StartCopyFrom makes the checks PostgreSQL makes before it asks the
+// client for COPY data: an aborted transaction, a read-only one.
+// The server calls it before CopyInResponse, so that a refused COPY does
+// not take the client's next lines for its data.
+func (pt *Portal) StartCopyFrom() error {
+	s := pt.s
+	if pt.copy == nil {
+		return s.fail(pgerr.New(pgerr.ProtocolViolation, "portal is not a COPY FROM STDIN"))
+	}
+	if err := pt.beginCopy(); err != nil {
+		return err
+	}
+	if err := s.checkReadOnly("COPY FROM"); err != nil {
+		pt.done = true
+		return s.fail(err)
+	}
+	return nil
+}
+
 // CopyFrom consumes the COPY data stream (CopyData payloads concatenated;
 // io.EOF at CopyDone) and inserts the rows. The tag is "COPY n".
 func (pt *Portal) CopyFrom(ctx context.Context, r io.Reader) (tag string, err error) {
 	s := pt.s
-	if pt.copy == nil {
-		return "", s.fail(pgerr.New(pgerr.ProtocolViolation, "portal is not a COPY FROM STDIN"))
+	if pt.done {
+		return "", s.fail(pgerr.New(pgerr.ProtocolViolation, "COPY already ran"))
 	}
-	if err := pt.beginCopy(); err != nil {
-		return "", err
-	}
-	if err := s.checkReadOnly("COPY FROM"); err != nil {
-		pt.done = true
-		return "", s.fail(err)
+	if !pt.started {
+		if err := pt.StartCopyFrom(); err != nil {
+			return "", err
+		}
 	}
 	if pt.copy.Freeze && !s.newRels[pt.copy.Table.OID] {
-		// PostgreSQL's rule; minipg then loads the rows as usual (not
-		// frozen).
+		// PostgreSQL's rule, checked once the data is asked for; minipg
+		// then loads the rows as usual (not frozen).
 		pt.done = true
 		return "", s.fail(pgerr.New(pgerr.ObjectNotInPrerequisiteState,
 			"cannot perform COPY FREEZE because the table was not created or truncated in the current subtransaction"))

@@ -32,7 +32,7 @@ func (pt *Portal) CopyTo(ctx context.Context, send func(data []byte) error) (tag
 		if r := recover(); r != nil {
 			pt.finish(errAborted())
 			pt.done = true
-			tag, err = "", s.fail(internalError("executing", r))
+			tag, err = "", s.fail(s.internalError("executing", r))
 		}
 	}()
 	if err := pt.beginCopy(); err != nil {

@@ -62,10 +62,10 @@ func init() {
 	})
 	for _, name := range []string{"ceil", "ceiling"} {
 		builtin(name, oids(f8), f8, imm, f8Func(math.Ceil))
-		builtin(name, oids(nu), nu, imm, numIntegral(apd.RoundCeiling))
+		builtin(name, oids(nu), nu, imm, numIntegral((*apd.Context).Ceil))
 	}
 	builtin("floor", oids(f8), f8, imm, f8Func(math.Floor))
-	builtin("floor", oids(nu), nu, imm, numIntegral(apd.RoundFloor))
+	builtin("floor", oids(nu), nu, imm, numIntegral((*apd.Context).Floor))
 	builtin("round", oids(f8), f8, imm, f8Func(math.RoundToEven))
 	builtin("round", oids(nu), nu, imm, func(_ any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
 		return types.NumericRound(a[0].(*apd.Decimal), 0), nil
@@ -310,17 +310,19 @@ func floatPower(x, y float64) (types.Datum, error) {
 	return r, nil
 }
 
-// numIntegral is ceil or floor over numeric (display scale 0).
-func numIntegral(mode apd.Rounder) sql.BuiltinFn {
+// numIntegral is ceil or floor over numeric (display scale 0): apd's
+// Ceil or Floor, not a Quantize with a ceiling or floor rounding, which
+// gives 0 for a value below 1 with more than one digit after the point
+// (0.01).
+func numIntegral(op func(*apd.Context, *apd.Decimal, *apd.Decimal) (apd.Condition, error)) sql.BuiltinFn {
 	return func(_ any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
 		d := a[0].(*apd.Decimal)
 		if d.Form != apd.Finite {
 			return d, nil
 		}
 		ctx := apd.BaseContext.WithPrecision(2000)
-		ctx.Rounding = mode
 		out := new(apd.Decimal)
-		if _, err := ctx.Quantize(out, d, 0); err != nil {
+		if _, err := op(ctx, out, d); err != nil {
 			return nil, pgerr.New(pgerr.NumericValueOutOfRange, "value overflows numeric format")
 		}
 		if out.IsZero() {

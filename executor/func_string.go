@@ -237,10 +237,14 @@ func init() {
 	}
 	sql.RegisterBuiltin(sql.Builtin{Name: "concat", Args: oids(sql.AnyOID), Variadic: true, Result: tx, Volatility: sql.Stable,
 		Fn: func(_ any, a []types.Datum, f *sql.Func) (types.Datum, error) {
+			a, ts, ok := variadicArgs(a, f)
+			if !ok {
+				return nil, nil
+			}
 			var b strings.Builder
 			for i, v := range a {
 				if v != nil {
-					b.WriteString(types.FormatText(f.Args[i].Type(), v))
+					b.WriteString(types.FormatText(ts[i], v))
 				}
 			}
 			return b.String(), nil
@@ -250,11 +254,15 @@ func init() {
 			if a[0] == nil {
 				return nil, nil
 			}
+			a, ts, ok := variadicArgs(a, f)
+			if !ok {
+				return nil, nil
+			}
 			sep := a[0].(string)
 			var parts []string
 			for i, v := range a[1:] {
 				if v != nil {
-					parts = append(parts, types.FormatText(f.Args[i+1].Type(), v))
+					parts = append(parts, types.FormatText(ts[i+1], v))
 				}
 			}
 			return strings.Join(parts, sep), nil
@@ -263,10 +271,7 @@ func init() {
 		if a[0] == nil {
 			return nil, nil
 		}
-		ts := make([]types.T, len(f.Args))
-		for i, x := range f.Args {
-			ts[i] = x.Type()
-		}
+		a, ts, _ := variadicArgs(a, f) // format(f, VARIADIC NULL) has no arguments
 		return format(a[0].(string), a[1:], ts[1:])
 	}
 	sql.RegisterBuiltin(sql.Builtin{Name: "format", Args: oids(tx), Result: tx, Volatility: sql.Stable, Fn: formatFn})
@@ -513,4 +518,29 @@ func format(fmtStr string, args []types.Datum, ts []types.T) (types.Datum, error
 		b.WriteString(out)
 	}
 	return b.String(), nil
+}
+
+// variadicArgs is the arguments of a call to a function with a variadic
+// "any" parameter and their types: a as it is, or, for a VARIADIC array
+// (f.VariadicArray), the arguments before it and then its elements. ok is
+// false when that array is NULL, which leaves only the arguments before
+// it.
+func variadicArgs(a []types.Datum, f *sql.Func) (args []types.Datum, ts []types.T, ok bool) {
+	for _, x := range f.Args {
+		ts = append(ts, x.Type())
+	}
+	if !f.VariadicArray {
+		return a, ts, true
+	}
+	n := len(a) - 1
+	args, ts = a[:n:n], ts[:n:n]
+	if a[n] == nil {
+		return args, ts, false
+	}
+	et := types.T{OID: types.ElemOID(f.Args[n].Type().OID), Typmod: -1}
+	for _, v := range a[n].(*types.Array).Elems {
+		args = append(args, v)
+		ts = append(ts, et)
+	}
+	return args, ts, true
 }

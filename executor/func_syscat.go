@@ -558,8 +558,19 @@ func (e *Engine) indexDef(oid uint32, col int) types.Datum {
 			if idx.Unique {
 				unique = "UNIQUE "
 			}
-			return fmt.Sprintf("CREATE %sINDEX %s ON public.%s USING btree (%s)", unique, quoteIdent(idx.Name),
-				quoteIdent(t.Name), columnList(t, idx.Columns, ", "))
+			with := ""
+			if opts := relOptions(idx.Options); len(opts) > 0 {
+				// flatten_reloptions: a value that is not a simple
+				// identifier is quoted as a literal.
+				for i, o := range opts {
+					if k, v, _ := strings.Cut(o, "="); quoteIdent(v) != v {
+						opts[i] = k + "=" + quoteLiteral(v)
+					}
+				}
+				with = " WITH (" + strings.Join(opts, ", ") + ")"
+			}
+			return fmt.Sprintf("CREATE %sINDEX %s ON public.%s USING btree (%s)%s", unique, quoteIdent(idx.Name),
+				quoteIdent(t.Name), columnList(t, idx.Columns, ", "), with)
 		}
 	}
 	return nil

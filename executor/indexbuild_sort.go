@@ -279,7 +279,7 @@ func (b *diskBuilder) Finish() error {
 	}
 	slices.Sort(b.es)
 	e := b.d.e
-	bld, err := nbtree.NewBuilder(e.pool, b.d.rel, e.nbtreeOptions())
+	bld, err := nbtree.NewBuilder(e.pool, b.d.rel, e.nbtreeOptions(b.d.ri.def))
 	if err != nil {
 		return err
 	}

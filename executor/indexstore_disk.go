@@ -8,7 +8,9 @@ package executor
 
 import (
 	"path/filepath"
+	"strconv"
 
+	"minipg/catalog"
 	"minipg/index"
 	"minipg/pgerr"
 	"minipg/storage/buffer"
@@ -34,7 +36,7 @@ type diskStore struct {
 // a district's orders) and leave full pages behind them.
 func (e *Engine) openDiskStore(r *relation, ri *relIndex) *diskStore {
 	rel := buffer.RelFileNode(ri.def.RelFileNode)
-	opts := e.nbtreeOptions()
+	opts := e.nbtreeOptions(ri.def)
 	if len(ri.types) > 1 {
 		t, f := ri.types[0], ri.keyFormat()
 		opts.LeadingColumnLen = func(entry []byte) int { return types.KeyValueLen(t, entry, f) }
@@ -42,11 +44,17 @@ func (e *Engine) openDiskStore(r *relation, ri *relIndex) *diskStore {
 	return &diskStore{e: e, ri: ri, table: r.def.Name, rel: rel, ix: nbtree.Open(e.pool, rel, opts)}
 }
 
-// nbtreeOptions are the options of every disk index: the transaction
-// manager dates page deletions (a deleted page is reused once no
-// transaction running at its deletion is left).
-func (e *Engine) nbtreeOptions() nbtree.Options {
+// indexFillFactor is the storage parameter of an index's leaf fillfactor.
+const indexFillFactor = "fillfactor"
+
+// nbtreeOptions are the options of disk index def: its fillfactor, and
+// the transaction manager, which dates page deletions (a deleted page is
+// reused once no transaction running at its deletion is left).
+func (e *Engine) nbtreeOptions(def catalog.Index) nbtree.Options {
 	opts := nbtree.Options{WAL: e.walLog()}
+	if ff, err := strconv.Atoi(def.Options[indexFillFactor]); err == nil {
+		opts.FillFactor = ff
+	}
 	if e.txns != nil {
 		opts.Horizon = e.txns
 	}
@@ -172,7 +180,7 @@ func (d *diskStore) NewBuilder(mem int64) indexBuilder {
 // createEmptyIndex makes the file rfn of a disk index of a table being
 // created or truncated, holding an empty index, and flushes its WAL.
 func (e *Engine) createEmptyIndex(rfn uint32) error {
-	if _, err := nbtree.Create(e.pool, buffer.RelFileNode(rfn), e.nbtreeOptions()); err != nil {
+	if _, err := nbtree.Create(e.pool, buffer.RelFileNode(rfn), e.nbtreeOptions(catalog.Index{})); err != nil {
 		return err
 	}
 	return e.walLog().FlushAll()

@@ -42,7 +42,7 @@ func (pt *Portal) Run(ctx context.Context, maxRows int, emit func(row []types.Da
 		if r := recover(); r != nil {
 			pt.finish(errAborted())
 			pt.done = true
-			tag, done, err = "", true, s.fail(internalError("executing", r))
+			tag, done, err = "", true, s.fail(s.internalError("executing", r))
 		}
 	}()
 	if pt.done {
@@ -142,6 +142,9 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return s.set(st)
 	case *sql.Show:
 		v, ok := s.settings[st.Name]
+		if st.Name == "transaction_read_only" && !s.explicit {
+			v = s.settings["default_transaction_read_only"]
+		}
 		if !ok {
 			if st.Name == "all" {
 				var rows [][]types.Datum
@@ -164,6 +167,12 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		*sql.CreateExtension, *sql.DropExtension, *sql.Insert, *sql.Update, *sql.Delete:
 		if err := s.checkReadOnly(readOnlyName(st)); err != nil {
 			return "", err
+		}
+	case *sql.Select:
+		if st.ForUpdate {
+			if err := s.checkReadOnly("SELECT " + st.LockStrength); err != nil {
+				return "", err
+			}
 		}
 	}
 	switch st := pt.p.bound.Stmt.(type) {
@@ -269,7 +278,7 @@ func (s *Session) txnControl(st *sql.Txn) (string, error) {
 		}
 		s.ensureTx()
 		s.explicit = true
-		if st.ReadOnly || s.settings["default_transaction_read_only"] == "on" {
+		if st.ReadOnly || !st.ReadWrite && s.settings["default_transaction_read_only"] == "on" {
 			s.assignSetting("transaction_read_only", "on", true)
 		}
 		return st.Tag, nil
@@ -297,6 +306,9 @@ func (s *Session) set(st *sql.Set) (string, error) {
 	tag := "SET"
 	if st.Reset {
 		tag = "RESET"
+	}
+	if st.Tag != "" {
+		tag = st.Tag // SET name TO DEFAULT
 	}
 	if st.Name == "" {
 		if st.Reset { // RESET ALL
@@ -379,10 +391,21 @@ func (s *Session) endTxSettings(commit bool) {
 
 // checkReadOnly refuses a statement that writes in a read-only transaction.
 func (s *Session) checkReadOnly(what string) error {
-	if s.settings["transaction_read_only"] == "on" {
+	if s.txnReadOnly() {
 		return pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", what)
 	}
 	return nil
+}
+
+// txnReadOnly reports whether the current transaction is read-only: a
+// transaction block's own transaction_read_only, and for a statement
+// outside a block default_transaction_read_only, with which every
+// transaction begins.
+func (s *Session) txnReadOnly() bool {
+	if !s.explicit {
+		return s.settings["default_transaction_read_only"] == "on"
+	}
+	return s.settings["transaction_read_only"] == "on"
 }
 
 func (s *Session) setValue(name, v string) {

@@ -2,7 +2,9 @@ package executor
 
 import (
 	"context"
+	"fmt"
 	"math/rand"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -162,7 +164,7 @@ func isTxnExit(b *sql.Bound) bool {
 func (s *Session) Prepare(query string, paramTypes []types.OID) (p *Prepared, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			p, err = nil, s.fail(internalError("binding", r))
+			p, err = nil, s.fail(s.internalError("binding", r))
 		}
 	}()
 	for _, oid := range paramTypes {
@@ -498,7 +500,8 @@ func mapCtxErr(ctx context.Context, err error) error {
 
 // internalError turns a recovered panic into an XX000 error, so that a bug
 // in binding or evaluation fails the statement instead of the connection.
-func internalError(where string, r any) error {
+func (s *Session) internalError(where string, r any) error {
+	s.e.log.Error("internal error", "while", where, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 	return pgerr.New(pgerr.InternalError, "internal error while %s: %v", where, r)
 }
 

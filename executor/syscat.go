@@ -103,7 +103,7 @@ func (e *Engine) sysRelations() []sysRelation {
 		for i := range t.Indexes {
 			idx := &t.Indexes[i]
 			out = append(out, sysRelation{oid: idx.OID, name: idx.Name, kind: "i", table: t, index: idx,
-				natts: len(idx.Columns)})
+				natts: len(idx.Columns), options: relOptions(idx.Options)})
 		}
 	}
 	for _, s := range e.cat.Sequences() {

@@ -76,6 +76,13 @@ type Portal interface {
 	Close()
 }
 
+// CopyFromStarter is implemented by the portals of COPY FROM STDIN whose
+// checks come before the server asks for data: an error from
+// StartCopyFrom is sent instead of CopyInResponse.
+type CopyFromStarter interface {
+	StartCopyFrom() error
+}
+
 // CopyToPortal is implemented by the portals of COPY ... TO STDOUT
 // statements (Statement.IsCopyTo).
 type CopyToPortal interface {

@@ -18,6 +18,11 @@ import (
 // message loop ignores the client's remaining CopyData/CopyDone/CopyFail,
 // as PostgreSQL does.
 func (c *conn) copyIn(ctx context.Context, p Portal) (string, error) {
+	if st, ok := p.(CopyFromStarter); ok {
+		if err := st.StartCopyFrom(); err != nil {
+			return "", err
+		}
+	}
 	overall, colFormats := copyFormats(p)
 	c.send(&pgproto3.CopyInResponse{OverallFormat: overall, ColumnFormatCodes: colFormats})
 	if err := c.flush(); err != nil {

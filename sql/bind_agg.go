@@ -56,6 +56,9 @@ func (b *binder) aggCall(name string, fc *pg_query.FuncCall) (Expr, error) {
 		args = append(args, x)
 	}
 	b.agg.inAgg = false
+	if err := b.srfWithin("aggregate function calls cannot contain set-returning function calls", args...); err != nil {
+		return nil, err
+	}
 	arity := aggArity[name]
 	if arity == 0 {
 		arity = 1

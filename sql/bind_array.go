@@ -393,12 +393,8 @@ func (c *call) resolvePolymorphic(f *Builtin, ps []types.OID) (types.T, error) {
 // elements.
 func (c *call) unnest() (Expr, error) {
 	b := c.b
-	if !b.srfOK {
-		clause := b.aggErr
-		if clause == "" {
-			clause = "this context"
-		}
-		return nil, b.errAt(c.fc.Location, pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause)
+	if err := c.srfAllowed(); err != nil {
+		return nil, err
 	}
 	if len(c.args) != 1 {
 		return nil, c.undefined()

@@ -55,6 +55,9 @@ func (b *binder) caseExpr(ce *pg_query.CaseExpr) (Expr, error) {
 	if out.Else != nil {
 		all = append(all, out.Else)
 	}
+	if err := b.srfWithin("set-returning functions are not allowed in CASE", append(append(all, out.Whens...), arg)...); err != nil {
+		return nil, err
+	}
 	t, bad, ok := selectCommonType(all)
 	if !ok {
 		return nil, b.errAt(ce.Location, pgerr.DatatypeMismatch, "CASE types %s and %s cannot be matched", t.Name(), bad.Name())
@@ -83,6 +86,9 @@ func (b *binder) coalesceExpr(ce *pg_query.CoalesceExpr) (Expr, error) {
 			return nil, err
 		}
 		args = append(args, x)
+	}
+	if err := b.srfWithin("set-returning functions are not allowed in COALESCE", args...); err != nil {
+		return nil, err
 	}
 	t, bad, ok := selectCommonType(args)
 	if !ok {

@@ -313,12 +313,22 @@ func (b *binder) createIndex(s *pg_query.IndexStmt) (*CreateIndex, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.NullsNotDistinct {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "NULLS NOT DISTINCT is not supported")
+	}
 	idx := catalog.Index{Name: s.Idxname, Unique: s.Unique || s.Primary, Primary: s.Primary}
+	if idx.Options, err = indexOptions(s.Options); err != nil {
+		return nil, err
+	}
 	var names []string
 	for _, p := range s.IndexParams {
 		ie := p.GetIndexElem()
 		if ie.Expr != nil {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "expression indexes are not supported")
+		}
+		if len(ie.Opclassopts) > 0 && len(ie.Opclass) > 0 {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "operator class %s has no options",
+				ie.Opclass[len(ie.Opclass)-1].GetString_().GetSval())
 		}
 		if ie.Ordering == pg_query.SortByDir_SORTBY_DESC {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "descending index columns are not supported")
@@ -331,6 +341,49 @@ func (b *binder) createIndex(s *pg_query.IndexStmt) (*CreateIndex, error) {
 		names = append(names, ie.Name)
 	}
 	return &CreateIndex{Table: t, Index: idx, IfNotExists: s.IfNotExists}, nil
+}
+
+// indexParams are the storage parameters of a btree index.
+var indexParams = map[string]*reloptions.Param{
+	"fillfactor":        {Name: "fillfactor", Kind: reloptions.Int, Min: 10, Max: 100},
+	"deduplicate_items": {Name: "deduplicate_items", Kind: reloptions.Bool},
+}
+
+// indexOptions validates CREATE INDEX's WITH (...) against indexParams and
+// returns them canonical (nil for none). minipg's btree keeps no posting
+// lists, so deduplicate_items = on, PostgreSQL's default, is refused.
+func indexOptions(defs []*pg_query.Node) (map[string]string, error) {
+	var opts map[string]string
+	for _, n := range defs {
+		d := n.GetDefElem()
+		if d.Defnamespace != "" {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter namespace \"%s\"", d.Defnamespace)
+		}
+		p, ok := indexParams[d.Defname]
+		if !ok {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter \"%s\"", d.Defname)
+		}
+		v := "true"
+		if d.Arg != nil {
+			v = defElemValue(d)
+		}
+		if _, dup := opts[d.Defname]; dup {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "parameter \"%s\" specified more than once", d.Defname)
+		}
+		cv, err := p.ParseReloption(v)
+		if err != nil {
+			return nil, err
+		}
+		if p.Name == "deduplicate_items" && cv == "on" {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "deduplicate_items = on is not supported").
+				WithHint("minipg's btree indexes keep no posting lists; use deduplicate_items = off.")
+		}
+		if opts == nil {
+			opts = map[string]string{}
+		}
+		opts[d.Defname] = cv
+	}
+	return opts, nil
 }
 
 func (b *binder) copyStmt(s *pg_query.CopyStmt) (Stmt, error) {
@@ -416,11 +469,12 @@ func (b *binder) vacuumStmt(s *pg_query.VacuumStmt) (*Vacuum, error) {
 }
 
 func (b *binder) txnStmt(s *pg_query.TransactionStmt) (*Txn, error) {
-	readOnly := false
+	readOnly, readWrite := false, false
 	for _, o := range s.Options {
 		d := o.GetDefElem()
 		if d.Defname == "transaction_read_only" {
 			readOnly = defElemValue(d) == "1"
+			readWrite = !readOnly
 		}
 		if d.Defname == "transaction_isolation" {
 			v := strings.ToLower(defElemValue(d))
@@ -432,9 +486,9 @@ func (b *binder) txnStmt(s *pg_query.TransactionStmt) (*Txn, error) {
 	}
 	switch s.Kind {
 	case pg_query.TransactionStmtKind_TRANS_STMT_BEGIN:
-		return &Txn{Kind: TxnBegin, Tag: "BEGIN", ReadOnly: readOnly}, nil
+		return &Txn{Kind: TxnBegin, Tag: "BEGIN", ReadOnly: readOnly, ReadWrite: readWrite}, nil
 	case pg_query.TransactionStmtKind_TRANS_STMT_START:
-		return &Txn{Kind: TxnBegin, Tag: "START TRANSACTION", ReadOnly: readOnly}, nil
+		return &Txn{Kind: TxnBegin, Tag: "START TRANSACTION", ReadOnly: readOnly, ReadWrite: readWrite}, nil
 	case pg_query.TransactionStmtKind_TRANS_STMT_COMMIT:
 		if s.Chain {
 			return nil, pgerr.Unimplemented("COMMIT AND CHAIN")
@@ -480,7 +534,9 @@ func (b *binder) setStmt(s *pg_query.VariableSetStmt) (*Set, error) {
 			}
 		}
 		return &Set{Name: name, Value: strings.Join(parts, ", "), Local: s.IsLocal}, nil
-	case pg_query.VariableSetKind_VAR_SET_DEFAULT, pg_query.VariableSetKind_VAR_RESET:
+	case pg_query.VariableSetKind_VAR_SET_DEFAULT:
+		return &Set{Name: name, Reset: true, Local: s.IsLocal, Tag: "SET"}, nil
+	case pg_query.VariableSetKind_VAR_RESET:
 		return &Set{Name: name, Reset: true, Local: s.IsLocal}, nil
 	case pg_query.VariableSetKind_VAR_RESET_ALL:
 		return &Set{Reset: true}, nil

@@ -196,7 +196,7 @@ func (b *binder) insertSelect(s *pg_query.InsertStmt, sel *pg_query.SelectStmt, 
 		return err
 	}
 	if src.NVisible > len(out.Cols) {
-		return b.errAt(src.targetLocs[len(out.Cols)], pgerr.SyntaxError, "INSERT has more expressions than target columns")
+		return b.errAt(src.targetLoc(len(out.Cols)), pgerr.SyntaxError, "INSERT has more expressions than target columns")
 	}
 	if src.NVisible < len(out.Cols) {
 		if len(s.Cols) > 0 {
@@ -206,7 +206,7 @@ func (b *binder) insertSelect(s *pg_query.InsertStmt, sel *pg_query.SelectStmt, 
 	}
 	for i := 0; i < src.NVisible; i++ {
 		col := t.Columns[out.Cols[i]]
-		e, err := b.assign(src.Targets[i], colType(col), col.Name, src.targetLocs[i])
+		e, err := b.assign(src.Targets[i], colType(col), col.Name, src.targetLoc(i))
 		if err != nil {
 			return err
 		}

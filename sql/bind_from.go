@@ -13,6 +13,9 @@ import (
 // CROSS JOIN, [INNER] / LEFT / RIGHT / FULL JOIN with ON, USING or
 // NATURAL. ON conditions are bound where they stand (a function's
 // arguments may read the items before it); WHERE is bound by the caller.
+// fromFunctions is the clause a function in FROM is bound in (aggErr).
+const fromFunctions = "functions in FROM"
+
 func (b *binder) fromClause(from []*pg_query.Node, out *Select) error {
 	b.sc = nil
 	if len(from) == 0 {
@@ -351,7 +354,7 @@ func (fb *fromBuilder) function(rf *pg_query.RangeFunction, base int) (*JoinNode
 		lateral = append(lateral, st.cols...)
 	}
 	b.sc = &scope{tables: fb.sc.tables, exposed: lateral, width: fb.sc.width}
-	b.agg, b.aggErr, b.srfOK = nil, "functions in FROM", true
+	b.agg, b.aggErr, b.srfOK = nil, fromFunctions, true
 	call, err := b.funcCall(fc)
 	b.sc, b.agg, b.aggErr, b.srfOK = savedSc, savedAgg, savedErr, savedSRF
 	if err != nil {
@@ -359,6 +362,9 @@ func (fb *fromBuilder) function(rf *pg_query.RangeFunction, base int) (*JoinNode
 	}
 	srf, ok := call.(*SRFCall)
 	if !ok {
+		if in := findSRF(call); in != nil {
+			return nil, nil, b.errAt(in.Loc, pgerr.FeatureNotSupported, "set-returning functions must appear at top level of FROM")
+		}
 		srf = &SRFCall{Args: []Expr{call}, T: call.Type()}
 	}
 	if srf.T.OID == types.Unknown {

@@ -12,6 +12,27 @@ import (
 // funcCall binds a function call: aggregates (aggCall), the built-in
 // scalar functions below, then the functions other packages registered.
 func (b *binder) funcCall(fc *pg_query.FuncCall) (Expr, error) {
+	e, err := b.funcCallExpr(fc)
+	if err != nil {
+		return nil, err
+	}
+	if srf, ok := e.(*SRFCall); ok {
+		srf.Loc = fc.Location
+		// PostgreSQL evaluates a set-returning function in another's
+		// arguments in a ProjectSet of its own below; minipg does not.
+		for _, a := range srf.Args {
+			if in := findSRF(a); in != nil {
+				if b.aggErr == fromFunctions {
+					return nil, b.errAt(in.Loc, pgerr.FeatureNotSupported, "set-returning functions must appear at top level of FROM")
+				}
+				return nil, b.errAt(in.Loc, pgerr.FeatureNotSupported, "set-returning functions in the arguments of a set-returning function are not supported")
+			}
+		}
+	}
+	return e, nil
+}
+
+func (b *binder) funcCallExpr(fc *pg_query.FuncCall) (Expr, error) {
 	name := opName(fc.Funcname)
 	if len(fc.Funcname) == 2 && fc.Funcname[0].GetString_().GetSval() != "pg_catalog" {
 		return nil, b.errAt(fc.Location, pgerr.UndefinedFunction, "function %s.%s does not exist", fc.Funcname[0].GetString_().GetSval(), name)
@@ -29,7 +50,7 @@ func (b *binder) funcCall(fc *pg_query.FuncCall) (Expr, error) {
 		return b.aggCall(name, fc)
 	}
 	if fc.AggStar || fc.AggDistinct || len(fc.AggOrder) > 0 || fc.AggFilter != nil {
-		return nil, b.errAt(fc.Location, pgerr.WrongObjectType, "%s is not an aggregate function", name)
+		return nil, b.notAggregate(name, fc)
 	}
 	c := &call{b: b, fc: fc, name: name}
 	args := fc.Args
@@ -49,6 +70,9 @@ func (b *binder) funcCall(fc *pg_query.FuncCall) (Expr, error) {
 		}
 		c.args = append(c.args, x)
 		c.argTypes = append(c.argTypes, x.Type())
+	}
+	if fc.FuncVariadic {
+		return c.variadicCall()
 	}
 	if e, found, err := c.tableFunction(); found {
 		return e, err
@@ -91,6 +115,62 @@ type call struct {
 func (c *call) undefined() error {
 	return c.b.errAt(c.fc.Location, pgerr.UndefinedFunction, "function %s does not exist", c.signature()).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+}
+
+// notAggregate is the error for an aggregate's syntax (*, DISTINCT, ORDER
+// BY, FILTER) on a function that is not one: as in PostgreSQL, the
+// function is looked up first, so that one that does not exist is 42883.
+func (b *binder) notAggregate(name string, fc *pg_query.FuncCall) error {
+	plain := &pg_query.FuncCall{Funcname: fc.Funcname, Args: fc.Args, Location: fc.Location}
+	if fc.AggStar {
+		plain.Args = nil
+	}
+	if _, err := b.funcCallExpr(plain); err != nil {
+		return err
+	}
+	what := ""
+	switch {
+	case fc.AggStar:
+		what = name + "(*)"
+	case fc.AggDistinct:
+		what = "DISTINCT"
+	case len(fc.AggOrder) > 0:
+		what = "ORDER BY"
+	default:
+		what = "FILTER"
+	}
+	return b.errAt(fc.Location, pgerr.WrongObjectType, "%s specified, but %s is not an aggregate function", what, name)
+}
+
+// variadicArrayFuncs are the functions whose "any" parameter repeats and
+// which take the repeats as an array marked VARIADIC, expanding it
+// themselves (concat, concat_ws, format).
+var variadicArrayFuncs = map[string]bool{"concat": true, "concat_ws": true, "format": true}
+
+// variadicCall binds f(..., VARIADIC array): the last argument must be an
+// array and stand for the variadic parameter itself, which of minipg's
+// functions only those of variadicArrayFuncs have.
+func (c *call) variadicCall() (Expr, error) {
+	last := c.args[len(c.args)-1]
+	if !types.IsArray(last.Type().OID) {
+		return nil, c.b.errAt(exprLoc(last, c.fc.Location), pgerr.DatatypeMismatch, "VARIADIC argument must be an array")
+	}
+	if !variadicArrayFuncs[c.name] {
+		return nil, c.undefined()
+	}
+	e, found, err := c.resolveBuiltin()
+	if err != nil {
+		return nil, err
+	}
+	f, ok := e.(*Func)
+	if !found {
+		ok = false
+	}
+	if !ok || f.Builtin == nil || !f.Builtin.Variadic || len(f.Builtin.Args) != len(c.args) {
+		return nil, c.undefined()
+	}
+	f.VariadicArray = true
+	return f, nil
 }
 
 // signature is the function's name and its arguments' types as written.

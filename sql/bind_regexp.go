@@ -1,9 +1,6 @@
 package sql
 
-import (
-	"minipg/pgerr"
-	"minipg/types"
-)
+import "minipg/types"
 
 // The POSIX regular expression operators resolve, like PostgreSQL's
 // pg_operator entries for them, to the functions behind them (registered
@@ -18,13 +15,8 @@ func init() {
 // regexpSRF binds regexp_matches(text, text [, text]) (text[] per match)
 // and regexp_split_to_table(text, text [, text]) (text per field).
 func (c *call) regexpSRF() (Expr, error) {
-	b := c.b
-	if !b.srfOK {
-		clause := b.aggErr
-		if clause == "" {
-			clause = "this context"
-		}
-		return nil, b.errAt(c.fc.Location, pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause)
+	if err := c.srfAllowed(); err != nil {
+		return nil, err
 	}
 	if len(c.args) != 2 && len(c.args) != 3 {
 		return nil, c.undefined()

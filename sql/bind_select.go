@@ -282,6 +282,11 @@ func (b *binder) groupByHaving(s *pg_query.SelectStmt, visible []target, out *Se
 			}
 			return b.errAt(loc, pgerr.GroupingError, "aggregate functions are not allowed in GROUP BY")
 		}
+		if srf := findSRF(e); srf != nil {
+			// PostgreSQL groups by a set-returning function's rows;
+			// minipg evaluates GROUP BY's expressions once per input row.
+			return b.errAt(srf.Loc, pgerr.FeatureNotSupported, "set-returning functions in GROUP BY are not supported")
+		}
 		out.Group = append(out.Group, e)
 	}
 	if s.HavingClause != nil {
@@ -531,6 +536,7 @@ func lockingClause(s *pg_query.SelectStmt, out *Select) error {
 			return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with aggregate functions", strength)
 		}
 		out.ForUpdate = true
+		out.LockStrength = strength
 	}
 	return nil
 }

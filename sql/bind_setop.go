@@ -147,7 +147,7 @@ func (b *binder) valuesList(s *pg_query.SelectStmt) (*Select, error) {
 func (b *binder) unionResult(s *pg_query.SelectStmt, u *Select, cols []scopeCol, distinct bool, what string) (*Select, error) {
 	n := u.NVisible
 	out := &Select{From: []FromTable{{Sub: u, Base: 0, Width: n}}, Join: &JoinNode{Item: 0}, NVisible: n,
-		Distinct: distinct, Targets: u.Targets, Columns: u.Columns}
+		Distinct: distinct, Targets: u.Targets, Columns: u.Columns, targetLocs: u.Union[0].targetLocs}
 	for _, sb := range s.SortClause {
 		sort := sb.GetSortBy()
 		idx := -1

@@ -9,17 +9,50 @@ import (
 // and timestamp or timestamp with time zone with an interval step. They
 // are allowed in a select list and in FROM.
 
+// srfAllowed is the check of every set-returning function: a select list
+// and FROM allow one, other clauses not.
+func (c *call) srfAllowed() error {
+	if c.b.srfOK {
+		return nil
+	}
+	clause := c.b.aggErr
+	if clause == "" {
+		clause = "this context"
+	}
+	return c.b.errAt(c.fc.Location, pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause)
+}
+
+// findSRF returns the first set-returning function call in e, or nil.
+func findSRF(e Expr) *SRFCall {
+	var found *SRFCall
+	Walk(e, func(x Expr) {
+		if s, ok := x.(*SRFCall); ok && found == nil {
+			found = s
+		}
+	})
+	return found
+}
+
+// srfWithin refuses a set-returning function inside the expressions es
+// of a construct that evaluates them once per row, as PostgreSQL does
+// (CASE, COALESCE, an aggregate's arguments): msg names it.
+func (b *binder) srfWithin(msg string, es ...Expr) error {
+	for _, e := range es {
+		if s := findSRF(e); s != nil {
+			return b.errAt(s.Loc, pgerr.FeatureNotSupported, "%s", msg).
+				WithHint("You might be able to move the set-returning function into a LATERAL FROM item.")
+		}
+	}
+	return nil
+}
+
 // generateSeries binds generate_series(start, stop [, step]): the
 // arguments take the smallest of integer, bigint and numeric that holds all
 // of them, as PostgreSQL's function resolution picks among its overloads.
 func (c *call) generateSeries() (Expr, error) {
 	b := c.b
-	if !b.srfOK {
-		clause := b.aggErr
-		if clause == "" {
-			clause = "this context"
-		}
-		return nil, b.errAt(c.fc.Location, pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause)
+	if err := c.srfAllowed(); err != nil {
+		return nil, err
 	}
 	if len(c.args) < 2 || len(c.args) > 3 {
 		return nil, c.undefined()

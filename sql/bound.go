@@ -141,6 +141,7 @@ type SRFCall struct {
 	Name string
 	Args []Expr
 	T    types.T
+	Loc  int32 // the call's query offset
 	// Table is the table function called (nil: generate_series or a
 	// scalar function in FROM); its rows have len(Table.Cols) values.
 	Table *TableFunction
@@ -152,6 +153,9 @@ type Func struct {
 	Args    []Expr
 	T       types.T
 	Builtin *Builtin // the overload chosen (nil: a function the executor dispatches by name)
+	// VariadicArray marks a call whose last argument is an array marked
+	// VARIADIC, whose elements are the repeated arguments.
+	VariadicArray bool
 }
 
 // Coalesce returns its first non-NULL argument.
@@ -256,6 +260,8 @@ type Select struct {
 	Limit     Expr // nil: none; int8
 	Offset    Expr
 	ForUpdate bool
+	// LockStrength names the locking clause (FOR UPDATE, FOR SHARE, ...).
+	LockStrength string
 
 	// Union, when set, makes this Select the rows of its arms one after
 	// the other (UNION's input: the arms' visible targets, already of the
@@ -266,9 +272,17 @@ type Select struct {
 	UnionAll bool
 
 	// targetLocs is the query offset of each target (its leftmost token;
-	// the * it was expanded from), where INSERT ... SELECT reports an
-	// assignment error.
+	// the * it was expanded from; a UNION's or VALUES' first arm's), where
+	// INSERT ... SELECT reports an assignment error.
 	targetLocs []int32
+}
+
+// targetLoc is the query offset of target i; -1 when not known.
+func (s *Select) targetLoc(i int) int32 {
+	if i < len(s.targetLocs) {
+		return s.targetLocs[i]
+	}
+	return -1
 }
 
 // FromTable is one FROM item, its values in slots Base..Base+Width-1 of
@@ -426,9 +440,10 @@ const (
 
 // Txn is BEGIN / COMMIT / ROLLBACK.
 type Txn struct {
-	Kind     TxnKind
-	Tag      string // BEGIN, START TRANSACTION, COMMIT, ROLLBACK
-	ReadOnly bool   // BEGIN READ ONLY
+	Kind      TxnKind
+	Tag       string // BEGIN, START TRANSACTION, COMMIT, ROLLBACK
+	ReadOnly  bool   // BEGIN READ ONLY
+	ReadWrite bool   // BEGIN READ WRITE: not default_transaction_read_only
 }
 
 // Set is SET name = value / SET name TO DEFAULT / RESET name / RESET ALL.
@@ -437,6 +452,7 @@ type Set struct {
 	Value string
 	Reset bool // value is the default
 	Local bool
+	Tag   string // the command tag when not the default (SET, or RESET for Reset)
 }
 
 // Show is SHOW name.

@@ -99,7 +99,7 @@ func (c *call) tableFunction() (e Expr, found bool, err error) {
 		if !ok {
 			continue
 		}
-		if !c.b.srfOK || c.b.aggErr != "functions in FROM" {
+		if !c.b.srfOK || c.b.aggErr != fromFunctions {
 			return nil, true, c.b.errAt(c.fc.Location, pgerr.FeatureNotSupported, "function %s returns a record, which minipg supports only in FROM", c.name).
 				WithHint("Call it in FROM: SELECT * FROM %s(...).", c.name)
 		}

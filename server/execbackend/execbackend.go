@@ -136,6 +136,9 @@ func (p *portal) lockTimeout(ctx context.Context) context.Context {
 
 func (p *portal) CopyFormat() (string, int) { return p.p.CopyFormat() }
 
+// StartCopyFrom is server.CopyFromStarter.
+func (p *portal) StartCopyFrom() error { return p.p.StartCopyFrom() }
+
 func (p *portal) CopyFrom(ctx context.Context, r io.Reader) (string, error) {
 	return p.p.CopyFrom(p.lockTimeout(ctx), r)
 }
