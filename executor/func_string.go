@@ -64,6 +64,26 @@ func init() {
 			return substr(s[0], a[1].(int64), a[2].(int64), true)
 		})
 	}
+	// substring(string FROM pattern), textregexsubstr: the part of string
+	// the POSIX regular expression matches, or the part its first
+	// parenthesized subexpression matches; NULL without a match.
+	textFn("substring", oids(tx, tx), tx, func(s []string, _ []types.Datum) (types.Datum, error) {
+		re, err := compileRegex(s[1], false)
+		if err != nil {
+			return nil, err
+		}
+		m := re.FindStringSubmatchIndex(s[0])
+		switch {
+		case m == nil:
+			return nil, nil
+		case len(m) > 2:
+			if m[2] < 0 {
+				return nil, nil
+			}
+			return s[0][m[2]:m[3]], nil
+		}
+		return s[0][m[0]:m[1]], nil
+	})
 	overlay := func(str, sub string, from, count int64) (types.Datum, error) {
 		head, err := substr(str, 1, from-1, true)
 		if err != nil {

@@ -161,6 +161,17 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		pt.tagFn = func(int64) string { return "SHOW" }
 		return "", nil
 	case *sql.Discard:
+		if st.All {
+			if s.explicit {
+				return "", pgerr.New(pgerr.ActiveSQLTransaction, "DISCARD ALL cannot run inside a transaction block")
+			}
+			if _, err := s.set(&sql.Set{Reset: true}); err != nil {
+				return "", err
+			}
+		}
+		if st.Sequences {
+			s.seqs, s.lastSeq = nil, 0
+		}
 		return st.Tag, nil
 	case *sql.CreateTable, *sql.DropTable, *sql.CreateIndex, *sql.DropIndex, *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing,
 		*sql.CreateSequence, *sql.DropSequence, *sql.AlterDefault, *sql.AlterNotNull, *sql.Truncate,
@@ -314,7 +325,7 @@ func (s *Session) set(st *sql.Set) (string, error) {
 		if st.Reset { // RESET ALL
 			for name, def := range gucTable {
 				if def.readOnly == "" && name != "transaction_read_only" {
-					s.assignSetting(name, s.e.settings[name], false)
+					s.assignSetting(name, s.resetValue(name), false)
 				}
 			}
 		}
@@ -341,7 +352,7 @@ func (s *Session) set(st *sql.Set) (string, error) {
 	case roSighup:
 		return "", pgerr.New(pgerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed now", name)
 	}
-	v := s.e.settings[name]
+	v := s.resetValue(name)
 	if !st.Reset {
 		nv, err := checkGUC(name, st.Value)
 		if err != nil {

@@ -51,9 +51,10 @@ type Session struct {
 	pid      int32
 
 	settings map[string]string
-	mem      memAccount // the running statement's memory (memory.go)
-	ints     intBoxes   // boxed integers of scans (rowvalues.go)
-	plans    planCache  // index plans of the statements' WHERE clauses (path.go)
+	startup  map[string]string // settings the start-up packet gave (their RESET value)
+	mem      memAccount        // the running statement's memory (memory.go)
+	ints     intBoxes          // boxed integers of scans (rowvalues.go)
+	plans    planCache         // index plans of the statements' WHERE clauses (path.go)
 	// bufUsage counts the session's shared buffer accesses (PostgreSQL's
 	// pgBufferUsage): its snapshots and insert state carry it to the heap,
 	// and EXPLAIN (ANALYZE, BUFFERS) reads it around each plan node.
@@ -122,6 +123,10 @@ func (e *Engine) NewSession(startup map[string]string) *Session {
 		}
 		if nv, err := checkGUC(name, v); err == nil {
 			s.settings[name] = nv
+			if s.startup == nil {
+				s.startup = map[string]string{}
+			}
+			s.startup[name] = nv
 		}
 	}
 	for name, def := range gucTable {
@@ -132,6 +137,15 @@ func (e *Engine) NewSession(startup map[string]string) *Session {
 	s.act.start, s.act.appName = time.Now(), s.settings["application_name"]
 	e.sessions.add(s)
 	return s
+}
+
+// resetValue is what RESET gives setting name: the start-up packet's
+// value, else the server's (PostgreSQL's reset_val).
+func (s *Session) resetValue(name string) string {
+	if v, ok := s.startup[name]; ok {
+		return v
+	}
+	return s.e.settings[name]
 }
 
 // Setting returns the session's value of a setting.

@@ -116,6 +116,12 @@ type rowEncoder struct {
 // encode builds the DataRow for row; the message is valid until the next
 // call. formats are the result format codes as in Bind (nil: all text).
 func (e *rowEncoder) encode(cols []Column, formats []int16, row []types.Datum) (*pgproto3.DataRow, int, error) {
+	if e.buf == nil {
+		// An empty value is a zero-length slice of buf, and a nil one
+		// would go out as NULL: a row of only empty values ('', a void
+		// function's result) must find buf allocated.
+		e.buf = make([]byte, 0, 256)
+	}
 	e.buf = e.buf[:0]
 	e.ends = e.ends[:0]
 	for i, d := range row {

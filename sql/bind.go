@@ -338,7 +338,15 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 	case n.GetCheckPointStmt() != nil:
 		return &Checkpoint{}, nil, nil
 	case n.GetDiscardStmt() != nil:
-		return &Discard{Tag: "DISCARD ALL"}, nil, nil
+		switch n.GetDiscardStmt().Target {
+		case pg_query.DiscardMode_DISCARD_PLANS:
+			return &Discard{Tag: "DISCARD PLANS"}, nil, nil
+		case pg_query.DiscardMode_DISCARD_SEQUENCES:
+			return &Discard{Tag: "DISCARD SEQUENCES", Sequences: true}, nil, nil
+		case pg_query.DiscardMode_DISCARD_TEMP:
+			return &Discard{Tag: "DISCARD TEMP"}, nil, nil
+		}
+		return &Discard{Tag: "DISCARD ALL", All: true, Sequences: true}, nil, nil
 	case n.GetExplainStmt() != nil:
 		s, cols, err := b.explainStmt(n.GetExplainStmt())
 		if err != nil {

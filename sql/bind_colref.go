@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
@@ -25,6 +26,9 @@ type scopeTable struct {
 	alias string         // name the item is referred to by
 	base  int            // slot of its first column in the row
 	cols  []scopeCol     // its columns (slot base+i); a table's ctid follows them
+	// lateralRefused marks an item a LATERAL item may not read: the left
+	// side of its RIGHT or FULL join (a reference is 42P10).
+	lateralRefused bool
 }
 
 // scope is the FROM clause visible to column references: its items, and
@@ -137,6 +141,13 @@ func (b *binder) lookup(sc *scope, tbl, col string, loc int32) (e Expr, qual str
 			}
 			e, qual = c.e, c.qual
 		}
+		if e == nil {
+			for _, st := range sc.tables {
+				if st.lateralRefused && slices.ContainsFunc(st.cols, func(c scopeCol) bool { return c.name == col }) {
+					return nil, "", false, lateralRefusedErr(b, st, loc)
+				}
+			}
+		}
 		if e != nil || col != "ctid" {
 			return e, qual, false, nil
 		}
@@ -144,6 +155,9 @@ func (b *binder) lookup(sc *scope, tbl, col string, loc int32) (e Expr, qual str
 	for _, st := range sc.tables {
 		if tbl != "" && tbl != st.alias {
 			continue
+		}
+		if st.lateralRefused && tbl != "" {
+			return nil, "", false, lateralRefusedErr(b, st, loc)
 		}
 		tableSeen = true
 		var ref Expr
@@ -165,4 +179,11 @@ func (b *binder) lookup(sc *scope, tbl, col string, loc int32) (e Expr, qual str
 		e, qual = ref, st.alias
 	}
 	return e, qual, tableSeen, nil
+}
+
+// lateralRefusedErr is PostgreSQL's error for a LATERAL item's reference
+// to the left side of its RIGHT or FULL join.
+func lateralRefusedErr(b *binder, st scopeTable, loc int32) error {
+	return b.errAt(loc, pgerr.InvalidColumnReference, "invalid reference to FROM-clause entry for table \"%s\"", st.alias).
+		WithDetail("The combining JOIN type must be INNER or LEFT for a LATERAL reference.")
 }

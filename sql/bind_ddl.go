@@ -63,6 +63,11 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 			if t.OID == types.TID || t.OID == types.Unknown || t.OID == types.Void {
 				return nil, b.errAt(cd.Location, pgerr.FeatureNotSupported, "columns of type %s are not supported", t.Name())
 			}
+			if cd.CollClause != nil {
+				if err := b.checkCollation(cd.CollClause.Collname, t, cd.CollClause.Location); err != nil {
+					return nil, err
+				}
+			}
 			col := catalog.Column{Name: cd.Colname, TypeOID: uint32(t.OID), Typmod: t.Typmod, NotNull: cd.IsNotNull}
 			if cd.Colname == "ctid" || cd.Colname == "xmin" || cd.Colname == "xmax" || cd.Colname == "cmin" || cd.Colname == "cmax" || cd.Colname == "tableoid" {
 				return nil, b.errAt(cd.Location, pgerr.DuplicateColumn, "column name \"%s\" conflicts with a system column name", cd.Colname)
@@ -336,6 +341,12 @@ func (b *binder) createIndex(s *pg_query.IndexStmt) (*CreateIndex, error) {
 		c := colIndex(t, ie.Name)
 		if c < 0 {
 			return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" does not exist", ie.Name)
+		}
+		if len(ie.Collation) > 0 {
+			ct := colType(t.Columns[c])
+			if err := b.checkCollation(ie.Collation, ct, -1); err != nil {
+				return nil, err
+			}
 		}
 		idx.Columns = append(idx.Columns, int16(c+1))
 		names = append(names, ie.Name)

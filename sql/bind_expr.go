@@ -63,23 +63,36 @@ func (b *binder) collateClause(cc *pg_query.CollateClause) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if isUnknown(x) {
+		if err := b.checkCollation(cc.Collname, types.TText, cc.Location); err != nil {
+			return nil, err
+		}
+		return b.coerce(x, types.TText, types.CastImplicit, cc.Location)
+	}
+	if err := b.checkCollation(cc.Collname, x.Type(), cc.Location); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// checkCollation accepts a collation name given to a value, column or
+// index column of type t: one of those minipg knows (default, C and
+// POSIX, which all compare bytes here) on a type that has collations.
+func (b *binder) checkCollation(collname []*pg_query.Node, t types.T, loc int32) error {
 	var parts []string
-	for _, n := range cc.Collname {
+	for _, n := range collname {
 		parts = append(parts, n.GetString_().GetSval())
 	}
 	name := parts[len(parts)-1]
 	if len(parts) > 2 || (len(parts) == 2 && parts[0] != "pg_catalog") ||
 		(name != "default" && name != "C" && name != "POSIX") {
-		return nil, b.errAt(cc.Location, pgerr.UndefinedObject, "collation \"%s\" for encoding \"UTF8\" does not exist",
+		return b.errAt(loc, pgerr.UndefinedObject, "collation \"%s\" for encoding \"UTF8\" does not exist",
 			strings.Join(parts, "."))
 	}
-	if isUnknown(x) {
-		return b.coerce(x, types.TText, types.CastImplicit, cc.Location)
+	if t.Category() != 'S' {
+		return b.errAt(loc, pgerr.DatatypeMismatch, "collations are not supported by type %s", t.Name())
 	}
-	if x.Type().Category() != 'S' {
-		return nil, b.errAt(cc.Location, pgerr.DatatypeMismatch, "collations are not supported by type %s", x.Type().Name())
-	}
-	return x, nil
+	return nil
 }
 
 // paramRef binds $n: its type is the one the client sent, or unknown until

@@ -2,6 +2,7 @@ package sql
 
 import (
 	pg_query "github.com/pganalyze/pg_query_go/v5"
+	"slices"
 
 	"minipg/catalog"
 	"minipg/pgerr"
@@ -53,6 +54,27 @@ type fromBuilder struct {
 	b   *binder
 	sc  *scope // items so far; exposed: the columns of the finished top-level items
 	out *Select
+	// refused are ranges [from, to) of sc.tables that a LATERAL item may
+	// not read: the left side of the RIGHT or FULL join it is the right
+	// side of.
+	refused [][2]int
+}
+
+// lateralScope is the scope a LATERAL item (a subquery, or a function's
+// arguments) reads: every item before it, those of refused marked.
+func (fb *fromBuilder) lateralScope() *scope {
+	sc := &scope{tables: slices.Clone(fb.sc.tables), width: fb.sc.width}
+	for i := range sc.tables {
+		for _, r := range fb.refused {
+			if i >= r[0] && i < r[1] {
+				sc.tables[i].lateralRefused = true
+			}
+		}
+		if !sc.tables[i].lateralRefused {
+			sc.exposed = append(sc.exposed, sc.tables[i].cols...)
+		}
+	}
+	return sc
 }
 
 // leaf adds a FROM item with its alias and columns.
@@ -140,13 +162,18 @@ func (fb *fromBuilder) join(j *pg_query.JoinExpr) (*JoinNode, []scopeCol, error)
 	if j.JoinUsingAlias != nil {
 		return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "JOIN ... USING ... AS is not supported")
 	}
-	lbase := fb.sc.width
+	lbase, ltables := fb.sc.width, len(fb.sc.tables)
 	l, lcols, err := fb.item(j.Larg)
 	if err != nil {
 		return nil, nil, err
 	}
 	rbase := fb.sc.width
+	nref := len(fb.refused)
+	if kind == JoinRight || kind == JoinFull {
+		fb.refused = append(fb.refused, [2]int{ltables, len(fb.sc.tables)})
+	}
 	r, rcols, err := fb.item(j.Rarg)
+	fb.refused = fb.refused[:nref]
 	if err != nil {
 		return nil, nil, err
 	}
@@ -304,11 +331,7 @@ func (fb *fromBuilder) subselect(rs *pg_query.RangeSubselect, base int) (*JoinNo
 	savedSc, savedAgg, savedErr, savedVirt, savedSRF := b.sc, b.agg, b.aggErr, b.allowVirtual, b.srfOK
 	lateral := false
 	if rs.Lateral {
-		var seen []scopeCol
-		for _, st := range fb.sc.tables {
-			seen = append(seen, st.cols...)
-		}
-		b.outer = append(b.outer, outerScope{sc: &scope{tables: fb.sc.tables, exposed: seen, width: fb.sc.width}, correlated: &lateral})
+		b.outer = append(b.outer, outerScope{sc: fb.lateralScope(), correlated: &lateral})
 	}
 	sub, err := b.selectStmt(sel)
 	if rs.Lateral {
@@ -349,11 +372,7 @@ func (fb *fromBuilder) function(rf *pg_query.RangeFunction, base int) (*JoinNode
 	fc := items[0].GetFuncCall()
 	name := opName(fc.Funcname)
 	savedSc, savedAgg, savedErr, savedSRF := b.sc, b.agg, b.aggErr, b.srfOK
-	var lateral []scopeCol
-	for _, st := range fb.sc.tables {
-		lateral = append(lateral, st.cols...)
-	}
-	b.sc = &scope{tables: fb.sc.tables, exposed: lateral, width: fb.sc.width}
+	b.sc = fb.lateralScope()
 	b.agg, b.aggErr, b.srfOK = nil, fromFunctions, true
 	call, err := b.funcCall(fc)
 	b.sc, b.agg, b.aggErr, b.srfOK = savedSc, savedAgg, savedErr, savedSRF

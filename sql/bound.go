@@ -462,7 +462,13 @@ type Show struct{ Name string }
 type Checkpoint struct{}
 
 // Discard is DISCARD ALL and similar statements that are accepted and ignored.
-type Discard struct{ Tag string }
+// Discard is DISCARD ALL, PLANS, SEQUENCES or TEMP. minipg keeps no
+// cached plans or temporary tables, so PLANS and TEMP have nothing to do.
+type Discard struct {
+	Tag       string
+	All       bool // DISCARD ALL: RESET ALL too, outside a transaction block only
+	Sequences bool // forget currval and lastval
+}
 
 func (*Select) stmt()       {}
 func (*Insert) stmt()       {}

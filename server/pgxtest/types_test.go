@@ -232,3 +232,44 @@ func TestArraysThroughPgx(t *testing.T) {
 		c.Close(ctx)
 	}
 }
+
+// TestEmptyValuesNotNull: a row whose every value is empty (an empty string, a void
+// function's result), the first row a connection sends, keeps its values
+// empty and not NULL, in the simple and the extended protocol.
+func TestEmptyValuesNotNull(t *testing.T) {
+	dsn := startServer(t)
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeSimpleProtocol, pgx.QueryExecModeExec} {
+		conn := connect(t, dsn, mode)
+		var a, b *string
+		if err := conn.QueryRow(testCtx(t), "select ''::text, pg_sleep(0)::text").Scan(&a, &b); err == nil {
+			t.Fatalf("mode %v: void cast to text was accepted", mode)
+		}
+		conn = connect(t, dsn, mode)
+		rows, err := conn.Query(testCtx(t), "select ''::text, ''::varchar")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			vals := rows.RawValues()
+			if len(vals) != 2 || vals[0] == nil || vals[1] == nil {
+				t.Errorf("mode %v: empty values arrived as %q (nil is NULL)", mode, vals)
+			}
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		conn = connect(t, dsn, mode)
+		rows, err = conn.Query(testCtx(t), "select pg_sleep(0)")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			if vals := rows.RawValues(); len(vals) != 1 || vals[0] == nil {
+				t.Errorf("mode %v: pg_sleep(0) arrived as NULL", mode)
+			}
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
