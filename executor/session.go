@@ -544,8 +544,12 @@ func (s *Session) IntervalStyle() types.IntervalStyle {
 	return s.istyle.style
 }
 
-// Conv is the session state text I/O and casts read: TimeZone and
-// IntervalStyle.
+// Conv is the session state text I/O and casts read: TimeZone,
+// IntervalStyle and the transaction's start ('now').
 func (s *Session) Conv() types.Conv {
-	return types.Conv{Loc: s.Location(), IntervalStyle: s.IntervalStyle()}
+	cv := types.Conv{Loc: s.Location(), IntervalStyle: s.IntervalStyle()}
+	if s.tx != nil {
+		cv.Now = s.txStart
+	}
+	return cv
 }

@@ -80,9 +80,11 @@ func (b *binder) coerce(e Expr, t types.T, ctx types.CastContext, loc int32) (Ex
 			if err != nil {
 				return nil, withPos(err, charPos(b.query, loc))
 			}
-			if t.OID == types.TimestampTZ || (t.OID == types.Interval && strings.Contains(x.Val.(string), "-")) {
+			if t.OID == types.TimestampTZ || (t.OID == types.Interval && strings.Contains(x.Val.(string), "-")) ||
+				(t.OID == types.Timestamp || t.OID == types.Date) && types.ReadsNow(x.Val.(string)) {
 				// (An interval with a minus sign reads differently under
-				// IntervalStyle sql_standard.)
+				// IntervalStyle sql_standard; 'now' and 'today' are the
+				// transaction's.)
 				// The value depends on the session's TimeZone: checked
 				// here (for the error position), read at run time.
 				return &Cast{X: x, T: t, Explicit: ctx == types.CastExplicit}, nil

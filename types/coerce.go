@@ -447,7 +447,7 @@ func numericToFloat(v *apd.Decimal, to OID) (Datum, error) {
 
 // Now returns the current time as a timestamp Datum (microsecond precision),
 // as 'now' reads it.
-func Now() time.Time { return MicrosToTimestamp(nowMicros()) }
+func Now() time.Time { return MicrosToTimestamp(Conv{}.nowMicros()) }
 
 // CommonType is PostgreSQL's select_common_type for the supported types:
 // the type that CASE branches, UNION columns, VALUES rows and IN lists are

@@ -491,15 +491,28 @@ func dtRangeError(in string, f *dtFields) error {
 	return e
 }
 
-func nowMicros() int64 { return TimestampMicros(time.Now()) }
+// ReadsNow reports whether date, timestamp or timestamptz input in
+// depends on the current time ('now', 'today', 'tomorrow', 'yesterday'),
+// so that its value is the transaction's and not the one it is bound in.
+func ReadsNow(in string) bool {
+	f, ok := decodeDateTime(in)
+	switch {
+	case !ok:
+		return false
+	case f.special == "now", f.special == "today", f.special == "tomorrow", f.special == "yesterday":
+		return true
+	}
+	return false
+}
 
-// parseTimestamp is timestamp_in (without the typmod).
-func parseTimestamp(in string) (time.Time, error) {
+// parseTimestamp is timestamp_in (without the typmod); cv gives 'now'
+// and the zone 'now' and 'today' are read in.
+func parseTimestamp(in string, cv Conv) (time.Time, error) {
 	f, ok := decodeDateTime(in)
 	if !ok {
 		return time.Time{}, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type timestamp: \"%s\"", in)
 	}
-	return timestampFromFields(in, &f, nil)
+	return timestampFromFields(in, &f, nil, cv)
 }
 
 // timestampFromFields is the end of timestamp_in and timestamptz_in: the
@@ -507,7 +520,11 @@ func parseTimestamp(in string) (time.Time, error) {
 // nil the fields are the timestamp itself (a zone in the input is ignored,
 // as timestamp_in ignores it); else they are a local time in the input's
 // zone or offset, or in loc, turned into UTC.
-func timestampFromFields(in string, f *dtFields, loc *time.Location) (time.Time, error) {
+//
+// The special values 'now', 'today', 'tomorrow' and 'yesterday' read the
+// current transaction's start (cv.Now) in the session's TimeZone (cv.Loc),
+// as PostgreSQL's GetCurrentTransactionStartTimestamp does.
+func timestampFromFields(in string, f *dtFields, loc *time.Location, cv Conv) (time.Time, error) {
 	var us int64
 	switch f.special {
 	case "infinity":
@@ -517,12 +534,12 @@ func timestampFromFields(in string, f *dtFields, loc *time.Location) (time.Time,
 	case "epoch":
 		us = -pgEpochUnix * 1e6
 	case "now":
-		us = nowMicros()
-	case "today", "tomorrow", "yesterday":
-		local := nowMicros()
-		if loc != nil {
-			local, _ = UTCToLocal(local, loc)
+		us = cv.nowMicros()
+		if loc == nil {
+			us, _ = UTCToLocal(us, cv.loc())
 		}
+	case "today", "tomorrow", "yesterday":
+		local, _ := UTCToLocal(cv.nowMicros(), cv.loc())
 		day := floorDiv(local, 86400e6)
 		if f.special == "tomorrow" {
 			day++
@@ -559,7 +576,7 @@ func timestampFromFields(in string, f *dtFields, loc *time.Location) (time.Time,
 }
 
 // parseDate is date_in.
-func parseDate(in string) (Datum, error) {
+func parseDate(in string, cv Conv) (Datum, error) {
 	f, ok := decodeDateTime(in)
 	if !ok {
 		return nil, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type date: \"%s\"", in)
@@ -573,7 +590,8 @@ func parseDate(in string) (Datum, error) {
 	case "epoch":
 		days = -pgEpochUnix / 86400
 	case "now", "today", "tomorrow", "yesterday":
-		days = int32(floorDiv(nowMicros(), 86400e6))
+		local, _ := UTCToLocal(cv.nowMicros(), cv.loc())
+		days = int32(floorDiv(local, 86400e6))
 		if f.special == "tomorrow" {
 			days++
 		} else if f.special == "yesterday" {

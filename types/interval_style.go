@@ -44,6 +44,17 @@ func IntervalStyleByName(v string) (IntervalStyle, error) {
 type Conv struct {
 	Loc           *time.Location
 	IntervalStyle IntervalStyle
+	// Now is the current transaction's start, which 'now', 'today',
+	// 'tomorrow' and 'yesterday' read; zero: the clock.
+	Now time.Time
+}
+
+// nowMicros is c.Now (or the clock) as microseconds since 2000-01-01.
+func (c Conv) nowMicros() int64 {
+	if c.Now.IsZero() {
+		return TimestampMicros(time.Now())
+	}
+	return TimestampMicros(c.Now)
 }
 
 func (c Conv) loc() *time.Location {

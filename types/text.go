@@ -117,7 +117,7 @@ func ParseTextConv(t T, s string, cv Conv) (Datum, error) {
 		if loc == nil {
 			loc = time.UTC
 		}
-		v, err := parseTimestampTZ(s, loc)
+		v, err := parseTimestampTZ(s, loc, cv)
 		if err != nil {
 			return nil, err
 		}
@@ -153,13 +153,13 @@ func ParseTextConv(t T, s string, cv Conv) (Datum, error) {
 		}
 		return charApplyTypmod(s, t, false)
 	case Timestamp:
-		v, err := parseTimestamp(s)
+		v, err := parseTimestamp(s, cv)
 		if err != nil {
 			return nil, err
 		}
 		return timestampApplyTypmod(v, t.Typmod), nil
 	case Date:
-		return parseDate(s)
+		return parseDate(s, cv)
 	case TID:
 		return parseTID(s)
 	case Void:

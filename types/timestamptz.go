@@ -190,7 +190,7 @@ func parseTZOffset(z string) (int, bool) {
 }
 
 // parseTimestampTZ is timestamptz_in with loc as the session's TimeZone.
-func parseTimestampTZ(in string, loc *time.Location) (time.Time, error) {
+func parseTimestampTZ(in string, loc *time.Location, cv Conv) (time.Time, error) {
 	f, ok := decodeDateTime(in)
 	if !ok || f.badZone {
 		if f.zoneName != "" && f.badZone {
@@ -198,7 +198,7 @@ func parseTimestampTZ(in string, loc *time.Location) (time.Time, error) {
 		}
 		return time.Time{}, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type timestamp with time zone: \"%s\"", in)
 	}
-	return timestampFromFields(in, &f, loc)
+	return timestampFromFields(in, &f, loc, cv)
 }
 
 // TimestampToTZ is the timestamp -> timestamptz cast: the wall-clock time
