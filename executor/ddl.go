@@ -140,6 +140,9 @@ func (s *Session) dropTable(ctx context.Context, st *sql.DropTable) (string, err
 }
 
 func (s *Session) createIndex(ctx context.Context, st *sql.CreateIndex) (string, error) {
+	if st.Concurrent && s.explicit {
+		return "", pgerr.New(pgerr.ActiveSQLTransaction, "CREATE INDEX CONCURRENTLY cannot run inside a transaction block")
+	}
 	e := s.e
 	idx := st.Index
 	if idx.Name == "" {

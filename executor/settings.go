@@ -177,6 +177,15 @@ func checkGUC(name, v string) (string, error) {
 			return "on", nil
 		}
 		return "off", nil
+	case "default_with_oids":
+		b, ok := parseBool(v)
+		if !ok {
+			return "", bad()
+		}
+		if b {
+			return "", pgerr.New(pgerr.FeatureNotSupported, "tables declared WITH OIDS are not supported")
+		}
+		return "off", nil
 	case "default_transaction_isolation", "transaction_isolation":
 		lv := strings.ToLower(v)
 		if lv != "read committed" && lv != "read uncommitted" {

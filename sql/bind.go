@@ -47,6 +47,9 @@ type binder struct {
 	// innermost last.
 	outer []outerScope
 	srfOK bool // set-returning functions are allowed here (a select list, FROM)
+	// noSubquery names the expression being bound when it may hold no
+	// subquery ("DEFAULT expression"); "" allows them.
+	noSubquery string
 	// regrouped: correlated subqueries of an aggregate query whose outer
 	// references already read its group row.
 	regrouped map[*Select]bool

@@ -212,6 +212,9 @@ func (b *binder) indirection(ind *pg_query.A_Indirection) (Expr, error) {
 	for _, s := range subs {
 		slice = slice || s.IsSlice
 	}
+	if types.IsArray(t.OID) && len(subs) > types.MaxDim {
+		return nil, pgerr.New(pgerr.ProgramLimitExceeded, "number of array dimensions (%d) exceeds the maximum allowed (%d)", len(subs), types.MaxDim)
+	}
 	idx := func(n *pg_query.Node) (Expr, error) {
 		if n == nil {
 			return nil, nil

@@ -332,9 +332,9 @@ func (b *binder) typeName(tn *pg_query.TypeName) (types.T, error) {
 // and without an assignment cast to the column's type (its length or
 // precision is enforced only when the default is used) it is 42804.
 func (b *binder) checkDefault(raw *pg_query.Node, t types.T, colName string) error {
-	savedSc, savedAgg, savedErr := b.sc, b.agg, b.aggErr
-	defer func() { b.sc, b.agg, b.aggErr = savedSc, savedAgg, savedErr }()
-	b.sc, b.agg, b.aggErr = nil, nil, "DEFAULT expressions"
+	savedSc, savedAgg, savedErr, savedSub := b.sc, b.agg, b.aggErr, b.noSubquery
+	defer func() { b.sc, b.agg, b.aggErr, b.noSubquery = savedSc, savedAgg, savedErr, savedSub }()
+	b.sc, b.agg, b.aggErr, b.noSubquery = nil, nil, "DEFAULT expressions", "DEFAULT expression"
 	e, err := b.expr(raw)
 	if err != nil {
 		return err

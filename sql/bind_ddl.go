@@ -63,21 +63,38 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 			if t.OID == types.TID || t.OID == types.Unknown || t.OID == types.Void {
 				return nil, b.errAt(cd.Location, pgerr.FeatureNotSupported, "columns of type %s are not supported", t.Name())
 			}
+			if err := checkCompression(cd.Compression, t); err != nil {
+				return nil, err
+			}
 			if cd.CollClause != nil {
 				if err := b.checkCollation(cd.CollClause.Collname, t, cd.CollClause.Location); err != nil {
 					return nil, err
 				}
 			}
-			col := catalog.Column{Name: cd.Colname, TypeOID: uint32(t.OID), Typmod: t.Typmod, NotNull: cd.IsNotNull}
+			// A serial's NOT NULL comes after the column's own constraints.
+			col := catalog.Column{Name: cd.Colname, TypeOID: uint32(t.OID), Typmod: t.Typmod, NotNull: cd.IsNotNull && !serial}
 			if cd.Colname == "ctid" || cd.Colname == "xmin" || cd.Colname == "xmax" || cd.Colname == "cmin" || cd.Colname == "cmax" || cd.Colname == "tableoid" {
 				return nil, b.errAt(cd.Location, pgerr.DuplicateColumn, "column name \"%s\" conflicts with a system column name", cd.Colname)
+			}
+			sawNullable := false // NULL, NOT NULL or identity given (transformColumnDefinition)
+			nullable := func(c *pg_query.Constraint, notNull bool) error {
+				if sawNullable && col.NotNull != notNull {
+					return b.errAt(c.Location, pgerr.SyntaxError, "conflicting NULL/NOT NULL declarations for column \"%s\" of table \"%s\"", cd.Colname, name)
+				}
+				sawNullable, col.NotNull = true, notNull
+				return nil
 			}
 			for _, cn := range cd.Constraints {
 				c := cn.GetConstraint()
 				switch c.Contype {
 				case pg_query.ConstrType_CONSTR_NOTNULL:
-					col.NotNull = true
+					if err := nullable(c, true); err != nil {
+						return nil, err
+					}
 				case pg_query.ConstrType_CONSTR_NULL:
+					if err := nullable(c, false); err != nil {
+						return nil, err
+					}
 				case pg_query.ConstrType_CONSTR_DEFAULT:
 					if col.Identity != "" {
 						return nil, b.errAt(c.Location, pgerr.SyntaxError, "both default and identity specified for column \"%s\" of table \"%s\"", cd.Colname, name)
@@ -116,7 +133,9 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 						return nil, b.errAt(c.Location, pgerr.FeatureNotSupported, "identity sequence options are not supported")
 					}
 					col.Identity = c.GeneratedWhen
-					col.NotNull = true
+					if err := nullable(c, true); err != nil {
+						return nil, err
+					}
 					serials = append(serials, len(def.Columns))
 				case pg_query.ConstrType_CONSTR_FOREIGN:
 					fk, err := b.fkConstraint(c, cd.Colname)
@@ -127,6 +146,12 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 				default:
 					return nil, b.errAt(c.Location, pgerr.FeatureNotSupported, "%s constraints are not supported", constraintName(c.Contype))
 				}
+			}
+			if serial {
+				if sawNullable && !col.NotNull {
+					return nil, pgerr.New(pgerr.SyntaxError, "conflicting NULL/NOT NULL declarations for column \"%s\" of table \"%s\"", cd.Colname, name)
+				}
+				col.NotNull = true
 			}
 			def.Columns = append(def.Columns, col)
 		case el.GetConstraint() != nil:
@@ -351,7 +376,24 @@ func (b *binder) createIndex(s *pg_query.IndexStmt) (*CreateIndex, error) {
 		idx.Columns = append(idx.Columns, int16(c+1))
 		names = append(names, ie.Name)
 	}
-	return &CreateIndex{Table: t, Index: idx, IfNotExists: s.IfNotExists}, nil
+	return &CreateIndex{Table: t, Index: idx, IfNotExists: s.IfNotExists, Concurrent: s.Concurrent}, nil
+}
+
+// checkCompression vets a column's COMPRESSION clause as PostgreSQL 15
+// does. minipg compresses nothing (nor TOASTs), so an accepted method
+// changes nothing on disk.
+func checkCompression(method string, t types.T) error {
+	switch method {
+	case "":
+		return nil
+	case "pglz", "lz4", "default":
+	default:
+		return pgerr.New(pgerr.InvalidParameterValue, "invalid compression method \"%s\"", method)
+	}
+	if t.Len() >= 0 {
+		return pgerr.New(pgerr.FeatureNotSupported, "column data type %s does not support compression", t.Name())
+	}
+	return nil
 }
 
 // indexParams are the storage parameters of a btree index.
@@ -622,6 +664,9 @@ func (b *binder) copyOptions(out *Copy, opts []*pg_query.Node, from bool) error 
 			case "false", "off", "0", "no":
 				out.Header = false
 			case "match":
+				if !from {
+					return pgerr.New(pgerr.FeatureNotSupported, "cannot use \"match\" with HEADER in COPY TO")
+				}
 				out.Header = true
 			default:
 				return pgerr.New(pgerr.SyntaxError, "header requires a Boolean value or \"match\"")

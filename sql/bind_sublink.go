@@ -11,6 +11,9 @@ import (
 // the scopes of the queries around it; a reference to one of those makes it
 // correlated.
 func (b *binder) subLink(sl *pg_query.SubLink) (Expr, error) {
+	if b.noSubquery != "" {
+		return nil, b.errAt(sl.Location, pgerr.FeatureNotSupported, "cannot use subquery in %s", b.noSubquery)
+	}
 	sel := sl.Subselect.GetSelectStmt()
 	if sel == nil {
 		return nil, b.errAt(sl.Location, pgerr.FeatureNotSupported, "this subquery is not supported")

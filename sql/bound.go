@@ -393,6 +393,7 @@ type CreateIndex struct {
 	Table       *catalog.Table
 	Index       catalog.Index
 	IfNotExists bool
+	Concurrent  bool // CREATE INDEX CONCURRENTLY: built as without it, refused in a block
 }
 
 // Copy is a bound COPY ... FROM STDIN.

@@ -325,11 +325,21 @@ func (p *arrayParser) element() error {
 	literal := false // a quote or escape was seen
 	keep := 0        // length of b up to its last quoted or escaped character
 	inQuotes := false
+	// An element is quoted whole or not at all: a quote after unquoted
+	// characters, or anything but white space after the closing quote,
+	// is PostgreSQL's "Unexpected array element."
+	bare, closed := false, false
 	for {
 		if p.i >= len(p.s) {
 			return errArrayLiteral(p.in, "Unexpected end of input.")
 		}
 		c := p.s[p.i]
+		if !inQuotes && c != ',' && c != '}' && !isSpace(c) {
+			if closed || c == '"' && bare {
+				return errArrayLiteral(p.in, "Unexpected array element.")
+			}
+			bare = c != '"'
+		}
 		switch {
 		case c == '\\':
 			p.i++
@@ -340,6 +350,7 @@ func (p *arrayParser) element() error {
 			literal = true
 			keep = b.Len()
 		case c == '"':
+			closed = inQuotes
 			inQuotes = !inQuotes
 			literal = true
 			keep = b.Len()

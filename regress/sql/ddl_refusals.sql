@@ -1,0 +1,31 @@
+-- Refusals PostgreSQL 15 makes in DDL, COPY options, settings and array input.
+create table ci (a int);
+begin;
+create index concurrently on ci (a);
+rollback;
+create index concurrently ci_a on ci (a);
+create table dd (a int default (select 1));
+create table dd (a int default (1 + (select 1)));
+create table dd (a int default 1 + 2);
+create table itest15 (id integer generated always as identity null);
+create table sn (id serial null);
+create table sn2 (a int null not null);
+create table sn3 (a int not null null);
+create table sn4 (a int null null, b int not null not null, c serial not null);
+\d sn4
+copy ci to stdout with (header match);
+copy ci to stdout with (header);
+create table cm (f1 int compression pglz);
+create table cm (f1 text compression nosuch);
+create table cm (f1 text compression pglz, f2 numeric compression default, f3 bytea compression lz4);
+set default_with_oids to t;
+set default_with_oids to f;
+show default_with_oids;
+select '{"a"b}'::text[];
+select '{a"b"}'::text[];
+select '{"a""b"}'::text[];
+select '{{"1 2" x},{3}}'::text[];
+select '{"a" , "b" }'::text[], '{a\"b}'::text[], '{ a b , c }'::text[];
+select ('{}'::int[])[1][2][3][4][5][6][7];
+select ('{{1,2},{3,4}}'::int[])[2][1];
+drop table ci, dd, sn4, cm;
