@@ -82,6 +82,8 @@ func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string,
 	e.mu.rels[t.OID] = r
 	e.mu.Unlock()
 	s.markNewRelfilenode(t.OID)
+	s.ensureTx()
+	s.noteCreated('t', t.OID, t.Name)
 	return "CREATE TABLE", nil
 }
 
@@ -169,6 +171,8 @@ func (s *Session) createIndex(ctx context.Context, st *sql.CreateIndex) (string,
 			if err != nil {
 				return "", err
 			}
+			s.ensureTx()
+			s.noteCreated('i', st.Table.OID, idx.Name)
 			return "CREATE INDEX", nil
 		}
 		// A row version whose inserter or deleter is still running decides

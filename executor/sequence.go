@@ -50,9 +50,12 @@ func (s *Session) createSequence(st *sql.CreateSequence) (string, error) {
 		}
 		def.OwnedByTable, def.OwnedByColumn = t.OID, int16(c+1)
 	}
-	if _, err := e.cat.CreateSequence(def); err != nil {
+	q, err := e.cat.CreateSequence(def)
+	if err != nil {
 		return "", err
 	}
+	s.ensureTx()
+	s.noteCreated('s', q.OID, q.Name)
 	return "CREATE SEQUENCE", nil
 }
 

@@ -52,6 +52,7 @@ type Session struct {
 
 	settings map[string]string
 	startup  map[string]string // settings the start-up packet gave (their RESET value)
+	created  []createdObject   // relations the current transaction created (undoCreated)
 	mem      memAccount        // the running statement's memory (memory.go)
 	ints     intBoxes          // boxed integers of scans (rowvalues.go)
 	plans    planCache         // index plans of the statements' WHERE clauses (path.go)
@@ -355,13 +356,19 @@ func (s *Session) endTx(commit bool) error {
 		s.ist.ResetMoves()
 	}()
 	if commit {
+		s.created = nil
 		s.e.noteCommitMode(tx.XidIfAssigned(), s.settings["synchronous_commit"])
 		err := tx.Commit()
 		s.endXactStats(err == nil)
+		if err != nil {
+			s.undoCreated()
+		}
 		return err
 	}
 	s.endXactStats(false)
-	return tx.Abort()
+	err := tx.Abort()
+	s.undoCreated()
+	return err
 }
 
 // TxStatus returns 'I', 'T' or 'E' for ReadyForQuery.

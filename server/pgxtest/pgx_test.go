@@ -406,3 +406,46 @@ func blockedUpdate(t *testing.T, holder, waiter *pgx.Conn, table string) <-chan 
 	}()
 	return done
 }
+
+// TestRolledBackCreations: the tables, indexes and sequences a
+// transaction creates are gone after it aborts, whether the block rolls
+// back or a later statement of one simple query string fails; a committed
+// creation stays.
+func TestRolledBackCreations(t *testing.T) {
+	dsn := startServer(t)
+	conn := connect(t, dsn, pgx.QueryExecModeSimpleProtocol)
+	ctx := testCtx(t)
+	count := func(pattern string) int {
+		t.Helper()
+		var n int
+		if err := conn.QueryRow(ctx, "select count(*) from pg_class where relname like $1", pattern).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if _, err := conn.Exec(ctx, "create table mq_a (a int primary key); insert into mq_a values (1); select 1/0"); pgCode(err) != "22012" {
+		t.Fatalf("multi-statement query: %v", err)
+	}
+	if n := count("mq_a%"); n != 0 {
+		t.Fatalf("after the failed query %d relations mq_a%% remain", n)
+	}
+	for _, q := range []string{"begin", "create table mq_b (a serial)", "create index mq_b_a on mq_b (a)",
+		"create sequence mq_b_seq", "rollback"} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if n := count("mq_b%"); n != 0 {
+		t.Fatalf("after ROLLBACK %d relations mq_b%% remain", n)
+	}
+	if _, err := conn.Exec(ctx, "begin; create table mq_c (a int); create index mq_c_a on mq_c (a); commit"); err != nil {
+		t.Fatal(err)
+	}
+	if n := count("mq_c%"); n != 2 {
+		t.Fatalf("after COMMIT %d relations mq_c%%, want 2", n)
+	}
+	// The rolled-back names can be created again.
+	if _, err := conn.Exec(ctx, "create table mq_a (a int); create table mq_b (a int); create sequence mq_b_seq"); err != nil {
+		t.Fatal(err)
+	}
+}

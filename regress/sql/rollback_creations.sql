@@ -1,0 +1,35 @@
+-- What a transaction creates is dropped again when it aborts.
+create table keep (a int primary key);
+insert into keep values (1), (2);
+begin;
+create table disappear (a int4 primary key, b serial, c text);
+insert into disappear (a, c) values (1, 'x');
+create index disappear_c on disappear (c);
+create index keep_a on keep (a);
+create sequence disappear_seq;
+select nextval('disappear_seq');
+create table disappear_child (a int references disappear (a));
+delete from keep;
+rollback;
+select relname from pg_class where relname like 'disappear%' or relname = 'keep_a' order by 1;
+select * from keep order by a;
+begin;
+create table stays (a int);
+create index stays_a on stays (a);
+commit;
+select relname from pg_class where relname like 'stays%' order by 1;
+begin;
+create table failing (a int);
+select 1/0;
+commit;
+select relname from pg_class where relname = 'failing';
+-- a name reused in the transaction
+begin;
+create table again (a int);
+drop table again;
+create table again (b text);
+rollback;
+select relname from pg_class where relname = 'again';
+create table done (a int); select 1/0;
+select relname from pg_class where relname = 'done';
+drop table keep, stays;
