@@ -7,6 +7,7 @@ import (
 
 	"minipg/catalog"
 	"minipg/sql"
+	"minipg/storage/buffer"
 	"minipg/types"
 )
 
@@ -144,22 +145,26 @@ func int2Array(ns []int16) types.Datum {
 
 // relPages is the relation's size in blocks (0 for an index: minipg's
 // indexes are in memory).
-func (e *Engine) relPages(r sysRelation) int64 {
-	if r.kind != "r" {
-		if r.kind == "S" {
-			return 1
+// relSizeStats is pg_class.relpages and reltuples: for a table what
+// VACUUM and ANALYZE last recorded (0 and -1 before either ran, as in
+// PostgreSQL); for a disk index its file's blocks now and its table's
+// recorded tuples, which PostgreSQL's VACUUM and ANALYZE give it too; for
+// a sequence one page and one tuple.
+func (e *Engine) relSizeStats(r sysRelation) (pages int64, tuples float64) {
+	switch r.kind {
+	case "S":
+		return 1, 1
+	case "i":
+		rs := e.stats.RelSize(r.table.OID)
+		if r.index.OnDisk() {
+			if n, err := e.pool.NBlocks(buffer.RelFileNode(r.index.RelFileNode), buffer.MainFork); err == nil {
+				pages = int64(n)
+			}
 		}
-		return 0
+		return pages, rs.RelTuples
 	}
-	rel, err := e.rel(r.oid)
-	if err != nil {
-		return 0
-	}
-	n, err := rel.heap.NBlocks()
-	if err != nil {
-		return 0
-	}
-	return int64(n)
+	rs := e.stats.RelSize(r.oid)
+	return int64(rs.RelPages), rs.RelTuples
 }
 
 func (e *Engine) pgClassRows() [][]types.Datum {
@@ -179,11 +184,7 @@ func (e *Engine) pgClassRows() [][]types.Datum {
 				filenode = int64(r.index.RelFileNode) // a new one after TRUNCATE
 			}
 		}
-		pages := e.relPages(r)
-		tuples := float64(-1)
-		if r.kind == "S" {
-			tuples = 1
-		}
+		pages, tuples := e.relSizeStats(r)
 		out = append(out, []types.Datum{
 			int64(r.oid), r.name, int64(oidPublic), int64(0), int64(0), int64(oidSuperuser), am,
 			filenode, int64(0), pages, tuples, int64(0), int64(0), hasIndex, false, persistence,
