@@ -182,6 +182,7 @@ type dtFields struct {
 	sec      int
 	micros   int64
 	bc       bool
+	year2    bool // the year was written with two digits: 1970-2069 unless BC
 	pm, am   bool
 	rangeErr bool // a field is out of range (22008)
 	mdHint   bool
@@ -254,15 +255,12 @@ var zoneNames = map[string]bool{
 	"aedt": true, "nzst": true, "nzdt": true,
 }
 
-// twoDigitYear applies PostgreSQL's rule for 1- and 2-digit years.
-func twoDigitYear(y int, digits int) int {
-	if digits > 2 {
-		return y
-	}
-	if y < 70 {
-		return y + 2000
-	}
-	return y + 1900
+// twoDigitYear records year y written with digits digits; a year of two
+// digits or fewer is taken to 1970-2069 once the input is read, unless it
+// is BC (ValidateDate's is2digits).
+func (f *dtFields) twoDigitYear(y int, digits int) int {
+	f.year2 = digits <= 2
+	return y
 }
 
 // decodeDateTime parses the date/time forms minipg accepts (a subset of
@@ -323,8 +321,8 @@ func decodeDateTime(in string) (f dtFields, ok bool) {
 			}
 			switch {
 			case allDigits(p[0]) && allDigits(p[1]) && allDigits(p[2]):
-				if len(p[0]) <= 2 && len(p[2]) >= 3 { // MM-DD-YYYY
-					f.month, f.day, f.year = atoiSmall(p[0]), atoiSmall(p[1]), atoiSmall(p[2])
+				if len(p[0]) <= 2 { // MM-DD-YY[YY], DateStyle MDY ('99-01-08' has month 99)
+					f.month, f.day, f.year = atoiSmall(p[0]), atoiSmall(p[1]), f.twoDigitYear(atoiSmall(p[2]), len(p[2]))
 				} else {
 					f.year, f.month, f.day = atoiSmall(p[0]), atoiSmall(p[1]), atoiSmall(p[2])
 				}
@@ -333,10 +331,10 @@ func decodeDateTime(in string) (f dtFields, ok bool) {
 				if len(p[0]) >= 3 { // YYYY-Mon-DD
 					f.year, f.day = atoiSmall(p[0]), atoiSmall(p[2])
 				} else { // DD-Mon-YYYY
-					f.day, f.year = atoiSmall(p[0]), twoDigitYear(atoiSmall(p[2]), len(p[2]))
+					f.day, f.year = atoiSmall(p[0]), f.twoDigitYear(atoiSmall(p[2]), len(p[2]))
 				}
 			case monthByName(p[0]) > 0 && allDigits(p[1]) && allDigits(p[2]): // Mon-DD-YYYY
-				f.month, f.day, f.year = monthByName(p[0]), atoiSmall(p[1]), twoDigitYear(atoiSmall(p[2]), len(p[2]))
+				f.month, f.day, f.year = monthByName(p[0]), atoiSmall(p[1]), f.twoDigitYear(atoiSmall(p[2]), len(p[2]))
 			default:
 				return f, false
 			}
@@ -353,14 +351,17 @@ func decodeDateTime(in string) (f dtFields, ok bool) {
 			if len(p[0]) >= 3 { // YYYY/MM/DD
 				f.year, f.month, f.day = atoiSmall(p[0]), atoiSmall(p[1]), atoiSmall(p[2])
 			} else { // MDY
-				f.month, f.day, f.year = atoiSmall(p[0]), atoiSmall(p[1]), twoDigitYear(atoiSmall(p[2]), len(p[2]))
+				f.month, f.day, f.year = atoiSmall(p[0]), atoiSmall(p[1]), f.twoDigitYear(atoiSmall(p[2]), len(p[2]))
 			}
 			f.hasDate = true
 		case !f.hasDate && !namedMonth && len(fld) == 8 && allDigits(fld):
 			f.year, f.month, f.day = atoiSmall(fld[:4]), atoiSmall(fld[4:6]), atoiSmall(fld[6:])
 			f.hasDate = true
-		case !f.hasDate && allDigits(fld) && len(nums) < 2:
-			nums = append(nums, fld) // day and year next to a month name
+		case !f.hasDate && !namedMonth && len(fld) == 6 && allDigits(fld) && len(nums) == 0: // YYMMDD
+			f.year, f.month, f.day = f.twoDigitYear(atoiSmall(fld[:2]), 2), atoiSmall(fld[2:4]), atoiSmall(fld[4:])
+			f.hasDate = true
+		case !f.hasDate && allDigits(fld) && (len(nums) < 2 || len(nums) < 3 && !namedMonth):
+			nums = append(nums, fld) // day and year next to a month name, or month, day and year
 		case !hasTime && strings.IndexByte(fld, ':') > 0:
 			// time, possibly followed by a zone: +hh[:mm], -hh[:mm], z
 			tm := fld
@@ -393,10 +394,22 @@ func decodeDateTime(in string) (f dtFields, ok bool) {
 		if len(d) >= 3 || atoiSmall(d) > 31 {
 			d, y = y, d
 		}
-		f.day, f.year = atoiSmall(d), twoDigitYear(atoiSmall(y), len(y))
+		f.day, f.year = atoiSmall(d), f.twoDigitYear(atoiSmall(y), len(y))
+		f.hasDate = true
+	} else if !namedMonth && !f.hasDate && len(nums) == 3 && len(nums[0]) <= 2 && len(nums[1]) <= 2 {
+		// '08 01 99': month, day and year, DateStyle MDY.
+		f.month, f.day = atoiSmall(nums[0]), atoiSmall(nums[1])
+		f.year = f.twoDigitYear(atoiSmall(nums[2]), len(nums[2]))
 		f.hasDate = true
 	} else if len(nums) > 0 {
 		return f, false
+	}
+	if f.year2 && !f.bc {
+		if f.year < 70 {
+			f.year += 2000
+		} else if f.year < 100 {
+			f.year += 1900
+		}
 	}
 	if !f.hasDate {
 		return f, false
