@@ -52,6 +52,9 @@ func compileRegex(pat string, fold bool) (*regexp.Regexp, error) {
 		prefix = "(?si)"
 	}
 	re, err = regexp.Compile(prefix + src)
+	if err == nil {
+		preferLongest(re, prefix+src)
+	}
 	if err != nil {
 		msg := err.Error()
 		if se, ok := err.(*syntax.Error); ok {
@@ -68,7 +71,7 @@ func compileRegex(pat string, fold bool) (*regexp.Regexp, error) {
 				msg = "invalid escape \\ sequence"
 			case syntax.ErrInvalidCharRange:
 				msg = "invalid character range"
-			case syntax.ErrInvalidPerlOp:
+			case syntax.ErrInvalidPerlOp, syntax.ErrInvalidNamedCapture:
 				msg = "lookahead, lookbehind and other (? constructs are not supported"
 			}
 		}
@@ -81,6 +84,35 @@ func compileRegex(pat string, fold bool) (*regexp.Regexp, error) {
 	reCache.m[key] = re
 	reCache.Unlock()
 	return re, nil
+}
+
+// preferLongest makes re match as PostgreSQL's ARE does when none of its
+// quantifiers is non-greedy: the longest match at the leftmost position
+// ('.|...' takes all of 'xyz'), where RE2 takes the first alternative that
+// matches. An RE with a non-greedy quantifier keeps RE2's preference.
+func preferLongest(re *regexp.Regexp, src string) {
+	t, err := syntax.Parse(src, syntax.Perl)
+	if err != nil {
+		return
+	}
+	var nonGreedy func(*syntax.Regexp) bool
+	nonGreedy = func(r *syntax.Regexp) bool {
+		switch r.Op {
+		case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+			if r.Flags&syntax.NonGreedy != 0 {
+				return true
+			}
+		}
+		for _, sub := range r.Sub {
+			if nonGreedy(sub) {
+				return true
+			}
+		}
+		return false
+	}
+	if !nonGreedy(t) {
+		re.Longest()
+	}
 }
 
 // translateARE rewrites the ARE escapes RE2 spells differently and
