@@ -39,8 +39,7 @@ func (b *binder) aggCall(name string, fc *pg_query.FuncCall) (Expr, error) {
 		if err := b.aggFilter(a, fc); err != nil {
 			return nil, err
 		}
-		b.agg.aggs = append(b.agg.aggs, a)
-		return a, nil
+		return b.addAgg(a, fc.Location)
 	}
 	if len(fc.Args) == 0 && name == "count" {
 		return nil, b.errAt(fc.Location, pgerr.WrongObjectType, "count(*) must be used to call a parameterless aggregate function")
@@ -88,8 +87,7 @@ func (b *binder) aggCall(name string, fc *pg_query.FuncCall) (Expr, error) {
 	if err := b.aggFilter(a, fc); err != nil {
 		return nil, err
 	}
-	b.agg.aggs = append(b.agg.aggs, a)
-	return a, nil
+	return b.addAgg(a, fc.Location)
 }
 
 // aggAllowed reports 42803 unless the clause being bound allows an
@@ -346,8 +344,7 @@ func (b *binder) withinGroup(name string, fc *pg_query.FuncCall) (Expr, error) {
 	if err := b.aggFilter(a, fc); err != nil {
 		return nil, err
 	}
-	b.agg.aggs = append(b.agg.aggs, a)
-	return a, nil
+	return b.addAgg(a, fc.Location)
 }
 
 // noOrderedSetAgg is 42883 for a call that names no ordered-set aggregate
@@ -381,4 +378,44 @@ func (b *binder) undefinedAgg(name string, written []types.T, loc int32) error {
 	}
 	return b.errAt(loc, pgerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(names, ", ")).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+}
+
+// addAgg registers aggregate call a of the query being bound.
+func (b *binder) addAgg(a *Agg, loc int32) (Expr, error) {
+	if err := b.outerLevelAgg(a, loc); err != nil {
+		return nil, err
+	}
+	b.agg.aggs = append(b.agg.aggs, a)
+	return a, nil
+}
+
+// outerLevelAgg refuses an aggregate inside a subquery whose arguments
+// (FILTER and ORDER BY included) read columns of an enclosing query and
+// none of its own: SQL and PostgreSQL make it an aggregate of that
+// enclosing query, computed over its rows (select (select count(*)
+// filter (where o.x > 0)) from t o gives one row), and minipg would
+// compute it once per outer row instead. A subquery among the arguments
+// is not looked into.
+func (b *binder) outerLevelAgg(a *Agg, loc int32) error {
+	es := append([]Expr{a.Arg, a.Filter}, a.Extra...)
+	es = append(es, a.Direct...)
+	for _, o := range a.Order {
+		es = append(es, o.X)
+	}
+	local, outer := false, false
+	for _, e := range es {
+		Walk(e, func(x Expr) {
+			switch x.(type) {
+			case *ColRef:
+				local = true
+			case *OuterRef:
+				outer = true
+			}
+		})
+	}
+	if outer && !local {
+		return b.errAt(loc, pgerr.FeatureNotSupported, "aggregate functions over only an outer query's columns are not supported").
+			WithHint("Compute the aggregate in the outer query, or in a subquery of its own in FROM.")
+	}
+	return nil
 }
