@@ -13,6 +13,7 @@ all: build
 build:
 	$(GO) build -o bin/minipg ./cmd/minipg
 	$(GO) build -o bin/minipg-bench ./cmd/minipg-bench
+	$(GO) build -o bin/minipg-sqlcompare ./cmd/minipg-sqlcompare
 
 # Builds and starts the server on 127.0.0.1:$(PORT) with data directory $(DATADIR).
 run:

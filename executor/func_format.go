@@ -141,7 +141,7 @@ func ordinal(n int, upper bool) string {
 
 // numToken is one element of a number format.
 type numToken struct {
-	kind byte // '9' '0' '.' ',' 'S' 'M'(MI) 'P'(PL) 'G'(SG) 'R'(PR) 'T'(TH) 't'(th) 'E'(EEEE) 'N'(RN) 'n'(rn) 'L' literal
+	kind byte // '9' '0' '.' ',' 'S' 'M'(MI) 'P'(PL) 'G'(SG) 'R'(PR) 'T'(TH) 't'(th) 'E'(EEEE) 'N'(RN) 'n'(rn) 'C' currency (L) 'L' literal
 	lit  string
 }
 
@@ -222,6 +222,10 @@ func parseNumFormat(f string) (*numFmt, error) {
 		case up[0] == 'S':
 			n.sign = true
 			add('S', 1)
+		case up[0] == 'L':
+			// The locale's currency symbol; PostgreSQL writes a blank
+			// for a locale without one (C, the one minipg has).
+			add('C', 1)
 		case f[0] == '"':
 			f = f[1:]
 			for len(f) > 0 && f[0] != '"' {
@@ -458,6 +462,8 @@ func numFormat(d *apd.Decimal, format string, maxPost int) (types.Datum, error) 
 			}
 		case 'L':
 			b.WriteString(t.lit)
+		case 'C':
+			b.WriteString(" ")
 		}
 	}
 	if !signWritten {
@@ -566,6 +572,10 @@ func toNumber(in, format string) (types.Datum, error) {
 			readSign()
 		case 'L':
 			s = s[1:]
+		case 'C':
+			if s[0] == ' ' { // the currency symbol, if it is there
+				s = s[1:]
+			}
 		}
 	}
 	if digits.Len() == 0 {

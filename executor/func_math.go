@@ -398,7 +398,26 @@ func numSqrt(x *apd.Decimal) (types.Datum, error) {
 	if _, err := numCtx(sweight+1, rscale).Sqrt(out, x); err != nil {
 		return nil, errNumOverflow()
 	}
-	return types.NumericRound(out, rscale), nil
+	r := types.NumericRound(out, rscale)
+	// The root was rounded twice (to the context's digits, then to
+	// rscale): a root just below a half, 17.49999999999999999986, can
+	// come out 18. PostgreSQL's is the exact root rounded once, so check
+	// r against the squares of the half-way points around it.
+	if x.IsZero() {
+		return r, nil
+	}
+	half := apd.New(5, int32(-rscale-1))
+	exact := apd.BaseContext.WithPrecision(uint32(2*(int(r.NumDigits())+rscale+2) + 10))
+	var lo, hi, sq apd.Decimal
+	_, _ = exact.Sub(&lo, r, half)
+	_, _ = exact.Add(&hi, r, half)
+	ulp := apd.New(1, int32(-rscale))
+	if _, _ = exact.Mul(&sq, &lo, &lo); x.Cmp(&sq) < 0 {
+		_, _ = exact.Sub(r, r, ulp)
+	} else if _, _ = exact.Mul(&sq, &hi, &hi); x.Cmp(&sq) >= 0 {
+		_, _ = exact.Add(r, r, ulp)
+	}
+	return r, nil
 }
 
 // numToFloat approximates a finite numeric as a float64 (±Inf past its range).
