@@ -248,20 +248,34 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 		if len(rt.Indirection) > 0 {
 			return nil, b.errAt(rt.Location, pgerr.FeatureNotSupported, "assignment to a field or array element is not supported")
 		}
-		if rt.Val.GetMultiAssignRef() != nil {
-			return nil, b.errAt(rt.Location, pgerr.FeatureNotSupported, "multiple-column assignment is not supported")
+		val := rt.Val
+		if mar := val.GetMultiAssignRef(); mar != nil {
+			// SET (a, b) = (x, y) or ROW(x, y): each column takes its
+			// item of the row; a sub-SELECT source is not supported.
+			row := mar.Source.GetRowExpr()
+			if row == nil {
+				if mar.Source.GetSubLink() != nil {
+					return nil, b.errAt(exprLocation(mar.Source), pgerr.FeatureNotSupported, "multiple-column assignment from a sub-SELECT is not supported")
+				}
+				return nil, b.errAt(exprLocation(mar.Source), pgerr.SyntaxError, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression")
+			}
+			if int(mar.Ncolumns) != len(row.Args) {
+				return nil, b.errAt(row.Location, pgerr.SyntaxError, "number of columns does not match number of values")
+			}
+			val = row.Args[mar.Colno-1]
 		}
 		idx := colIndex(t, rt.Name)
 		if idx < 0 {
 			return nil, b.errAt(rt.Location, pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.Name)
 		}
 		if seen[idx] {
-			return nil, b.errAt(rt.Location, pgerr.SyntaxError, "multiple assignments to same column \"%s\"", rt.Name)
+			// PostgreSQL's rewriter finds it, without a position.
+			return nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column \"%s\"", rt.Name)
 		}
 		seen[idx] = true
 		col := t.Columns[idx]
 		var e Expr
-		if rt.Val.GetSetToDefault() != nil {
+		if val.GetSetToDefault() != nil {
 			if defaults == nil {
 				if defaults, err = Defaults(t); err != nil {
 					return nil, err
@@ -276,10 +290,10 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 				return nil, pgerr.New(pgerr.GeneratedAlways, "column \"%s\" can only be updated to DEFAULT", col.Name).
 					WithDetail("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", col.Name)
 			}
-			if e, err = b.expr(rt.Val); err != nil {
+			if e, err = b.expr(val); err != nil {
 				return nil, err
 			}
-			if e, err = b.assign(e, colType(col), col.Name, exprLocation(rt.Val)); err != nil {
+			if e, err = b.assign(e, colType(col), col.Name, exprLocation(val)); err != nil {
 				return nil, err
 			}
 		}
