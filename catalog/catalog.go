@@ -110,6 +110,22 @@ type Table struct {
 	Options     map[string]string `json:"options,omitempty"` // reloptions: fillfactor, fsm_policy, ...
 	Indexes     []Index           `json:"indexes,omitempty"`
 	ForeignKeys []ForeignKey      `json:"foreign_keys,omitempty"`
+	// Dropping marks a table whose DROP waits for its transaction's end
+	// (HideTable); nil for every other table.
+	Dropping *PendingDrop `json:"dropping,omitempty"`
+	// CreatedXid is the transaction that created the table until it
+	// commits (ClearCreated); a table whose creator did not commit before
+	// a crash is dropped at start-up. 0 once committed.
+	CreatedXid uint32 `json:"created_xid,omitempty"`
+}
+
+// PendingDrop is a dropped table's state until its transaction ends: the
+// dropping transaction and the names the table and its indexes had, which
+// ROLLBACK (or a crash before the commit) gives back.
+type PendingDrop struct {
+	Xid     uint32   `json:"xid"`
+	Name    string   `json:"name"`
+	Indexes []string `json:"indexes,omitempty"`
 }
 
 // Catalog is the table catalog, stored in pebble with an in-memory copy.
@@ -265,11 +281,16 @@ func (c *Catalog) Version() uint64 {
 }
 
 // Table returns the table named name (exact, case-sensitive match: the SQL
-// layer folds unquoted identifiers to lower case before asking).
+// layer folds unquoted identifiers to lower case before asking). A table
+// a running transaction dropped (Dropping) is not found by its hidden
+// name.
 func (c *Catalog) Table(name string) (*Table, bool) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	t, ok := c.mu.byName[name]
+	if ok && t.Dropping != nil {
+		return nil, false
+	}
 	return t, ok
 }
 
@@ -299,6 +320,9 @@ func (c *Catalog) IndexByName(name string) (*Table, Index, bool) {
 		return nil, Index{}, false
 	}
 	t := c.mu.byOID[oid]
+	if t.Dropping != nil {
+		return nil, Index{}, false
+	}
 	for _, idx := range t.Indexes {
 		if idx.Name == name {
 			return t, idx, true
@@ -845,6 +869,11 @@ func (t *Table) Clone() *Table {
 	for i := range c.Indexes {
 		c.Indexes[i].Columns = slices.Clone(c.Indexes[i].Columns)
 	}
+	if t.Dropping != nil {
+		pd := *t.Dropping
+		pd.Indexes = slices.Clone(pd.Indexes)
+		c.Dropping = &pd
+	}
 	c.ForeignKeys = slices.Clone(t.ForeignKeys)
 	for i := range c.ForeignKeys {
 		fk := &c.ForeignKeys[i]
@@ -984,4 +1013,59 @@ func (t *Table) ForeignKey(name string) (ForeignKey, bool) {
 // Returns the updated table.
 func (c *Catalog) SetColumnNotNull(tableOID uint32, col int, notNull bool) (*Table, error) {
 	return c.alterColumn(tableOID, col, func(cl *Column) { cl.NotNull = notNull })
+}
+
+// HideTable is the first half of a DROP TABLE made by transaction xid: the
+// table and its indexes take hidden names (pg_dropped_OID, and _N for the
+// indexes), so that their names are free for the transaction's next
+// statements and no statement finds them by name, while their files and
+// rows stay until the transaction ends: DropTable then, or UnhideTable
+// for a rollback.
+func (c *Catalog) HideTable(oid, xid uint32) (*Table, error) {
+	return c.updateTable(oid, func(t *Table) error {
+		if t.Dropping != nil {
+			return errNoTable(oid)
+		}
+		pd := &PendingDrop{Xid: xid, Name: t.Name}
+		t.Name = fmt.Sprintf("pg_dropped_%d", t.OID)
+		for i := range t.Indexes {
+			pd.Indexes = append(pd.Indexes, t.Indexes[i].Name)
+			t.Indexes[i].Name = fmt.Sprintf("pg_dropped_%d_%d", t.OID, i)
+		}
+		t.Dropping = pd
+		return nil
+	})
+}
+
+// UnhideTable gives a table HideTable hid its names back (42P07 if one of
+// them has been taken since).
+func (c *Catalog) UnhideTable(oid uint32) (*Table, error) {
+	return c.updateTable(oid, func(t *Table) error {
+		pd := t.Dropping
+		if pd == nil {
+			return nil
+		}
+		c.mu.RLock()
+		taken := slices.ContainsFunc(append([]string{pd.Name}, pd.Indexes...), c.relationExistsLocked)
+		c.mu.RUnlock()
+		if taken {
+			return pgerr.New(pgerr.DuplicateTable, "cannot restore table \"%s\": its name or an index's is taken", pd.Name)
+		}
+		t.Name = pd.Name
+		for i := range t.Indexes {
+			t.Indexes[i].Name = pd.Indexes[i]
+		}
+		t.Dropping = nil
+		return nil
+	})
+}
+
+// ClearCreated marks table oid's creating transaction committed
+// (CreatedXid 0).
+func (c *Catalog) ClearCreated(oid uint32) error {
+	_, err := c.updateTable(oid, func(t *Table) error {
+		t.CreatedXid = 0
+		return nil
+	})
+	return err
 }

@@ -401,3 +401,70 @@ func TestCheckFindsDamage(t *testing.T) {
 		t.Fatalf("Check = %v", err)
 	}
 }
+
+// TestHideUnhide: HideTable frees the table's and its indexes' names and
+// keeps the originals (across a reopen); UnhideTable gives them back, or
+// 42P07 while one is taken; ClearCreated forgets the creator's xid.
+func TestHideUnhide(t *testing.T) {
+	dir := t.TempDir()
+	c := mustOpen(t, dir)
+	def := orders()
+	def.CreatedXid = 7
+	tb, err := c.CreateTable(def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tb.CreatedXid != 7 {
+		t.Fatalf("CreatedXid %d", tb.CreatedXid)
+	}
+	if err := c.ClearCreated(tb.OID); err != nil {
+		t.Fatal(err)
+	}
+	h, err := c.HideTable(tb.OID, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Name == "orders" || h.Indexes[0].Name == "orders_pkey" || h.Dropping == nil || h.Dropping.Xid != 9 || h.CreatedXid != 0 {
+		t.Fatalf("hidden: %+v", h)
+	}
+	if _, ok := c.Table("orders"); ok {
+		t.Fatal("the hidden table is found by its name")
+	}
+	if _, ok := c.Table(h.Name); ok {
+		t.Fatal("the hidden table is found by its hidden name")
+	}
+	if _, err := c.HideTable(tb.OID, 10); err == nil {
+		t.Fatal("a hidden table was hidden again")
+	}
+	check(t, c)
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c = mustOpen(t, dir)
+	defer c.Close()
+	h, _ = c.TableByOID(tb.OID)
+	if h.Dropping == nil || h.Dropping.Name != "orders" || h.Dropping.Indexes[0] != "orders_pkey" {
+		t.Fatalf("after reopen: %+v", h.Dropping)
+	}
+	// A new table takes the name; giving it back fails until it is gone.
+	other, err := c.CreateTable(orders())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.UnhideTable(tb.OID)
+	wantCode(t, err, pgerr.DuplicateTable)
+	if _, err := c.DropTable(other.OID); err != nil {
+		t.Fatal(err)
+	}
+	u, err := c.UnhideTable(tb.OID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Name != "orders" || u.Indexes[0].Name != "orders_pkey" || u.Dropping != nil {
+		t.Fatalf("given back: %+v", u)
+	}
+	if got, ok := c.Table("orders"); !ok || got.OID != tb.OID {
+		t.Fatal("the table is not found by its name again")
+	}
+	check(t, c)
+}

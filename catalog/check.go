@@ -1,7 +1,7 @@
 package catalog
 
 import (
-	"fmt"
+	"encoding/json"
 
 	"minipg/pgerr"
 )
@@ -58,7 +58,7 @@ func (c *Catalog) Check() error {
 		}
 	}
 	for oid, t := range c.mu.byOID {
-		if s, ok := stored[oid]; !ok || fmt.Sprint(*s) != fmt.Sprint(*t) {
+		if s, ok := stored[oid]; !ok || !sameEncoding(s, t) {
 			return corrupt("cached table %q differs from the stored one", t.Name)
 		}
 		if c.mu.byName[t.Name] != t {
@@ -137,4 +137,11 @@ func (c *Catalog) readTablesLocked() (map[uint32]*Table, error) {
 		out[t.OID] = t
 	}
 	return out, nil
+}
+
+// sameEncoding reports whether a and b are stored alike (their JSON).
+func sameEncoding(a, b *Table) bool {
+	ea, err1 := json.Marshal(a)
+	eb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && string(ea) == string(eb)
 }

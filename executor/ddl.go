@@ -37,6 +37,13 @@ func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string,
 	if len(def.Options) == 0 {
 		def.Options = nil
 	}
+	// The creator's xid stays in the catalog until it commits: a crash
+	// before that drops the table at start-up (settleHiddenTables).
+	xid, err := s.ensureTx().Xid()
+	if err != nil {
+		return "", err
+	}
+	def.CreatedXid = xid
 	seqs := serialSequences(e.cat, def, st.Serials)
 	// Disk indexes get their (empty) files before the catalog names them.
 	disk := e.indexStorageDisk()
@@ -82,7 +89,6 @@ func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string,
 	e.mu.rels[t.OID] = r
 	e.mu.Unlock()
 	s.markNewRelfilenode(t.OID)
-	s.ensureTx()
 	s.noteCreated('t', t.OID, t.Name)
 	return "CREATE TABLE", nil
 }
@@ -109,36 +115,78 @@ func (s *Session) dropTable(ctx context.Context, st *sql.DropTable) (string, err
 	if err := s.dropTableDependents(ctx, tables, st.Cascade); err != nil {
 		return "", err
 	}
+	// The tables are hidden now and dropped when the transaction commits
+	// (ddl_undo.go).
+	xid, err := s.ensureTx().Xid()
+	if err != nil {
+		return "", err
+	}
 	for _, t := range tables {
-		release, err := e.txns.LockRelation(ctx, t.OID, true)
-		if err != nil {
-			return "", mapCtxErr(ctx, err)
-		}
-		var dropped *catalog.Table // as it was under the lock
-		dropped, err = e.cat.DropTable(t.OID)
-		if err == nil {
-			e.mu.Lock()
-			r := e.mu.rels[t.OID]
-			delete(e.mu.rels, t.OID)
-			e.mu.Unlock()
-			e.stats.Drop(t.OID)
-			if r != nil {
-				r.heap.Retire()
-			}
-			// The catalog change is committed: log the drop, then unlink.
-			if err = e.walLogDrop(dropped.RelFileNode); err == nil {
-				err = e.pool.DropRel(buffer.RelFileNode(dropped.RelFileNode))
-			}
-			if err == nil {
-				err = e.dropIndexFiles(dropped.Indexes...)
-			}
-		}
-		release()
-		if err != nil {
+		if err := e.hideTable(ctx, t.OID, xid); err != nil {
 			return "", err
 		}
+		s.noteDropped(t.OID)
 	}
 	return "DROP TABLE", nil
+}
+
+// hideTable gives table oid and its indexes hidden names under the
+// table's exclusive lock (catalog.HideTable): the first half of a DROP
+// TABLE, whose files stay until the transaction ends.
+func (e *Engine) hideTable(ctx context.Context, oid, xid uint32) error {
+	release, err := e.txns.LockRelation(ctx, oid, true)
+	if err != nil {
+		return mapCtxErr(ctx, err)
+	}
+	defer release()
+	t, err := e.cat.HideTable(oid, xid)
+	if err != nil {
+		return err
+	}
+	e.renamedRel(t)
+	return nil
+}
+
+// renamedRel refreshes the open relation of table t after its names
+// changed (hidden or given back).
+func (e *Engine) renamedRel(t *catalog.Table) {
+	r, err := e.rel(t.OID)
+	if err != nil {
+		return
+	}
+	nr := *r
+	nr.def = t
+	e.replaceRel(&nr)
+}
+
+// dropTableNow drops table oid, files and all: the end of a DROP TABLE
+// whose transaction committed.
+func (e *Engine) dropTableNow(ctx context.Context, oid uint32) error {
+	release, err := e.txns.LockRelation(ctx, oid, true)
+	if err != nil {
+		return mapCtxErr(ctx, err)
+	}
+	defer release()
+	dropped, err := e.cat.DropTable(oid) // as it was under the lock
+	if err != nil {
+		return err
+	}
+	e.mu.Lock()
+	r := e.mu.rels[oid]
+	delete(e.mu.rels, oid)
+	e.mu.Unlock()
+	e.stats.Drop(oid)
+	if r != nil {
+		r.heap.Retire()
+	}
+	// The catalog change is committed: log the drop, then unlink.
+	if err := e.walLogDrop(dropped.RelFileNode); err != nil {
+		return err
+	}
+	if err := e.pool.DropRel(buffer.RelFileNode(dropped.RelFileNode)); err != nil {
+		return err
+	}
+	return e.dropIndexFiles(dropped.Indexes...)
 }
 
 func (s *Session) createIndex(ctx context.Context, st *sql.CreateIndex) (string, error) {

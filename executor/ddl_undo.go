@@ -1,23 +1,35 @@
 package executor
 
-// Creations undone by ROLLBACK. minipg's catalog is not versioned by
-// transaction, so its DDL takes effect at once. What a transaction
-// creates (tables, indexes, sequences) is noted, and an abort drops it
-// again, in reverse order, so that BEGIN; CREATE TABLE ...; ROLLBACK, a
-// migration that fails half-way, or a multi-statement query whose later
-// statement fails leaves nothing behind, as in PostgreSQL. Drops and
-// ALTER TABLE are not undone, and other sessions can see a created table
-// before its transaction ends (README, "Where minipg departs").
+// DDL and the transaction's end. minipg's catalog is not versioned by
+// transaction, so DDL takes effect at once; two kinds are made to follow
+// the transaction instead:
+//
+//   - What a transaction creates (tables, indexes, sequences) is noted,
+//     and an abort drops it again, newest first, so that BEGIN; CREATE
+//     TABLE ...; ROLLBACK, a migration that fails half-way, or a
+//     multi-statement query whose later statement fails leaves nothing
+//     behind.
+//   - DROP TABLE hides the table (catalog.HideTable: the table and its
+//     indexes take hidden names and leave pg_class) and the commit drops
+//     it; an abort gives the names back, rows and all. A crash in between
+//     is settled at start-up by the dropping transaction's fate
+//     (settleHiddenTables).
+//
+// Other DDL (DROP INDEX, DROP SEQUENCE, ALTER TABLE) stays done, and other
+// sessions see a created table before its transaction ends (README,
+// "Where minipg departs").
 
 import (
 	"context"
 
+	"minipg/catalog"
 	"minipg/sql"
+	"minipg/storage/heap"
 )
 
-// createdObject is a relation the current transaction created.
+// createdObject is a relation the current transaction created or dropped.
 type createdObject struct {
-	kind byte   // 't' table, 'i' index, 's' sequence
+	kind byte   // 't' table, 'i' index, 's' sequence created; 'd' table dropped (hidden)
 	oid  uint32 // the table's (for an index, its table's) or the sequence's OID
 	name string
 }
@@ -27,7 +39,35 @@ func (s *Session) noteCreated(kind byte, oid uint32, name string) {
 	s.created = append(s.created, createdObject{kind: kind, oid: oid, name: name})
 }
 
-// undoCreated drops what the aborted transaction created, newest first.
+// noteDropped records a table the current transaction hid to drop it.
+func (s *Session) noteDropped(oid uint32) {
+	s.created = append(s.created, createdObject{kind: 'd', oid: oid})
+}
+
+// commitDrops ends the committed transaction's DDL: the tables it hid
+// are dropped, those it created lose their creator's mark.
+func (s *Session) commitDrops() {
+	created := s.created
+	s.created = nil
+	for _, c := range created {
+		switch c.kind {
+		case 'd':
+			if err := s.e.dropTableNow(context.Background(), c.oid); err != nil {
+				// The table stays hidden; start-up drops it (settleHiddenTables).
+				s.e.log.Warn("could not drop a table its transaction dropped", "oid", c.oid, "err", err)
+			}
+		case 't':
+			if t, ok := s.e.cat.TableByOID(c.oid); ok && t.CreatedXid != 0 {
+				if err := s.e.cat.ClearCreated(c.oid); err != nil {
+					s.e.log.Warn("could not mark a created table committed", "table", c.name, "err", err)
+				}
+			}
+		}
+	}
+}
+
+// undoCreated drops what the aborted transaction created and gives the
+// tables it dropped back, newest first.
 // Each object is dropped only if it is still the one created (a later
 // statement may have dropped it or reused its name). The notices the
 // drops raise are not sent: PostgreSQL's abort raises none.
@@ -45,7 +85,9 @@ func (s *Session) undoCreated() {
 		switch c.kind {
 		case 't':
 			if t, ok := s.e.cat.Table(c.name); ok && t.OID == c.oid {
-				_, err = s.dropTable(ctx, &sql.DropTable{Names: []string{c.name}, Cascade: true, IfExists: true})
+				if err = s.dropTableDependents(ctx, []*catalog.Table{t}, true); err == nil {
+					err = s.e.dropTableNow(ctx, c.oid)
+				}
 			}
 		case 'i':
 			if t, _, ok := s.e.cat.IndexByName(c.name); ok && t.OID == c.oid {
@@ -55,10 +97,57 @@ func (s *Session) undoCreated() {
 			if q, ok := s.e.cat.Sequence(c.name); ok && q.OID == c.oid {
 				_, err = s.dropSequence(ctx, &sql.DropSequence{Names: []string{c.name}, IfExists: true}, true)
 			}
+		case 'd':
+			var t *catalog.Table
+			if t, err = s.e.cat.UnhideTable(c.oid); err == nil {
+				s.e.renamedRel(t)
+			}
 		}
 		if err != nil {
 			s.e.log.Warn("could not drop a relation its aborted transaction created", "relation", c.name, "err", err)
 		}
 	}
 	s.notices = s.notices[:notices]
+}
+
+// settleHiddenTables ends the CREATE and DROP TABLEs a crash interrupted:
+// a table created by a transaction that did not commit is dropped (newest
+// first), then a table hidden by a transaction that committed is dropped,
+// one hidden by a transaction that did not is given its names back.
+// Start-up calls it once the WAL is replayed and the transactions' fates
+// are known.
+func (e *Engine) settleHiddenTables() error {
+	tables := e.cat.Tables()
+	for i := len(tables) - 1; i >= 0; i-- {
+		t := tables[i]
+		if t.CreatedXid == 0 {
+			continue
+		}
+		var err error
+		if e.txns.Status(t.CreatedXid) == heap.XidCommitted {
+			err = e.cat.ClearCreated(t.OID)
+		} else {
+			err = e.dropTableNow(context.Background(), t.OID)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for _, t := range e.cat.Tables() {
+		if t.Dropping == nil {
+			continue
+		}
+		if e.txns.Status(t.Dropping.Xid) == heap.XidCommitted {
+			if err := e.dropTableNow(context.Background(), t.OID); err != nil {
+				return err
+			}
+			continue
+		}
+		u, err := e.cat.UnhideTable(t.OID)
+		if err != nil {
+			return err
+		}
+		e.renamedRel(u)
+	}
+	return nil
 }

@@ -81,6 +81,9 @@ type catalogStore interface {
 	CreateTable(def *catalog.Table) (*catalog.Table, error)
 	CreateTableWithFiles(def *catalog.Table, seqs []catalog.Sequence, makeFiles func(t *catalog.Table) error) (*catalog.Table, []*catalog.Sequence, error)
 	DropTable(oid uint32) (*catalog.Table, error)
+	HideTable(oid, xid uint32) (*catalog.Table, error)
+	UnhideTable(oid uint32) (*catalog.Table, error)
+	ClearCreated(oid uint32) error
 	AddIndex(tableOID uint32, idx catalog.Index) (*catalog.Table, catalog.Index, error)
 	SetOptions(tableOID uint32, opts map[string]string) (*catalog.Table, error)
 	IndexByName(name string) (*catalog.Table, catalog.Index, bool)
@@ -219,6 +222,10 @@ func Open(cfg Config, log *slog.Logger) (*Engine, error) {
 		return nil, err
 	}
 	if err := e.startWAL(); err != nil {
+		e.Close()
+		return nil, err
+	}
+	if err := e.settleHiddenTables(); err != nil {
 		e.Close()
 		return nil, err
 	}

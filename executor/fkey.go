@@ -323,6 +323,9 @@ func (e *Engine) referencing(oid uint32) []fkRef {
 	if !c.valid || c.version != v {
 		c.byRef = map[uint32][]fkRef{}
 		for _, t := range e.cat.Tables() {
+			if t.Dropping != nil {
+				continue // dropped, its transaction not ended: its keys no longer bind
+			}
 			for _, fk := range t.ForeignKeys {
 				c.byRef[fk.RefTable] = append(c.byRef[fk.RefTable], fkRef{child: t.OID, fk: fk})
 			}

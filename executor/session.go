@@ -356,12 +356,13 @@ func (s *Session) endTx(commit bool) error {
 		s.ist.ResetMoves()
 	}()
 	if commit {
-		s.created = nil
 		s.e.noteCommitMode(tx.XidIfAssigned(), s.settings["synchronous_commit"])
 		err := tx.Commit()
 		s.endXactStats(err == nil)
 		if err != nil {
 			s.undoCreated()
+		} else {
+			s.commitDrops()
 		}
 		return err
 	}

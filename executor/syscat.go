@@ -98,7 +98,7 @@ type sysRelation struct {
 // sysRelations lists tables, their indexes and sequences ordered by OID.
 func (e *Engine) sysRelations() []sysRelation {
 	var out []sysRelation
-	for _, t := range e.cat.Tables() {
+	for _, t := range e.visibleTables() {
 		out = append(out, sysRelation{oid: t.OID, name: t.Name, kind: "r", table: t, natts: len(t.Columns),
 			options: relOptions(t.Options)})
 		for i := range t.Indexes {
@@ -202,7 +202,7 @@ func fkeyOID(t *catalog.Table, i int) uint32 {
 
 func (e *Engine) pgConstraintRows() [][]types.Datum {
 	var out [][]types.Datum
-	for _, t := range e.cat.Tables() {
+	for _, t := range e.visibleTables() {
 		for _, idx := range t.Indexes {
 			if !idx.IsConstraint() {
 				continue
@@ -286,7 +286,7 @@ func attrdefOID(t *catalog.Table, num int) uint32 { return 1<<30 | (t.OID%(1<<20
 
 func (e *Engine) pgAttrdefRows() [][]types.Datum {
 	var out [][]types.Datum
-	for _, t := range e.cat.Tables() {
+	for _, t := range e.visibleTables() {
 		for i, c := range t.Columns {
 			if c.Default != "" {
 				out = append(out, []types.Datum{int64(attrdefOID(t, i+1)), int64(t.OID), int64(i + 1), defaultExpr(c)})
@@ -298,7 +298,7 @@ func (e *Engine) pgAttrdefRows() [][]types.Datum {
 
 func (e *Engine) pgIndexRows() [][]types.Datum {
 	var out [][]types.Datum
-	for _, t := range e.cat.Tables() {
+	for _, t := range e.visibleTables() {
 		for _, idx := range t.Indexes {
 			n := int64(len(idx.Columns))
 			out = append(out, []types.Datum{int64(idx.OID), int64(t.OID), n, n, idx.Unique, false, idx.Primary,
@@ -475,7 +475,7 @@ var sysCatalogs = []sysCatalog{
 		nameT("user_defined_type_catalog"), nameT("user_defined_type_schema"), nameT("user_defined_type_name"),
 		textT("is_insertable_into"), textT("is_typed"), textT("commit_action")}, func(e *Engine) [][]types.Datum {
 		var out [][]types.Datum
-		for _, t := range e.cat.Tables() {
+		for _, t := range e.visibleTables() {
 			out = append(out, []types.Datum{"postgres", "public", t.Name, "BASE TABLE", nil, nil, nil, nil, nil,
 				"YES", "NO", nil})
 		}
@@ -486,7 +486,7 @@ var sysCatalogs = []sysCatalog{
 		textT("data_type"), int4T("character_maximum_length"), int4T("numeric_precision"),
 		int4T("numeric_scale"), textT("is_identity"), textT("is_generated")}, func(e *Engine) [][]types.Datum {
 		var out [][]types.Datum
-		for _, t := range e.cat.Tables() {
+		for _, t := range e.visibleTables() {
 			for i, c := range t.Columns {
 				ct := types.T{OID: types.OID(c.TypeOID), Typmod: c.Typmod}
 				var def types.Datum
@@ -536,4 +536,11 @@ func defaultExpr(c catalog.Column) string {
 		return d + "::" + name
 	}
 	return d
+}
+
+// visibleTables are the catalog's tables less those a running transaction
+// dropped (catalog.Table.Dropping), which the system catalogs no longer
+// show.
+func (e *Engine) visibleTables() []*catalog.Table {
+	return slices.DeleteFunc(e.cat.Tables(), func(t *catalog.Table) bool { return t.Dropping != nil })
 }

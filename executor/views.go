@@ -130,6 +130,8 @@ func (e *Engine) openRelations() []*relation {
 	e.mu.RLock()
 	out := slices.Collect(maps.Values(e.mu.rels))
 	e.mu.RUnlock()
+	// A table dropped by a transaction still running is gone for views.
+	out = slices.DeleteFunc(out, func(r *relation) bool { return r.def.Dropping != nil })
 	slices.SortFunc(out, func(a, b *relation) int { return cmp.Compare(a.def.Name, b.def.Name) })
 	return out
 }
