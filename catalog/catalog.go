@@ -1027,10 +1027,20 @@ func (c *Catalog) HideTable(oid, xid uint32) (*Table, error) {
 			return errNoTable(oid)
 		}
 		pd := &PendingDrop{Xid: xid, Name: t.Name}
-		t.Name = fmt.Sprintf("pg_dropped_%d", t.OID)
+		c.mu.RLock()
+		defer c.mu.RUnlock()
+		// A name no relation has (a user may have called one so).
+		hidden := func(format string, args ...any) string {
+			name := fmt.Sprintf(format, args...)
+			for n := 1; c.relationExistsLocked(name); n++ {
+				name = fmt.Sprintf(format+"_%d", append(args, n)...)
+			}
+			return name
+		}
+		t.Name = hidden("pg_dropped_%d", t.OID)
 		for i := range t.Indexes {
 			pd.Indexes = append(pd.Indexes, t.Indexes[i].Name)
-			t.Indexes[i].Name = fmt.Sprintf("pg_dropped_%d_%d", t.OID, i)
+			t.Indexes[i].Name = hidden("pg_dropped_%d_%d", t.OID, i)
 		}
 		t.Dropping = pd
 		return nil

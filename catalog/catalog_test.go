@@ -414,6 +414,10 @@ func TestHideUnhide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A user table already has the name the hidden table would take.
+	if _, err := c.CreateTable(&Table{Name: fmt.Sprintf("pg_dropped_%d", tb.OID), Columns: []Column{{Name: "a", TypeOID: 23, Typmod: -1}}}); err != nil {
+		t.Fatal(err)
+	}
 	if tb.CreatedXid != 7 {
 		t.Fatalf("CreatedXid %d", tb.CreatedXid)
 	}
@@ -432,6 +436,9 @@ func TestHideUnhide(t *testing.T) {
 	}
 	if _, ok := c.Table(h.Name); ok {
 		t.Fatal("the hidden table is found by its hidden name")
+	}
+	if u, ok := c.Table(fmt.Sprintf("pg_dropped_%d", tb.OID)); !ok || u.OID == tb.OID {
+		t.Fatal("the user's table lost its name to the hidden one")
 	}
 	if _, err := c.HideTable(tb.OID, 10); err == nil {
 		t.Fatal("a hidden table was hidden again")

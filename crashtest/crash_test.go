@@ -164,6 +164,16 @@ func connect(t *testing.T, s *server) *pgx.Conn {
 	return c
 }
 
+// queryInt runs q, which returns one integer.
+func queryInt(t *testing.T, c *pgx.Conn, q string) int {
+	t.Helper()
+	var n int
+	if err := c.QueryRow(context.Background(), q).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return n
+}
+
 func exec1(t *testing.T, c *pgx.Conn, sql string, args ...any) {
 	t.Helper()
 	if _, err := c.Exec(context.Background(), sql, args...); err != nil {

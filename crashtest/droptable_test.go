@@ -40,14 +40,7 @@ func TestDropTableCrash(t *testing.T) {
 
 	s = startServer(t, dir, settings...)
 	c = connect(t, s)
-	count := func(q string) int {
-		t.Helper()
-		var n int
-		if err := c.QueryRow(ctx, q).Scan(&n); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		return n
-	}
+	count := func(q string) int { t.Helper(); return queryInt(t, c, q) }
 	if n := count("SELECT count(*) FROM open_drop WHERE v LIKE 'row %'"); n != 300 {
 		t.Fatalf("open_drop after the crash: %d rows, want 300", n)
 	}

@@ -1,7 +1,6 @@
 package crashtest
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -20,7 +19,6 @@ func TestIndexFreeSpaceMapCrash(t *testing.T) {
 	dir := t.TempDir()
 	s := startServer(t, dir, diskIndexSettings...)
 	c := connect(t, s)
-	ctx := context.Background()
 	exec1(t, c, "CREATE EXTENSION amcheck")
 	exec1(t, c, "CREATE EXTENSION pg_freespacemap")
 	exec1(t, c, "CREATE TABLE fm (id int PRIMARY KEY, k text) WITH (autovacuum_enabled = off)")
@@ -33,14 +31,7 @@ func TestIndexFreeSpaceMapCrash(t *testing.T) {
 	exec1(t, c, "INSERT INTO later VALUES (1)") // an xid after the deletions
 	exec1(t, c, "VACUUM fm")
 	exec1(t, c, "CHECKPOINT")
-	count := func(q string) int {
-		t.Helper()
-		var n int
-		if err := c.QueryRow(ctx, q).Scan(&n); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		return n
-	}
+	count := func(q string) int { t.Helper(); return queryInt(t, c, q) }
 	names := []string{"fm_pkey", "fm_k"}
 	blocks, free := map[string]int{}, map[string]int{}
 	for _, name := range names {

@@ -89,7 +89,7 @@ func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string,
 	e.mu.rels[t.OID] = r
 	e.mu.Unlock()
 	s.markNewRelfilenode(t.OID)
-	s.noteCreated('t', t.OID, t.Name)
+	s.noteCreated(createdTable, t.OID, t.Name)
 	return "CREATE TABLE", nil
 }
 
@@ -220,7 +220,7 @@ func (s *Session) createIndex(ctx context.Context, st *sql.CreateIndex) (string,
 				return "", err
 			}
 			s.ensureTx()
-			s.noteCreated('i', st.Table.OID, idx.Name)
+			s.noteCreated(createdIndex, st.Table.OID, idx.Name)
 			return "CREATE INDEX", nil
 		}
 		// A row version whose inserter or deleter is still running decides

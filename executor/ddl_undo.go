@@ -27,36 +27,44 @@ import (
 	"minipg/storage/heap"
 )
 
-// createdObject is a relation the current transaction created or dropped.
-type createdObject struct {
-	kind byte   // 't' table, 'i' index, 's' sequence created; 'd' table dropped (hidden)
+// ddlChange is a relation the current transaction created or dropped.
+type ddlChange struct {
+	kind byte   // createdTable, createdIndex, createdSequence, droppedTable
 	oid  uint32 // the table's (for an index, its table's) or the sequence's OID
-	name string
+	name string // the name it was created with ("" for a dropped table)
 }
+
+// ddlChange kinds.
+const (
+	createdTable    = 't'
+	createdIndex    = 'i'
+	createdSequence = 's'
+	droppedTable    = 'd' // hidden, dropped at the commit
+)
 
 // noteCreated records a relation the current transaction created.
 func (s *Session) noteCreated(kind byte, oid uint32, name string) {
-	s.created = append(s.created, createdObject{kind: kind, oid: oid, name: name})
+	s.ddl = append(s.ddl, ddlChange{kind: kind, oid: oid, name: name})
 }
 
 // noteDropped records a table the current transaction hid to drop it.
 func (s *Session) noteDropped(oid uint32) {
-	s.created = append(s.created, createdObject{kind: 'd', oid: oid})
+	s.ddl = append(s.ddl, ddlChange{kind: droppedTable, oid: oid})
 }
 
-// commitDrops ends the committed transaction's DDL: the tables it hid
-// are dropped, those it created lose their creator's mark.
-func (s *Session) commitDrops() {
-	created := s.created
-	s.created = nil
-	for _, c := range created {
+// commitDDL ends the committed transaction's DDL: the tables it hid are
+// dropped, those it created lose their creator's mark.
+func (s *Session) commitDDL() {
+	ddl := s.ddl
+	s.ddl = nil
+	for _, c := range ddl {
 		switch c.kind {
-		case 'd':
+		case droppedTable:
 			if err := s.e.dropTableNow(context.Background(), c.oid); err != nil {
 				// The table stays hidden; start-up drops it (settleHiddenTables).
 				s.e.log.Warn("could not drop a table its transaction dropped", "oid", c.oid, "err", err)
 			}
-		case 't':
+		case createdTable:
 			if t, ok := s.e.cat.TableByOID(c.oid); ok && t.CreatedXid != 0 {
 				if err := s.e.cat.ClearCreated(c.oid); err != nil {
 					s.e.log.Warn("could not mark a created table committed", "table", c.name, "err", err)
@@ -66,45 +74,45 @@ func (s *Session) commitDrops() {
 	}
 }
 
-// undoCreated drops what the aborted transaction created and gives the
-// tables it dropped back, newest first.
-// Each object is dropped only if it is still the one created (a later
-// statement may have dropped it or reused its name). The notices the
-// drops raise are not sent: PostgreSQL's abort raises none.
-func (s *Session) undoCreated() {
-	created := s.created
-	s.created = nil
-	if len(created) == 0 {
+// undoDDL drops what the aborted transaction created and gives the
+// tables it dropped back, newest first. Each object is dropped only if it
+// is still the one created (a later statement may have dropped it or
+// reused its name). The notices the drops raise are not sent:
+// PostgreSQL's abort raises none.
+func (s *Session) undoDDL() {
+	ddl := s.ddl
+	s.ddl = nil
+	if len(ddl) == 0 {
 		return
 	}
 	ctx := context.Background()
 	notices := len(s.notices)
-	for i := len(created) - 1; i >= 0; i-- {
-		c := created[i]
+	for i := len(ddl) - 1; i >= 0; i-- {
+		c := ddl[i]
 		var err error
 		switch c.kind {
-		case 't':
+		case createdTable:
 			if t, ok := s.e.cat.Table(c.name); ok && t.OID == c.oid {
 				if err = s.dropTableDependents(ctx, []*catalog.Table{t}, true); err == nil {
 					err = s.e.dropTableNow(ctx, c.oid)
 				}
 			}
-		case 'i':
+		case createdIndex:
 			if t, _, ok := s.e.cat.IndexByName(c.name); ok && t.OID == c.oid {
 				err = s.e.dropIndex(ctx, c.oid, c.name)
 			}
-		case 's':
+		case createdSequence:
 			if q, ok := s.e.cat.Sequence(c.name); ok && q.OID == c.oid {
 				_, err = s.dropSequence(ctx, &sql.DropSequence{Names: []string{c.name}, IfExists: true}, true)
 			}
-		case 'd':
+		case droppedTable:
 			var t *catalog.Table
 			if t, err = s.e.cat.UnhideTable(c.oid); err == nil {
 				s.e.renamedRel(t)
 			}
 		}
 		if err != nil {
-			s.e.log.Warn("could not drop a relation its aborted transaction created", "relation", c.name, "err", err)
+			s.e.log.Warn("could not undo a change of an aborted transaction's DDL", "kind", string(c.kind), "oid", c.oid, "relation", c.name, "err", err)
 		}
 	}
 	s.notices = s.notices[:notices]

@@ -55,7 +55,7 @@ func (s *Session) createSequence(st *sql.CreateSequence) (string, error) {
 		return "", err
 	}
 	s.ensureTx()
-	s.noteCreated('s', q.OID, q.Name)
+	s.noteCreated(createdSequence, q.OID, q.Name)
 	return "CREATE SEQUENCE", nil
 }
 

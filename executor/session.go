@@ -52,7 +52,7 @@ type Session struct {
 
 	settings map[string]string
 	startup  map[string]string // settings the start-up packet gave (their RESET value)
-	created  []createdObject   // relations the current transaction created (undoCreated)
+	ddl      []ddlChange       // relations the current transaction created or dropped (ddl_undo.go)
 	mem      memAccount        // the running statement's memory (memory.go)
 	ints     intBoxes          // boxed integers of scans (rowvalues.go)
 	plans    planCache         // index plans of the statements' WHERE clauses (path.go)
@@ -360,15 +360,15 @@ func (s *Session) endTx(commit bool) error {
 		err := tx.Commit()
 		s.endXactStats(err == nil)
 		if err != nil {
-			s.undoCreated()
+			s.undoDDL()
 		} else {
-			s.commitDrops()
+			s.commitDDL()
 		}
 		return err
 	}
 	s.endXactStats(false)
 	err := tx.Abort()
-	s.undoCreated()
+	s.undoDDL()
 	return err
 }
 
