@@ -15,9 +15,10 @@ package executor
 //     is settled at start-up by the dropping transaction's fate
 //     (settleHiddenTables).
 //
-// Other DDL (DROP INDEX, DROP SEQUENCE, ALTER TABLE) stays done, and other
-// sessions see a created table before its transaction ends (README,
-// "Where minipg departs").
+// Other DDL (DROP INDEX, DROP SEQUENCE, ALTER TABLE) stays done. A table
+// another transaction created and has not committed is not found by name
+// (sessionCatalog), though the system catalogs list it (README, "Where
+// minipg departs").
 
 import (
 	"context"
@@ -158,4 +159,27 @@ func (e *Engine) settleHiddenTables() error {
 		e.renamedRel(u)
 	}
 	return nil
+}
+
+// sessionCatalog is the catalog as session s's statements are bound
+// against it: a table created by another transaction that has not
+// committed (catalog.Table.CreatedXid) is not found by name, as in
+// PostgreSQL, whose catalog rows are MVCC.
+type sessionCatalog struct {
+	catalogStore
+	s *Session
+}
+
+func (c sessionCatalog) Table(name string) (*catalog.Table, bool) {
+	t, ok := c.catalogStore.Table(name)
+	if !ok || t.CreatedXid == 0 {
+		return t, ok
+	}
+	if tx := c.s.tx; tx != nil && tx.XidIfAssigned() == t.CreatedXid {
+		return t, true // created by this session's transaction
+	}
+	if c.s.e.txns.Status(t.CreatedXid) == heap.XidCommitted {
+		return t, true // committed; the mark is about to go (commitDDL)
+	}
+	return nil, false
 }

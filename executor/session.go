@@ -188,7 +188,7 @@ func (s *Session) Prepare(query string, paramTypes []types.OID) (p *Prepared, er
 		}
 	}
 	ver := s.e.cat.Version()
-	b, err := sql.Prepare(s.e.cat, query, paramTypes)
+	b, err := sql.Prepare(sessionCatalog{s.e.cat, s}, query, paramTypes)
 	if s.failed && s.explicit && !isTxnExit(b) {
 		return nil, errAborted()
 	}
@@ -256,7 +256,7 @@ func (s *Session) Bind(p *Prepared, params []types.Datum) (*Portal, error) {
 	}
 	if v := s.e.cat.Version(); v != p.catVersion {
 		// DDL since Prepare: bind the statement again.
-		b, err := sql.Prepare(s.e.cat, p.SQL, p.ParamTypes)
+		b, err := sql.Prepare(sessionCatalog{s.e.cat, s}, p.SQL, p.ParamTypes)
 		if err != nil {
 			return nil, s.fail(err)
 		}

@@ -449,3 +449,28 @@ func TestRolledBackCreations(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestUncommittedTableInvisible: a table another session created in a
+// transaction that has not committed is not found by name; once that
+// transaction commits it is.
+func TestUncommittedTableInvisible(t *testing.T) {
+	dsn := startServer(t)
+	a := connect(t, dsn, pgx.QueryExecModeSimpleProtocol)
+	b := connect(t, dsn, pgx.QueryExecModeSimpleProtocol)
+	ctx := testCtx(t)
+	for _, q := range []string{"begin", "create table unc (a int)", "insert into unc values (1)"} {
+		if _, err := a.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if _, err := b.Exec(ctx, "insert into unc values (2)"); pgCode(err) != "42P01" {
+		t.Fatalf("another session's insert into the uncommitted table: %v, want 42P01", err)
+	}
+	if _, err := a.Exec(ctx, "commit"); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := b.QueryRow(ctx, "select count(*) from unc").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("after the commit: %d rows, %v", n, err)
+	}
+}
