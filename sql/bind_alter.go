@@ -126,6 +126,9 @@ func (b *binder) alterTable(s *pg_query.AlterTableStmt) (Stmt, error) {
 			if col < 0 {
 				return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c.Name, t.Name)
 			}
+			if c.Subtype == pg_query.AlterTableType_AT_DropNotNull && t.Columns[col].Identity != "" {
+				return nil, pgerr.New(pgerr.SyntaxError, "column \"%s\" of relation \"%s\" is an identity column", c.Name, t.Name)
+			}
 			return &AlterNotNull{Table: t, Col: col, Set: c.Subtype == pg_query.AlterTableType_AT_SetNotNull}, nil
 		case pg_query.AlterTableType_AT_DropConstraint:
 			cons.Cmds = append(cons.Cmds, ConstraintCmd{Drop: true, IfExists: c.MissingOk, Name: c.Name, Cascade: c.Behavior == pg_query.DropBehavior_DROP_CASCADE})

@@ -116,7 +116,7 @@ func (b *binder) columnRef(cr *pg_query.ColumnRef) (Expr, error) {
 		}), nil
 	}
 	if tbl != "" && !tableSeen {
-		return nil, b.errAt(cr.Location, pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", tbl)
+		return nil, b.missingTable(tbl, cr.Location)
 	}
 	if tbl != "" {
 		return nil, b.errAt(cr.Location, pgerr.UndefinedColumn, "column %s.%s does not exist", tbl, col)
@@ -186,4 +186,31 @@ func (b *binder) lookup(sc *scope, tbl, col string, loc int32) (e Expr, qual str
 func lateralRefusedErr(b *binder, st scopeTable, loc int32) error {
 	return b.errAt(loc, pgerr.InvalidColumnReference, "invalid reference to FROM-clause entry for table \"%s\"", st.alias).
 		WithDetail("The combining JOIN type must be INNER or LEFT for a LATERAL reference.")
+}
+
+// missingTable is the error for a reference to table tbl that no FROM item
+// in scope is called: PostgreSQL's hint when a table of that name is in
+// scope under an alias.
+func (b *binder) missingTable(tbl string, loc int32) error {
+	for _, sc := range append([]*scope{b.sc}, outerScopes(b.outer)...) {
+		if sc == nil {
+			continue
+		}
+		for _, st := range sc.tables {
+			if st.table != nil && st.table.Name == tbl && st.alias != tbl {
+				return b.errAt(loc, pgerr.UndefinedTable, "invalid reference to FROM-clause entry for table \"%s\"", tbl).
+					WithHint("Perhaps you meant to reference the table alias \"%s\".", st.alias)
+			}
+		}
+	}
+	return b.errAt(loc, pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", tbl)
+}
+
+// outerScopes are the scopes of the queries around the one being bound.
+func outerScopes(outer []outerScope) []*scope {
+	out := make([]*scope, len(outer))
+	for i, o := range outer {
+		out[i] = o.sc
+	}
+	return out
 }

@@ -35,6 +35,9 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 	if s.OfTypename != nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "typed tables are not supported")
 	}
+	if s.Oncommit > pg_query.OnCommitAction_ONCOMMIT_NOOP { // PRESERVE ROWS, DELETE ROWS, DROP
+		return nil, pgerr.New(pgerr.InvalidTableDefinition, "ON COMMIT can only be used on temporary tables")
+	}
 	if sc := s.Relation.Schemaname; sc != "" && sc != "public" {
 		return nil, b.errAt(s.Relation.Location, pgerr.Code("3F000"), "schema \"%s\" does not exist", sc)
 	}

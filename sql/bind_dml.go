@@ -29,17 +29,24 @@ func Defaults(t *catalog.Table) ([]Expr, error) {
 }
 
 // returning binds a RETURNING list over the table's row.
-func (b *binder) returning(t *catalog.Table, list []*pg_query.Node) ([]Expr, []ResultCol, error) {
+func (b *binder) returning(t *catalog.Table, rv *pg_query.RangeVar, list []*pg_query.Node) ([]Expr, []ResultCol, error) {
 	if len(list) == 0 {
 		return nil, nil, nil
 	}
-	b.sc = singleScope(t, t.Name)
+	alias := t.Name
+	if rv.Alias != nil && rv.Alias.Aliasname != "" {
+		alias = rv.Alias.Aliasname
+	}
+	b.sc = singleScope(t, alias)
 	b.agg, b.aggErr = nil, "RETURNING"
 	var exprs []Expr
 	var cols []ResultCol
 	for _, n := range list {
 		rt := n.GetResTarget()
 		if cr := rt.Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+			if len(cr.Fields) == 2 && cr.Fields[0].GetString_().GetSval() != alias {
+				return nil, nil, b.missingTable(cr.Fields[0].GetString_().GetSval(), cr.Location)
+			}
 			for i, c := range t.Columns {
 				exprs = append(exprs, &ColRef{Idx: i, T: colType(c), Name: c.Name})
 				cols = append(cols, ResultCol{Name: c.Name, T: colType(c), TableOID: t.OID, AttNum: int16(i + 1)})
@@ -67,6 +74,9 @@ func (b *binder) returning(t *catalog.Table, list []*pg_query.Node) ([]Expr, []R
 		}
 		exprs = append(exprs, e)
 		cols = append(cols, rc)
+	}
+	if len(exprs) == 0 {
+		return nil, nil, b.errAt(exprLocation(list[0]), pgerr.SyntaxError, "RETURNING must have at least one column")
 	}
 	return exprs, cols, nil
 }
@@ -109,7 +119,7 @@ func (b *binder) insertStmt(s *pg_query.InsertStmt) (*Insert, error) {
 	if err := identityValues(s, sel, out); err != nil {
 		return nil, err
 	}
-	if out.Returning, out.Columns, err = b.returning(t, s.ReturningList); err != nil {
+	if out.Returning, out.Columns, err = b.returning(t, s.Relation, s.ReturningList); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -304,7 +314,7 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 			return nil, err
 		}
 	}
-	if out.Returning, out.Columns, err = b.returning(t, s.ReturningList); err != nil {
+	if out.Returning, out.Columns, err = b.returning(t, s.Relation, s.ReturningList); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -324,7 +334,7 @@ func (b *binder) deleteStmt(s *pg_query.DeleteStmt) (*Delete, error) {
 			return nil, err
 		}
 	}
-	if out.Returning, out.Columns, err = b.returning(t, s.ReturningList); err != nil {
+	if out.Returning, out.Columns, err = b.returning(t, s.Relation, s.ReturningList); err != nil {
 		return nil, err
 	}
 	return out, nil

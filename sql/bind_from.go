@@ -370,6 +370,11 @@ func (fb *fromBuilder) function(rf *pg_query.RangeFunction, base int) (*JoinNode
 		return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "column definition lists are not supported")
 	}
 	fc := items[0].GetFuncCall()
+	if len(rf.Coldeflist) > 0 {
+		// No function of minipg's returns record without OUT columns.
+		return nil, nil, b.errAt(rf.Coldeflist[0].GetColumnDef().GetLocation(), pgerr.SyntaxError,
+			"a column definition list is only allowed for functions returning \"record\"")
+	}
 	name := opName(fc.Funcname)
 	savedSc, savedAgg, savedErr, savedSRF := b.sc, b.agg, b.aggErr, b.srfOK
 	b.sc = fb.lateralScope()

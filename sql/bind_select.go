@@ -244,7 +244,7 @@ func (b *binder) targetList(list []*pg_query.Node) ([]target, error) {
 				targets = append(targets, target{e: c.e, name: c.name, loc: cr.Location})
 			}
 			if !matched {
-				return nil, b.errAt(cr.Location, pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", cr.Fields[0].GetString_().GetSval())
+				return nil, b.missingTable(cr.Fields[0].GetString_().GetSval(), cr.Location)
 			}
 			continue
 		}

@@ -207,6 +207,13 @@ func (b *binder) alterDefault(t *catalog.Table, c *pg_query.AlterTableCmd) (*Alt
 	if col < 0 {
 		return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c.Name, t.Name)
 	}
+	if t.Columns[col].Identity != "" {
+		e := pgerr.New(pgerr.SyntaxError, "column \"%s\" of relation \"%s\" is an identity column", c.Name, t.Name)
+		if c.Def == nil {
+			e = e.WithHint("Use ALTER TABLE ... ALTER COLUMN ... DROP IDENTITY instead.")
+		}
+		return nil, e
+	}
 	out := &AlterDefault{Table: t, Col: col}
 	if c.Def == nil {
 		return out, nil
