@@ -331,6 +331,14 @@ func (s *Session) set(st *sql.Set) (string, error) {
 		}
 		return tag, nil
 	}
+	if st.Name == "transaction_snapshot" {
+		// Importing a snapshot takes REPEATABLE READ or SERIALIZABLE,
+		// which minipg does not have.
+		if !s.explicit {
+			s.notice(pgerr.SeverityWarning, pgerr.NoActiveSQLTransaction, "SET TRANSACTION can only be used in transaction blocks")
+		}
+		return "", pgerr.New(pgerr.FeatureNotSupported, "a snapshot-importing transaction must have isolation level SERIALIZABLE or REPEATABLE READ")
+	}
 	if st.Local && !s.explicit {
 		// The implicit transaction ends with this statement: no effect.
 		s.notice(pgerr.SeverityWarning, pgerr.NoActiveSQLTransaction, "SET LOCAL can only be used in transaction blocks")

@@ -597,6 +597,9 @@ func (b *binder) setStmt(s *pg_query.VariableSetStmt) (*Set, error) {
 	case pg_query.VariableSetKind_VAR_RESET_ALL:
 		return &Set{Reset: true}, nil
 	case pg_query.VariableSetKind_VAR_SET_MULTI:
+		if s.Name == "TRANSACTION SNAPSHOT" {
+			return &Set{Name: "transaction_snapshot", Local: true}, nil
+		}
 		// SET TRANSACTION / SET SESSION CHARACTERISTICS: accept READ COMMITTED only.
 		readOnly := ""
 		for _, a := range s.Args {

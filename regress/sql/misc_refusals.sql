@@ -31,3 +31,7 @@ select x.a from al as x where al.a = 1;
 select (select al.a from al as y) from al as x;
 select nosuch.a from al;
 drop table al;
+set transaction snapshot 'x';
+begin;
+set transaction snapshot '00000003-0000001B-1';
+rollback;
