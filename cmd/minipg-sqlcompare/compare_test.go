@@ -3,6 +3,8 @@ package main
 import (
 	"slices"
 	"testing"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
 )
 
 func TestStatements(t *testing.T) {
@@ -13,6 +15,24 @@ func TestStatements(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"select 1", "create table t (a int)", "-- note\nselect $$a;b$$"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("statements = %q, want %q", got, want)
+	}
+}
+
+// TestStatementsLexerErrors: a script with a statement the scanner
+// rejects is split at its lines' semicolons, the bad statement kept whole
+// for the servers to reject.
+func TestStatementsLexerErrors(t *testing.T) {
+	src := "select 1;\nselect E'wrong: \\u061';\nselect 2; select 3;\n"
+	if _, err := pg_query.SplitWithScanner(src, true); err == nil {
+		t.Fatal("the scanner splits the script whole; the test needs one it cannot")
+	}
+	got, err := statements(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"select 1", "select E'wrong: \\u061'", "select 2", "select 3"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("statements = %q, want %q", got, want)
 	}
