@@ -553,9 +553,9 @@ func (s *Session) IntervalStyle() types.IntervalStyle {
 }
 
 // Conv is the session state text I/O and casts read: TimeZone,
-// IntervalStyle and the transaction's start ('now').
+// IntervalStyle, bytea_output and the transaction's start ('now').
 func (s *Session) Conv() types.Conv {
-	cv := types.Conv{Loc: s.Location(), IntervalStyle: s.IntervalStyle()}
+	cv := types.Conv{Loc: s.Location(), IntervalStyle: s.IntervalStyle(), ByteaEscape: s.settings["bytea_output"] == "escape"}
 	if s.tx != nil {
 		cv.Now = s.txStart
 	}

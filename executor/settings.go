@@ -177,6 +177,13 @@ func checkGUC(name, v string) (string, error) {
 			return "on", nil
 		}
 		return "off", nil
+	case "bytea_output":
+		switch lv := strings.ToLower(strings.TrimSpace(v)); lv {
+		case "hex", "escape":
+			return lv, nil
+		}
+		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
+			WithHint("Available values: escape, hex.")
 	case "default_with_oids":
 		b, ok := parseBool(v)
 		if !ok {

@@ -47,6 +47,8 @@ type Conv struct {
 	// Now is the current transaction's start, which 'now', 'today',
 	// 'tomorrow' and 'yesterday' read; zero: the clock.
 	Now time.Time
+	// ByteaEscape is bytea_output = escape (false: hex).
+	ByteaEscape bool
 }
 
 // nowMicros is c.Now (or the clock) as microseconds since 2000-01-01.

@@ -53,6 +53,22 @@ func appendBytea(buf []byte, v []byte) []byte {
 	return hex.AppendEncode(buf, v)
 }
 
+// appendByteaEscape is byteaout with bytea_output = 'escape': printable
+// ASCII as it is, a backslash doubled, every other byte as \ooo.
+func appendByteaEscape(buf []byte, v []byte) []byte {
+	for _, c := range v {
+		switch {
+		case c == '\\':
+			buf = append(buf, '\\', '\\')
+		case c < 0x20 || c > 0x7e:
+			buf = append(buf, '\\', '0'+c>>6, '0'+c>>3&7, '0'+c&7)
+		default:
+			buf = append(buf, c)
+		}
+	}
+	return buf
+}
+
 // parseBytea is byteain: "\x" followed by pairs of hex digits (white space
 // between pairs allowed), else the escape format (\\, \ooo octal).
 func parseBytea(s string) (Datum, error) {

@@ -86,6 +86,9 @@ func AppendTextConv(buf []byte, t T, d Datum, cv Conv) []byte {
 		return appendFloat(buf, float64(v), 32)
 	case []byte:
 		if t.OID == Bytea {
+			if cv.ByteaEscape {
+				return appendByteaEscape(buf, v)
+			}
 			return appendBytea(buf, v)
 		}
 		return append(buf, v...)
