@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"time"
 	"minipg/sql"
 	"minipg/types"
 )
@@ -31,6 +32,17 @@ func (c *evalCtx) callBuiltin(f *sql.Func, row []types.Datum) (types.Datum, erro
 // session is the session a built-in function runs in (env is the
 // *evalCtx callBuiltin passes).
 func session(env any) *Session { return env.(*evalCtx).s }
+
+// convOf is the session's output settings for a builtin's env (TimeZone,
+// IntervalStyle, bytea_output, extra_float_digits), with which functions
+// that turn values into text (concat, format, quote_literal, ...) write
+// them as PostgreSQL's output functions do.
+func convOf(env any) types.Conv {
+	if c, ok := env.(*evalCtx); ok {
+		return c.conv()
+	}
+	return types.Conv{Loc: time.UTC}
+}
 
 // builtin registers one overload.
 func builtin(name string, args []types.OID, result types.OID, vol sql.Volatility, fn sql.BuiltinFn) {

@@ -74,7 +74,7 @@ func init() {
 
 // arrayToString is array_to_string: NULL elements are skipped, or written
 // as the third argument when it is given and not NULL.
-func arrayToString(_ any, a []types.Datum, f *sql.Func) (types.Datum, error) {
+func arrayToString(env any, a []types.Datum, f *sql.Func) (types.Datum, error) {
 	if a[0] == nil || a[1] == nil {
 		return nil, nil
 	}
@@ -98,7 +98,7 @@ func arrayToString(_ any, a []types.Datum, f *sql.Func) (types.Datum, error) {
 		if e == nil {
 			b.WriteString(*null)
 		} else {
-			b.WriteString(asText(et, e))
+			b.WriteString(asTextConv(et, e, convOf(env)))
 		}
 	}
 	return b.String(), nil

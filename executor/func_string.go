@@ -239,8 +239,8 @@ func init() {
 	// quote_literal(anyelement) and quote_nullable(anyelement) quote the
 	// value's text form (stable: the output function may depend on
 	// settings).
-	builtin("quote_literal", oids(sql.AnyOID), tx, sql.Stable, func(_ any, a []types.Datum, f *sql.Func) (types.Datum, error) {
-		return quoteLiteral(asText(f.Args[0].Type(), a[0])), nil
+	builtin("quote_literal", oids(sql.AnyOID), tx, sql.Stable, func(env any, a []types.Datum, f *sql.Func) (types.Datum, error) {
+		return quoteLiteral(asTextConv(f.Args[0].Type(), a[0], convOf(env))), nil
 	})
 	for _, arg := range []types.OID{tx, sql.AnyOID} {
 		vol := sql.Immutable
@@ -248,29 +248,30 @@ func init() {
 			vol = sql.Stable
 		}
 		sql.RegisterBuiltin(sql.Builtin{Name: "quote_nullable", Args: oids(arg), Result: tx, Volatility: vol,
-			Fn: func(_ any, a []types.Datum, f *sql.Func) (types.Datum, error) {
+			Fn: func(env any, a []types.Datum, f *sql.Func) (types.Datum, error) {
 				if a[0] == nil {
 					return "NULL", nil
 				}
-				return quoteLiteral(asText(f.Args[0].Type(), a[0])), nil
+				return quoteLiteral(asTextConv(f.Args[0].Type(), a[0], convOf(env))), nil
 			}})
 	}
 	sql.RegisterBuiltin(sql.Builtin{Name: "concat", Args: oids(sql.AnyOID), Variadic: true, Result: tx, Volatility: sql.Stable,
-		Fn: func(_ any, a []types.Datum, f *sql.Func) (types.Datum, error) {
+		Fn: func(env any, a []types.Datum, f *sql.Func) (types.Datum, error) {
 			a, ts, ok := variadicArgs(a, f)
 			if !ok {
 				return nil, nil
 			}
+			cv := convOf(env)
 			var b strings.Builder
 			for i, v := range a {
 				if v != nil {
-					b.WriteString(types.FormatText(ts[i], v))
+					b.Write(types.AppendTextConv(nil, ts[i], v, cv))
 				}
 			}
 			return b.String(), nil
 		}})
 	sql.RegisterBuiltin(sql.Builtin{Name: "concat_ws", Args: oids(tx, sql.AnyOID), Variadic: true, Result: tx, Volatility: sql.Stable,
-		Fn: func(_ any, a []types.Datum, f *sql.Func) (types.Datum, error) {
+		Fn: func(env any, a []types.Datum, f *sql.Func) (types.Datum, error) {
 			if a[0] == nil {
 				return nil, nil
 			}
@@ -279,20 +280,21 @@ func init() {
 				return nil, nil
 			}
 			sep := a[0].(string)
+			cv := convOf(env)
 			var parts []string
 			for i, v := range a[1:] {
 				if v != nil {
-					parts = append(parts, types.FormatText(ts[i+1], v))
+					parts = append(parts, string(types.AppendTextConv(nil, ts[i+1], v, cv)))
 				}
 			}
 			return strings.Join(parts, sep), nil
 		}})
-	formatFn := func(_ any, a []types.Datum, f *sql.Func) (types.Datum, error) {
+	formatFn := func(env any, a []types.Datum, f *sql.Func) (types.Datum, error) {
 		if a[0] == nil {
 			return nil, nil
 		}
 		a, ts, _ := variadicArgs(a, f) // format(f, VARIADIC NULL) has no arguments
-		return format(a[0].(string), a[1:], ts[1:])
+		return format(a[0].(string), a[1:], ts[1:], convOf(env))
 	}
 	sql.RegisterBuiltin(sql.Builtin{Name: "format", Args: oids(tx), Result: tx, Volatility: sql.Stable, Fn: formatFn})
 	sql.RegisterBuiltin(sql.Builtin{Name: "format", Args: oids(tx, sql.AnyOID), Variadic: true, Result: tx, Volatility: sql.Stable, Fn: formatFn})
@@ -407,7 +409,7 @@ func errFormat(msg string, args ...any) *pgerr.Error {
 
 // format is text_format: %[position$][flags][width]type with types s, I
 // and L, and %%.
-func format(fmtStr string, args []types.Datum, ts []types.T) (types.Datum, error) {
+func format(fmtStr string, args []types.Datum, ts []types.T, cv types.Conv) (types.Datum, error) {
 	var b strings.Builder
 	rs := []rune(fmtStr)
 	next := 0
@@ -484,7 +486,7 @@ func format(fmtStr string, args []types.Datum, ts []types.T) (types.Datum, error
 			if v != nil {
 				// The width goes through its type's output function and
 				// integer's input function.
-				w, err := types.ParseText(types.TInt4, types.FormatText(t, v))
+				w, err := types.ParseText(types.TInt4, string(types.AppendTextConv(nil, t, v, cv)))
 				if err != nil {
 					return nil, err
 				}
@@ -521,11 +523,11 @@ func format(fmtStr string, args []types.Datum, ts []types.T) (types.Datum, error
 			out = "NULL"
 		case v == nil:
 		case conv == 's':
-			out = types.FormatText(t, v)
+			out = string(types.AppendTextConv(nil, t, v, cv))
 		case conv == 'I':
-			out = quoteIdent(types.FormatText(t, v))
+			out = quoteIdent(string(types.AppendTextConv(nil, t, v, cv)))
 		default:
-			out = quoteLiteral(types.FormatText(t, v))
+			out = quoteLiteral(string(types.AppendTextConv(nil, t, v, cv)))
 		}
 		if n := utf8.RuneCountInString(out); n < width {
 			fill := strings.Repeat(" ", width-n)

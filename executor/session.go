@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -553,9 +554,13 @@ func (s *Session) IntervalStyle() types.IntervalStyle {
 }
 
 // Conv is the session state text I/O and casts read: TimeZone,
-// IntervalStyle, bytea_output and the transaction's start ('now').
+// IntervalStyle, bytea_output, extra_float_digits and the transaction's
+// start ('now').
 func (s *Session) Conv() types.Conv {
 	cv := types.Conv{Loc: s.Location(), IntervalStyle: s.IntervalStyle(), ByteaEscape: s.settings["bytea_output"] == "escape"}
+	if efd, err := strconv.Atoi(s.settings["extra_float_digits"]); err == nil && efd < 1 {
+		cv.FloatCut = 1 - efd
+	}
 	if s.tx != nil {
 		cv.Now = s.txStart
 	}

@@ -162,6 +162,26 @@ func appendFloat(buf []byte, f float64, bits int) []byte {
 	return appendDecimalLayout(buf, e, limit)
 }
 
+// appendFloatDigits is float8out (float4out for bits 32) with
+// extra_float_digits = 1 - cut <= 0: %g with DBL_DIG (FLT_DIG) +
+// extra_float_digits significant digits, at least one.
+func appendFloatDigits(buf []byte, f float64, bits, cut int) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(buf, "NaN"...)
+	case math.IsInf(f, 1):
+		return append(buf, "Infinity"...)
+	case math.IsInf(f, -1):
+		return append(buf, "-Infinity"...)
+	}
+	digits := 15 + 1 - cut
+	if bits == 32 {
+		f = float64(float32(f))
+		digits = 6 + 1 - cut
+	}
+	return strconv.AppendFloat(buf, f, 'g', max(digits, 1), bits)
+}
+
 // countDigits counts mantissa digits in Go's 'e' form "-d.ddde±XX".
 func countDigits(e []byte) int {
 	n := 0

@@ -49,6 +49,11 @@ type Conv struct {
 	Now time.Time
 	// ByteaEscape is bytea_output = escape (false: hex).
 	ByteaEscape bool
+	// FloatCut is how far extra_float_digits is below 1: 0 (the default
+	// 1, or more) prints floats in their shortest exact form; n > 0 prints
+	// DBL_DIG + 1 - n (FLT_DIG + 1 - n for real) significant digits, as
+	// PostgreSQL's %g does for extra_float_digits <= 0.
+	FloatCut int
 }
 
 // nowMicros is c.Now (or the clock) as microseconds since 2000-01-01.

@@ -53,10 +53,14 @@ func AppendTextConv(buf []byte, t T, d Datum, cv Conv) []byte {
 	case int64:
 		return strconv.AppendInt(buf, v, 10)
 	case float64:
+		bits := 64
 		if t.OID == Float4 {
-			return appendFloat(buf, v, 32)
+			bits = 32
 		}
-		return appendFloat(buf, v, 64)
+		if cv.FloatCut > 0 {
+			return appendFloatDigits(buf, v, bits, cv.FloatCut)
+		}
+		return appendFloat(buf, v, bits)
 	case string:
 		return append(buf, v...)
 	case *apd.Decimal:
