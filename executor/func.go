@@ -2,6 +2,7 @@ package executor
 
 import (
 	"time"
+
 	"minipg/sql"
 	"minipg/types"
 )
