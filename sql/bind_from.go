@@ -1,8 +1,9 @@
 package sql
 
 import (
-	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"slices"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"minipg/catalog"
 	"minipg/pgerr"
