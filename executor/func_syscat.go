@@ -340,14 +340,14 @@ func sizePretty(size int64) string {
 		bits  int
 	}{{"bytes", 10 * 1024, false, 0}, {"kB", 20*1024 - 1, true, 10}, {"MB", 20*1024 - 1, true, 20},
 		{"GB", 20*1024 - 1, true, 30}, {"TB", 20*1024 - 1, true, 40}, {"PB", 20*1024 - 1, true, 50}}
-	abs := func(v int64) int64 {
+	abs := func(v int64) uint64 { // the minimum too (i64abs)
 		if v < 0 {
-			return -v
+			return uint64(-(v + 1)) + 1
 		}
-		return v
+		return uint64(v)
 	}
 	for i, u := range units {
-		if abs(size) < u.limit || i == len(units)-1 {
+		if abs(size) < uint64(u.limit) || i == len(units)-1 {
 			if u.round {
 				if size < 0 {
 					size = (size - 1) / 2
