@@ -178,7 +178,7 @@ const (
 	mDecade
 	mCentury
 	mMillennium
-	mTime    = mHour | mMinute | mSecond
+	mTime    = mHour | mMinute | mAllSecs // DTK_TIME_M
 	mAllSecs = mSecond | mMillisec | mMicrosec
 )
 
