@@ -132,8 +132,17 @@ func init() {
 	reg("pg_get_statisticsobjdef_columns", []types.OID{oid}, 0, types.TText, func(*Engine, []types.Datum) (types.Datum, error) {
 		return nil, nil // there are no extended statistics objects
 	})
-	reg("obj_description", []types.OID{oid, types.Name}, 1, types.TText, func(*Engine, []types.Datum) (types.Datum, error) {
-		return nil, nil // pg_description is empty
+	reg("obj_description", []types.OID{oid, types.Name}, 1, types.TText, func(_ *Engine, a []types.Datum) (types.Datum, error) {
+		// pg_description holds only the schemas' comments.
+		if len(a) > 1 && a[1] != "pg_namespace" {
+			return nil, nil
+		}
+		for _, d := range schemaDescriptions {
+			if d.oid == a[0].(int64) {
+				return d.text, nil
+			}
+		}
+		return nil, nil
 	})
 	reg("col_description", []types.OID{oid, i4}, 0, types.TText, func(*Engine, []types.Datum) (types.Datum, error) {
 		return nil, nil

@@ -26,6 +26,7 @@ import (
 // Fixed OIDs, PostgreSQL's own where it has them.
 const (
 	oidPgCatalog      = 11
+	oidPgNamespace    = 2615 // pg_namespace's own OID, pg_description's classoid for a schema
 	oidPublic         = 2200
 	oidPgToast        = 99
 	oidInfoSchema     = 13181
@@ -189,7 +190,7 @@ func (e *Engine) pgClassRows() [][]types.Datum {
 			int64(r.oid), r.name, int64(oidPublic), int64(0), int64(0), int64(oidSuperuser), am,
 			filenode, int64(0), pages, tuples, int64(0), int64(0), hasIndex, false, persistence,
 			r.kind, int64(r.natts), int64(0), false, false, false, false, false, true, "d", false,
-			int64(0), textArray(r.options), nil,
+			int64(0), nil, textArray(r.options), nil,
 		})
 	}
 	return out
@@ -257,7 +258,7 @@ func (e *Engine) pgAttributeRows() [][]types.Datum {
 		}
 		return []types.Datum{int64(rel), c.Name, int64(t.OID), int64(-1), int64(t.Len()), int64(num), ndims,
 			int64(-1), int64(c.Typmod), types.TypByVal(t.OID), string(t.Align()), storage, "",
-			c.NotNull, hasDef, false, c.Identity, "", false, true, int64(0), coll}
+			c.NotNull, hasDef, false, c.Identity, "", false, true, int64(0), coll, nil}
 	}
 	for _, r := range e.sysRelations() {
 		switch r.kind {
@@ -360,13 +361,16 @@ var sysCatalogs = []sysCatalog{
 		boolT("relisshared"), charT("relpersistence"), charT("relkind"), int2T("relnatts"), int2T("relchecks"),
 		boolT("relhasrules"), boolT("relhastriggers"), boolT("relhassubclass"), boolT("relrowsecurity"),
 		boolT("relforcerowsecurity"), boolT("relispopulated"), charT("relreplident"), boolT("relispartition"),
-		oidT("relrewrite"), arrT("reloptions", types.TText), textT("relpartbound")},
+		oidT("relrewrite"), arrT("relacl", types.TText), arrT("reloptions", types.TText), textT("relpartbound")},
 		(*Engine).pgClassRows},
-	{"pg_namespace", []sysCol{oidT("oid"), nameT("nspname"), oidT("nspowner")}, func(*Engine) [][]types.Datum {
-		return [][]types.Datum{{int64(oidPgToast), "pg_toast", int64(oidSuperuser)},
-			{int64(oidPgCatalog), "pg_catalog", int64(oidSuperuser)},
-			{int64(oidPublic), "public", int64(oidDatabaseOwner)},
-			{int64(oidInfoSchema), "information_schema", int64(oidSuperuser)}}
+	{"pg_namespace", []sysCol{oidT("oid"), nameT("nspname"), oidT("nspowner"), arrT("nspacl", types.TText)}, func(*Engine) [][]types.Datum {
+		// The ACLs of a new PostgreSQL 15 cluster (\dn+ prints them).
+		super := textArray([]string{"postgres=UC/postgres", "=U/postgres"})
+		return [][]types.Datum{{int64(oidPgToast), "pg_toast", int64(oidSuperuser), nil},
+			{int64(oidPgCatalog), "pg_catalog", int64(oidSuperuser), super},
+			{int64(oidPublic), "public", int64(oidDatabaseOwner),
+				textArray([]string{"pg_database_owner=UC/pg_database_owner", "=U/pg_database_owner"})},
+			{int64(oidInfoSchema), "information_schema", int64(oidSuperuser), super}}
 	}},
 	{"pg_am", []sysCol{oidT("oid"), nameT("amname"), {"amhandler", types.T{OID: types.RegProc, Typmod: -1}}, charT("amtype")},
 		func(*Engine) [][]types.Datum {
@@ -378,7 +382,8 @@ var sysCatalogs = []sysCatalog{
 		int2T("attlen"), int2T("attnum"), int4T("attndims"), int4T("attcacheoff"), int4T("atttypmod"),
 		boolT("attbyval"), charT("attalign"), charT("attstorage"), charT("attcompression"), boolT("attnotnull"),
 		boolT("atthasdef"), boolT("atthasmissing"), charT("attidentity"), charT("attgenerated"),
-		boolT("attisdropped"), boolT("attislocal"), int4T("attinhcount"), oidT("attcollation")},
+		boolT("attisdropped"), boolT("attislocal"), int4T("attinhcount"), oidT("attcollation"),
+		arrT("attacl", types.TText)},
 		(*Engine).pgAttributeRows},
 	{"pg_attrdef", []sysCol{oidT("oid"), oidT("adrelid"), int2T("adnum"), textT("adbin")}, (*Engine).pgAttrdefRows},
 	{"pg_type", []sysCol{oidT("oid"), nameT("typname"), oidT("typnamespace"), oidT("typowner"), int2T("typlen"),
@@ -418,7 +423,14 @@ var sysCatalogs = []sysCatalog{
 	{"pg_inherits", []sysCol{oidT("inhrelid"), oidT("inhparent"), int4T("inhseqno"), boolT("inhdetachpending")}, nil},
 	{"pg_partitioned_table", []sysCol{oidT("partrelid"), charT("partstrat"), int2T("partnatts"),
 		oidT("partdefid"), arrT("partattrs", types.TInt2)}, nil},
-	{"pg_description", []sysCol{oidT("objoid"), oidT("classoid"), int4T("objsubid"), textT("description")}, nil},
+	{"pg_description", []sysCol{oidT("objoid"), oidT("classoid"), int4T("objsubid"), textT("description")},
+		func(*Engine) [][]types.Datum {
+			var out [][]types.Datum
+			for _, d := range schemaDescriptions {
+				out = append(out, []types.Datum{d.oid, int64(oidPgNamespace), int64(0), d.text})
+			}
+			return out
+		}},
 	{"pg_policy", []sysCol{oidT("oid"), nameT("polname"), oidT("polrelid"), charT("polcmd"), boolT("polpermissive"),
 		arrT("polroles", types.TOid), textT("polqual"), textT("polwithcheck")}, nil},
 	{"pg_statistic_ext", []sysCol{oidT("oid"), oidT("stxrelid"), nameT("stxname"), oidT("stxnamespace"),
@@ -543,4 +555,15 @@ func defaultExpr(c catalog.Column) string {
 // show.
 func (e *Engine) visibleTables() []*catalog.Table {
 	return slices.DeleteFunc(e.cat.Tables(), func(t *catalog.Table) bool { return t.Dropping != nil })
+}
+
+// schemaDescriptions are the comments of a new PostgreSQL 15 cluster's
+// schemas (pg_description; \dn+ shows them).
+var schemaDescriptions = []struct {
+	oid  int64
+	text string
+}{
+	{oidPgToast, "reserved schema for TOAST tables"},
+	{oidPgCatalog, "system catalog schema"},
+	{oidPublic, "standard public schema"},
 }
