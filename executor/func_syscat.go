@@ -2,6 +2,7 @@ package executor
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -149,6 +150,33 @@ func init() {
 	})
 	reg("shobj_description", []types.OID{oid, types.Name}, 0, types.TText, func(*Engine, []types.Datum) (types.Datum, error) {
 		return nil, nil
+	})
+	reg("pg_tablespace_location", []types.OID{oid}, 0, types.TText, func(*Engine, []types.Datum) (types.Datum, error) {
+		return "", nil // pg_default and pg_global live in the data directory
+	})
+	// pg_tablespace_size: the bytes of the files under base/ (pg_default)
+	// or global/ (pg_global).
+	reg("pg_tablespace_size", []types.OID{oid}, 0, types.TInt8, func(e *Engine, a []types.Datum) (types.Datum, error) {
+		var dir string
+		switch num(a[0]) {
+		case oidDefaultTblspc:
+			dir = "base"
+		case oidGlobalTblspc:
+			dir = "global"
+		default:
+			return nil, nil // no such tablespace: NULL, as PostgreSQL
+		}
+		var total int64
+		err := filepath.WalkDir(filepath.Join(e.cfg.DataDir, dir), func(_ string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil // a file removed meanwhile
+			}
+			if info, ierr := d.Info(); ierr == nil && !d.IsDir() {
+				total += info.Size()
+			}
+			return nil
+		})
+		return total, err
 	})
 	reg("pg_size_pretty", []types.OID{i8}, 0, types.TText, func(_ *Engine, a []types.Datum) (types.Datum, error) {
 		return sizePretty(a[0].(int64)), nil

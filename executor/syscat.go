@@ -344,7 +344,7 @@ func pgTypeRows(*Engine) [][]types.Datum {
 		out = append(out, []types.Datum{int64(oid), types.TypName(oid), int64(oidPgCatalog), int64(oidSuperuser),
 			int64(t.Len()), types.TypByVal(oid), typtype, string(t.Category()), types.IsPreferred(oid), true,
 			delim, int64(0), int64(types.ElemOID(oid)), int64(types.ArrayOID(oid)), "x" /* typstorage below */, false,
-			int64(0), int64(-1), int64(0), coll, string(t.Align())})
+			int64(0), int64(-1), int64(0), coll, string(t.Align()), nil, nil})
 		row := out[len(out)-1]
 		row[14] = "p"
 		if t.Len() == -1 {
@@ -390,7 +390,7 @@ var sysCatalogs = []sysCatalog{
 		boolT("typbyval"), charT("typtype"), charT("typcategory"), boolT("typispreferred"), boolT("typisdefined"),
 		charT("typdelim"), oidT("typrelid"), oidT("typelem"), oidT("typarray"), charT("typstorage"),
 		boolT("typnotnull"), oidT("typbasetype"), int4T("typtypmod"), int4T("typndims"), oidT("typcollation"),
-		charT("typalign")}, pgTypeRows},
+		charT("typalign"), textT("typdefault"), arrT("typacl", types.TText)}, pgTypeRows},
 	{"pg_index", []sysCol{oidT("indexrelid"), oidT("indrelid"), int2T("indnatts"), int2T("indnkeyatts"),
 		boolT("indisunique"), boolT("indnullsnotdistinct"), boolT("indisprimary"), boolT("indisexclusion"),
 		boolT("indimmediate"), boolT("indisclustered"), boolT("indisvalid"), boolT("indcheckxmin"),
@@ -420,6 +420,7 @@ var sysCatalogs = []sysCatalog{
 			{int64(13), "c", int64(oidSuperuser), false, false},
 			{int64(14), "sql", int64(oidSuperuser), false, true}}
 	}},
+	{"pg_enum", []sysCol{oidT("oid"), oidT("enumtypid"), {"enumsortorder", types.TFloat4}, nameT("enumlabel")}, nil},
 	{"pg_inherits", []sysCol{oidT("inhrelid"), oidT("inhparent"), int4T("inhseqno"), boolT("inhdetachpending")}, nil},
 	{"pg_partitioned_table", []sysCol{oidT("partrelid"), charT("partstrat"), int2T("partnatts"),
 		oidT("partdefid"), arrT("partattrs", types.TInt2)}, nil},
@@ -467,10 +468,11 @@ var sysCatalogs = []sysCatalog{
 		return [][]types.Datum{db(oidTemplate1, "template1", true, true), db(oidTemplate0, "template0", true, false),
 			db(databaseOID, "postgres", false, true)}
 	}},
-	{"pg_tablespace", []sysCol{oidT("oid"), nameT("spcname"), oidT("spcowner"), arrT("spcoptions", types.TText)},
+	{"pg_tablespace", []sysCol{oidT("oid"), nameT("spcname"), oidT("spcowner"), arrT("spcacl", types.TText),
+		arrT("spcoptions", types.TText)},
 		func(*Engine) [][]types.Datum {
-			return [][]types.Datum{{int64(oidDefaultTblspc), "pg_default", int64(oidSuperuser), nil},
-				{int64(oidGlobalTblspc), "pg_global", int64(oidSuperuser), nil}}
+			return [][]types.Datum{{int64(oidDefaultTblspc), "pg_default", int64(oidSuperuser), nil, nil},
+				{int64(oidGlobalTblspc), "pg_global", int64(oidSuperuser), nil, nil}}
 		}},
 	{"pg_sequence", []sysCol{oidT("seqrelid"), oidT("seqtypid"), {"seqstart", types.TInt8},
 		{"seqincrement", types.TInt8}, {"seqmax", types.TInt8}, {"seqmin", types.TInt8}, {"seqcache", types.TInt8},
