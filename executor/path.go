@@ -288,7 +288,11 @@ func (x *execCtx) indexPlanFor(where sql.Expr, stmt bool) *indexPlan {
 func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey, stmt bool) (it rowIter, sorted bool, err error) {
 	var in rowIter
 	if v := x.rel.virtual; v != nil {
-		rows, err := v.Rows(x.s.e)
+		env := any(x.s.e)
+		if v.Session {
+			env = x.s
+		}
+		rows, err := v.Rows(env)
 		if err != nil {
 			return nil, false, err
 		}

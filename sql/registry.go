@@ -31,6 +31,9 @@ type Function struct {
 type VirtualTable struct {
 	Table *catalog.Table // name, columns and a reserved OID (below FirstNormalObjectID)
 	Rows  func(env any) ([][]types.Datum, error)
+	// Session: Rows is given the querying session instead of the engine
+	// (a view of the session's own state, such as pg_settings).
+	Session bool
 }
 
 var registry struct {
