@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log"
 	"maps"
 	"os"
@@ -12,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/cockroachdb/pebble"
 	"github.com/cockroachdb/pebble/vfs"
@@ -117,15 +115,6 @@ type Table struct {
 	// commits (ClearCreated); a table whose creator did not commit before
 	// a crash is dropped at start-up. 0 once committed.
 	CreatedXid uint32 `json:"created_xid,omitempty"`
-}
-
-// PendingDrop is a dropped table's state until its transaction ends: the
-// dropping transaction and the names the table and its indexes had, which
-// ROLLBACK (or a crash before the commit) gives back.
-type PendingDrop struct {
-	Xid     uint32   `json:"xid"`
-	Name    string   `json:"name"`
-	Indexes []string `json:"indexes,omitempty"`
 }
 
 // Catalog is the table catalog, stored in pebble with an in-memory copy.
@@ -692,66 +681,6 @@ func (c *Catalog) SetOptions(tableOID uint32, opts map[string]string) (*Table, e
 	})
 }
 
-// ChooseRelationName picks a relation name that is not in use, as
-// PostgreSQL's ChooseRelationName does: name1_name2_label, cut to fit
-// NameDataLen-1 bytes, with a number appended to label ("t_a_idx1", ...)
-// until free. name2 may be "". The name is only free at the time of the call:
-// CreateTable/AddIndex still check.
-func (c *Catalog) ChooseRelationName(name1, name2, label string) string {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	modlabel := label
-	for pass := 1; ; pass++ {
-		name := MakeObjectName(name1, name2, modlabel)
-		if !c.relationExistsLocked(name) {
-			return name
-		}
-		modlabel = fmt.Sprintf("%s%d", label, pass)
-	}
-}
-
-// MakeObjectName is PostgreSQL's makeObjectName: name1_name2_label, where
-// name1 and name2 (the longer first) are cut, on a UTF-8 character boundary,
-// so the whole fits in NameDataLen-1 bytes; label is never cut.
-func MakeObjectName(name1, name2, label string) string {
-	n1, n2 := len(name1), len(name2)
-	overhead := 0
-	if name2 != "" {
-		overhead++
-	}
-	if label != "" {
-		overhead += len(label) + 1
-	}
-	avail := NameDataLen - 1 - overhead
-	for n1+n2 > avail && n1+n2 > 0 {
-		if n1 > n2 {
-			n1--
-		} else {
-			n2--
-		}
-	}
-	name := clip(name1, n1)
-	if name2 != "" {
-		name += "_" + clip(name2, n2)
-	}
-	if label != "" {
-		name += "_" + label
-	}
-	return name
-}
-
-// clip cuts s to at most n bytes without splitting a UTF-8 character
-// (pg_mbcliplen).
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
 // tableLocked returns the table a DDL is about to change: 42P01 if there
 // is no table with that OID, an error if the catalog is closed. Caller holds
 // ddlMu.
@@ -1013,69 +942,4 @@ func (t *Table) ForeignKey(name string) (ForeignKey, bool) {
 // Returns the updated table.
 func (c *Catalog) SetColumnNotNull(tableOID uint32, col int, notNull bool) (*Table, error) {
 	return c.alterColumn(tableOID, col, func(cl *Column) { cl.NotNull = notNull })
-}
-
-// HideTable is the first half of a DROP TABLE made by transaction xid: the
-// table and its indexes take hidden names (pg_dropped_OID, and _N for the
-// indexes), so that their names are free for the transaction's next
-// statements and no statement finds them by name, while their files and
-// rows stay until the transaction ends: DropTable then, or UnhideTable
-// for a rollback.
-func (c *Catalog) HideTable(oid, xid uint32) (*Table, error) {
-	return c.updateTable(oid, func(t *Table) error {
-		if t.Dropping != nil {
-			return errNoTable(oid)
-		}
-		pd := &PendingDrop{Xid: xid, Name: t.Name}
-		c.mu.RLock()
-		defer c.mu.RUnlock()
-		// A name no relation has (a user may have called one so).
-		hidden := func(format string, args ...any) string {
-			name := fmt.Sprintf(format, args...)
-			for n := 1; c.relationExistsLocked(name); n++ {
-				name = fmt.Sprintf(format+"_%d", append(args, n)...)
-			}
-			return name
-		}
-		t.Name = hidden("pg_dropped_%d", t.OID)
-		for i := range t.Indexes {
-			pd.Indexes = append(pd.Indexes, t.Indexes[i].Name)
-			t.Indexes[i].Name = hidden("pg_dropped_%d_%d", t.OID, i)
-		}
-		t.Dropping = pd
-		return nil
-	})
-}
-
-// UnhideTable gives a table HideTable hid its names back (42P07 if one of
-// them has been taken since).
-func (c *Catalog) UnhideTable(oid uint32) (*Table, error) {
-	return c.updateTable(oid, func(t *Table) error {
-		pd := t.Dropping
-		if pd == nil {
-			return nil
-		}
-		c.mu.RLock()
-		taken := slices.ContainsFunc(append([]string{pd.Name}, pd.Indexes...), c.relationExistsLocked)
-		c.mu.RUnlock()
-		if taken {
-			return pgerr.New(pgerr.DuplicateTable, "cannot restore table \"%s\": its name or an index's is taken", pd.Name)
-		}
-		t.Name = pd.Name
-		for i := range t.Indexes {
-			t.Indexes[i].Name = pd.Indexes[i]
-		}
-		t.Dropping = nil
-		return nil
-	})
-}
-
-// ClearCreated marks table oid's creating transaction committed
-// (CreatedXid 0).
-func (c *Catalog) ClearCreated(oid uint32) error {
-	_, err := c.updateTable(oid, func(t *Table) error {
-		t.CreatedXid = 0
-		return nil
-	})
-	return err
 }

@@ -129,13 +129,8 @@ func parseFloat(in string, bits int) (Datum, error) {
 // fixed notation for decimal exponents -4..14 (-4..5 for real), else
 // d.ddde+XX.
 func appendFloat(buf []byte, f float64, bits int) []byte {
-	switch {
-	case math.IsNaN(f):
-		return append(buf, "NaN"...)
-	case math.IsInf(f, 1):
-		return append(buf, "Infinity"...)
-	case math.IsInf(f, -1):
-		return append(buf, "-Infinity"...)
+	if out, ok := appendFloatSpecial(buf, f); ok {
+		return out
 	}
 	if bits == 32 {
 		f = float64(float32(f))
@@ -162,17 +157,26 @@ func appendFloat(buf []byte, f float64, bits int) []byte {
 	return appendDecimalLayout(buf, e, limit)
 }
 
+// appendFloatSpecial appends NaN, Infinity or -Infinity for those values
+// and reports whether f was one.
+func appendFloatSpecial(buf []byte, f float64) ([]byte, bool) {
+	switch {
+	case math.IsNaN(f):
+		return append(buf, "NaN"...), true
+	case math.IsInf(f, 1):
+		return append(buf, "Infinity"...), true
+	case math.IsInf(f, -1):
+		return append(buf, "-Infinity"...), true
+	}
+	return buf, false
+}
+
 // appendFloatDigits is float8out (float4out for bits 32) with
 // extra_float_digits = 1 - cut <= 0: %g with DBL_DIG (FLT_DIG) +
 // extra_float_digits significant digits, at least one.
 func appendFloatDigits(buf []byte, f float64, bits, cut int) []byte {
-	switch {
-	case math.IsNaN(f):
-		return append(buf, "NaN"...)
-	case math.IsInf(f, 1):
-		return append(buf, "Infinity"...)
-	case math.IsInf(f, -1):
-		return append(buf, "-Infinity"...)
+	if out, ok := appendFloatSpecial(buf, f); ok {
+		return out
 	}
 	digits := 15 + 1 - cut
 	if bits == 32 {
