@@ -114,6 +114,18 @@ func (l *fromLeaf) open(outer []types.Datum) (rowIter, error) {
 			} else {
 				in = &sliceIter{rows: l.rows}
 			}
+		} else if l.f.Shared != 0 {
+			rows, err := l.sharedRows()
+			if err != nil {
+				return nil, err
+			}
+			l.rows, l.kept = rows, true
+			if l.buildHash() {
+				if rows, err = l.bucket(outer); err != nil {
+					return nil, err
+				}
+			}
+			in = &sliceIter{rows: rows}
 		} else {
 			if in, err = l.x.subSelect(l.f.Sub); err != nil {
 				return nil, err
@@ -567,4 +579,33 @@ func (fb *fromBuilder) push(c sql.Expr) bool {
 	}
 	fb.leafs[last].conds = append(fb.leafs[last].conds, c)
 	return true
+}
+
+// sharedRows are the rows of the CTE the leaf reads, evaluated by the
+// first of its references in the statement (sql.FromTable.Shared).
+func (l *fromLeaf) sharedRows() ([][]types.Datum, error) {
+	pt := l.x.pt
+	if pt != nil {
+		if rows, ok := pt.cteRows[l.f.Shared]; ok {
+			return rows, nil
+		}
+	}
+	in, err := l.x.subSelect(l.f.Sub)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := drain(l.x.ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := l.x.s.mem.chargeRows(rows); err != nil {
+		return nil, err
+	}
+	if pt != nil {
+		if pt.cteRows == nil {
+			pt.cteRows = map[int][][]types.Datum{}
+		}
+		pt.cteRows[l.f.Shared] = rows
+	}
+	return rows, nil
 }

@@ -242,6 +242,9 @@ type Portal struct {
 	tagFn   func(n int64) string
 	release []func()        // relation locks to release when the statement ends
 	shared  map[uint32]bool // tables openRel has locked (shared) for the statement
+	// cteRows holds the rows of each CTE referenced more than once
+	// (sql.FromTable.Shared), evaluated once per statement.
+	cteRows map[int][][]types.Datum
 	copy    *sql.Copy
 	copyTo  *sql.CopyTo
 	active  bool // counted in Session.active

@@ -32,9 +32,13 @@ type binder struct {
 	// cteAliases maps the aliases inlineCTEs gave references to a CTE
 	// with a column list (WITH x(a, b) AS ...) to that CTE, for its errors.
 	cteAliases map[*pg_query.Alias]*pg_query.CommonTableExpr
-	cat        Catalog
-	query      string
-	params     []types.OID
+	// cteRefs are the copies of each CTE's query that inlineCTEs put in
+	// FROM; cteShared numbers those of a CTE referenced more than once.
+	cteRefs   map[*pg_query.CommonTableExpr][]*pg_query.SelectStmt
+	cteShared map[*pg_query.SelectStmt]int
+	cat       Catalog
+	query     string
+	params    []types.OID
 	// paramSeen: the $n (0-based) the statement uses; a parameter it does
 	// not use and the client did not type is 42P18.
 	paramSeen map[int]bool

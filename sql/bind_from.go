@@ -351,7 +351,11 @@ func (fb *fromBuilder) subselect(rs *pg_query.RangeSubselect, base int) (*JoinNo
 		return nil, nil, err
 	}
 	st := scopeTable{alias: rs.Alias.Aliasname, base: base, cols: cols}
-	return fb.leaf(FromTable{Sub: sub, Lateral: lateral, Base: base, Width: len(cols)}, st)
+	shared := 0
+	if id, ok := b.cteShared[sel]; ok && !lateral && len(b.outer) == 0 {
+		shared = id // the statement's own FROM: one evaluation for every reference
+	}
+	return fb.leaf(FromTable{Sub: sub, Lateral: lateral, Shared: shared, Base: base, Width: len(cols)}, st)
 }
 
 // function binds a function in FROM: a set-returning function or a scalar

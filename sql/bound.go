@@ -295,7 +295,11 @@ type FromTable struct {
 	Sub   *Select
 	// Lateral: Sub reads the items before it through OuterRefs of Level 1
 	// (the joined row) and runs again for each joined row.
-	Lateral    bool
+	Lateral bool
+	// Shared numbers the references of a CTE referenced more than once
+	// in the statement: the executor evaluates Sub once for all of
+	// them (0: not shared).
+	Shared     int
 	Func       *SRFCall
 	Ordinality bool
 	Base       int

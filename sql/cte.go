@@ -11,17 +11,35 @@ import (
 // WITH queries (common table expressions), non-recursive ones. Each
 // reference to a CTE in a FROM list becomes the CTE's query as a subquery
 // in FROM, before binding, as PostgreSQL 12 and later inline a CTE that is
-// referenced once and has no side effects. A CTE referenced twice is run
-// twice; PostgreSQL materializes it and runs it once. The results are the
-// same for queries without volatile functions (both runs see the
-// statement's snapshot); a CTE calling random() or nextval() gives
-// different values at each reference, where PostgreSQL gives one.
+// referenced once and has no side effects. The references to a CTE
+// referenced more than once share one evaluation per statement
+// (FromTable.Shared), as PostgreSQL materializes such a CTE, so that a
+// volatile function in it (random(), nextval()) gives every reference the
+// same rows; a reference inside a subquery of the statement still runs the
+// CTE on its own.
 // Not supported: WITH RECURSIVE, and INSERT, UPDATE or DELETE inside
 // WITH (0A000).
 
-// inlineCTEs rewrites every WITH clause in the statement n.
+// inlineCTEs rewrites every WITH clause in the statement n. The copies of
+// a CTE referenced more than once are marked (cteShared) so that their
+// FROM items read one evaluation, as PostgreSQL materializes such a CTE.
 func (b *binder) inlineCTEs(n *pg_query.Node) error {
-	return b.inlineIn(n.ProtoReflect(), nil)
+	if err := b.inlineIn(n.ProtoReflect(), nil); err != nil {
+		return err
+	}
+	for _, refs := range b.cteRefs {
+		if len(refs) < 2 {
+			continue
+		}
+		if b.cteShared == nil {
+			b.cteShared = map[*pg_query.SelectStmt]int{}
+		}
+		id := len(b.cteShared) + 1
+		for _, q := range refs {
+			b.cteShared[q] = id
+		}
+	}
+	return nil
 }
 
 // cteEnv maps the CTE names visible at a point of the tree to their
@@ -108,6 +126,10 @@ func (b *binder) inlineNode(m protoreflect.Message, env cteEnv) error {
 				// replaced); each reference gets a copy.
 				q := proto.Clone(cte.Ctequery).(*pg_query.Node)
 				n.Node = &pg_query.Node_RangeSubselect{RangeSubselect: &pg_query.RangeSubselect{Subquery: q, Alias: alias}}
+				if b.cteRefs == nil {
+					b.cteRefs = map[*pg_query.CommonTableExpr][]*pg_query.SelectStmt{}
+				}
+				b.cteRefs[cte] = append(b.cteRefs[cte], q.GetSelectStmt())
 				return nil
 			}
 		}
