@@ -104,48 +104,8 @@ func (l *fromLeaf) open(outer []types.Datum) (rowIter, error) {
 		}
 		in = &placeIter{in: &sliceIter{rows: rows}, outer: outer, base: l.f.Base}
 	case l.f.Sub != nil:
-		if l.kept {
-			if l.hash != nil {
-				rows, err := l.bucket(outer)
-				if err != nil {
-					return nil, err
-				}
-				in = &sliceIter{rows: rows}
-			} else {
-				in = &sliceIter{rows: l.rows}
-			}
-		} else if l.f.Shared != 0 {
-			rows, err := l.sharedRows()
-			if err != nil {
-				return nil, err
-			}
-			l.rows, l.kept = rows, true
-			if l.buildHash() {
-				if rows, err = l.bucket(outer); err != nil {
-					return nil, err
-				}
-			}
-			in = &sliceIter{rows: rows}
-		} else {
-			if in, err = l.x.subSelect(l.f.Sub); err != nil {
-				return nil, err
-			}
-			if !l.once {
-				rows, err := drain(l.x.ctx, in)
-				if err != nil {
-					return nil, err
-				}
-				if _, err := l.x.s.mem.chargeRows(rows); err != nil {
-					return nil, err
-				}
-				l.rows, l.kept = rows, true
-				if l.buildHash() {
-					if rows, err = l.bucket(outer); err != nil {
-						return nil, err
-					}
-				}
-				in = &sliceIter{rows: rows}
-			}
+		if in, err = l.subRows(outer); err != nil {
+			return nil, err
 		}
 		in = &placeIter{in: in, outer: outer, base: l.f.Base}
 	default:
@@ -581,11 +541,38 @@ func (fb *fromBuilder) push(c sql.Expr) bool {
 	return true
 }
 
-// sharedRows are the rows of the CTE the leaf reads, evaluated by the
-// first of its references in the statement (sql.FromTable.Shared).
-func (l *fromLeaf) sharedRows() ([][]types.Datum, error) {
+// subRows reads the leaf's subquery for one outer row. A subquery read
+// once streams; otherwise its rows are kept after the first read, and
+// hashed when the leaf's conditions compare them with the outer row.
+func (l *fromLeaf) subRows(outer []types.Datum) (rowIter, error) {
+	if l.once && !l.kept && l.f.Shared == 0 {
+		return l.x.subSelect(l.f.Sub)
+	}
+	if !l.kept {
+		rows, err := l.materialize()
+		if err != nil {
+			return nil, err
+		}
+		l.rows, l.kept = rows, true
+		l.buildHash()
+	}
+	if l.hash == nil {
+		return &sliceIter{rows: l.rows}, nil
+	}
+	rows, err := l.bucket(outer)
+	if err != nil {
+		return nil, err
+	}
+	return &sliceIter{rows: rows}, nil
+}
+
+// materialize evaluates the leaf's subquery into rows charged to the
+// session's memory. A CTE referenced more than once (sql.FromTable.Shared)
+// is evaluated by the first of its references in the statement; the others
+// read the same rows.
+func (l *fromLeaf) materialize() ([][]types.Datum, error) {
 	pt := l.x.pt
-	if pt != nil {
+	if pt != nil && l.f.Shared != 0 {
 		if rows, ok := pt.cteRows[l.f.Shared]; ok {
 			return rows, nil
 		}
@@ -601,7 +588,7 @@ func (l *fromLeaf) sharedRows() ([][]types.Datum, error) {
 	if _, err := l.x.s.mem.chargeRows(rows); err != nil {
 		return nil, err
 	}
-	if pt != nil {
+	if pt != nil && l.f.Shared != 0 {
 		if pt.cteRows == nil {
 			pt.cteRows = map[int][][]types.Datum{}
 		}
