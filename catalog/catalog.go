@@ -143,6 +143,9 @@ type Catalog struct {
 		seqByOID map[uint32]*seqState // sequences by OID
 
 		exts map[string]*Extension // installed extensions by name
+
+		views     map[string]*View // views by name (not those being dropped)
+		viewByOID map[uint32]*View // every view by OID
 	}
 }
 
@@ -228,6 +231,9 @@ func (c *Catalog) load() error {
 		return err
 	}
 	if err := c.loadExtensions(); err != nil {
+		return err
+	}
+	if err := c.loadViews(); err != nil {
 		return err
 	}
 	v, closer, err := c.db.Get([]byte(oidSeqKey))
@@ -320,8 +326,8 @@ func (c *Catalog) IndexByName(name string) (*Table, Index, bool) {
 	return nil, Index{}, false
 }
 
-// RelationExists reports whether a table or an index is called name (they
-// share one namespace, as relations in pg_class do).
+// RelationExists reports whether a table, an index, a sequence or a view
+// is called name (they share one namespace, as relations in pg_class do).
 func (c *Catalog) RelationExists(name string) bool {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -332,7 +338,8 @@ func (c *Catalog) relationExistsLocked(name string) bool {
 	_, t := c.mu.byName[name]
 	_, i := c.mu.indexes[name]
 	_, s := c.mu.seqs[name]
-	return t || i || s
+	_, v := c.mu.views[name]
+	return t || i || s || v
 }
 
 // CreateTable stores a new table. def gives Name, Columns, Options and

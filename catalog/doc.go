@@ -12,6 +12,8 @@
 //	catalog/v1/seq/oid          -> "16386" (next OID to assign)
 //	catalog/v1/sequence/0000016387 -> {"oid":16387,"name":"s","type":20,"increment":1,"min":1,
 //	                                "max":9223372036854775807,"start":1,"cache":1,"last_value":33,"is_called":true}
+//	catalog/v1/view/0000016388     -> {"oid":16388,"name":"v","columns":[{"name":"id","type":23,"typmod":-1}],
+//	                                "query":"SELECT id FROM t WHERE id > 10","relations":[16384]}
 //
 // Keys are readable and versioned ("v1"); values are JSON. OIDs start at
 // 16384 (FirstNormalObjectId) and are shared by tables and indexes; a new
@@ -37,8 +39,8 @@
 //
 // # Names
 //
-// Tables and indexes share one namespace (relations, as in pg_class):
-// creating either with a name in use is 42P07. Names are stored and matched
+// Tables, indexes, sequences and views share one namespace (relations,
+// as in pg_class): creating one with a name in use is 42P07. Names are stored and matched
 // exactly as given; the SQL layer folds unquoted identifiers to lower case
 // and truncates them to NAMEDATALEN-1 bytes. ChooseRelationName builds
 // PostgreSQL-style generated names ("t_pkey", "t_a_idx", "t_a_idx1").

@@ -104,6 +104,10 @@ func (s *Session) dropTable(ctx context.Context, st *sql.DropTable) (string, err
 				return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", name).
 					WithHint("Use DROP SEQUENCE to remove a sequence.")
 			}
+			if _, isView := e.cat.View(name); isView {
+				return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", name).
+					WithHint("Use DROP VIEW to remove a view.")
+			}
 			if st.IfExists {
 				s.notice(pgerr.SeverityNotice, pgerr.SuccessfulCompletion, "table \"%s\" does not exist, skipping", name)
 				continue
@@ -112,7 +116,18 @@ func (s *Session) dropTable(ctx context.Context, st *sql.DropTable) (string, err
 		}
 		tables = append(tables, t)
 	}
+	roots := make([]viewDepRoot, len(tables))
+	for i, t := range tables {
+		roots[i] = viewDepRoot{oid: t.OID, desc: "table " + t.Name}
+	}
+	views, err := s.viewDependents(roots, st.Cascade)
+	if err != nil {
+		return "", err
+	}
 	if err := s.dropTableDependents(ctx, tables, st.Cascade); err != nil {
+		return "", err
+	}
+	if err := s.hideViews(views); err != nil {
 		return "", err
 	}
 	// The tables are hidden now and dropped when the transaction commits
@@ -125,7 +140,7 @@ func (s *Session) dropTable(ctx context.Context, st *sql.DropTable) (string, err
 		if err := e.hideTable(ctx, t.OID, xid); err != nil {
 			return "", err
 		}
-		s.noteDropped(t.OID)
+		s.noteDropped(droppedTable, t.OID)
 	}
 	return "DROP TABLE", nil
 }

@@ -4,7 +4,7 @@ package executor
 // transaction, so DDL takes effect at once; two kinds are made to follow
 // the transaction instead:
 //
-//   - What a transaction creates (tables, indexes, sequences) is noted,
+//   - What a transaction creates (tables, indexes, sequences, views) is noted,
 //     and an abort drops it again, newest first, so that BEGIN; CREATE
 //     TABLE ...; ROLLBACK, a migration that fails half-way, or a
 //     multi-statement query whose later statement fails leaves nothing
@@ -13,7 +13,8 @@ package executor
 //     indexes take hidden names and leave pg_class) and the commit drops
 //     it; an abort gives the names back, rows and all. A crash in between
 //     is settled at start-up by the dropping transaction's fate
-//     (settleHiddenTables).
+//     (settleHiddenTables). DROP VIEW marks the view the same way
+//     (view.go).
 //
 // Other DDL (DROP INDEX, DROP SEQUENCE, ALTER TABLE) stays done. A table
 // another transaction created and has not committed is not found by name
@@ -40,7 +41,9 @@ const (
 	createdTable    = 't'
 	createdIndex    = 'i'
 	createdSequence = 's'
+	createdView     = 'v'
 	droppedTable    = 'd' // hidden, dropped at the commit
+	droppedView     = 'w' // marked, deleted at the commit
 )
 
 // noteCreated records a relation the current transaction created.
@@ -48,9 +51,10 @@ func (s *Session) noteCreated(kind byte, oid uint32, name string) {
 	s.ddl = append(s.ddl, ddlChange{kind: kind, oid: oid, name: name})
 }
 
-// noteDropped records a table the current transaction hid to drop it.
-func (s *Session) noteDropped(oid uint32) {
-	s.ddl = append(s.ddl, ddlChange{kind: droppedTable, oid: oid})
+// noteDropped records a table the current transaction hid to drop it
+// (droppedTable) or a view it marked (droppedView).
+func (s *Session) noteDropped(kind byte, oid uint32) {
+	s.ddl = append(s.ddl, ddlChange{kind: kind, oid: oid})
 }
 
 // commitDDL ends the committed transaction's DDL: the tables it hid are
@@ -69,6 +73,20 @@ func (s *Session) commitDDL() {
 			if t, ok := s.e.cat.TableByOID(c.oid); ok && t.CreatedXid != 0 {
 				if err := s.e.cat.ClearCreated(c.oid); err != nil {
 					s.e.log.Warn("could not mark a created table committed", "table", c.name, "err", err)
+				}
+			}
+		case droppedView:
+			if err := s.e.cat.DropView(c.oid); err != nil {
+				// Start-up deletes it (settleViews).
+				s.e.log.Warn("could not drop a view its transaction dropped", "oid", c.oid, "err", err)
+			}
+		case createdView:
+			if v, ok := s.e.cat.ViewByOID(c.oid); ok && v.CreatedXid != 0 {
+				if _, err := s.e.cat.UpdateView(c.oid, func(v *catalog.View) error {
+					v.CreatedXid = 0
+					return nil
+				}); err != nil {
+					s.e.log.Warn("could not mark a created view committed", "view", c.name, "err", err)
 				}
 			}
 		}
@@ -111,6 +129,15 @@ func (s *Session) undoDDL() {
 			if t, err = s.e.cat.UnhideTable(c.oid); err == nil {
 				s.e.renamedRel(t)
 			}
+		case createdView:
+			if v, ok := s.e.cat.ViewByOID(c.oid); ok && v.Name == c.name {
+				err = s.e.cat.DropView(c.oid)
+			}
+		case droppedView:
+			_, err = s.e.cat.UpdateView(c.oid, func(v *catalog.View) error {
+				v.DroppingXid = 0
+				return nil
+			})
 		}
 		if err != nil {
 			s.e.log.Warn("could not undo a change of an aborted transaction's DDL", "kind", string(c.kind), "oid", c.oid, "relation", c.name, "err", err)
@@ -172,14 +199,19 @@ type sessionCatalog struct {
 
 func (c sessionCatalog) Table(name string) (*catalog.Table, bool) {
 	t, ok := c.catalogStore.Table(name)
-	if !ok || t.CreatedXid == 0 {
+	if !ok || t.CreatedXid == 0 || c.visibleCreation(t.CreatedXid) {
 		return t, ok
 	}
-	if tx := c.s.tx; tx != nil && tx.XidIfAssigned() == t.CreatedXid {
-		return t, true // created by this session's transaction
-	}
-	if c.s.e.txns.Status(t.CreatedXid) == heap.XidCommitted {
-		return t, true // committed; the mark is about to go (commitDDL)
-	}
 	return nil, false
+}
+
+// visibleCreation reports whether a relation created by transaction xid
+// (not yet marked committed) is visible to the session: it is the
+// session's own transaction, or one that has committed (the mark is about
+// to go, commitDDL).
+func (c sessionCatalog) visibleCreation(xid uint32) bool {
+	if tx := c.s.tx; tx != nil && tx.XidIfAssigned() == xid {
+		return true
+	}
+	return c.s.e.txns.Status(xid) == heap.XidCommitted
 }

@@ -108,6 +108,13 @@ type catalogStore interface {
 	Extensions() []catalog.Extension
 	CreateExtension(def catalog.Extension) (*catalog.Extension, error)
 	DropExtension(name string) error
+	View(name string) (*catalog.View, bool)
+	ViewByOID(oid uint32) (*catalog.View, bool)
+	Views() []*catalog.View
+	DependentViews(oid uint32) []*catalog.View
+	CreateView(def catalog.View) (*catalog.View, error)
+	UpdateView(oid uint32, change func(v *catalog.View) error) (*catalog.View, error)
+	DropView(oid uint32) error
 	Close() error
 }
 
@@ -226,6 +233,10 @@ func Open(cfg Config, log *slog.Logger) (*Engine, error) {
 		return nil, err
 	}
 	if err := e.settleHiddenTables(); err != nil {
+		e.Close()
+		return nil, err
+	}
+	if err := e.settleViews(); err != nil {
 		e.Close()
 		return nil, err
 	}

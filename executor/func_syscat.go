@@ -116,6 +116,13 @@ func init() {
 		}
 		return e.indexDef(num(a[0]), int(col)), nil
 	})
+	// pg_get_viewdef: a view's definition (viewDef), by OID or name.
+	reg("pg_get_viewdef", []types.OID{regcls, boolT}, 1, types.TText, func(e *Engine, a []types.Datum) (types.Datum, error) {
+		if v, ok := e.cat.ViewByOID(num(a[0])); ok && v.DroppingXid == 0 {
+			return viewDef(v), nil
+		}
+		return nil, nil
+	})
 	reg("pg_get_constraintdef", []types.OID{oid, boolT}, 1, types.TText, func(e *Engine, a []types.Datum) (types.Datum, error) {
 		return e.constraintDef(num(a[0])), nil
 	})
@@ -430,6 +437,9 @@ func (e *Engine) relationName(oid uint32) string {
 	}
 	if s, ok := e.cat.SequenceByOID(oid); ok {
 		return s.Name
+	}
+	if v, ok := e.cat.ViewByOID(oid); ok {
+		return v.Name
 	}
 	if v := sql.VirtualTableByOID(oid); v != nil {
 		return v.Table.Name

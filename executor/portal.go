@@ -175,7 +175,7 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return st.Tag, nil
 	case *sql.CreateTable, *sql.DropTable, *sql.CreateIndex, *sql.DropIndex, *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing,
 		*sql.CreateSequence, *sql.DropSequence, *sql.AlterDefault, *sql.AlterNotNull, *sql.Truncate,
-		*sql.CreateExtension, *sql.DropExtension, *sql.Insert, *sql.Update, *sql.Delete:
+		*sql.CreateExtension, *sql.DropExtension, *sql.CreateView, *sql.DropView, *sql.Insert, *sql.Update, *sql.Delete:
 		if err := s.checkReadOnly(readOnlyName(st)); err != nil {
 			return "", err
 		}
@@ -215,6 +215,10 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return s.createSequence(st)
 	case *sql.DropSequence:
 		return s.dropSequence(ctx, st, st.Cascade)
+	case *sql.CreateView:
+		return s.createView(st)
+	case *sql.DropView:
+		return s.dropView(st)
 	case *sql.CreateExtension:
 		return s.createExtension(st)
 	case *sql.DropExtension:
@@ -264,6 +268,10 @@ func readOnlyName(st sql.Stmt) string {
 		return "CREATE SEQUENCE"
 	case *sql.DropSequence:
 		return "DROP SEQUENCE"
+	case *sql.CreateView:
+		return "CREATE VIEW"
+	case *sql.DropView:
+		return "DROP VIEW"
 	case *sql.CreateExtension:
 		return "CREATE EXTENSION"
 	case *sql.DropExtension:

@@ -88,10 +88,11 @@ func init() {
 type sysRelation struct {
 	oid     uint32
 	name    string
-	kind    string // r table, i index, S sequence
+	kind    string // r table, i index, S sequence, v view
 	table   *catalog.Table
 	index   *catalog.Index
 	seq     *catalog.Sequence
+	view    *catalog.View
 	natts   int
 	options []string
 }
@@ -110,6 +111,9 @@ func (e *Engine) sysRelations() []sysRelation {
 	}
 	for _, s := range e.cat.Sequences() {
 		out = append(out, sysRelation{oid: s.OID, name: s.Name, kind: "S", seq: s, natts: 3})
+	}
+	for _, v := range e.visibleViews() {
+		out = append(out, sysRelation{oid: v.OID, name: v.Name, kind: "v", view: v, natts: len(v.Columns)})
 	}
 	slices.SortFunc(out, func(a, b sysRelation) int { return cmp.Compare(a.oid, b.oid) })
 	return out
@@ -155,6 +159,8 @@ func (e *Engine) relSizeStats(r sysRelation) (pages int64, tuples float64) {
 	switch r.kind {
 	case "S":
 		return 1, 1
+	case "v":
+		return 0, -1
 	case "i":
 		rs := e.stats.RelSize(r.table.OID)
 		if r.index.OnDisk() {
@@ -184,6 +190,8 @@ func (e *Engine) pgClassRows() [][]types.Datum {
 			if r.index.OnDisk() {
 				filenode = int64(r.index.RelFileNode) // a new one after TRUNCATE
 			}
+		case "v":
+			filenode = 0 // a view has no storage
 		}
 		pages, tuples := e.relSizeStats(r)
 		out = append(out, []types.Datum{
@@ -270,6 +278,10 @@ func (e *Engine) pgAttributeRows() [][]types.Datum {
 			for i, n := range r.index.Columns {
 				c := r.table.Columns[n-1]
 				c.NotNull, c.Identity = false, ""
+				out = append(out, att(r.oid, i+1, c, false))
+			}
+		case "v":
+			for i, c := range r.view.Columns {
 				out = append(out, att(r.oid, i+1, c, false))
 			}
 		case "S":
@@ -489,9 +501,31 @@ var sysCatalogs = []sysCatalog{
 		nameT("user_defined_type_catalog"), nameT("user_defined_type_schema"), nameT("user_defined_type_name"),
 		textT("is_insertable_into"), textT("is_typed"), textT("commit_action")}, func(e *Engine) [][]types.Datum {
 		var out [][]types.Datum
-		for _, t := range e.visibleTables() {
-			out = append(out, []types.Datum{"postgres", "public", t.Name, "BASE TABLE", nil, nil, nil, nil, nil,
-				"YES", "NO", nil})
+		for _, r := range e.sysRelations() {
+			switch r.kind {
+			case "r":
+				out = append(out, []types.Datum{"postgres", "public", r.name, "BASE TABLE", nil, nil, nil, nil, nil,
+					"YES", "NO", nil})
+			case "v":
+				out = append(out, []types.Datum{"postgres", "public", r.name, "VIEW", nil, nil, nil, nil, nil,
+					"NO", "NO", nil})
+			}
+		}
+		return out
+	}},
+	{"information_schema.views", []sysCol{nameT("table_catalog"), nameT("table_schema"), nameT("table_name"),
+		textT("view_definition"), textT("check_option"), textT("is_updatable"), textT("is_insertable_into"),
+		textT("is_trigger_updatable"), textT("is_trigger_deletable"), textT("is_trigger_insertable_into")}, func(e *Engine) [][]types.Datum {
+		var out [][]types.Datum
+		for _, v := range e.visibleViews() {
+			out = append(out, []types.Datum{"postgres", "public", v.Name, viewDef(v), "NONE", "NO", "NO", "NO", "NO", "NO"})
+		}
+		return out
+	}},
+	{"pg_views", []sysCol{nameT("schemaname"), nameT("viewname"), nameT("viewowner"), textT("definition")}, func(e *Engine) [][]types.Datum {
+		var out [][]types.Datum
+		for _, v := range e.visibleViews() {
+			out = append(out, []types.Datum{"public", v.Name, "postgres", viewDef(v)})
 		}
 		return out
 	}},
@@ -500,8 +534,15 @@ var sysCatalogs = []sysCatalog{
 		textT("data_type"), int4T("character_maximum_length"), int4T("numeric_precision"),
 		int4T("numeric_scale"), textT("is_identity"), textT("is_generated")}, func(e *Engine) [][]types.Datum {
 		var out [][]types.Datum
-		for _, t := range e.visibleTables() {
-			for i, c := range t.Columns {
+		for _, r := range e.sysRelations() {
+			var cols []catalog.Column
+			switch r.kind {
+			case "r":
+				cols = r.table.Columns
+			case "v":
+				cols = r.view.Columns
+			}
+			for i, c := range cols {
 				ct := types.T{OID: types.OID(c.TypeOID), Typmod: c.Typmod}
 				var def types.Datum
 				if c.Default != "" {
@@ -527,13 +568,19 @@ var sysCatalogs = []sysCatalog{
 					identity = "YES"
 					def = nil
 				}
-				out = append(out, []types.Datum{"postgres", "public", t.Name, c.Name, int64(i + 1), def, nullable,
+				out = append(out, []types.Datum{"postgres", "public", r.name, c.Name, int64(i + 1), def, nullable,
 					dt, maxLen, prec, scale, identity, "NEVER"})
 			}
 		}
 		return out
 	}},
 }
+
+// viewDef is a view's definition as pg_get_viewdef and pg_views give it:
+// its query as minipg stores it (pg_query's deparse of the query as
+// written, not PostgreSQL's ruleutils formatting), after a space and
+// before a semicolon, as PostgreSQL's.
+func viewDef(v *catalog.View) string { return " " + v.Query + ";" }
 
 // defaultExpr is a column default as pg_get_expr prints it: a quoted
 // literal carries the cast to the column's type that PostgreSQL's stored

@@ -8,6 +8,7 @@ import (
 
 	"minipg/autovacuum"
 	"minipg/index"
+	"minipg/pgerr"
 	"minipg/pgstat"
 	"minipg/sql"
 	"minipg/storage/buffer"
@@ -44,7 +45,14 @@ var errSkipped = autovacuum.ErrSkipped
 func (s *Session) vacuum(ctx context.Context, st *sql.Vacuum) (string, error) {
 	e := s.e
 	var oids []uint32
-	if len(st.Tables) == 0 {
+	for _, v := range st.Views {
+		what := "vacuum"
+		if st.AnalyzeOnly {
+			what = "analyze"
+		}
+		s.notice(pgerr.SeverityWarning, pgerr.Code("01000"), "skipping \"%s\" --- cannot %s non-tables or special system tables", v, what)
+	}
+	if len(st.Tables) == 0 && len(st.Views) == 0 {
 		for _, t := range e.cat.Tables() {
 			oids = append(oids, t.OID)
 		}

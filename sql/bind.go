@@ -60,6 +60,12 @@ type binder struct {
 	// insertSource: the next selectStmt is an INSERT's source and leaves
 	// its unknown-typed outputs for the target columns to resolve.
 	insertSource bool
+	// deps collects the OIDs of the tables and views the statement reads
+	// (CREATE VIEW's dependencies); nil when not collecting.
+	deps map[uint32]bool
+	// viewStack holds the OIDs of the views being expanded around the
+	// current point: one met again is a loop.
+	viewStack []uint32
 }
 
 // errAt is an error at byte offset loc of the query (reported as a
@@ -276,7 +282,14 @@ func fixParams(st Stmt, params []types.OID) {
 }
 
 func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
-	if err := b.inlineCTEs(n); err != nil {
+	// CREATE VIEW keeps its query's text as written: it inlines the
+	// query's CTEs itself, after taking the text.
+	if n.GetViewStmt() == nil {
+		if err := b.inlineCTEs(n); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := b.viewTarget(n); err != nil {
 		return nil, nil, err
 	}
 	switch {
@@ -314,6 +327,9 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 		return s, nil, err
 	case n.GetDropStmt() != nil:
 		s, err := b.dropStmt(n.GetDropStmt())
+		return s, nil, err
+	case n.GetViewStmt() != nil:
+		s, err := b.createView(n.GetViewStmt())
 		return s, nil, err
 	case n.GetIndexStmt() != nil:
 		s, err := b.createIndex(n.GetIndexStmt())
@@ -377,7 +393,6 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 // commandNames names the statements minipg does not implement the way
 // PostgreSQL's command tags do, for the 0A000 error.
 var commandNames = map[string]string{
-	"ViewStmt":              "CREATE VIEW",
 	"CreateTrigStmt":        "CREATE TRIGGER",
 	"CreateFunctionStmt":    "CREATE FUNCTION",
 	"AlterFunctionStmt":     "ALTER FUNCTION",

@@ -291,6 +291,8 @@ func (b *binder) dropStmt(s *pg_query.DropStmt) (Stmt, error) {
 	case pg_query.ObjectType_OBJECT_TABLE:
 	case pg_query.ObjectType_OBJECT_SEQUENCE:
 		return b.dropSequence(s)
+	case pg_query.ObjectType_OBJECT_VIEW:
+		return b.dropView(s)
 	case pg_query.ObjectType_OBJECT_EXTENSION:
 		return b.dropExtension(s)
 	case pg_query.ObjectType_OBJECT_INDEX:
@@ -512,6 +514,10 @@ func (b *binder) vacuumStmt(s *pg_query.VacuumStmt) (*Vacuum, error) {
 	out := &Vacuum{Analyze: analyze, AnalyzeOnly: !s.IsVacuumcmd, DisablePageSkipping: noSkip}
 	for _, r := range s.Rels {
 		vr := r.GetVacuumRelation()
+		if v, ok := b.view(vr.Relation); ok {
+			out.Views = append(out.Views, v.Name)
+			continue
+		}
 		t, err := b.table(vr.Relation)
 		if err != nil {
 			if pe, ok := err.(*pgerr.Error); ok {

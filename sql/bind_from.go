@@ -124,9 +124,16 @@ func (fb *fromBuilder) item(n *pg_query.Node) (*JoinNode, []scopeCol, error) {
 	switch {
 	case n.GetRangeVar() != nil:
 		rv := n.GetRangeVar()
+		if v, ok := b.view(rv); ok {
+			b.noteRelation(v.OID)
+			return fb.viewRef(v, rv, base)
+		}
 		t, err := b.table(rv)
 		if err != nil {
 			return nil, nil, err
+		}
+		if ct, ok := b.cat.Table(t.Name); ok && ct == t {
+			b.noteRelation(t.OID)
 		}
 		st := scopeTable{table: t, alias: t.Name, base: base, cols: tableCols(t, base)}
 		if rv.Alias != nil && rv.Alias.Aliasname != "" {
@@ -443,6 +450,11 @@ func (b *binder) table(rv *pg_query.RangeVar) (*catalog.Table, error) {
 	}
 	if v := lookupVirtual(rv.Relname); v != nil && b.allowVirtual {
 		return v.Table, nil
+	}
+	if rv.Schemaname != "pg_catalog" {
+		if _, ok := b.view(rv); ok {
+			return nil, b.notAView(rv, "")
+		}
 	}
 	if rv.Schemaname != "" {
 		return nil, b.errAt(rv.Location, pgerr.UndefinedTable, "relation \"%s\" does not exist", qualified)

@@ -429,6 +429,7 @@ type AlterOptions struct {
 // Analyze is set for VACUUM (ANALYZE) and ANALYZE, AnalyzeOnly for ANALYZE.
 type Vacuum struct {
 	Tables               []*catalog.Table
+	Views                []string // named views, skipped with a warning as PostgreSQL does
 	Analyze, AnalyzeOnly bool
 	DisablePageSkipping  bool // read every page, whatever the visibility map says
 }
