@@ -40,6 +40,11 @@ type Column struct {
 	// DEFAULT AS IDENTITY, "" none. An identity column's Default is nextval
 	// of its owned sequence.
 	Identity string `json:"identity,omitempty"`
+	// Missing is the value of the column in the rows stored before ALTER
+	// TABLE ... ADD COLUMN added it with a DEFAULT (PostgreSQL's
+	// attmissingval): the value's text form; nil for none (NULL). A
+	// tuple with fewer attributes than the table's columns reads it.
+	Missing *string `json:"missing,omitempty"`
 }
 
 // Index describes one index of a table (a pg_index/pg_class pair). Primary
@@ -949,4 +954,22 @@ func (t *Table) ForeignKey(name string) (ForeignKey, bool) {
 // Returns the updated table.
 func (c *Catalog) SetColumnNotNull(tableOID uint32, col int, notNull bool) (*Table, error) {
 	return c.alterColumn(tableOID, col, func(cl *Column) { cl.NotNull = notNull })
+}
+
+// AddColumns appends columns to table tableOID (ALTER TABLE ... ADD
+// COLUMN), in one synced batch, and returns the updated table. 42701 if a
+// column of the name exists; 54011 past MaxColumns.
+func (c *Catalog) AddColumns(tableOID uint32, cols []Column) (*Table, error) {
+	return c.updateTable(tableOID, func(t *Table) error {
+		for _, col := range cols {
+			if t.ColumnIndex(col.Name) >= 0 {
+				return pgerr.New(pgerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", col.Name, t.Name)
+			}
+			t.Columns = append(t.Columns, col)
+		}
+		if len(t.Columns) > MaxColumns {
+			return pgerr.New(pgerr.TooManyColumns, "tables can have at most %d columns", MaxColumns)
+		}
+		return nil
+	})
 }

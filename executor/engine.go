@@ -108,6 +108,7 @@ type catalogStore interface {
 	Extensions() []catalog.Extension
 	CreateExtension(def catalog.Extension) (*catalog.Extension, error)
 	DropExtension(name string) error
+	AddColumns(tableOID uint32, cols []catalog.Column) (*catalog.Table, error)
 	View(name string) (*catalog.View, bool)
 	ViewByOID(oid uint32) (*catalog.View, bool)
 	Views() []*catalog.View
@@ -128,8 +129,11 @@ type relation struct {
 	desc     heap.TupleDesc
 	types    []types.T
 	indexes  []*relIndex
-	defaults []sql.Expr        // bound DEFAULT expressions (nil: NULL)
-	virtual  *sql.VirtualTable // a system view: no heap
+	defaults []sql.Expr // bound DEFAULT expressions (nil: NULL)
+	// missing holds, per column, the value a tuple stored before ADD
+	// COLUMN reads past its attributes (addcolumn.go); nil if none has one.
+	missing []types.Datum
+	virtual *sql.VirtualTable // a system view: no heap
 }
 
 // relIndex is one index of a table.
@@ -334,6 +338,10 @@ func colTypes(t *catalog.Table) []types.T {
 // openRelation opens the heap of t and creates (empty) index structures.
 func (e *Engine) openRelation(t *catalog.Table) (*relation, error) {
 	r := &relation{def: t, types: colTypes(t)}
+	var err error
+	if r.missing, err = missingValues(t); err != nil {
+		return nil, err
+	}
 	for _, ct := range r.types {
 		r.desc = append(r.desc, heap.Attr{Len: ct.Len(), Align: ct.Align()})
 	}

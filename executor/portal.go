@@ -175,7 +175,7 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return st.Tag, nil
 	case *sql.CreateTable, *sql.DropTable, *sql.CreateIndex, *sql.DropIndex, *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing,
 		*sql.CreateSequence, *sql.DropSequence, *sql.AlterDefault, *sql.AlterNotNull, *sql.Truncate,
-		*sql.CreateExtension, *sql.DropExtension, *sql.CreateView, *sql.DropView, *sql.Insert, *sql.Update, *sql.Delete:
+		*sql.CreateExtension, *sql.DropExtension, *sql.CreateView, *sql.DropView, *sql.AlterAddColumns, *sql.Insert, *sql.Update, *sql.Delete:
 		if err := s.checkReadOnly(readOnlyName(st)); err != nil {
 			return "", err
 		}
@@ -211,6 +211,8 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return s.alterConstraints(ctx, st)
 	case *sql.AlterMissing:
 		return s.alterMissing(st)
+	case *sql.AlterAddColumns:
+		return s.alterAddColumns(ctx, st)
 	case *sql.CreateSequence:
 		return s.createSequence(st)
 	case *sql.DropSequence:
@@ -262,7 +264,7 @@ func readOnlyName(st sql.Stmt) string {
 		return "DROP INDEX"
 	case *sql.CreateIndex:
 		return "CREATE INDEX"
-	case *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing, *sql.AlterDefault, *sql.AlterNotNull:
+	case *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing, *sql.AlterDefault, *sql.AlterNotNull, *sql.AlterAddColumns:
 		return "ALTER TABLE"
 	case *sql.CreateSequence:
 		return "CREATE SEQUENCE"

@@ -266,7 +266,7 @@ func (e *Engine) pgAttributeRows() [][]types.Datum {
 		}
 		return []types.Datum{int64(rel), c.Name, int64(t.OID), int64(-1), int64(t.Len()), int64(num), ndims,
 			int64(-1), int64(c.Typmod), types.TypByVal(t.OID), string(t.Align()), storage, "",
-			c.NotNull, hasDef, false, c.Identity, "", false, true, int64(0), coll, nil}
+			c.NotNull, hasDef, c.Missing != nil, c.Identity, "", false, true, int64(0), coll, nil}
 	}
 	for _, r := range e.sysRelations() {
 		switch r.kind {

@@ -64,6 +64,9 @@ func (b *binder) alterTable(s *pg_query.AlterTableStmt) (Stmt, error) {
 		}
 		return nil, err
 	}
+	if len(s.Cmds) > 0 && s.Cmds[0].GetAlterTableCmd().Subtype == pg_query.AlterTableType_AT_AddColumn {
+		return b.addColumns(t, s)
+	}
 	opts := &AlterOptions{Table: t, Options: map[string]string{}}
 	cons := &AlterConstraints{Table: t}
 	nopts := 0
@@ -130,11 +133,13 @@ func (b *binder) alterTable(s *pg_query.AlterTableStmt) (Stmt, error) {
 				return nil, pgerr.New(pgerr.SyntaxError, "column \"%s\" of relation \"%s\" is an identity column", c.Name, t.Name)
 			}
 			return &AlterNotNull{Table: t, Col: col, Set: c.Subtype == pg_query.AlterTableType_AT_SetNotNull}, nil
+		case pg_query.AlterTableType_AT_AddColumn:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE with ADD COLUMN and other subcommands is not supported").
+				WithHint("Run them as separate ALTER TABLE statements.")
 		case pg_query.AlterTableType_AT_DropConstraint:
 			cons.Cmds = append(cons.Cmds, ConstraintCmd{Drop: true, IfExists: c.MissingOk, Name: c.Name, Cascade: c.Behavior == pg_query.DropBehavior_DROP_CASCADE})
 		default:
 			what := map[pg_query.AlterTableType]string{
-				pg_query.AlterTableType_AT_AddColumn:       "ADD COLUMN",
 				pg_query.AlterTableType_AT_DropColumn:      "DROP COLUMN",
 				pg_query.AlterTableType_AT_AlterColumnType: "ALTER COLUMN TYPE",
 				pg_query.AlterTableType_AT_ColumnDefault:   "ALTER COLUMN DEFAULT",
@@ -146,7 +151,7 @@ func (b *binder) alterTable(s *pg_query.AlterTableStmt) (Stmt, error) {
 				what = strings.ToLower(strings.TrimPrefix(c.Subtype.String(), "AT_"))
 			}
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE %s is not supported", what).
-				WithHint("minipg supports ALTER TABLE ... SET (...), RESET (...), ADD PRIMARY KEY, ADD UNIQUE, ADD FOREIGN KEY, DROP CONSTRAINT and ALTER COLUMN ... SET/DROP DEFAULT and SET/DROP NOT NULL.")
+				WithHint("minipg supports ALTER TABLE ... SET (...), RESET (...), ADD COLUMN, ADD PRIMARY KEY, ADD UNIQUE, ADD FOREIGN KEY, DROP CONSTRAINT and ALTER COLUMN ... SET/DROP DEFAULT and SET/DROP NOT NULL.")
 		}
 	}
 	switch {
