@@ -314,7 +314,9 @@ func (c *call) notUnique() error {
 
 // operatorFuncs names the overload set an operator resolves in (the
 // functions behind PostgreSQL's pg_operator entries for the operator).
-var operatorFuncs = map[string][]string{"^": {"power"}, "@": {"abs"}, "|/": {"dsqrt"}, "||/": {"dcbrt"}}
+var operatorFuncs = map[string][]string{"^": {"power"}, "@": {"abs"}, "|/": {"dsqrt"}, "||/": {"dcbrt"},
+	"&": {"int2and", "int4and", "int8and"}, "|": {"int2or", "int4or", "int8or"}, "#": {"int2xor", "int4xor", "int8xor"},
+	"<<": {"int2shl", "int4shl", "int8shl"}, ">>": {"int2shr", "int4shr", "int8shr"}, "~": {"int2not", "int4not", "int8not"}}
 
 // datetimeOperatorFuncs are the functions behind + - * / when an operand
 // is a date, timestamp, timestamptz or interval (pg_operator's entries for
