@@ -168,6 +168,7 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 			if _, err := s.set(&sql.Set{Reset: true}); err != nil {
 				return "", err
 			}
+			s.sqlPrepared = nil // and DEALLOCATE ALL
 		}
 		if st.Sequences {
 			s.seqs, s.lastSeq = nil, 0
@@ -217,6 +218,10 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return s.createSequence(st)
 	case *sql.DropSequence:
 		return s.dropSequence(ctx, st, st.Cascade)
+	case *sql.PrepareSQL:
+		return s.prepareSQL(st)
+	case *sql.Deallocate:
+		return s.deallocate(st)
 	case *sql.CreateView:
 		return s.createView(st)
 	case *sql.DropView:

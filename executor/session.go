@@ -54,6 +54,8 @@ type Session struct {
 	settings map[string]string
 	startup  map[string]string // settings the start-up packet gave (their RESET value)
 	ddl      []ddlChange       // relations the current transaction created or dropped (ddl_undo.go)
+	// sqlPrepared are the statements SQL's PREPARE made (prepare.go).
+	sqlPrepared map[string]*Prepared
 	mem      memAccount        // the running statement's memory (memory.go)
 	ints     intBoxes          // boxed integers of scans (rowvalues.go)
 	plans    planCache         // index plans of the statements' WHERE clauses (path.go)
@@ -272,6 +274,9 @@ func (s *Session) Bind(p *Prepared, params []types.Datum) (*Portal, error) {
 	// A developer setting: every insert of the statement asks the
 	// free-space policy instead of the session's remembered target block.
 	s.ist.SetIgnoreTarget(s.settings["debug_fsm_ignore_target"] == "on")
+	if ex, ok := p.bound.Stmt.(*sql.ExecuteSQL); ok {
+		return s.bindExecute(ex, params)
+	}
 	pt := &Portal{s: s, p: p, params: params}
 	if c, ok := p.bound.Stmt.(*sql.Copy); ok {
 		if err := foldCopyDefaults(s, c); err != nil {

@@ -384,8 +384,14 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 	case n.GetTruncateStmt() != nil:
 		s, err := b.truncateStmt(n.GetTruncateStmt())
 		return s, nil, err
-	case n.GetPrepareStmt() != nil, n.GetExecuteStmt() != nil, n.GetDeallocateStmt() != nil:
-		return nil, nil, pgerr.Unimplemented("SQL-level PREPARE/EXECUTE/DEALLOCATE")
+	case n.GetPrepareStmt() != nil:
+		s, err := b.prepareStmt(n.GetPrepareStmt())
+		return s, nil, err
+	case n.GetExecuteStmt() != nil:
+		s, cols, err := b.executeStmt(n.GetExecuteStmt())
+		return s, cols, err
+	case n.GetDeallocateStmt() != nil:
+		return b.deallocateStmt(n.GetDeallocateStmt()), nil, nil
 	}
 	return nil, nil, pgerr.Unimplemented(commandName(n))
 }
