@@ -56,9 +56,9 @@ type Session struct {
 	ddl      []ddlChange       // relations the current transaction created or dropped (ddl_undo.go)
 	// sqlPrepared are the statements SQL's PREPARE made (prepare.go).
 	sqlPrepared map[string]*Prepared
-	mem      memAccount        // the running statement's memory (memory.go)
-	ints     intBoxes          // boxed integers of scans (rowvalues.go)
-	plans    planCache         // index plans of the statements' WHERE clauses (path.go)
+	mem         memAccount // the running statement's memory (memory.go)
+	ints        intBoxes   // boxed integers of scans (rowvalues.go)
+	plans       planCache  // index plans of the statements' WHERE clauses (path.go)
 	// bufUsage counts the session's shared buffer accesses (PostgreSQL's
 	// pgBufferUsage): its snapshots and insert state carry it to the heap,
 	// and EXPLAIN (ANALYZE, BUFFERS) reads it around each plan node.
