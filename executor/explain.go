@@ -230,12 +230,17 @@ func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain) 
 	// Nothing before the statement's description touches a buffer; what
 	// describing it does (building its source) is not the run's.
 	run := execRun{plan: buffer.Usage{}}
-	describeScan := func(table uint32, where sql.Expr) error {
+	describeScan := func(table uint32, where sql.Expr, from *sql.DMLFrom) error {
 		x, err := pt.newExecCtx(ctx, table, true)
 		if err != nil {
 			return err
 		}
-		it, err := x.source(where)
+		var it rowIter
+		if from != nil {
+			it, err = x.fromSource(from.Source)
+		} else {
+			it, err = x.source(where)
+		}
 		if err != nil {
 			return err
 		}
@@ -266,12 +271,12 @@ func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain) 
 		}
 	case *sql.Update:
 		name = "Update on " + st.Table.Name
-		if err := describeScan(st.Table.OID, st.Where); err != nil {
+		if err := describeScan(st.Table.OID, st.Where, st.From); err != nil {
 			return nil, execRun{}, err
 		}
 	case *sql.Delete:
 		name = "Delete on " + st.Table.Name
-		if err := describeScan(st.Table.OID, st.Where); err != nil {
+		if err := describeScan(st.Table.OID, st.Where, st.From); err != nil {
 			return nil, execRun{}, err
 		}
 	}

@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"slices"
+
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"minipg/catalog"
@@ -28,28 +30,51 @@ func Defaults(t *catalog.Table) ([]Expr, error) {
 	return out, nil
 }
 
-// returning binds a RETURNING list over the table's row.
-func (b *binder) returning(t *catalog.Table, rv *pg_query.RangeVar, list []*pg_query.Node) ([]Expr, []ResultCol, error) {
+// returning binds a RETURNING list over the table's row (its columns,
+// then ctid), or with from over the joined row of UPDATE ... FROM or
+// DELETE ... USING, whose scope is b.sc.
+func (b *binder) returning(t *catalog.Table, alias string, list []*pg_query.Node, from *DMLFrom) ([]Expr, []ResultCol, error) {
 	if len(list) == 0 {
 		return nil, nil, nil
 	}
-	alias := t.Name
-	if rv.Alias != nil && rv.Alias.Aliasname != "" {
-		alias = rv.Alias.Aliasname
+	source := func(idx int) (uint32, int16) {
+		if idx < len(t.Columns) {
+			return t.OID, int16(idx + 1)
+		}
+		return 0, 0
 	}
-	b.sc = singleScope(t, alias)
+	if from == nil {
+		b.sc = singleScope(t, alias)
+	} else {
+		source = from.Source.source
+	}
+	sc := b.sc
 	b.agg, b.aggErr = nil, "RETURNING"
 	var exprs []Expr
 	var cols []ResultCol
+	add := func(e Expr, name string) {
+		rc := ResultCol{Name: name, T: e.Type()}
+		if c, ok := e.(*ColRef); ok {
+			rc.TableOID, rc.AttNum = source(c.Idx)
+		}
+		exprs = append(exprs, e)
+		cols = append(cols, rc)
+	}
 	for _, n := range list {
 		rt := n.GetResTarget()
 		if cr := rt.Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
-			if len(cr.Fields) == 2 && cr.Fields[0].GetString_().GetSval() != alias {
-				return nil, nil, b.missingTable(cr.Fields[0].GetString_().GetSval(), cr.Location)
+			star := sc.exposed
+			if len(cr.Fields) == 2 {
+				name := cr.Fields[0].GetString_().GetSval()
+				star = nil
+				i := slices.IndexFunc(sc.tables, func(st scopeTable) bool { return st.alias == name })
+				if i < 0 {
+					return nil, nil, b.missingTable(name, cr.Location)
+				}
+				star = sc.tables[i].cols
 			}
-			for i, c := range t.Columns {
-				exprs = append(exprs, &ColRef{Idx: i, T: colType(c), Name: c.Name})
-				cols = append(cols, ResultCol{Name: c.Name, T: colType(c), TableOID: t.OID, AttNum: int16(i + 1)})
+			for _, c := range star {
+				add(c.e, c.name)
 			}
 			continue
 		}
@@ -68,12 +93,7 @@ func (b *binder) returning(t *catalog.Table, rv *pg_query.RangeVar, list []*pg_q
 		if name == "" {
 			name, _ = figureColname(rt.Val)
 		}
-		rc := ResultCol{Name: name, T: e.Type()}
-		if c, ok := e.(*ColRef); ok && c.Idx < len(t.Columns) {
-			rc.TableOID, rc.AttNum = t.OID, int16(c.Idx+1)
-		}
-		exprs = append(exprs, e)
-		cols = append(cols, rc)
+		add(e, name)
 	}
 	if len(exprs) == 0 {
 		return nil, nil, b.errAt(exprLocation(list[0]), pgerr.SyntaxError, "RETURNING must have at least one column")
@@ -119,7 +139,11 @@ func (b *binder) insertStmt(s *pg_query.InsertStmt) (*Insert, error) {
 	if err := identityValues(s, sel, out); err != nil {
 		return nil, err
 	}
-	if out.Returning, out.Columns, err = b.returning(t, s.Relation, s.ReturningList); err != nil {
+	alias := t.Name
+	if s.Relation.Alias != nil && s.Relation.Alias.Aliasname != "" {
+		alias = s.Relation.Alias.Aliasname
+	}
+	if out.Returning, out.Columns, err = b.returning(t, alias, s.ReturningList, nil); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -226,30 +250,29 @@ func (b *binder) insertSelect(s *pg_query.InsertStmt, sel *pg_query.SelectStmt, 
 	return nil
 }
 
-// targetTable resolves the table an UPDATE or DELETE changes and makes it,
-// under its alias if it has one, the only relation in scope.
-func (b *binder) targetTable(rv *pg_query.RangeVar) (*catalog.Table, error) {
-	t, err := b.table(rv)
+// dmlScope resolves the table an UPDATE or DELETE changes and binds its
+// FROM (USING) list: b.sc is the target alone, under its alias if it has
+// one, or its join with the FROM items.
+func (b *binder) dmlScope(rv *pg_query.RangeVar, from []*pg_query.Node, where *pg_query.Node) (*catalog.Table, string, *DMLFrom, error) {
+	t, alias, err := b.dmlTarget(rv)
 	if err != nil {
-		return nil, err
+		return nil, "", nil, err
 	}
-	alias := t.Name
-	if rv.Alias != nil && rv.Alias.Aliasname != "" {
-		alias = rv.Alias.Aliasname
+	if len(from) == 0 {
+		b.sc = singleScope(t, alias)
+		return t, alias, nil, nil
 	}
-	b.sc = singleScope(t, alias)
-	return t, nil
+	f, err := b.dmlFrom(t, alias, from, where)
+	return t, alias, f, err
 }
 
 func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
-	if len(s.FromClause) > 0 {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "UPDATE ... FROM is not supported")
-	}
-	t, err := b.targetTable(s.Relation)
+	t, alias, from, err := b.dmlScope(s.Relation, s.FromClause, s.WhereClause)
 	if err != nil {
 		return nil, err
 	}
-	out := &Update{Table: t}
+	sc := b.sc
+	out := &Update{Table: t, From: from}
 	b.agg, b.aggErr = nil, "UPDATE"
 	var defaults []Expr
 	seen := map[int]bool{}
@@ -309,32 +332,42 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 		}
 		out.Set = append(out.Set, SetItem{Col: idx, E: e})
 	}
-	if s.WhereClause != nil {
-		if out.Where, err = b.condition(s.WhereClause, "WHERE", "WHERE"); err != nil {
-			return nil, err
-		}
+	if out.Where, err = b.dmlWhere(s.WhereClause, sc, from); err != nil {
+		return nil, err
 	}
-	if out.Returning, out.Columns, err = b.returning(t, s.Relation, s.ReturningList); err != nil {
+	b.sc = sc
+	if out.Returning, out.Columns, err = b.returning(t, alias, s.ReturningList, from); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-func (b *binder) deleteStmt(s *pg_query.DeleteStmt) (*Delete, error) {
-	if len(s.UsingClause) > 0 {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "DELETE ... USING is not supported")
+// dmlWhere binds the WHERE clause of UPDATE or DELETE over scope sc; with
+// a FROM (USING) list it is also the join's condition.
+func (b *binder) dmlWhere(where *pg_query.Node, sc *scope, from *DMLFrom) (Expr, error) {
+	if where == nil {
+		return nil, nil
 	}
-	t, err := b.targetTable(s.Relation)
+	b.sc = sc
+	w, err := b.condition(where, "WHERE", "WHERE")
+	if err == nil && from != nil {
+		from.Source.Where = w
+	}
+	return w, err
+}
+
+func (b *binder) deleteStmt(s *pg_query.DeleteStmt) (*Delete, error) {
+	t, alias, from, err := b.dmlScope(s.Relation, s.UsingClause, s.WhereClause)
 	if err != nil {
 		return nil, err
 	}
-	out := &Delete{Table: t}
-	if s.WhereClause != nil {
-		if out.Where, err = b.condition(s.WhereClause, "WHERE", "WHERE"); err != nil {
-			return nil, err
-		}
+	sc := b.sc
+	out := &Delete{Table: t, From: from}
+	if out.Where, err = b.dmlWhere(s.WhereClause, sc, from); err != nil {
+		return nil, err
 	}
-	if out.Returning, out.Columns, err = b.returning(t, s.Relation, s.ReturningList); err != nil {
+	b.sc = sc
+	if out.Returning, out.Columns, err = b.returning(t, alias, s.ReturningList, from); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -348,22 +348,46 @@ type SetItem struct {
 	E   Expr
 }
 
-// Update is a bound UPDATE.
+// Update is a bound UPDATE. Without From, Where, the Set expressions and
+// Returning are over the table's row (columns, then ctid); with From
+// (UPDATE ... FROM), over the joined row of From.Source, the old version's
+// slots replaced by the new one's for Returning.
 type Update struct {
 	Table     *catalog.Table
 	Where     Expr
 	Set       []SetItem
 	Returning []Expr // over the new row
 	Columns   []ResultCol
+	From      *DMLFrom
 }
 
-// Delete is a bound DELETE.
+// Delete is a bound DELETE. With From (DELETE ... USING), Where and
+// Returning are over the joined row of From.Source.
 type Delete struct {
 	Table     *catalog.Table
 	Where     Expr
 	Returning []Expr // over the deleted row
 	Columns   []ResultCol
+	From      *DMLFrom
 }
+
+// DMLFrom is the FROM list of UPDATE ... FROM or the USING list of
+// DELETE ... USING, joined with the statement's target table. Source is a
+// FROM clause (From, Join) and the statement's WHERE (Where, the same tree
+// as the statement's); it has no targets. Its item Target is the target
+// table, whose columns and ctid occupy the slots from
+// Source.From[Target].Base: the first item or the last one, as the binder
+// judged the join best run (the last when WHERE joins an indexed column of
+// the target to the other items, so that each of their rows looks its
+// target row up in the index).
+type DMLFrom struct {
+	Source *Select
+	Target int
+}
+
+// TargetBase is the slot of the target table's first column in the joined
+// row.
+func (f *DMLFrom) TargetBase() int { return f.Source.From[f.Target].Base }
 
 // CreateTable is a bound CREATE TABLE. Def.Indexes are its PRIMARY KEY
 // (first) and UNIQUE constraints; one with Name "" is named by the
