@@ -536,8 +536,21 @@ func (x *execCtx) update(st *sql.Update) (int64, error) {
 		newRow, hot = make([]types.Datum, ncols+1), false
 		copy(newRow, old)
 		in := over(old)
+		// SET (a, b) = (SELECT ...): each subquery runs once for the row.
+		multi := make([][]types.Datum, len(st.Multi))
+		for i, sp := range st.Multi {
+			vals, err := x.ev.rowSubPlan(sp, in)
+			if err != nil {
+				return 0, heap.FailureData{}, err
+			}
+			multi[i] = vals
+		}
 		for _, it := range st.Set {
-			v, err := x.ev.eval(it.E, in)
+			src := in
+			if it.Multi > 0 {
+				src = multi[it.Multi-1]
+			}
+			v, err := x.ev.eval(it.E, src)
 			if err != nil {
 				return 0, heap.FailureData{}, err
 			}

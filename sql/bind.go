@@ -269,6 +269,9 @@ func fixParams(st Stmt, params []types.OID) {
 		if s.From != nil {
 			fixSel(s.From.Source)
 		}
+		for _, sp := range s.Multi {
+			fix(sp)
+		}
 		fix(s.Where)
 		for _, it := range s.Set {
 			fix(it.E)

@@ -282,20 +282,34 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 			return nil, b.errAt(rt.Location, pgerr.FeatureNotSupported, "assignment to a field or array element is not supported")
 		}
 		val := rt.Val
+		var multi *SubPlan
 		if mar := val.GetMultiAssignRef(); mar != nil {
 			// SET (a, b) = (x, y) or ROW(x, y): each column takes its
-			// item of the row; a sub-SELECT source is not supported.
-			row := mar.Source.GetRowExpr()
-			if row == nil {
-				if mar.Source.GetSubLink() != nil {
-					return nil, b.errAt(exprLocation(mar.Source), pgerr.FeatureNotSupported, "multiple-column assignment from a sub-SELECT is not supported")
+			// item of the row. SET (a, b) = (SELECT ...): each takes its
+			// column of the subquery's row; every column's item holds a
+			// copy of the subquery, bound once, for the first.
+			if sl := mar.Source.GetSubLink(); sl != nil && sl.SubLinkType == pg_query.SubLinkType_EXPR_SUBLINK {
+				if mar.Colno == 1 {
+					sp, err := b.rowSubLink(sl)
+					if err != nil {
+						return nil, err
+					}
+					out.Multi = append(out.Multi, sp)
 				}
-				return nil, b.errAt(exprLocation(mar.Source), pgerr.SyntaxError, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression")
+				multi = out.Multi[len(out.Multi)-1]
+				if int(mar.Ncolumns) != multi.Select.NVisible {
+					return nil, b.errAt(sl.Location, pgerr.SyntaxError, "number of columns does not match number of values")
+				}
+			} else {
+				row := mar.Source.GetRowExpr()
+				if row == nil {
+					return nil, b.errAt(exprLocation(mar.Source), pgerr.SyntaxError, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression")
+				}
+				if int(mar.Ncolumns) != len(row.Args) {
+					return nil, b.errAt(row.Location, pgerr.SyntaxError, "number of columns does not match number of values")
+				}
+				val = row.Args[mar.Colno-1]
 			}
-			if int(mar.Ncolumns) != len(row.Args) {
-				return nil, b.errAt(row.Location, pgerr.SyntaxError, "number of columns does not match number of values")
-			}
-			val = row.Args[mar.Colno-1]
 		}
 		idx := colIndex(t, rt.Name)
 		if idx < 0 {
@@ -308,6 +322,19 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 		seen[idx] = true
 		col := t.Columns[idx]
 		var e Expr
+		if multi != nil {
+			// The subquery's column, assigned to the column's type.
+			j := int(val.GetMultiAssignRef().Colno) - 1
+			if col.Identity == "a" {
+				return nil, generatedAlwaysErr(col.Name)
+			}
+			e = &ColRef{Idx: j, T: multi.Select.Targets[j].Type(), Name: multi.Select.Columns[j].Name}
+			if e, err = b.assign(e, colType(col), col.Name, multi.Select.targetLoc(j)); err != nil {
+				return nil, err
+			}
+			out.Set = append(out.Set, SetItem{Col: idx, E: e, Multi: len(out.Multi)})
+			continue
+		}
 		if val.GetSetToDefault() != nil {
 			if defaults == nil {
 				if defaults, err = Defaults(t); err != nil {
@@ -320,8 +347,7 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 			}
 		} else {
 			if col.Identity == "a" {
-				return nil, pgerr.New(pgerr.GeneratedAlways, "column \"%s\" can only be updated to DEFAULT", col.Name).
-					WithDetail("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", col.Name)
+				return nil, generatedAlwaysErr(col.Name)
 			}
 			if e, err = b.expr(val); err != nil {
 				return nil, err
@@ -340,6 +366,36 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// generatedAlwaysErr is the error for a value other than DEFAULT
+// assigned to a GENERATED ALWAYS identity column.
+func generatedAlwaysErr(name string) error {
+	return pgerr.New(pgerr.GeneratedAlways, "column \"%s\" can only be updated to DEFAULT", name).
+		WithDetail("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", name)
+}
+
+// rowSubLink binds the subquery of SET (a, b) = (SELECT ...): a SubPlan of
+// Kind "row" over the row SET reads; its outputs of unknown type are text.
+func (b *binder) rowSubLink(sl *pg_query.SubLink) (*SubPlan, error) {
+	if b.noSubquery != "" {
+		return nil, b.errAt(sl.Location, pgerr.FeatureNotSupported, "cannot use subquery in %s", b.noSubquery)
+	}
+	sel := sl.Subselect.GetSelectStmt()
+	if sel == nil {
+		return nil, b.errAt(sl.Location, pgerr.FeatureNotSupported, "this subquery is not supported")
+	}
+	correlated := false
+	savedSc, savedAgg, savedErr, savedVirt, savedSRF := b.sc, b.agg, b.aggErr, b.allowVirtual, b.srfOK
+	b.outer = append(b.outer, outerScope{sc: b.sc, correlated: &correlated})
+	inner, err := b.selectStmt(sel)
+	b.outer = b.outer[:len(b.outer)-1]
+	b.sc, b.agg, b.aggErr, b.allowVirtual, b.srfOK = savedSc, savedAgg, savedErr, savedVirt, savedSRF
+	if err != nil {
+		return nil, err
+	}
+	// No expression reads it as a value: it has no type of its own.
+	return &SubPlan{Kind: "row", Select: inner, Correlated: correlated}, nil
 }
 
 // dmlWhere binds the WHERE clause of UPDATE or DELETE over scope sc; with

@@ -107,8 +107,10 @@ type Case struct {
 
 // SubPlan is a subquery: Kind "scalar" ((SELECT ...), one column, at most
 // one row), "array" (ARRAY(SELECT ...): the column's values, in order, as a
-// one-dimensional array; T is the array type), "in" (X [NOT] IN (SELECT ...), compared in type CT), or
-// "exists". An uncorrelated one runs once per statement; a Correlated one
+// one-dimensional array; T is the array type), "in" (X [NOT] IN (SELECT ...), compared in type CT),
+// "exists", or "row" (the source of UPDATE's SET (a, b) = (SELECT ...): the
+// visible columns of its one row, NULLs when it returns none; see
+// Update.Multi). An uncorrelated one runs once per statement; a Correlated one
 // (its Select, or a subquery inside it, holds an OuterRef reaching the
 // query around it) runs again for every row it is evaluated on, with that
 // row visible to its OuterRefs.
@@ -342,10 +344,14 @@ type Insert struct {
 	Columns   []ResultCol
 }
 
-// SetItem assigns E (evaluated over the old row) to column Col.
+// SetItem assigns E (evaluated over the old row) to column Col. With
+// Multi > 0 (SET (a, b) = (SELECT ...)), E is evaluated over the row that
+// subquery Update.Multi[Multi-1] returned for the old row instead: its
+// ColRef j reads the subquery's column j.
 type SetItem struct {
-	Col int
-	E   Expr
+	Col   int
+	E     Expr
+	Multi int
 }
 
 // Update is a bound UPDATE. Without From, Where, the Set expressions and
@@ -359,6 +365,9 @@ type Update struct {
 	Returning []Expr // over the new row
 	Columns   []ResultCol
 	From      *DMLFrom
+	// Multi are the subqueries of SET (a, b) = (SELECT ...), of Kind
+	// "row", run once per row over the row SET reads.
+	Multi []*SubPlan
 }
 
 // Delete is a bound DELETE. With From (DELETE ... USING), Where and

@@ -145,3 +145,31 @@ func waitForLock[T any](t *testing.T, conn *pgx.Conn, pid int32, done <-chan T) 
 	}
 	t.Fatal("the statement never waited for a lock")
 }
+
+// TestJoinedUpdateParams: parameters in the FROM items, SET, WHERE and
+// RETURNING of UPDATE ... FROM and DELETE ... USING take their types from
+// their context, in every exec mode.
+func TestJoinedUpdateParams(t *testing.T) {
+	dsn := startServer(t)
+	setup := connect(t, dsn, pgx.QueryExecModeCacheStatement)
+	mustExec(t, setup, "create table ufp_t (id integer primary key, a integer, b text)")
+	mustExec(t, setup, "create table ufp_s (id integer, v integer)")
+	for i, mode := range modes {
+		conn := connect(t, dsn, mode)
+		mustExec(t, conn, "delete from ufp_t")
+		mustExec(t, conn, "delete from ufp_s")
+		mustExec(t, conn, "insert into ufp_t values (1, 0, 'a'), (2, 0, 'b')")
+		mustExec(t, conn, "insert into ufp_s values (1, 5), (2, 7)")
+		var a int32
+		var b string
+		err := conn.QueryRow(testCtx(t), `update ufp_t set a = ufp_s.v + $1, b = b || $2 from ufp_s, generate_series(1, $3) g
+			where ufp_t.id = ufp_s.id and ufp_s.v > $4 and g = ufp_t.id returning ufp_t.a, ufp_t.b`, 100, "!", 2, 6).Scan(&a, &b)
+		if err != nil || a != 107 || b != "b!" {
+			t.Errorf("mode %d: update: %d %q %v", i, a, b, err)
+		}
+		tag, err := conn.Exec(testCtx(t), "delete from ufp_t using (select $1::int as k) q where ufp_t.id = q.k", 1)
+		if err != nil || tag.String() != "DELETE 1" {
+			t.Errorf("mode %d: delete: %v %v", i, tag, err)
+		}
+	}
+}
