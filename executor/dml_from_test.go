@@ -45,6 +45,12 @@ func TestUpdateFromPlan(t *testing.T) {
               Filter: (v > 10)
         ->  Index Scan using uft_pkey on uft
               Index Cond: (id = k)`},
+		{"EXPLAIN UPDATE uft SET (a, b) = (SELECT v, 'y' FROM ufs WHERE ufs.id = uft.id) WHERE id < 3", `Update on uft
+  ->  Index Scan using uft_pkey on uft
+        Index Cond: (id < 3)
+        SubPlan 1 (returns $0,$1)
+        ->  Seq Scan on ufs
+              Filter: (id = uft.id)`},
 	} {
 		if got := plan(c.q); got != c.want {
 			t.Errorf("%s:\n%s\nwant\n%s", c.q, got, c.want)
