@@ -369,10 +369,11 @@ func (x *execCtx) insert(st *sql.Insert) (int64, error) {
 
 // modify applies fn (Update or Delete of the version at tid) with
 // PostgreSQL's READ COMMITTED rules: wait for a running modifier, follow a
-// committed update to the newest version and recheck where there
-// (EvalPlanQual). It returns the row it was applied to, or ok=false if the
-// row is gone or no longer qualifies.
-func (x *execCtx) modify(row []types.Datum, where sql.Expr, fn func(row []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error)) ([]types.Datum, bool, error) {
+// committed update to the newest version and recheck it there
+// (EvalPlanQual: recheck says whether that version still qualifies). It
+// returns the row it was applied to, or ok=false if the row is gone or no
+// longer qualifies.
+func (x *execCtx) modify(row []types.Datum, recheck func(next []types.Datum) (bool, error), fn func(row []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error)) ([]types.Datum, bool, error) {
 	r := x.rel
 	ncols := len(r.types)
 	for {
@@ -396,7 +397,7 @@ func (x *execCtx) modify(row []types.Datum, where sql.Expr, fn func(row []types.
 			if err != nil || !ok {
 				return nil, false, err
 			}
-			pass, err := x.ev.evalBool(where, next)
+			pass, err := recheck(next)
 			if err != nil {
 				return nil, false, err
 			}
@@ -441,10 +442,16 @@ func (x *execCtx) fetchNewer(tid page.TID, updater uint32) ([]types.Datum, bool,
 	}
 }
 
+// whereCheck is modify's recheck of a newer version of a row of x.rel:
+// where evaluated over it.
+func (x *execCtx) whereCheck(where sql.Expr) func(next []types.Datum) (bool, error) {
+	return func(next []types.Datum) (bool, error) { return x.ev.evalBool(where, next) }
+}
+
 // lockRow takes a FOR UPDATE lock on row, returning the (possibly newer)
 // version locked.
 func (x *execCtx) lockRow(row []types.Datum, where sql.Expr) ([]types.Datum, bool, error) {
-	return x.modify(row, where, func(_ []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error) {
+	return x.modify(row, x.whereCheck(where), func(_ []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error) {
 		return x.rel.heap.Lock(x.snap, tid, x.xid, x.cid)
 	})
 }
@@ -485,6 +492,7 @@ func (x *execCtx) modifyRows(where sql.Expr, returning []sql.Expr,
 	}
 	src = x.explainedSource(src)
 
+	recheck := x.whereCheck(where)
 	var n int64
 	for {
 		row, ok, err := src.Next(x.ctx)
@@ -494,7 +502,7 @@ func (x *execCtx) modifyRows(where sql.Expr, returning []sql.Expr,
 		if !ok {
 			return n, nil
 		}
-		row, ok, err = x.modify(row, where, apply)
+		row, ok, err = x.modify(row, recheck, apply)
 		if err != nil {
 			return n, err
 		}
@@ -516,11 +524,33 @@ func (x *execCtx) update(st *sql.Update) (int64, error) {
 	ncols := len(r.types)
 	var newRow []types.Datum
 	hot := false
+	// over is the row SET reads, given the old version: the version itself,
+	// or the joined row of UPDATE ... FROM with it in the target's slots.
+	over := func(old []types.Datum) []types.Datum { return old }
+	var jr *joinedRow
+	if st.From != nil {
+		jr = &joinedRow{base: st.From.TargetBase(), n: ncols + 1}
+		over = jr.with
+	}
 	apply := func(old []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error) {
 		newRow, hot = make([]types.Datum, ncols+1), false
 		copy(newRow, old)
+		in := over(old)
+		// SET (a, b) = (SELECT ...): each subquery runs once for the row.
+		multi := make([][]types.Datum, len(st.Multi))
+		for i, sp := range st.Multi {
+			vals, err := x.ev.rowSubPlan(sp, in)
+			if err != nil {
+				return 0, heap.FailureData{}, err
+			}
+			multi[i] = vals
+		}
 		for _, it := range st.Set {
-			v, err := x.ev.eval(it.E, old)
+			src := in
+			if it.Multi > 0 {
+				src = multi[it.Multi-1]
+			}
+			v, err := x.ev.eval(it.E, src)
 			if err != nil {
 				return 0, heap.FailureData{}, err
 			}
@@ -562,6 +592,9 @@ func (x *execCtx) update(st *sql.Update) (int64, error) {
 		}
 		return newRow, nil
 	}
+	if jr != nil {
+		return x.modifyJoined(st.From, jr, st.Where, st.Returning, apply, finish)
+	}
 	return x.modifyRows(st.Where, st.Returning, apply, finish, true)
 }
 
@@ -586,6 +619,10 @@ func (x *execCtx) delete(st *sql.Delete) (int64, error) {
 		}
 		x.countDelete()
 		return row, nil
+	}
+	if st.From != nil {
+		jr := &joinedRow{base: st.From.TargetBase(), n: len(r.types) + 1}
+		return x.modifyJoined(st.From, jr, st.Where, st.Returning, apply, finish)
 	}
 	return x.modifyRows(st.Where, st.Returning, apply, finish, false)
 }

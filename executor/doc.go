@@ -160,6 +160,10 @@
 // transaction wait for it (txn.Txn.WaitFor, which detects deadlocks) and,
 // if it was updated, follow t_ctid to the newest version and re-evaluate the
 // WHERE clause on it (PostgreSQL's EvalPlanQual), applying the change there.
+// UPDATE ... FROM and DELETE ... USING (dml_from.go) run their join as a
+// SELECT's FROM tree and change each joined row's target version through the
+// same routine; the recheck evaluates WHERE over the same joined row with the
+// newest version in the target's slots.
 //
 // Indexes are kept on disk (storage/nbtree, WAL-logged, opened at
 // start-up; the default) or in memory (package index, rebuilt at start-up),

@@ -230,18 +230,27 @@ func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain) 
 	// Nothing before the statement's description touches a buffer; what
 	// describing it does (building its source) is not the run's.
 	run := execRun{plan: buffer.Usage{}}
-	describeScan := func(table uint32, where sql.Expr) error {
+	// describeScan describes the rows an UPDATE or DELETE reads; set are
+	// the expressions computing an UPDATE's new values, whose subqueries
+	// are shown under that node.
+	describeScan := func(table uint32, where sql.Expr, from *sql.DMLFrom, set ...sql.Expr) error {
 		x, err := pt.newExecCtx(ctx, table, true)
 		if err != nil {
 			return err
 		}
-		it, err := x.source(where)
+		var it rowIter
+		if from != nil {
+			it, err = x.fromSource(from.Source)
+		} else {
+			it, err = x.source(where)
+		}
 		if err != nil {
 			return err
 		}
 		e := &explainer{x: x}
 		child = e.describe(&it)
 		it.Close()
+		e.subplans(child, set...)
 		return nil
 	}
 	switch st := st.(type) {
@@ -266,12 +275,21 @@ func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain) 
 		}
 	case *sql.Update:
 		name = "Update on " + st.Table.Name
-		if err := describeScan(st.Table.OID, st.Where); err != nil {
+		var set []sql.Expr
+		for _, sp := range st.Multi {
+			set = append(set, sp)
+		}
+		for _, it := range st.Set {
+			if it.Multi == 0 {
+				set = append(set, it.E)
+			}
+		}
+		if err := describeScan(st.Table.OID, st.Where, st.From, set...); err != nil {
 			return nil, execRun{}, err
 		}
 	case *sql.Delete:
 		name = "Delete on " + st.Table.Name
-		if err := describeScan(st.Table.OID, st.Where); err != nil {
+		if err := describeScan(st.Table.OID, st.Where, st.From); err != nil {
 			return nil, execRun{}, err
 		}
 	}
@@ -710,6 +728,17 @@ func (e *explainer) subplans(n *planNode, exprs ...sql.Expr) {
 			label := fmt.Sprintf("SubPlan %d", e.nsub)
 			if !sp.Correlated && sp.Kind != "in" {
 				label = fmt.Sprintf("InitPlan %d (returns $%d)", e.nsub, e.nsub-1)
+			}
+			if sp.Kind == "row" {
+				// SET (a, b) = (SELECT ...): one value per column.
+				params := make([]string, sp.Select.NVisible)
+				for i := range params {
+					params[i] = fmt.Sprintf("$%d", e.nsub-1+i)
+				}
+				label = fmt.Sprintf("SubPlan %d (returns %s)", e.nsub, strings.Join(params, ","))
+				if !sp.Correlated {
+					label = "Init" + label[len("Sub"):]
+				}
 			}
 			it, err := e.x.subSelect(sp.Select)
 			if err != nil {

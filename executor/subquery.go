@@ -10,6 +10,7 @@ import (
 type subResult struct {
 	rows    int
 	first   types.Datum         // scalar: the value
+	row     []types.Datum       // row: the visible columns of the row
 	elems   []types.Datum       // array: the values, in order
 	set     map[string]struct{} // in: keys of the non-NULL values
 	vals    []types.Datum       // in: the distinct non-NULL values (type CT)
@@ -58,6 +59,12 @@ func (c *evalCtx) runSubquery(sp *sql.SubPlan) (*subResult, error) {
 		case "array":
 			res.elems = append(res.elems, row[0])
 			continue
+		case "row":
+			if res.rows > 1 {
+				return nil, pgerr.New(pgerr.Code("21000"), "more than one row returned by a subquery used as an expression")
+			}
+			res.row = append([]types.Datum(nil), row[:sp.Select.NVisible]...)
+			continue
 		case "in":
 			v := row[0]
 			if v == nil {
@@ -96,6 +103,23 @@ func toCompareType(v types.Datum, from, to types.T) (types.Datum, error) {
 		return v, nil
 	}
 	return types.Coerce(v, from, to, false)
+}
+
+// rowSubPlan runs a subquery of Kind "row" for row (the row SET reads)
+// and returns its row: NULLs when it returned none.
+func (c *evalCtx) rowSubPlan(sp *sql.SubPlan, row []types.Datum) ([]types.Datum, error) {
+	if sp.Correlated {
+		c.outer = append(c.outer, row)
+		defer func() { c.outer = c.outer[:len(c.outer)-1] }()
+	}
+	res, err := c.runSubquery(sp)
+	if err != nil {
+		return nil, err
+	}
+	if res.rows == 0 {
+		return make([]types.Datum, sp.Select.NVisible), nil
+	}
+	return res.row, nil
 }
 
 func (c *evalCtx) subPlan(sp *sql.SubPlan, row []types.Datum) (types.Datum, error) {

@@ -57,6 +57,12 @@ type binder struct {
 	// regrouped: correlated subqueries of an aggregate query whose outer
 	// references already read its group row.
 	regrouped map[*Select]bool
+	// hidden is the target table of UPDATE ... FROM or DELETE ... USING
+	// while the FROM items are bound: PostgreSQL knows it there but does
+	// not let them read it, and says so (hiddenRef). hiddenLateral: the
+	// reference is made by a LATERAL item.
+	hidden        *scopeTable
+	hiddenLateral bool
 	// insertSource: the next selectStmt is an INSERT's source and leaves
 	// its unknown-typed outputs for the target columns to resolve.
 	insertSource bool
@@ -266,6 +272,12 @@ func fixParams(st Stmt, params []types.OID) {
 			fix(e)
 		}
 	case *Update:
+		if s.From != nil {
+			fixSel(s.From.Source)
+		}
+		for _, sp := range s.Multi {
+			fix(sp)
+		}
 		fix(s.Where)
 		for _, it := range s.Set {
 			fix(it.E)
@@ -274,6 +286,9 @@ func fixParams(st Stmt, params []types.OID) {
 			fix(e)
 		}
 	case *Delete:
+		if s.From != nil {
+			fixSel(s.From.Source)
+		}
 		fix(s.Where)
 		for _, e := range s.Returning {
 			fix(e)

@@ -115,6 +115,11 @@ func (b *binder) columnRef(cr *pg_query.ColumnRef) (Expr, error) {
 			return nil, false
 		}), nil
 	}
+	if !tableSeen {
+		if err := b.hiddenRef(tbl, col, cr.Location); err != nil {
+			return nil, err
+		}
+	}
 	if tbl != "" && !tableSeen {
 		return nil, b.missingTable(tbl, cr.Location)
 	}
@@ -179,6 +184,38 @@ func (b *binder) lookup(sc *scope, tbl, col string, loc int32) (e Expr, qual str
 		e, qual = ref, st.alias
 	}
 	return e, qual, tableSeen, nil
+}
+
+// hiddenRef is PostgreSQL's error for a reference that only the hidden
+// target table of UPDATE ... FROM or DELETE ... USING could satisfy
+// (b.hidden): 42P10 from a LATERAL item, else 42P01 for a qualified name
+// and 42703 for a column name; nil when it has no such column.
+func (b *binder) hiddenRef(tbl, col string, loc int32) error {
+	h := b.hidden
+	if h == nil {
+		return nil
+	}
+	entry := func(code pgerr.Code, name string) error {
+		return b.errAt(loc, code, "invalid reference to FROM-clause entry for table \"%s\"", name).
+			WithHint("There is an entry for table \"%s\", but it cannot be referenced from this part of the query.", h.alias)
+	}
+	if tbl != "" {
+		switch {
+		case tbl == h.alias && b.hiddenLateral:
+			return entry(pgerr.InvalidColumnReference, tbl)
+		case tbl == h.alias || (h.table != nil && tbl == h.table.Name):
+			return entry(pgerr.UndefinedTable, tbl)
+		}
+		return nil
+	}
+	if !slices.ContainsFunc(h.cols, func(c scopeCol) bool { return c.name == col }) {
+		return nil
+	}
+	if b.hiddenLateral {
+		return entry(pgerr.InvalidColumnReference, h.alias)
+	}
+	return b.errAt(loc, pgerr.UndefinedColumn, "column \"%s\" does not exist", col).
+		WithHint("There is a column named \"%s\" in table \"%s\", but it cannot be referenced from this part of the query.", col, h.alias)
 }
 
 // lateralRefusedErr is PostgreSQL's error for a LATERAL item's reference

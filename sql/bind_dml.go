@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"slices"
+
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"minipg/catalog"
@@ -28,28 +30,51 @@ func Defaults(t *catalog.Table) ([]Expr, error) {
 	return out, nil
 }
 
-// returning binds a RETURNING list over the table's row.
-func (b *binder) returning(t *catalog.Table, rv *pg_query.RangeVar, list []*pg_query.Node) ([]Expr, []ResultCol, error) {
+// returning binds a RETURNING list over the table's row (its columns,
+// then ctid), or with from over the joined row of UPDATE ... FROM or
+// DELETE ... USING, whose scope is b.sc.
+func (b *binder) returning(t *catalog.Table, alias string, list []*pg_query.Node, from *DMLFrom) ([]Expr, []ResultCol, error) {
 	if len(list) == 0 {
 		return nil, nil, nil
 	}
-	alias := t.Name
-	if rv.Alias != nil && rv.Alias.Aliasname != "" {
-		alias = rv.Alias.Aliasname
+	source := func(idx int) (uint32, int16) {
+		if idx < len(t.Columns) {
+			return t.OID, int16(idx + 1)
+		}
+		return 0, 0
 	}
-	b.sc = singleScope(t, alias)
+	if from == nil {
+		b.sc = singleScope(t, alias)
+	} else {
+		source = from.Source.source
+	}
+	sc := b.sc
 	b.agg, b.aggErr = nil, "RETURNING"
 	var exprs []Expr
 	var cols []ResultCol
+	add := func(e Expr, name string) {
+		rc := ResultCol{Name: name, T: e.Type()}
+		if c, ok := e.(*ColRef); ok {
+			rc.TableOID, rc.AttNum = source(c.Idx)
+		}
+		exprs = append(exprs, e)
+		cols = append(cols, rc)
+	}
 	for _, n := range list {
 		rt := n.GetResTarget()
 		if cr := rt.Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
-			if len(cr.Fields) == 2 && cr.Fields[0].GetString_().GetSval() != alias {
-				return nil, nil, b.missingTable(cr.Fields[0].GetString_().GetSval(), cr.Location)
+			star := sc.exposed
+			if len(cr.Fields) == 2 {
+				name := cr.Fields[0].GetString_().GetSval()
+				star = nil
+				i := slices.IndexFunc(sc.tables, func(st scopeTable) bool { return st.alias == name })
+				if i < 0 {
+					return nil, nil, b.missingTable(name, cr.Location)
+				}
+				star = sc.tables[i].cols
 			}
-			for i, c := range t.Columns {
-				exprs = append(exprs, &ColRef{Idx: i, T: colType(c), Name: c.Name})
-				cols = append(cols, ResultCol{Name: c.Name, T: colType(c), TableOID: t.OID, AttNum: int16(i + 1)})
+			for _, c := range star {
+				add(c.e, c.name)
 			}
 			continue
 		}
@@ -68,12 +93,7 @@ func (b *binder) returning(t *catalog.Table, rv *pg_query.RangeVar, list []*pg_q
 		if name == "" {
 			name, _ = figureColname(rt.Val)
 		}
-		rc := ResultCol{Name: name, T: e.Type()}
-		if c, ok := e.(*ColRef); ok && c.Idx < len(t.Columns) {
-			rc.TableOID, rc.AttNum = t.OID, int16(c.Idx+1)
-		}
-		exprs = append(exprs, e)
-		cols = append(cols, rc)
+		add(e, name)
 	}
 	if len(exprs) == 0 {
 		return nil, nil, b.errAt(exprLocation(list[0]), pgerr.SyntaxError, "RETURNING must have at least one column")
@@ -119,7 +139,11 @@ func (b *binder) insertStmt(s *pg_query.InsertStmt) (*Insert, error) {
 	if err := identityValues(s, sel, out); err != nil {
 		return nil, err
 	}
-	if out.Returning, out.Columns, err = b.returning(t, s.Relation, s.ReturningList); err != nil {
+	alias := t.Name
+	if s.Relation.Alias != nil && s.Relation.Alias.Aliasname != "" {
+		alias = s.Relation.Alias.Aliasname
+	}
+	if out.Returning, out.Columns, err = b.returning(t, alias, s.ReturningList, nil); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -226,30 +250,29 @@ func (b *binder) insertSelect(s *pg_query.InsertStmt, sel *pg_query.SelectStmt, 
 	return nil
 }
 
-// targetTable resolves the table an UPDATE or DELETE changes and makes it,
-// under its alias if it has one, the only relation in scope.
-func (b *binder) targetTable(rv *pg_query.RangeVar) (*catalog.Table, error) {
-	t, err := b.table(rv)
+// dmlScope resolves the table an UPDATE or DELETE changes and binds its
+// FROM (USING) list: b.sc is the target alone, under its alias if it has
+// one, or its join with the FROM items.
+func (b *binder) dmlScope(rv *pg_query.RangeVar, from []*pg_query.Node, where *pg_query.Node) (*catalog.Table, string, *DMLFrom, error) {
+	t, alias, err := b.dmlTarget(rv)
 	if err != nil {
-		return nil, err
+		return nil, "", nil, err
 	}
-	alias := t.Name
-	if rv.Alias != nil && rv.Alias.Aliasname != "" {
-		alias = rv.Alias.Aliasname
+	if len(from) == 0 {
+		b.sc = singleScope(t, alias)
+		return t, alias, nil, nil
 	}
-	b.sc = singleScope(t, alias)
-	return t, nil
+	f, err := b.dmlFrom(t, alias, from, where)
+	return t, alias, f, err
 }
 
 func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
-	if len(s.FromClause) > 0 {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "UPDATE ... FROM is not supported")
-	}
-	t, err := b.targetTable(s.Relation)
+	t, alias, from, err := b.dmlScope(s.Relation, s.FromClause, s.WhereClause)
 	if err != nil {
 		return nil, err
 	}
-	out := &Update{Table: t}
+	sc := b.sc
+	out := &Update{Table: t, From: from}
 	b.agg, b.aggErr = nil, "UPDATE"
 	var defaults []Expr
 	seen := map[int]bool{}
@@ -259,20 +282,34 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 			return nil, b.errAt(rt.Location, pgerr.FeatureNotSupported, "assignment to a field or array element is not supported")
 		}
 		val := rt.Val
+		var multi *SubPlan
 		if mar := val.GetMultiAssignRef(); mar != nil {
 			// SET (a, b) = (x, y) or ROW(x, y): each column takes its
-			// item of the row; a sub-SELECT source is not supported.
-			row := mar.Source.GetRowExpr()
-			if row == nil {
-				if mar.Source.GetSubLink() != nil {
-					return nil, b.errAt(exprLocation(mar.Source), pgerr.FeatureNotSupported, "multiple-column assignment from a sub-SELECT is not supported")
+			// item of the row. SET (a, b) = (SELECT ...): each takes its
+			// column of the subquery's row; every column's item holds a
+			// copy of the subquery, bound once, for the first.
+			if sl := mar.Source.GetSubLink(); sl != nil && sl.SubLinkType == pg_query.SubLinkType_EXPR_SUBLINK {
+				if mar.Colno == 1 {
+					sp, err := b.rowSubLink(sl)
+					if err != nil {
+						return nil, err
+					}
+					out.Multi = append(out.Multi, sp)
 				}
-				return nil, b.errAt(exprLocation(mar.Source), pgerr.SyntaxError, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression")
+				multi = out.Multi[len(out.Multi)-1]
+				if int(mar.Ncolumns) != multi.Select.NVisible {
+					return nil, b.errAt(sl.Location, pgerr.SyntaxError, "number of columns does not match number of values")
+				}
+			} else {
+				row := mar.Source.GetRowExpr()
+				if row == nil {
+					return nil, b.errAt(exprLocation(mar.Source), pgerr.SyntaxError, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression")
+				}
+				if int(mar.Ncolumns) != len(row.Args) {
+					return nil, b.errAt(row.Location, pgerr.SyntaxError, "number of columns does not match number of values")
+				}
+				val = row.Args[mar.Colno-1]
 			}
-			if int(mar.Ncolumns) != len(row.Args) {
-				return nil, b.errAt(row.Location, pgerr.SyntaxError, "number of columns does not match number of values")
-			}
-			val = row.Args[mar.Colno-1]
 		}
 		idx := colIndex(t, rt.Name)
 		if idx < 0 {
@@ -285,6 +322,19 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 		seen[idx] = true
 		col := t.Columns[idx]
 		var e Expr
+		if multi != nil {
+			// The subquery's column, assigned to the column's type.
+			j := int(val.GetMultiAssignRef().Colno) - 1
+			if col.Identity == "a" {
+				return nil, generatedAlwaysErr(col.Name)
+			}
+			e = &ColRef{Idx: j, T: multi.Select.Targets[j].Type(), Name: multi.Select.Columns[j].Name}
+			if e, err = b.assign(e, colType(col), col.Name, multi.Select.targetLoc(j)); err != nil {
+				return nil, err
+			}
+			out.Set = append(out.Set, SetItem{Col: idx, E: e, Multi: len(out.Multi)})
+			continue
+		}
 		if val.GetSetToDefault() != nil {
 			if defaults == nil {
 				if defaults, err = Defaults(t); err != nil {
@@ -297,8 +347,7 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 			}
 		} else {
 			if col.Identity == "a" {
-				return nil, pgerr.New(pgerr.GeneratedAlways, "column \"%s\" can only be updated to DEFAULT", col.Name).
-					WithDetail("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", col.Name)
+				return nil, generatedAlwaysErr(col.Name)
 			}
 			if e, err = b.expr(val); err != nil {
 				return nil, err
@@ -309,32 +358,72 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 		}
 		out.Set = append(out.Set, SetItem{Col: idx, E: e})
 	}
-	if s.WhereClause != nil {
-		if out.Where, err = b.condition(s.WhereClause, "WHERE", "WHERE"); err != nil {
-			return nil, err
-		}
+	if out.Where, err = b.dmlWhere(s.WhereClause, sc, from); err != nil {
+		return nil, err
 	}
-	if out.Returning, out.Columns, err = b.returning(t, s.Relation, s.ReturningList); err != nil {
+	b.sc = sc
+	if out.Returning, out.Columns, err = b.returning(t, alias, s.ReturningList, from); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-func (b *binder) deleteStmt(s *pg_query.DeleteStmt) (*Delete, error) {
-	if len(s.UsingClause) > 0 {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "DELETE ... USING is not supported")
+// generatedAlwaysErr is the error for a value other than DEFAULT
+// assigned to a GENERATED ALWAYS identity column.
+func generatedAlwaysErr(name string) error {
+	return pgerr.New(pgerr.GeneratedAlways, "column \"%s\" can only be updated to DEFAULT", name).
+		WithDetail("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", name)
+}
+
+// rowSubLink binds the subquery of SET (a, b) = (SELECT ...): a SubPlan of
+// Kind "row" over the row SET reads; its outputs of unknown type are text.
+func (b *binder) rowSubLink(sl *pg_query.SubLink) (*SubPlan, error) {
+	if b.noSubquery != "" {
+		return nil, b.errAt(sl.Location, pgerr.FeatureNotSupported, "cannot use subquery in %s", b.noSubquery)
 	}
-	t, err := b.targetTable(s.Relation)
+	sel := sl.Subselect.GetSelectStmt()
+	if sel == nil {
+		return nil, b.errAt(sl.Location, pgerr.FeatureNotSupported, "this subquery is not supported")
+	}
+	correlated := false
+	savedSc, savedAgg, savedErr, savedVirt, savedSRF := b.sc, b.agg, b.aggErr, b.allowVirtual, b.srfOK
+	b.outer = append(b.outer, outerScope{sc: b.sc, correlated: &correlated})
+	inner, err := b.selectStmt(sel)
+	b.outer = b.outer[:len(b.outer)-1]
+	b.sc, b.agg, b.aggErr, b.allowVirtual, b.srfOK = savedSc, savedAgg, savedErr, savedVirt, savedSRF
 	if err != nil {
 		return nil, err
 	}
-	out := &Delete{Table: t}
-	if s.WhereClause != nil {
-		if out.Where, err = b.condition(s.WhereClause, "WHERE", "WHERE"); err != nil {
-			return nil, err
-		}
+	// No expression reads it as a value: it has no type of its own.
+	return &SubPlan{Kind: "row", Select: inner, Correlated: correlated}, nil
+}
+
+// dmlWhere binds the WHERE clause of UPDATE or DELETE over scope sc; with
+// a FROM (USING) list it is also the join's condition.
+func (b *binder) dmlWhere(where *pg_query.Node, sc *scope, from *DMLFrom) (Expr, error) {
+	if where == nil {
+		return nil, nil
 	}
-	if out.Returning, out.Columns, err = b.returning(t, s.Relation, s.ReturningList); err != nil {
+	b.sc = sc
+	w, err := b.condition(where, "WHERE", "WHERE")
+	if err == nil && from != nil {
+		from.Source.Where = w
+	}
+	return w, err
+}
+
+func (b *binder) deleteStmt(s *pg_query.DeleteStmt) (*Delete, error) {
+	t, alias, from, err := b.dmlScope(s.Relation, s.UsingClause, s.WhereClause)
+	if err != nil {
+		return nil, err
+	}
+	sc := b.sc
+	out := &Delete{Table: t, From: from}
+	if out.Where, err = b.dmlWhere(s.WhereClause, sc, from); err != nil {
+		return nil, err
+	}
+	b.sc = sc
+	if out.Returning, out.Columns, err = b.returning(t, alias, s.ReturningList, from); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -24,12 +24,29 @@ func (b *binder) fromClause(from []*pg_query.Node, out *Select) error {
 		return nil
 	}
 	fb := &fromBuilder{b: b, sc: &scope{}, out: out}
+	root, err := fb.items(from)
+	if err != nil {
+		return err
+	}
+	b.sc = fb.sc
+	if out.From[0].Table != nil {
+		out.Table = out.From[0].Table
+	}
+	if len(out.From) > 1 || out.From[0].Table == nil {
+		out.Join = root
+	}
+	return nil
+}
+
+// items binds the items of a FROM list, joined as by commas, and returns
+// their tree; fb.sc.exposed is their columns.
+func (fb *fromBuilder) items(from []*pg_query.Node) (*JoinNode, error) {
 	var root *JoinNode
 	var exposed []scopeCol
 	for _, n := range from {
 		node, cols, err := fb.item(n)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		exposed = append(exposed, cols...)
 		if root == nil {
@@ -40,14 +57,7 @@ func (b *binder) fromClause(from []*pg_query.Node, out *Select) error {
 		fb.sc.exposed = exposed
 	}
 	fb.sc.exposed = exposed
-	b.sc = fb.sc
-	if out.From[0].Table != nil {
-		out.Table = out.From[0].Table
-	}
-	if len(out.From) > 1 || out.From[0].Table == nil {
-		out.Join = root
-	}
-	return nil
+	return root, nil
 }
 
 // fromBuilder binds the items of one FROM clause.
@@ -337,14 +347,16 @@ func (fb *fromBuilder) subselect(rs *pg_query.RangeSubselect, base int) (*JoinNo
 			WithHint("For example, FROM (SELECT ...) [AS] foo.")
 	}
 	savedSc, savedAgg, savedErr, savedVirt, savedSRF := b.sc, b.agg, b.aggErr, b.allowVirtual, b.srfOK
-	lateral := false
+	lateral, savedHL := false, b.hiddenLateral
 	if rs.Lateral {
 		b.outer = append(b.outer, outerScope{sc: fb.lateralScope(), correlated: &lateral})
+		b.hiddenLateral = true
 	}
 	sub, err := b.selectStmt(sel)
 	if rs.Lateral {
 		b.outer = b.outer[:len(b.outer)-1]
 	}
+	b.hiddenLateral = savedHL
 	b.sc, b.agg, b.aggErr, b.allowVirtual, b.srfOK = savedSc, savedAgg, savedErr, savedVirt, savedSRF
 	if err != nil {
 		return nil, nil, err
@@ -388,11 +400,11 @@ func (fb *fromBuilder) function(rf *pg_query.RangeFunction, base int) (*JoinNode
 			"a column definition list is only allowed for functions returning \"record\"")
 	}
 	name := opName(fc.Funcname)
-	savedSc, savedAgg, savedErr, savedSRF := b.sc, b.agg, b.aggErr, b.srfOK
+	savedSc, savedAgg, savedErr, savedSRF, savedHL := b.sc, b.agg, b.aggErr, b.srfOK, b.hiddenLateral
 	b.sc = fb.lateralScope()
-	b.agg, b.aggErr, b.srfOK = nil, fromFunctions, true
+	b.agg, b.aggErr, b.srfOK, b.hiddenLateral = nil, fromFunctions, true, true
 	call, err := b.funcCall(fc)
-	b.sc, b.agg, b.aggErr, b.srfOK = savedSc, savedAgg, savedErr, savedSRF
+	b.sc, b.agg, b.aggErr, b.srfOK, b.hiddenLateral = savedSc, savedAgg, savedErr, savedSRF, savedHL
 	if err != nil {
 		return nil, nil, err
 	}

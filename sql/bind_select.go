@@ -15,7 +15,7 @@ func (b *binder) condition(n *pg_query.Node, aggClause, boolClause string) (Expr
 	if err != nil {
 		return nil, err
 	}
-	return b.requireBool(w, boolClause, 0)
+	return b.requireBool(w, boolClause, exprLocation(n))
 }
 
 // conditions binds each of ns with condition.

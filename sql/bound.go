@@ -107,8 +107,10 @@ type Case struct {
 
 // SubPlan is a subquery: Kind "scalar" ((SELECT ...), one column, at most
 // one row), "array" (ARRAY(SELECT ...): the column's values, in order, as a
-// one-dimensional array; T is the array type), "in" (X [NOT] IN (SELECT ...), compared in type CT), or
-// "exists". An uncorrelated one runs once per statement; a Correlated one
+// one-dimensional array; T is the array type), "in" (X [NOT] IN (SELECT ...), compared in type CT),
+// "exists", or "row" (the source of UPDATE's SET (a, b) = (SELECT ...): the
+// visible columns of its one row, NULLs when it returns none; see
+// Update.Multi). An uncorrelated one runs once per statement; a Correlated one
 // (its Select, or a subquery inside it, holds an OuterRef reaching the
 // query around it) runs again for every row it is evaluated on, with that
 // row visible to its OuterRefs.
@@ -342,28 +344,59 @@ type Insert struct {
 	Columns   []ResultCol
 }
 
-// SetItem assigns E (evaluated over the old row) to column Col.
+// SetItem assigns E (evaluated over the old row) to column Col. With
+// Multi > 0 (SET (a, b) = (SELECT ...)), E is evaluated over the row that
+// subquery Update.Multi[Multi-1] returned for the old row instead: its
+// ColRef j reads the subquery's column j.
 type SetItem struct {
-	Col int
-	E   Expr
+	Col   int
+	E     Expr
+	Multi int
 }
 
-// Update is a bound UPDATE.
+// Update is a bound UPDATE. Without From, Where, the Set expressions and
+// Returning are over the table's row (columns, then ctid); with From
+// (UPDATE ... FROM), over the joined row of From.Source, the old version's
+// slots replaced by the new one's for Returning.
 type Update struct {
 	Table     *catalog.Table
 	Where     Expr
 	Set       []SetItem
 	Returning []Expr // over the new row
 	Columns   []ResultCol
+	From      *DMLFrom
+	// Multi are the subqueries of SET (a, b) = (SELECT ...), of Kind
+	// "row", run once per row over the row SET reads.
+	Multi []*SubPlan
 }
 
-// Delete is a bound DELETE.
+// Delete is a bound DELETE. With From (DELETE ... USING), Where and
+// Returning are over the joined row of From.Source.
 type Delete struct {
 	Table     *catalog.Table
 	Where     Expr
 	Returning []Expr // over the deleted row
 	Columns   []ResultCol
+	From      *DMLFrom
 }
+
+// DMLFrom is the FROM list of UPDATE ... FROM or the USING list of
+// DELETE ... USING, joined with the statement's target table. Source is a
+// FROM clause (From, Join) and the statement's WHERE (Where, the same tree
+// as the statement's); it has no targets. Its item Target is the target
+// table, whose columns and ctid occupy the slots from
+// Source.From[Target].Base: the first item or the last one, as the binder
+// judged the join best run (the last when WHERE joins an indexed column of
+// the target to the other items, so that each of their rows looks its
+// target row up in the index).
+type DMLFrom struct {
+	Source *Select
+	Target int
+}
+
+// TargetBase is the slot of the target table's first column in the joined
+// row.
+func (f *DMLFrom) TargetBase() int { return f.Source.From[f.Target].Base }
 
 // CreateTable is a bound CREATE TABLE. Def.Indexes are its PRIMARY KEY
 // (first) and UNIQUE constraints; one with Name "" is named by the

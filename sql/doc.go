@@ -23,6 +23,8 @@
 //	                 RIGHT and FULL with ON, USING or NATURAL, CROSS JOIN
 //	bind_srf.go      set-returning functions (generate_series)
 //	bind_dml.go      INSERT (VALUES or SELECT), UPDATE, DELETE, RETURNING, defaults
+//	bind_dmlfrom.go  UPDATE ... FROM and DELETE ... USING: the FROM items
+//	                 bound as SELECT's, joined with the target table
 //	bind_ddl.go      CREATE/DROP TABLE and INDEX, COPY, VACUUM,
 //	                 BEGIN/COMMIT/ROLLBACK, SET/RESET/SHOW, table options
 //	bind_alter.go    ALTER TABLE: SET/RESET of table options, ADD PRIMARY KEY /
