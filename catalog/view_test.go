@@ -83,4 +83,5 @@ func TestViews(t *testing.T) {
 	if len(c.Views()) != 0 {
 		t.Fatalf("views after dropping all: %v", c.Views())
 	}
+	c.Close()
 }

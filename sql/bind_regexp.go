@@ -6,7 +6,7 @@ import "minipg/types"
 // pg_operator entries for them, to the functions behind them (registered
 // by the executor with the other string functions).
 func init() {
-	operatorFuncs["~"] = append(operatorFuncs["~"], "textregexeq") // after the prefix ~ of integers
+	operatorFuncs["~"] = []string{"textregexeq"}
 	operatorFuncs["~*"] = []string{"texticregexeq"}
 	operatorFuncs["!~"] = []string{"textregexne"}
 	operatorFuncs["!~*"] = []string{"texticregexne"}

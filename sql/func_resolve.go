@@ -316,7 +316,12 @@ func (c *call) notUnique() error {
 // functions behind PostgreSQL's pg_operator entries for the operator).
 var operatorFuncs = map[string][]string{"^": {"power"}, "@": {"abs"}, "|/": {"dsqrt"}, "||/": {"dcbrt"},
 	"&": {"int2and", "int4and", "int8and"}, "|": {"int2or", "int4or", "int8or"}, "#": {"int2xor", "int4xor", "int8xor"},
-	"<<": {"int2shl", "int4shl", "int8shl"}, ">>": {"int2shr", "int4shr", "int8shr"}, "~": {"int2not", "int4not", "int8not"}}
+	"<<": {"int2shl", "int4shl", "int8shl"}, ">>": {"int2shr", "int4shr", "int8shr"}}
+
+// prefixOperatorFuncs are the functions behind prefix operators whose name
+// a binary operator also has (~ is a regular expression match between two
+// operands).
+var prefixOperatorFuncs = map[string][]string{"~": {"int2not", "int4not", "int8not"}}
 
 // datetimeOperatorFuncs are the functions behind + - * / when an operand
 // is a date, timestamp, timestamptz or interval (pg_operator's entries for
@@ -344,6 +349,9 @@ func isDatetime(oid types.OID) bool {
 // operator.
 func (b *binder) builtinOperator(op string, operands []Expr, loc int32) (e Expr, ok bool, err error) {
 	fns, ok := operatorFuncs[op]
+	if pf, prefix := prefixOperatorFuncs[op]; prefix && len(operands) == 1 {
+		fns, ok = pf, true
+	}
 	if !ok && len(operands) == 2 && (isDatetime(operands[0].Type().OID) || isDatetime(operands[1].Type().OID)) {
 		fns, ok = datetimeOperatorFuncs[op]
 	}
