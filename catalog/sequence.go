@@ -245,9 +245,9 @@ func (c *Catalog) NextVal(oid uint32) (first, last int64, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	d := st.def
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	d := st.def // under st.mu: RenameSequence replaces it
 	incby, maxv, minv, cache := d.Increment, d.MaxValue, d.MinValue, d.Cache
 	next := st.last
 	result, lastFetched := next, next
@@ -317,7 +317,9 @@ func (c *Catalog) SetVal(oid uint32, value int64, isCalled bool) error {
 	if err != nil {
 		return err
 	}
-	d := st.def
+	c.mu.RLock()
+	d := st.def // RenameSequence replaces it under mu
+	c.mu.RUnlock()
 	if value < d.MinValue || value > d.MaxValue {
 		return pgerr.New(pgerr.NumericValueOutOfRange, "setval: value %d is out of bounds for sequence \"%s\" (%d..%d)",
 			value, d.Name, d.MinValue, d.MaxValue)

@@ -109,6 +109,10 @@ type catalogStore interface {
 	CreateExtension(def catalog.Extension) (*catalog.Extension, error)
 	DropExtension(name string) error
 	AddColumns(tableOID uint32, cols []catalog.Column) (*catalog.Table, error)
+	RenameTable(tableOID uint32, name string) (*catalog.Table, error)
+	RenameIndex(tableOID uint32, old, name string) (*catalog.Table, error)
+	RenameColumn(tableOID uint32, col int, name string) (*catalog.Table, error)
+	RenameSequence(oid uint32, name string) error
 	View(name string) (*catalog.View, bool)
 	ViewByOID(oid uint32) (*catalog.View, bool)
 	Views() []*catalog.View

@@ -343,6 +343,9 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 	case n.GetDropStmt() != nil:
 		s, err := b.dropStmt(n.GetDropStmt())
 		return s, nil, err
+	case n.GetRenameStmt() != nil:
+		s, err := b.renameStmt(n.GetRenameStmt())
+		return s, nil, err
 	case n.GetViewStmt() != nil:
 		s, err := b.createView(n.GetViewStmt())
 		return s, nil, err

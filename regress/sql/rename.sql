@@ -1,0 +1,48 @@
+-- ALTER TABLE, INDEX, VIEW and SEQUENCE ... RENAME; RENAME COLUMN and RENAME CONSTRAINT.
+create table ren (id int primary key, v text);
+insert into ren values (1, 'a'), (2, 'b'), (3, 'c');
+create index ren_v on ren (v);
+create view renv as select ren.id, v from ren where id > 1;
+create view renv_of_v as select count(*) as n from renv;
+create sequence rens;
+select nextval('rens'), nextval('rens');
+alter table ren rename to ren2;
+select * from renv order by id;
+select * from ren;
+select * from ren2 where id = 2;
+alter table ren2 rename to renv;
+alter index ren_v rename to ren_w;
+alter index ren2 rename to ren3;
+alter table ren3 rename to ren2;
+alter index ren_pkey rename to ren2_pkey;
+alter table ren2 rename constraint ren2_pkey to ren2_pk;
+alter table ren2 rename constraint nosuch to x;
+alter view renv rename to renv2;
+select * from renv_of_v;
+alter view ren2 rename to ren4;
+alter sequence rens rename to rens2;
+select nextval('rens2');
+alter sequence ren2 rename to x;
+alter table if exists nosuch rename to x;
+alter table nosuch rename to x;
+alter table ren2 rename column ctid to x;
+alter table ren2 rename column v to ctid;
+alter index ren_w rename to ren2;
+select relname, relkind from pg_class where relname like 'ren%' order by 1;
+\d ren2
+insert into ren2 values (2, 'dup');
+set enable_seqscan = off;
+select id from ren2 where v = 'c';
+reset enable_seqscan;
+drop view renv2 cascade;
+alter table ren2 rename v to x;
+alter table ren2 rename column id to v;
+alter table ren2 rename column nosuch to y;
+alter table ren2 rename column v to x;
+select * from ren2 order by v;
+\d ren2
+create table renc (id serial primary key, w text);
+alter table renc rename column w to ww;
+insert into renc (ww) values ('x');
+select * from renc;
+drop table ren2; drop table renc; drop sequence rens2;
