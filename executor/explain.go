@@ -413,16 +413,7 @@ func (e *explainer) node(it rowIter) *planNode {
 		if targets := targetsBelow(it.in); targets != nil {
 			keys := make([]string, len(it.keys))
 			for i, k := range it.keys {
-				s := e.deparse(targets[k.Idx])
-				if k.Desc {
-					s += " DESC"
-					if !k.NullsFirst {
-						s += " NULLS LAST"
-					}
-				} else if k.NullsFirst {
-					s += " NULLS FIRST"
-				}
-				keys[i] = s
+				keys[i] = e.deparse(targets[k.Idx]) + sortSuffix(k)
 			}
 			n.props = []string{"Sort Key: " + strings.Join(keys, ", ")}
 		}
@@ -434,6 +425,8 @@ func (e *explainer) node(it rowIter) *planNode {
 		return &planNode{name: "LockRows", children: []*planNode{e.describe(&it.in)}}
 	case *projectSetIter:
 		return &planNode{name: "ProjectSet", children: []*planNode{e.describe(&it.in)}}
+	case *windowIter:
+		return e.windowNode(it)
 	case *placeIter:
 		return e.node(it.in)
 	case *seqIter:

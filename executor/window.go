@@ -1,0 +1,456 @@
+package executor
+
+// The window stage (PostgreSQL's WindowAgg): it runs after WHERE, GROUP BY
+// and HAVING and before the select list's set-returning functions,
+// DISTINCT, ORDER BY and LIMIT. It keeps every input row, then for each
+// window in turn (sql.Select.Windows, in the order the binder chose as
+// PostgreSQL's planner does) sorts the rows by the window's PARTITION BY
+// and ORDER BY (a stable sort, so rows the window does not order keep the
+// order of the one before) and fills the slots of that window's functions,
+// one partition at a time. The rows leave in the last window's order.
+//
+// Memory: the rows are held until the statement's rows are handed out and
+// are counted against session_memory_limit like DISTINCT's and GROUP BY's
+// (memory.go); unlike ORDER BY the stage does not spill to disk.
+//
+// Frames (window_frame.go) are computed per row as a half-open range of
+// the partition's rows less the EXCLUDE clause's rows. A window aggregate
+// whose frame starts at the partition's first row and excludes nothing is
+// computed incrementally (its frame end only moves forward); any other is
+// recomputed over its frame, reusing the previous row's value when the
+// frame is the same.
+
+import (
+	"context"
+	"reflect"
+	"sort"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"minipg/pgerr"
+	"minipg/sql"
+	"minipg/types"
+)
+
+// windowIter is the window stage of st.
+type windowIter struct {
+	in   rowIter
+	ev   *evalCtx
+	st   *sql.Select
+	mem  *memAccount
+	rows [][]types.Datum
+	i    int
+	done bool
+}
+
+func (it *windowIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
+	if !it.done {
+		it.done = true
+		if err := it.build(ctx); err != nil {
+			return nil, false, err
+		}
+	}
+	if it.i >= len(it.rows) {
+		return nil, false, nil
+	}
+	it.i++
+	return it.rows[it.i-1], true, nil
+}
+
+func (it *windowIter) Close() { it.in.Close() }
+
+// build reads the input and computes every window function.
+func (it *windowIter) build(ctx context.Context) error {
+	st := it.st
+	width := st.WinBase + len(st.WinFuncs)
+	for {
+		row, ok, err := it.in.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		r := make([]types.Datum, width)
+		copy(r, row[:min(len(row), st.WinBase)])
+		if err := it.mem.charge(rowSize(r) + 24); err != nil {
+			return err
+		}
+		it.rows = append(it.rows, r)
+	}
+	for wi, w := range st.Windows {
+		if err := canceled(ctx); err != nil {
+			return err
+		}
+		var fns []int
+		for i, f := range st.WinFuncs {
+			if f.Win == wi {
+				fns = append(fns, i)
+			}
+		}
+		if err := it.runWindow(w, fns); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// windowSortKeys are the sort keys of window w over its key values (the
+// PARTITION BY values, ascending, then the ORDER BY values).
+func windowSortKeys(w *sql.WindowDef) (part, order []sql.SortKey) {
+	for i, p := range w.Partition {
+		part = append(part, sql.SortKey{Idx: i, T: p.Type()})
+	}
+	for i, o := range w.Order {
+		order = append(order, sql.SortKey{Idx: len(w.Partition) + i, Desc: o.Desc, NullsFirst: o.NullsFirst, T: o.X.Type()})
+	}
+	return part, order
+}
+
+// runWindow sorts the rows for window w and computes the functions fns
+// (indexes in st.WinFuncs) partition by partition.
+func (it *windowIter) runWindow(w *sql.WindowDef, fns []int) error {
+	n := len(it.rows)
+	keys := make([][]types.Datum, n)
+	for r, row := range it.rows {
+		k := make([]types.Datum, 0, len(w.Partition)+len(w.Order))
+		for _, p := range w.Partition {
+			v, err := it.ev.eval(p, row)
+			if err != nil {
+				return err
+			}
+			k = append(k, v)
+		}
+		for _, o := range w.Order {
+			v, err := it.ev.eval(o.X, row)
+			if err != nil {
+				return err
+			}
+			k = append(k, v)
+		}
+		keys[r] = k
+	}
+	part, order := windowSortKeys(w)
+	all := append(append([]sql.SortKey(nil), part...), order...)
+	if len(all) > 0 {
+		perm := make([]int, n)
+		for i := range perm {
+			perm[i] = i
+		}
+		sort.SliceStable(perm, func(a, b int) bool { return compareRows(all, keys[perm[a]], keys[perm[b]]) < 0 })
+		rows := make([][]types.Datum, n)
+		ks := make([][]types.Datum, n)
+		for i, j := range perm {
+			rows[i], ks[i] = it.rows[j], keys[j]
+		}
+		it.rows, keys = rows, ks
+	}
+	for start := 0; start < n; {
+		end := start + 1
+		for end < n && compareRows(part, keys[start], keys[end]) == 0 {
+			end++
+		}
+		p := newWinPartition(it, w, it.rows[start:end], keys[start:end], order)
+		// The frame's offsets are checked whether a function uses the
+		// frame or not.
+		if err := p.offsets(); err != nil {
+			return err
+		}
+		for _, fi := range fns {
+			if err := p.compute(it.st.WinFuncs[fi], it.st.WinBase+fi); err != nil {
+				return err
+			}
+		}
+		start = end
+	}
+	return nil
+}
+
+// winPartition is one partition of a window: its rows in the window's
+// order and their peer groups.
+type winPartition struct {
+	it    *windowIter
+	w     *sql.WindowDef
+	rows  [][]types.Datum
+	keys  [][]types.Datum
+	order []sql.SortKey
+	// group is each row's peer group (rows equal on ORDER BY; all rows
+	// without it); groupStart[g] is group g's first row, and
+	// groupStart[len-1] is len(rows).
+	group      []int
+	groupStart []int
+	// The frame offsets, evaluated once per partition (offsetsSet).
+	startOff, endOff types.Datum
+	offsetsSet       bool
+	// nn is the range of rows whose ORDER BY value is not NULL (RANGE
+	// with an offset: the NULLs are at one end).
+	nnStart, nnEnd int
+}
+
+func newWinPartition(it *windowIter, w *sql.WindowDef, rows, keys [][]types.Datum, order []sql.SortKey) *winPartition {
+	p := &winPartition{it: it, w: w, rows: rows, keys: keys, order: order, group: make([]int, len(rows))}
+	g := 0
+	p.groupStart = append(p.groupStart, 0)
+	for i := 1; i < len(rows); i++ {
+		if compareRows(order, keys[i-1], keys[i]) != 0 {
+			g++
+			p.groupStart = append(p.groupStart, i)
+		}
+		p.group[i] = g
+	}
+	p.groupStart = append(p.groupStart, len(rows))
+	return p
+}
+
+// peers is row i's peer group as a range of rows.
+func (p *winPartition) peers(i int) (int, int) {
+	g := p.group[i]
+	return p.groupStart[g], p.groupStart[g+1]
+}
+
+// compute fills slot of every row with f's value.
+func (p *winPartition) compute(f *sql.WinFunc, slot int) error {
+	if f.Agg != nil {
+		return p.aggregate(f, slot)
+	}
+	n := len(p.rows)
+	ev := p.it.ev
+	switch f.Name {
+	case "row_number", "rank", "dense_rank", "percent_rank", "cume_dist":
+		for i, row := range p.rows {
+			ps, pe := p.peers(i)
+			switch f.Name {
+			case "row_number":
+				row[slot] = int64(i + 1)
+			case "rank":
+				row[slot] = int64(ps + 1)
+			case "dense_rank":
+				row[slot] = int64(p.group[i] + 1)
+			case "percent_rank":
+				row[slot] = 0.0
+				if n > 1 {
+					row[slot] = float64(ps) / float64(n-1)
+				}
+			case "cume_dist":
+				row[slot] = float64(pe) / float64(n)
+			}
+		}
+		return nil
+	case "ntile":
+		return p.ntile(f, slot)
+	case "lag", "lead":
+		for i, row := range p.rows {
+			off := int64(1)
+			if len(f.Args) >= 2 {
+				v, err := ev.eval(f.Args[1], row)
+				if err != nil {
+					return err
+				}
+				if v == nil {
+					row[slot] = nil
+					continue
+				}
+				off = v.(int64)
+			}
+			if f.Name == "lag" {
+				off = -off
+			}
+			var v types.Datum
+			var err error
+			if j := int64(i) + off; j >= 0 && j < int64(n) {
+				v, err = ev.eval(f.Args[0], p.rows[j])
+			} else if len(f.Args) == 3 {
+				v, err = ev.eval(f.Args[2], row)
+			}
+			if err != nil {
+				return err
+			}
+			row[slot] = v
+		}
+		return nil
+	}
+	// first_value, last_value, nth_value: a row of the frame.
+	for i, row := range p.rows {
+		nth := int64(1)
+		if f.Name == "nth_value" {
+			v, err := ev.eval(f.Args[1], row)
+			if err != nil {
+				return err
+			}
+			if v == nil {
+				row[slot] = nil
+				continue
+			}
+			if nth = v.(int64); nth <= 0 {
+				return pgerr.New(pgerr.InvalidArgumentForNthValueFunction, "argument of nth_value must be greater than zero")
+			}
+		}
+		fr, err := p.frame(i)
+		if err != nil {
+			return err
+		}
+		j := -1
+		if f.Name == "last_value" {
+			j = fr.last()
+		} else {
+			j = fr.nth(int(min(nth, int64(n+1))))
+		}
+		row[slot] = nil
+		if j >= 0 {
+			if row[slot], err = ev.eval(f.Args[0], p.rows[j]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ntile is window_ntile: the argument is read at the first row where it
+// is not NULL (the rows before get NULL); the rows are split into that
+// many buckets, the first ones one row larger when they do not divide.
+func (p *winPartition) ntile(f *sql.WinFunc, slot int) error {
+	total := int64(len(p.rows))
+	var tile, perBucket, boundary, remainder int64
+	for _, row := range p.rows {
+		if tile == 0 {
+			v, err := p.it.ev.eval(f.Args[0], row)
+			if err != nil {
+				return err
+			}
+			if v == nil {
+				row[slot] = nil
+				continue
+			}
+			buckets := v.(int64)
+			if buckets <= 0 {
+				return pgerr.New(pgerr.InvalidArgumentForNtileFunction, "argument of ntile must be greater than zero")
+			}
+			tile, perBucket = 1, 0
+			boundary = total / buckets
+			if boundary <= 0 {
+				boundary = 1
+			} else if remainder = total % buckets; remainder != 0 {
+				boundary++
+			}
+		}
+		perBucket++
+		if boundary < perBucket {
+			if remainder != 0 && tile == remainder {
+				remainder = 0
+				boundary--
+			}
+			tile++
+			perBucket = 1
+		}
+		row[slot] = tile
+	}
+	return nil
+}
+
+// aggregate computes window aggregate f over each row's frame.
+func (p *winPartition) aggregate(f *sql.WinFunc, slot int) error {
+	a := f.Agg
+	ev := p.it.ev
+	args := make([][]types.Datum, len(p.rows))
+	pass := make([]bool, len(p.rows))
+	for j, row := range p.rows {
+		pass[j] = true
+		if f.Filter != nil {
+			ok, err := ev.evalBool(f.Filter, row)
+			if err != nil {
+				return err
+			}
+			pass[j] = ok
+		}
+		if !pass[j] {
+			continue
+		}
+		vs := make([]types.Datum, len(f.Args))
+		for k, x := range f.Args {
+			v, err := ev.eval(x, row)
+			if err != nil {
+				return err
+			}
+			vs[k] = v
+		}
+		args[j] = vs
+	}
+	incremental := p.w.Frame.Start.Kind == sql.BoundUnboundedPreceding && p.w.Frame.Exclude == sql.ExcludeNoOthers
+	var st aggState
+	added := 0
+	var prev winFrame
+	var prevVal types.Datum
+	for i, row := range p.rows {
+		fr, err := p.frame(i)
+		if err != nil {
+			return err
+		}
+		if i > 0 && fr == prev {
+			row[slot] = prevVal
+			continue
+		}
+		if incremental {
+			for ; added < fr.end; added++ {
+				if pass[added] {
+					if err := st.add(a, args[added]); err != nil {
+						return err
+					}
+				}
+			}
+		} else {
+			st = aggState{}
+			for j := fr.start; j < fr.end; j++ {
+				if pass[j] && !fr.excluded(j) {
+					if err := st.add(a, args[j]); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		v, err := st.result(a)
+		if err != nil {
+			return err
+		}
+		if d, ok := v.(*apd.Decimal); ok {
+			// The running sum goes on changing in place.
+			v = new(apd.Decimal).Set(d)
+		}
+		row[slot], prev, prevVal = v, fr, v
+	}
+	return nil
+}
+
+// windowSorted reports whether the rows leave the window stage already in
+// the order the query's ORDER BY asks (its keys lead the last window's
+// sort), so that no sort is needed after it, as PostgreSQL's planner finds
+// the WindowAgg's output sorted.
+func windowSorted(st *sql.Select) bool {
+	if len(st.Windows) == 0 || len(st.Sort) == 0 {
+		return false
+	}
+	w := st.Windows[len(st.Windows)-1]
+	type key struct {
+		x                sql.Expr
+		desc, nullsFirst bool
+	}
+	var keys []key
+	for _, p := range w.Partition {
+		keys = append(keys, key{x: p})
+	}
+	for _, o := range w.Order {
+		keys = append(keys, key{o.X, o.Desc, o.NullsFirst})
+	}
+	if len(st.Sort) > len(keys) {
+		return false
+	}
+	for i, k := range st.Sort {
+		t := st.Targets[k.Idx]
+		if c, ok := t.(*sql.ColRef); !ok || c.Idx >= st.WinBase {
+			return false // a window function's result, or an expression
+		}
+		if !reflect.DeepEqual(t, keys[i].x) || k.Desc != keys[i].desc || k.NullsFirst != keys[i].nullsFirst {
+			return false
+		}
+	}
+	return true
+}
