@@ -6,7 +6,8 @@ package executor
 // node names: Seq Scan, Index Scan [Backward] using ... with Index Cond and
 // Filter, Tid Scan, Function Scan, Nested Loop [Left Join], Aggregate,
 // HashAggregate with Group Key, Sort with Sort Key, Limit, LockRows,
-// ProjectSet, Result, and Insert/Update/Delete on top of their scan.
+// ProjectSet, WindowAgg over its Sort (explain_window.go), Result, and
+// Insert/Update/Delete on top of their scan.
 // minipg chooses plans by rule and has no cost model, so no node carries
 // cost estimates (as with COSTS OFF). With ANALYZE the pipeline runs to its
 // end and each node shows its actual rows and loops (and times with
