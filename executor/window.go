@@ -5,8 +5,8 @@ package executor
 // DISTINCT, ORDER BY and LIMIT. It keeps every input row, then for each
 // window in turn (sql.Select.Windows, in the order the binder chose as
 // PostgreSQL's planner does) sorts the rows by the window's PARTITION BY
-// and ORDER BY (a stable sort, so rows the window does not order keep the
-// order of the one before) and fills the slots of that window's functions,
+// and ORDER BY (with PostgreSQL's quicksort, window_sort.go, so that ties
+// come out in PostgreSQL's order) and fills the slots of that window's functions,
 // one partition at a time. The rows leave in the last window's order.
 //
 // Memory: the rows are held until the statement's rows are handed out and
@@ -23,7 +23,6 @@ package executor
 import (
 	"context"
 	"reflect"
-	"sort"
 
 	"github.com/cockroachdb/apd/v3"
 
@@ -137,7 +136,7 @@ func (it *windowIter) runWindow(w *sql.WindowDef, fns []int) error {
 		for i := range perm {
 			perm[i] = i
 		}
-		sort.SliceStable(perm, func(a, b int) bool { return compareRows(all, keys[perm[a]], keys[perm[b]]) < 0 })
+		pgQsort(perm, func(a, b int) int { return compareRows(all, keys[a], keys[b]) })
 		rows := make([][]types.Datum, n)
 		ks := make([][]types.Datum, n)
 		for i, j := range perm {

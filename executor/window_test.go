@@ -97,3 +97,27 @@ func TestWindowOffsetParams(t *testing.T) {
 	}
 	s.Sync()
 }
+
+// TestPGQsort checks that ties come out in PostgreSQL's order: the
+// orders are PostgreSQL 15's for ORDER BY x % 3 over 1..50 and ORDER BY
+// x % 4 DESC over 1..12 (the same quicksort sorts its tuples).
+func TestPGQsort(t *testing.T) {
+	tests := []struct {
+		n    int
+		key  func(x int) int
+		want string
+	}{
+		{50, func(x int) int { return x % 3 }, "[18 39 45 21 36 9 24 15 48 27 42 3 30 6 12 33 31 1 13 37 40 43 16 46 7 49 34 19 4 22 25 10 28 50 2 5 8 11 14 17 20 23 26 29 32 35 38 41 44 47]"},
+		{12, func(x int) int { return -(x % 4) }, "[7 3 11 10 2 6 1 5 9 8 4 12]"},
+	}
+	for _, tc := range tests {
+		a := make([]int, tc.n)
+		for i := range a {
+			a[i] = i + 1
+		}
+		pgQsort(a, func(x, y int) int { return compareInt(int64(tc.key(x)), int64(tc.key(y))) })
+		if got := fmt.Sprint(a); got != tc.want {
+			t.Errorf("n=%d: %s, want %s", tc.n, got, tc.want)
+		}
+	}
+}

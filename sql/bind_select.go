@@ -307,6 +307,16 @@ func (b *binder) groupByHaving(s *pg_query.SelectStmt, visible []target, out *Se
 			}
 			return b.errAt(loc, pgerr.GroupingError, "aggregate functions are not allowed in GROUP BY")
 		}
+		if hasWinFunc(e) {
+			// GROUP BY 1 naming a target that holds a window function.
+			loc := exprLocation(g)
+			if c := g.GetAConst(); c != nil && c.GetIval() != nil {
+				if i := int(c.GetIval().Ival); i >= 1 && i <= len(visible) {
+					loc = visible[i-1].loc
+				}
+			}
+			return b.errAt(loc, pgerr.WindowingError, "window functions are not allowed in GROUP BY")
+		}
 		if srf := findSRF(e); srf != nil {
 			// PostgreSQL groups by a set-returning function's rows;
 			// minipg evaluates GROUP BY's expressions once per input row.

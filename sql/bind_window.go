@@ -292,3 +292,14 @@ func withName(d *pg_query.WindowDef) *pg_query.WindowDef {
 	d.Name = "w"
 	return d
 }
+
+// hasWinFunc reports whether e holds a window function call.
+func hasWinFunc(e Expr) bool {
+	found := false
+	Walk(e, func(x Expr) {
+		if _, ok := x.(*WinFunc); ok {
+			found = true
+		}
+	})
+	return found
+}

@@ -43,6 +43,7 @@ func TestWindowErrors(t *testing.T) {
 	}{
 		{"SELECT 1 FROM t WHERE row_number() OVER () > 1", pgerr.WindowingError, 23},
 		{"SELECT count(*) FROM t GROUP BY row_number() OVER ()", pgerr.WindowingError, 33},
+		{"SELECT rank() OVER (ORDER BY 1), count(*) FROM t GROUP BY 1", pgerr.WindowingError, 8},
 		{"SELECT count(*) FROM t HAVING rank() OVER () > 1", pgerr.WindowingError, 31},
 		{"SELECT sum(row_number() OVER ()) FROM t", pgerr.GroupingError, 12},
 		{"SELECT row_number() OVER (ORDER BY rank() OVER ()) FROM t", pgerr.WindowingError, 36},

@@ -101,6 +101,7 @@ create table win_t2(a int, b int, c text);
 insert into win_t2 values (1,1,'x'),(1,2,'y'),(2,null,'z'),(null,3,'w');
 select 1 from win_t2 where row_number() over () > 1;
 select count(*) from win_t2 group by row_number() over ();
+select rank() over (order by 1), count(*) from win_t2 group by 1;
 select count(*) from win_t2 having row_number() over () > 1;
 select sum(row_number() over ()) from win_t2;
 select row_number() over (order by row_number() over ()) from win_t2;
@@ -162,3 +163,13 @@ delete from win_t6 returning row_number() over ();
 select a from win_t6 order by row_number() over (order by a desc);
 select a, row_number() over (order by a) rn from win_t6 order by rn desc;
 drop table win_t6;
+
+-- Rows the windows do not order (ties) come out in PostgreSQL's order.
+create table win_t7(dep text, empno int, salary int);
+insert into win_t7 values ('develop', 10, 5200), ('sales', 1, 5000), ('personnel', 5, 3500),
+  ('sales', 4, 4800), ('personnel', 2, 3900), ('develop', 7, 4200), ('develop', 9, 4500),
+  ('sales', 3, 4800), ('develop', 8, 6000), ('develop', 11, 5200);
+select dep, empno, salary, rank() over (partition by dep order by salary) from win_t7;
+select dep, empno, salary, sum(salary) over (partition by dep), row_number() over (order by salary desc) from win_t7;
+select x % 3 as k, x, count(*) over (partition by x % 3), lag(x) over (partition by x % 3) from generate_series(1, 50) x;
+drop table win_t7;
