@@ -8,31 +8,25 @@ import (
 
 // windowNode describes the window stage as PostgreSQL's plan shows it: a
 // WindowAgg per window, in the order they are evaluated, each over a Sort
-// by its PARTITION BY and ORDER BY unless the rows are already in that
-// order. With ANALYZE the inner nodes show the figures of the stage's
+// (or Incremental Sort) by its PARTITION BY and ORDER BY unless the rows
+// are already in that order. With ANALYZE the inner nodes show the figures of the stage's
 // input (they hand on every row).
 func (e *explainer) windowNode(it *windowIter) *planNode {
 	child := e.describe(&it.in)
-	var sorted []string
-	for i, w := range it.st.Windows {
-		var keys []string
-		seen := map[string]bool{}
-		add := func(s string) {
-			if !seen[s] {
-				seen[s] = true
-				keys = append(keys, s)
+	steps := windowSortSteps(it.st)
+	for i := range it.st.Windows {
+		if s := steps[i]; s.sort {
+			keys := make([]string, len(s.keys))
+			for j, k := range s.keys {
+				keys[j] = e.windowKey(it.st, k.x) + sortSuffix(sql.SortKey{Desc: k.desc, NullsFirst: k.nullsFirst})
 			}
-		}
-		for _, p := range w.Partition {
-			add(e.deparse(p))
-		}
-		for _, o := range w.Order {
-			add(e.deparse(o.X) + sortSuffix(sql.SortKey{Desc: o.Desc, NullsFirst: o.NullsFirst}))
-		}
-		if len(keys) > 0 && !keyPrefix(keys, sorted) {
-			child = &planNode{name: "Sort", props: []string{"Sort Key: " + strings.Join(keys, ", ")},
+			n := &planNode{name: "Sort", props: []string{"Sort Key: " + strings.Join(keys, ", ")},
 				children: []*planNode{child}, st: child.st}
-			sorted = keys
+			if s.presorted > 0 {
+				n.name = "Incremental Sort"
+				n.props = append(n.props, "Presorted Key: "+strings.Join(keys[:s.presorted], ", "))
+			}
+			child = n
 		}
 		n := &planNode{name: "WindowAgg", children: []*planNode{child}}
 		if i < len(it.st.Windows)-1 {
@@ -43,17 +37,30 @@ func (e *explainer) windowNode(it *windowIter) *planNode {
 	return child
 }
 
-// keyPrefix reports whether keys lead sorted.
-func keyPrefix(keys, sorted []string) bool {
-	if len(keys) > len(sorted) {
-		return false
+// windowKey deparses a window's key; in an aggregate query it reads the
+// group row, whose slots are shown as the GROUP BY expression or, for an
+// aggregate's result, as the call in parentheses.
+func (e *explainer) windowKey(st *sql.Select, x sql.Expr) string {
+	if !st.Grouped {
+		return e.deparse(x)
 	}
-	for i, k := range keys {
-		if sorted[i] != k {
-			return false
+	return e.deparse(sql.Rewrite(x, func(y sql.Expr) (sql.Expr, bool) {
+		c, ok := y.(*sql.ColRef)
+		switch {
+		case !ok:
+			return nil, false
+		case c.Idx < len(st.Group):
+			return st.Group[c.Idx], true
+		case c.Idx < len(st.Group)+len(st.Aggs):
+			a := st.Aggs[c.Idx-len(st.Group)]
+			arg := "*"
+			if a.Arg != nil {
+				arg = e.deparse(a.Arg)
+			}
+			return &sql.ColRef{Name: "(" + a.Name + "(" + arg + "))", T: a.T}, true
 		}
-	}
-	return true
+		return nil, false
+	}))
 }
 
 // sortSuffix is how EXPLAIN writes a sort key's direction.

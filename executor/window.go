@@ -5,8 +5,10 @@ package executor
 // DISTINCT, ORDER BY and LIMIT. It keeps every input row, then for each
 // window in turn (sql.Select.Windows, in the order the binder chose as
 // PostgreSQL's planner does) sorts the rows by the window's PARTITION BY
-// and ORDER BY (with PostgreSQL's quicksort, window_sort.go, so that ties
-// come out in PostgreSQL's order) and fills the slots of that window's functions,
+// and ORDER BY (with PostgreSQL's quicksort or, when the rows are in the
+// order of a first part of the keys, its incremental sort, window_sort.go,
+// so that ties come out in PostgreSQL's order; not at all when they are in
+// the window's order) and fills the slots of that window's functions,
 // one partition at a time. The rows leave in the last window's order.
 //
 // Memory: the rows are held until the statement's rows are handed out and
@@ -77,6 +79,7 @@ func (it *windowIter) build(ctx context.Context) error {
 		}
 		it.rows = append(it.rows, r)
 	}
+	steps := windowSortSteps(st)
 	for wi, w := range st.Windows {
 		if err := canceled(ctx); err != nil {
 			return err
@@ -87,7 +90,7 @@ func (it *windowIter) build(ctx context.Context) error {
 				fns = append(fns, i)
 			}
 		}
-		if err := it.runWindow(w, fns); err != nil {
+		if err := it.runWindow(w, steps[wi], fns); err != nil {
 			return err
 		}
 	}
@@ -108,7 +111,7 @@ func windowSortKeys(w *sql.WindowDef) (part, order []sql.SortKey) {
 
 // runWindow sorts the rows for window w and computes the functions fns
 // (indexes in st.WinFuncs) partition by partition.
-func (it *windowIter) runWindow(w *sql.WindowDef, fns []int) error {
+func (it *windowIter) runWindow(w *sql.WindowDef, step winSortStep, fns []int) error {
 	n := len(it.rows)
 	keys := make([][]types.Datum, n)
 	for r, row := range it.rows {
@@ -130,13 +133,21 @@ func (it *windowIter) runWindow(w *sql.WindowDef, fns []int) error {
 		keys[r] = k
 	}
 	part, order := windowSortKeys(w)
-	all := append(append([]sql.SortKey(nil), part...), order...)
-	if len(all) > 0 {
+	if step.sort {
 		perm := make([]int, n)
 		for i := range perm {
 			perm[i] = i
 		}
-		pgQsort(perm, func(a, b int) int { return compareRows(all, keys[a], keys[b]) })
+		all := step.sortKeys()
+		cmp := func(a, b int) int { return compareRows(all, keys[a], keys[b]) }
+		if step.presorted == 0 {
+			pgQsort(perm, cmp)
+		} else {
+			pre, suffix := all[:step.presorted], all[step.presorted:]
+			perm = pgIncrementalSort(perm, cmp,
+				func(a, b int) int { return compareRows(suffix, keys[a], keys[b]) },
+				func(a, b int) bool { return compareRows(pre, keys[a], keys[b]) == 0 })
+		}
 		rows := make([][]types.Datum, n)
 		ks := make([][]types.Datum, n)
 		for i, j := range perm {

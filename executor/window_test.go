@@ -2,6 +2,7 @@ package executor
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"minipg/sql"
@@ -118,6 +119,66 @@ func TestPGQsort(t *testing.T) {
 		pgQsort(a, func(x, y int) int { return compareInt(int64(tc.key(x)), int64(tc.key(y))) })
 		if got := fmt.Sprint(a); got != tc.want {
 			t.Errorf("n=%d: %s, want %s", tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestPGIncrementalSort checks the incremental sort against PostgreSQL
+// 15's order for rows sorted by (g, v) that come in g's order: small
+// groups are sorted in batches of at least 32 rows, groups of more than
+// 64 rows by v alone.
+func TestPGIncrementalSort(t *testing.T) {
+	type row struct{ id, g, v int }
+	tests := []struct {
+		rows []row
+		want string
+	}{
+		// 1..150 with g = i / 40, v = i % 7, then 201..220 with g = 9,
+		// v = i % 2.
+		{func() (rs []row) {
+			for i := 1; i <= 150; i++ {
+				rs = append(rs, row{i, i / 40, i % 7})
+			}
+			for i := 1; i <= 20; i++ {
+				rs = append(rs, row{200 + i, 9, i % 2})
+			}
+			return rs
+		}(), "7,28,14,21,35,1,22,36,15,29,8,23,30,9,37,16,2,24,3,31,10,38,17,39,4,11,18,25,32,26,5,33,19,12,6,20,13,27,34," +
+			"42,56,77,49,70,63,43,57,64,71,78,50,51,65,44,79,72,58,66,59,52,45,73,60,46,53,67,74,68,61,40,54,75,47,41,69,62,76,55,48," +
+			"91,112,84,119,105,98,92,113,99,106,85,100,86,93,107,114,94,87,115,108,80,101,95,102,88,109,81,116,117,110,82,96,103,89,118,111,83,97,90,104," +
+			"147,126,133,140,134,127,120,148,141,121,135,149,142,128,150,129,122,136,143,123,130,144,137,138,145,131,124,139,125,132,146," +
+			"206,212,204,214,208,216,202,218,210,220,211,203,205,207,209,201,213,215,217,219"},
+		// 1..250 with g = i / 100, v = i % 7: groups of 99, 100 and 51.
+		{func() (rs []row) {
+			for i := 1; i <= 250; i++ {
+				rs = append(rs, row{i, i / 100, i % 7})
+			}
+			return rs
+		}(), "28,84,70,49,98,35,56,21,63,14,42,7,91,77,29,85,78,71,22,57,8,1,50,43,15,64,36,99,92,44,37,30,23,16,2,9,72,93,86,79,51,58,65,87,10,31,17,24,52,59,45,38,3,66,73,80,94,32,60,74,88,46,39,95,67,11,81,18,25,4,53,89,96,68,47,12,40,75,61,33,19,82,54,5,26,69,6,55,48,90,27,34,41,13,62,20,83,76,97," +
+			"175,147,189,168,161,126,105,140,112,154,119,182,133,196,190,183,176,169,134,162,141,127,155,113,106,148,120,197,163,128,156,100,107,135,114,170,191,184,177,198,149,121,142,199,108,101,115,122,129,136,143,150,157,164,171,178,185,192,172,102,158,186,165,193,144,179,123,130,137,151,109,116,194,166,103,159,138,173,124,152,117,180,131,187,145,110,118,132,188,160,104,125,139,111,153,195,146,181,174,167," +
+			"231,203,238,210,224,217,245,246,225,204,239,211,232,218,233,219,240,205,226,212,247,206,213,220,227,234,241,248,228,200,242,214,207,249,221,235,201,229,215,250,236,208,243,222,244,237,202,223,230,209,216"},
+	}
+	for n, tc := range tests {
+		rows := tc.rows
+		a := make([]int, len(rows))
+		for i := range a {
+			a[i] = i
+		}
+		cmpG := func(x, y int) int { return compareInt(int64(rows[x].g), int64(rows[y].g)) }
+		cmpV := func(x, y int) int { return compareInt(int64(rows[x].v), int64(rows[y].v)) }
+		cmp := func(x, y int) int {
+			if c := cmpG(x, y); c != 0 {
+				return c
+			}
+			return cmpV(x, y)
+		}
+		got := pgIncrementalSort(a, cmp, cmpV, func(x, y int) bool { return cmpG(x, y) == 0 })
+		ids := make([]string, len(got))
+		for i, j := range got {
+			ids[i] = fmt.Sprint(rows[j].id)
+		}
+		if s := strings.Join(ids, ","); s != tc.want {
+			t.Errorf("case %d: order\n%s\nwant\n%s", n, s, tc.want)
 		}
 	}
 }

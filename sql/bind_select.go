@@ -571,6 +571,8 @@ func lockingClause(s *pg_query.SelectStmt, out *Select) error {
 			return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with HAVING clause", strength)
 		case out.Grouped:
 			return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with aggregate functions", strength)
+		case len(out.WinFuncs) > 0:
+			return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with window functions", strength)
 		}
 		out.ForUpdate = true
 		out.LockStrength = strength

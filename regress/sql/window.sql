@@ -173,3 +173,28 @@ select dep, empno, salary, rank() over (partition by dep order by salary) from w
 select dep, empno, salary, sum(salary) over (partition by dep), row_number() over (order by salary desc) from win_t7;
 select x % 3 as k, x, count(*) over (partition by x % 3), lag(x) over (partition by x % 3) from generate_series(1, 50) x;
 drop table win_t7;
+
+-- A window whose keys begin with the previous window's sorts the rows
+-- incrementally, which gives ties PostgreSQL's order too.
+create table win_t8(id int, g int, v int);
+insert into win_t8 select i, i % 3, (i * 7) % 5 from generate_series(1, 200) i;
+insert into win_t8 select 1000 + i, 7, i % 4 from generate_series(1, 150) i;
+explain (costs off) select g, row_number() over (partition by g order by v desc), row_number() over (partition by g order by v) from win_t8;
+select id, g, v, row_number() over (partition by g order by v desc), row_number() over (partition by g order by v) from win_t8;
+select id, g, v, row_number() over (partition by g, v order by id desc), row_number() over (partition by g order by id % 3) from win_t8 where id % 4 = 1;
+explain (costs off) select g, sum(v), rank() over (order by sum(v) desc) from win_t8 group by g;
+drop table win_t8;
+
+-- FOR UPDATE, aggregates over window functions, subqueries and INSERT ... SELECT.
+create table win_t9(a int, b text);
+insert into win_t9 values (1,'x'),(2,'y'),(3,'z');
+select a, row_number() over () from win_t9 for update;
+select a, row_number() over () from win_t9 for share;
+select string_agg(b, ',') over (order by a desc), count('x') over (), lag(a, 1, null) over (order by a) from win_t9 order by a;
+select a, sum(a) over (order by a rows between current row and unbounded following), max(b) over (order by a range between current row and unbounded following) from win_t9 order by a;
+select (select count(*) over () from win_t9 i where i.a > o.a limit 1) from win_t9 o order by a;
+select a, sum(a) over (rows between (select 1) preceding and current row) from win_t9 order by a;
+insert into win_t9 select a + 10, b || row_number() over (order by a) from win_t9;
+select * from win_t9 order by a;
+drop table win_t9;
+
