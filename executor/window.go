@@ -17,10 +17,11 @@ package executor
 //
 // Frames (window_frame.go) are computed per row as a half-open range of
 // the partition's rows less the EXCLUDE clause's rows. A window aggregate
-// whose frame starts at the partition's first row and excludes nothing is
-// computed incrementally (its frame end only moves forward); any other is
-// recomputed over its frame, reusing the previous row's value when the
-// frame is the same.
+// without EXCLUDE follows its frame: the rows entering it are added, and
+// the rows leaving it taken out where that is exact (count, and sum and
+// avg of integers), else it is computed again from the frame's first row;
+// with EXCLUDE it is computed over each row's frame. A row whose frame is
+// the previous row's takes its value.
 
 import (
 	"context"
@@ -385,9 +386,15 @@ func (p *winPartition) aggregate(f *sql.WinFunc, slot int) error {
 		}
 		args[j] = vs
 	}
-	incremental := p.w.Frame.Start.Kind == sql.BoundUnboundedPreceding && p.w.Frame.Exclude == sql.ExcludeNoOthers
+	// Without EXCLUDE the aggregate follows the frame as it moves: rows
+	// that enter it are added, and rows that leave it are taken out when
+	// the aggregate can take one out exactly (aggRemovable); otherwise it
+	// starts again from the frame's first row, as PostgreSQL restarts an
+	// aggregate without an inverse transition function.
+	moving := p.w.Frame.Exclude == sql.ExcludeNoOthers
+	removable := aggRemovable(a)
 	var st aggState
-	added := 0
+	lo, hi := 0, 0 // the rows st holds
 	var prev winFrame
 	var prevVal types.Datum
 	for i, row := range p.rows {
@@ -399,21 +406,18 @@ func (p *winPartition) aggregate(f *sql.WinFunc, slot int) error {
 			row[slot] = prevVal
 			continue
 		}
-		if incremental {
-			for ; added < fr.end; added++ {
-				if pass[added] {
-					if err := st.add(a, args[added]); err != nil {
-						return err
-					}
-				}
+		if !moving || fr.start < lo || fr.end < hi || fr.start >= hi || (fr.start > lo && !removable) {
+			st, lo, hi = aggState{}, fr.start, fr.start
+		}
+		for ; lo < fr.start; lo++ {
+			if pass[lo] {
+				st.remove(a, args[lo])
 			}
-		} else {
-			st = aggState{}
-			for j := fr.start; j < fr.end; j++ {
-				if pass[j] && !fr.excluded(j) {
-					if err := st.add(a, args[j]); err != nil {
-						return err
-					}
+		}
+		for ; hi < fr.end; hi++ {
+			if pass[hi] && !fr.excluded(hi) {
+				if err := st.add(a, args[hi]); err != nil {
+					return err
 				}
 			}
 		}
@@ -463,4 +467,39 @@ func windowSorted(st *sql.Select) bool {
 		}
 	}
 	return true
+}
+
+// aggRemovable reports whether aggregate a can take an input out again
+// exactly (PostgreSQL's moving-aggregate inverse transition): count, and
+// sum and avg over integers, whose state is a count and an exact sum.
+func aggRemovable(a *sql.Agg) bool {
+	if a.Distinct || len(a.Order) > 0 {
+		return false
+	}
+	switch a.Name {
+	case "count":
+		return true
+	case "sum", "avg":
+		switch a.Arg.Type().OID {
+		case types.Int2, types.Int4, types.Int8:
+			return true
+		}
+	}
+	return false
+}
+
+// remove takes out an input added before (aggRemovable aggregates only).
+func (st *aggState) remove(a *sql.Agg, args []types.Datum) {
+	if a.Arg != nil && args[0] == nil {
+		return // strict: never added
+	}
+	st.count--
+	if a.Name == "count" {
+		return
+	}
+	if a.Name == "sum" && a.Arg.Type().OID != types.Int8 {
+		st.isum -= args[0].(int64)
+		return
+	}
+	_, _ = decCtx.Sub(st.dsum, st.dsum, apd.New(args[0].(int64), 0))
 }

@@ -198,3 +198,11 @@ insert into win_t9 select a + 10, b || row_number() over (order by a) from win_t
 select * from win_t9 order by a;
 drop table win_t9;
 
+
+-- Sliding frames: aggregates follow the frame (rows leaving it taken out of count, sum and avg of integers).
+create table win_t10(id int, v int, b bigint, s smallint);
+insert into win_t10 select i, case when i % 7 = 0 then null else (i * 37) % 101 - 50 end, i * 1000000000000, (i % 13)::smallint from generate_series(1, 300) i;
+select sum(x) from (select sum(v) over (order by id rows between 2 preceding and 3 following) + coalesce(avg(v) over (order by id rows between 5 preceding and 1 preceding), 0) + count(v) over (order by id rows between current row and unbounded following) + sum(b) over (order by id rows between 10 preceding and 10 following) + avg(s) over (order by id groups between 1 following and 4 following) as x from win_t10) q;
+select id, sum(v) over w, avg(v) over w, count(v) over w, count(*) over w, sum(b) over w, avg(s) over w from win_t10 window w as (order by v range between 3 preceding and 2 following) order by id limit 20;
+select id, avg(v) over (order by id rows between 1 following and 3 following) from win_t10 where id > 290 order by id;
+drop table win_t10;
