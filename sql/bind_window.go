@@ -26,8 +26,7 @@ type winCtx struct {
 	defs  []*pg_query.WindowDef
 	keys  []string // rawKey of each of defs
 	inWin bool     // binding a window function's arguments
-	// bound is defs bound (bindWindows); active says which of them a
-	// window function uses.
+	// bound is defs bound (bindWindows), in the same order.
 	bound []*WindowDef
 }
 
@@ -256,16 +255,11 @@ func (b *binder) windowRef(over *pg_query.WindowDef) (int, error) {
 		}
 		return 0, b.errAt(over.Location, pgerr.UndefinedObject, "window \"%s\" does not exist", over.Name)
 	}
+	// The first window with the same definition (a named one too, as
+	// PostgreSQL finds duplicates) is shared.
 	k := rawKey(over)
-	for i, d := range b.win.defs {
-		if d.Name == "" && b.win.keys[i] == k {
-			return i, nil
-		}
-	}
-	for i, d := range b.win.defs {
-		// An OVER (...) clause that matches a named window without
-		// naming it shares it too, as in PostgreSQL.
-		if d.Name != "" && b.win.keys[i] == k {
+	for i := range b.win.defs {
+		if b.win.keys[i] == k {
 			return i, nil
 		}
 	}

@@ -174,20 +174,17 @@ func (b *binder) windowFrame(d *pg_query.WindowDef, w *WindowDef) error {
 	if f.Mode == FrameGroups && len(w.Order) == 0 {
 		return b.errAt(d.Location, pgerr.WindowingError, "GROUPS mode requires an ORDER BY clause")
 	}
-	var offsetT types.T
-	if f.Mode == FrameRange && fo&frameOffsets != 0 {
-		if len(w.Order) != 1 {
-			return b.errAt(d.Location, pgerr.WindowingError, "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column")
-		}
+	if f.Mode == FrameRange && fo&frameOffsets != 0 && len(w.Order) != 1 {
+		return b.errAt(d.Location, pgerr.WindowingError, "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column")
 	}
 	var err error
 	if d.StartOffset != nil {
-		if f.Start.Offset, offsetT, err = b.frameOffset(d.StartOffset, f.Mode, w, offsetT); err != nil {
+		if f.Start.Offset, err = b.frameOffset(d.StartOffset, f.Mode, w); err != nil {
 			return err
 		}
 	}
 	if d.EndOffset != nil {
-		if f.End.Offset, _, err = b.frameOffset(d.EndOffset, f.Mode, w, offsetT); err != nil {
+		if f.End.Offset, err = b.frameOffset(d.EndOffset, f.Mode, w); err != nil {
 			return err
 		}
 	}
@@ -201,28 +198,28 @@ var frameModeNames = map[FrameMode]string{FrameRange: "RANGE", FrameRows: "ROWS"
 // GROUPS; for RANGE the offset type of the ORDER BY column's in_range
 // function (transformFrameOffset), chosen among those the offset can be
 // implicitly cast to. It may use no column of the query.
-func (b *binder) frameOffset(n *pg_query.Node, mode FrameMode, w *WindowDef, _ types.T) (Expr, types.T, error) {
+func (b *binder) frameOffset(n *pg_query.Node, mode FrameMode, w *WindowDef) (Expr, error) {
 	name := frameModeNames[mode]
 	savedAgg, savedErr := b.agg, b.aggErr
 	b.agg, b.aggErr = nil, "window "+name
 	x, err := b.expr(n)
 	b.agg, b.aggErr = savedAgg, savedErr
 	if err != nil {
-		return nil, types.T{}, err
+		return nil, err
 	}
 	loc := exprLocation(n)
 	target := types.TInt8
 	if mode == FrameRange {
 		if target, err = b.rangeOffsetType(x, w.Order[0].X.Type(), loc); err != nil {
-			return nil, types.T{}, err
+			return nil, err
 		}
 	}
 	y, err := b.coerce(x, target, types.CastImplicit, loc)
 	if err == errMismatch {
-		return nil, types.T{}, b.errAt(loc, pgerr.DatatypeMismatch, "argument of %s must be type %s, not type %s", name, baseName(target), baseName(x.Type()))
+		return nil, b.errAt(loc, pgerr.DatatypeMismatch, "argument of %s must be type %s, not type %s", name, baseName(target), baseName(x.Type()))
 	}
 	if err != nil {
-		return nil, types.T{}, err
+		return nil, err
 	}
 	varFree := true
 	Walk(y, func(e Expr) {
@@ -231,9 +228,9 @@ func (b *binder) frameOffset(n *pg_query.Node, mode FrameMode, w *WindowDef, _ t
 		}
 	})
 	if !varFree {
-		return nil, types.T{}, b.errAt(loc, pgerr.InvalidColumnReference, "argument of %s must not contain variables", name)
+		return nil, b.errAt(loc, pgerr.InvalidColumnReference, "argument of %s must not contain variables", name)
 	}
-	return y, target, nil
+	return y, nil
 }
 
 // rangeOffsetType picks the offset type of RANGE offset PRECEDING /

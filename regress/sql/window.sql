@@ -206,3 +206,30 @@ select sum(x) from (select sum(v) over (order by id rows between 2 preceding and
 select id, sum(v) over w, avg(v) over w, count(v) over w, count(*) over w, sum(b) over w, avg(s) over w from win_t10 window w as (order by v range between 3 preceding and 2 following) order by id limit 20;
 select id, avg(v) over (order by id rows between 1 following and 3 following) from win_t10 where id > 290 order by id;
 drop table win_t10;
+
+-- Named windows copied, varying arguments, EXCLUDE, and more errors.
+create table win_t11(a int, b int);
+insert into win_t11 values (1,10),(2,20),(3,null),(4,40),(2,25);
+select row_number() over (w2) from win_t11 window w2 as (w1), w1 as (order by a);
+select row_number() over (w rows 1 preceding) from win_t11 window w as (order by a rows unbounded preceding);
+select row_number() over w from win_t11 window w as (order by a rows unbounded preceding) order by 1;
+select a, ntile(a) over (order by a desc), nth_value(b, a) over (order by a rows between unbounded preceding and unbounded following) from win_t11 order by a, b;
+select a, lag(b, -1) over (order by a, b), lead(b, 1, a * 100) over (order by a, b), lag(b, a - 2) over (order by a, b) from win_t11 order by a, b;
+select count(*), rank() over () from win_t11 where false;
+select a, count(*) over (partition by null), sum(b) over (partition by a is null, a > 2 order by b nulls first) from win_t11 order by a, b;
+select a, case when a > 1 then row_number() over (order by a, b) else -1 end, coalesce(lag(b) over (order by a, b), 0) from win_t11 order by a, b;
+select a, b, sum(b) over (order by a range between unbounded preceding and 1 following exclude group) from win_t11 order by a, b;
+select a, b, first_value(b) over (order by a groups between 1 following and unbounded following exclude ties), last_value(b) over (order by a range between current row and current row exclude current row) from win_t11 order by a, b;
+select row_number() over (order by a) filter (where a > 1) from win_t11;
+select sum(b) over (order by a range between unbounded preceding and unbounded following rows) from win_t11;
+select avg(b) over (order by b range between 10 preceding and 10 following) from win_t11 order by 1;
+select string_agg(b::text, ',' order by b) over () from win_t11;
+select a, percent_rank() over (partition by a order by b), cume_dist() over (partition by a order by b) from win_t11 order by a, b;
+drop table win_t11;
+
+-- Identical windows share one WindowAgg.
+create table win_t12(a int);
+explain (costs off) select rank() over (order by a), sum(a) over w from win_t12 window w as (order by a);
+explain (costs off) select rank() over (order by a), sum(a) over (order by a) from win_t12 window w as (order by a);
+explain (costs off) select rank() over (order by a), sum(a) over w, count(*) over w2 from win_t12 window w as (order by a), w2 as (order by a);
+drop table win_t12;
