@@ -76,7 +76,7 @@ func (b *binder) aggOf(name string, fc *pg_query.FuncCall, args []Expr) (*Agg, e
 	a := &Agg{Name: name, Distinct: fc.AggDistinct}
 	if fc.AggStar {
 		if name != "count" {
-			return nil, b.errAt(fc.Location, pgerr.SyntaxError, "%s(*) specified, but %s is not an aggregate function", name, name)
+			return nil, b.undefinedAgg(name, nil, fc.Location) // name(*) is name()
 		}
 		a.T = types.TInt8
 		return a, nil

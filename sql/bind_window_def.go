@@ -121,15 +121,20 @@ func (b *binder) windowDef(d *pg_query.WindowDef, earlier []*WindowDef) (*Window
 // windowKey binds a PARTITION BY or ORDER BY item of a window: an
 // expression (no output column names or positions, as SQL:1999 has it).
 func (b *binder) windowKey(n *pg_query.Node) (Expr, error) {
+	saved := b.srfOK
+	b.srfOK = true
 	x, err := b.expr(n)
+	b.srfOK = saved
 	if err != nil {
 		return nil, err
 	}
+	if srf := findSRF(x); srf != nil {
+		// PostgreSQL evaluates them in a ProjectSet below the window;
+		// minipg's runs above it.
+		return nil, b.errAt(srf.Loc, pgerr.FeatureNotSupported, "set-returning functions in window definitions are not supported")
+	}
 	if isUnknown(x) {
 		return b.coerce(x, types.TText, types.CastImplicit, exprLocation(n))
-	}
-	if err := b.srfWithin("set-returning functions are not allowed in window definitions", x); err != nil {
-		return nil, err
 	}
 	return x, nil
 }

@@ -71,6 +71,10 @@ func TestWindowErrors(t *testing.T) {
 		{"SELECT lag(id, 1::bigint) OVER () FROM t", pgerr.UndefinedFunction, 8},
 		{"SELECT sum(generate_series(1, id)) OVER () FROM t", pgerr.FeatureNotSupported, 12},
 		{"VALUES (rank() OVER ())", pgerr.WindowingError, 9},
+		{"SELECT sum(*) OVER () FROM t", pgerr.UndefinedFunction, 8},
+		// Not implemented: a set-returning function in a window's keys.
+		{"SELECT rank() OVER (PARTITION BY generate_series(1, id)) FROM t", pgerr.FeatureNotSupported, 34},
+		{"SELECT rank() OVER (ORDER BY generate_series(1, id)) FROM t", pgerr.FeatureNotSupported, 30},
 		{"UPDATE t SET n = rank() OVER ()", pgerr.WindowingError, 18},
 		{"SELECT 1 FROM t LIMIT rank() OVER ()", pgerr.WindowingError, 23},
 	}

@@ -233,3 +233,21 @@ explain (costs off) select rank() over (order by a), sum(a) over w from win_t12 
 explain (costs off) select rank() over (order by a), sum(a) over (order by a) from win_t12 window w as (order by a);
 explain (costs off) select rank() over (order by a), sum(a) over w, count(*) over w2 from win_t12 window w as (order by a), w2 as (order by a);
 drop table win_t12;
+
+-- More argument and clause errors.
+create table win_t13(a int);
+insert into win_t13 values (1), (2);
+select sum(a) over (order by a range between count(*) preceding and current row) from win_t13;
+select sum(a) over (order by a groups between sum(a) preceding and current row) from win_t13;
+select sum(a) over (order by a rows between row_number() over () preceding and current row) from win_t13;
+delete from win_t13 where rank() over () = 1;
+select a from win_t13 group by a having sum(a) over () > 0;
+select lead(a, 1, 'x') over () from win_t13;
+select lag(a, 'x') over () from win_t13;
+select nth_value(a, 1.5) over () from win_t13;
+select ntile('2') over (order by a), ntile(2.5) over () from win_t13;
+select first_value(a, 1) over () from win_t13;
+select sum(a, a) over () from win_t13;
+select count() over () from win_t13;
+select sum(*) over () from win_t13;
+drop table win_t13;
