@@ -251,3 +251,16 @@ select sum(a, a) over () from win_t13;
 select count() over () from win_t13;
 select sum(*) over () from win_t13;
 drop table win_t13;
+
+-- Windows in subqueries (correlated too), shared CTEs, UNION arms and over grouped rows.
+create table win_t14(a int, b int);
+insert into win_t14 values (1, 5), (2, 3), (3, 3), (4, 1);
+select a, (select sum(o.a + i.a) over (order by i.a) from win_t14 i where i.a <= o.a order by i.a desc limit 1) from win_t14 o order by a;
+with c as (select a, row_number() over (order by b, a) rn from win_t14) select c1.a, c2.a, c1.rn from c c1 join c c2 using (rn) order by rn;
+select a, rank() over (order by b) from win_t14 where a < 3 union all select a, dense_rank() over (order by b) from win_t14 where a >= 3 order by 1;
+select * from (select a, b, lag(a) over (order by a) la from win_t14) s where la is not null and b < 5 order by a;
+select a, sum(a) over (order by a) from win_t14 where a in (select max(a) over (partition by b) from win_t14) order by a;
+select array_agg(a) over (order by a rows between 1 preceding and 1 following), min(b) over (order by a rows 1 preceding), max(b) over (order by a groups between current row and 1 following) from win_t14 order by a;
+select b, count(*), sum(count(*)) over (order by b), avg(sum(a)) over (), string_agg(b::text, ',') over (order by count(*) desc, b) from win_t14 group by b order by b;
+select b, count(*) over (partition by b), sum(a) over (partition by b order by a range between unbounded preceding and unbounded following) from win_t14 order by b, a;
+drop table win_t14;
