@@ -74,8 +74,8 @@
 // the statement on its first call: SELECT builds a pipeline of iterators
 //
 //	source (index range or sequential scan, or the FROM tree) -> filter
-//	  -> [FOR UPDATE lock] -> [aggregate -> HAVING] -> [set-returning functions]
-//	  -> project -> [DISTINCT] -> [sort] -> [LIMIT] -> trim
+//	  -> [FOR UPDATE lock] -> [aggregate -> HAVING] -> [window functions]
+//	  -> [set-returning functions] -> project -> [DISTINCT] -> [sort] -> [LIMIT] -> trim
 //
 // which streams; rows are pulled as the client asks (Execute row limits
 // suspend the pipeline). The source of a single-table SELECT without FOR

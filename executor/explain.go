@@ -6,7 +6,8 @@ package executor
 // node names: Seq Scan, Index Scan [Backward] using ... with Index Cond and
 // Filter, Tid Scan, Function Scan, Nested Loop [Left Join], Aggregate,
 // HashAggregate with Group Key, Sort with Sort Key, Limit, LockRows,
-// ProjectSet, Result, and Insert/Update/Delete on top of their scan.
+// ProjectSet, WindowAgg over its Sort (explain_window.go), Result, and
+// Insert/Update/Delete on top of their scan.
 // minipg chooses plans by rule and has no cost model, so no node carries
 // cost estimates (as with COSTS OFF). With ANALYZE the pipeline runs to its
 // end and each node shows its actual rows and loops (and times with
@@ -431,16 +432,7 @@ func (e *explainer) node(it rowIter) *planNode {
 		if targets := targetsBelow(it.in); targets != nil {
 			keys := make([]string, len(it.keys))
 			for i, k := range it.keys {
-				s := e.deparse(targets[k.Idx])
-				if k.Desc {
-					s += " DESC"
-					if !k.NullsFirst {
-						s += " NULLS LAST"
-					}
-				} else if k.NullsFirst {
-					s += " NULLS FIRST"
-				}
-				keys[i] = s
+				keys[i] = e.deparse(targets[k.Idx]) + sortSuffix(k)
 			}
 			n.props = []string{"Sort Key: " + strings.Join(keys, ", ")}
 		}
@@ -452,6 +444,8 @@ func (e *explainer) node(it rowIter) *planNode {
 		return &planNode{name: "LockRows", children: []*planNode{e.describe(&it.in)}}
 	case *projectSetIter:
 		return &planNode{name: "ProjectSet", children: []*planNode{e.describe(&it.in)}}
+	case *windowIter:
+		return e.windowNode(it)
 	case *placeIter:
 		return e.node(it.in)
 	case *seqIter:

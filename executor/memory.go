@@ -1,7 +1,7 @@
 package executor
 
 // A session's bound on the memory a statement keeps: the rows and keys of
-// DISTINCT, GROUP BY, hashed or kept join inputs, FULL JOIN's right side,
+// DISTINCT, GROUP BY, the window stage, hashed or kept join inputs, FULL JOIN's right side,
 // IN (SELECT ...) value sets and RETURNING rows, which stay in memory until
 // the statement ends
 // (ORDER BY spills to disk past work_mem instead, spill.go). Past
@@ -33,7 +33,7 @@ func (m *memAccount) charge(n int64) error {
 	if m.limit > 0 && m.used > m.limit {
 		return pgerr.New(pgerr.OutOfMemory, "out of memory").
 			WithDetail("The statement holds more than session_memory_limit (%s) in memory.", formatMemory(m.limit)).
-			WithHint("DISTINCT, GROUP BY, joins of subqueries and IN (SELECT ...) keep their rows in memory; raise session_memory_limit or narrow the query.")
+			WithHint("DISTINCT, GROUP BY, window functions, joins of subqueries and IN (SELECT ...) keep their rows in memory; raise session_memory_limit or narrow the query.")
 	}
 	return nil
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // startSelect builds the SELECT pipeline:
-// source -> filter -> [lock] -> [aggregate -> having] -> project -> [distinct] -> [sort] -> [limit] -> trim.
+// source -> filter -> [lock] -> [aggregate -> having] -> [window] -> project -> [distinct] -> [sort] -> [limit] -> trim.
 func (pt *Portal) startSelect(ctx context.Context, st *sql.Select) error {
 	var oid uint32
 	if st.Table != nil {
@@ -46,7 +46,7 @@ func (x *execCtx) buildSelect(st *sql.Select) (rowIter, error) {
 	} else if x.rel != nil {
 		// Sort keys that are plain columns may be served by index order.
 		var scanSort []sql.SortKey
-		if !st.Grouped && !st.Distinct {
+		if !st.Grouped && !st.Distinct && len(st.WinFuncs) == 0 {
 			for _, k := range st.Sort {
 				c, ok := st.Targets[k.Idx].(*sql.ColRef)
 				if !ok || c.Idx >= len(x.rel.types) {
@@ -83,6 +83,10 @@ func (x *execCtx) buildSelect(st *sql.Select) (rowIter, error) {
 		if st.Having != nil {
 			it = &filterIter{in: it, ev: x.ev, pred: st.Having}
 		}
+	}
+	if len(st.WinFuncs) > 0 {
+		it = &windowIter{in: it, ev: x.ev, st: st, mem: &x.s.mem}
+		sorted = windowSorted(st)
 	}
 	if len(st.SRFs) > 0 {
 		it = &projectSetIter{in: it, ev: x.ev, srfs: st.SRFs}
@@ -184,6 +188,11 @@ func selectHasCorrelated(st *sql.Select) bool {
 			return true
 		}
 	}
+	for _, e := range st.WindowExprs() {
+		if hasCorrelated(e) {
+			return true
+		}
+	}
 	return false
 }
 
@@ -213,6 +222,9 @@ func neededColumns(st *sql.Select, ncols int) []bool {
 	if !st.Grouped {
 		mark(st.Having)
 		for _, e := range st.Targets {
+			mark(e)
+		}
+		for _, e := range st.WindowExprs() {
 			mark(e)
 		}
 	}

@@ -69,9 +69,9 @@ func openFiles(t *testing.T) int {
 	return n
 }
 
-// TestSessionMemoryLimit: DISTINCT, GROUP BY, a kept join input and an
-// IN (SELECT ...) set that pass session_memory_limit fail with 53200; the
-// session goes on, and the same statements pass under the default limit.
+// TestSessionMemoryLimit: DISTINCT, GROUP BY, a kept join input, an
+// IN (SELECT ...) set and a window's rows that pass session_memory_limit
+// fail with 53200; the session goes on, and the same statements pass under the default limit.
 func TestSessionMemoryLimit(t *testing.T) {
 	e := openTestEngine(t, "")
 	s := e.NewSession(map[string]string{"user": "postgres"})
@@ -84,6 +84,7 @@ func TestSessionMemoryLimit(t *testing.T) {
 		"SELECT count(*) FROM ml a JOIN (SELECT id, t FROM ml) b ON a.id = b.id WHERE a.id < 10",
 		"SELECT count(*) FROM ml WHERE t IN (SELECT t FROM ml WHERE id % 2 = 0)",
 		"UPDATE ml SET id = id RETURNING *",
+		"SELECT count(*) FROM (SELECT t, row_number() OVER (ORDER BY id) FROM ml) s",
 	}
 	mustExec(t, s, "SET session_memory_limit = '1MB'")
 	for _, q := range queries {

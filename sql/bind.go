@@ -45,6 +45,14 @@ type binder struct {
 	sc        *scope
 	agg       *aggCtx // nil: aggregates not allowed here
 	aggErr    string  // clause name for "aggregate functions are not allowed in %s"
+	win       *winCtx // nil: window functions not allowed here
+	// winErr names the clause for "window functions are not allowed in
+	// %s" where aggregates are allowed (GROUP BY, HAVING, window
+	// definitions); "" is aggErr's.
+	winErr string
+	// valuesRow: the next selectStmt is a row of VALUES, where window
+	// functions are not allowed.
+	valuesRow bool
 
 	allowVirtual bool // table lookups may return virtual tables (SELECT's FROM)
 	// outer holds the scopes of the queries enclosing the one being bound,
@@ -247,6 +255,9 @@ func fixParams(st Stmt, params []types.OID) {
 		}
 		for _, f := range s.SRFs {
 			fix(f)
+		}
+		for _, e := range s.WindowExprs() {
+			fix(e)
 		}
 		var fixJoin func(j *JoinNode)
 		fixJoin = func(j *JoinNode) {

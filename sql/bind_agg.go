@@ -11,8 +11,9 @@ import (
 
 // aggCtx collects aggregate calls while binding a SELECT's targets.
 type aggCtx struct {
-	aggs  []*Agg
-	inAgg bool
+	aggs     []*Agg
+	inAgg    bool
+	inFilter bool // binding an aggregate's FILTER (inAgg is set too)
 }
 
 // aggNames are the aggregate functions minipg implements.
@@ -30,33 +31,58 @@ func (b *binder) aggCall(name string, fc *pg_query.FuncCall) (Expr, error) {
 	if err := b.aggAllowed(fc); err != nil {
 		return nil, err
 	}
+	var args []Expr
+	if !fc.AggStar {
+		b.agg.inAgg = true
+		for _, n := range fc.Args {
+			x, err := b.expr(n)
+			if err != nil {
+				b.agg.inAgg = false
+				return nil, err
+			}
+			args = append(args, x)
+		}
+		b.agg.inAgg = false
+		if err := b.srfWithin("aggregate function calls cannot contain set-returning function calls", args...); err != nil {
+			return nil, err
+		}
+	}
+	a, err := b.aggOf(name, fc, args)
+	if err != nil {
+		return nil, err
+	}
+	if a.Arg != nil {
+		if err := b.aggOrder(a, fc, false); err != nil {
+			return nil, err
+		}
+		if a.Distinct && len(a.Order) == 0 {
+			// PostgreSQL finds the distinct inputs by sorting them, so they
+			// reach the aggregate in the order of the arguments.
+			for _, x := range append([]Expr{a.Arg}, a.Extra...) {
+				a.Order = append(a.Order, AggOrder{X: x})
+			}
+		}
+	}
+	if err := b.aggFilter(a, fc); err != nil {
+		return nil, err
+	}
+	return b.addAgg(a, fc.Location)
+}
+
+// aggOf is aggregate name over its bound arguments args (none for
+// count(*)): the arguments resolved and the result type, or the error for
+// a call no variant of the aggregate takes.
+func (b *binder) aggOf(name string, fc *pg_query.FuncCall, args []Expr) (*Agg, error) {
 	a := &Agg{Name: name, Distinct: fc.AggDistinct}
 	if fc.AggStar {
 		if name != "count" {
-			return nil, b.errAt(fc.Location, pgerr.SyntaxError, "%s(*) specified, but %s is not an aggregate function", name, name)
+			return nil, b.undefinedAgg(name, nil, fc.Location) // name(*) is name()
 		}
 		a.T = types.TInt8
-		if err := b.aggFilter(a, fc); err != nil {
-			return nil, err
-		}
-		return b.addAgg(a, fc.Location)
+		return a, nil
 	}
 	if len(fc.Args) == 0 && name == "count" {
 		return nil, b.errAt(fc.Location, pgerr.WrongObjectType, "count(*) must be used to call a parameterless aggregate function")
-	}
-	b.agg.inAgg = true
-	var args []Expr
-	for _, n := range fc.Args {
-		x, err := b.expr(n)
-		if err != nil {
-			b.agg.inAgg = false
-			return nil, err
-		}
-		args = append(args, x)
-	}
-	b.agg.inAgg = false
-	if err := b.srfWithin("aggregate function calls cannot contain set-returning function calls", args...); err != nil {
-		return nil, err
 	}
 	arity := aggArity[name]
 	if arity == 0 {
@@ -74,20 +100,7 @@ func (b *binder) aggCall(name string, fc *pg_query.FuncCall) (Expr, error) {
 	if a.T, err = b.aggResultType(name, args, written, fc.Location); err != nil {
 		return nil, err
 	}
-	if err := b.aggOrder(a, fc, false); err != nil {
-		return nil, err
-	}
-	if a.Distinct && len(a.Order) == 0 {
-		// PostgreSQL finds the distinct inputs by sorting them, so they
-		// reach the aggregate in the order of the arguments.
-		for _, x := range args {
-			a.Order = append(a.Order, AggOrder{X: x})
-		}
-	}
-	if err := b.aggFilter(a, fc); err != nil {
-		return nil, err
-	}
-	return b.addAgg(a, fc.Location)
+	return a, nil
 }
 
 // aggAllowed reports 42803 unless the clause being bound allows an
@@ -189,8 +202,8 @@ func (b *binder) aggFilter(a *Agg, fc *pg_query.FuncCall) error {
 	if fc.AggFilter == nil {
 		return nil
 	}
-	b.agg.inAgg = true
-	defer func() { b.agg.inAgg = false }()
+	b.agg.inAgg, b.agg.inFilter = true, true
+	defer func() { b.agg.inAgg, b.agg.inFilter = false, false }()
 	x, err := b.expr(fc.AggFilter)
 	if err != nil {
 		return err

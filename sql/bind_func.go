@@ -40,11 +40,17 @@ func (b *binder) funcCallExpr(fc *pg_query.FuncCall) (Expr, error) {
 	if fc.Over != nil && fc.AggWithinGroup && orderedSetAggs[name] {
 		return nil, b.errAt(fc.Location, pgerr.WrongObjectType, "OVER is not supported for ordered-set aggregate %s", name)
 	}
-	if fc.Over != nil {
-		return nil, b.errAt(fc.Location, pgerr.FeatureNotSupported, "window functions are not supported")
-	}
-	if fc.AggWithinGroup || orderedSetAggs[name] {
+	if fc.AggWithinGroup || orderedSetAggs[name] && fc.Over == nil {
 		return b.withinGroup(name, fc)
+	}
+	if fc.Over != nil {
+		return b.windowCall(name, fc)
+	}
+	if windowFuncNames[name] {
+		if len(fc.Args) > 0 && hypotheticalNames[name] {
+			return nil, b.errAt(fc.Location, pgerr.WrongObjectType, "WITHIN GROUP is required for ordered-set aggregate %s", name)
+		}
+		return nil, b.errAt(fc.Location, pgerr.WrongObjectType, "window function %s requires an OVER clause", name)
 	}
 	if aggNames[name] {
 		return b.aggCall(name, fc)

@@ -129,6 +129,13 @@ type target struct {
 // order: FROM and WHERE, the target list, GROUP BY and HAVING, ORDER BY,
 // DISTINCT, then the output columns, LIMIT/OFFSET and FOR UPDATE.
 func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
+	// A subquery has window functions of its own; those of the query
+	// around it are not allowed in its clauses.
+	savedWin, savedWinErr := b.win, b.winErr
+	b.win, b.winErr = nil, ""
+	defer func() { b.win, b.winErr = savedWin, savedWinErr }()
+	valuesRow := b.valuesRow
+	b.valuesRow = false
 	if s.Op == pg_query.SetOperation_SETOP_UNION || s.Op == pg_query.SetOperation_SETOP_INTERSECT ||
 		s.Op == pg_query.SetOperation_SETOP_EXCEPT {
 		return b.setOp(s)
@@ -151,6 +158,16 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 	}
 	ag := &aggCtx{}
 	b.agg = ag
+	wc := &winCtx{}
+	for _, n := range s.WindowClause {
+		d := n.GetWindowDef()
+		wc.defs = append(wc.defs, d)
+		wc.keys = append(wc.keys, rawKey(d))
+	}
+	b.win = wc
+	if valuesRow {
+		b.win, b.winErr = nil, "VALUES"
+	}
 	targets, err := b.targetList(s.TargetList)
 	if err != nil {
 		return nil, err
@@ -159,9 +176,14 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 	if err := b.groupByHaving(s, targets[:nvis], out); err != nil {
 		return nil, err
 	}
+	b.win = wc
 	if targets, err = b.orderBy(s, targets, nvis, out); err != nil {
 		return nil, err
 	}
+	if err := b.bindWindows(); err != nil {
+		return nil, err
+	}
+	b.win = wc
 	b.agg = nil
 	if err := distinctClause(s, out); err != nil {
 		return nil, err
@@ -176,6 +198,10 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 	if err := b.groupRows(targets, out); err != nil {
 		return nil, err
 	}
+	if err := b.windowSlots(targets, out); err != nil {
+		return nil, err
+	}
+	b.win = nil
 	b.projectSet(targets, out)
 	outputColumns(targets, nvis, out)
 	if err := b.limitClause(s, out); err != nil {
@@ -194,9 +220,6 @@ func selectUnsupported(s *pg_query.SelectStmt) error {
 	}
 	if s.IntoClause != nil {
 		return pgerr.New(pgerr.FeatureNotSupported, "SELECT INTO is not supported")
-	}
-	if len(s.WindowClause) > 0 {
-		return pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported")
 	}
 	return nil
 }
@@ -266,6 +289,8 @@ func (b *binder) targetList(list []*pg_query.Node) ([]target, error) {
 // groupByHaving binds GROUP BY (over the visible targets, by position or
 // output name as well) and HAVING.
 func (b *binder) groupByHaving(s *pg_query.SelectStmt, visible []target, out *Select) error {
+	b.win, b.winErr = nil, "GROUP BY"
+	defer func() { b.winErr = "" }()
 	for _, g := range s.GroupClause {
 		e, err := b.groupOrSortExpr(g, visible, "GROUP BY")
 		if err != nil {
@@ -282,6 +307,16 @@ func (b *binder) groupByHaving(s *pg_query.SelectStmt, visible []target, out *Se
 			}
 			return b.errAt(loc, pgerr.GroupingError, "aggregate functions are not allowed in GROUP BY")
 		}
+		if hasWinFunc(e) {
+			// GROUP BY 1 naming a target that holds a window function.
+			loc := exprLocation(g)
+			if c := g.GetAConst(); c != nil && c.GetIval() != nil {
+				if i := int(c.GetIval().Ival); i >= 1 && i <= len(visible) {
+					loc = visible[i-1].loc
+				}
+			}
+			return b.errAt(loc, pgerr.WindowingError, "window functions are not allowed in GROUP BY")
+		}
 		if srf := findSRF(e); srf != nil {
 			// PostgreSQL groups by a set-returning function's rows;
 			// minipg evaluates GROUP BY's expressions once per input row.
@@ -290,6 +325,7 @@ func (b *binder) groupByHaving(s *pg_query.SelectStmt, visible []target, out *Se
 		out.Group = append(out.Group, e)
 	}
 	if s.HavingClause != nil {
+		b.winErr = "HAVING"
 		h, err := b.expr(s.HavingClause)
 		if err != nil {
 			return err
@@ -448,6 +484,7 @@ func (b *binder) projectSet(targets []target, out *Select) {
 			width = b.sc.width
 		}
 	}
+	width += len(out.WinFuncs)
 	for i := range targets {
 		targets[i].e = Rewrite(targets[i].e, func(x Expr) (Expr, bool) {
 			f, ok := x.(*SRFCall)
@@ -534,6 +571,8 @@ func lockingClause(s *pg_query.SelectStmt, out *Select) error {
 			return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with HAVING clause", strength)
 		case out.Grouped:
 			return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with aggregate functions", strength)
+		case len(out.WinFuncs) > 0:
+			return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with window functions", strength)
 		}
 		out.ForUpdate = true
 		out.LockStrength = strength
@@ -709,6 +748,7 @@ func (b *binder) regroupOuter(sel *Select, depth int, s *Select) error {
 				f.Args[i] = fix(f.Args[i])
 			}
 		}
+		q.mapWindowExprs(fix)
 		for _, f := range q.From {
 			if f.Sub != nil {
 				walkSel(f.Sub, d)

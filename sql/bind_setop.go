@@ -97,6 +97,7 @@ func (b *binder) valuesList(s *pg_query.SelectStmt) (*Select, error) {
 		}
 		locs = append(locs, loc)
 		b.insertSource = true // keep unknown literals for the common type
+		b.valuesRow = true
 		arm, err := b.selectStmt(&pg_query.SelectStmt{TargetList: tl})
 		if err != nil {
 			return nil, err

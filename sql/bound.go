@@ -238,8 +238,10 @@ type SortKey struct {
 // row is their rows side by side, see From, and Join says how they are
 // joined. If Grouped, Targets and Having are evaluated over the group row:
 // the Group values, then one slot per Aggs entry; otherwise over the scan
-// row. With SRFs, the row the targets see is that row followed by one slot
-// per SRFs entry (set-returning functions of the select list, run in
+// row. With WinFuncs (window functions), the window stage appends one slot
+// per WinFuncs entry to that row (scan or group row), evaluated over the
+// rows' Windows after WHERE, GROUP BY and HAVING. With SRFs, the row the
+// targets see is that row followed by one slot per SRFs entry (set-returning functions of the select list, run in
 // lockstep as PostgreSQL's ProjectSet runs them). Targets[:NVisible] are the
 // output columns; the rest are sort-only.
 type Select struct {
@@ -254,6 +256,9 @@ type Select struct {
 	Group     []Expr
 	Aggs      []*Agg
 	Having    Expr
+	Windows   []*WindowDef // the windows WinFuncs use, in the order they are evaluated
+	WinFuncs  []*WinFunc
+	WinBase   int // the slot of WinFuncs[0] in the window stage's output row
 	Targets   []Expr
 	NVisible  int
 	Columns   []ResultCol

@@ -51,6 +51,9 @@
 //	                 unknown literals as string category first); operators
 //	                 that are built-in functions (^ @ |/ ||/, date +/-)
 //	bind_agg.go      aggregate calls and their result types, ordered-set aggregates (WITHIN GROUP)
+//	bind_window.go   window function calls (OVER) and the windows they name
+//	bind_window_def.go the window definitions (WINDOW, OVER (...)), frames,
+//	                 the order the windows are evaluated in, their slots
 //	bind_case.go     CASE and COALESCE (NULLIF is in bind_operator.go)
 //	bind_sublink.go  subqueries (EXISTS, scalar, IN), correlated or not
 //
@@ -65,7 +68,7 @@
 // CreateSequence, DropSequence, Truncate, Txn, Set, Show, Checkpoint and
 // Discard; Expr is a tree of
 // Const, Param, ColRef, OuterRef, Arith, Cmp, BoolOp, Cast, Func, Agg,
-// SubPlan, SRFCall, ... each carrying its result type (types.T). A ColRef
+// SubPlan, SRFCall, WinFunc, ... each carrying its result type (types.T). A ColRef
 // is a slot number in the row the expression is evaluated over; each
 // statement type documents that row's layout (table columns, then ctid;
 // FROM items side by side; the group row of an aggregate query). An

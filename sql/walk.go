@@ -111,6 +111,16 @@ func mapChildren(e Expr, fn func(Expr) (Expr, error)) (Expr, error) {
 		c := *e
 		c.Args = ms(e.Args)
 		return &c, err
+	case *WinFunc:
+		c := *e
+		c.Args = ms(e.Args)
+		c.Filter = m(e.Filter)
+		if e.Agg != nil && e.Agg.Arg != nil && len(c.Args) > 0 {
+			a := *e.Agg
+			a.Arg, a.Extra = c.Args[0], c.Args[1:]
+			c.Agg = &a
+		}
+		return &c, err
 	}
 	return e, nil
 }
@@ -194,6 +204,8 @@ func writeKey(b *strings.Builder, e Expr) {
 		fmt.Fprintf(b, "sao%s%v%d", e.Op, e.All, e.CT.OID)
 	case *SRFCall:
 		fmt.Fprintf(b, "srf%p", e)
+	case *WinFunc:
+		fmt.Fprintf(b, "win:%s,%d,%v", e.Name, e.def, e.Filter != nil)
 	default:
 		fmt.Fprintf(b, "%T", e)
 	}
