@@ -113,6 +113,7 @@ type Table struct {
 	Options     map[string]string `json:"options,omitempty"` // reloptions: fillfactor, fsm_policy, ...
 	Indexes     []Index           `json:"indexes,omitempty"`
 	ForeignKeys []ForeignKey      `json:"foreign_keys,omitempty"`
+	Checks      []Check           `json:"checks,omitempty"`
 	// Dropping marks a table whose DROP waits for its transaction's end
 	// (HideTable); nil for every other table.
 	Dropping *PendingDrop `json:"dropping,omitempty"`
@@ -815,6 +816,7 @@ func (t *Table) Clone() *Table {
 		pd.Indexes = slices.Clone(pd.Indexes)
 		c.Dropping = &pd
 	}
+	c.Checks = slices.Clone(t.Checks)
 	c.ForeignKeys = slices.Clone(t.ForeignKeys)
 	for i := range c.ForeignKeys {
 		fk := &c.ForeignKeys[i]
@@ -935,7 +937,8 @@ func (c *Catalog) DropForeignKey(tableOID uint32, name string) (*Table, error) {
 // foreign key) called name.
 func (t *Table) HasConstraint(name string) bool {
 	return slices.ContainsFunc(t.Indexes, func(idx Index) bool { return idx.IsConstraint() && idx.Name == name }) ||
-		slices.ContainsFunc(t.ForeignKeys, func(fk ForeignKey) bool { return fk.Name == name })
+		slices.ContainsFunc(t.ForeignKeys, func(fk ForeignKey) bool { return fk.Name == name }) ||
+		slices.ContainsFunc(t.Checks, func(c Check) bool { return c.Name == name })
 }
 
 // ForeignKey returns t's foreign key called name.

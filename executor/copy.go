@@ -197,6 +197,17 @@ func (ld *copyLoader) finishRow(row []types.Datum) error {
 			return r.checkNotNull(row)
 		}
 	}
+	if len(r.checks) > 0 {
+		if row == nil {
+			var err error
+			if row, err = en.datums(); err != nil {
+				return err
+			}
+		}
+		if err := ld.x.checkConstraints(r, row); err != nil {
+			return err
+		}
+	}
 	start := len(ld.arena)
 	arena, err := en.appendTuple(ld.arena)
 	if err != nil {
@@ -347,6 +358,11 @@ func (ld *copyLoader) readDelimited(br *bufio.Reader, split func(line string) ([
 		}
 		first = false
 		if err := ld.addFields(fields); err != nil {
+			// As PostgreSQL's CONTEXT: the line the row came from.
+			if pe := pgerr.Flatten(err); pe.Where == "" {
+				pe.Where = fmt.Sprintf("COPY %s, line %d: \"%s\"", ld.x.rel.def.Name, ld.line, clipCopyValue(line))
+				return pe
+			}
 			return err
 		}
 	}

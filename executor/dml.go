@@ -181,6 +181,9 @@ func (x *execCtx) insertRow(row []types.Datum) (page.TID, error) {
 	if err := r.checkNotNull(row); err != nil {
 		return page.TID{}, err
 	}
+	if err := x.checkConstraints(r, row); err != nil {
+		return page.TID{}, err
+	}
 	tup, err := r.encode(row)
 	if err != nil {
 		return page.TID{}, err
@@ -557,6 +560,9 @@ func (x *execCtx) update(st *sql.Update) (int64, error) {
 			newRow[it.Col] = v
 		}
 		if err := r.checkNotNull(newRow); err != nil {
+			return 0, heap.FailureData{}, err
+		}
+		if err := x.checkConstraints(r, newRow); err != nil {
 			return 0, heap.FailureData{}, err
 		}
 		tup, err := r.encode(newRow)

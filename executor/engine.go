@@ -113,6 +113,7 @@ type catalogStore interface {
 	RenameIndex(tableOID uint32, old, name string) (*catalog.Table, error)
 	RenameColumn(tableOID uint32, col int, name string) (*catalog.Table, error)
 	RenameSequence(oid uint32, name string) error
+	SetChecks(tableOID uint32, drop []string, add []catalog.Check) (*catalog.Table, error)
 	View(name string) (*catalog.View, bool)
 	ViewByOID(oid uint32) (*catalog.View, bool)
 	Views() []*catalog.View
@@ -137,6 +138,7 @@ type relation struct {
 	// missing holds, per column, the value a tuple stored before ADD
 	// COLUMN reads past its attributes (addcolumn.go); nil if none has one.
 	missing []types.Datum
+	checks  []sql.Expr        // bound CHECK constraints, in def.Checks' order
 	virtual *sql.VirtualTable // a system view: no heap
 }
 
@@ -379,6 +381,9 @@ func (e *Engine) openRelation(t *catalog.Table) (*relation, error) {
 	}
 	setIndexAttrs(r)
 	if r.defaults, err = sql.Defaults(t); err != nil {
+		return nil, err
+	}
+	if r.checks, err = sql.CheckExprs(t); err != nil {
 		return nil, err
 	}
 	return r, nil

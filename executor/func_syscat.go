@@ -643,6 +643,11 @@ func (e *Engine) constraintDef(oid uint32) types.Datum {
 				return kind + " (" + columnList(t, idx.Columns, ", ") + ")"
 			}
 		}
+		for i, ck := range t.Checks {
+			if checkOID(t, i) == oid {
+				return checkDef(ck)
+			}
+		}
 		for i, fk := range t.ForeignKeys {
 			if fkeyOID(t, i) != oid {
 				continue

@@ -176,7 +176,7 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return st.Tag, nil
 	case *sql.CreateTable, *sql.DropTable, *sql.CreateIndex, *sql.DropIndex, *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing,
 		*sql.CreateSequence, *sql.DropSequence, *sql.AlterDefault, *sql.AlterNotNull, *sql.Truncate,
-		*sql.CreateExtension, *sql.DropExtension, *sql.CreateView, *sql.DropView, *sql.AlterAddColumns, *sql.Rename, *sql.Insert, *sql.Update, *sql.Delete:
+		*sql.CreateExtension, *sql.DropExtension, *sql.CreateView, *sql.DropView, *sql.AlterAddColumns, *sql.Rename, *sql.AlterChecks, *sql.Insert, *sql.Update, *sql.Delete:
 		if err := s.checkReadOnly(readOnlyName(st)); err != nil {
 			return "", err
 		}
@@ -220,6 +220,8 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return s.dropSequence(ctx, st, st.Cascade)
 	case *sql.Rename:
 		return s.rename(ctx, st)
+	case *sql.AlterChecks:
+		return s.alterChecks(ctx, st)
 	case *sql.PrepareSQL:
 		return s.prepareSQL(st)
 	case *sql.Deallocate:
@@ -271,7 +273,7 @@ func readOnlyName(st sql.Stmt) string {
 		return "DROP INDEX"
 	case *sql.CreateIndex:
 		return "CREATE INDEX"
-	case *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing, *sql.AlterDefault, *sql.AlterNotNull, *sql.AlterAddColumns:
+	case *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing, *sql.AlterDefault, *sql.AlterNotNull, *sql.AlterAddColumns, *sql.AlterChecks:
 		return "ALTER TABLE"
 	case *sql.Rename:
 		return "ALTER " + st.(*sql.Rename).Stmt

@@ -9,6 +9,7 @@ package executor
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"minipg/catalog"
@@ -159,6 +160,12 @@ func (s *Session) renameColumn(ctx context.Context, t *catalog.Table, old, name 
 	r, err := e.rel(t.OID)
 	if err != nil {
 		return err
+	}
+	for i := range r.checks {
+		if slices.Contains(e.checkColumns(t, i), int16(col+1)) {
+			return pgerr.New(pgerr.FeatureNotSupported, "cannot rename column \"%s\" of table \"%s\": check constraint \"%s\" reads it", old, t.Name, t.Checks[i].Name).
+				WithHint("Drop the constraint, rename the column, then add the constraint again.")
+		}
 	}
 	nt, err := e.cat.RenameColumn(t.OID, col, name)
 	if err != nil {

@@ -197,11 +197,19 @@ func (e *Engine) pgClassRows() [][]types.Datum {
 		out = append(out, []types.Datum{
 			int64(r.oid), r.name, int64(oidPublic), int64(0), int64(0), int64(oidSuperuser), am,
 			filenode, int64(0), pages, tuples, int64(0), int64(0), hasIndex, false, persistence,
-			r.kind, int64(r.natts), int64(0), false, false, false, false, false, true, "d", false,
+			r.kind, int64(r.natts), relChecks(r), false, false, false, false, false, true, "d", false,
 			int64(0), nil, textArray(r.options), nil,
 		})
 	}
 	return out
+}
+
+// relChecks is pg_class.relchecks: a table's CHECK constraints.
+func relChecks(r sysRelation) int64 {
+	if r.kind == "r" {
+		return int64(len(r.table.Checks))
+	}
+	return 0
 }
 
 // fkeyOID is the pg_constraint OID of foreign key i of table t.
@@ -237,6 +245,15 @@ func (e *Engine) pgConstraintRows() [][]types.Datum {
 			out = append(out, []types.Datum{int64(fkeyOID(t, i)), fk.Name, int64(oidPublic), "f",
 				false, false, true, int64(t.OID), int64(0), int64(ref), int64(0), int64(fk.RefTable), upd, del, "s",
 				true, int64(0), true, int2Array(fk.Columns), int2Array(fk.RefColumns)})
+		}
+		for i, ck := range t.Checks {
+			var conkey types.Datum // NULL for a constraint that reads no column
+			if cols := e.checkColumns(t, i); len(cols) > 0 {
+				conkey = int2Array(cols)
+			}
+			out = append(out, []types.Datum{int64(checkOID(t, i)), ck.Name, int64(oidPublic), "c",
+				false, false, !ck.NotValid, int64(t.OID), int64(0), int64(0), int64(0), int64(0), " ", " ", " ",
+				true, int64(0), ck.NoInherit, conkey, nil})
 		}
 	}
 	return out

@@ -70,6 +70,8 @@ func (b *binder) alterTable(s *pg_query.AlterTableStmt) (Stmt, error) {
 	opts := &AlterOptions{Table: t, Options: map[string]string{}}
 	cons := &AlterConstraints{Table: t}
 	nopts := 0
+	var checks []checkDef
+	checkAlter := &AlterChecks{Table: t}
 	for _, cn := range s.Cmds {
 		c := cn.GetAlterTableCmd()
 		switch c.Subtype {
@@ -106,6 +108,9 @@ func (b *binder) alterTable(s *pg_query.AlterTableStmt) (Stmt, error) {
 				}
 				cons.ForeignKeys = append(cons.ForeignKeys, fk)
 				continue
+			case pg_query.ConstrType_CONSTR_CHECK:
+				checks = append(checks, newCheckDef(con))
+				continue
 			default:
 				return nil, b.errAt(con.Location, pgerr.FeatureNotSupported, "%s constraints are not supported", constraintName(con.Contype))
 			}
@@ -137,6 +142,10 @@ func (b *binder) alterTable(s *pg_query.AlterTableStmt) (Stmt, error) {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE with ADD COLUMN and other subcommands is not supported").
 				WithHint("Run them as separate ALTER TABLE statements.")
 		case pg_query.AlterTableType_AT_DropConstraint:
+			if slices.ContainsFunc(t.Checks, func(ck catalog.Check) bool { return ck.Name == c.Name }) {
+				checkAlter.Drop = append(checkAlter.Drop, c.Name)
+				continue
+			}
 			cons.Cmds = append(cons.Cmds, ConstraintCmd{Drop: true, IfExists: c.MissingOk, Name: c.Name, Cascade: c.Behavior == pg_query.DropBehavior_DROP_CASCADE})
 		default:
 			what := map[pg_query.AlterTableType]string{
@@ -153,6 +162,20 @@ func (b *binder) alterTable(s *pg_query.AlterTableStmt) (Stmt, error) {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE %s is not supported", what).
 				WithHint("minipg supports ALTER TABLE ... SET (...), RESET (...), ADD COLUMN, ADD PRIMARY KEY, ADD UNIQUE, ADD FOREIGN KEY, DROP CONSTRAINT and ALTER COLUMN ... SET/DROP DEFAULT and SET/DROP NOT NULL.")
 		}
+	}
+	if len(checks)+len(checkAlter.Drop) > 0 {
+		if nopts > 0 || len(cons.Cmds)+len(cons.ForeignKeys) > 0 {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE with CHECK constraints and other subcommands is not supported").
+				WithHint("Run them as separate ALTER TABLE statements.")
+		}
+		// The constraints dropped free their names for those added.
+		rest := t.Clone()
+		rest.Checks = slices.DeleteFunc(rest.Checks, func(ck catalog.Check) bool { return slices.Contains(checkAlter.Drop, ck.Name) })
+		var err error
+		if checkAlter.Add, err = b.bindChecks(rest, checks); err != nil {
+			return nil, err
+		}
+		return checkAlter, nil
 	}
 	switch {
 	case nopts > 0 && len(cons.Cmds)+len(cons.ForeignKeys) > 0:

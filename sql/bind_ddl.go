@@ -51,6 +51,7 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 	var keys []ConstraintCmd
 	var serials []int
 	var fks []FKCmd
+	var checks []checkDef
 	for _, el := range s.TableElts {
 		switch {
 		case el.GetColumnDef() != nil:
@@ -146,6 +147,8 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 						return nil, err
 					}
 					fks = append(fks, fk)
+				case pg_query.ConstrType_CONSTR_CHECK:
+					checks = append(checks, newCheckDef(c))
 				default:
 					return nil, b.errAt(c.Location, pgerr.FeatureNotSupported, "%s constraints are not supported", constraintName(c.Contype))
 				}
@@ -172,6 +175,8 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 					return nil, err
 				}
 				fks = append(fks, fk)
+			case pg_query.ConstrType_CONSTR_CHECK:
+				checks = append(checks, newCheckDef(c))
 			default:
 				return nil, b.errAt(c.Location, pgerr.FeatureNotSupported, "%s constraints are not supported", constraintName(c.Contype))
 			}
@@ -193,6 +198,9 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 		return nil, err
 	}
 	def.Indexes = idxs
+	if def.Checks, err = b.bindChecks(def, checks); err != nil {
+		return nil, err
+	}
 	opts, err := b.relOptions(s.Options)
 	if err != nil {
 		return nil, err
