@@ -237,16 +237,23 @@ func (c *evalCtx) eval(e sql.Expr, row []types.Datum) (types.Datum, error) {
 		}
 		return c.eval(x.Else, row)
 	case *sql.Coalesce:
+		var best types.Datum
 		for _, a := range x.Args {
 			v, err := c.eval(a, row)
 			if err != nil {
 				return nil, err
 			}
-			if v != nil {
+			switch {
+			case v == nil:
+			case x.MinMax == 0:
 				return v, nil
+			case best == nil:
+				best = v
+			case x.MinMax == '>' && types.Compare(x.T, v, best) > 0, x.MinMax == '<' && types.Compare(x.T, v, best) < 0:
+				best = v
 			}
 		}
-		return nil, nil
+		return best, nil
 	case *sql.Func:
 		return c.call(x, row)
 	case *sql.ArrayExpr, *sql.Subscript, *sql.ScalarArrayOp:

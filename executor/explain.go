@@ -890,7 +890,8 @@ func (e *explainer) deparse(x sql.Expr) string {
 		for i, a := range x.Args {
 			args[i] = e.deparse(a)
 		}
-		return "COALESCE(" + strings.Join(args, ", ") + ")"
+		name := map[byte]string{0: "COALESCE", '>': "GREATEST", '<': "LEAST"}[x.MinMax]
+		return name + "(" + strings.Join(args, ", ") + ")"
 	case *sql.Case:
 		var b strings.Builder
 		b.WriteString("CASE")

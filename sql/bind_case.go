@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"strings"
+
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"minipg/pgerr"
@@ -102,4 +104,79 @@ func (b *binder) coalesceExpr(ce *pg_query.CoalesceExpr) (Expr, error) {
 		args[i] = x
 	}
 	return &Coalesce{Args: args, T: t}, nil
+}
+
+// minMaxExpr binds GREATEST and LEAST: the arguments converted to their
+// common type, as COALESCE's.
+func (b *binder) minMaxExpr(me *pg_query.MinMaxExpr) (Expr, error) {
+	name, op := "GREATEST", byte('>')
+	if me.Op == pg_query.MinMaxOp_IS_LEAST {
+		name, op = "LEAST", '<'
+	}
+	var args []Expr
+	for _, a := range me.Args {
+		x, err := b.expr(a)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, x)
+	}
+	if err := b.srfWithin("set-returning functions are not allowed in "+name, args...); err != nil {
+		return nil, err
+	}
+	t, bad, ok := selectCommonType(args)
+	if !ok {
+		loc := me.Location
+		for i, a := range args {
+			if a.Type() == bad {
+				loc = exprLocation(me.Args[i])
+				break
+			}
+		}
+		return nil, b.errAt(loc, pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched", name, t.Name(), bad.Name())
+	}
+	for i, a := range args {
+		x, err := b.coerce(a, t, types.CastImplicit, exprLocation(me.Args[i]))
+		if err != nil {
+			return nil, err
+		}
+		args[i] = x
+	}
+	return &Coalesce{Args: args, T: t, MinMax: op}, nil
+}
+
+// booleanTest binds x IS [NOT] TRUE, FALSE or UNKNOWN as IS [NOT]
+// DISTINCT FROM true or false, or IS [NOT] NULL; x must be boolean.
+func (b *binder) booleanTest(bt *pg_query.BooleanTest) (Expr, error) {
+	var what string
+	var val, not bool
+	switch bt.Booltesttype {
+	case pg_query.BoolTestType_IS_TRUE:
+		what, val = "IS TRUE", true
+	case pg_query.BoolTestType_IS_NOT_TRUE:
+		what, val, not = "IS NOT TRUE", true, true
+	case pg_query.BoolTestType_IS_FALSE:
+		what = "IS FALSE"
+	case pg_query.BoolTestType_IS_NOT_FALSE:
+		what, not = "IS NOT FALSE", true
+	case pg_query.BoolTestType_IS_UNKNOWN:
+		what = "IS UNKNOWN"
+	default:
+		what, not = "IS NOT UNKNOWN", true
+	}
+	x, err := b.expr(bt.Arg)
+	if err != nil {
+		return nil, err
+	}
+	if x, err = b.requireBool(x, what, exprLocation(bt.Arg)); err != nil {
+		return nil, err
+	}
+	if strings.HasSuffix(what, "UNKNOWN") {
+		return &IsNull{X: x, Not: not}, nil
+	}
+	op := "IS NOT DISTINCT FROM"
+	if not {
+		op = "IS DISTINCT FROM"
+	}
+	return &Cmp{Op: op, L: x, R: &Const{Val: val, T: types.TBool}, CT: types.TBool}, nil
 }

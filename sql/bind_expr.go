@@ -37,6 +37,10 @@ func (b *binder) expr(n *pg_query.Node) (Expr, error) {
 		return b.funcCall(n.GetFuncCall())
 	case n.GetCoalesceExpr() != nil:
 		return b.coalesceExpr(n.GetCoalesceExpr())
+	case n.GetMinMaxExpr() != nil:
+		return b.minMaxExpr(n.GetMinMaxExpr())
+	case n.GetBooleanTest() != nil:
+		return b.booleanTest(n.GetBooleanTest())
 	case n.GetSqlvalueFunction() != nil:
 		return b.sqlValueFunction(n.GetSqlvalueFunction())
 	case n.GetCaseExpr() != nil:
@@ -220,6 +224,8 @@ func exprLocation(n *pg_query.Node) int32 {
 		return exprLocation(n.GetAIndirection().Arg)
 	case n.GetCoalesceExpr() != nil:
 		return n.GetCoalesceExpr().Location
+	case n.GetMinMaxExpr() != nil:
+		return n.GetMinMaxExpr().Location
 	case n.GetSqlvalueFunction() != nil:
 		return n.GetSqlvalueFunction().Location
 	case n.GetSetToDefault() != nil:

@@ -68,6 +68,11 @@ func figureColname(n *pg_query.Node) (string, int) {
 		}
 	case n.GetCoalesceExpr() != nil:
 		return "coalesce", 2
+	case n.GetMinMaxExpr() != nil:
+		if n.GetMinMaxExpr().Op == pg_query.MinMaxOp_IS_LEAST {
+			return "least", 2
+		}
+		return "greatest", 2
 	case n.GetAArrayExpr() != nil:
 		return "array", 2
 	case n.GetAIndirection() != nil:

@@ -164,6 +164,9 @@ type Func struct {
 type Coalesce struct {
 	Args []Expr
 	T    types.T
+	// MinMax makes it GREATEST ('>') or LEAST ('<'): the largest or
+	// smallest argument that is not NULL (NULL if all are).
+	MinMax byte
 }
 
 // Agg is an aggregate call; Arg is nil for count(*). It only appears in

@@ -187,7 +187,7 @@ func writeKey(b *strings.Builder, e Expr) {
 	case *Func:
 		b.WriteString("f:" + e.Name)
 	case *Coalesce:
-		b.WriteString("coalesce")
+		fmt.Fprintf(b, "coalesce%c", e.MinMax+'0')
 	case *Agg:
 		fmt.Fprintf(b, "agg:%s%v%d,%d%v", e.Name, e.Distinct, len(e.Extra), len(e.Direct), e.Filter != nil)
 		for _, o := range e.Order {
