@@ -440,6 +440,8 @@ func (e *explainer) node(it rowIter) *planNode {
 		return n
 	case *limitIter:
 		return &planNode{name: "Limit", children: []*planNode{e.describe(&it.in)}}
+	case *uniqueOnIter:
+		return &planNode{name: "Unique", children: []*planNode{e.describe(&it.in)}}
 	case *lockIter:
 		return &planNode{name: "LockRows", children: []*planNode{e.describe(&it.in)}}
 	case *projectSetIter:

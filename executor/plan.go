@@ -106,6 +106,13 @@ func (x *execCtx) buildSelect(st *sql.Select) (rowIter, error) {
 		}
 		it = x.newSortIter(it, st.Sort, typs)
 	}
+	if len(st.DistinctOn) > 0 {
+		typs := make([]types.T, len(st.DistinctOn))
+		for i, idx := range st.DistinctOn {
+			typs[i] = st.Targets[idx].Type()
+		}
+		it = &uniqueOnIter{in: it, cols: st.DistinctOn, typs: typs}
+	}
 	if st.Limit != nil || st.Offset != nil {
 		lim, err := x.evalLimit(st.Limit, "LIMIT")
 		if err != nil {

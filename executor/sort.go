@@ -44,6 +44,46 @@ func (it *distinctIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
 
 func (it *distinctIter) Close() { it.in.Close() }
 
+// uniqueOnIter is SELECT DISTINCT ON's Unique node: of rows sorted by
+// cols first, it keeps the first of each run equal on cols (NULLs equal).
+type uniqueOnIter struct {
+	in   rowIter
+	cols []int
+	typs []types.T
+	prev []types.Datum // the kept row's values of cols; nil before the first
+}
+
+func (it *uniqueOnIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
+	for {
+		row, ok, err := it.in.Next(ctx)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		if it.prev != nil && it.same(row) {
+			continue
+		}
+		if it.prev == nil {
+			it.prev = make([]types.Datum, len(it.cols))
+		}
+		for i, c := range it.cols {
+			it.prev[i] = row[c]
+		}
+		return row, true, nil
+	}
+}
+
+func (it *uniqueOnIter) same(row []types.Datum) bool {
+	for i, c := range it.cols {
+		a, b := it.prev[i], row[c]
+		if (a == nil) != (b == nil) || a != nil && types.Compare(it.typs[i], a, b) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (it *uniqueOnIter) Close() { it.in.Close() }
+
 // appendKeyNull encodes a value (NULLs equal to each other) for hashing.
 func appendKeyNull(buf []byte, t types.T, d types.Datum) []byte {
 	if d == nil {

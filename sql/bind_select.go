@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"slices"
+
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"minipg/pgerr"
@@ -183,6 +185,9 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 	}
 	b.win = wc
 	if targets, err = b.orderBy(s, targets, nvis, out); err != nil {
+		return nil, err
+	}
+	if targets, err = b.distinctOn(s, targets, nvis, out); err != nil {
 		return nil, err
 	}
 	if err := b.bindWindows(); err != nil {
@@ -379,7 +384,7 @@ func (b *binder) orderBy(s *pg_query.SelectStmt, targets []target, nvis int, out
 				}
 			}
 			if idx < 0 {
-				if s.DistinctClause != nil {
+				if s.DistinctClause != nil && !isDistinctOn(s) {
 					return nil, pgerr.New(pgerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
 				}
 				targets = append(targets, target{e: e, name: "?column?", loc: -1})
@@ -399,15 +404,85 @@ func (b *binder) orderBy(s *pg_query.SelectStmt, targets []target, nvis int, out
 	return targets, nil
 }
 
-// distinctClause binds SELECT DISTINCT (DISTINCT ON is not supported).
+// distinctClause binds SELECT DISTINCT (DISTINCT ON: distinctOn).
 func distinctClause(s *pg_query.SelectStmt, out *Select) error {
-	if s.DistinctClause != nil {
-		if len(s.DistinctClause) > 0 && s.DistinctClause[0] != nil && s.DistinctClause[0].Node != nil {
-			return pgerr.New(pgerr.FeatureNotSupported, "SELECT DISTINCT ON is not supported")
-		}
+	if s.DistinctClause != nil && !isDistinctOn(s) {
 		out.Distinct = true
 	}
 	return nil
+}
+
+func isDistinctOn(s *pg_query.SelectStmt) bool {
+	return len(s.DistinctClause) > 0 && s.DistinctClause[0] != nil && s.DistinctClause[0].Node != nil
+}
+
+// distinctOn binds SELECT DISTINCT ON (exprs), after ORDER BY, as
+// PostgreSQL's transformDistinctOnClause: the expressions (output names
+// and positions allowed, as in ORDER BY) become targets; ORDER BY must
+// start with them, in any order (42P10 otherwise), and those it does not
+// name are sorted by after its matching items.
+func (b *binder) distinctOn(s *pg_query.SelectStmt, targets []target, nvis int, out *Select) ([]target, error) {
+	if !isDistinctOn(s) {
+		return targets, nil
+	}
+	var on []int
+	locs := map[int]int32{}
+	for _, n := range s.DistinctClause {
+		e, err := b.groupOrSortExpr(n, targets[:nvis], "DISTINCT ON")
+		if err != nil {
+			return nil, err
+		}
+		idx := -1
+		k := exprKey(e)
+		for i, t := range targets {
+			if exprKey(t.e) == k {
+				idx = i
+				break
+			}
+		}
+		if idx < 0 {
+			targets = append(targets, target{e: e, name: "?column?", loc: -1})
+			idx = len(targets) - 1
+		}
+		if !slices.Contains(on, idx) {
+			on = append(on, idx)
+			locs[idx] = exprLocation(n)
+		}
+	}
+	mismatch := func(idx int) error {
+		return b.errAt(locs[idx], pgerr.InvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions")
+	}
+	var sort []SortKey
+	skipped := false
+	for _, k := range out.Sort {
+		if !slices.Contains(on, k.Idx) {
+			skipped = true
+			continue
+		}
+		if skipped {
+			return nil, mismatch(k.Idx)
+		}
+		if !slices.ContainsFunc(sort, func(s SortKey) bool { return s.Idx == k.Idx }) {
+			sort = append(sort, k)
+		}
+	}
+	for _, idx := range on {
+		if slices.ContainsFunc(sort, func(s SortKey) bool { return s.Idx == idx }) {
+			continue
+		}
+		if skipped {
+			return nil, mismatch(idx)
+		}
+		sort = append(sort, SortKey{Idx: idx})
+	}
+	// The rest of ORDER BY orders the rows within each run.
+	for _, k := range out.Sort {
+		if !slices.Contains(on, k.Idx) {
+			sort = append(sort, k)
+		}
+	}
+	out.Sort, out.DistinctOn = sort, on
+	return targets, nil
 }
 
 // resolveUnknownTargets makes unknown-typed outputs text, as PostgreSQL

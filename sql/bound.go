@@ -266,7 +266,11 @@ type Select struct {
 	NVisible  int
 	Columns   []ResultCol
 	Distinct  bool
-	Sort      []SortKey
+	// DistinctOn are the targets of SELECT DISTINCT ON (...): of the rows
+	// in Sort's order, the first of each run equal on them is kept. Sort
+	// then starts with them.
+	DistinctOn []int
+	Sort       []SortKey
 	Limit     Expr // nil: none; int8
 	Offset    Expr
 	ForUpdate bool
