@@ -252,28 +252,28 @@ type Select struct {
 	From  []FromTable    // all FROM items, in row order
 	// Join is the FROM tree when From is more than one plain table (or its
 	// only item is not a table); nil otherwise.
-	Join      *JoinNode
-	SRFs      []*SRFCall
-	Where     Expr
-	Grouped   bool
-	Group     []Expr
-	Aggs      []*Agg
-	Having    Expr
-	Windows   []*WindowDef // the windows WinFuncs use, in the order they are evaluated
-	WinFuncs  []*WinFunc
-	WinBase   int // the slot of WinFuncs[0] in the window stage's output row
-	Targets   []Expr
-	NVisible  int
-	Columns   []ResultCol
-	Distinct  bool
+	Join     *JoinNode
+	SRFs     []*SRFCall
+	Where    Expr
+	Grouped  bool
+	Group    []Expr
+	Aggs     []*Agg
+	Having   Expr
+	Windows  []*WindowDef // the windows WinFuncs use, in the order they are evaluated
+	WinFuncs []*WinFunc
+	WinBase  int // the slot of WinFuncs[0] in the window stage's output row
+	Targets  []Expr
+	NVisible int
+	Columns  []ResultCol
+	Distinct bool
 	// DistinctOn are the targets of SELECT DISTINCT ON (...): of the rows
 	// in Sort's order, the first of each run equal on them is kept. Sort
 	// then starts with them.
 	DistinctOn []int
 	Sort       []SortKey
-	Limit     Expr // nil: none; int8
-	Offset    Expr
-	ForUpdate bool
+	Limit      Expr // nil: none; int8
+	Offset     Expr
+	ForUpdate  bool
 	// LockStrength names the locking clause (FOR UPDATE, FOR SHARE, ...).
 	LockStrength string
 
