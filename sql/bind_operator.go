@@ -74,12 +74,25 @@ func (b *binder) aexpr(a *pg_query.A_Expr) (Expr, error) {
 	op := opName(a.Name)
 	switch a.Kind {
 	case pg_query.A_Expr_Kind_AEXPR_OP:
+		if isRow(a.Lexpr) && isRow(a.Rexpr) {
+			return b.rowCompare(op, a.Lexpr, a.Rexpr, a.Location)
+		}
 		return b.opExpr(a, op)
 	case pg_query.A_Expr_Kind_AEXPR_IN:
+		if isRow(a.Lexpr) {
+			return b.rowInList(a, op)
+		}
 		return b.inList(a, op)
 	case pg_query.A_Expr_Kind_AEXPR_BETWEEN, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN:
 		return b.betweenExpr(a)
 	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+		if isRow(a.Lexpr) && isRow(a.Rexpr) {
+			op := "IS DISTINCT FROM"
+			if a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT {
+				op = "IS NOT DISTINCT FROM"
+			}
+			return b.rowCompare(op, a.Lexpr, a.Rexpr, a.Location)
+		}
 		return b.distinctExpr(a)
 	case pg_query.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
 		return b.betweenSymmetric(a)
