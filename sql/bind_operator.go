@@ -100,6 +100,9 @@ func (b *binder) aexpr(a *pg_query.A_Expr) (Expr, error) {
 		return b.likeExpr(a, op)
 	case pg_query.A_Expr_Kind_AEXPR_NULLIF:
 		return b.nullIf(a)
+	case pg_query.A_Expr_Kind_AEXPR_SIMILAR:
+		// The parser made the pattern similar_to_escape(pattern[, escape]).
+		return b.opExpr(a, op)
 	case pg_query.A_Expr_Kind_AEXPR_OP_ANY, pg_query.A_Expr_Kind_AEXPR_OP_ALL:
 		return b.scalarArrayOp(a, op, a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL)
 	}
