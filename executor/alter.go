@@ -248,6 +248,20 @@ func chooseConstraintName(table string, cols []string, primary bool, taken func(
 	}
 }
 
+// chooseIndexName is PostgreSQL's ChooseIndexName for an index that is not
+// a constraint's: table_col1_col2_idx, numbered until free.
+func chooseIndexName(table string, cols []string, taken func(string) bool) string {
+	name2, label := strings.Join(cols, "_"), "idx"
+	modlabel := label
+	for pass := 1; ; pass++ {
+		name := catalog.MakeObjectName(table, name2, modlabel)
+		if !taken(name) {
+			return name
+		}
+		modlabel = fmt.Sprintf("%s%d", label, pass)
+	}
+}
+
 // nameConstraintIndexes names the unnamed constraint indexes of a table
 // about to be created, in order, as PostgreSQL's DefineIndex does for each
 // once the table exists: a name is taken if the table, a relation in the
@@ -265,10 +279,16 @@ func nameConstraintIndexes(cat catalogStore, def *catalog.Table) {
 			cols = append(cols, def.Columns[a-1].Name)
 		}
 		earlier := def.Indexes[:i]
-		idx.Name = chooseConstraintName(def.Name, cols, idx.Primary, func(name string) bool {
+		taken := func(name string) bool {
 			return name == def.Name || cat.RelationExists(name) ||
 				slices.ContainsFunc(earlier, func(o catalog.Index) bool { return o.Name == name })
-		})
+		}
+		if !idx.IsConstraint() {
+			// A plain index CREATE TABLE ... LIKE copies: ChooseIndexName's table_cols_idx.
+			idx.Name = chooseIndexName(def.Name, cols, taken)
+			continue
+		}
+		idx.Name = chooseConstraintName(def.Name, cols, idx.Primary, taken)
 	}
 }
 

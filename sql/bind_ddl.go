@@ -52,6 +52,7 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 	var serials []int
 	var fks []FKCmd
 	var checks []checkDef
+	var plainIdx []likeIndex
 	for _, el := range s.TableElts {
 		switch {
 		case el.GetColumnDef() != nil:
@@ -181,7 +182,14 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 				return nil, b.errAt(c.Location, pgerr.FeatureNotSupported, "%s constraints are not supported", constraintName(c.Contype))
 			}
 		case el.GetTableLikeClause() != nil:
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE TABLE ... LIKE is not supported")
+			lk, err := b.tableLike(el.GetTableLikeClause(), def)
+			if err != nil {
+				return nil, err
+			}
+			serials = append(serials, lk.serials...)
+			keys = append(keys, lk.keys...)
+			checks = append(checks, lk.checks...)
+			plainIdx = append(plainIdx, lk.indexes...)
 		default:
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "this table element is not supported")
 		}
@@ -198,6 +206,13 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 		return nil, err
 	}
 	def.Indexes = idxs
+	for _, li := range plainIdx {
+		idx := catalog.Index{Unique: li.unique, Options: li.options}
+		for _, name := range li.cols {
+			idx.Columns = append(idx.Columns, int16(def.ColumnIndex(name)+1))
+		}
+		def.Indexes = append(def.Indexes, idx)
+	}
 	if def.Checks, err = b.bindChecks(def, checks); err != nil {
 		return nil, err
 	}
