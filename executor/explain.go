@@ -380,6 +380,16 @@ func (e *explainer) node(it rowIter) *planNode {
 			props: []string{fmt.Sprintf("TID Cond: (ctid = '%s'::tid)", types.FormatText(types.TTID, it.tid))}}
 	case *sliceIter:
 		return &planNode{name: "Function Scan"}
+	case *setOpIter:
+		// The arms ran when the plan was built; their plans are not kept.
+		name := "HashSetOp Intersect"
+		if it.op == sql.SetOpExcept {
+			name = "HashSetOp Except"
+		}
+		if it.all {
+			name += " All"
+		}
+		return &planNode{name: name, children: []*planNode{{name: "Append"}}}
 	case *oneRow:
 		return &planNode{name: "Result"}
 	case *emptyIter:

@@ -147,6 +147,9 @@ func reuseOutputRow(it rowIter) {
 // subSelect builds the pipeline of a subquery, opening its table.
 func (x *execCtx) subSelect(st *sql.Select) (rowIter, error) {
 	if len(st.Union) > 0 {
+		if st.SetOp != sql.SetOpUnion {
+			return x.intersectExcept(st)
+		}
 		return x.unionArms(st)
 	}
 	sx := *x

@@ -263,13 +263,20 @@ type Select struct {
 	// LockStrength names the locking clause (FOR UPDATE, FOR SHARE, ...).
 	LockStrength string
 
-	// Union, when set, makes this Select the rows of its arms one after
-	// the other (UNION's input: the arms' visible targets, already of the
-	// common types); its other fields are only NVisible, Columns and
-	// Targets (ColRefs over that row). UnionAll records UNION ALL; the
-	// Select reading it as its FROM item removes duplicates otherwise.
+	// Union, when set, makes this Select a set operation over its arms
+	// (their visible targets, already of the common types); its other
+	// fields are only NVisible, Columns and Targets (ColRefs over that
+	// row). SetOp says which: SetOpUnion reads the arms one after the
+	// other, and the Select reading it as its FROM item removes
+	// duplicates unless UnionAll; SetOpIntersect and SetOpExcept have two
+	// arms and give each distinct row of the left arm (NULLs equal) as
+	// many times as PostgreSQL's nodeSetOp does: with UnionAll (INTERSECT
+	// ALL, EXCEPT ALL) min(m, n) and max(m-n, 0) times for m copies on
+	// the left and n on the right, else once if the row is in both
+	// (INTERSECT) or only on the left (EXCEPT).
 	Union    []*Select
 	UnionAll bool
+	SetOp    SetOpKind
 
 	// targetLocs is the query offset of each target (its leftmost token;
 	// the * it was expanded from; a UNION's or VALUES' first arm's), where
@@ -283,6 +290,27 @@ func (s *Select) targetLoc(i int) int32 {
 		return s.targetLocs[i]
 	}
 	return -1
+}
+
+// SetOpKind is the operation of a Select with Union set.
+type SetOpKind int
+
+// Set operations.
+const (
+	SetOpUnion SetOpKind = iota
+	SetOpIntersect
+	SetOpExcept
+)
+
+// String is the operation's SQL name.
+func (k SetOpKind) String() string {
+	switch k {
+	case SetOpIntersect:
+		return "INTERSECT"
+	case SetOpExcept:
+		return "EXCEPT"
+	}
+	return "UNION"
 }
 
 // FromTable is one FROM item, its values in slots Base..Base+Width-1 of

@@ -22,6 +22,8 @@
 //	                 aliases, functions) and the tree of joins: inner, LEFT,
 //	                 RIGHT and FULL with ON, USING or NATURAL, CROSS JOIN
 //	bind_srf.go      set-returning functions (generate_series)
+//	bind_setop.go    UNION, INTERSECT and EXCEPT [ALL] (common column types,
+//	                 ORDER BY on the result) and VALUES lists
 //	bind_dml.go      INSERT (VALUES or SELECT), UPDATE, DELETE, RETURNING, defaults
 //	bind_ddl.go      CREATE/DROP TABLE and INDEX, COPY, VACUUM,
 //	                 BEGIN/COMMIT/ROLLBACK, SET/RESET/SHOW, table options
