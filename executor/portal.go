@@ -175,7 +175,7 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return st.Tag, nil
 	case *sql.CreateTable, *sql.DropTable, *sql.CreateIndex, *sql.DropIndex, *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing,
 		*sql.CreateSequence, *sql.DropSequence, *sql.AlterDefault, *sql.AlterNotNull, *sql.Truncate,
-		*sql.CreateExtension, *sql.DropExtension, *sql.Insert, *sql.Update, *sql.Delete:
+		*sql.CreateExtension, *sql.DropExtension, *sql.Insert, *sql.Update, *sql.Delete, *sql.CreateTableAs:
 		if err := s.checkReadOnly(readOnlyName(st)); err != nil {
 			return "", err
 		}
@@ -197,6 +197,8 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 	case *sql.CreateTable:
 		s.ensureTx()
 		return s.createTable(ctx, st)
+	case *sql.CreateTableAs:
+		return pt.createTableAs(ctx, st)
 	case *sql.DropTable:
 		s.ensureTx()
 		return s.dropTable(ctx, st)
@@ -249,9 +251,14 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 // readOnlyName names a writing statement as PostgreSQL's read-only
 // transaction error does.
 func readOnlyName(st sql.Stmt) string {
-	switch st.(type) {
+	switch st := st.(type) {
 	case *sql.CreateTable:
 		return "CREATE TABLE"
+	case *sql.CreateTableAs:
+		if st.SelectInto {
+			return "SELECT INTO"
+		}
+		return "CREATE TABLE AS"
 	case *sql.DropTable:
 		return "DROP TABLE"
 	case *sql.DropIndex:

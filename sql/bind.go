@@ -249,6 +249,8 @@ func fixParams(st Stmt, params []types.OID) {
 	switch s := st.(type) {
 	case *Select:
 		fixSel(s)
+	case *CreateTableAs:
+		fixSel(s.Query)
 	case *Insert:
 		fixSel(s.Source)
 		for _, r := range s.Values {
@@ -280,6 +282,12 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 		return nil, nil, err
 	}
 	switch {
+	case n.GetSelectStmt() != nil && leftmostInto(n.GetSelectStmt()) != nil:
+		s, err := b.selectInto(n.GetSelectStmt())
+		return s, nil, err
+	case n.GetCreateTableAsStmt() != nil:
+		s, err := b.createTableAs(n.GetCreateTableAsStmt())
+		return s, nil, err
 	case n.GetSelectStmt() != nil:
 		s, err := b.selectStmt(n.GetSelectStmt())
 		if err != nil {

@@ -76,6 +76,8 @@ func (b *binder) explainStmt(s *pg_query.ExplainStmt) (*Explain, []ResultCol, er
 	}
 	q := s.Query
 	switch {
+	case q.GetSelectStmt() != nil && leftmostInto(q.GetSelectStmt()) != nil:
+		return nil, nil, pgerr.Unimplemented("EXPLAIN of SELECT INTO")
 	case q.GetSelectStmt() != nil, q.GetInsertStmt() != nil, q.GetUpdateStmt() != nil, q.GetDeleteStmt() != nil:
 	default:
 		return nil, nil, pgerr.Unimplemented("EXPLAIN of " + commandName(q))

@@ -136,6 +136,10 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 	if len(s.ValuesLists) > 0 {
 		return b.valuesList(s)
 	}
+	if s.IntoClause != nil {
+		// A top-level SELECT INTO is a CREATE TABLE AS (selectInto).
+		return nil, b.errAt(s.IntoClause.Rel.Location, pgerr.SyntaxError, "SELECT ... INTO is not allowed here")
+	}
 	if err := selectUnsupported(s); err != nil {
 		return nil, err
 	}
@@ -191,9 +195,6 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 func selectUnsupported(s *pg_query.SelectStmt) error {
 	if s.Op != pg_query.SetOperation_SETOP_NONE && s.Op != pg_query.SetOperation_SET_OPERATION_UNDEFINED {
 		return pgerr.New(pgerr.FeatureNotSupported, "UNION, INTERSECT and EXCEPT are not supported")
-	}
-	if s.IntoClause != nil {
-		return pgerr.New(pgerr.FeatureNotSupported, "SELECT INTO is not supported")
 	}
 	if len(s.WindowClause) > 0 {
 		return pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported")

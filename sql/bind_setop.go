@@ -38,8 +38,8 @@ func (b *binder) setOp(s *pg_query.SelectStmt) (*Select, error) {
 	if len(s.LockingClause) > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE is not allowed with UNION/INTERSECT/EXCEPT")
 	}
-	if s.IntoClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "SELECT INTO is not supported")
+	if into := leftmostInto(s.Rarg); into != nil {
+		return nil, b.errAt(into.Rel.Location, pgerr.SyntaxError, "INTO is only allowed on first SELECT of UNION/INTERSECT/EXCEPT")
 	}
 	u, cols, err := b.setOpTree(s, kind, what)
 	if err != nil {

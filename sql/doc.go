@@ -25,6 +25,8 @@
 //	bind_setop.go    UNION, INTERSECT and EXCEPT [ALL] (common column types,
 //	                 ORDER BY on the result) and VALUES lists
 //	bind_dml.go      INSERT (VALUES or SELECT), UPDATE, DELETE, RETURNING, defaults
+//	bind_createas.go CREATE TABLE ... AS and SELECT ... INTO (the table's
+//	                 columns from the query's output columns)
 //	bind_ddl.go      CREATE/DROP TABLE and INDEX, COPY, VACUUM,
 //	                 BEGIN/COMMIT/ROLLBACK, SET/RESET/SHOW, table options
 //	bind_alter.go    ALTER TABLE: SET/RESET of table options, ADD PRIMARY KEY /
@@ -60,7 +62,7 @@
 // are consulted after the built-ins and after the catalog's tables.
 //
 // Bound statements (bound.go). Stmt is one of Select, Insert, Update,
-// Delete, CreateTable, DropTable, CreateIndex, DropIndex, Copy, CopyTo,
+// Delete, CreateTable, CreateTableAs, DropTable, CreateIndex, DropIndex, Copy, CopyTo,
 // Vacuum, AlterOptions, AlterConstraints, AlterMissing, AlterDefault,
 // CreateSequence, DropSequence, Truncate, Txn, Set, Show, Checkpoint and
 // Discard; Expr is a tree of
