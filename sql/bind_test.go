@@ -43,6 +43,12 @@ func TestResultTypes(t *testing.T) {
 		{"SELECT id, s FROM t EXCEPT ALL SELECT 1, 'x'", []types.OID{types.Int4, types.Varchar}},
 		{"SELECT 'a', NULL INTERSECT SELECT NULL, 1.5", []types.OID{types.Text, types.Numeric}},
 		{"SELECT 1 UNION SELECT 2 INTERSECT SELECT amt FROM t", []types.OID{types.Numeric}},
+		// Among string types the first one wins; CASE puts ELSE first.
+		{"SELECT s FROM t UNION SELECT 'x'::text", []types.OID{types.Varchar}},
+		{"SELECT 'x'::text UNION SELECT s FROM t", []types.OID{types.Text}},
+		{"SELECT coalesce(s, 'a'::text) FROM t", []types.OID{types.Varchar}},
+		{"SELECT CASE WHEN id > 0 THEN s ELSE 'a'::text END FROM t", []types.OID{types.Text}},
+		{"SELECT CASE WHEN id > 0 THEN 'a'::text ELSE s END FROM t", []types.OID{types.Varchar}},
 	}
 	for _, tc := range tests {
 		b, err := Prepare(testCat, tc.q, nil)
