@@ -380,6 +380,9 @@ func (e *explainer) node(it rowIter) *planNode {
 			props: []string{fmt.Sprintf("TID Cond: (ctid = '%s'::tid)", types.FormatText(types.TTID, it.tid))}}
 	case *sliceIter:
 		return &planNode{name: "Function Scan"}
+	case *recursiveIter:
+		// The terms are built round by round; their plans are not kept.
+		return &planNode{name: "Recursive Union"}
 	case *setOpIter:
 		// The arms ran when the plan was built; their plans are not kept.
 		name := "HashSetOp Intersect"
@@ -534,6 +537,12 @@ func (e *explainer) planOf(p fromPlan) *planNode {
 				n.children = []*planNode{sub.describe(&it)}
 				it.Close()
 			}
+			if len(p.conds) > 0 {
+				n.props = append(n.props, "Filter: "+e.deparse(sql.AndAll(p.conds)))
+			}
+			return n
+		case p.f.WorkTable != 0:
+			n := &planNode{name: "WorkTable Scan"}
 			if len(p.conds) > 0 {
 				n.props = append(n.props, "Filter: "+e.deparse(sql.AndAll(p.conds)))
 			}

@@ -147,7 +147,10 @@ func reuseOutputRow(it rowIter) {
 // subSelect builds the pipeline of a subquery, opening its table.
 func (x *execCtx) subSelect(st *sql.Select) (rowIter, error) {
 	if len(st.Union) > 0 {
-		if st.SetOp != sql.SetOpUnion {
+		switch st.SetOp {
+		case sql.SetOpRecursive:
+			return x.recursiveUnion(st)
+		case sql.SetOpIntersect, sql.SetOpExcept:
 			return x.intersectExcept(st)
 		}
 		return x.unionArms(st)

@@ -36,9 +36,18 @@ type binder struct {
 	// FROM; cteShared numbers those of a CTE referenced more than once.
 	cteRefs   map[*pg_query.CommonTableExpr][]*pg_query.SelectStmt
 	cteShared map[*pg_query.SelectStmt]int
-	cat       Catalog
-	query     string
-	params    []types.OID
+	// recursiveCTE marks the CTEs of WITH RECURSIVE lists that name
+	// themselves; recursiveQueries are the copies of their queries put in
+	// FROM, bound as recursive unions; workTables are the self-references
+	// in scope while a recursive term is bound, innermost last, numbered
+	// from nextWorkTable.
+	recursiveCTE     map[*pg_query.CommonTableExpr]bool
+	recursiveQueries map[*pg_query.SelectStmt]*pg_query.CommonTableExpr
+	workTables       []*workTable
+	nextWorkTable    int
+	cat              Catalog
+	query            string
+	params           []types.OID
 	// paramSeen: the $n (0-based) the statement uses; a parameter it does
 	// not use and the client did not type is 42P18.
 	paramSeen map[int]bool

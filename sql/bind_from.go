@@ -124,6 +124,9 @@ func (fb *fromBuilder) item(n *pg_query.Node) (*JoinNode, []scopeCol, error) {
 	switch {
 	case n.GetRangeVar() != nil:
 		rv := n.GetRangeVar()
+		if wt := b.lookupWorkTable(rv); wt != nil {
+			return fb.workTable(rv, wt, base)
+		}
 		t, err := b.table(rv)
 		if err != nil {
 			return nil, nil, err
@@ -352,8 +355,10 @@ func (fb *fromBuilder) subselect(rs *pg_query.RangeSubselect, base int) (*JoinNo
 	}
 	st := scopeTable{alias: rs.Alias.Aliasname, base: base, cols: cols}
 	shared := 0
-	if id, ok := b.cteShared[sel]; ok && !lateral && len(b.outer) == 0 {
-		shared = id // the statement's own FROM: one evaluation for every reference
+	if id, ok := b.cteShared[sel]; ok && !lateral && len(b.outer) == 0 && len(b.workTables) == 0 {
+		// The statement's own FROM: one evaluation for every reference
+		// (not in a recursive term, which runs again every round).
+		shared = id
 	}
 	return fb.leaf(FromTable{Sub: sub, Lateral: lateral, Shared: shared, Base: base, Width: len(cols)}, st)
 }

@@ -129,6 +129,9 @@ type target struct {
 // order: FROM and WHERE, the target list, GROUP BY and HAVING, ORDER BY,
 // DISTINCT, then the output columns, LIMIT/OFFSET and FOR UPDATE.
 func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
+	if cte := b.recursiveQueries[s]; cte != nil {
+		return b.recursiveUnion(s, cte)
+	}
 	if s.Op == pg_query.SetOperation_SETOP_UNION || s.Op == pg_query.SetOperation_SETOP_INTERSECT ||
 		s.Op == pg_query.SetOperation_SETOP_EXCEPT {
 		return b.setOp(s)
@@ -177,6 +180,9 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 		out.Sort[i].T = targets[out.Sort[i].Idx].e.Type()
 	}
 	out.Aggs = ag.aggs
+	if err := b.checkRecursiveTermAggs(s, out); err != nil {
+		return nil, err
+	}
 	if err := b.groupRows(targets, out); err != nil {
 		return nil, err
 	}

@@ -277,6 +277,10 @@ type Select struct {
 	Union    []*Select
 	UnionAll bool
 	SetOp    SetOpKind
+	// WorkTable identifies the work table of a SetOpRecursive: the
+	// FromTable of the recursive term with the same WorkTable reads the
+	// rows the previous round produced.
+	WorkTable int
 
 	// targetLocs is the query offset of each target (its leftmost token;
 	// the * it was expanded from; a UNION's or VALUES' first arm's), where
@@ -300,6 +304,11 @@ const (
 	SetOpUnion SetOpKind = iota
 	SetOpIntersect
 	SetOpExcept
+	// SetOpRecursive is a recursive CTE's query: Union holds the
+	// non-recursive term and the recursive term, which is evaluated over
+	// the rows of the previous round until it produces none (UnionAll:
+	// UNION ALL; else rows already produced are dropped).
+	SetOpRecursive
 )
 
 // String is the operation's SQL name.
@@ -309,6 +318,8 @@ func (k SetOpKind) String() string {
 		return "INTERSECT"
 	case SetOpExcept:
 		return "EXCEPT"
+	case SetOpRecursive:
+		return "recursive UNION"
 	}
 	return "UNION"
 }
@@ -330,8 +341,12 @@ type FromTable struct {
 	Shared     int
 	Func       *SRFCall
 	Ordinality bool
-	Base       int
-	Width      int
+	// WorkTable, when not 0, makes the item the self-reference of a
+	// recursive CTE in its recursive term: the rows of the previous round
+	// of the Select with the same WorkTable.
+	WorkTable int
+	Base      int
+	Width     int
 }
 
 // JoinKind is how a JoinNode combines its sides.

@@ -17,8 +17,8 @@ import (
 // volatile function in it (random(), nextval()) gives every reference the
 // same rows; a reference inside a subquery of the statement still runs the
 // CTE on its own.
-// Not supported: WITH RECURSIVE, and INSERT, UPDATE or DELETE inside
-// WITH (0A000).
+// WITH RECURSIVE: see cte_recursive.go. Not supported: INSERT, UPDATE or
+// DELETE inside WITH, SEARCH and CYCLE clauses (0A000).
 
 // inlineCTEs rewrites every WITH clause in the statement n. The copies of
 // a CTE referenced more than once are marked (cteShared) so that their
@@ -61,10 +61,8 @@ func (env cteEnv) lookup(name string) *pg_query.CommonTableExpr {
 func (b *binder) inlineIn(m protoreflect.Message, env cteEnv) error {
 	if w := withClauseOf(m.Interface()); w != nil && *w != nil {
 		with := *w
-		if with.Recursive {
-			return pgerr.New(pgerr.FeatureNotSupported, "WITH RECURSIVE is not supported")
-		}
 		env = append(cteEnv(nil), env...)
+		var ctes []*pg_query.CommonTableExpr
 		for i, c := range with.Ctes {
 			cte := c.GetCommonTableExpr()
 			if cte == nil {
@@ -81,7 +79,19 @@ func (b *binder) inlineIn(m protoreflect.Message, env cteEnv) error {
 					return b.errAt(cte.Location, pgerr.DuplicateAlias, "WITH query name %q specified more than once", cte.Ctename)
 				}
 			}
-			// A CTE sees the ones before it.
+			ctes = append(ctes, cte)
+		}
+		if with.Recursive {
+			// Every CTE of the list is visible in all of them: each
+			// comes after those it names (cte_recursive.go).
+			var err error
+			if ctes, err = b.orderRecursiveWith(ctes); err != nil {
+				return err
+			}
+		}
+		for _, cte := range ctes {
+			// A CTE sees the ones before it (a recursive one names itself
+			// as its work table, left for the binder).
 			if err := b.inlineIn(cte.Ctequery.ProtoReflect(), env); err != nil {
 				return err
 			}
@@ -125,11 +135,22 @@ func (b *binder) inlineNode(m protoreflect.Message, env cteEnv) error {
 				// The CTE's query is already inlined (its own references
 				// replaced); each reference gets a copy.
 				q := proto.Clone(cte.Ctequery).(*pg_query.Node)
+				if len(b.recursiveQueries) > 0 {
+					// Copies of recursive CTEs already inlined in the
+					// query stay recursive in its copy.
+					b.copyRecursiveMarks(cte.Ctequery.ProtoReflect(), q.ProtoReflect())
+				}
 				n.Node = &pg_query.Node_RangeSubselect{RangeSubselect: &pg_query.RangeSubselect{Subquery: q, Alias: alias}}
 				if b.cteRefs == nil {
 					b.cteRefs = map[*pg_query.CommonTableExpr][]*pg_query.SelectStmt{}
 				}
 				b.cteRefs[cte] = append(b.cteRefs[cte], q.GetSelectStmt())
+				if b.recursiveCTE[cte] {
+					if b.recursiveQueries == nil {
+						b.recursiveQueries = map[*pg_query.SelectStmt]*pg_query.CommonTableExpr{}
+					}
+					b.recursiveQueries[q.GetSelectStmt()] = cte
+				}
 				return nil
 			}
 		}

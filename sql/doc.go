@@ -25,6 +25,9 @@
 //	bind_setop.go    UNION, INTERSECT and EXCEPT [ALL] (common column types,
 //	                 ORDER BY on the result) and VALUES lists
 //	bind_dml.go      INSERT (VALUES or SELECT), UPDATE, DELETE, RETURNING, defaults
+//	cte.go           WITH queries, each reference inlined as a subquery in FROM
+//	cte_recursive.go WITH RECURSIVE: the well-formedness checks, the order
+//	                 of the list, recursive unions and their work tables
 //	bind_createas.go CREATE TABLE ... AS and SELECT ... INTO (the table's
 //	                 columns from the query's output columns)
 //	bind_ddl.go      CREATE/DROP TABLE and INDEX, COPY, VACUUM,
