@@ -392,7 +392,7 @@ func (e *explainer) node(it rowIter) *planNode {
 		if it.all {
 			name += " All"
 		}
-		return &planNode{name: name, children: []*planNode{{name: "Append"}}}
+		return &planNode{name: name}
 	case *oneRow:
 		return &planNode{name: "Result"}
 	case *emptyIter:
