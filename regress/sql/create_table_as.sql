@@ -52,6 +52,17 @@ create table ctas_p as select g as id, repeat('x', 100) as pad from generate_ser
 select ctid, id from ctas_p where id in (1, 70, 71, 1000) order by id;
 create table ctas_q with (fillfactor = 50) as select g as id, repeat('x', 100) as pad from generate_series(1, 1000) g;
 select ctid, id from ctas_q where id in (1, 35, 36, 1000) order by id;
+-- EXPLAIN: the query's plan; with ANALYZE the table is created and filled.
+explain (costs off) create table ctas_x as select k from ctas_src where k > 1;
+select count(*) from pg_class where relname = 'ctas_x';
+explain (analyze, costs off, timing off, summary off) create table ctas_x as select k from ctas_src where k > 1;
+select * from ctas_x order by k;
+explain (costs off) create table ctas_x as select 1;
+explain (costs off) create table if not exists ctas_x as select 1;
+explain (analyze, costs off, timing off, summary off) select k, s into ctas_y from ctas_src;
+select * from ctas_y order by k;
+explain (analyze, costs off, timing off, summary off) create table ctas_z as select k from ctas_src with no data;
+select count(*) from ctas_z;
 -- Errors.
 create table ctas_a as select 1;
 create table ctas_r (a, b, c) as select 1, 2;
@@ -70,4 +81,5 @@ begin read only;
 select 1 into ctas_r;
 rollback;
 select count(*) from pg_class where relname = 'ctas_r';
+drop table ctas_x, ctas_y, ctas_z;
 drop table ctas_src, ctas_a, ctas_b, ctas_c, ctas_d, ctas_e, ctas_f, ctas_g, ctas_h, ctas_i, ctas_j, ctas_k, ctas_n, ctas_p, ctas_q;
