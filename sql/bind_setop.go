@@ -70,6 +70,11 @@ func (b *binder) setOpTree(s *pg_query.SelectStmt, kind SetOpKind, what string) 
 		if err != nil {
 			return nil, nil, err
 		}
+		if len(a.ValuesLists) > 0 {
+			// A VALUES arm's columns have no location in PostgreSQL's
+			// errors (they are Vars of the VALUES list).
+			arm.targetLocs = nil
+		}
 		arms = append(arms, arm)
 	}
 	n := arms[0].NVisible
