@@ -90,9 +90,19 @@ func (b *binder) inlineIn(m protoreflect.Message, env cteEnv) error {
 			}
 		}
 		for _, cte := range ctes {
-			// A CTE sees the ones before it (a recursive one names itself
-			// as its work table, left for the binder).
-			if err := b.inlineIn(cte.Ctequery.ProtoReflect(), env); err != nil {
+			// A CTE sees the ones before it. A recursive one names itself
+			// as its work table, left for the binder: an outer CTE of the
+			// same name is hidden from it.
+			inner := env
+			if b.recursiveCTE[cte] {
+				inner = nil
+				for _, o := range env {
+					if o.Ctename != cte.Ctename {
+						inner = append(inner, o)
+					}
+				}
+			}
+			if err := b.inlineIn(cte.Ctequery.ProtoReflect(), inner); err != nil {
 				return err
 			}
 			env = append(env, cte)

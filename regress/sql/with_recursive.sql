@@ -38,6 +38,10 @@ with recursive a(n) as (select * from b), b(n) as (select 1 union all select n +
 with recursive t(n) as (select 1 union all select n + 1 from t where n < 4), u(m) as (select n * 10 from t) select * from u order by 1;
 with recursive t(n) as (select 1 union all (with recursive u(m) as (select 1 union all select m + 1 from u where m < 2) select n + m from t, u where n < 5))
   select n, count(*) from t group by n order by n;
+-- The self-reference hides an outer CTE of the same name; aliases rename it.
+with t as (select 5 as n) select * from (with recursive t(n) as (select 1 union all select n + 1 from t where n < 3) select * from t) s;
+with recursive t(n) as (select 1 union all select m + 1 from t as x(m) where m < 3) select * from t;
+select * from generate_series(1, 3) g where g in (with recursive t(n) as (select 2 union all select n + 1 from t where n < 3) select n from t);
 -- A recursive CTE read more than once, and in subqueries.
 with recursive t(n) as (select 1 union all select n + 1 from t where n < 3) select a.n, b.n from t a, t b where a.n = b.n order by 1;
 with recursive t(n) as (select 1 union all select n + 1 from t where n < 3) select n, (select count(*) from t t2 where t2.n <= t.n) from t order by 1;
