@@ -43,8 +43,8 @@ func (x *execCtx) recursiveUnion(st *sql.Select) (rowIter, error) {
 	it := &recursiveIter{x: &rx, st: st, in: in}
 	if !st.UnionAll {
 		it.seen = map[string]struct{}{}
-		for _, c := range st.Columns {
-			it.typs = append(it.typs, c.T)
+		for _, e := range st.Union[0].Targets[:st.NVisible] {
+			it.typs = append(it.typs, e.Type()) // the terms' rows' types
 		}
 	}
 	return it, nil

@@ -53,7 +53,7 @@ func (x *execCtx) intersectExcept(st *sql.Select) (rowIter, error) {
 	n := st.NVisible
 	typs := make([]types.T, n)
 	for i := range typs {
-		typs[i] = st.Columns[i].T
+		typs[i] = st.Union[0].Targets[i].Type() // the arms' rows' types
 	}
 	groups := map[string]*setOpGroup{}
 	var order []*setOpGroup

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"slices"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
@@ -209,8 +210,10 @@ func (b *binder) unionResult(s *pg_query.SelectStmt, u *Select, cols []scopeCol,
 	if locs == nil {
 		locs = u.Union[0].targetLocs
 	}
+	// The reader has its own targets and columns: an enclosing set
+	// operation converts them to its common types, not u's.
 	out := &Select{From: []FromTable{{Sub: u, Base: 0, Width: n}}, Join: &JoinNode{Item: 0}, NVisible: n,
-		Distinct: distinct, Targets: u.Targets, Columns: u.Columns, targetLocs: locs}
+		Distinct: distinct, Targets: slices.Clone(u.Targets), Columns: slices.Clone(u.Columns), targetLocs: locs}
 	for _, sb := range s.SortClause {
 		sort := sb.GetSortBy()
 		idx, err := b.setOpSortColumn(sort.Node, cols, what)

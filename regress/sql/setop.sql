@@ -43,6 +43,8 @@ select x, pg_typeof(x) from (select 'a'::text intersect select 'a'::varchar(3)) 
 select x, pg_typeof(x) from (select 'a'::char(2) except select 'b'::varchar) s(x);
 select 1 union select 2 union select null order by 1;
 select * from (select 1 intersect select 1) as q(v);
+(select 1 intersect all select 1) union select 1.5 order by 1;
+(select 2 except select 1) intersect select 2.0;
 select count(*) from (select x from setop_a except all select y from setop_b) q;
 select x from setop_a where x in (select y from setop_b intersect select 5) order by 1;
 select 1.0 intersect select 1.00;
