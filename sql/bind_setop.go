@@ -218,6 +218,18 @@ func (b *binder) unionResult(s *pg_query.SelectStmt, u *Select, cols []scopeCol,
 		sort := sb.GetSortBy()
 		idx, err := b.setOpSortColumn(sort.Node, cols, what)
 		if err != nil {
+			if e, ok := err.(*pgerr.Error); ok && e.Code == pgerr.UndefinedColumn && what != "VALUES" {
+				// As PostgreSQL's errorMissingColumn: name the first
+				// arm ("*SELECT* n", arms numbered left to right) that
+				// has such a column.
+				name := sort.Node.GetColumnRef().Fields[0].GetString_().Sval
+				for n, leaf := range setOpLeaves(s, u, nil) {
+					if slices.ContainsFunc(leaf.Columns[:leaf.NVisible], func(c ResultCol) bool { return c.Name == name }) {
+						e.WithHint("There is a column named \"%s\" in table \"*SELECT* %d\", but it cannot be referenced from this part of the query.", name, n+1)
+						break
+					}
+				}
+			}
 			return nil, err
 		}
 		desc := sort.SortbyDir == pg_query.SortByDir_SORTBY_DESC
@@ -288,4 +300,22 @@ func (b *binder) setOpSortColumn(node *pg_query.Node, cols []scopeCol, what stri
 	return 0, b.errAt(exprLocation(node), pgerr.FeatureNotSupported, "invalid UNION/INTERSECT/EXCEPT ORDER BY clause").
 		WithDetail("Only result column names can be used, not expressions or functions.").
 		WithHint("Add the expression/function to every SELECT, or move the UNION into a FROM clause.")
+}
+
+// setOpLeaves appends the queries under the set operation s (bound as u)
+// that PostgreSQL's transformSetOperationTree takes as leaves, left to
+// right: plain SELECTs, VALUES lists, and set operations in parentheses
+// with their own ORDER BY, LIMIT or WITH.
+func setOpLeaves(s *pg_query.SelectStmt, u *Select, out []*Select) []*Select {
+	for k, arm := range []*pg_query.SelectStmt{s.Larg, s.Rarg} {
+		bound := u.Union[k]
+		nested := arm.Op != pg_query.SetOperation_SETOP_NONE && arm.Op != pg_query.SetOperation_SET_OPERATION_UNDEFINED
+		if nested && len(arm.SortClause) == 0 && arm.LimitCount == nil && arm.LimitOffset == nil && arm.WithClause == nil &&
+			len(bound.From) == 1 && bound.From[0].Sub != nil && len(bound.From[0].Sub.Union) == 2 {
+			out = setOpLeaves(arm, bound.From[0].Sub, out)
+			continue
+		}
+		out = append(out, bound)
+	}
+	return out
 }
