@@ -41,6 +41,12 @@ type binder struct {
 	// FROM, bound as recursive unions; workTables are the self-references
 	// in scope while a recursive term is bound, innermost last, numbered
 	// from nextWorkTable.
+	// hiddenCTENames are the CTEs of the WITH lists being inlined that
+	// the query at hand may not name (itself and the ones after it,
+	// without RECURSIVE); hiddenCTERefs the table names in FROM that name
+	// one, for the "relation does not exist" error's detail.
+	hiddenCTENames   []string
+	hiddenCTERefs    map[*pg_query.RangeVar]bool
 	recursiveCTE     map[*pg_query.CommonTableExpr]bool
 	recursiveQueries map[*pg_query.SelectStmt]*pg_query.CommonTableExpr
 	workTables       []*workTable

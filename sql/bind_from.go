@@ -452,7 +452,12 @@ func (b *binder) table(rv *pg_query.RangeVar) (*catalog.Table, error) {
 	if rv.Schemaname != "" {
 		return nil, b.errAt(rv.Location, pgerr.UndefinedTable, "relation \"%s\" does not exist", qualified)
 	}
-	return nil, b.errAt(rv.Location, pgerr.UndefinedTable, "relation \"%s\" does not exist", rv.Relname)
+	err := b.errAt(rv.Location, pgerr.UndefinedTable, "relation \"%s\" does not exist", rv.Relname)
+	if b.hiddenCTERefs[rv] {
+		err = err.WithDetail("There is a WITH item named \"%s\", but it cannot be referenced from this part of the query.", rv.Relname).
+			WithHint("Use WITH RECURSIVE, or re-order the WITH items to remove forward references.")
+	}
+	return nil, err
 }
 
 // openParen is the offset of the parenthesis that opens subquery sel: the

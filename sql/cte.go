@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"slices"
+
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -89,7 +91,7 @@ func (b *binder) inlineIn(m protoreflect.Message, env cteEnv) error {
 				return err
 			}
 		}
-		for _, cte := range ctes {
+		for i, cte := range ctes {
 			// A CTE sees the ones before it. A recursive one names itself
 			// as its work table, left for the binder: an outer CTE of the
 			// same name is hidden from it.
@@ -102,7 +104,15 @@ func (b *binder) inlineIn(m protoreflect.Message, env cteEnv) error {
 					}
 				}
 			}
-			if err := b.inlineIn(cte.Ctequery.ProtoReflect(), inner); err != nil {
+			saved := b.hiddenCTENames
+			if !with.Recursive {
+				for _, later := range ctes[i:] {
+					b.hiddenCTENames = append(b.hiddenCTENames, later.Ctename)
+				}
+			}
+			err := b.inlineIn(cte.Ctequery.ProtoReflect(), inner)
+			b.hiddenCTENames = saved
+			if err != nil {
 				return err
 			}
 			env = append(env, cte)
@@ -128,6 +138,15 @@ func (b *binder) inlineIn(m protoreflect.Message, env cteEnv) error {
 // inlineNode replaces m, when it is a Node holding a reference to a
 // visible CTE, by the CTE's query as a subquery in FROM, and walks it.
 func (b *binder) inlineNode(m protoreflect.Message, env cteEnv) error {
+	if n, ok := m.Interface().(*pg_query.Node); ok && len(b.hiddenCTENames) > 0 {
+		if rv := n.GetRangeVar(); rv != nil && rv.Schemaname == "" && env.lookup(rv.Relname) == nil &&
+			slices.Contains(b.hiddenCTENames, rv.Relname) {
+			if b.hiddenCTERefs == nil {
+				b.hiddenCTERefs = map[*pg_query.RangeVar]bool{}
+			}
+			b.hiddenCTERefs[rv] = true
+		}
+	}
 	if n, ok := m.Interface().(*pg_query.Node); ok && len(env) > 0 {
 		if rv := n.GetRangeVar(); rv != nil && rv.Schemaname == "" && rv.Catalogname == "" {
 			if cte := env.lookup(rv.Relname); cte != nil {
@@ -145,10 +164,10 @@ func (b *binder) inlineNode(m protoreflect.Message, env cteEnv) error {
 				// The CTE's query is already inlined (its own references
 				// replaced); each reference gets a copy.
 				q := proto.Clone(cte.Ctequery).(*pg_query.Node)
-				if len(b.recursiveQueries) > 0 {
+				if len(b.recursiveQueries) > 0 || len(b.hiddenCTERefs) > 0 {
 					// Copies of recursive CTEs already inlined in the
 					// query stay recursive in its copy.
-					b.copyRecursiveMarks(cte.Ctequery.ProtoReflect(), q.ProtoReflect())
+					b.copyCTEMarks(cte.Ctequery.ProtoReflect(), q.ProtoReflect())
 				}
 				n.Node = &pg_query.Node_RangeSubselect{RangeSubselect: &pg_query.RangeSubselect{Subquery: q, Alias: alias}}
 				if b.cteRefs == nil {

@@ -49,12 +49,24 @@ var recursionErrors = map[recursionContext]string{
 }
 
 // namesIn reports which of the given CTE names the tree m names as a
-// table (an unqualified RangeVar).
+// table (an unqualified RangeVar), a name hidden where a WITH inside m
+// defines a CTE of its own by that name.
 func namesIn(m protoreflect.Message, names map[string]bool, found map[string]bool) {
 	if rv, ok := m.Interface().(*pg_query.RangeVar); ok {
 		if rv.Schemaname == "" && rv.Catalogname == "" && names[rv.Relname] {
 			found[rv.Relname] = true
 		}
+		return
+	}
+	if sel, ok := m.Interface().(*pg_query.SelectStmt); ok && sel.WithClause != nil {
+		with := sel.WithClause
+		ctes := innerCTEs(with)
+		for i, c := range ctes {
+			namesIn(c.Ctequery.ProtoReflect(), visibleNames(names, ctes, i, with.Recursive), found)
+		}
+		sel.WithClause = nil
+		namesIn(m, visibleNames(names, ctes, len(ctes), true), found)
+		sel.WithClause = with
 		return
 	}
 	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
@@ -69,6 +81,35 @@ func namesIn(m protoreflect.Message, names map[string]bool, found map[string]boo
 		}
 		return true
 	})
+}
+
+// innerCTEs are the CTEs of a WITH clause.
+func innerCTEs(with *pg_query.WithClause) []*pg_query.CommonTableExpr {
+	var out []*pg_query.CommonTableExpr
+	for _, c := range with.Ctes {
+		if cte := c.GetCommonTableExpr(); cte != nil {
+			out = append(out, cte)
+		}
+	}
+	return out
+}
+
+// visibleNames is names without those the CTEs of an inner WITH hide
+// from the query of its CTE i (all of them when the WITH is recursive,
+// else the ones before it; i = len(ctes) with all: its statement's body).
+func visibleNames(names map[string]bool, ctes []*pg_query.CommonTableExpr, i int, all bool) map[string]bool {
+	hidden := ctes[:i]
+	if all {
+		hidden = ctes
+	}
+	out := map[string]bool{}
+	for n := range names {
+		out[n] = true
+	}
+	for _, c := range hidden {
+		delete(out, c.Ctename)
+	}
+	return out
 }
 
 // orderRecursiveWith checks the CTEs of a WITH RECURSIVE list, marks the
@@ -141,6 +182,14 @@ func (b *binder) checkRecursion(cte *pg_query.CommonTableExpr) error {
 	if err := w.walk(q.Larg.ProtoReflect(), recursionNonRecursiveTerm); err != nil {
 		return err
 	}
+	if q.WithClause != nil {
+		// A WITH on the union itself may not name the CTE either.
+		for _, c := range q.WithClause.Ctes {
+			if err := w.walk(c.ProtoReflect(), recursionSublink); err != nil {
+				return err
+			}
+		}
+	}
 	if err := w.walk(q.Rarg.ProtoReflect(), recursionOK); err != nil {
 		return err
 	}
@@ -182,6 +231,26 @@ func (w *recursionWalker) walk(m protoreflect.Message, ctx recursionContext) err
 		}
 		return nil
 	case *pg_query.SelectStmt:
+		if with := n.WithClause; with != nil {
+			// A CTE of an inner WITH by the same name hides the
+			// recursive one where it is visible.
+			ctes := innerCTEs(with)
+			self := map[string]bool{w.name: true}
+			for i, c := range ctes {
+				if visibleNames(self, ctes, i, with.Recursive)[w.name] {
+					if err := w.walk(c.Ctequery.ProtoReflect(), ctx); err != nil {
+						return err
+					}
+				}
+			}
+			if !visibleNames(self, ctes, len(ctes), true)[w.name] {
+				return nil
+			}
+			n.WithClause = nil
+			err := w.walk(m, ctx)
+			n.WithClause = with
+			return err
+		}
 		switch n.Op {
 		case pg_query.SetOperation_SETOP_INTERSECT:
 			inner := ctx
@@ -412,23 +481,30 @@ func firstAggCall(s *pg_query.SelectStmt, names map[string]bool) int32 {
 	return loc
 }
 
-// copyRecursiveMarks marks the SelectStmts of clone, a copy of orig, that
-// stand where orig's copies of recursive CTEs stand.
-func (b *binder) copyRecursiveMarks(orig, clone protoreflect.Message) {
-	if s, ok := orig.Interface().(*pg_query.SelectStmt); ok {
+// copyCTEMarks gives clone, a copy of orig, the marks inlining put on
+// orig's nodes: the SelectStmts that are copies of recursive CTEs, and
+// the table names that name a WITH item they may not see.
+func (b *binder) copyCTEMarks(orig, clone protoreflect.Message) {
+	switch s := orig.Interface().(type) {
+	case *pg_query.SelectStmt:
 		if cte := b.recursiveQueries[s]; cte != nil {
 			b.recursiveQueries[clone.Interface().(*pg_query.SelectStmt)] = cte
 		}
+	case *pg_query.RangeVar:
+		if b.hiddenCTERefs[s] {
+			b.hiddenCTERefs[clone.Interface().(*pg_query.RangeVar)] = true
+		}
+		return
 	}
 	orig.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		switch {
 		case fd.IsList() && fd.Message() != nil:
 			l, cl := v.List(), clone.Get(fd).List()
 			for i := 0; i < l.Len() && i < cl.Len(); i++ {
-				b.copyRecursiveMarks(l.Get(i).Message(), cl.Get(i).Message())
+				b.copyCTEMarks(l.Get(i).Message(), cl.Get(i).Message())
 			}
 		case fd.Message() != nil && !fd.IsMap():
-			b.copyRecursiveMarks(v.Message(), clone.Get(fd).Message())
+			b.copyCTEMarks(v.Message(), clone.Get(fd).Message())
 		}
 		return true
 	})

@@ -42,6 +42,8 @@ with recursive t(n) as (select 1 union all (with recursive u(m) as (select 1 uni
 with t as (select 5 as n) select * from (with recursive t(n) as (select 1 union all select n + 1 from t where n < 3) select * from t) s;
 with recursive t(n) as (select 1 union all select m + 1 from t as x(m) where m < 3) select * from t;
 select * from generate_series(1, 3) g where g in (with recursive t(n) as (select 2 union all select n + 1 from t where n < 3) select n from t);
+with recursive t(n) as (select 1 union all (with t as (select 5 as n) select n + 1 from t where n < 3)) select * from t;
+with recursive t(n) as (select 1 union all (with u as (select n + 1 as n from t where n < 3) select n from u)) select * from t;
 -- A recursive CTE read more than once, and in subqueries.
 with recursive t(n) as (select 1 union all select n + 1 from t where n < 3) select a.n, b.n from t a, t b where a.n = b.n order by 1;
 with recursive t(n) as (select 1 union all select n + 1 from t where n < 3) select n, (select count(*) from t t2 where t2.n <= t.n) from t order by 1;
@@ -74,4 +76,8 @@ with recursive t(n) as (select 1 union all select n + 1 from t where n < 3 for u
 with recursive a(n) as (select 1 union all select n from b), b(n) as (select 1 union all select n from a) select * from a;
 with recursive t(n, m) as (select 1 union all select n + 1 from t) select * from t;
 with recursive t(n) as (select 1 union all select n + 1, 2 from t) select * from t;
+with recursive x(n) as (with x1 as (select 1 from x) select 0 union select * from x1) select * from x;
+with recursive x(n) as (with x1 as (select 2 from x) select * from x1 union select * from x) select * from x;
+with x(n) as (select 1 union all select n + 1 from x where n < 3) select * from x;
+with a as (select * from b), b as (select 1) select * from a;
 drop table wr_tree, wr_edge;
