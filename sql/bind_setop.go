@@ -95,7 +95,9 @@ func (b *binder) setOpTree(s *pg_query.SelectStmt, kind SetOpKind, what string) 
 		if !ok {
 			return nil, nil, b.errAt(arms[1].targetLoc(i), pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched", what, t.Name(), bad.Name())
 		}
-		if es[0].Type().Typmod == es[1].Type().Typmod && es[0].Type().OID == t.OID {
+		// The typmod survives when both arms have the common type with
+		// the same typmod (select_common_typmod).
+		if es[0].Type() == es[1].Type() && es[0].Type().OID == t.OID {
 			t = es[0].Type()
 		}
 		// The output column's location is that of the expression whose

@@ -385,7 +385,9 @@ func (b *binder) recursiveUnion(s *pg_query.SelectStmt, cte *pg_query.CommonTabl
 		if !ok {
 			return nil, b.errAt(rec.targetLoc(i), pgerr.DatatypeMismatch, "UNION types %s and %s cannot be matched", t.Name(), bad.Name())
 		}
-		if t.OID == nt.OID && (isUnknown(es[1]) || es[1].Type().Typmod == nt.Typmod) {
+		// The typmod survives only when both terms have it
+		// (select_common_typmod: an unknown literal has none).
+		if t.OID == nt.OID && !isUnknown(es[1]) && es[1].Type().Typmod == nt.Typmod {
 			t = nt
 		}
 		if t != nt {

@@ -14,6 +14,11 @@ create table ctas_c as values (1, 'one'), (2, null);
 select * from ctas_c order by 1;
 create table ctas_d as table ctas_c;
 select * from ctas_d order by 1;
+create table ctas_s as select s from ctas_src union select 'cd'::char(5) union select 'x';
+\d ctas_s
+create table ctas_t as select s from ctas_src intersect select s from ctas_src;
+\d ctas_t
+drop table ctas_s, ctas_t;
 create table ctas_e as select k from ctas_src intersect select column1 from ctas_c;
 select * from ctas_e order by k;
 create table ctas_f as with w as (select k * 10 as t from ctas_src) select t from w order by t desc limit 2;

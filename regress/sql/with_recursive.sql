@@ -26,6 +26,7 @@ with recursive t(n, s) as (select 1, null::text union all select n + 1, coalesce
 with recursive t(x) as (select 'a' union all select x || 'b' from t where length(x) < 4) select x, pg_typeof(x) from t;
 with recursive t(x) as (select 'a'::varchar union all select x || 'b' from t where length(x) < 3) select x, pg_typeof(x) from t;
 with recursive t(n) as (select 1::int8 union all select n + 1 from t where n < 3) select n, pg_typeof(n) from t;
+with recursive t(n) as (select 1.5::numeric(5,2) union all select n from t where false) select * from t;
 -- The recursive term: a subquery in FROM, GROUP BY, DISTINCT, UNION and EXCEPT inside.
 with recursive t(n) as (select 1 union all select n + 1 from (select * from t) s where n < 3) select * from t;
 with recursive t(n) as (select 1 union all select n + 1 from t group by n having n < 3) select * from t;
@@ -57,6 +58,8 @@ with recursive t(n) as (select 1 union all select n + 0.5 from t where n < 5) se
 with recursive t(n) as (select 1::int2 union all select n + 1 from t where n < 5) select * from t;
 with recursive t(n) as (select 'a'::varchar(3) union all select n || 'b' from t where length(n) < 3) select * from t;
 with recursive t(n) as (select 1 union all select 'a' || n from t) select * from t;
+with recursive t(n) as (select 'a'::varchar(3) union all select 'b' from t where false) select * from t;
+with recursive t(n) as (select 1.5::numeric(5,2) union all select n + 1 from t where n < 3) select * from t;
 with recursive t(n) as (select n from t) select * from t;
 with recursive t(n) as (select 1 intersect select n from t) select * from t;
 with recursive t(n) as (select n from t union all select 1) select * from t;
