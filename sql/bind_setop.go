@@ -183,6 +183,10 @@ func (b *binder) valuesList(s *pg_query.SelectStmt) (*Select, error) {
 			}
 			return nil, b.errAt(at, pgerr.DatatypeMismatch, "VALUES types %s and %s cannot be matched", t.Name(), bad.Name())
 		}
+		// The typmod survives when every row has it (select_common_typmod).
+		if slices.IndexFunc(es, func(e Expr) bool { return e.Type() != es[0].Type() }) < 0 && es[0].Type().OID == t.OID {
+			t = es[0].Type()
+		}
 		for k, arm := range arms {
 			x, err := b.coerce(arm.Targets[i], t, types.CastImplicit, locs[k][i])
 			if err == errMismatch {

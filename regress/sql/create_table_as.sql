@@ -18,7 +18,9 @@ create table ctas_s as select s from ctas_src union select 'cd'::char(5) union s
 \d ctas_s
 create table ctas_t as select s from ctas_src intersect select s from ctas_src;
 \d ctas_t
-drop table ctas_s, ctas_t;
+create table ctas_u as values ('a'::varchar(3), 1.5::numeric(4,1)), ('b'::varchar(3), 2.5::numeric(4,2));
+\d ctas_u
+drop table ctas_s, ctas_t, ctas_u;
 create table ctas_e as select k from ctas_src intersect select column1 from ctas_c;
 select * from ctas_e order by k;
 create table ctas_f as with w as (select k * 10 as t from ctas_src) select t from w order by t desc limit 2;
