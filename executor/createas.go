@@ -20,6 +20,7 @@ import (
 // space recorded.
 func (pt *Portal) createTableAs(ctx context.Context, st *sql.CreateTableAs) (string, error) {
 	s := pt.s
+	fresh := s.tx == nil
 	s.ensureTx()
 	t, err := s.createTableDef(ctx, st.Create)
 	if err != nil {
@@ -35,7 +36,14 @@ func (pt *Portal) createTableAs(ctx context.Context, st *sql.CreateTableAs) (str
 		ins.Cols = append(ins.Cols, i)
 		ins.ColTypes = append(ins.ColTypes, st.Query.Columns[i].T)
 	}
-	return pt.startDML(ctx, t.OID, func(x *execCtx) (int64, error) { return x.insert(ins) }, "SELECT %d", false)
+	return pt.startDML(ctx, t.OID, func(x *execCtx) (int64, error) {
+		if fresh {
+			// The statement began the transaction: statement_timestamp()
+			// is its start, as now() is.
+			x.start = s.txStart
+		}
+		return x.insert(ins)
+	}, "SELECT %d", false)
 }
 
 // explainCreateAs runs EXPLAIN of CREATE TABLE AS or SELECT INTO as
