@@ -12,15 +12,28 @@ import (
 )
 
 func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string, error) {
+	_, err := s.createTableDef(ctx, st)
+	if err != nil {
+		return "", err
+	}
+	return "CREATE TABLE", nil
+}
+
+// createTableDef creates the table st describes, its indexes and the
+// sequences of its serial columns, and returns it; with IF NOT EXISTS and
+// a relation of that name already there it returns nil after the notice.
+// The creating transaction owns the table until it commits: an abort
+// drops it (ddl_undo.go).
+func (s *Session) createTableDef(ctx context.Context, st *sql.CreateTable) (*catalog.Table, error) {
 	e := s.e
 	if st.IfNotExists && e.cat.RelationExists(st.Def.Name) {
 		s.notice(pgerr.SeverityNotice, pgerr.Code("42P07"), "relation \"%s\" already exists, skipping", st.Def.Name)
-		return "CREATE TABLE", nil
+		return nil, nil
 	}
 	def := st.Def.Clone() // a prepared statement may run again: names are chosen each time
 	nameConstraintIndexes(e.cat, def)
 	if err := s.createTableForeignKeys(def, st.ForeignKeys); err != nil {
-		return "", err
+		return nil, err
 	}
 	for _, p := range reloptions.All() {
 		// The session's value of a parameter such as fsm_policy becomes the
@@ -41,7 +54,7 @@ func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string,
 	// before that drops the table at start-up (settleHiddenTables).
 	xid, err := s.ensureTx().Xid()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	def.CreatedXid = xid
 	seqs := serialSequences(e.cat, def, st.Serials)
@@ -67,30 +80,30 @@ func (s *Session) createTable(ctx context.Context, st *sql.CreateTable) (string,
 	})
 	if err != nil {
 		if derr := e.dropIndexFiles(made...); derr != nil {
-			return "", derr
+			return nil, derr
 		}
 		if pgerr.CodeOf(err) == pgerr.DuplicateTable && st.IfNotExists {
 			s.notice(pgerr.SeverityNotice, pgerr.DuplicateTable, "relation \"%s\" already exists, skipping", def.Name)
-			return "CREATE TABLE", nil
+			return nil, nil
 		}
-		return "", err
+		return nil, err
 	}
 	if err := e.walLogCreate(t.RelFileNode); err != nil {
-		return "", err
+		return nil, err
 	}
 	if err := e.pool.CreateRel(buffer.RelFileNode(t.RelFileNode)); err != nil {
-		return "", err
+		return nil, err
 	}
 	r, err := e.openRelation(t)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	e.mu.Lock()
 	e.mu.rels[t.OID] = r
 	e.mu.Unlock()
 	s.markNewRelfilenode(t.OID)
 	s.noteCreated(createdTable, t.OID, t.Name)
-	return "CREATE TABLE", nil
+	return t, nil
 }
 
 func (s *Session) dropTable(ctx context.Context, st *sql.DropTable) (string, error) {

@@ -194,9 +194,11 @@
 // settings.go), sessions and portals (session.go, portal.go), one
 // statement's state (execctx.go), the SELECT planner (plan.go) and access
 // paths (path.go), iterators by kind (scan.go, filter.go, agg.go, sort.go,
-// limit.go, join.go, subquery.go), expressions (eval.go), rows in and out of
+// limit.go, join.go, subquery.go, setop.go for INTERSECT and EXCEPT,
+// recursive.go for WITH RECURSIVE's recursive union), expressions (eval.go), rows in and out of
 // tuples (row.go), DML (dml.go), COPY (copy.go, copyto.go), DDL (ddl.go,
-// alter.go, indexbuild.go, truncate.go), sequences and column defaults
+// alter.go, indexbuild.go, truncate.go; createas.go: CREATE TABLE AS and
+// SELECT INTO, a CREATE TABLE then INSERT ... SELECT's path), sequences and column defaults
 // (sequence.go), foreign keys (fkey.go: checks and actions, with the
 // locking they use and how it differs from PostgreSQL's; fkey_ddl.go:
 // adding and dropping them), VACUUM (vacuum.go), the system views

@@ -42,6 +42,9 @@ type execCtx struct {
 	skipReferenced bool
 	emitReturning  func(row []types.Datum)
 	pt             *Portal // owner of the relation locks
+	// work holds the work tables of the recursive unions being evaluated
+	// (sql.Select.WorkTable): the rows of their previous round.
+	work map[int][][]types.Datum
 }
 
 // openRel takes a shared lock on table oid for the rest of the statement

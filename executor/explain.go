@@ -133,6 +133,14 @@ func (pt *Portal) startExplain(ctx context.Context, ex *sql.Explain) error {
 	switch st := ex.Stmt.(type) {
 	case *sql.Select:
 		root, run, err = pt.explainSelect(ctx, st, ex)
+	case *sql.CreateTableAs:
+		root, run, err = pt.explainCreateAs(ctx, st, ex)
+		if err == nil && root == nil {
+			// IF NOT EXISTS found the table: no plan.
+			pt.rows = &sliceIter{}
+			pt.tagFn = func(int64) string { return "EXPLAIN" }
+			return nil
+		}
 	case *sql.Insert, *sql.Update, *sql.Delete:
 		if ex.Analyze {
 			if err := pt.s.checkReadOnly(readOnlyName(st)); err != nil {
@@ -171,6 +179,14 @@ func (pt *Portal) startExplain(ctx context.Context, ex *sql.Explain) error {
 func msOf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func (pt *Portal) explainSelect(ctx context.Context, st *sql.Select, ex *sql.Explain) (*planNode, execRun, error) {
+	return pt.explainQuery(ctx, st, ex, nil, false)
+}
+
+// explainQuery describes a SELECT's pipeline and, with ANALYZE, runs it,
+// handing each row to sink when it is not nil (CREATE TABLE AS); with
+// noRun (CREATE TABLE AS ... WITH NO DATA) the pipeline is described as
+// ANALYZE describes it, but never run.
+func (pt *Portal) explainQuery(ctx context.Context, st *sql.Select, ex *sql.Explain, sink func([]types.Datum) error, noRun bool) (*planNode, execRun, error) {
 	var oid uint32
 	if st.Table != nil {
 		oid = st.Table.OID
@@ -187,12 +203,12 @@ func (pt *Portal) explainSelect(ctx context.Context, st *sql.Select, ex *sql.Exp
 	if err != nil {
 		return nil, execRun{}, err
 	}
-	e := &explainer{x: x, analyze: ex.Analyze, timing: ex.Timing}
+	e := &explainer{x: x, analyze: ex.Analyze && !noRun, timing: ex.Timing}
 	if ex.Analyze && ex.Buffers {
 		e.buffers = &pt.s.bufUsage
 	}
 	root := e.describe(&it)
-	if ex.Analyze {
+	if ex.Analyze && !noRun {
 		// Building the pipeline already ran what PostgreSQL runs in the
 		// executor (an IN subquery an index scan looks up): the top
 		// node's figures include it, as PostgreSQL's include their
@@ -203,13 +219,19 @@ func (pt *Portal) explainSelect(ctx context.Context, st *sql.Select, ex *sql.Exp
 		}
 		t0 := time.Now()
 		for {
-			_, ok, err := it.Next(ctx)
+			row, ok, err := it.Next(ctx)
 			if err != nil {
 				it.Close()
 				return nil, execRun{}, err
 			}
 			if !ok {
 				break
+			}
+			if sink != nil {
+				if err := sink(row); err != nil {
+					it.Close()
+					return nil, execRun{}, err
+				}
 			}
 		}
 		it.Close()
@@ -399,6 +421,19 @@ func (e *explainer) node(it rowIter) *planNode {
 			props: []string{fmt.Sprintf("TID Cond: (ctid = '%s'::tid)", types.FormatText(types.TTID, it.tid))}}
 	case *sliceIter:
 		return &planNode{name: "Function Scan"}
+	case *recursiveIter:
+		// The terms are built round by round; their plans are not kept.
+		return &planNode{name: "Recursive Union"}
+	case *setOpIter:
+		// The arms ran when the plan was built; their plans are not kept.
+		name := "HashSetOp Intersect"
+		if it.op == sql.SetOpExcept {
+			name = "HashSetOp Except"
+		}
+		if it.all {
+			name += " All"
+		}
+		return &planNode{name: name}
 	case *oneRow:
 		return &planNode{name: "Result"}
 	case *emptyIter:
@@ -538,6 +573,12 @@ func (e *explainer) planOf(p fromPlan) *planNode {
 				n.children = []*planNode{sub.describe(&it)}
 				it.Close()
 			}
+			if len(p.conds) > 0 {
+				n.props = append(n.props, "Filter: "+e.deparse(sql.AndAll(p.conds)))
+			}
+			return n
+		case p.f.WorkTable != 0:
+			n := &planNode{name: "WorkTable Scan"}
 			if len(p.conds) > 0 {
 				n.props = append(n.props, "Filter: "+e.deparse(sql.AndAll(p.conds)))
 			}

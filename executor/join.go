@@ -108,6 +108,8 @@ func (l *fromLeaf) open(outer []types.Datum) (rowIter, error) {
 			return nil, err
 		}
 		in = &placeIter{in: in, outer: outer, base: l.f.Base}
+	case l.f.WorkTable != 0:
+		in = &placeIter{in: &sliceIter{rows: l.x.work[l.f.WorkTable]}, outer: outer, base: l.f.Base}
 	default:
 		if in, err = l.x.ev.openSRF(l.f.Func, outer, l.f.Ordinality); err != nil {
 			return nil, err

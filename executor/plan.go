@@ -158,6 +158,12 @@ func reuseOutputRow(it rowIter) {
 // subSelect builds the pipeline of a subquery, opening its table.
 func (x *execCtx) subSelect(st *sql.Select) (rowIter, error) {
 	if len(st.Union) > 0 {
+		switch st.SetOp {
+		case sql.SetOpRecursive:
+			return x.recursiveUnion(st)
+		case sql.SetOpIntersect, sql.SetOpExcept:
+			return x.intersectExcept(st)
+		}
 		return x.unionArms(st)
 	}
 	sx := *x

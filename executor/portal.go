@@ -176,7 +176,7 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return st.Tag, nil
 	case *sql.CreateTable, *sql.DropTable, *sql.CreateIndex, *sql.DropIndex, *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing,
 		*sql.CreateSequence, *sql.DropSequence, *sql.AlterDefault, *sql.AlterNotNull, *sql.Truncate,
-		*sql.CreateExtension, *sql.DropExtension, *sql.CreateView, *sql.DropView, *sql.AlterAddColumns, *sql.Rename, *sql.AlterChecks, *sql.Insert, *sql.Update, *sql.Delete:
+		*sql.CreateExtension, *sql.DropExtension, *sql.CreateView, *sql.DropView, *sql.AlterAddColumns, *sql.Rename, *sql.AlterChecks, *sql.Insert, *sql.Update, *sql.Delete, *sql.CreateTableAs:
 		if err := s.checkReadOnly(readOnlyName(st)); err != nil {
 			return "", err
 		}
@@ -198,6 +198,8 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 	case *sql.CreateTable:
 		s.ensureTx()
 		return s.createTable(ctx, st)
+	case *sql.CreateTableAs:
+		return pt.createTableAs(ctx, st)
 	case *sql.DropTable:
 		s.ensureTx()
 		return s.dropTable(ctx, st)
@@ -264,9 +266,14 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 // readOnlyName names a writing statement as PostgreSQL's read-only
 // transaction error does.
 func readOnlyName(st sql.Stmt) string {
-	switch st.(type) {
+	switch st := st.(type) {
 	case *sql.CreateTable:
 		return "CREATE TABLE"
+	case *sql.CreateTableAs:
+		if st.SelectInto {
+			return "SELECT INTO"
+		}
+		return "CREATE TABLE AS"
 	case *sql.DropTable:
 		return "DROP TABLE"
 	case *sql.DropIndex:
@@ -276,7 +283,7 @@ func readOnlyName(st sql.Stmt) string {
 	case *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing, *sql.AlterDefault, *sql.AlterNotNull, *sql.AlterAddColumns, *sql.AlterChecks:
 		return "ALTER TABLE"
 	case *sql.Rename:
-		return "ALTER " + st.(*sql.Rename).Stmt
+		return "ALTER " + st.Stmt
 	case *sql.CreateSequence:
 		return "CREATE SEQUENCE"
 	case *sql.DropSequence:

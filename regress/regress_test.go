@@ -117,7 +117,8 @@ func startServer(t *testing.T) int {
 // closed. vacuum_target: the classic policy forgets a session's target
 // block when the table is invalidated; locality keeps it.
 // walinspect_records: the records of each statement name the blocks and
-// offsets rows went to.
+// offsets rows went to. create_table_as: the ctids of the rows CREATE
+// TABLE AS wrote.
 //
 // prunedAsPostgres: the script shows a page's line pointers or a table's
 // dead tuples soon after an UPDATE or DELETE; under locality a page is
@@ -126,7 +127,7 @@ func startServer(t *testing.T) int {
 // VACUUM, and the output would depend on timing.
 var scriptOptions = map[string]string{
 	"vacuum_truncate": classicPlacement, "vacuum_target": classicPlacement,
-	"walinspect_records": classicPlacement, "freespace_classic": classicPlacement,
+	"walinspect_records": classicPlacement, "freespace_classic": classicPlacement, "create_table_as": classicPlacement,
 	"stats": prunedAsPostgres, "pageinspect": prunedAsPostgres, "pageinspect_arrays": prunedAsPostgres,
 }
 

@@ -36,9 +36,24 @@ type binder struct {
 	// FROM; cteShared numbers those of a CTE referenced more than once.
 	cteRefs   map[*pg_query.CommonTableExpr][]*pg_query.SelectStmt
 	cteShared map[*pg_query.SelectStmt]int
-	cat       Catalog
-	query     string
-	params    []types.OID
+	// recursiveCTE marks the CTEs of WITH RECURSIVE lists that name
+	// themselves; recursiveQueries are the copies of their queries put in
+	// FROM, bound as recursive unions; workTables are the self-references
+	// in scope while a recursive term is bound, innermost last, numbered
+	// from nextWorkTable.
+	// hiddenCTENames are the CTEs of the WITH lists being inlined that
+	// the query at hand may not name (itself and the ones after it,
+	// without RECURSIVE); hiddenCTERefs the table names in FROM that name
+	// one, for the "relation does not exist" error's detail.
+	hiddenCTENames   []string
+	hiddenCTERefs    map[*pg_query.RangeVar]bool
+	recursiveCTE     map[*pg_query.CommonTableExpr]bool
+	recursiveQueries map[*pg_query.SelectStmt]*pg_query.CommonTableExpr
+	workTables       []*workTable
+	nextWorkTable    int
+	cat              Catalog
+	query            string
+	params           []types.OID
 	// paramSeen: the $n (0-based) the statement uses; a parameter it does
 	// not use and the client did not type is 42P18.
 	paramSeen map[int]bool
@@ -272,6 +287,8 @@ func fixParams(st Stmt, params []types.OID) {
 	switch s := st.(type) {
 	case *Select:
 		fixSel(s)
+	case *CreateTableAs:
+		fixSel(s.Query)
 	case *Insert:
 		fixSel(s.Source)
 		for _, r := range s.Values {
@@ -319,6 +336,12 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 		return nil, nil, err
 	}
 	switch {
+	case n.GetSelectStmt() != nil && leftmostInto(n.GetSelectStmt()) != nil:
+		s, err := b.selectInto(n.GetSelectStmt())
+		return s, nil, err
+	case n.GetCreateTableAsStmt() != nil:
+		s, err := b.createTableAs(n.GetCreateTableAsStmt())
+		return s, nil, err
 	case n.GetSelectStmt() != nil:
 		s, err := b.selectStmt(n.GetSelectStmt())
 		if err != nil {

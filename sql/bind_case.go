@@ -52,11 +52,14 @@ func (b *binder) caseExpr(ce *pg_query.CaseExpr) (Expr, error) {
 			return nil, err
 		}
 	}
-	// Result type: the common type of the non-unknown results, else text.
-	all := append([]Expr(nil), out.Results...)
+	// Result type: the common type of the non-unknown results, else text,
+	// the ELSE result first as in PostgreSQL's transformCaseExpr (it
+	// decides among string types and names the first type in errors).
+	var all []Expr
 	if out.Else != nil {
 		all = append(all, out.Else)
 	}
+	all = append(all, out.Results...)
 	if err := b.srfWithin("set-returning functions are not allowed in CASE", append(append(all, out.Whens...), arg)...); err != nil {
 		return nil, err
 	}

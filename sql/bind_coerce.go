@@ -210,11 +210,17 @@ func numericCommon(a, b types.OID) types.T {
 // selectCommonType is PostgreSQL's select_common_type over the operands of
 // IN, CASE or COALESCE: the common type of those that are not unknown
 // literals, text if all are. When two cannot be matched, ok is false and t
-// and bad are the types that clash.
+// and bad are the types that clash. Among string types the first one
+// wins: they all convert to each other implicitly, so PostgreSQL keeps
+// the type it has (varchar and text give varchar, text and varchar text).
 func selectCommonType(es []Expr) (t, bad types.T, ok bool) {
+	var firstString types.OID
 	for _, e := range es {
 		if isUnknown(e) {
 			continue
+		}
+		if firstString == 0 && e.Type().Category() == 'S' {
+			firstString = e.Type().OID
 		}
 		if t.OID == 0 {
 			t = types.T{OID: e.Type().OID, Typmod: -1}
@@ -228,6 +234,9 @@ func selectCommonType(es []Expr) (t, bad types.T, ok bool) {
 	}
 	if t.OID == 0 {
 		t = types.TText
+	}
+	if t.OID == types.Text && firstString != 0 {
+		t = types.T{OID: firstString, Typmod: -1}
 	}
 	return t, types.T{}, true
 }

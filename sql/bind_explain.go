@@ -10,7 +10,8 @@ import (
 	"minipg/types"
 )
 
-// Explain is a bound EXPLAIN of Stmt (a SELECT, INSERT, UPDATE or DELETE).
+// Explain is a bound EXPLAIN of Stmt (a SELECT, INSERT, UPDATE, DELETE or
+// CREATE TABLE AS / SELECT INTO).
 // minipg has no cost model: the plan it prints has no cost estimates,
 // whatever COSTS says.
 type Explain struct {
@@ -76,7 +77,7 @@ func (b *binder) explainStmt(s *pg_query.ExplainStmt) (*Explain, []ResultCol, er
 	}
 	q := s.Query
 	switch {
-	case q.GetSelectStmt() != nil, q.GetInsertStmt() != nil, q.GetUpdateStmt() != nil, q.GetDeleteStmt() != nil:
+	case q.GetSelectStmt() != nil, q.GetInsertStmt() != nil, q.GetCreateTableAsStmt() != nil, q.GetUpdateStmt() != nil, q.GetDeleteStmt() != nil:
 	default:
 		return nil, nil, pgerr.Unimplemented("EXPLAIN of " + commandName(q))
 	}

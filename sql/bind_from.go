@@ -134,6 +134,9 @@ func (fb *fromBuilder) item(n *pg_query.Node) (*JoinNode, []scopeCol, error) {
 	switch {
 	case n.GetRangeVar() != nil:
 		rv := n.GetRangeVar()
+		if wt := b.lookupWorkTable(rv); wt != nil {
+			return fb.workTable(rv, wt, base)
+		}
 		if v, ok := b.view(rv); ok {
 			b.noteRelation(v.OID)
 			return fb.viewRef(v, rv, base)
@@ -371,8 +374,10 @@ func (fb *fromBuilder) subselect(rs *pg_query.RangeSubselect, base int) (*JoinNo
 	}
 	st := scopeTable{alias: rs.Alias.Aliasname, base: base, cols: cols}
 	shared := 0
-	if id, ok := b.cteShared[sel]; ok && !lateral && len(b.outer) == 0 {
-		shared = id // the statement's own FROM: one evaluation for every reference
+	if id, ok := b.cteShared[sel]; ok && !lateral && len(b.outer) == 0 && len(b.workTables) == 0 {
+		// The statement's own FROM: one evaluation for every reference
+		// (not in a recursive term, which runs again every round).
+		shared = id
 	}
 	return fb.leaf(FromTable{Sub: sub, Lateral: lateral, Shared: shared, Base: base, Width: len(cols)}, st)
 }
@@ -471,7 +476,12 @@ func (b *binder) table(rv *pg_query.RangeVar) (*catalog.Table, error) {
 	if rv.Schemaname != "" {
 		return nil, b.errAt(rv.Location, pgerr.UndefinedTable, "relation \"%s\" does not exist", qualified)
 	}
-	return nil, b.errAt(rv.Location, pgerr.UndefinedTable, "relation \"%s\" does not exist", rv.Relname)
+	err := b.errAt(rv.Location, pgerr.UndefinedTable, "relation \"%s\" does not exist", rv.Relname)
+	if b.hiddenCTERefs[rv] {
+		err = err.WithDetail("There is a WITH item named \"%s\", but it cannot be referenced from this part of the query.", rv.Relname).
+			WithHint("Use WITH RECURSIVE, or re-order the WITH items to remove forward references.")
+	}
+	return nil, err
 }
 
 // openParen is the offset of the parenthesis that opens subquery sel: the

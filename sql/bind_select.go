@@ -143,12 +143,19 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 	defer func() { b.win, b.winErr = savedWin, savedWinErr }()
 	valuesRow := b.valuesRow
 	b.valuesRow = false
+	if cte := b.recursiveQueries[s]; cte != nil {
+		return b.recursiveUnion(s, cte)
+	}
 	if s.Op == pg_query.SetOperation_SETOP_UNION || s.Op == pg_query.SetOperation_SETOP_INTERSECT ||
 		s.Op == pg_query.SetOperation_SETOP_EXCEPT {
 		return b.setOp(s)
 	}
 	if len(s.ValuesLists) > 0 {
 		return b.valuesList(s)
+	}
+	if s.IntoClause != nil {
+		// A top-level SELECT INTO is a CREATE TABLE AS (selectInto).
+		return nil, b.errAt(s.IntoClause.Rel.Location, pgerr.SyntaxError, "SELECT ... INTO is not allowed here")
 	}
 	if err := selectUnsupported(s); err != nil {
 		return nil, err
@@ -205,6 +212,9 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 		out.Sort[i].T = targets[out.Sort[i].Idx].e.Type()
 	}
 	out.Aggs = ag.aggs
+	if err := b.checkRecursiveTermAggs(s, out); err != nil {
+		return nil, err
+	}
 	if err := b.groupRows(targets, out); err != nil {
 		return nil, err
 	}
@@ -227,9 +237,6 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 func selectUnsupported(s *pg_query.SelectStmt) error {
 	if s.Op != pg_query.SetOperation_SETOP_NONE && s.Op != pg_query.SetOperation_SET_OPERATION_UNDEFINED {
 		return pgerr.New(pgerr.FeatureNotSupported, "UNION, INTERSECT and EXCEPT are not supported")
-	}
-	if s.IntoClause != nil {
-		return pgerr.New(pgerr.FeatureNotSupported, "SELECT INTO is not supported")
 	}
 	return nil
 }

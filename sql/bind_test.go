@@ -37,6 +37,18 @@ func TestResultTypes(t *testing.T) {
 		{"SELECT count(*), count(id), sum(id), sum(n), sum(amt), avg(id), min(s), max(amt) FROM t", []types.OID{types.Int8, types.Int8, types.Int8, types.Numeric, types.Numeric, types.Numeric, types.Text, types.Numeric}},
 		{"SELECT ctid, s || 'x', id = 1, version() FROM t", []types.OID{types.TID, types.Text, types.Bool, types.Text}},
 		{"SELECT coalesce(n, 0) FROM t", []types.OID{types.Int8}},
+		// Set operations: the common type of each column; unknown
+		// literals take it, and are text when nothing else decides.
+		{"SELECT id FROM t INTERSECT SELECT n FROM t", []types.OID{types.Int8}},
+		{"SELECT id, s FROM t EXCEPT ALL SELECT 1, 'x'", []types.OID{types.Int4, types.Varchar}},
+		{"SELECT 'a', NULL INTERSECT SELECT NULL, 1.5", []types.OID{types.Text, types.Numeric}},
+		{"SELECT 1 UNION SELECT 2 INTERSECT SELECT amt FROM t", []types.OID{types.Numeric}},
+		// Among string types the first one wins; CASE puts ELSE first.
+		{"SELECT s FROM t UNION SELECT 'x'::text", []types.OID{types.Varchar}},
+		{"SELECT 'x'::text UNION SELECT s FROM t", []types.OID{types.Text}},
+		{"SELECT coalesce(s, 'a'::text) FROM t", []types.OID{types.Varchar}},
+		{"SELECT CASE WHEN id > 0 THEN s ELSE 'a'::text END FROM t", []types.OID{types.Text}},
+		{"SELECT CASE WHEN id > 0 THEN 'a'::text ELSE s END FROM t", []types.OID{types.Varchar}},
 	}
 	for _, tc := range tests {
 		b, err := Prepare(testCat, tc.q, nil)
@@ -128,7 +140,11 @@ func TestBindErrors(t *testing.T) {
 		{"SELECT id FROM t a, t b", pgerr.AmbiguousColumn, 8},
 		{"SELECT * FROM t, t", pgerr.Code("42712"), 0},
 		{"SELECT x.id FROM t a", pgerr.UndefinedTable, 0},
-		{"SELECT * FROM t INTERSECT SELECT * FROM t", pgerr.FeatureNotSupported, 0},
+		{"SELECT * FROM t INTERSECT SELECT id FROM t", pgerr.SyntaxError, 34},
+		{"SELECT 1 UNION SELECT 2 INTERSECT SELECT 3, 4", pgerr.SyntaxError, 42},
+		{"SELECT id FROM t EXCEPT SELECT s FROM t", pgerr.DatatypeMismatch, 32},
+		{"SELECT id AS a FROM t EXCEPT SELECT 1 ORDER BY b", pgerr.UndefinedColumn, 48},
+		{"SELECT id AS a FROM t EXCEPT SELECT 1 ORDER BY a + 1", pgerr.FeatureNotSupported, 48},
 		{"INSERT INTO t VALUES (1, 2, 'x', 1, 5)", pgerr.SyntaxError, 0},
 		{"INSERT INTO t (nosuch) VALUES (1)", pgerr.UndefinedColumn, 0},
 		{"UPDATE t SET nosuch = 1", pgerr.UndefinedColumn, 0},

@@ -277,13 +277,24 @@ type Select struct {
 	// LockStrength names the locking clause (FOR UPDATE, FOR SHARE, ...).
 	LockStrength string
 
-	// Union, when set, makes this Select the rows of its arms one after
-	// the other (UNION's input: the arms' visible targets, already of the
-	// common types); its other fields are only NVisible, Columns and
-	// Targets (ColRefs over that row). UnionAll records UNION ALL; the
-	// Select reading it as its FROM item removes duplicates otherwise.
+	// Union, when set, makes this Select a set operation over its arms
+	// (their visible targets, already of the common types); its other
+	// fields are only NVisible, Columns and Targets (ColRefs over that
+	// row). SetOp says which: SetOpUnion reads the arms one after the
+	// other, and the Select reading it as its FROM item removes
+	// duplicates unless UnionAll; SetOpIntersect and SetOpExcept have two
+	// arms and give each distinct row of the left arm (NULLs equal) as
+	// many times as PostgreSQL's nodeSetOp does: with UnionAll (INTERSECT
+	// ALL, EXCEPT ALL) min(m, n) and max(m-n, 0) times for m copies on
+	// the left and n on the right, else once if the row is in both
+	// (INTERSECT) or only on the left (EXCEPT).
 	Union    []*Select
 	UnionAll bool
+	SetOp    SetOpKind
+	// WorkTable identifies the work table of a SetOpRecursive: the
+	// FromTable of the recursive term with the same WorkTable reads the
+	// rows the previous round produced.
+	WorkTable int
 
 	// targetLocs is the query offset of each target (its leftmost token;
 	// the * it was expanded from; a UNION's or VALUES' first arm's), where
@@ -297,6 +308,34 @@ func (s *Select) targetLoc(i int) int32 {
 		return s.targetLocs[i]
 	}
 	return -1
+}
+
+// SetOpKind is the operation of a Select with Union set.
+type SetOpKind int
+
+// Set operations.
+const (
+	SetOpUnion SetOpKind = iota
+	SetOpIntersect
+	SetOpExcept
+	// SetOpRecursive is a recursive CTE's query: Union holds the
+	// non-recursive term and the recursive term, which is evaluated over
+	// the rows of the previous round until it produces none (UnionAll:
+	// UNION ALL; else rows already produced are dropped).
+	SetOpRecursive
+)
+
+// String is the operation's SQL name.
+func (k SetOpKind) String() string {
+	switch k {
+	case SetOpIntersect:
+		return "INTERSECT"
+	case SetOpExcept:
+		return "EXCEPT"
+	case SetOpRecursive:
+		return "recursive UNION"
+	}
+	return "UNION"
 }
 
 // FromTable is one FROM item, its values in slots Base..Base+Width-1 of
@@ -316,8 +355,12 @@ type FromTable struct {
 	Shared     int
 	Func       *SRFCall
 	Ordinality bool
-	Base       int
-	Width      int
+	// WorkTable, when not 0, makes the item the self-reference of a
+	// recursive CTE in its recursive term: the rows of the previous round
+	// of the Select with the same WorkTable.
+	WorkTable int
+	Base      int
+	Width     int
 }
 
 // JoinKind is how a JoinNode combines its sides.

@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"slices"
+
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -17,8 +19,8 @@ import (
 // volatile function in it (random(), nextval()) gives every reference the
 // same rows; a reference inside a subquery of the statement still runs the
 // CTE on its own.
-// Not supported: WITH RECURSIVE, and INSERT, UPDATE or DELETE inside
-// WITH (0A000).
+// WITH RECURSIVE: see cte_recursive.go. Not supported: INSERT, UPDATE or
+// DELETE inside WITH, SEARCH and CYCLE clauses (0A000).
 
 // inlineCTEs rewrites every WITH clause in the statement n. The copies of
 // a CTE referenced more than once are marked (cteShared) so that their
@@ -61,10 +63,8 @@ func (env cteEnv) lookup(name string) *pg_query.CommonTableExpr {
 func (b *binder) inlineIn(m protoreflect.Message, env cteEnv) error {
 	if w := withClauseOf(m.Interface()); w != nil && *w != nil {
 		with := *w
-		if with.Recursive {
-			return pgerr.New(pgerr.FeatureNotSupported, "WITH RECURSIVE is not supported")
-		}
 		env = append(cteEnv(nil), env...)
+		var ctes []*pg_query.CommonTableExpr
 		for i, c := range with.Ctes {
 			cte := c.GetCommonTableExpr()
 			if cte == nil {
@@ -81,8 +81,38 @@ func (b *binder) inlineIn(m protoreflect.Message, env cteEnv) error {
 					return b.errAt(cte.Location, pgerr.DuplicateAlias, "WITH query name %q specified more than once", cte.Ctename)
 				}
 			}
-			// A CTE sees the ones before it.
-			if err := b.inlineIn(cte.Ctequery.ProtoReflect(), env); err != nil {
+			ctes = append(ctes, cte)
+		}
+		if with.Recursive {
+			// Every CTE of the list is visible in all of them: each
+			// comes after those it names (cte_recursive.go).
+			var err error
+			if ctes, err = b.orderRecursiveWith(ctes); err != nil {
+				return err
+			}
+		}
+		for i, cte := range ctes {
+			// A CTE sees the ones before it. A recursive one names itself
+			// as its work table, left for the binder: an outer CTE of the
+			// same name is hidden from it.
+			inner := env
+			if b.recursiveCTE[cte] {
+				inner = nil
+				for _, o := range env {
+					if o.Ctename != cte.Ctename {
+						inner = append(inner, o)
+					}
+				}
+			}
+			saved := b.hiddenCTENames
+			if !with.Recursive {
+				for _, later := range ctes[i:] {
+					b.hiddenCTENames = append(b.hiddenCTENames, later.Ctename)
+				}
+			}
+			err := b.inlineIn(cte.Ctequery.ProtoReflect(), inner)
+			b.hiddenCTENames = saved
+			if err != nil {
 				return err
 			}
 			env = append(env, cte)
@@ -108,6 +138,15 @@ func (b *binder) inlineIn(m protoreflect.Message, env cteEnv) error {
 // inlineNode replaces m, when it is a Node holding a reference to a
 // visible CTE, by the CTE's query as a subquery in FROM, and walks it.
 func (b *binder) inlineNode(m protoreflect.Message, env cteEnv) error {
+	if n, ok := m.Interface().(*pg_query.Node); ok && len(b.hiddenCTENames) > 0 {
+		if rv := n.GetRangeVar(); rv != nil && rv.Schemaname == "" && env.lookup(rv.Relname) == nil &&
+			slices.Contains(b.hiddenCTENames, rv.Relname) {
+			if b.hiddenCTERefs == nil {
+				b.hiddenCTERefs = map[*pg_query.RangeVar]bool{}
+			}
+			b.hiddenCTERefs[rv] = true
+		}
+	}
 	if n, ok := m.Interface().(*pg_query.Node); ok && len(env) > 0 {
 		if rv := n.GetRangeVar(); rv != nil && rv.Schemaname == "" && rv.Catalogname == "" {
 			if cte := env.lookup(rv.Relname); cte != nil {
@@ -125,11 +164,22 @@ func (b *binder) inlineNode(m protoreflect.Message, env cteEnv) error {
 				// The CTE's query is already inlined (its own references
 				// replaced); each reference gets a copy.
 				q := proto.Clone(cte.Ctequery).(*pg_query.Node)
+				if len(b.recursiveQueries) > 0 || len(b.hiddenCTERefs) > 0 {
+					// Copies of recursive CTEs already inlined in the
+					// query stay recursive in its copy.
+					b.copyCTEMarks(cte.Ctequery.ProtoReflect(), q.ProtoReflect())
+				}
 				n.Node = &pg_query.Node_RangeSubselect{RangeSubselect: &pg_query.RangeSubselect{Subquery: q, Alias: alias}}
 				if b.cteRefs == nil {
 					b.cteRefs = map[*pg_query.CommonTableExpr][]*pg_query.SelectStmt{}
 				}
 				b.cteRefs[cte] = append(b.cteRefs[cte], q.GetSelectStmt())
+				if b.recursiveCTE[cte] {
+					if b.recursiveQueries == nil {
+						b.recursiveQueries = map[*pg_query.SelectStmt]*pg_query.CommonTableExpr{}
+					}
+					b.recursiveQueries[q.GetSelectStmt()] = cte
+				}
 				return nil
 			}
 		}

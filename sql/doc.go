@@ -22,9 +22,16 @@
 //	                 aliases, functions) and the tree of joins: inner, LEFT,
 //	                 RIGHT and FULL with ON, USING or NATURAL, CROSS JOIN
 //	bind_srf.go      set-returning functions (generate_series)
+//	bind_setop.go    UNION, INTERSECT and EXCEPT [ALL] (common column types,
+//	                 ORDER BY on the result) and VALUES lists
 //	bind_dml.go      INSERT (VALUES or SELECT), UPDATE, DELETE, RETURNING, defaults
 //	bind_dmlfrom.go  UPDATE ... FROM and DELETE ... USING: the FROM items
 //	                 bound as SELECT's, joined with the target table
+//	cte.go           WITH queries, each reference inlined as a subquery in FROM
+//	cte_recursive.go WITH RECURSIVE: the well-formedness checks, the order
+//	                 of the list, recursive unions and their work tables
+//	bind_createas.go CREATE TABLE ... AS and SELECT ... INTO (the table's
+//	                 columns from the query's output columns)
 //	bind_ddl.go      CREATE/DROP TABLE and INDEX, COPY, VACUUM,
 //	                 BEGIN/COMMIT/ROLLBACK, SET/RESET/SHOW, table options
 //	bind_alter.go    ALTER TABLE: SET/RESET of table options, ADD PRIMARY KEY /
@@ -63,7 +70,7 @@
 // are consulted after the built-ins and after the catalog's tables.
 //
 // Bound statements (bound.go). Stmt is one of Select, Insert, Update,
-// Delete, CreateTable, DropTable, CreateIndex, DropIndex, Copy, CopyTo,
+// Delete, CreateTable, CreateTableAs, DropTable, CreateIndex, DropIndex, Copy, CopyTo,
 // Vacuum, AlterOptions, AlterConstraints, AlterMissing, AlterDefault,
 // CreateSequence, DropSequence, Truncate, Txn, Set, Show, Checkpoint and
 // Discard; Expr is a tree of

@@ -1,0 +1,70 @@
+package executor
+
+import (
+	"testing"
+
+	"minipg/sql"
+	"minipg/types"
+)
+
+// TestSetOpCopies checks the copies of a row INTERSECT and EXCEPT give
+// for m copies in the left arm and n in the right, as nodeSetOp counts.
+func TestSetOpCopies(t *testing.T) {
+	tests := []struct {
+		op         sql.SetOpKind
+		all        bool
+		m, n, want int64
+	}{
+		{sql.SetOpIntersect, false, 3, 2, 1},
+		{sql.SetOpIntersect, false, 3, 0, 0},
+		{sql.SetOpIntersect, false, 0, 2, 0},
+		{sql.SetOpIntersect, true, 3, 2, 2},
+		{sql.SetOpIntersect, true, 1, 5, 1},
+		{sql.SetOpIntersect, true, 4, 0, 0},
+		{sql.SetOpExcept, false, 3, 0, 1},
+		{sql.SetOpExcept, false, 3, 1, 0},
+		{sql.SetOpExcept, false, 0, 1, 0},
+		{sql.SetOpExcept, true, 3, 1, 2},
+		{sql.SetOpExcept, true, 2, 2, 0},
+		{sql.SetOpExcept, true, 1, 4, 0},
+		{sql.SetOpExcept, true, 5, 0, 5},
+	}
+	for _, tc := range tests {
+		if got := setOpCopies(tc.op, tc.all, tc.m, tc.n); got != tc.want {
+			t.Errorf("%s all=%v m=%d n=%d: %d copies, want %d", tc.op, tc.all, tc.m, tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestSetOpParams runs set operations, CREATE TABLE AS and a recursive
+// CTE with parameters through the extended protocol: an untyped $n in an
+// arm takes the column's common type.
+func TestSetOpParams(t *testing.T) {
+	e := openTestEngine(t, "")
+	s := e.NewSession(map[string]string{"user": "postgres"})
+	defer s.Close()
+	p, err := s.Prepare("SELECT $1 INTERSECT SELECT 2", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.ParamTypes) != 1 || p.ParamTypes[0] != types.Int4 {
+		t.Fatalf("param types %v", p.ParamTypes)
+	}
+	s.Sync()
+	rows, _ := mustExec(t, s, "SELECT $1 INTERSECT SELECT 2", int64(2))
+	if len(rows) != 1 || rows[0][0].(int64) != 2 {
+		t.Fatalf("intersect: %v", rows)
+	}
+	rows, _ = mustExec(t, s, "SELECT g FROM generate_series(1, 5) g EXCEPT ALL SELECT $1::int", int64(3))
+	if len(rows) != 4 {
+		t.Fatalf("except all: %v", rows)
+	}
+	rows, _ = mustExec(t, s, "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < $1) SELECT count(*) FROM r", int64(7))
+	if len(rows) != 1 || rows[0][0].(int64) != 7 {
+		t.Fatalf("recursive: %v", rows)
+	}
+	_, tag := mustExec(t, s, "CREATE TABLE sp_t AS SELECT g FROM generate_series(1, $1) g", int64(4))
+	if tag != "SELECT 4" {
+		t.Fatalf("create table as: %q", tag)
+	}
+}
