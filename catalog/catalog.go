@@ -152,6 +152,8 @@ type Catalog struct {
 
 		views     map[string]*View // views by name (not those being dropped)
 		viewByOID map[uint32]*View // every view by OID
+
+		comments map[commentKey]Comment // pg_description (comment.go)
 	}
 }
 
@@ -240,6 +242,9 @@ func (c *Catalog) load() error {
 		return err
 	}
 	if err := c.loadViews(); err != nil {
+		return err
+	}
+	if err := c.loadComments(); err != nil {
 		return err
 	}
 	v, closer, err := c.db.Get([]byte(oidSeqKey))

@@ -114,6 +114,9 @@ type catalogStore interface {
 	RenameColumn(tableOID uint32, col int, name string) (*catalog.Table, error)
 	RenameSequence(oid uint32, name string) error
 	SetChecks(tableOID uint32, drop []string, add []catalog.Check) (*catalog.Table, error)
+	SetComment(classOID, objOID uint32, subID int32, text string) error
+	Comments() []catalog.Comment
+	CommentOf(classOID, objOID uint32, subID int32) string
 	View(name string) (*catalog.View, bool)
 	ViewByOID(oid uint32) (*catalog.View, bool)
 	Views() []*catalog.View

@@ -140,20 +140,22 @@ func init() {
 	reg("pg_get_statisticsobjdef_columns", []types.OID{oid}, 0, types.TText, func(*Engine, []types.Datum) (types.Datum, error) {
 		return nil, nil // there are no extended statistics objects
 	})
-	reg("obj_description", []types.OID{oid, types.Name}, 1, types.TText, func(_ *Engine, a []types.Datum) (types.Datum, error) {
-		// pg_description holds only the schemas' comments.
-		if len(a) > 1 && a[1] != "pg_namespace" {
-			return nil, nil
-		}
-		for _, d := range schemaDescriptions {
-			if d.oid == a[0].(int64) {
-				return d.text, nil
+	reg("obj_description", []types.OID{oid, types.Name}, 1, types.TText, func(e *Engine, a []types.Datum) (types.Datum, error) {
+		class := uint32(0)
+		if len(a) > 1 {
+			switch a[1] {
+			case "pg_class":
+				class = oidPgClassCatalog
+			case "pg_namespace":
+				class = oidPgNamespace
+			default:
+				return nil, nil // no other catalog has comments here
 			}
 		}
-		return nil, nil
+		return e.description(class, num(a[0]), 0), nil
 	})
-	reg("col_description", []types.OID{oid, i4}, 0, types.TText, func(*Engine, []types.Datum) (types.Datum, error) {
-		return nil, nil
+	reg("col_description", []types.OID{oid, i4}, 0, types.TText, func(e *Engine, a []types.Datum) (types.Datum, error) {
+		return e.description(oidPgClassCatalog, num(a[0]), int32(a[1].(int64))), nil
 	})
 	reg("shobj_description", []types.OID{oid, types.Name}, 0, types.TText, func(*Engine, []types.Datum) (types.Datum, error) {
 		return nil, nil

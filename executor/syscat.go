@@ -20,7 +20,7 @@ import (
 // regclass use; an index's is its catalog.Index OID.
 //
 // Catalogs minipg has nothing for (policies, publications, inheritance,
-// extended statistics, descriptions) are empty but have their columns, as
+// extended statistics) are empty but have their columns, as
 // psql's queries name them.
 
 // Fixed OIDs, PostgreSQL's own where it has them.
@@ -454,13 +454,7 @@ var sysCatalogs = []sysCatalog{
 	{"pg_partitioned_table", []sysCol{oidT("partrelid"), charT("partstrat"), int2T("partnatts"),
 		oidT("partdefid"), arrT("partattrs", types.TInt2)}, nil},
 	{"pg_description", []sysCol{oidT("objoid"), oidT("classoid"), int4T("objsubid"), textT("description")},
-		func(*Engine) [][]types.Datum {
-			var out [][]types.Datum
-			for _, d := range schemaDescriptions {
-				out = append(out, []types.Datum{d.oid, int64(oidPgNamespace), int64(0), d.text})
-			}
-			return out
-		}},
+		(*Engine).descriptions},
 	{"pg_policy", []sysCol{oidT("oid"), nameT("polname"), oidT("polrelid"), charT("polcmd"), boolT("polpermissive"),
 		arrT("polroles", types.TOid), textT("polqual"), textT("polwithcheck")}, nil},
 	{"pg_statistic_ext", []sysCol{oidT("oid"), oidT("stxrelid"), nameT("stxname"), oidT("stxnamespace"),

@@ -377,6 +377,9 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 	case n.GetDropStmt() != nil:
 		s, err := b.dropStmt(n.GetDropStmt())
 		return s, nil, err
+	case n.GetCommentStmt() != nil:
+		s, err := b.commentStmt(n.GetCommentStmt())
+		return s, nil, err
 	case n.GetRenameStmt() != nil:
 		s, err := b.renameStmt(n.GetRenameStmt())
 		return s, nil, err
@@ -480,7 +483,6 @@ var commandNames = map[string]string{
 	"DeclareCursorStmt":     "DECLARE CURSOR",
 	"FetchStmt":             "FETCH",
 	"ClosePortalStmt":       "CLOSE",
-	"CommentStmt":           "COMMENT",
 	"RenameStmt":            "ALTER ... RENAME",
 	"CreateExtensionStmt":   "CREATE EXTENSION",
 	"CreatePolicyStmt":      "CREATE POLICY",

@@ -74,16 +74,30 @@ func RegisterVirtualTable(name string, cols []catalog.Column, rows func(env any)
 		registry.byOID = map[uint32]*VirtualTable{}
 		registry.nextOID = 9000
 	}
-	oid := registry.nextOID
-	if old := registry.views[name]; old != nil {
+	oid, fixed := catalogOIDs[name]
+	switch old := registry.views[name]; {
+	case old != nil:
 		oid = old.Table.OID
-	} else {
+	case !fixed:
+		oid = registry.nextOID
 		registry.nextOID++
 	}
 	v := &VirtualTable{Table: &catalog.Table{OID: oid, Name: name, Columns: cols}, Rows: rows}
 	registry.views[name] = v
 	registry.byOID[oid] = v
 	return v
+}
+
+// catalogOIDs are PostgreSQL 15's OIDs of the system catalogs minipg
+// computes, so that 'pg_class'::regclass is 1259 as pg_description's
+// classoid and psql's queries expect; other virtual tables are numbered
+// from 9000.
+var catalogOIDs = map[string]uint32{
+	"pg_type": 1247, "pg_attribute": 1249, "pg_proc": 1255, "pg_class": 1259, "pg_authid": 1260,
+	"pg_database": 1262, "pg_tablespace": 1213, "pg_am": 2601, "pg_attrdef": 2604, "pg_constraint": 2606,
+	"pg_depend": 2608, "pg_description": 2609, "pg_index": 2610, "pg_inherits": 2611, "pg_rewrite": 2618,
+	"pg_statistic": 2619, "pg_trigger": 2620, "pg_namespace": 2615, "pg_sequence": 2224, "pg_extension": 3079,
+	"pg_collation": 3456,
 }
 
 // VirtualTableByOID returns the virtual table with the given OID.
