@@ -49,6 +49,14 @@ func (c *evalCtx) startSeq(f *sql.SRFCall, row []types.Datum) (seq, error) {
 	if f.Name == "" { // a scalar function in FROM: one row
 		return &oneValue{v: args[0]}, nil
 	}
+	if f.Name == "string_to_table" {
+		// Not strict: string_to_array's fields, none for a NULL string.
+		a, err := stringToArray(nil, args, nil)
+		if err != nil || a == nil {
+			return &oneValue{done: true}, err
+		}
+		return &arraySeq{elems: a.(*types.Array).Elems}, nil
+	}
 	for _, a := range args {
 		if a == nil {
 			return &oneValue{done: true}, nil

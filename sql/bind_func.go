@@ -91,7 +91,7 @@ func (b *binder) funcCallExpr(fc *pg_query.FuncCall) (Expr, error) {
 		return c.generateSeries()
 	case "unnest":
 		return c.unnest()
-	case "regexp_matches", "regexp_split_to_table":
+	case "regexp_matches", "regexp_split_to_table", "string_to_table":
 		return c.regexpSRF()
 	case "version", "current_database", "current_user", "session_user", "pg_backend_pid", "current_schema":
 		return c.niladic()

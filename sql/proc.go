@@ -112,6 +112,7 @@ var boundByName = func() []Proc {
 		f("regexp_matches", types.ArrayOID(text), true, Immutable, text, text, text),
 		f("regexp_split_to_table", text, true, Immutable, text, text),
 		f("regexp_split_to_table", text, true, Immutable, text, text, text),
+		f("string_to_table", text, true, Immutable, text, text), f("string_to_table", text, true, Immutable, text, text, text),
 		f("version", text, false, Stable), f("current_database", types.Name, false, Stable),
 		f("current_user", types.Name, false, Stable), f("session_user", types.Name, false, Stable),
 		f("current_schema", types.Name, false, Stable), f("pg_backend_pid", i4, false, Stable),
