@@ -23,7 +23,9 @@ const timeUnitHint = `Valid units for this parameter are "us", "ms", "s", "min",
 // (WITH (autovacuum_enabled)) has the value "true", as in PostgreSQL.
 func CheckReloption(name, value string) (string, error) {
 	p, ok := Lookup(name)
-	if !ok || !p.Table {
+	// Unlike settings, storage parameters match their names exactly
+	// ("Fillfactor" is not fillfactor).
+	if !ok || !p.Table || name != p.Name {
 		return "", pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter \"%s\"", name)
 	}
 	return p.ParseReloption(value)

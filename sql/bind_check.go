@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"minipg/catalog"
 	"minipg/pgerr"
@@ -38,6 +39,18 @@ func (b *binder) bindCheck(t *catalog.Table, raw *pg_query.Node) (string, []stri
 	savedSc, savedAgg, savedErr, savedSub, savedSRF := b.sc, b.agg, b.aggErr, b.noSubquery, b.srfOK
 	defer func() { b.sc, b.agg, b.aggErr, b.noSubquery, b.srfOK = savedSc, savedAgg, savedErr, savedSub, savedSRF }()
 	b.sc, b.agg, b.aggErr, b.noSubquery, b.srfOK = singleScope(t, t.Name), nil, "check constraints", "check constraint", false
+	// The system columns (minipg's is ctid) are no row's values to check.
+	var sysErr error
+	walkProto(raw.ProtoReflect(), func(m protoreflect.Message) {
+		if cr, ok := m.Interface().(*pg_query.ColumnRef); ok && sysErr == nil {
+			if n := len(cr.Fields); n > 0 && cr.Fields[n-1].GetString_().GetSval() == "ctid" {
+				sysErr = b.errAt(cr.Location, pgerr.InvalidColumnReference, "system column \"ctid\" reference in check constraint is invalid")
+			}
+		}
+	})
+	if sysErr != nil {
+		return "", nil, sysErr
+	}
 	nparams := len(b.params)
 	e, err := b.expr(raw)
 	if err != nil {

@@ -23,6 +23,7 @@ select * from chk order by a nulls last;
 create table chk2 (a int, check (a > (select 1)));
 create table chk2 (a int, check (sum(a) > 1));
 create table chk2 (a int, check (a));
+create table chk2 (a int, check (ctid::text <> '(0,0)'));
 create table chk2 (a int, check (nosuch > 0));
 create table chk2 (a int, constraint same check (a > 0), constraint same check (a < 9));
 create table chk2 (a int, check (a > 0) no inherit, b int check (b > a));

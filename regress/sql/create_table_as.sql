@@ -90,3 +90,6 @@ rollback;
 select count(*) from pg_class where relname = 'ctas_r';
 drop table ctas_x, ctas_y, ctas_z;
 drop table ctas_src, ctas_a, ctas_b, ctas_c, ctas_d, ctas_e, ctas_f, ctas_g, ctas_h, ctas_i, ctas_j, ctas_k, ctas_n, ctas_p, ctas_q;
+-- Storage parameters match their names exactly.
+CREATE TABLE ctas_case WITH ("Fillfactor" = 10) AS SELECT 1 AS a;
+CREATE TABLE ctas_case (a int) WITH ("Fillfactor" = 10);
