@@ -403,3 +403,48 @@ func (c *Catalog) checkSequencesLocked(claim func(uint32, string) error) error {
 	}
 	return nil
 }
+
+// AlterSequence stores sequence oid's new parameters (ALTER SEQUENCE;
+// OID and Name are kept) and, with restart, sets its state to restart, not
+// yet called. The state the sequence then has must lie within the new
+// bounds (PostgreSQL's RESTART checks, 22023). The values logged ahead
+// are given up, as by setval.
+func (c *Catalog) AlterSequence(oid uint32, def Sequence, restart *int64) error {
+	st, err := c.seqState(oid)
+	if err != nil {
+		return err
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	last, called := st.last, st.called
+	if restart != nil {
+		last, called = *restart, false
+	}
+	if last < def.MinValue {
+		return pgerr.New(pgerr.InvalidParameterValue, "RESTART value (%d) cannot be less than MINVALUE (%d)", last, def.MinValue)
+	}
+	if last > def.MaxValue {
+		return pgerr.New(pgerr.InvalidParameterValue, "RESTART value (%d) cannot be greater than MAXVALUE (%d)", last, def.MaxValue)
+	}
+	c.ddlMu.Lock()
+	defer c.ddlMu.Unlock()
+	if err := c.usableLocked(); err != nil {
+		return err
+	}
+	if st.dropped {
+		return errNoTable(oid)
+	}
+	nd := def
+	nd.OID, nd.Name = st.def.OID, st.def.Name
+	stored := nd
+	stored.LastValue, stored.IsCalled = last, called
+	if err := c.writeBatchLocked(c.mu.nextOID, nil, nil, []*Sequence{&stored}, nil); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	st.def = &nd
+	st.last, st.called, st.logCnt = last, called, 0
+	c.mu.version++
+	c.mu.Unlock()
+	return nil
+}

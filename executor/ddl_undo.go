@@ -34,6 +34,15 @@ type ddlChange struct {
 	kind byte   // createdTable, createdIndex, createdSequence, droppedTable
 	oid  uint32 // the table's (for an index, its table's) or the sequence's OID
 	name string // the name it was created with ("" for a dropped table)
+	// seq is an altered sequence's parameters and state before the ALTER.
+	seq *seqBefore
+}
+
+// seqBefore is what ALTER SEQUENCE changed, for an abort to restore.
+type seqBefore struct {
+	def    catalog.Sequence
+	last   int64
+	called bool
 }
 
 // ddlChange kinds.
@@ -42,6 +51,7 @@ const (
 	createdIndex    = 'i'
 	createdSequence = 's'
 	createdView     = 'v'
+	alteredSequence = 'q'
 	droppedTable    = 'd' // hidden, dropped at the commit
 	droppedView     = 'w' // marked, deleted at the commit
 )
@@ -138,6 +148,8 @@ func (s *Session) undoDDL() {
 				v.DroppingXid = 0
 				return nil
 			})
+		case alteredSequence:
+			err = s.undoAlterSequence(c)
 		}
 		if err != nil {
 			s.e.log.Warn("could not undo a change of an aborted transaction's DDL", "kind", string(c.kind), "oid", c.oid, "relation", c.name, "err", err)
@@ -214,4 +226,23 @@ func (c sessionCatalog) visibleCreation(xid uint32) bool {
 		return true
 	}
 	return c.s.e.txns.Status(xid) == heap.XidCommitted
+}
+
+// undoAlterSequence puts an aborted ALTER SEQUENCE's parameters back, and
+// its state too unless values past it were handed out meanwhile (the
+// sequence is shared: a later nextval of another session may have used
+// the new parameters), so that no value is handed out twice.
+func (s *Session) undoAlterSequence(c ddlChange) error {
+	cur, curCalled, err := s.e.cat.SequenceState(c.oid)
+	if err != nil {
+		return err
+	}
+	last, called := cur, curCalled
+	if b := c.seq; b.def.Increment > 0 && cur <= b.last || b.def.Increment < 0 && cur >= b.last {
+		last, called = b.last, b.called
+	}
+	if err := s.e.cat.AlterSequence(c.oid, c.seq.def, &last); err != nil {
+		return err
+	}
+	return s.e.cat.SetVal(c.oid, last, called)
 }

@@ -104,6 +104,7 @@ type catalogStore interface {
 	SequenceByOID(oid uint32) (*catalog.Sequence, bool)
 	NextVal(oid uint32) (first, last int64, err error)
 	SetVal(oid uint32, value int64, isCalled bool) error
+	SequenceState(oid uint32) (last int64, called bool, err error)
 	HasExtension(name string) bool
 	Extensions() []catalog.Extension
 	CreateExtension(def catalog.Extension) (*catalog.Extension, error)
@@ -113,6 +114,7 @@ type catalogStore interface {
 	RenameIndex(tableOID uint32, old, name string) (*catalog.Table, error)
 	RenameColumn(tableOID uint32, col int, name string) (*catalog.Table, error)
 	RenameSequence(oid uint32, name string) error
+	AlterSequence(oid uint32, def catalog.Sequence, restart *int64) error
 	SetChecks(tableOID uint32, drop []string, add []catalog.Check) (*catalog.Table, error)
 	SetComment(classOID, objOID uint32, subID int32, text string) error
 	Comments() []catalog.Comment

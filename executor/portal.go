@@ -176,7 +176,7 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return st.Tag, nil
 	case *sql.CreateTable, *sql.DropTable, *sql.CreateIndex, *sql.DropIndex, *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing,
 		*sql.CreateSequence, *sql.DropSequence, *sql.AlterDefault, *sql.AlterNotNull, *sql.Truncate,
-		*sql.CreateExtension, *sql.DropExtension, *sql.CreateView, *sql.DropView, *sql.AlterAddColumns, *sql.Rename, *sql.AlterChecks, *sql.Comment, *sql.Insert, *sql.Update, *sql.Delete, *sql.CreateTableAs:
+		*sql.CreateExtension, *sql.DropExtension, *sql.CreateView, *sql.DropView, *sql.AlterAddColumns, *sql.Rename, *sql.AlterChecks, *sql.Comment, *sql.AlterSequence, *sql.Insert, *sql.Update, *sql.Delete, *sql.CreateTableAs:
 		if err := s.checkReadOnly(readOnlyName(st)); err != nil {
 			return "", err
 		}
@@ -222,6 +222,8 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return s.dropSequence(ctx, st, st.Cascade)
 	case *sql.Rename:
 		return s.rename(ctx, st)
+	case *sql.AlterSequence:
+		return s.alterSequence(st)
 	case *sql.Comment:
 		return s.comment(st)
 	case *sql.AlterChecks:
@@ -290,6 +292,8 @@ func readOnlyName(st sql.Stmt) string {
 		return "CREATE SEQUENCE"
 	case *sql.DropSequence:
 		return "DROP SEQUENCE"
+	case *sql.AlterSequence:
+		return "ALTER SEQUENCE"
 	case *sql.Comment:
 		return "COMMENT"
 	case *sql.CreateView:

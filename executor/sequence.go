@@ -425,3 +425,48 @@ func (s *Session) seqCacheFor(oid uint32) *seqCache {
 	}
 	return c
 }
+
+// alterSequence stores ALTER SEQUENCE's parameters, resolving OWNED BY as
+// CREATE SEQUENCE does.
+func (s *Session) alterSequence(st *sql.AlterSequence) (string, error) {
+	e := s.e
+	if st.Missing != "" {
+		s.notice(pgerr.SeverityNotice, pgerr.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", st.Missing)
+		return "ALTER SEQUENCE", nil
+	}
+	def := st.Def
+	if st.OwnedBy != nil {
+		def.OwnedByTable, def.OwnedByColumn = 0, 0
+		if len(st.OwnedBy) == 2 {
+			t, ok := e.cat.Table(st.OwnedBy[0])
+			if !ok {
+				return "", pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", st.OwnedBy[0])
+			}
+			c := t.ColumnIndex(st.OwnedBy[1])
+			if c < 0 {
+				return "", pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", st.OwnedBy[1], t.Name)
+			}
+			def.OwnedByTable, def.OwnedByColumn = t.OID, int16(c+1)
+		}
+	}
+	old, ok := e.cat.SequenceByOID(st.OID)
+	if !ok {
+		return "", pgerr.New(pgerr.UndefinedTable, "could not open relation with OID %d", st.OID)
+	}
+	last, called, err := e.cat.SequenceState(st.OID)
+	if err != nil {
+		return "", err
+	}
+	if err := e.cat.AlterSequence(st.OID, def, st.Restart); err != nil {
+		return "", err
+	}
+	// An abort puts the parameters and the state back, as PostgreSQL's
+	// ALTER SEQUENCE is transactional.
+	s.ensureTx()
+	s.ddl = append(s.ddl, ddlChange{kind: alteredSequence, oid: st.OID, name: old.Name,
+		seq: &seqBefore{def: *old, last: last, called: called}})
+	if c, ok := s.seqs[st.OID]; ok {
+		c.cached = c.last // the values cached under the old parameters are given up; currval stays
+	}
+	return "ALTER SEQUENCE", nil
+}

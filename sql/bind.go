@@ -435,7 +435,8 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 		s, err := b.alterTable(n.GetAlterTableStmt())
 		return s, nil, err
 	case n.GetAlterSeqStmt() != nil:
-		return nil, nil, pgerr.Unimplemented("ALTER SEQUENCE")
+		s, err := b.alterSequence(n.GetAlterSeqStmt())
+		return s, nil, err
 	case n.GetTruncateStmt() != nil:
 		s, err := b.truncateStmt(n.GetTruncateStmt())
 		return s, nil, err

@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"strconv"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
@@ -69,124 +68,17 @@ func (b *binder) createSequence(s *pg_query.CreateSeqStmt) (*CreateSequence, err
 		name = name[:catalog.NameDataLen-1]
 	}
 	out := &CreateSequence{IfNotExists: s.IfNotExists}
-	def := catalog.Sequence{Name: name, TypeOID: uint32(types.Int8), Increment: 1, Cache: 1}
-	var minSet, maxSet, startSet bool
-	var minV, maxV, startV int64
-	seen := map[string]bool{}
-	for _, n := range s.Options {
-		d := n.GetDefElem()
-		if seen[d.Defname] {
-			return nil, b.errAt(d.Location, pgerr.SyntaxError, "conflicting or redundant options")
-		}
-		seen[d.Defname] = true
-		num := func() (int64, error) {
-			v := defElemValue(d)
-			i, err := strconv.ParseInt(v, 10, 64)
-			if err != nil {
-				return 0, b.errAt(d.Location, pgerr.SyntaxError, "%s requires a numeric value", d.Defname)
-			}
-			return i, nil
-		}
-		var err error
-		switch d.Defname {
-		case "as":
-			t, terr := b.typeName(d.Arg.GetTypeName())
-			if terr != nil {
-				return nil, terr
-			}
-			switch t.OID {
-			case types.Int2, types.Int4, types.Int8:
-				def.TypeOID = uint32(t.OID)
-			default:
-				return nil, pgerr.New(pgerr.InvalidParameterValue, "sequence type must be smallint, integer, or bigint")
-			}
-		case "increment":
-			def.Increment, err = num()
-		case "minvalue":
-			if d.Arg != nil {
-				minV, err = num()
-				minSet = true
-			}
-		case "maxvalue":
-			if d.Arg != nil {
-				maxV, err = num()
-				maxSet = true
-			}
-		case "start":
-			startV, err = num()
-			startSet = true
-		case "cache":
-			def.Cache, err = num()
-		case "cycle":
-			def.Cycle = defElemValue(d) == "true"
-		case "owned_by":
-			var parts []string
-			for _, it := range d.Arg.GetList().GetItems() {
-				parts = append(parts, it.GetString_().GetSval())
-			}
-			switch {
-			case len(parts) == 1 && parts[0] == "none":
-			case len(parts) == 1:
-				return nil, pgerr.New(pgerr.SyntaxError, "invalid OWNED BY option").
-					WithHint("Specify OWNED BY table.column or OWNED BY NONE.")
-			case len(parts) == 3 && parts[0] == "public":
-				out.OwnedBy = parts[1:]
-			case len(parts) == 2:
-				out.OwnedBy = parts
-			default:
-				return nil, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", strings.Join(parts[:len(parts)-1], "."))
-			}
-		default:
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE SEQUENCE option %s is not supported", d.Defname)
-		}
-		if err != nil {
-			return nil, err
-		}
+	p, err := b.seqParams(nil, s.Options)
+	if err != nil {
+		return nil, err
 	}
-	if def.Increment == 0 {
-		return nil, pgerr.New(pgerr.InvalidParameterValue, "INCREMENT must not be zero")
+	if p.restart != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE SEQUENCE option restart is not supported")
 	}
-	lo, hi := catalog.SeqTypeBounds(def.TypeOID)
-	typeName := map[uint32]string{uint32(types.Int2): "smallint", uint32(types.Int4): "integer", uint32(types.Int8): "bigint"}[def.TypeOID]
-	if maxSet {
-		def.MaxValue = maxV
-		if maxV < lo || maxV > hi {
-			return nil, pgerr.New(pgerr.InvalidParameterValue, "MAXVALUE (%d) is out of range for sequence data type %s", maxV, typeName)
-		}
-	} else if def.Increment > 0 {
-		def.MaxValue = hi
-	} else {
-		def.MaxValue = -1
-	}
-	if minSet {
-		def.MinValue = minV
-		if minV < lo || minV > hi {
-			return nil, pgerr.New(pgerr.InvalidParameterValue, "MINVALUE (%d) is out of range for sequence data type %s", minV, typeName)
-		}
-	} else if def.Increment > 0 {
-		def.MinValue = 1
-	} else {
-		def.MinValue = lo
-	}
-	if def.MinValue >= def.MaxValue {
-		return nil, pgerr.New(pgerr.InvalidParameterValue, "MINVALUE (%d) must be less than MAXVALUE (%d)", def.MinValue, def.MaxValue)
-	}
-	switch {
-	case startSet:
-		def.Start = startV
-	case def.Increment > 0:
-		def.Start = def.MinValue
-	default:
-		def.Start = def.MaxValue
-	}
-	if def.Start < def.MinValue {
-		return nil, pgerr.New(pgerr.InvalidParameterValue, "START value (%d) cannot be less than MINVALUE (%d)", def.Start, def.MinValue)
-	}
-	if def.Start > def.MaxValue {
-		return nil, pgerr.New(pgerr.InvalidParameterValue, "START value (%d) cannot be greater than MAXVALUE (%d)", def.Start, def.MaxValue)
-	}
-	if def.Cache <= 0 {
-		return nil, pgerr.New(pgerr.InvalidParameterValue, "CACHE (%d) must be greater than zero", def.Cache)
+	def := p.def
+	def.Name = name
+	if len(p.ownedBy) > 0 {
+		out.OwnedBy = p.ownedBy
 	}
 	out.Def = def
 	return out, nil
