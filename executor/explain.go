@@ -141,6 +141,16 @@ func (pt *Portal) startExplain(ctx context.Context, ex *sql.Explain) error {
 			pt.tagFn = func(int64) string { return "EXPLAIN" }
 			return nil
 		}
+	case *sql.ExecuteSQL:
+		// EXPLAIN EXECUTE: the prepared statement's plan for these arguments.
+		inner, vals, err := pt.s.bindExecuteArgs(st, pt.params)
+		if err != nil {
+			return err
+		}
+		e2 := *ex
+		e2.Stmt = inner.p.bound.Stmt
+		pt.params = vals
+		return pt.startExplain(ctx, &e2)
 	case *sql.Insert, *sql.Update, *sql.Delete:
 		if ex.Analyze {
 			if err := pt.s.checkReadOnly(readOnlyName(st)); err != nil {
@@ -861,6 +871,10 @@ func (e *explainer) deparse(x sql.Expr) string {
 	case *sql.OuterRef:
 		return x.Name
 	case *sql.Param:
+		// A plan for the values at hand (PostgreSQL's custom plan) shows them.
+		if e.x != nil && e.x.ev != nil && x.Idx < len(e.x.ev.params) {
+			return e.deparseValue(&sql.Const{Val: e.x.ev.params[x.Idx], T: x.T})
+		}
 		return fmt.Sprintf("$%d", x.Idx+1)
 	case *sql.Const:
 		return e.deparseValue(x)

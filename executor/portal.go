@@ -229,7 +229,7 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 	case *sql.AlterChecks:
 		return s.alterChecks(ctx, st)
 	case *sql.PrepareSQL:
-		return s.prepareSQL(st)
+		return s.prepareSQL(st, pt.p.SQL)
 	case *sql.Deallocate:
 		return s.deallocate(st)
 	case *sql.CreateView:

@@ -9,10 +9,24 @@ package executor
 // DISCARD ALL or the end of the session.
 
 import (
+	"maps"
+	"slices"
+	"time"
+
+	"minipg/catalog"
 	"minipg/pgerr"
 	"minipg/sql"
 	"minipg/types"
 )
+
+// sqlStatement is a statement SQL's PREPARE made: the prepared statement,
+// the PREPARE's text and time, and how many times it ran.
+type sqlStatement struct {
+	Prepared
+	text string
+	at   time.Time
+	runs int64
+}
 
 // PreparedStatement is sql.PreparedCatalog for the session's binder.
 func (c sessionCatalog) PreparedStatement(name string) ([]types.OID, []sql.ResultCol, bool) {
@@ -23,7 +37,7 @@ func (c sessionCatalog) PreparedStatement(name string) ([]types.OID, []sql.Resul
 	return p.ParamTypes, p.bound.Columns, true
 }
 
-func (s *Session) prepareSQL(st *sql.PrepareSQL) (string, error) {
+func (s *Session) prepareSQL(st *sql.PrepareSQL, text string) (string, error) {
 	if _, ok := s.sqlPrepared[st.Name]; ok {
 		return "", pgerr.New(pgerr.Code("42P05"), "prepared statement \"%s\" already exists", st.Name)
 	}
@@ -40,9 +54,9 @@ func (s *Session) prepareSQL(st *sql.PrepareSQL) (string, error) {
 		}
 	}
 	if s.sqlPrepared == nil {
-		s.sqlPrepared = map[string]*Prepared{}
+		s.sqlPrepared = map[string]*sqlStatement{}
 	}
-	s.sqlPrepared[st.Name] = p
+	s.sqlPrepared[st.Name] = &sqlStatement{Prepared: *p, text: text, at: time.Now()}
 	return "PREPARE", nil
 }
 
@@ -62,18 +76,58 @@ func (s *Session) deallocate(st *sql.Deallocate) (string, error) {
 // the named statement, whose portal runs in EXECUTE's place (its tag and
 // rows are the statement's, as in PostgreSQL).
 func (s *Session) bindExecute(st *sql.ExecuteSQL, params []types.Datum) (*Portal, error) {
+	pt, _, err := s.bindExecuteArgs(st, params)
+	return pt, err
+}
+
+// bindExecuteArgs evaluates EXECUTE's arguments and binds the named
+// statement with them; it returns the portal and the values.
+func (s *Session) bindExecuteArgs(st *sql.ExecuteSQL, params []types.Datum) (*Portal, []types.Datum, error) {
 	p, ok := s.sqlPrepared[st.Name]
 	if !ok {
-		return nil, s.fail(pgerr.New(pgerr.Code("26000"), "prepared statement \"%s\" does not exist", st.Name))
+		return nil, nil, s.fail(pgerr.New(pgerr.Code("26000"), "prepared statement \"%s\" does not exist", st.Name))
 	}
 	ev := &evalCtx{s: s, params: params}
 	vals := make([]types.Datum, len(st.Args))
 	for i, a := range st.Args {
 		v, err := ev.eval(a, nil)
 		if err != nil {
-			return nil, s.fail(err)
+			return nil, nil, s.fail(err)
 		}
 		vals[i] = v
 	}
-	return s.Bind(p, vals)
+	p.runs++
+	pt, err := s.Bind(&p.Prepared, vals)
+	return pt, vals, err
+}
+
+// pgPreparedStatements are the session's rows of pg_prepared_statements:
+// the statements SQL's PREPARE made (the protocol's are the server's, not
+// listed). minipg plans a statement for each run, so every run counts as a
+// custom plan.
+func (s *Session) pgPreparedStatements() [][]types.Datum {
+	var out [][]types.Datum
+	for _, name := range slices.Sorted(maps.Keys(s.sqlPrepared)) {
+		p := s.sqlPrepared[name]
+		ptypes := make([]types.Datum, len(p.ParamTypes))
+		for i, t := range p.ParamTypes {
+			ptypes[i] = types.RegName{OID: uint32(t), Name: types.T{OID: t, Typmod: -1}.Name()}
+		}
+		out = append(out, []types.Datum{name, p.text, p.at, types.NewArray(ptypes), true, int64(0), p.runs})
+	}
+	return out
+}
+
+func init() {
+	col := func(name string, t types.OID) catalog.Column {
+		return catalog.Column{Name: name, TypeOID: uint32(t), Typmod: -1}
+	}
+	v := sql.RegisterVirtualTable("pg_prepared_statements", []catalog.Column{
+		col("name", types.Text), col("statement", types.Text), col("prepare_time", types.TimestampTZ),
+		col("parameter_types", types.ArrayOID(types.RegType)), col("from_sql", types.Bool),
+		col("generic_plans", types.Int8), col("custom_plans", types.Int8),
+	}, func(env any) ([][]types.Datum, error) {
+		return env.(*Session).pgPreparedStatements(), nil
+	})
+	v.Session = true
 }

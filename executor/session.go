@@ -55,7 +55,7 @@ type Session struct {
 	startup  map[string]string // settings the start-up packet gave (their RESET value)
 	ddl      []ddlChange       // relations the current transaction created or dropped (ddl_undo.go)
 	// sqlPrepared are the statements SQL's PREPARE made (prepare.go).
-	sqlPrepared map[string]*Prepared
+	sqlPrepared map[string]*sqlStatement
 	mem         memAccount // the running statement's memory (memory.go)
 	ints        intBoxes   // boxed integers of scans (rowvalues.go)
 	plans       planCache  // index plans of the statements' WHERE clauses (path.go)

@@ -77,7 +77,8 @@ func (b *binder) explainStmt(s *pg_query.ExplainStmt) (*Explain, []ResultCol, er
 	}
 	q := s.Query
 	switch {
-	case q.GetSelectStmt() != nil, q.GetInsertStmt() != nil, q.GetCreateTableAsStmt() != nil, q.GetUpdateStmt() != nil, q.GetDeleteStmt() != nil:
+	case q.GetSelectStmt() != nil, q.GetInsertStmt() != nil, q.GetCreateTableAsStmt() != nil, q.GetUpdateStmt() != nil, q.GetDeleteStmt() != nil,
+		q.GetExecuteStmt() != nil:
 	default:
 		return nil, nil, pgerr.Unimplemented("EXPLAIN of " + commandName(q))
 	}
