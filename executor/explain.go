@@ -435,7 +435,7 @@ func (e *explainer) node(it rowIter) *planNode {
 		// The terms are built round by round; their plans are not kept.
 		return &planNode{name: "Recursive Union"}
 	case *setOpIter:
-		// The arms ran when the plan was built; their plans are not kept.
+		// The arms run when the node is first read; their plans are not shown.
 		name := "HashSetOp Intersect"
 		if it.op == sql.SetOpExcept {
 			name = "HashSetOp Except"

@@ -5,16 +5,33 @@ package executor
 // of the left arm, NULLs equal to each other).
 
 import (
+	"context"
+
 	"minipg/sql"
 	"minipg/types"
 )
 
-// setOpIter hands out the result of an INTERSECT or EXCEPT, computed when
-// it is built.
+// setOpIter hands out the result of an INTERSECT or EXCEPT, computed at
+// the first Next (so that EXPLAIN without ANALYZE runs neither arm).
 type setOpIter struct {
 	sliceIter
-	op  sql.SetOpKind
-	all bool
+	x    *execCtx
+	st   *sql.Select
+	op   sql.SetOpKind
+	all  bool
+	done bool // the result is computed
+}
+
+func (it *setOpIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
+	if !it.done {
+		it.done = true
+		rows, err := it.x.runSetOp(it.st)
+		if err != nil {
+			return nil, false, err
+		}
+		it.rows = rows
+	}
+	return it.sliceIter.Next(ctx)
 }
 
 // setOpGroup is one distinct row of the left arm and how many copies of
@@ -46,10 +63,15 @@ func setOpCopies(op sql.SetOpKind, all bool, left, right int64) int64 {
 	return 0
 }
 
-// intersectExcept runs the two arms of st (SetOpIntersect or SetOpExcept)
-// and returns the rows of the result, in the order of their first copy in
-// the left arm.
+// intersectExcept returns the iterator of st (SetOpIntersect or
+// SetOpExcept), which runs the arms when first read.
 func (x *execCtx) intersectExcept(st *sql.Select) (rowIter, error) {
+	return &setOpIter{x: x, st: st, op: st.SetOp, all: st.UnionAll}, nil
+}
+
+// runSetOp runs the two arms of st and returns the rows of the result, in
+// the order of their first copy in the left arm.
+func (x *execCtx) runSetOp(st *sql.Select) ([][]types.Datum, error) {
 	n := st.NVisible
 	typs := make([]types.T, n)
 	for i := range typs {
@@ -96,10 +118,10 @@ func (x *execCtx) intersectExcept(st *sql.Select) (rowIter, error) {
 			return nil, err
 		}
 	}
-	out := &setOpIter{op: st.SetOp, all: st.UnionAll}
+	var out [][]types.Datum
 	for _, g := range order {
 		for c := setOpCopies(st.SetOp, st.UnionAll, g.left, g.right); c > 0; c-- {
-			out.rows = append(out.rows, g.row)
+			out = append(out, g.row)
 		}
 	}
 	return out, nil

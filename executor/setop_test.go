@@ -68,3 +68,24 @@ func TestSetOpParams(t *testing.T) {
 		t.Fatalf("create table as: %q", tag)
 	}
 }
+
+// TestExplainSetOpDoesNotRun: EXPLAIN without ANALYZE of INTERSECT and
+// EXCEPT runs neither arm (a nextval in one is not called, a division by
+// zero is not raised); EXPLAIN ANALYZE does.
+func TestExplainSetOpDoesNotRun(t *testing.T) {
+	e := openTestEngine(t, "")
+	s := e.NewSession(map[string]string{"user": "postgres"})
+	defer s.Close()
+	mustExec(t, s, "CREATE SEQUENCE eso")
+	mustExec(t, s, "EXPLAIN SELECT nextval('eso') INTERSECT SELECT 1")
+	mustExec(t, s, "EXPLAIN SELECT 1 / 0 EXCEPT SELECT 1")
+	rows, _ := mustExec(t, s, "SELECT nextval('eso')")
+	if rows[0][0].(int64) != 1 {
+		t.Fatalf("EXPLAIN ran the arm: nextval gives %v", rows[0][0])
+	}
+	mustExec(t, s, "EXPLAIN ANALYZE SELECT nextval('eso') INTERSECT SELECT 1")
+	rows, _ = mustExec(t, s, "SELECT nextval('eso')")
+	if rows[0][0].(int64) != 3 {
+		t.Fatalf("EXPLAIN ANALYZE did not run the arm once: nextval gives %v", rows[0][0])
+	}
+}
