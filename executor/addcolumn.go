@@ -22,24 +22,10 @@ import (
 )
 
 func (s *Session) alterAddColumns(ctx context.Context, st *sql.AlterAddColumns) (string, error) {
-	e := s.e
-	for {
-		release, err := e.txns.LockRelation(ctx, st.Table.OID, true)
-		if err != nil {
-			return "", mapCtxErr(ctx, err)
-		}
-		wait, err := s.addColumnsLocked(ctx, st)
-		release()
-		if err != nil {
-			return "", err
-		}
-		if wait == 0 {
-			return "ALTER TABLE", nil
-		}
-		if err := s.ensureTx().WaitFor(ctx, wait); err != nil {
-			return "", mapCtxErr(ctx, err)
-		}
+	if err := s.underTableLock(ctx, st.Table.OID, func() (uint32, error) { return s.addColumnsLocked(ctx, st) }); err != nil {
+		return "", err
 	}
+	return "ALTER TABLE", nil
 }
 
 // addColumnsLocked adds the columns under the table's exclusive lock. It
@@ -79,21 +65,9 @@ func (s *Session) addColumnsLocked(ctx context.Context, st *sql.AlterAddColumns)
 		}
 		if col.NotNull && col.Missing == nil {
 			// The rows already stored would have a NULL there.
-			if wait, err := s.runningWriter(ctx, r); err != nil || wait != 0 {
+			found, wait, err := s.someRow(ctx, r, nil)
+			if err != nil || wait != 0 {
 				return wait, err
-			}
-			x := &execCtx{ctx: ctx, s: s, tx: s.ensureTx(), rel: r}
-			x.ev = &evalCtx{s: s, x: x}
-			x.xid = x.tx.XidIfAssigned()
-			x.cid = x.tx.UseCommandID()
-			src, err := x.relCtx(r).source(nil)
-			if err != nil {
-				return 0, err
-			}
-			_, found, err := src.Next(ctx)
-			src.Close()
-			if err != nil {
-				return 0, err
 			}
 			if found {
 				return 0, pgerr.New(pgerr.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", col.Name, t.Name).

@@ -234,27 +234,24 @@ func (s *Session) alterConstraintsOnce(ctx context.Context, st *sql.AlterConstra
 // constraint, cut to fit NAMEDATALEN, with 1, 2, ... appended to the label
 // until taken says the name is free.
 func chooseConstraintName(table string, cols []string, primary bool, taken func(string) bool) string {
-	name2, label := strings.Join(cols, "_"), "key"
 	if primary {
-		name2, label = "", "pkey"
+		return chooseName(table, "", "pkey", taken)
 	}
-	modlabel := label
-	for pass := 1; ; pass++ {
-		name := catalog.MakeObjectName(table, name2, modlabel)
-		if !taken(name) {
-			return name
-		}
-		modlabel = fmt.Sprintf("%s%d", label, pass)
-	}
+	return chooseName(table, strings.Join(cols, "_"), "key", taken)
 }
 
 // chooseIndexName is PostgreSQL's ChooseIndexName for an index that is not
 // a constraint's: table_col1_col2_idx, numbered until free.
 func chooseIndexName(table string, cols []string, taken func(string) bool) string {
-	name2, label := strings.Join(cols, "_"), "idx"
+	return chooseName(table, strings.Join(cols, "_"), "idx", taken)
+}
+
+// chooseName is name1_name2_label cut to fit NAMEDATALEN, with 1, 2, ...
+// appended to the label until taken says the name is free.
+func chooseName(name1, name2, label string, taken func(string) bool) string {
 	modlabel := label
 	for pass := 1; ; pass++ {
-		name := catalog.MakeObjectName(table, name2, modlabel)
+		name := catalog.MakeObjectName(name1, name2, modlabel)
 		if !taken(name) {
 			return name
 		}

@@ -36,24 +36,10 @@ func (x *execCtx) checkConstraints(r *relation, row []types.Datum) error {
 // valid is first checked against the stored rows, after the transactions
 // still writing the table end.
 func (s *Session) alterChecks(ctx context.Context, st *sql.AlterChecks) (string, error) {
-	e := s.e
-	for {
-		release, err := e.txns.LockRelation(ctx, st.Table.OID, true)
-		if err != nil {
-			return "", mapCtxErr(ctx, err)
-		}
-		wait, err := s.alterChecksLocked(ctx, st)
-		release()
-		if err != nil {
-			return "", err
-		}
-		if wait == 0 {
-			return "ALTER TABLE", nil
-		}
-		if err := s.ensureTx().WaitFor(ctx, wait); err != nil {
-			return "", mapCtxErr(ctx, err)
-		}
+	if err := s.underTableLock(ctx, st.Table.OID, func() (uint32, error) { return s.alterChecksLocked(ctx, st) }); err != nil {
+		return "", err
 	}
+	return "ALTER TABLE", nil
 }
 
 func (s *Session) alterChecksLocked(ctx context.Context, st *sql.AlterChecks) (uint32, error) {
@@ -73,22 +59,10 @@ func (s *Session) alterChecksLocked(ctx context.Context, st *sql.AlterChecks) (u
 			if ck.NotValid {
 				continue
 			}
-			if wait, err := s.runningWriter(ctx, r); err != nil || wait != 0 {
-				return wait, err
-			}
-			x := &execCtx{ctx: ctx, s: s, tx: s.ensureTx(), rel: r}
-			x.ev = &evalCtx{s: s, x: x}
-			x.xid = x.tx.XidIfAssigned()
-			x.cid = x.tx.UseCommandID()
 			// A row fails when the expression is false: NOT expr is true.
-			src, err := x.relCtx(r).source(&sql.BoolOp{Op: "NOT", Args: []sql.Expr{exprs[i]}})
-			if err != nil {
-				return 0, err
-			}
-			_, found, err := src.Next(ctx)
-			src.Close()
-			if err != nil {
-				return 0, err
+			found, wait, err := s.someRow(ctx, r, &sql.BoolOp{Op: "NOT", Args: []sql.Expr{exprs[i]}})
+			if err != nil || wait != 0 {
+				return wait, err
 			}
 			if found {
 				return 0, pgerr.New(pgerr.CheckViolation, "check constraint \"%s\" of relation \"%s\" is violated by some row", ck.Name, r.def.Name).

@@ -162,12 +162,18 @@ func (s *Session) dropTable(ctx context.Context, st *sql.DropTable) (string, err
 // table's exclusive lock (catalog.HideTable): the first half of a DROP
 // TABLE, whose files stay until the transaction ends.
 func (e *Engine) hideTable(ctx context.Context, oid, xid uint32) error {
+	return e.renameUnderLock(ctx, oid, func() (*catalog.Table, error) { return e.cat.HideTable(oid, xid) })
+}
+
+// renameUnderLock changes table oid's names by change under the table's
+// exclusive lock and refreshes its open relation.
+func (e *Engine) renameUnderLock(ctx context.Context, oid uint32, change func() (*catalog.Table, error)) error {
 	release, err := e.txns.LockRelation(ctx, oid, true)
 	if err != nil {
 		return mapCtxErr(ctx, err)
 	}
 	defer release()
-	t, err := e.cat.HideTable(oid, xid)
+	t, err := change()
 	if err != nil {
 		return err
 	}

@@ -90,17 +90,7 @@ func (s *Session) renameInViews(oid uint32, old, name string) error {
 
 // renameTable renames a table under its exclusive lock.
 func (e *Engine) renameTable(ctx context.Context, oid uint32, name string) error {
-	release, err := e.txns.LockRelation(ctx, oid, true)
-	if err != nil {
-		return mapCtxErr(ctx, err)
-	}
-	defer release()
-	t, err := e.cat.RenameTable(oid, name)
-	if err != nil {
-		return err
-	}
-	e.renamedRel(t)
-	return nil
+	return e.renameUnderLock(ctx, oid, func() (*catalog.Table, error) { return e.cat.RenameTable(oid, name) })
 }
 
 // renameIndex renames an index of table oid under the table's lock.

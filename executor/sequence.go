@@ -40,15 +40,10 @@ func (s *Session) createSequence(st *sql.CreateSequence) (string, error) {
 	}
 	def := st.Def
 	if st.OwnedBy != nil {
-		t, ok := e.cat.Table(st.OwnedBy[0])
-		if !ok {
-			return "", pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", st.OwnedBy[0])
+		var err error
+		if def.OwnedByTable, def.OwnedByColumn, err = e.ownedBy(st.OwnedBy); err != nil {
+			return "", err
 		}
-		c := t.ColumnIndex(st.OwnedBy[1])
-		if c < 0 {
-			return "", pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", st.OwnedBy[1], t.Name)
-		}
-		def.OwnedByTable, def.OwnedByColumn = t.OID, int16(c+1)
 	}
 	q, err := e.cat.CreateSequence(def)
 	if err != nil {
@@ -348,24 +343,51 @@ func serialSequences(cat catalogStore, def *catalog.Table, serials []int) []cata
 // row has a NULL there, waiting for transactions still writing the table)
 // or DROP NOT NULL (refused for a primary key column, 42P16).
 func (s *Session) alterNotNull(ctx context.Context, st *sql.AlterNotNull) (string, error) {
-	e := s.e
+	if err := s.underTableLock(ctx, st.Table.OID, func() (uint32, error) { return s.alterNotNullLocked(ctx, st) }); err != nil {
+		return "", err
+	}
+	return "ALTER TABLE", nil
+}
+
+// underTableLock runs locked under table oid's exclusive lock. When locked
+// returns a transaction to wait for (a writer of the table still running,
+// whose rows decide the outcome), the lock is released, the transaction
+// waited for, and locked run again.
+func (s *Session) underTableLock(ctx context.Context, oid uint32, locked func() (uint32, error)) error {
 	for {
-		release, err := e.txns.LockRelation(ctx, st.Table.OID, true)
+		release, err := s.e.txns.LockRelation(ctx, oid, true)
 		if err != nil {
-			return "", mapCtxErr(ctx, err)
+			return mapCtxErr(ctx, err)
 		}
-		wait, err := s.alterNotNullLocked(ctx, st)
+		wait, err := locked()
 		release()
-		if err != nil {
-			return "", err
-		}
-		if wait == 0 {
-			return "ALTER TABLE", nil
+		if err != nil || wait == 0 {
+			return err
 		}
 		if err := s.ensureTx().WaitFor(ctx, wait); err != nil {
-			return "", mapCtxErr(ctx, err)
+			return mapCtxErr(ctx, err)
 		}
 	}
+}
+
+// someRow reports whether a row of r that the transaction sees satisfies
+// where (all rows for nil), after the transactions still writing r end:
+// wait is then one of them, to wait for with the table's lock released.
+func (s *Session) someRow(ctx context.Context, r *relation, where sql.Expr) (found bool, wait uint32, err error) {
+	if wait, err := s.runningWriter(ctx, r); err != nil || wait != 0 {
+		return false, wait, err
+	}
+	x := &execCtx{ctx: ctx, s: s, tx: s.ensureTx(), rel: r}
+	x.ev = &evalCtx{s: s, x: x}
+	x.xid = x.tx.XidIfAssigned()
+	x.cid = x.tx.UseCommandID()
+	src, err := x.relCtx(r).source(where)
+	if err != nil {
+		return false, 0, err
+	}
+	defer src.Close()
+	_, found, err = src.Next(ctx)
+	return found, 0, err
 }
 
 func (s *Session) alterNotNullLocked(ctx context.Context, st *sql.AlterNotNull) (uint32, error) {
@@ -381,22 +403,9 @@ func (s *Session) alterNotNullLocked(ctx context.Context, st *sql.AlterNotNull) 
 			return 0, pgerr.New(pgerr.InvalidTableDefinition, "column \"%s\" is in a primary key", name)
 		}
 	} else if !t.Columns[st.Col].NotNull {
-		if wait, err := s.runningWriter(ctx, r); err != nil || wait != 0 {
+		found, wait, err := s.someRow(ctx, r, &sql.IsNull{X: &sql.ColRef{Idx: st.Col, T: r.types[st.Col], Name: name}})
+		if err != nil || wait != 0 {
 			return wait, err
-		}
-		x := &execCtx{ctx: ctx, s: s, tx: s.ensureTx(), rel: r}
-		x.ev = &evalCtx{s: s, x: x}
-		x.xid = x.tx.XidIfAssigned()
-		x.cid = x.tx.UseCommandID()
-		where := &sql.IsNull{X: &sql.ColRef{Idx: st.Col, T: r.types[st.Col], Name: name}}
-		src, err := x.relCtx(r).source(where)
-		if err != nil {
-			return 0, err
-		}
-		_, found, err := src.Next(ctx)
-		src.Close()
-		if err != nil {
-			return 0, err
 		}
 		if found {
 			return 0, pgerr.New(pgerr.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", name, t.Name).
@@ -436,17 +445,12 @@ func (s *Session) alterSequence(st *sql.AlterSequence) (string, error) {
 	}
 	def := st.Def
 	if st.OwnedBy != nil {
-		def.OwnedByTable, def.OwnedByColumn = 0, 0
+		def.OwnedByTable, def.OwnedByColumn = 0, 0 // OWNED BY NONE
 		if len(st.OwnedBy) == 2 {
-			t, ok := e.cat.Table(st.OwnedBy[0])
-			if !ok {
-				return "", pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", st.OwnedBy[0])
+			var err error
+			if def.OwnedByTable, def.OwnedByColumn, err = e.ownedBy(st.OwnedBy); err != nil {
+				return "", err
 			}
-			c := t.ColumnIndex(st.OwnedBy[1])
-			if c < 0 {
-				return "", pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", st.OwnedBy[1], t.Name)
-			}
-			def.OwnedByTable, def.OwnedByColumn = t.OID, int16(c+1)
 		}
 	}
 	old, ok := e.cat.SequenceByOID(st.OID)
@@ -469,4 +473,18 @@ func (s *Session) alterSequence(st *sql.AlterSequence) (string, error) {
 		c.cached = c.last // the values cached under the old parameters are given up; currval stays
 	}
 	return "ALTER SEQUENCE", nil
+}
+
+// ownedBy resolves OWNED BY table.column to the table's OID and the
+// column's number.
+func (e *Engine) ownedBy(tc []string) (uint32, int16, error) {
+	t, ok := e.cat.Table(tc[0])
+	if !ok {
+		return 0, 0, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", tc[0])
+	}
+	c := t.ColumnIndex(tc[1])
+	if c < 0 {
+		return 0, 0, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", tc[1], t.Name)
+	}
+	return t.OID, int16(c + 1), nil
 }

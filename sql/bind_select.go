@@ -383,13 +383,7 @@ func (b *binder) orderBy(s *pg_query.SelectStmt, targets []target, nvis int, out
 			if err != nil {
 				return nil, err
 			}
-			k := exprKey(e)
-			for i, t := range targets {
-				if exprKey(t.e) == k {
-					idx = i
-					break
-				}
-			}
+			idx = targetOf(targets, e)
 			if idx < 0 {
 				if s.DistinctClause != nil && !isDistinctOn(s) {
 					return nil, pgerr.New(pgerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
@@ -419,6 +413,17 @@ func distinctClause(s *pg_query.SelectStmt, out *Select) error {
 	return nil
 }
 
+// targetOf is the position of the first target computing e, -1 if none.
+func targetOf(targets []target, e Expr) int {
+	k := exprKey(e)
+	for i, t := range targets {
+		if exprKey(t.e) == k {
+			return i
+		}
+	}
+	return -1
+}
+
 func isDistinctOn(s *pg_query.SelectStmt) bool {
 	return len(s.DistinctClause) > 0 && s.DistinctClause[0] != nil && s.DistinctClause[0].Node != nil
 }
@@ -439,14 +444,7 @@ func (b *binder) distinctOn(s *pg_query.SelectStmt, targets []target, nvis int, 
 		if err != nil {
 			return nil, err
 		}
-		idx := -1
-		k := exprKey(e)
-		for i, t := range targets {
-			if exprKey(t.e) == k {
-				idx = i
-				break
-			}
-		}
+		idx := targetOf(targets, e)
 		if idx < 0 {
 			targets = append(targets, target{e: e, name: "?column?", loc: -1})
 			idx = len(targets) - 1
