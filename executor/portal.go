@@ -49,24 +49,8 @@ func (pt *Portal) Run(ctx context.Context, maxRows int, emit func(row []types.Da
 		return pt.tag, true, nil
 	}
 	if !pt.started {
-		pt.started = true
-		if s.failed && s.explicit && !isTxnExit(pt.p.bound) {
-			pt.done = true
-			return "", true, errAborted()
-		}
-		if err := canceled(ctx); err != nil {
-			pt.finish(err)
-			return "", true, s.fail(err)
-		}
-		tag, err := pt.start(ctx)
-		if err != nil {
-			pt.finish(err)
-			return "", true, s.fail(err)
-		}
-		if pt.rows == nil {
-			pt.finish(nil)
-			pt.done, pt.tag = true, tag
-			return tag, true, nil
+		if tag, done, err := pt.begin(ctx); done || err != nil {
+			return tag, done, err
 		}
 	}
 	n := 0
@@ -87,6 +71,32 @@ func (pt *Portal) Run(ctx context.Context, maxRows int, emit func(row []types.Da
 		}
 		pt.nrows++
 		n++
+	}
+	return "", false, nil
+}
+
+// begin starts the portal's statement; done is true when it has ended
+// (a utility statement, or an error).
+func (pt *Portal) begin(ctx context.Context) (tag string, done bool, err error) {
+	s := pt.s
+	pt.started = true
+	if s.failed && s.explicit && !isTxnExit(pt.p.bound) {
+		pt.done = true
+		return "", true, errAborted()
+	}
+	if err := canceled(ctx); err != nil {
+		pt.finish(err)
+		return "", true, s.fail(err)
+	}
+	tag, err = pt.start(ctx)
+	if err != nil {
+		pt.finish(err)
+		return "", true, s.fail(err)
+	}
+	if pt.rows == nil {
+		pt.finish(nil)
+		pt.done, pt.tag = true, tag
+		return tag, true, nil
 	}
 	return "", false, nil
 }
@@ -228,6 +238,12 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return s.comment(st)
 	case *sql.AlterChecks:
 		return s.alterChecks(ctx, st)
+	case *sql.DeclareCursor:
+		return s.declareCursor(ctx, st)
+	case *sql.FetchCursor:
+		return "", pt.fetchCursor(ctx, st)
+	case *sql.CloseCursor:
+		return s.closeCursor(st)
 	case *sql.PrepareSQL:
 		return s.prepareSQL(st, pt.p.SQL)
 	case *sql.Deallocate:

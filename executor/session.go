@@ -56,9 +56,11 @@ type Session struct {
 	ddl      []ddlChange       // relations the current transaction created or dropped (ddl_undo.go)
 	// sqlPrepared are the statements SQL's PREPARE made (prepare.go).
 	sqlPrepared map[string]*sqlStatement
-	mem         memAccount // the running statement's memory (memory.go)
-	ints        intBoxes   // boxed integers of scans (rowvalues.go)
-	plans       planCache  // index plans of the statements' WHERE clauses (path.go)
+	// cursors are the transaction's SQL cursors (cursor.go).
+	cursors map[string]*Portal
+	mem     memAccount // the running statement's memory (memory.go)
+	ints    intBoxes   // boxed integers of scans (rowvalues.go)
+	plans   planCache  // index plans of the statements' WHERE clauses (path.go)
 	// bufUsage counts the session's shared buffer accesses (PostgreSQL's
 	// pgBufferUsage): its snapshots and insert state carry it to the heap,
 	// and EXPLAIN (ANALYZE, BUFFERS) reads it around each plan node.
@@ -343,6 +345,7 @@ func (s *Session) Sync() error {
 
 // endTx commits or aborts the open transaction and leaves the block.
 func (s *Session) endTx(commit bool) error {
+	s.closeCursors()
 	tx := s.tx
 	s.tx, s.explicit, s.failed, s.active = nil, false, false, 0
 	if tx != nil {

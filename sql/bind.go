@@ -377,6 +377,14 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 	case n.GetDropStmt() != nil:
 		s, err := b.dropStmt(n.GetDropStmt())
 		return s, nil, err
+	case n.GetDeclareCursorStmt() != nil:
+		s, err := b.declareCursor(n.GetDeclareCursorStmt())
+		return s, nil, err
+	case n.GetFetchStmt() != nil:
+		s, cols, err := b.fetchCursor(n.GetFetchStmt())
+		return s, cols, err
+	case n.GetClosePortalStmt() != nil:
+		return &CloseCursor{Name: n.GetClosePortalStmt().Portalname}, nil, nil
 	case n.GetCommentStmt() != nil:
 		s, err := b.commentStmt(n.GetCommentStmt())
 		return s, nil, err
@@ -481,9 +489,6 @@ var commandNames = map[string]string{
 	"ReindexStmt":           "REINDEX",
 	"CreateTableAsStmt":     "CREATE TABLE AS",
 	"RefreshMatViewStmt":    "REFRESH MATERIALIZED VIEW",
-	"DeclareCursorStmt":     "DECLARE CURSOR",
-	"FetchStmt":             "FETCH",
-	"ClosePortalStmt":       "CLOSE",
 	"RenameStmt":            "ALTER ... RENAME",
 	"CreateExtensionStmt":   "CREATE EXTENSION",
 	"CreatePolicyStmt":      "CREATE POLICY",

@@ -51,3 +51,46 @@ func TestPrepareSQLExtended(t *testing.T) {
 		}
 	}
 }
+
+// TestCursorRefusals: what minipg's forward-only cursors refuse, and that
+// a cursor reads the rows as of its DECLARE and ends with its transaction.
+func TestCursorRefusals(t *testing.T) {
+	dsn := startServer(t)
+	c := connect(t, dsn, pgx.QueryExecModeSimpleProtocol)
+	ctx := testCtx(t)
+	exec := func(q string) {
+		t.Helper()
+		if _, err := c.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	exec("create table curr (id int)")
+	exec("insert into curr select generate_series(1, 5)")
+	for _, q := range []string{"declare s scroll cursor for select 1", "declare w cursor with hold for select 1",
+		"declare b binary cursor for select 1"} {
+		exec("begin")
+		if _, err := c.Exec(ctx, q); pgCode(err) != "0A000" {
+			t.Errorf("%s: %v, want 0A000", q, err)
+		}
+		exec("rollback")
+	}
+	for _, q := range []string{"fetch backward 1 from k", "fetch prior from k", "fetch absolute 2 from k", "fetch forward 0 from k"} {
+		exec("begin")
+		exec("declare k cursor for select id from curr order by id")
+		if _, err := c.Exec(ctx, q); pgCode(err) != "0A000" {
+			t.Errorf("%s: %v, want 0A000", q, err)
+		}
+		exec("rollback")
+	}
+	exec("begin")
+	exec("declare k cursor for select count(*) from curr")
+	exec("insert into curr values (6)")
+	var n int
+	if err := c.QueryRow(ctx, "fetch k").Scan(&n); err != nil || n != 5 {
+		t.Fatalf("the cursor's count: %d, %v; want 5, the rows as of the DECLARE", n, err)
+	}
+	exec("commit")
+	if _, err := c.Exec(ctx, "fetch k"); pgCode(err) != "34000" {
+		t.Fatalf("fetch after the commit: %v, want 34000", err)
+	}
+}
