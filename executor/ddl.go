@@ -353,6 +353,9 @@ func (e *Engine) replaceRel(r *relation) {
 
 func (s *Session) dropIndex(ctx context.Context, st *sql.DropIndex) (string, error) {
 	e := s.e
+	if st.Concurrent && s.explicit {
+		return "", pgerr.New(pgerr.ActiveSQLTransaction, "DROP INDEX CONCURRENTLY cannot run inside a transaction block")
+	}
 	for _, name := range st.Names {
 		t, idx, ok := e.cat.IndexByName(name)
 		if !ok {

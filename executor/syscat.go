@@ -533,6 +533,42 @@ var sysCatalogs = []sysCatalog{
 		}
 		return out
 	}},
+	{"pg_tables", []sysCol{nameT("schemaname"), nameT("tablename"), nameT("tableowner"), nameT("tablespace"),
+		boolT("hasindexes"), boolT("hasrules"), boolT("hastriggers"), boolT("rowsecurity")}, func(e *Engine) [][]types.Datum {
+		var out [][]types.Datum
+		for _, t := range e.visibleTables() {
+			out = append(out, []types.Datum{"public", t.Name, "postgres", nil, len(t.Indexes) > 0, false, false, false})
+		}
+		return out
+	}},
+	{"pg_indexes", []sysCol{nameT("schemaname"), nameT("tablename"), nameT("indexname"), nameT("tablespace"),
+		textT("indexdef")}, func(e *Engine) [][]types.Datum {
+		var out [][]types.Datum
+		for _, t := range e.visibleTables() {
+			for _, idx := range t.Indexes {
+				out = append(out, []types.Datum{"public", t.Name, idx.Name, nil, e.indexDef(idx.OID, 0)})
+			}
+		}
+		return out
+	}},
+	{"pg_sequences", []sysCol{nameT("schemaname"), nameT("sequencename"), nameT("sequenceowner"),
+		{"data_type", types.TRegType}, {"start_value", types.TInt8}, {"min_value", types.TInt8},
+		{"max_value", types.TInt8}, {"increment_by", types.TInt8}, boolT("cycle"), {"cache_size", types.TInt8},
+		{"last_value", types.TInt8}}, func(e *Engine) [][]types.Datum {
+		var out [][]types.Datum
+		for _, s := range e.cat.Sequences() {
+			var last types.Datum // NULL until nextval has been called
+			if v, called, err := e.cat.SequenceState(s.OID); err == nil && called {
+				last = v
+			}
+			typ := types.T{OID: types.OID(s.TypeOID), Typmod: -1}
+			out = append(out, []types.Datum{"public", s.Name, "postgres", types.RegName{OID: s.TypeOID, Name: typ.Name()},
+				s.Start, s.MinValue, s.MaxValue, s.Increment, s.Cycle, s.Cache, last})
+		}
+		return out
+	}},
+	{"pg_matviews", []sysCol{nameT("schemaname"), nameT("matviewname"), nameT("matviewowner"), nameT("tablespace"),
+		boolT("hasindexes"), boolT("ispopulated"), textT("definition")}, nil},
 	{"pg_views", []sysCol{nameT("schemaname"), nameT("viewname"), nameT("viewowner"), textT("definition")}, func(e *Engine) [][]types.Datum {
 		var out [][]types.Datum
 		for _, v := range e.visibleViews() {

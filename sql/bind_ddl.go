@@ -319,10 +319,13 @@ func (b *binder) dropStmt(s *pg_query.DropStmt) (Stmt, error) {
 	case pg_query.ObjectType_OBJECT_EXTENSION:
 		return b.dropExtension(s)
 	case pg_query.ObjectType_OBJECT_INDEX:
-		if s.Concurrent {
-			return nil, pgerr.Unimplemented("DROP INDEX CONCURRENTLY")
+		if s.Concurrent && len(s.Objects) > 1 {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP INDEX CONCURRENTLY does not support dropping multiple objects")
 		}
-		out := &DropIndex{IfExists: s.MissingOk}
+		if s.Concurrent && s.Behavior == pg_query.DropBehavior_DROP_CASCADE {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP INDEX CONCURRENTLY does not support CASCADE")
+		}
+		out := &DropIndex{IfExists: s.MissingOk, Concurrent: s.Concurrent}
 		for _, o := range s.Objects {
 			items := o.GetList().GetItems()
 			if len(items) > 0 {

@@ -478,6 +478,9 @@ type DropTable struct {
 type DropIndex struct {
 	Names    []string
 	IfExists bool
+	// Concurrent: DROP INDEX CONCURRENTLY, which must run outside a
+	// transaction block; minipg drops the index as DROP INDEX does.
+	Concurrent bool
 }
 
 // CreateIndex is a bound CREATE INDEX.

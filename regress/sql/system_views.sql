@@ -1,0 +1,25 @@
+-- DROP INDEX CONCURRENTLY; the pg_tables, pg_indexes, pg_sequences and pg_matviews views.
+create table dic (a int, b int);
+create index dic_a on dic (a);
+create index dic_b on dic (b);
+drop index concurrently dic_a, dic_b;
+drop index concurrently dic_a cascade;
+begin;
+drop index concurrently dic_a;
+rollback;
+drop index concurrently if exists nosuch;
+drop index concurrently dic_a;
+select indexname from pg_indexes where tablename = 'dic' order by 1;
+drop table dic;
+create table pgt (id int primary key, v text unique);
+create index pgt_v on pgt (v, id);
+create table pgt2 (x int);
+select * from pg_tables where tablename like 'pgt%' order by tablename;
+select * from pg_indexes where tablename like 'pgt%' order by indexname;
+create sequence pgts as integer increment 5 start 10 cache 3;
+select * from pg_sequences where sequencename = 'pgts';
+select nextval('pgts');
+select sequencename, last_value from pg_sequences where sequencename = 'pgts';
+select count(*) from pg_matviews;
+drop table pgt, pgt2;
+drop sequence pgts;
