@@ -356,6 +356,18 @@ func (e *Engine) openRelation(t *catalog.Table) (*relation, error) {
 	for _, ct := range r.types {
 		r.desc = append(r.desc, heap.Attr{Len: ct.Len(), Align: ct.Align()})
 	}
+	for i, v := range r.missing {
+		if v == nil {
+			continue
+		}
+		// A tuple stored before ADD COLUMN reads the default it had then
+		// (heap.Attr.Missing), in scans as in the heap's own HOT check.
+		b, err := types.EncodeDisk(r.types[i], v)
+		if err != nil {
+			return nil, err
+		}
+		r.desc[i].Missing = b
+	}
 	// Storage parameters: the table's own options win over the server's
 	// settings, which win over the declared defaults.
 	src := reloptions.Layers(t.Options, e.settings)

@@ -113,14 +113,6 @@ func (d *decoder) decode(tup []byte, tid page.TID) ([]types.Datum, error) {
 		}
 		row[i] = v
 	}
-	if m := d.r.missing; m != nil && tup != nil {
-		// Columns added after the tuple was stored read their missing value.
-		for i := heap.Natts(tup); i < n; i++ {
-			if m[i] != nil && (d.need == nil || d.need[i]) {
-				row[i] = m[i]
-			}
-		}
-	}
 	if ncols := len(d.r.types); len(d.need) <= ncols || d.need[ncols] {
 		row[ncols] = tid
 	}

@@ -48,3 +48,15 @@ ALTER TABLE addcol ADD COLUMN flag boolean DEFAULT true;
 SELECT id, flag FROM addcol WHERE id < 3 ORDER BY id;
 COMMIT;
 DROP TABLE addcol;
+-- An update that leaves an added column as it was is HOT, as in PostgreSQL:
+-- the old tuple's missing value equals the new version's value.
+CREATE TABLE hotac (id int PRIMARY KEY, v text);
+INSERT INTO hotac SELECT g, 'r' || g FROM generate_series(1, 3) g;
+ALTER TABLE hotac ADD COLUMN nn int NOT NULL DEFAULT 7;
+CREATE INDEX hotac_nn ON hotac (nn);
+UPDATE hotac SET v = 'hot' WHERE id = 2;
+UPDATE hotac SET nn = 8 WHERE id = 3;
+SELECT lp, t_ctid, t_infomask2 % 2048 AS natts, (t_infomask2 & 16384) <> 0 AS hot_updated,
+  (t_infomask2 & 32768) <> 0 AS heap_only FROM heap_page_items(get_raw_page('hotac', 0)) ORDER BY lp;
+SELECT id, v, nn FROM hotac ORDER BY id;
+DROP TABLE hotac;

@@ -51,13 +51,13 @@ func pgNumeric(weight, dscale int, digits ...int16) []byte {
 }
 
 var (
-	attInt2  = Attr{2, 's'}
-	attInt4  = Attr{4, 'i'}
-	attInt8  = Attr{8, 'd'}
-	attBool  = Attr{1, 'c'}
-	attFlt8  = Attr{8, 'd'}
-	attTS    = Attr{8, 'd'}
-	attText  = Attr{-1, 'i'} // text, varchar, bpchar, numeric
+	attInt2  = Attr{Len: 2, Align: 's'}
+	attInt4  = Attr{Len: 4, Align: 'i'}
+	attInt8  = Attr{Len: 8, Align: 'd'}
+	attBool  = Attr{Len: 1, Align: 'c'}
+	attFlt8  = Attr{Len: 8, Align: 'd'}
+	attTS    = Attr{Len: 8, Align: 'd'}
+	attText  = Attr{Len: -1, Align: 'i'} // text, varchar, bpchar, numeric
 	orderLin = TupleDesc{attInt4, attInt4, attInt4, attInt4, attInt4, attTS, attText, attInt4, attInt4, attText}
 )
 

@@ -48,6 +48,10 @@ import (
 type Attr struct {
 	Len   int16
 	Align byte
+	// Missing is the value a tuple stored before the attribute was added
+	// has for it (PostgreSQL's attmissingval, as DeformTuple returns a
+	// value: a varlena without its header); nil for NULL.
+	Missing []byte
 }
 
 // TupleDesc is a row's attribute list, in attribute-number order.
@@ -307,7 +311,9 @@ func AppendTuple(dst []byte, desc TupleDesc, values [][]byte, isnull []bool) ([]
 // DeformTuple is heap_deform_tuple: it sets values[i] to a slice of tup
 // holding attribute i (a varlena's content with its header stripped) and
 // isnull[i], for i < len(desc). Attributes past the tuple's t_natts (added
-// to the descriptor later) are NULL; attributes past len(desc) are ignored.
+// to the descriptor later) have their Missing value, NULL without one, as
+// heap_deform_tuple's getmissingattr gives; attributes past len(desc) are
+// ignored.
 // values and isnull must have len(desc) entries.
 //
 // tup is checked as it is walked: a t_hoff, null bitmap, alignment or
@@ -342,7 +348,13 @@ func DeformTuple(desc TupleDesc, tup []byte, values [][]byte, isnull []bool) err
 	off := 0
 	for i, a := range desc {
 		values[i], isnull[i] = nil, true
-		if i >= natts || (hasNull && tup[TupleHeaderSize+i/8]&(1<<(i%8)) == 0) {
+		if i >= natts {
+			if a.Missing != nil {
+				values[i], isnull[i] = a.Missing, false
+			}
+			continue
+		}
+		if hasNull && tup[TupleHeaderSize+i/8]&(1<<(i%8)) == 0 {
 			continue
 		}
 		if a.Len > 0 {

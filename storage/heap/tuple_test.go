@@ -20,7 +20,7 @@ func deform(t *testing.T, desc TupleDesc, tup []byte) ([][]byte, []bool) {
 }
 
 func TestTupleRoundTrip(t *testing.T) {
-	desc := TupleDesc{attBool, attText, attInt2, attText, attInt8, attText, {6, 's'}, attText, attInt4}
+	desc := TupleDesc{attBool, attText, attInt2, attText, attInt8, attText, {Len: 6, Align: 's'}, attText, attInt4}
 	vals := [][]byte{{1}, {}, le2(-7), []byte(strings.Repeat("a", 126)), le8(1 << 40),
 		[]byte(strings.Repeat("b", 127)), {1, 2, 3, 4, 5, 6}, bytes.Repeat([]byte{0}, 5000), le4(-1)}
 	for mask := 0; mask < 1<<len(desc); mask += 37 {
@@ -165,8 +165,8 @@ func TestFormTupleErrors(t *testing.T) {
 		{TupleDesc{attInt4}, [][]byte{le2(1)}, nil, pgerr.InternalError},
 		{TupleDesc{attInt4}, nil, nil, pgerr.InternalError},
 		{TupleDesc{attInt4}, [][]byte{le4(1)}, []bool{false, true}, pgerr.InternalError},
-		{TupleDesc{{0, 'i'}}, [][]byte{{}}, nil, pgerr.InternalError},
-		{TupleDesc{{4, 'x'}}, [][]byte{le4(1)}, nil, pgerr.InternalError},
+		{TupleDesc{{Len: 0, Align: 'i'}}, [][]byte{{}}, nil, pgerr.InternalError},
+		{TupleDesc{{Len: 4, Align: 'x'}}, [][]byte{le4(1)}, nil, pgerr.InternalError},
 		{make(TupleDesc, MaxTupleAttributeNumber+1), nil, nil, pgerr.TooManyColumns},
 	} {
 		_, err := FormTuple(c.desc, c.vals, c.nulls)
@@ -217,7 +217,7 @@ func FuzzDeformTuple(f *testing.F) {
 		tup, _ := FormTuple(c.desc, vals, nulls)
 		f.Add(descBytes(c.desc), tup)
 	}
-	attrs := []Attr{attBool, attInt2, attInt4, attInt8, attText, {6, 's'}, {16, 'c'}, {-1, 'd'}}
+	attrs := []Attr{attBool, attInt2, attInt4, attInt8, attText, {Len: 6, Align: 's'}, {Len: 16, Align: 'c'}, {Len: -1, Align: 'd'}}
 	f.Fuzz(func(t *testing.T, d []byte, tup []byte) {
 		desc := make(TupleDesc, min(len(d), 40))
 		for i := range desc {
@@ -259,10 +259,31 @@ func descBytes(desc TupleDesc) []byte {
 	b := make([]byte, len(desc))
 	for i, a := range desc {
 		for j, x := range attrs {
-			if a == x {
+			if a.Len == x.Len && a.Align == x.Align {
 				b[i] = byte(j)
 			}
 		}
 	}
 	return b
+}
+
+// TestDeformMissing: attributes past a tuple's t_natts read their Missing
+// value, NULL without one; the tuple's own attributes are not affected.
+func TestDeformMissing(t *testing.T) {
+	old := TupleDesc{attInt4}
+	tup, err := FormTuple(old, [][]byte{le4(42)}, []bool{false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	desc := TupleDesc{attInt4, {Len: 4, Align: 'i', Missing: le4(7)}, attText, {Len: -1, Align: 'i', Missing: []byte("dflt")}}
+	vals, nulls := make([][]byte, len(desc)), make([]bool, len(desc))
+	if err := DeformTuple(desc, tup, vals, nulls); err != nil {
+		t.Fatal(err)
+	}
+	if nulls[0] || !bytes.Equal(vals[0], le4(42)) {
+		t.Fatalf("stored attribute: %v %v", vals[0], nulls[0])
+	}
+	if nulls[1] || !bytes.Equal(vals[1], le4(7)) || !nulls[2] || nulls[3] || string(vals[3]) != "dflt" {
+		t.Fatalf("added attributes: %v %v", vals[1:], nulls[1:])
+	}
 }

@@ -22,7 +22,7 @@ func TestInfomaskFlags(t *testing.T) {
 }
 
 func TestTupleDataSplit(t *testing.T) {
-	attrs := []Attr{{4, 'i'}, {-1, 'i'}, {8, 'd'}}
+	attrs := []Attr{{Len: 4, Align: 'i'}, {Len: -1, Align: 'i'}, {Len: 8, Align: 'd'}}
 	// int4 1, short varlena 'ab', padding to 8, int8 10.
 	data := []byte{1, 0, 0, 0, 0x07, 'a', 'b', 0, 10, 0, 0, 0, 0, 0, 0, 0}
 	got, err := TupleDataSplit(data, 0, 3, nil, attrs, false)
