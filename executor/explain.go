@@ -429,7 +429,7 @@ func (e *explainer) node(it rowIter) *planNode {
 	case *tidScan:
 		return &planNode{name: "Tid Scan on " + it.x.rel.def.Name,
 			props: []string{fmt.Sprintf("TID Cond: (ctid = '%s'::tid)", types.FormatText(types.TTID, it.tid))}}
-	case *sliceIter:
+	case *sliceIter, *keptRows:
 		return &planNode{name: "Function Scan"}
 	case *recursiveIter:
 		// The terms are built round by round; their plans are not kept.

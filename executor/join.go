@@ -24,6 +24,7 @@ package executor
 
 import (
 	"context"
+	"slices"
 
 	"minipg/sql"
 	"minipg/types"
@@ -551,13 +552,56 @@ func (l *fromLeaf) subRows(outer []types.Datum) (rowIter, error) {
 		return l.x.subSelect(l.f.Sub)
 	}
 	if !l.kept {
-		rows, err := l.materialize()
-		if err != nil {
-			return nil, err
-		}
-		l.rows, l.kept = rows, true
-		l.buildHash()
+		// The rows are made when first read, so that a plan only described
+		// (EXPLAIN) does not run the subquery.
+		return &keptRows{l: l, outer: slices.Clone(outer)}, nil
 	}
+	return l.keptIter(outer)
+}
+
+// keep evaluates the leaf's subquery into its kept rows (and their hash).
+func (l *fromLeaf) keep() error {
+	rows, err := l.materialize()
+	if err != nil {
+		return err
+	}
+	l.rows, l.kept = rows, true
+	l.buildHash()
+	return nil
+}
+
+// keptRows reads a leaf's kept rows for an outer row, keeping them at its
+// first Next.
+type keptRows struct {
+	l     *fromLeaf
+	outer []types.Datum
+	in    rowIter
+}
+
+func (it *keptRows) Next(ctx context.Context) ([]types.Datum, bool, error) {
+	if it.in == nil {
+		if !it.l.kept {
+			if err := it.l.keep(); err != nil {
+				return nil, false, err
+			}
+		}
+		in, err := it.l.keptIter(it.outer)
+		if err != nil {
+			return nil, false, err
+		}
+		it.in = in
+	}
+	return it.in.Next(ctx)
+}
+
+func (it *keptRows) Close() {
+	if it.in != nil {
+		it.in.Close()
+	}
+}
+
+// keptIter reads the kept rows that can match outer.
+func (l *fromLeaf) keptIter(outer []types.Datum) (rowIter, error) {
 	if l.hash == nil {
 		return &sliceIter{rows: l.rows}, nil
 	}
