@@ -60,11 +60,7 @@ func TestCreateTableAsColumns(t *testing.T) {
 }
 
 func TestCreateTableAsErrors(t *testing.T) {
-	tests := []struct {
-		q    string
-		code pgerr.Code
-		pos  int32
-	}{
+	tests := []bindErrCase{
 		{"CREATE TABLE x (a, b) AS SELECT 1", pgerr.SyntaxError, 0},
 		{"CREATE TABLE x AS SELECT 1 AS a, 2 AS a", pgerr.DuplicateColumn, 0},
 		{"CREATE TABLE x AS SELECT ctid AS c FROM t", pgerr.FeatureNotSupported, 0},
@@ -77,22 +73,7 @@ func TestCreateTableAsErrors(t *testing.T) {
 		{"SELECT * FROM (SELECT 1 INTO x) s", pgerr.SyntaxError, 30},
 		{"EXPLAIN CREATE TABLE x AS EXECUTE p", pgerr.FeatureNotSupported, 0},
 	}
-	for _, tc := range tests {
-		_, err := Prepare(testCat, tc.q, nil)
-		if err == nil {
-			t.Errorf("%s: no error, want %s", tc.q, tc.code)
-			continue
-		}
-		if got := pgerr.CodeOf(err); got != tc.code {
-			t.Errorf("%s: %s (%v), want %s", tc.q, got, err, tc.code)
-			continue
-		}
-		if tc.pos != 0 {
-			if pe, ok := err.(*pgerr.Error); !ok || pe.Position != tc.pos {
-				t.Errorf("%s: %v, want position %d", tc.q, err, tc.pos)
-			}
-		}
-	}
+	checkBindErrors(t, tests)
 }
 
 // TestExplainCreateTableAs checks that EXPLAIN takes both spellings.

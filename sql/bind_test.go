@@ -123,11 +123,7 @@ func TestParamInference(t *testing.T) {
 }
 
 func TestBindErrors(t *testing.T) {
-	tests := []struct {
-		q    string
-		code pgerr.Code
-		pos  int32
-	}{
+	tests := []bindErrCase{
 		{"SELECT * FROM nosuch", pgerr.UndefinedTable, 15},
 		{"SELEC 1", pgerr.SyntaxError, 1},
 		{"SELECT nosuch FROM t", pgerr.UndefinedColumn, 8},
@@ -156,26 +152,7 @@ func TestBindErrors(t *testing.T) {
 		{"SELECT s + 1 FROM t", pgerr.UndefinedFunction, 0},
 		{"SELECT DISTINCT s FROM t ORDER BY id", pgerr.InvalidColumnReference, 0},
 	}
-	for _, tc := range tests {
-		_, err := Prepare(testCat, tc.q, nil)
-		if err == nil {
-			t.Errorf("%s: no error, want %s", tc.q, tc.code)
-			continue
-		}
-		if got := pgerr.CodeOf(err); got != tc.code {
-			t.Errorf("%s: %s (%v), want %s", tc.q, got, err, tc.code)
-			continue
-		}
-		if tc.pos != 0 {
-			var pe *pgerr.Error
-			if e, ok := err.(*pgerr.Error); ok {
-				pe = e
-			}
-			if pe == nil || pe.Position != tc.pos {
-				t.Errorf("%s: position %v, want %d", tc.q, pe, tc.pos)
-			}
-		}
-	}
+	checkBindErrors(t, tests)
 }
 
 func TestFillFactorMessage(t *testing.T) {
@@ -234,6 +211,35 @@ func TestUnsupportedStatementNames(t *testing.T) {
 		_, err := Prepare(testCat, q, nil)
 		if pgerr.CodeOf(err) != pgerr.FeatureNotSupported || err.Error() != want {
 			t.Errorf("%s: %v (%s), want 0A000 %q", q, err, pgerr.CodeOf(err), want)
+		}
+	}
+}
+
+// bindErrCase is a statement Prepare must refuse with code, at character
+// position pos (0: not checked).
+type bindErrCase struct {
+	q    string
+	code pgerr.Code
+	pos  int32
+}
+
+// checkBindErrors prepares each case's statement and checks its error.
+func checkBindErrors(t *testing.T, tests []bindErrCase) {
+	t.Helper()
+	for _, tc := range tests {
+		_, err := Prepare(testCat, tc.q, nil)
+		if err == nil {
+			t.Errorf("%s: no error, want %s", tc.q, tc.code)
+			continue
+		}
+		if got := pgerr.CodeOf(err); got != tc.code {
+			t.Errorf("%s: %s (%v), want %s", tc.q, got, err, tc.code)
+			continue
+		}
+		if tc.pos != 0 {
+			if pe, ok := err.(*pgerr.Error); !ok || pe.Position != tc.pos {
+				t.Errorf("%s: %v, want position %d", tc.q, err, tc.pos)
+			}
 		}
 	}
 }

@@ -36,11 +36,7 @@ func TestWindowResultTypes(t *testing.T) {
 
 // TestWindowErrors checks the codes and positions PostgreSQL gives.
 func TestWindowErrors(t *testing.T) {
-	tests := []struct {
-		q    string
-		code pgerr.Code
-		pos  int32
-	}{
+	tests := []bindErrCase{
 		{"SELECT 1 FROM t WHERE row_number() OVER () > 1", pgerr.WindowingError, 23},
 		{"SELECT count(*) FROM t GROUP BY row_number() OVER ()", pgerr.WindowingError, 33},
 		{"SELECT rank() OVER (ORDER BY 1), count(*) FROM t GROUP BY 1", pgerr.WindowingError, 8},
@@ -78,22 +74,7 @@ func TestWindowErrors(t *testing.T) {
 		{"UPDATE t SET n = rank() OVER ()", pgerr.WindowingError, 18},
 		{"SELECT 1 FROM t LIMIT rank() OVER ()", pgerr.WindowingError, 23},
 	}
-	for _, tc := range tests {
-		_, err := Prepare(testCat, tc.q, nil)
-		if err == nil {
-			t.Errorf("%s: no error, want %s", tc.q, tc.code)
-			continue
-		}
-		if got := pgerr.CodeOf(err); got != tc.code {
-			t.Errorf("%s: %s (%v), want %s", tc.q, got, err, tc.code)
-			continue
-		}
-		if tc.pos != 0 {
-			if e, ok := err.(*pgerr.Error); !ok || e.Position != tc.pos {
-				t.Errorf("%s: %v at %d, want position %d", tc.q, err, e.Position, tc.pos)
-			}
-		}
-	}
+	checkBindErrors(t, tests)
 }
 
 // TestWindowSlots checks where window functions land: one slot per

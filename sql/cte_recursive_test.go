@@ -44,11 +44,7 @@ func TestRecursiveBinding(t *testing.T) {
 
 func TestRecursiveErrors(t *testing.T) {
 	const with = "WITH RECURSIVE r(n) AS (SELECT 1 "
-	tests := []struct {
-		q    string
-		code pgerr.Code
-		pos  int32
-	}{
+	tests := []bindErrCase{
 		{with + "UNION ALL SELECT n + 1::int8 FROM r) SELECT * FROM r", pgerr.DatatypeMismatch, 32},
 		{with + "UNION ALL SELECT 'a' || n FROM r) SELECT * FROM r", pgerr.DatatypeMismatch, 51},
 		{"WITH RECURSIVE r(n) AS (SELECT n FROM r) SELECT * FROM r", pgerr.InvalidRecursion, 16},
@@ -67,20 +63,5 @@ func TestRecursiveErrors(t *testing.T) {
 		{with + "UNION ALL SELECT n, 2 FROM r) SELECT * FROM r", pgerr.SyntaxError, 51},
 		{with + "UNION ALL SELECT n FROM r) SEARCH DEPTH FIRST BY n SET o SELECT * FROM r", pgerr.FeatureNotSupported, 0},
 	}
-	for _, tc := range tests {
-		_, err := Prepare(testCat, tc.q, nil)
-		if err == nil {
-			t.Errorf("%s: no error, want %s", tc.q, tc.code)
-			continue
-		}
-		if got := pgerr.CodeOf(err); got != tc.code {
-			t.Errorf("%s: %s (%v), want %s", tc.q, got, err, tc.code)
-			continue
-		}
-		if tc.pos != 0 {
-			if pe, ok := err.(*pgerr.Error); !ok || pe.Position != tc.pos {
-				t.Errorf("%s: %v, want position %d", tc.q, err, tc.pos)
-			}
-		}
-	}
+	checkBindErrors(t, tests)
 }
