@@ -14,12 +14,7 @@ func TestAddColumnRefusals(t *testing.T) {
 	dsn := startServer(t)
 	c := connect(t, dsn, pgx.QueryExecModeSimpleProtocol)
 	ctx := testCtx(t)
-	exec := func(q string) {
-		t.Helper()
-		if _, err := c.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	exec := func(q string) { t.Helper(); mustExecOn(t, ctx, c, q) }
 	exec("create table acr (id int primary key)")
 	exec("insert into acr select generate_series(1, 10)")
 	for _, q := range []string{

@@ -58,12 +58,7 @@ func TestCursorRefusals(t *testing.T) {
 	dsn := startServer(t)
 	c := connect(t, dsn, pgx.QueryExecModeSimpleProtocol)
 	ctx := testCtx(t)
-	exec := func(q string) {
-		t.Helper()
-		if _, err := c.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	exec := func(q string) { t.Helper(); mustExecOn(t, ctx, c, q) }
 	exec("create table curr (id int)")
 	exec("insert into curr select generate_series(1, 5)")
 	for _, q := range []string{"declare s scroll cursor for select 1", "declare w cursor with hold for select 1",

@@ -13,12 +13,7 @@ func TestRenameRefusals(t *testing.T) {
 	dsn := startServer(t)
 	c := connect(t, dsn, pgx.QueryExecModeSimpleProtocol)
 	ctx := testCtx(t)
-	exec := func(q string) {
-		t.Helper()
-		if _, err := c.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	exec := func(q string) { t.Helper(); mustExecOn(t, ctx, c, q) }
 	exec("create table rr (id serial primary key, v text)")
 	exec("insert into rr (v) values ('a'), ('b')")
 	exec("create view rrv as select rr.v, x.n from rr, (select count(*) as n from rr) x")

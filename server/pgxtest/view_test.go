@@ -17,12 +17,7 @@ func TestViews(t *testing.T) {
 	a := connect(t, dsn, pgx.QueryExecModeSimpleProtocol)
 	b := connect(t, dsn, pgx.QueryExecModeCacheStatement)
 	ctx := testCtx(t)
-	exec := func(c *pgx.Conn, q string) {
-		t.Helper()
-		if _, err := c.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	exec := func(c *pgx.Conn, q string) { t.Helper(); mustExecOn(t, ctx, c, q) }
 	exec(a, "create table vt (id int primary key, grp int, v text)")
 	exec(a, "insert into vt select g, g % 3, 'v' || g from generate_series(1, 30) g")
 	exec(a, "create view vgrp as select grp, count(*) as n, max(v) as top from vt where id > $$5$$::int group by grp")
