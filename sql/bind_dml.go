@@ -378,19 +378,7 @@ func generatedAlwaysErr(name string) error {
 // rowSubLink binds the subquery of SET (a, b) = (SELECT ...): a SubPlan of
 // Kind "row" over the row SET reads; its outputs of unknown type are text.
 func (b *binder) rowSubLink(sl *pg_query.SubLink) (*SubPlan, error) {
-	if b.noSubquery != "" {
-		return nil, b.errAt(sl.Location, pgerr.FeatureNotSupported, "cannot use subquery in %s", b.noSubquery)
-	}
-	sel := sl.Subselect.GetSelectStmt()
-	if sel == nil {
-		return nil, b.errAt(sl.Location, pgerr.FeatureNotSupported, "this subquery is not supported")
-	}
-	correlated := false
-	savedSc, savedAgg, savedErr, savedVirt, savedSRF := b.sc, b.agg, b.aggErr, b.allowVirtual, b.srfOK
-	b.outer = append(b.outer, outerScope{sc: b.sc, correlated: &correlated})
-	inner, err := b.selectStmt(sel)
-	b.outer = b.outer[:len(b.outer)-1]
-	b.sc, b.agg, b.aggErr, b.allowVirtual, b.srfOK = savedSc, savedAgg, savedErr, savedVirt, savedSRF
+	inner, correlated, err := b.subLinkSelect(sl)
 	if err != nil {
 		return nil, err
 	}

@@ -7,16 +7,16 @@ import (
 	"minipg/types"
 )
 
-// subLink binds a subquery (EXISTS, scalar, IN / = ANY, ARRAY(...)): the inner SELECT sees its own FROM clause, then
-// the scopes of the queries around it; a reference to one of those makes it
-// correlated.
-func (b *binder) subLink(sl *pg_query.SubLink) (Expr, error) {
+// subLinkSelect binds a sublink's SELECT: it sees its own FROM clause,
+// then the scopes of the queries around it; correlated reports whether it
+// read one of those.
+func (b *binder) subLinkSelect(sl *pg_query.SubLink) (*Select, bool, error) {
 	if b.noSubquery != "" {
-		return nil, b.errAt(sl.Location, pgerr.FeatureNotSupported, "cannot use subquery in %s", b.noSubquery)
+		return nil, false, b.errAt(sl.Location, pgerr.FeatureNotSupported, "cannot use subquery in %s", b.noSubquery)
 	}
 	sel := sl.Subselect.GetSelectStmt()
 	if sel == nil {
-		return nil, b.errAt(sl.Location, pgerr.FeatureNotSupported, "this subquery is not supported")
+		return nil, false, b.errAt(sl.Location, pgerr.FeatureNotSupported, "this subquery is not supported")
 	}
 	correlated := false
 	savedSc, savedAgg, savedErr, savedVirt, savedSRF := b.sc, b.agg, b.aggErr, b.allowVirtual, b.srfOK
@@ -24,6 +24,14 @@ func (b *binder) subLink(sl *pg_query.SubLink) (Expr, error) {
 	inner, err := b.selectStmt(sel)
 	b.outer = b.outer[:len(b.outer)-1]
 	b.sc, b.agg, b.aggErr, b.allowVirtual, b.srfOK = savedSc, savedAgg, savedErr, savedVirt, savedSRF
+	return inner, correlated, err
+}
+
+// subLink binds a subquery (EXISTS, scalar, IN / = ANY, ARRAY(...)): the inner SELECT sees its own FROM clause, then
+// the scopes of the queries around it; a reference to one of those makes it
+// correlated.
+func (b *binder) subLink(sl *pg_query.SubLink) (Expr, error) {
+	inner, correlated, err := b.subLinkSelect(sl)
 	if err != nil {
 		return nil, err
 	}
