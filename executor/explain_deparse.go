@@ -114,7 +114,7 @@ func (e *explainer) deparse(x sql.Expr) string {
 	case *sql.SubPlan:
 		n := e.subNo[x]
 		switch {
-		case x.Kind == "in" && !x.Correlated:
+		case (x.Kind == "in" || x.Kind == "rowin") && !x.Correlated:
 			s := fmt.Sprintf("(hashed SubPlan %d)", n)
 			if x.Not {
 				return "(NOT " + s + ")"

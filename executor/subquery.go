@@ -1,6 +1,8 @@
 package executor
 
 import (
+	"slices"
+
 	"minipg/pgerr"
 	"minipg/sql"
 	"minipg/types"
@@ -15,6 +17,8 @@ type subResult struct {
 	set     map[string]struct{} // in: keys of the non-NULL values
 	vals    []types.Datum       // in: the distinct non-NULL values (type CT)
 	hasNull bool                // in: a NULL was among them
+	tuples  [][]types.Datum     // rowin: the distinct rows without NULLs (fields of type CTs)
+	nulls   [][]types.Datum     // rowin: the rows with a NULL
 }
 
 // runSubquery runs sp's SELECT in the statement's snapshot: once per
@@ -35,7 +39,7 @@ func (c *evalCtx) runSubquery(sp *sql.SubPlan) (*subResult, error) {
 	defer it.Close()
 	res := &subResult{}
 	var innerT types.T
-	if sp.Kind == "in" {
+	if sp.Kind == "in" || sp.Kind == "rowin" {
 		res.set = map[string]struct{}{}
 		innerT = sp.Select.Targets[0].Type()
 	}
@@ -64,6 +68,16 @@ func (c *evalCtx) runSubquery(sp *sql.SubPlan) (*subResult, error) {
 				return nil, pgerr.New(pgerr.Code("21000"), "more than one row returned by a subquery used as an expression")
 			}
 			res.row = append([]types.Datum(nil), row[:sp.Select.NVisible]...)
+			continue
+		case "rowin":
+			if err := res.addTuple(sp, row); err != nil {
+				return nil, err
+			}
+			if !sp.Correlated {
+				if err := x.s.mem.charge(rowSize(row) + 64); err != nil {
+					return nil, err
+				}
+			}
 			continue
 		case "in":
 			v := row[0]
@@ -138,6 +152,8 @@ func (c *evalCtx) subPlan(sp *sql.SubPlan, row []types.Datum) (types.Datum, erro
 		return res.first, nil
 	case "array":
 		return types.NewArray(res.elems), nil
+	case "rowin":
+		return c.rowIn(sp, res, row)
 	}
 	if res.rows == 0 {
 		return false, nil
@@ -151,6 +167,86 @@ func (c *evalCtx) subPlan(sp *sql.SubPlan, row []types.Datum) (types.Datum, erro
 	}
 	if res.hasNull {
 		return nil, nil
+	}
+	return false, nil
+}
+
+// addTuple adds a subquery row to a "rowin" result: its fields converted
+// to the comparison types; a row without NULLs goes into the set by key
+// (duplicates once), one with a NULL into the list.
+func (res *subResult) addTuple(sp *sql.SubPlan, row []types.Datum) error {
+	t := make([]types.Datum, len(sp.CTs))
+	var key []byte
+	null := false
+	for i, ct := range sp.CTs {
+		v := row[i]
+		if v == nil {
+			null = true
+			continue
+		}
+		v, err := toCompareType(v, sp.Select.Targets[i].Type(), ct)
+		if err != nil {
+			return err
+		}
+		t[i] = v
+		key = types.AppendKey(append(key, 1), ct, v)
+	}
+	if null {
+		res.nulls = append(res.nulls, t)
+		return nil
+	}
+	if _, dup := res.set[string(key)]; !dup {
+		res.set[string(key)] = struct{}{}
+		res.tuples = append(res.tuples, t)
+	}
+	return nil
+}
+
+// rowIn is (a, b) IN (subquery) for row: true when a subquery row equals
+// it, else NULL when one might (a NULL on either side where the other
+// fields are equal), else false; no rows is false.
+func (c *evalCtx) rowIn(sp *sql.SubPlan, res *subResult, row []types.Datum) (types.Datum, error) {
+	if res.rows == 0 {
+		return false, nil
+	}
+	vals := make([]types.Datum, len(sp.Xs))
+	var key []byte
+	null := false
+	for i, x := range sp.Xs {
+		v, err := c.eval(x, row)
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = v
+		if v == nil {
+			null = true
+			continue
+		}
+		key = types.AppendKey(append(key, 1), sp.CTs[i], v)
+	}
+	// A row without NULLs is found by its key, or made unknown by a row
+	// of the subquery with a NULL; one with a NULL can only be unknown.
+	check := res.nulls
+	if !null {
+		if _, ok := res.set[string(key)]; ok {
+			return true, nil
+		}
+	} else {
+		check = append(slices.Clip(res.tuples), res.nulls...)
+	}
+	for _, t := range check {
+		unknown, differs := false, false
+		for i, v := range vals {
+			switch {
+			case v == nil || t[i] == nil:
+				unknown = true
+			case types.Compare(sp.CTs[i], v, t[i]) != 0:
+				differs = true
+			}
+		}
+		if !differs && unknown {
+			return nil, nil // this row's comparison is NULL
+		}
 	}
 	return false, nil
 }

@@ -4,6 +4,7 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"minipg/pgerr"
+	"minipg/types"
 )
 
 // Row comparisons: (a, b) op (c, d) with =, <>, <, <=, >, >=, IS [NOT]
@@ -128,4 +129,42 @@ func (b *binder) rowInList(a *pg_query.A_Expr, op string) (Expr, error) {
 		parts = append(parts, c)
 	}
 	return boolOf(join, parts), nil
+}
+
+// rowInSubLink binds (a, b) IN (SELECT x, y ...): each field compared with
+// its column of the subquery in their common type (a SubPlan of Kind
+// "rowin"), true when a row of the subquery equals the row, NULL when none
+// does but some comparison was NULL, as PostgreSQL's row equality over the
+// subquery's rows gives.
+func (b *binder) rowInSubLink(sl *pg_query.SubLink, inner *Select, correlated bool) (Expr, error) {
+	fields := rowArgs(sl.Testexpr)
+	switch {
+	case len(fields) > inner.NVisible:
+		return nil, b.errAt(sl.Location, pgerr.SyntaxError, "subquery has too few columns")
+	case len(fields) < inner.NVisible:
+		return nil, b.errAt(sl.Location, pgerr.SyntaxError, "subquery has too many columns")
+	}
+	out := &SubPlan{Kind: "rowin", Select: inner, T: types.TBool, Correlated: correlated}
+	for i, f := range fields {
+		x, err := b.expr(f)
+		if err != nil {
+			return nil, err
+		}
+		it := inner.Targets[i].Type()
+		if isUnknown(x) {
+			if x, err = b.coerce(x, types.T{OID: it.OID, Typmod: -1}, types.CastImplicit, exprLocation(f)); err != nil {
+				return nil, err
+			}
+		}
+		ct, ok := commonType(x.Type(), it)
+		if !ok {
+			return nil, b.opError(sl.Location, "=", x.Type(), it)
+		}
+		if x, err = b.castTo(x, ct, sl.Location); err != nil {
+			return nil, err
+		}
+		out.Xs = append(out.Xs, x)
+		out.CTs = append(out.CTs, ct)
+	}
+	return out, nil
 }

@@ -64,6 +64,9 @@ func (b *binder) subLink(sl *pg_query.SubLink) (Expr, error) {
 		if op := opName(sl.OperName); op != "" && op != "=" {
 			return nil, b.errAt(sl.Location, pgerr.FeatureNotSupported, "%s ANY (subquery) is not supported", op)
 		}
+		if isRow(sl.Testexpr) {
+			return b.rowInSubLink(sl, inner, correlated)
+		}
 		if inner.NVisible != 1 {
 			return nil, b.errAt(sl.Location, pgerr.SyntaxError, "subquery has too many columns")
 		}

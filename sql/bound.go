@@ -122,6 +122,10 @@ type SubPlan struct {
 	CT         types.T
 	T          types.T
 	Correlated bool
+	// Xs and CTs are the fields of the row and their comparison types
+	// for Kind "rowin": (a, b) IN (SELECT x, y ...).
+	Xs  []Expr
+	CTs []types.T
 }
 
 // OuterRef reads slot Idx of the row of an enclosing query: Level 1 is the

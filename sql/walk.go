@@ -66,11 +66,14 @@ func mapChildren(e Expr, fn func(Expr) (Expr, error)) (Expr, error) {
 		c.Args = ms(e.Args)
 		return &c, err
 	case *SubPlan:
-		if e.X == nil {
+		if e.X == nil && e.Xs == nil {
 			return e, nil
 		}
 		c := *e
 		c.X = m(e.X)
+		if e.Xs != nil {
+			c.Xs = ms(e.Xs)
+		}
 		return &c, err
 	case *Case:
 		c := *e
