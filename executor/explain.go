@@ -431,6 +431,12 @@ func (e *explainer) node(it rowIter) *planNode {
 			props: []string{fmt.Sprintf("TID Cond: (ctid = '%s'::tid)", types.FormatText(types.TTID, it.tid))}}
 	case *sliceIter, *keptRows:
 		return &planNode{name: "Function Scan"}
+	case *appendIter:
+		n := &planNode{name: "Append"}
+		for i := range it.arms {
+			n.children = append(n.children, e.describe(&it.arms[i]))
+		}
+		return n
 	case *recursiveIter:
 		// The terms are built round by round; their plans are not kept.
 		return &planNode{name: "Recursive Union"}

@@ -278,22 +278,52 @@ func itoa(n int64) string {
 	return string(b[i:])
 }
 
-// unionArms runs the arms of a UNION one after the other and hands out
-// their visible columns.
+// unionArms builds the arms of a UNION, which an appendIter reads one
+// after the other (PostgreSQL's Append): nothing runs before the first
+// Next, so EXPLAIN describes the arms without running them, and a LIMIT
+// stops reading.
 func (x *execCtx) unionArms(st *sql.Select) (rowIter, error) {
-	var rows [][]types.Datum
+	it := &appendIter{n: st.NVisible}
 	for _, arm := range st.Union {
-		it, err := x.subSelect(arm)
+		in, err := x.subSelect(arm)
 		if err != nil {
+			it.Close()
 			return nil, err
 		}
-		armRows, err := drain(x.ctx, it)
+		it.arms = append(it.arms, in)
+	}
+	return it, nil
+}
+
+// appendIter hands out the visible columns of its arms' rows, arm after
+// arm.
+type appendIter struct {
+	arms []rowIter
+	n    int // visible columns
+	i    int // the arm being read
+}
+
+func (it *appendIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
+	for it.i < len(it.arms) {
+		row, ok, err := it.arms[it.i].Next(ctx)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		for _, r := range armRows {
-			rows = append(rows, r[:st.NVisible:st.NVisible])
+		if ok {
+			return row[:it.n:it.n], true, nil
+		}
+		it.arms[it.i].Close()
+		it.arms[it.i] = nil
+		it.i++
+	}
+	return nil, false, nil
+}
+
+func (it *appendIter) Close() {
+	for i, a := range it.arms {
+		if a != nil {
+			a.Close()
+			it.arms[i] = nil
 		}
 	}
-	return &sliceIter{rows: rows}, nil
 }

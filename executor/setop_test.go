@@ -71,7 +71,8 @@ func TestSetOpParams(t *testing.T) {
 
 // TestExplainSetOpDoesNotRun: EXPLAIN without ANALYZE of INTERSECT and
 // EXCEPT runs neither arm (a nextval in one is not called, a division by
-// zero is not raised), nor a WITH query read twice; EXPLAIN ANALYZE does.
+// zero is not raised), nor UNION's arms (shown under an Append), nor a
+// WITH query read twice; EXPLAIN ANALYZE does.
 func TestExplainSetOpDoesNotRun(t *testing.T) {
 	e := openTestEngine(t, "")
 	s := e.NewSession(map[string]string{"user": "postgres"})
@@ -80,7 +81,12 @@ func TestExplainSetOpDoesNotRun(t *testing.T) {
 	mustExec(t, s, "EXPLAIN SELECT nextval('eso') INTERSECT SELECT 1")
 	mustExec(t, s, "EXPLAIN SELECT 1 / 0 EXCEPT SELECT 1")
 	mustExec(t, s, "EXPLAIN WITH x AS (SELECT nextval('eso') AS n) SELECT * FROM x, x y")
-	rows, _ := mustExec(t, s, "SELECT nextval('eso')")
+	mustExec(t, s, "EXPLAIN SELECT 1 / 0 UNION SELECT 1")
+	rows, _ := mustExec(t, s, "EXPLAIN (COSTS OFF) SELECT nextval('eso') UNION ALL SELECT 2")
+	if len(rows) != 3 || rows[0][0] != "Append" || rows[1][0] != "  ->  Result" {
+		t.Fatalf("EXPLAIN of UNION ALL: %v", rows)
+	}
+	rows, _ = mustExec(t, s, "SELECT nextval('eso')")
 	if rows[0][0].(int64) != 1 {
 		t.Fatalf("EXPLAIN ran the arm: nextval gives %v", rows[0][0])
 	}
