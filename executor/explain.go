@@ -36,6 +36,9 @@ type planNode struct {
 	removed  *instrStats // rows the node's filter read (Rows Removed by Filter)
 	sort     *sortIter   // Sort Method and space (ANALYZE)
 	subplans []subplanLine
+	// sumsChildren: a node that only passes on its children's rows (a
+	// set operation's Append); its figures are their sum.
+	sumsChildren bool
 }
 
 type subplanLine struct {
@@ -441,7 +444,8 @@ func (e *explainer) node(it rowIter) *planNode {
 		// The terms are built round by round; their plans are not kept.
 		return &planNode{name: "Recursive Union"}
 	case *setOpIter:
-		// The arms run when the node is first read; their plans are not shown.
+		// The arms run when the node is first read, under an Append as
+		// PostgreSQL's, each in a Subquery Scan named "*SELECT* n".
 		name := "HashSetOp Intersect"
 		if it.op == sql.SetOpExcept {
 			name = "HashSetOp Except"
@@ -449,7 +453,17 @@ func (e *explainer) node(it rowIter) *planNode {
 		if it.all {
 			name += " All"
 		}
-		return &planNode{name: name}
+		app := &planNode{name: "Append", sumsChildren: true}
+		for i := range it.arms {
+			if it.arms[i] == nil {
+				continue
+			}
+			arm := e.describe(&it.arms[i])
+			// The Subquery Scan passes its arm's rows on: the same figures.
+			app.children = append(app.children, &planNode{name: fmt.Sprintf("Subquery Scan on \"*SELECT* %d\"", i+1),
+				children: []*planNode{arm}, st: arm.st})
+		}
+		return &planNode{name: name, children: []*planNode{app}}
 	case *oneRow:
 		return &planNode{name: "Result"}
 	case *emptyIter:
@@ -815,6 +829,21 @@ func (n *planNode) render(lines *[]string, depth int, ex *sql.Explain) {
 		head, prop = ind+"->  ", strings.Repeat(" ", 6*depth+2)
 	}
 	line := head + n.name
+	if ex.Analyze && n.st == nil && n.sumsChildren {
+		n.st = &instrStats{}
+		for _, c := range n.children {
+			if c.st == nil {
+				continue
+			}
+			n.st.loops = max(n.st.loops, c.st.loops)
+			n.st.rows += c.st.rows
+			n.st.total += c.st.total
+			n.st.untimed = n.st.untimed || c.st.untimed
+			if n.st.first == 0 {
+				n.st.first = c.st.first
+			}
+		}
+	}
 	if ex.Analyze {
 		st := n.st
 		switch {

@@ -17,6 +17,7 @@ type setOpIter struct {
 	sliceIter
 	x    *execCtx
 	st   *sql.Select
+	arms []rowIter // built, not run, until the first Next (EXPLAIN shows them)
 	op   sql.SetOpKind
 	all  bool
 	done bool // the result is computed
@@ -25,13 +26,28 @@ type setOpIter struct {
 func (it *setOpIter) Next(ctx context.Context) ([]types.Datum, bool, error) {
 	if !it.done {
 		it.done = true
-		rows, err := it.x.runSetOp(it.st)
+		rows, err := it.x.runSetOp(it.st, it.arms)
+		it.closeArms()
 		if err != nil {
 			return nil, false, err
 		}
 		it.rows = rows
 	}
 	return it.sliceIter.Next(ctx)
+}
+
+func (it *setOpIter) Close() {
+	it.closeArms()
+	it.sliceIter.Close()
+}
+
+func (it *setOpIter) closeArms() {
+	for i, a := range it.arms {
+		if a != nil {
+			a.Close()
+			it.arms[i] = nil
+		}
+	}
 }
 
 // setOpGroup is one distinct row of the left arm and how many copies of
@@ -66,12 +82,21 @@ func setOpCopies(op sql.SetOpKind, all bool, left, right int64) int64 {
 // intersectExcept returns the iterator of st (SetOpIntersect or
 // SetOpExcept), which runs the arms when first read.
 func (x *execCtx) intersectExcept(st *sql.Select) (rowIter, error) {
-	return &setOpIter{x: x, st: st, op: st.SetOp, all: st.UnionAll}, nil
+	it := &setOpIter{x: x, st: st, op: st.SetOp, all: st.UnionAll}
+	for _, arm := range st.Union {
+		in, err := x.subSelect(arm)
+		if err != nil {
+			it.closeArms()
+			return nil, err
+		}
+		it.arms = append(it.arms, in)
+	}
+	return it, nil
 }
 
-// runSetOp runs the two arms of st and returns the rows of the result, in
+// runSetOp reads the two arms of st and returns the rows of the result, in
 // the order of their first copy in the left arm.
-func (x *execCtx) runSetOp(st *sql.Select) ([][]types.Datum, error) {
+func (x *execCtx) runSetOp(st *sql.Select, arms []rowIter) ([][]types.Datum, error) {
 	n := st.NVisible
 	typs := make([]types.T, n)
 	for i := range typs {
@@ -80,13 +105,8 @@ func (x *execCtx) runSetOp(st *sql.Select) ([][]types.Datum, error) {
 	groups := map[string]*setOpGroup{}
 	var order []*setOpGroup
 	var key []byte
-	for side, arm := range st.Union {
-		it, err := x.subSelect(arm)
-		if err != nil {
-			return nil, err
-		}
-		err = func() error {
-			defer it.Close()
+	for side, it := range arms {
+		err := func() error {
 			for {
 				row, ok, err := it.Next(x.ctx)
 				if err != nil || !ok {

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"strings"
 	"testing"
 
 	"minipg/sql"
@@ -94,5 +95,37 @@ func TestExplainSetOpDoesNotRun(t *testing.T) {
 	rows, _ = mustExec(t, s, "SELECT nextval('eso')")
 	if rows[0][0].(int64) != 3 {
 		t.Fatalf("EXPLAIN ANALYZE did not run the arm once: nextval gives %v", rows[0][0])
+	}
+}
+
+// TestExplainSetOpArms: INTERSECT and EXCEPT show their arms as
+// PostgreSQL does, an Append of Subquery Scans named "*SELECT* n", whose
+// figures under ANALYZE are the arms' (the Append's their sum).
+func TestExplainSetOpArms(t *testing.T) {
+	e := openTestEngine(t, "")
+	s := e.NewSession(map[string]string{"user": "postgres"})
+	defer s.Close()
+	mustExec(t, s, "CREATE TABLE esa (a int)")
+	mustExec(t, s, "INSERT INTO esa SELECT generate_series(1, 5)")
+	lines := func(q string) []string {
+		t.Helper()
+		rows, _ := mustExec(t, s, q)
+		var out []string
+		for _, r := range rows {
+			out = append(out, r[0].(string))
+		}
+		return out
+	}
+	got := lines("EXPLAIN (COSTS OFF) SELECT a FROM esa INTERSECT SELECT a FROM esa WHERE a > 2")
+	want := []string{"HashSetOp Intersect", "  ->  Append", `        ->  Subquery Scan on "*SELECT* 1"`,
+		"              ->  Seq Scan on esa", `        ->  Subquery Scan on "*SELECT* 2"`,
+		"              ->  Seq Scan on esa", "                    Filter: (a > 2)"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("EXPLAIN:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	got = lines("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT a FROM esa EXCEPT ALL SELECT a FROM esa WHERE a > 2")
+	if len(got) < 5 || got[0] != "HashSetOp Except All (actual rows=2 loops=1)" || got[1] != "  ->  Append (actual rows=8 loops=1)" ||
+		got[2] != `        ->  Subquery Scan on "*SELECT* 1" (actual rows=5 loops=1)` {
+		t.Fatalf("EXPLAIN ANALYZE:\n%s", strings.Join(got, "\n"))
 	}
 }
