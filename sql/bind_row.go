@@ -150,17 +150,8 @@ func (b *binder) rowInSubLink(sl *pg_query.SubLink, inner *Select, correlated bo
 		if err != nil {
 			return nil, err
 		}
-		it := inner.Targets[i].Type()
-		if isUnknown(x) {
-			if x, err = b.coerce(x, types.T{OID: it.OID, Typmod: -1}, types.CastImplicit, exprLocation(f)); err != nil {
-				return nil, err
-			}
-		}
-		ct, ok := commonType(x.Type(), it)
-		if !ok {
-			return nil, b.opError(sl.Location, "=", x.Type(), it)
-		}
-		if x, err = b.castTo(x, ct, sl.Location); err != nil {
+		x, ct, err := b.inOperand(x, inner.Targets[i].Type(), exprLocation(f), sl.Location)
+		if err != nil {
 			return nil, err
 		}
 		out.Xs = append(out.Xs, x)

@@ -74,20 +74,31 @@ func (b *binder) subLink(sl *pg_query.SubLink) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		it := inner.Targets[0].Type()
-		if isUnknown(x) {
-			if x, err = b.coerce(x, types.T{OID: it.OID, Typmod: -1}, types.CastImplicit, sl.Location); err != nil {
-				return nil, err
-			}
-		}
-		ct, ok := commonType(x.Type(), it)
-		if !ok {
-			return nil, b.opError(sl.Location, "=", x.Type(), it)
-		}
-		if x, err = b.castTo(x, ct, sl.Location); err != nil {
+		x, ct, err := b.inOperand(x, inner.Targets[0].Type(), sl.Location, sl.Location)
+		if err != nil {
 			return nil, err
 		}
 		return &SubPlan{Kind: "in", Select: inner, X: x, CT: ct, T: types.TBool, Correlated: correlated}, nil
 	}
 	return nil, b.errAt(sl.Location, pgerr.FeatureNotSupported, "this kind of subquery is not supported")
+}
+
+// inOperand resolves x = ANY (subquery column of type it): an unknown x
+// takes the column's type (errors at litLoc), then both compare in their
+// common type, to which x is cast (errors at loc).
+func (b *binder) inOperand(x Expr, it types.T, litLoc, loc int32) (Expr, types.T, error) {
+	var err error
+	if isUnknown(x) {
+		if x, err = b.coerce(x, types.T{OID: it.OID, Typmod: -1}, types.CastImplicit, litLoc); err != nil {
+			return nil, types.T{}, err
+		}
+	}
+	ct, ok := commonType(x.Type(), it)
+	if !ok {
+		return nil, types.T{}, b.opError(loc, "=", x.Type(), it)
+	}
+	if x, err = b.castTo(x, ct, loc); err != nil {
+		return nil, types.T{}, err
+	}
+	return x, ct, nil
 }
