@@ -7,8 +7,6 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/cockroachdb/pebble"
-
 	"minipg/pgerr"
 )
 
@@ -44,22 +42,14 @@ func (k commentKey) bytes() []byte {
 
 func (c *Catalog) loadComments() error {
 	c.mu.comments = map[commentKey]Comment{}
-	iter, err := c.db.NewIter(&pebble.IterOptions{LowerBound: []byte(commentPrefix), UpperBound: []byte(commentPrefixEnd)})
-	if err != nil {
-		return pgerr.Wrapf(err, pgerr.IOError, "could not read catalog")
-	}
-	for iter.First(); iter.Valid(); iter.Next() {
+	return c.scanPrefix(commentPrefix, commentPrefixEnd, func(key, value []byte) error {
 		var cm Comment
-		if err := json.Unmarshal(iter.Value(), &cm); err != nil {
-			iter.Close()
-			return corrupt("key %q: bad comment", iter.Key())
+		if err := json.Unmarshal(value, &cm); err != nil {
+			return corrupt("key %q: bad comment", key)
 		}
 		c.mu.comments[commentKey{cm.ObjOID, cm.ClassOID, cm.ObjSubID}] = cm
-	}
-	if err := iter.Close(); err != nil {
-		return pgerr.Wrapf(err, pgerr.IOError, "could not read catalog")
-	}
-	return nil
+		return nil
+	})
 }
 
 // SetComment stores the comment of an object (text "" removes it, as

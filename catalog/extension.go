@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cockroachdb/pebble"
-
 	"minipg/pgerr"
 )
 
@@ -35,24 +33,16 @@ func extKey(name string) []byte { return []byte(extPrefix + name) }
 // loadExtensions reads the installed extensions into the cache.
 func (c *Catalog) loadExtensions() error {
 	c.mu.exts = map[string]*Extension{}
-	iter, err := c.db.NewIter(&pebble.IterOptions{LowerBound: []byte(extPrefix), UpperBound: []byte(extPrefixEnd)})
-	if err != nil {
-		return pgerr.Wrapf(err, pgerr.IOError, "could not read catalog")
-	}
-	for iter.First(); iter.Valid(); iter.Next() {
+	return c.scanPrefix(extPrefix, extPrefixEnd, func(key, value []byte) error {
 		var x Extension
-		name := strings.TrimPrefix(string(iter.Key()), extPrefix)
-		if err := json.Unmarshal(iter.Value(), &x); err != nil || x.Name != name {
-			iter.Close()
-			return corrupt("key %q: bad extension definition", iter.Key())
+		name := strings.TrimPrefix(string(key), extPrefix)
+		if err := json.Unmarshal(value, &x); err != nil || x.Name != name {
+			return corrupt("key %q: bad extension definition", key)
 		}
 		c.mu.exts[name] = &x
 		c.mu.nextOID = max(c.mu.nextOID, x.OID+1)
-	}
-	if err := iter.Close(); err != nil {
-		return pgerr.Wrapf(err, pgerr.IOError, "could not read catalog")
-	}
-	return nil
+		return nil
+	})
 }
 
 // HasExtension reports whether the extension named name is installed.

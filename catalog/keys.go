@@ -5,6 +5,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/cockroachdb/pebble"
+
+	"minipg/pgerr"
 )
 
 // Keys. All catalog keys start with "catalog/v1/"; a future incompatible
@@ -41,4 +45,23 @@ func decodeTable(key, value []byte) (*Table, error) {
 		return nil, corrupt("key %q: definition of table %q has OID %d", key, t.Name, t.OID)
 	}
 	return &t, nil
+}
+
+// scanPrefix calls fn with the key and value of every stored entry whose
+// key lies in [lo, hi), in key order, stopping at fn's first error.
+func (c *Catalog) scanPrefix(lo, hi string, fn func(key, value []byte) error) error {
+	iter, err := c.db.NewIter(&pebble.IterOptions{LowerBound: []byte(lo), UpperBound: []byte(hi)})
+	if err != nil {
+		return pgerr.Wrapf(err, pgerr.IOError, "could not read catalog")
+	}
+	for iter.First(); iter.Valid(); iter.Next() {
+		if err := fn(iter.Key(), iter.Value()); err != nil {
+			iter.Close()
+			return err
+		}
+	}
+	if err := iter.Close(); err != nil {
+		return pgerr.Wrapf(err, pgerr.IOError, "could not read catalog")
+	}
+	return nil
 }

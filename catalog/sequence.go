@@ -81,25 +81,20 @@ func SeqTypeBounds(typeOID uint32) (int64, int64) {
 func (c *Catalog) loadSequences() error {
 	c.mu.seqs = map[string]*seqState{}
 	c.mu.seqByOID = map[uint32]*seqState{}
-	iter, err := c.db.NewIter(&pebble.IterOptions{LowerBound: []byte(seqPrefix), UpperBound: []byte(seqPrefixEnd)})
-	if err != nil {
-		return pgerr.Wrapf(err, pgerr.IOError, "could not read catalog")
-	}
-	defer iter.Close()
-	for iter.First(); iter.Valid(); iter.Next() {
+	return c.scanPrefix(seqPrefix, seqPrefixEnd, func(key, value []byte) error {
 		var s Sequence
-		if err := json.Unmarshal(iter.Value(), &s); err != nil || s.Name == "" {
-			return corrupt("key %q: bad sequence definition", iter.Key())
+		if err := json.Unmarshal(value, &s); err != nil || s.Name == "" {
+			return corrupt("key %q: bad sequence definition", key)
 		}
-		if !strings.HasSuffix(string(iter.Key()), fmt.Sprintf("%010d", s.OID)) {
-			return corrupt("key %q: sequence %q has OID %d", iter.Key(), s.Name, s.OID)
+		if !strings.HasSuffix(string(key), fmt.Sprintf("%010d", s.OID)) {
+			return corrupt("key %q: sequence %q has OID %d", key, s.Name, s.OID)
 		}
 		st := &seqState{def: &s, last: s.LastValue, called: s.IsCalled}
 		c.mu.seqs[s.Name] = st
 		c.mu.seqByOID[s.OID] = st
 		c.mu.nextOID = max(c.mu.nextOID, s.OID+1)
-	}
-	return nil
+		return nil
+	})
 }
 
 // Sequence returns the sequence called name (its parameters; the live

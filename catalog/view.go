@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cockroachdb/pebble"
-
 	"minipg/pgerr"
 )
 
@@ -52,24 +50,16 @@ func viewKey(oid uint32) []byte { return fmt.Appendf(nil, "%s%010d", viewPrefix,
 func (c *Catalog) loadViews() error {
 	c.mu.views = map[string]*View{}
 	c.mu.viewByOID = map[uint32]*View{}
-	iter, err := c.db.NewIter(&pebble.IterOptions{LowerBound: []byte(viewPrefix), UpperBound: []byte(viewPrefixEnd)})
-	if err != nil {
-		return pgerr.Wrapf(err, pgerr.IOError, "could not read catalog")
-	}
-	for iter.First(); iter.Valid(); iter.Next() {
+	return c.scanPrefix(viewPrefix, viewPrefixEnd, func(key, value []byte) error {
 		var v View
-		oid, perr := strconv.ParseUint(strings.TrimPrefix(string(iter.Key()), viewPrefix), 10, 32)
-		if err := json.Unmarshal(iter.Value(), &v); err != nil || perr != nil || v.OID != uint32(oid) || v.Name == "" {
-			iter.Close()
-			return corrupt("key %q: bad view definition", iter.Key())
+		oid, perr := strconv.ParseUint(strings.TrimPrefix(string(key), viewPrefix), 10, 32)
+		if err := json.Unmarshal(value, &v); err != nil || perr != nil || v.OID != uint32(oid) || v.Name == "" {
+			return corrupt("key %q: bad view definition", key)
 		}
 		c.publishViewLocked(&v)
 		c.mu.nextOID = max(c.mu.nextOID, v.OID+1)
-	}
-	if err := iter.Close(); err != nil {
-		return pgerr.Wrapf(err, pgerr.IOError, "could not read catalog")
-	}
-	return nil
+		return nil
+	})
 }
 
 // publishViewLocked puts v in the cache: by name unless it is being
