@@ -165,6 +165,43 @@ func (e *Engine) hideTable(ctx context.Context, oid, xid uint32) error {
 	return e.renameUnderLock(ctx, oid, func() (*catalog.Table, error) { return e.cat.HideTable(oid, xid) })
 }
 
+// changeDef changes table oid's definition under the table's exclusive
+// lock: change (given the open relation) stores the new definition, which
+// the open relation then takes, its indexes' definitions with it, and
+// with them its defaults.
+func (e *Engine) changeDef(ctx context.Context, oid uint32, change func(r *relation) (*catalog.Table, error)) error {
+	release, err := e.txns.LockRelation(ctx, oid, true)
+	if err != nil {
+		return mapCtxErr(ctx, err)
+	}
+	defer release()
+	r, err := e.rel(oid)
+	if err != nil {
+		return err
+	}
+	t, err := change(r)
+	if err != nil {
+		return err
+	}
+	nr := *r
+	nr.def = t
+	if nr.defaults, err = sql.Defaults(t); err != nil {
+		return err
+	}
+	nr.indexes = make([]*relIndex, len(r.indexes))
+	for i, ri := range r.indexes {
+		c := *ri
+		for _, d := range t.Indexes {
+			if d.OID == ri.def.OID {
+				c.def = d
+			}
+		}
+		nr.indexes[i] = &c
+	}
+	e.replaceRel(&nr)
+	return nil
+}
+
 // renameUnderLock changes table oid's names by change under the table's
 // exclusive lock and refreshes its open relation.
 func (e *Engine) renameUnderLock(ctx context.Context, oid uint32, change func() (*catalog.Table, error)) error {

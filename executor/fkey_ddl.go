@@ -85,23 +85,7 @@ func (s *Session) indexDependents(ctx context.Context, t *catalog.Table, idx cat
 // dropForeignKey removes a foreign key under its table's exclusive lock.
 func (s *Session) dropForeignKey(ctx context.Context, oid uint32, name string) error {
 	e := s.e
-	release, err := e.txns.LockRelation(ctx, oid, true)
-	if err != nil {
-		return mapCtxErr(ctx, err)
-	}
-	defer release()
-	r, err := e.rel(oid)
-	if err != nil {
-		return err
-	}
-	t, err := e.cat.DropForeignKey(oid, name)
-	if err != nil {
-		return err
-	}
-	nr := *r
-	nr.def = t
-	e.replaceRel(&nr)
-	return nil
+	return e.changeDef(ctx, oid, func(*relation) (*catalog.Table, error) { return e.cat.DropForeignKey(oid, name) })
 }
 
 // addForeignKeys runs ALTER TABLE ... ADD FOREIGN KEY: each is resolved,

@@ -95,33 +95,7 @@ func (e *Engine) renameTable(ctx context.Context, oid uint32, name string) error
 
 // renameIndex renames an index of table oid under the table's lock.
 func (e *Engine) renameIndex(ctx context.Context, oid uint32, old, name string) error {
-	release, err := e.txns.LockRelation(ctx, oid, true)
-	if err != nil {
-		return mapCtxErr(ctx, err)
-	}
-	defer release()
-	r, err := e.rel(oid)
-	if err != nil {
-		return err
-	}
-	t, err := e.cat.RenameIndex(oid, old, name)
-	if err != nil {
-		return err
-	}
-	nr := *r
-	nr.def = t
-	nr.indexes = make([]*relIndex, len(r.indexes))
-	for i, ri := range r.indexes {
-		c := *ri
-		for _, d := range t.Indexes {
-			if d.OID == ri.def.OID {
-				c.def = d
-			}
-		}
-		nr.indexes[i] = &c
-	}
-	e.replaceRel(&nr)
-	return nil
+	return e.changeDef(ctx, oid, func(*relation) (*catalog.Table, error) { return e.cat.RenameIndex(oid, old, name) })
 }
 
 func (s *Session) renameColumn(ctx context.Context, t *catalog.Table, old, name string) error {
@@ -142,29 +116,15 @@ func (s *Session) renameColumn(ctx context.Context, t *catalog.Table, old, name 
 		return pgerr.New(pgerr.FeatureNotSupported, "cannot rename column \"%s\" of table \"%s\": view \"%s\" reads the table", old, t.Name, vs[0].Name).
 			WithHint("Drop the view, rename the column, then create the view again.")
 	}
-	release, err := e.txns.LockRelation(ctx, t.OID, true)
-	if err != nil {
-		return mapCtxErr(ctx, err)
-	}
-	defer release()
-	r, err := e.rel(t.OID)
-	if err != nil {
-		return err
-	}
-	for i := range r.checks {
-		if slices.Contains(e.checkColumns(t, i), int16(col+1)) {
-			return pgerr.New(pgerr.FeatureNotSupported, "cannot rename column \"%s\" of table \"%s\": check constraint \"%s\" reads it", old, t.Name, t.Checks[i].Name).
-				WithHint("Drop the constraint, rename the column, then add the constraint again.")
+	return e.changeDef(ctx, t.OID, func(r *relation) (*catalog.Table, error) {
+		for i := range r.checks {
+			if slices.Contains(e.checkColumns(t, i), int16(col+1)) {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot rename column \"%s\" of table \"%s\": check constraint \"%s\" reads it", old, t.Name, t.Checks[i].Name).
+					WithHint("Drop the constraint, rename the column, then add the constraint again.")
+			}
 		}
-	}
-	nt, err := e.cat.RenameColumn(t.OID, col, name)
-	if err != nil {
-		return err
-	}
-	nr := *r
-	nr.def = nt
-	e.replaceRel(&nr)
-	return nil
+		return e.cat.RenameColumn(t.OID, col, name)
+	})
 }
 
 // renameConstraint renames a PRIMARY KEY or UNIQUE constraint (and its

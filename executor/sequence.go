@@ -174,26 +174,7 @@ func (s *Session) alterDefault(ctx context.Context, st *sql.AlterDefault) (strin
 // it, under the table's exclusive lock.
 func (s *Session) setDefault(ctx context.Context, oid uint32, col int, expr string) error {
 	e := s.e
-	release, err := e.txns.LockRelation(ctx, oid, true)
-	if err != nil {
-		return mapCtxErr(ctx, err)
-	}
-	defer release()
-	old, err := e.rel(oid)
-	if err != nil {
-		return err
-	}
-	t, err := e.cat.SetColumnDefault(oid, col, expr)
-	if err != nil {
-		return err
-	}
-	r := *old
-	r.def = t
-	if r.defaults, err = sql.Defaults(t); err != nil {
-		return err
-	}
-	e.replaceRel(&r)
-	return nil
+	return e.changeDef(ctx, oid, func(*relation) (*catalog.Table, error) { return e.cat.SetColumnDefault(oid, col, expr) })
 }
 
 // sequenceByArg resolves the text argument of a sequence function: 42P01
