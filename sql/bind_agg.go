@@ -33,16 +33,10 @@ func (b *binder) aggCall(name string, fc *pg_query.FuncCall) (Expr, error) {
 	}
 	var args []Expr
 	if !fc.AggStar {
-		b.agg.inAgg = true
-		for _, n := range fc.Args {
-			x, err := b.expr(n)
-			if err != nil {
-				b.agg.inAgg = false
-				return nil, err
-			}
-			args = append(args, x)
+		var err error
+		if args, err = b.bindAggArgs(fc.Args); err != nil {
+			return nil, err
 		}
-		b.agg.inAgg = false
 		if err := b.srfWithin("aggregate function calls cannot contain set-returning function calls", args...); err != nil {
 			return nil, err
 		}
@@ -290,17 +284,10 @@ func (b *binder) withinGroup(name string, fc *pg_query.FuncCall) (Expr, error) {
 	if err := b.aggAllowed(fc); err != nil {
 		return nil, err
 	}
-	var direct []Expr
-	b.agg.inAgg = true
-	for _, n := range fc.Args {
-		x, err := b.expr(n)
-		if err != nil {
-			b.agg.inAgg = false
-			return nil, err
-		}
-		direct = append(direct, x)
+	direct, err := b.bindAggArgs(fc.Args)
+	if err != nil {
+		return nil, err
 	}
-	b.agg.inAgg = false
 	a := &Agg{Name: name}
 	if err := b.aggOrder(a, fc, true); err != nil {
 		return nil, err
@@ -431,4 +418,20 @@ func (b *binder) outerLevelAgg(a *Agg, loc int32) error {
 			WithHint("Compute the aggregate in the outer query, or in a subquery of its own in FROM.")
 	}
 	return nil
+}
+
+// bindAggArgs binds an aggregate call's arguments, inside the aggregate (an
+// aggregate in them is a nested one).
+func (b *binder) bindAggArgs(nodes []*pg_query.Node) ([]Expr, error) {
+	b.agg.inAgg = true
+	defer func() { b.agg.inAgg = false }()
+	var out []Expr
+	for _, n := range nodes {
+		x, err := b.expr(n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	return out, nil
 }
