@@ -104,13 +104,18 @@ func (s *Session) commitDDL() {
 }
 
 // undoDDL drops what the aborted transaction created and gives the
-// tables it dropped back, newest first. Each object is dropped only if it
-// is still the one created (a later statement may have dropped it or
-// reused its name). The notices the drops raise are not sent:
-// PostgreSQL's abort raises none.
-func (s *Session) undoDDL() {
-	ddl := s.ddl
-	s.ddl = nil
+// tables it dropped back, newest first.
+func (s *Session) undoDDL() { s.undoDDLAfter(0) }
+
+// undoDDLAfter undoes the DDL changes after the first mark ones (those of
+// an aborted transaction, or of a subtransaction rolled back to its
+// savepoint), newest first. Each object is dropped only if it is still the
+// one created (a later statement may have dropped it or reused its name).
+// The notices the drops raise are not sent: PostgreSQL's abort raises
+// none.
+func (s *Session) undoDDLAfter(mark int) {
+	ddl := s.ddl[mark:]
+	s.ddl = s.ddl[:mark:mark]
 	if len(ddl) == 0 {
 		return
 	}
@@ -222,7 +227,7 @@ func (c sessionCatalog) Table(name string) (*catalog.Table, bool) {
 // session's own transaction, or one that has committed (the mark is about
 // to go, commitDDL).
 func (c sessionCatalog) visibleCreation(xid uint32) bool {
-	if tx := c.s.tx; tx != nil && tx.XidIfAssigned() == xid {
+	if c.s.ownXids().Has(xid) {
 		return true
 	}
 	return c.s.e.txns.Status(xid) == heap.XidCommitted

@@ -1,6 +1,8 @@
 package executor
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 
 	"minipg/index"
@@ -116,8 +118,8 @@ func (x *execCtx) insertIndexEntries(row []types.Datum, tid page.TID, old []type
 				}
 			}
 			if wait := waitXidOf(err); wait != 0 {
-				if err := x.tx.WaitFor(x.ctx, wait); err != nil {
-					return mapCtxErr(x.ctx, err)
+				if err := x.waitFor(wait, "while inserting index tuple (%d,%d) in relation \"%s\"", tid, ri.def.Name); err != nil {
+					return err
 				}
 				continue
 			}
@@ -144,7 +146,7 @@ func (x *execCtx) uniqueCheck(ri *relIndex, key index.Key, others []page.TID, de
 	for _, other := range others {
 		// other is the root of a HOT chain: check its live member.
 		_, tup, ok, allDead, err := r.heap.FetchHotMatch(other, func(t []byte) bool {
-			live, _ := heap.SatisfiesDirty(t, x.xid, x.s.e.txns)
+			live, _ := heap.SatisfiesDirty(t, x.s.ownXids(), x.s.e.txns)
 			return live
 		})
 		if err != nil {
@@ -156,7 +158,7 @@ func (x *execCtx) uniqueCheck(ri *relIndex, key index.Key, others []page.TID, de
 			}
 			continue
 		}
-		live, w := heap.SatisfiesDirty(tup, x.xid, x.s.e.txns)
+		live, w := heap.SatisfiesDirty(tup, x.s.ownXids(), x.s.e.txns)
 		if !live {
 			continue
 		}
@@ -375,8 +377,9 @@ func (x *execCtx) insert(st *sql.Insert) (int64, error) {
 // committed update to the newest version and recheck it there
 // (EvalPlanQual: recheck says whether that version still qualifies). It
 // returns the row it was applied to, or ok=false if the row is gone or no
-// longer qualifies.
-func (x *execCtx) modify(row []types.Datum, recheck func(next []types.Datum) (bool, error), fn func(row []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error)) ([]types.Datum, bool, error) {
+// longer qualifies. oper names the change in the CONTEXT of an error raised
+// while waiting ("updating", "deleting" or "locking").
+func (x *execCtx) modify(oper string, row []types.Datum, recheck func(next []types.Datum) (bool, error), fn func(row []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error)) ([]types.Datum, bool, error) {
 	r := x.rel
 	ncols := len(r.types)
 	for {
@@ -391,8 +394,8 @@ func (x *execCtx) modify(row []types.Datum, recheck func(next []types.Datum) (bo
 		case heap.TMSelfModified, heap.TMDeleted, heap.TMInvisible:
 			return nil, false, nil
 		case heap.TMBeingModified:
-			if err := x.tx.WaitFor(x.ctx, fd.Xmax); err != nil {
-				return nil, false, mapCtxErr(x.ctx, err)
+			if err := x.waitFor(fd.Xmax, "while "+oper+" tuple (%d,%d) in relation \"%s\"", tid, r.def.Name); err != nil {
+				return nil, false, err
 			}
 			continue
 		case heap.TMUpdated:
@@ -414,6 +417,27 @@ func (x *execCtx) modify(row []types.Datum, recheck func(next []types.Datum) (bo
 	}
 }
 
+// modifyOper is modify's oper for an UPDATE (update) or a DELETE.
+func modifyOper(update bool) string {
+	if update {
+		return "updating"
+	}
+	return "deleting"
+}
+
+// waitFor waits for transaction xid to end (Txn.WaitFor), as PostgreSQL's
+// XactLockTableWait does for a row: an error raised while waiting (lock
+// timeout, deadlock, cancel) gets the CONTEXT line context, a format of the
+// tuple's block and offset and the relation's name.
+func (x *execCtx) waitFor(xid uint32, context string, tid page.TID, rel string) error {
+	err := mapCtxErr(x.ctx, x.tx.WaitFor(x.ctx, xid))
+	var pe *pgerr.Error
+	if errors.As(err, &pe) && pe.Where == "" {
+		pe.Where = fmt.Sprintf(context, tid.Block, tid.Offset, rel)
+	}
+	return err
+}
+
 // fetchNewer reads the version at tid that transaction updater created,
 // waiting while its inserter runs.
 func (x *execCtx) fetchNewer(tid page.TID, updater uint32) ([]types.Datum, bool, error) {
@@ -429,13 +453,13 @@ func (x *execCtx) fetchNewer(tid page.TID, updater uint32) ([]types.Datum, bool,
 		if updater != 0 && xmin != updater {
 			return nil, false, nil // the slot was reused: the row is gone
 		}
-		if xmin != x.xid {
+		if !x.s.ownXids().Has(xmin) {
 			switch x.s.e.txns.Status(xmin) {
 			case heap.XidAborted:
 				return nil, false, nil
 			case heap.XidInProgress:
-				if err := x.tx.WaitFor(x.ctx, xmin); err != nil {
-					return nil, false, mapCtxErr(x.ctx, err)
+				if err := x.waitFor(xmin, "while rechecking updated tuple (%d,%d) in relation \"%s\"", tid, x.rel.def.Name); err != nil {
+					return nil, false, err
 				}
 				continue
 			}
@@ -454,7 +478,7 @@ func (x *execCtx) whereCheck(where sql.Expr) func(next []types.Datum) (bool, err
 // lockRow takes a FOR UPDATE lock on row, returning the (possibly newer)
 // version locked.
 func (x *execCtx) lockRow(row []types.Datum, where sql.Expr) ([]types.Datum, bool, error) {
-	return x.modify(row, x.whereCheck(where), func(_ []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error) {
+	return x.modify("locking", row, x.whereCheck(where), func(_ []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error) {
 		return x.rel.heap.Lock(x.snap, tid, x.xid, x.cid)
 	})
 }
@@ -505,7 +529,7 @@ func (x *execCtx) modifyRows(where sql.Expr, returning []sql.Expr,
 		if !ok {
 			return n, nil
 		}
-		row, ok, err = x.modify(row, recheck, apply)
+		row, ok, err = x.modify(modifyOper(update), row, recheck, apply)
 		if err != nil {
 			return n, err
 		}
@@ -599,7 +623,7 @@ func (x *execCtx) update(st *sql.Update) (int64, error) {
 		return newRow, nil
 	}
 	if jr != nil {
-		return x.modifyJoined(st.From, jr, st.Where, st.Returning, apply, finish)
+		return x.modifyJoined("updating", st.From, jr, st.Where, st.Returning, apply, finish)
 	}
 	return x.modifyRows(st.Where, st.Returning, apply, finish, true)
 }
@@ -628,7 +652,7 @@ func (x *execCtx) delete(st *sql.Delete) (int64, error) {
 	}
 	if st.From != nil {
 		jr := &joinedRow{base: st.From.TargetBase(), n: len(r.types) + 1}
-		return x.modifyJoined(st.From, jr, st.Where, st.Returning, apply, finish)
+		return x.modifyJoined("deleting", st.From, jr, st.Where, st.Returning, apply, finish)
 	}
 	return x.modifyRows(st.Where, st.Returning, apply, finish, false)
 }

@@ -50,7 +50,7 @@ func (j *joinedRow) with(v []types.Datum) []types.Datum {
 // every joined row of from.Source (WHERE applied), apply and finish run on
 // its target row, and RETURNING reads the joined row with finish's row in
 // the target's slots.
-func (x *execCtx) modifyJoined(from *sql.DMLFrom, jr *joinedRow, where sql.Expr, returning []sql.Expr,
+func (x *execCtx) modifyJoined(oper string, from *sql.DMLFrom, jr *joinedRow, where sql.Expr, returning []sql.Expr,
 	apply func(old []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error),
 	finish func(row []types.Datum) ([]types.Datum, error)) (int64, error) {
 	src, err := x.fromSource(from.Source)
@@ -74,7 +74,7 @@ func (x *execCtx) modifyJoined(from *sql.DMLFrom, jr *joinedRow, where sql.Expr,
 		jr.row = row
 		target := make([]types.Datum, jr.n)
 		copy(target, row[jr.base:jr.base+jr.n])
-		changed, ok, err := x.modify(target, recheck, apply)
+		changed, ok, err := x.modify(oper, target, recheck, apply)
 		if err != nil {
 			return n, err
 		}

@@ -65,7 +65,7 @@ func (x *execCtx) buildIndex(ri *relIndex, notNull []int) (nullCol int, wait uin
 			if !ok {
 				continue
 			}
-			live, w := heap.SatisfiesDirty(tup, x.xid, x.s.e.txns)
+			live, w := heap.SatisfiesDirty(tup, x.s.ownXids(), x.s.e.txns)
 			if !live && w == 0 {
 				continue
 			}

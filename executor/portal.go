@@ -334,6 +334,8 @@ func readOnlyName(st sql.Stmt) string {
 
 func (s *Session) txnControl(st *sql.Txn) (string, error) {
 	switch st.Kind {
+	case sql.TxnSavepoint, sql.TxnRelease, sql.TxnRollbackTo:
+		return s.savepointControl(st)
 	case sql.TxnBegin:
 		if s.explicit {
 			s.notice(pgerr.SeverityWarning, pgerr.ActiveSQLTransaction, "there is already a transaction in progress")
@@ -441,6 +443,7 @@ func (s *Session) assignSetting(name, v string, local bool) {
 		if !local {
 			s.gucKeep[name] = v
 		}
+		s.noteSetting(name)
 	}
 	s.setValue(name, v)
 	s.e.walSettingChanged(name, v)

@@ -58,9 +58,12 @@ type Session struct {
 	sqlPrepared map[string]*sqlStatement
 	// cursors are the transaction's SQL cursors (cursor.go).
 	cursors map[string]*Portal
-	mem     memAccount // the running statement's memory (memory.go)
-	ints    intBoxes   // boxed integers of scans (rowvalues.go)
-	plans   planCache  // index plans of the statements' WHERE clauses (path.go)
+	// savepoints are the transaction's open savepoints, oldest first
+	// (savepoint.go).
+	savepoints []savepoint
+	mem        memAccount // the running statement's memory (memory.go)
+	ints       intBoxes   // boxed integers of scans (rowvalues.go)
+	plans      planCache  // index plans of the statements' WHERE clauses (path.go)
 	// bufUsage counts the session's shared buffer accesses (PostgreSQL's
 	// pgBufferUsage): its snapshots and insert state carry it to the heap,
 	// and EXPLAIN (ANALYZE, BUFFERS) reads it around each plan node.
@@ -175,7 +178,7 @@ func isTxnExit(b *sql.Bound) bool {
 		return false
 	}
 	t, ok := b.Stmt.(*sql.Txn)
-	return ok && (t.Kind == sql.TxnCommit || t.Kind == sql.TxnRollback)
+	return ok && (t.Kind == sql.TxnCommit || t.Kind == sql.TxnRollback || t.Kind == sql.TxnRollbackTo)
 }
 
 // Prepare parses and binds ONE statement. An empty or comment-only query
@@ -346,6 +349,7 @@ func (s *Session) Sync() error {
 // endTx commits or aborts the open transaction and leaves the block.
 func (s *Session) endTx(commit bool) error {
 	s.closeCursors()
+	s.savepoints = nil
 	tx := s.tx
 	s.tx, s.explicit, s.failed, s.active = nil, false, false, 0
 	if tx != nil {
@@ -368,7 +372,7 @@ func (s *Session) endTx(commit bool) error {
 		s.ist.ResetMoves()
 	}()
 	if commit {
-		s.e.noteCommitMode(tx.XidIfAssigned(), s.settings["synchronous_commit"])
+		s.e.noteCommitMode(tx.TopXid(), s.settings["synchronous_commit"])
 		err := tx.Commit()
 		s.endXactStats(err == nil)
 		if err != nil {
@@ -382,6 +386,15 @@ func (s *Session) endTx(commit bool) error {
 	err := tx.Abort()
 	s.undoDDL()
 	return err
+}
+
+// ownXids returns the xids of the open transaction and of its
+// subtransactions not rolled back; nil outside a transaction.
+func (s *Session) ownXids() *heap.OwnXids {
+	if s.tx == nil {
+		return nil
+	}
+	return s.tx.Own()
 }
 
 // TxStatus returns 'I', 'T' or 'E' for ReadyForQuery.

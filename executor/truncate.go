@@ -235,10 +235,6 @@ func (s *Session) runningWriter(ctx context.Context, r *relation) (uint32, error
 	if err != nil {
 		return 0, err
 	}
-	xid := uint32(0)
-	if s.tx != nil {
-		xid = s.tx.XidIfAssigned()
-	}
 	for blk := uint32(0); blk < nblocks; blk++ {
 		if err := canceled(ctx); err != nil {
 			return 0, err
@@ -255,7 +251,7 @@ func (s *Session) runningWriter(ctx context.Context, r *relation) (uint32, error
 			if !ok {
 				continue
 			}
-			if _, w := heap.SatisfiesDirty(tup, xid, s.e.txns); w != 0 {
+			if _, w := heap.SatisfiesDirty(tup, s.ownXids(), s.e.txns); w != 0 {
 				return w, nil
 			}
 		}

@@ -236,6 +236,40 @@ func (x *Xact) For(oid uint32) *XactCounts {
 	return xc
 }
 
+// Clone returns a copy of x, for a savepoint.
+func (x Xact) Clone() Xact {
+	if x == nil {
+		return nil
+	}
+	c := make(Xact, len(x))
+	for oid, xc := range x {
+		cp := *xc
+		c[oid] = &cp
+	}
+	return c
+}
+
+// Since returns the changes x counted after base, a Clone of x taken
+// earlier (a subtransaction's, to be applied as aborted when it is rolled
+// back).
+func (x Xact) Since(base Xact) Xact {
+	var d Xact
+	for oid, xc := range x {
+		b := base[oid]
+		if b == nil {
+			b = &XactCounts{}
+		}
+		c := XactCounts{xc.Inserted - b.Inserted, xc.Updated - b.Updated, xc.Deleted - b.Deleted, xc.HotUpdated - b.HotUpdated}
+		if c != (XactCounts{}) {
+			if d == nil {
+				d = Xact{}
+			}
+			d[oid] = &c
+		}
+	}
+	return d
+}
+
 // EndXact applies a finished transaction's changes (AtEOXact_PgStat) and
 // empties x.
 func (c *Collector) EndXact(x Xact, commit bool) {

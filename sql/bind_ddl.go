@@ -587,9 +587,12 @@ func (b *binder) txnStmt(s *pg_query.TransactionStmt) (*Txn, error) {
 			return nil, pgerr.Unimplemented("ROLLBACK AND CHAIN")
 		}
 		return &Txn{Kind: TxnRollback, Tag: "ROLLBACK"}, nil
-	case pg_query.TransactionStmtKind_TRANS_STMT_SAVEPOINT, pg_query.TransactionStmtKind_TRANS_STMT_RELEASE,
-		pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO:
-		return nil, pgerr.Unimplemented("SAVEPOINT")
+	case pg_query.TransactionStmtKind_TRANS_STMT_SAVEPOINT:
+		return &Txn{Kind: TxnSavepoint, Tag: "SAVEPOINT", Savepoint: s.SavepointName}, nil
+	case pg_query.TransactionStmtKind_TRANS_STMT_RELEASE:
+		return &Txn{Kind: TxnRelease, Tag: "RELEASE", Savepoint: s.SavepointName}, nil
+	case pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO:
+		return &Txn{Kind: TxnRollbackTo, Tag: "ROLLBACK", Savepoint: s.SavepointName}, nil
 	}
 	return nil, pgerr.Unimplemented("two-phase commit")
 }

@@ -537,14 +537,18 @@ const (
 	TxnBegin TxnKind = iota
 	TxnCommit
 	TxnRollback
+	TxnSavepoint  // SAVEPOINT name
+	TxnRelease    // RELEASE [SAVEPOINT] name
+	TxnRollbackTo // ROLLBACK [WORK] TO [SAVEPOINT] name
 )
 
-// Txn is BEGIN / COMMIT / ROLLBACK.
+// Txn is BEGIN / COMMIT / ROLLBACK and the savepoint statements.
 type Txn struct {
 	Kind      TxnKind
-	Tag       string // BEGIN, START TRANSACTION, COMMIT, ROLLBACK
+	Tag       string // BEGIN, START TRANSACTION, COMMIT, ROLLBACK, SAVEPOINT, RELEASE
 	ReadOnly  bool   // BEGIN READ ONLY
 	ReadWrite bool   // BEGIN READ WRITE: not default_transaction_read_only
+	Savepoint string // the savepoint's name
 }
 
 // Set is SET name = value / SET name TO DEFAULT / RESET name / RESET ALL.

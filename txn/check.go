@@ -9,7 +9,8 @@ import "fmt"
 //   - every running xid is normal, below the next xid and not recorded in
 //     the commit log;
 //   - the next xid never passes the reserved limit;
-//   - a commit in progress and a waiter are running transactions.
+//   - a commit in progress and a waiter are running transactions;
+//   - a running subtransaction's top level is running and older.
 func (m *Manager) checkLocked() {
 	if m.mu.nextXid > m.mu.xidLimit {
 		panic(fmt.Sprintf("txn: next xid %d beyond reserved limit %d", m.mu.nextXid, m.mu.xidLimit))
@@ -25,6 +26,14 @@ func (m *Manager) checkLocked() {
 	for x := range m.mu.inCommit {
 		if _, ok := m.mu.running[x]; !ok {
 			panic(fmt.Sprintf("txn: committing xid %d not running", x))
+		}
+	}
+	for x, top := range m.mu.parent {
+		if _, ok := m.mu.running[x]; !ok {
+			panic(fmt.Sprintf("txn: subtransaction %d not running", x))
+		}
+		if _, ok := m.mu.running[top]; !ok || top >= x {
+			panic(fmt.Sprintf("txn: subtransaction %d's top level %d not running or not older", x, top))
 		}
 	}
 	for w := range m.mu.waitsFor {

@@ -61,20 +61,23 @@
 // takes the heap's redo functions and the pool it replays into. Arrows are
 // imports; storage never imports txn, and txn never imports the executor.
 //
-// An RmgrXact record (xl_xact_commit /
-// xl_xact_abort without subtransactions, relations to drop or
-// invalidations) carries its xid in the record header and this main data,
-// little-endian:
+// An RmgrXact record (xl_xact_commit / xl_xact_abort without relations to
+// drop or invalidations) carries its xid in the record header and this
+// main data, little-endian:
 //
-//	0                    8
-//	+--------------------+
-//	| xact_time          |   info 0x00 XLOG_XACT_COMMIT
-//	| i64, µs since      |        0x20 XLOG_XACT_ABORT
-//	| 2000-01-01 UTC     |
-//	+--------------------+
+//	0                    8         12           16
+//	+--------------------+---------+------------+------------------+
+//	| xact_time          | xinfo   | nsubxacts  | subxacts         |
+//	| i64, µs since      | u32     | u32        | u32 each         |
+//	| 2000-01-01 UTC     | 0x02    |            |                  |
+//	+--------------------+---------+------------+------------------+
+//	                     only with info | 0x80 (XLOG_XACT_HAS_INFO):
+//	                     the transaction had subtransactions
 //
-// xact_time is a TimestampTz, as PostgreSQL's; the description
-// (pg_walinspect) is that time as timestamptz_to_str prints it in UTC.
+// info is 0x00 XLOG_XACT_COMMIT or 0x20 XLOG_XACT_ABORT; xinfo 0x02 is
+// XACT_XINFO_HAS_SUBXACTS. xact_time is a TimestampTz, as PostgreSQL's; the
+// description (pg_walinspect) is that time as timestamptz_to_str prints it
+// in UTC, then "; subxacts:" and their xids.
 //
 // A checkpoint record's Extra is the next xid (u32, little-endian).
 //
@@ -96,6 +99,24 @@
 // own. A transaction advertises the xmin of its oldest snapshot (until
 // ResetXmin or its end) so that OldestXmin, the VACUUM horizon, never lets
 // VACUUM remove a tuple a running statement may still need.
+//
+// # Subtransactions
+//
+// Txn.BeginSub opens a subtransaction (a savepoint), which gets its own xid
+// on its first write, after its top level and every enclosing one got
+// theirs (AssignTransactionId's order). Its xid is running for everyone
+// else until its top level ends, and its own transaction counts it as its
+// own (Txn.Own, which every snapshot of the transaction reads:
+// TransactionIdIsCurrentTransactionId). ReleaseSub passes it to the
+// enclosing level. RollbackSub writes an abort record for it and those
+// released into it, records them aborted and takes them out of the own set,
+// at once: their rows are dead and their row locks free while the top level
+// goes on. Commit records the top level and every subtransaction left
+// committed under one lock, after one commit record that lists them; Abort
+// likewise. Recovery marks the listed subtransactions as the record says.
+// Manager.mu.parent maps a running subtransaction to its top level, so
+// that the deadlock check, which links top levels, sees through a wait for
+// a subtransaction.
 //
 // # Waiting
 //

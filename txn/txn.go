@@ -39,8 +39,8 @@ const xidReserveBatch = 8192
 type Manager struct {
 	dir string
 
-	commitHook func(xid uint32) error // set before the first Begin; nil = none
-	abortHook  func(xid uint32) error // set before the first Begin; nil = none
+	commitHook func(xid uint32, subxids []uint32) error // set before the first Begin; nil = none
+	abortHook  func(xid uint32, subxids []uint32) error // set before the first Begin; nil = none
 
 	saveMu sync.Mutex // serializes Save (one pg_xact.tmp at a time)
 
@@ -52,7 +52,11 @@ type Manager struct {
 		running  map[uint32]chan struct{} // xid -> closed when it ends
 		active   map[*Txn]struct{}        // open transactions (for OldestXmin)
 		inCommit map[uint32]chan struct{} // commit record maybe written, clog not yet updated
-		waitsFor map[uint32]uint32        // waiter xid -> xid it waits for (deadlock check)
+		waitsFor map[uint32]uint32        // waiter's top xid -> top xid it waits for (deadlock check)
+		// parent maps a running subtransaction's xid to its top-level
+		// transaction's (pg_subtrans, reduced to what the deadlock check
+		// needs).
+		parent map[uint32]uint32
 	}
 
 	rel relLocks
@@ -61,14 +65,25 @@ type Manager struct {
 // Txn is one transaction. A Txn belongs to one session and is not safe for
 // concurrent use; the Manager's methods are.
 type Txn struct {
-	m        *Manager
-	xid      uint32 // InvalidXid until assigned
+	m   *Manager
+	xid uint32 // the top level's; InvalidXid until assigned
+	// own holds xid and the xids of the subtransactions not rolled back,
+	// for the snapshots' TransactionIdIsCurrentTransactionId.
+	own *heap.OwnXids
+	// subs are the open subtransactions (savepoints), outermost first.
+	subs     []subXact
 	cid      uint32 // current command id
 	cidUsed  bool   // the current command id was used by a write
 	xmin     atomic.Uint32
 	pubXid   atomic.Uint32 // xid, for readers in other goroutines (Shown)
 	lastSnap *heap.Snapshot
 	done     bool
+}
+
+// subXact is an open subtransaction.
+type subXact struct {
+	xid  uint32   // InvalidXid until the subtransaction writes
+	kids []uint32 // xids of the subtransactions released into it
 }
 
 var (
@@ -89,6 +104,7 @@ func Open(dir string) (*Manager, error) {
 	m.mu.active = make(map[*Txn]struct{})
 	m.mu.inCommit = make(map[uint32]chan struct{})
 	m.mu.waitsFor = make(map[uint32]uint32)
+	m.mu.parent = make(map[uint32]uint32)
 	m.mu.nextXid = FirstNormalXid
 
 	b, err := readFile(dir, clogFile)
@@ -119,17 +135,20 @@ func Open(dir string) (*Manager, error) {
 	return m, nil
 }
 
-// SetCommitHook sets fn, called by Commit with the transaction's xid before
-// the commit log is updated: it writes the commit record and returns when it
-// is durable (group commit happens inside it: Commit calls it from many
-// goroutines at once, without locks held). Commit fails with its error. Set
-// it before the first Begin.
-func (m *Manager) SetCommitHook(fn func(xid uint32) error) { m.commitHook = fn }
+// SetCommitHook sets fn, called by Commit with the transaction's xid and
+// those of its subtransactions that commit with it, before the commit log is
+// updated: it writes the commit record and returns when it is durable (group
+// commit happens inside it: Commit calls it from many goroutines at once,
+// without locks held). Commit fails with its error. Set it before the first
+// Begin.
+func (m *Manager) SetCommitHook(fn func(xid uint32, subxids []uint32) error) { m.commitHook = fn }
 
-// SetAbortHook sets fn, called by Abort before the commit log is updated
-// (writes an abort record; need not flush). Its error is returned by Abort
-// after the abort has happened anyway. Set it before the first Begin.
-func (m *Manager) SetAbortHook(fn func(xid uint32) error) { m.abortHook = fn }
+// SetAbortHook sets fn, called by Abort, and by RollbackSub for a
+// subtransaction, before the commit log is updated, with the (sub)transaction's
+// xid and those of the subtransactions released into it (writes an abort
+// record; need not flush). Its error is returned by Abort after the abort
+// has happened anyway. Set it before the first Begin.
+func (m *Manager) SetAbortHook(fn func(xid uint32, subxids []uint32) error) { m.abortHook = fn }
 
 // Status returns the commit status of xid (heap.Oracle). Bootstrap and
 // frozen xids are committed; the invalid xid and xids never handed out are
@@ -161,7 +180,7 @@ func (m *Manager) Status(xid uint32) heap.XidStatus {
 
 // Begin starts a transaction. It has no xid until Xid is called.
 func (m *Manager) Begin() *Txn {
-	t := &Txn{m: m, cid: FirstCommandID}
+	t := &Txn{m: m, cid: FirstCommandID, own: &heap.OwnXids{}}
 	m.mu.Lock()
 	m.mu.active[t] = struct{}{}
 	m.mu.Unlock()
@@ -309,14 +328,14 @@ func (m *Manager) assignXidLocked() (uint32, error) {
 	return xid, nil
 }
 
-// endLocked records the end of xid and wakes its waiters. Caller holds m.mu
-// exclusively.
+// endLocked records the end of t, its xid and those of its subtransactions
+// not rolled back, all with status st, and wakes their waiters. Caller holds
+// m.mu exclusively, so no snapshot sees the subtransactions end apart from
+// their parent.
 func (m *Manager) endLocked(t *Txn, st byte) {
 	if t.xid != InvalidXid {
-		m.mu.clog.set(t.xid, st)
-		if ch, ok := m.mu.running[t.xid]; ok {
-			close(ch)
-			delete(m.mu.running, t.xid)
+		for _, x := range t.own.Xids() {
+			m.endXidLocked(x, st)
 		}
 		if ch, ok := m.mu.inCommit[t.xid]; ok {
 			close(ch)
@@ -330,30 +349,124 @@ func (m *Manager) endLocked(t *Txn, st byte) {
 	}
 }
 
-// Xid returns the transaction's xid, assigning one on first call (the
-// transaction's first write or row lock). Fails with 54000 when the xid space
-// is exhausted. If a snapshot was taken before, its CurXid is set too, so the
-// statement that assigned the xid recognizes its own changes.
+// endXidLocked records status st for one xid and wakes its waiters. Caller
+// holds m.mu exclusively.
+func (m *Manager) endXidLocked(xid uint32, st byte) {
+	m.mu.clog.set(xid, st)
+	if ch, ok := m.mu.running[xid]; ok {
+		close(ch)
+		delete(m.mu.running, xid)
+	}
+	delete(m.mu.parent, xid)
+}
+
+// Xid returns the xid of the transaction, or of its innermost open
+// subtransaction, assigning one on first call (the first write or row lock):
+// as in PostgreSQL, the top level and every enclosing subtransaction get
+// theirs first, so a parent's xid is always older than its children's.
+// Fails with 54000 when the xid space is exhausted. If a snapshot was taken
+// before, its CurXid is set too, so the statement that assigned the xid
+// recognizes its own changes.
 func (t *Txn) Xid() (uint32, error) {
-	if t.xid != InvalidXid {
-		return t.xid, nil
+	if cur := t.XidIfAssigned(); cur != InvalidXid {
+		return cur, nil
 	}
 	if t.done {
 		return InvalidXid, errTxnEnded()
 	}
 	m := t.m
 	m.mu.Lock()
-	xid, err := m.assignXidLocked()
-	m.mu.Unlock()
-	if err != nil {
-		return InvalidXid, err
+	defer m.mu.Unlock()
+	if t.xid == InvalidXid {
+		xid, err := m.assignXidLocked()
+		if err != nil {
+			return InvalidXid, err
+		}
+		t.xid = xid
+		t.pubXid.Store(xid)
+		t.own.Add(xid)
 	}
-	t.xid = xid
-	t.pubXid.Store(xid)
+	for i := range t.subs {
+		if t.subs[i].xid != InvalidXid {
+			continue
+		}
+		xid, err := m.assignXidLocked()
+		if err != nil {
+			return InvalidXid, err
+		}
+		m.mu.parent[xid] = t.xid
+		t.subs[i].xid = xid
+		t.own.Add(xid)
+	}
+	cur := t.XidIfAssigned()
 	if t.lastSnap != nil {
-		t.lastSnap.CurXid = xid
+		t.lastSnap.CurXid = cur
 	}
-	return xid, nil
+	return cur, nil
+}
+
+// BeginSub starts a subtransaction (SAVEPOINT) inside the innermost open
+// one. It gets an xid when it first writes.
+func (t *Txn) BeginSub() { t.subs = append(t.subs, subXact{}) }
+
+// SubDepth returns the number of open subtransactions.
+func (t *Txn) SubDepth() int { return len(t.subs) }
+
+// ReleaseSub ends the innermost subtransaction as PostgreSQL's subcommit
+// (RELEASE SAVEPOINT): its xid and those released into it pass to the
+// enclosing (sub)transaction and commit or abort with it. Until then they
+// stay running for everyone else.
+func (t *Txn) ReleaseSub() {
+	n := len(t.subs) - 1
+	s := t.subs[n]
+	t.subs = t.subs[:n]
+	if n > 0 && s.xid != InvalidXid {
+		p := &t.subs[n-1]
+		p.kids = append(append(p.kids, s.xid), s.kids...)
+	}
+}
+
+// RollbackSub aborts the innermost subtransaction (ROLLBACK TO SAVEPOINT
+// undoes it, then starts a new one): its xid and those released into it are
+// recorded aborted, after the abort hook, and leave the transaction's own
+// set, so its rows are dead to everyone, this transaction included, and
+// its row locks are released. A subtransaction that never wrote just ends.
+// The abort hook's error is returned after the abort has happened.
+func (t *Txn) RollbackSub() error {
+	n := len(t.subs) - 1
+	s := t.subs[n]
+	t.subs = t.subs[:n]
+	if s.xid == InvalidXid {
+		return nil
+	}
+	m := t.m
+	var err error
+	if m.abortHook != nil {
+		err = m.abortHook(s.xid, s.kids)
+	}
+	xids := append([]uint32{s.xid}, s.kids...)
+	m.mu.Lock()
+	for _, x := range xids {
+		m.endXidLocked(x, statusAborted)
+	}
+	if invariants {
+		m.checkLocked()
+	}
+	m.mu.Unlock()
+	t.own.Remove(xids)
+	return err
+}
+
+// Own returns the xids that count as the transaction's own (its top
+// level's and its subtransactions' not rolled back), for uniqueness checks
+// (heap.SatisfiesDirty). The set changes as subtransactions start and end.
+func (t *Txn) Own() *heap.OwnXids { return t.own }
+
+// subxids returns the xids of the subtransactions that end with the top
+// level (assigned, not rolled back).
+func (t *Txn) subxids() []uint32 {
+	xids := t.own.Xids()
+	return slices.DeleteFunc(xids, func(x uint32) bool { return x == t.xid })
 }
 
 // Shown returns the xid (InvalidXid if none was assigned) and the xmin of
@@ -362,8 +475,18 @@ func (t *Txn) Xid() (uint32, error) {
 // other methods it is safe to call from any goroutine.
 func (t *Txn) Shown() (xid, xmin uint32) { return t.pubXid.Load(), t.xmin.Load() }
 
-// XidIfAssigned returns the xid or InvalidXid if none was assigned.
-func (t *Txn) XidIfAssigned() uint32 { return t.xid }
+// XidIfAssigned returns the xid of the innermost open subtransaction, or of
+// the transaction if none is open, or InvalidXid if none was assigned.
+func (t *Txn) XidIfAssigned() uint32 {
+	if n := len(t.subs); n > 0 {
+		return t.subs[n-1].xid
+	}
+	return t.xid
+}
+
+// TopXid returns the top-level transaction's xid, InvalidXid if none was
+// assigned.
+func (t *Txn) TopXid() uint32 { return t.xid }
 
 // CommandID returns the current command id, for snapshots and reads.
 func (t *Txn) CommandID() uint32 { return t.cid }
@@ -390,8 +513,9 @@ func (t *Txn) NextCommand() error {
 
 // Snapshot takes a new snapshot for the next statement (READ COMMITTED):
 // Xmax is the next xid, Xip the running xids other than the transaction's
-// own, Xmin the oldest running xid (its own included), CurXid/CurCid the
-// transaction's xid (0 if none yet; Xid fills it in later) and command id.
+// own (its subtransactions' included), Xmin the oldest running xid (its own
+// included), CurXid/CurCid the (sub)transaction's xid (0 if none yet; Xid
+// fills it in later) and command id, Own the transaction's own xids.
 // The transaction's advertised xmin (OldestXmin) stays at its oldest
 // snapshot until ResetXmin or the end of the transaction.
 func (t *Txn) Snapshot() *heap.Snapshot {
@@ -402,7 +526,7 @@ func (t *Txn) Snapshot() *heap.Snapshot {
 	xip := make([]uint32, 0, len(m.mu.running))
 	for x := range m.mu.running {
 		xmin = min(xmin, x)
-		if x != t.xid {
+		if !t.own.Has(x) {
 			xip = append(xip, x)
 		}
 	}
@@ -411,7 +535,7 @@ func (t *Txn) Snapshot() *heap.Snapshot {
 	}
 	m.mu.RUnlock()
 	slices.Sort(xip)
-	s := &heap.Snapshot{Xmin: xmin, Xmax: xmax, Xip: xip, CurXid: t.xid, CurCid: t.cid, Oracle: m}
+	s := &heap.Snapshot{Xmin: xmin, Xmax: xmax, Xip: xip, CurXid: t.XidIfAssigned(), CurCid: t.cid, Own: t.own, Oracle: m}
 	t.lastSnap = s
 	return s
 }
@@ -424,13 +548,15 @@ func (t *Txn) ResetXmin() { t.xmin.Store(InvalidXid) }
 // WaitFor waits until transaction xid ends, as Manager.Wait, and detects
 // deadlocks: if xid (directly or through other waiters) waits for t, it
 // returns 40P01 "deadlock detected" instead of waiting (the transaction that
-// closes the cycle is the one that fails). ctx.Err() if ctx ends first.
+// closes the cycle is the one that fails). ctx.Err() if ctx ends first. xid
+// may be a subtransaction's: the wait ends when it is rolled back or its
+// top level ends, and the deadlock check follows top levels.
 func (t *Txn) WaitFor(ctx context.Context, xid uint32) error {
 	m := t.m
 	if t.xid == InvalidXid {
 		return m.Wait(ctx, xid)
 	}
-	if xid == t.xid {
+	if t.own.Has(xid) {
 		return errDeadlock(t.xid, xid) // waiting for ourselves would never end
 	}
 	m.mu.Lock()
@@ -439,7 +565,11 @@ func (t *Txn) WaitFor(ctx context.Context, xid uint32) error {
 		m.mu.Unlock()
 		return nil
 	}
-	for cur, n := xid, 0; n <= len(m.mu.waitsFor); n++ {
+	top := xid
+	if p, ok := m.mu.parent[xid]; ok {
+		top = p
+	}
+	for cur, n := top, 0; n <= len(m.mu.waitsFor); n++ {
 		next, ok := m.mu.waitsFor[cur]
 		if !ok {
 			break
@@ -450,7 +580,7 @@ func (t *Txn) WaitFor(ctx context.Context, xid uint32) error {
 		}
 		cur = next
 	}
-	m.mu.waitsFor[t.xid] = xid
+	m.mu.waitsFor[t.xid] = top
 	m.mu.Unlock()
 
 	var err error
@@ -495,7 +625,7 @@ func (t *Txn) Commit() error {
 		m.mu.Lock()
 		m.mu.inCommit[t.xid] = make(chan struct{})
 		m.mu.Unlock()
-		err = m.commitHook(t.xid)
+		err = m.commitHook(t.xid, t.subxids())
 	}
 	st := statusCommitted
 	if err != nil {
@@ -519,7 +649,7 @@ func (t *Txn) Abort() error {
 	m := t.m
 	var err error
 	if t.xid != InvalidXid && m.abortHook != nil {
-		err = m.abortHook(t.xid)
+		err = m.abortHook(t.xid, t.subxids())
 	}
 	m.mu.Lock()
 	m.endLocked(t, statusAborted)

@@ -355,7 +355,7 @@ func TestCommitHook(t *testing.T) {
 	m := open(t, t.TempDir())
 	release := make(chan struct{})
 	entered := make(chan uint32)
-	m.SetCommitHook(func(xid uint32) error {
+	m.SetCommitHook(func(xid uint32, _ []uint32) error {
 		if m.Status(xid) != heap.XidInProgress {
 			t.Error("commit log updated before the commit record")
 		}
@@ -367,7 +367,7 @@ func TestCommitHook(t *testing.T) {
 		return nil
 	})
 	var aborted []uint32
-	m.SetAbortHook(func(xid uint32) error { aborted = append(aborted, xid); return nil })
+	m.SetAbortHook(func(xid uint32, _ []uint32) error { aborted = append(aborted, xid); return nil })
 
 	odd := m.Begin()
 	xo := mustXid(t, odd) // 3

@@ -3,6 +3,7 @@ package txn
 import (
 	"encoding/binary"
 	"log/slog"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,10 +15,14 @@ import (
 	"minipg/storage/wal"
 )
 
-// RmgrXact info values (xact.h).
+// RmgrXact info values and xinfo flags (xact.h).
 const (
-	xlXactCommit uint8 = 0x00 // XLOG_XACT_COMMIT
-	xlXactAbort  uint8 = 0x20 // XLOG_XACT_ABORT
+	xlXactCommit  uint8 = 0x00 // XLOG_XACT_COMMIT
+	xlXactAbort   uint8 = 0x20 // XLOG_XACT_ABORT
+	xlXactOpMask  uint8 = 0x70 // XLOG_XACT_OPMASK
+	xlXactHasInfo uint8 = 0x80 // XLOG_XACT_HAS_INFO: an xl_xact_xinfo follows xact_time
+
+	xinfoHasSubxacts uint32 = 1 << 1 // XACT_XINFO_HAS_SUBXACTS
 )
 
 // XactLog is the transaction manager's side of the write-ahead log: it
@@ -103,16 +108,28 @@ func (r *recovery) noting(fn wal.RedoFunc) wal.RedoFunc {
 	}
 }
 
-// xactRedo replays a commit or abort record into the commit log.
+// xactRedo replays a commit or abort record into the commit log: the
+// record's xid and the subtransactions it lists.
 func (r *recovery) xactRedo(rec *wal.DecodedRecord) error {
-	r.note(rec.Xid)
-	r.ended[rec.Xid] = true
-	switch rec.Info {
+	subxids, ok := parseXact(rec)
+	if !ok {
+		return pgerr.New(pgerr.DataCorrupted, "invalid transaction record at %s", wal.FormatLSN(rec.LSN))
+	}
+	xids := append([]uint32{rec.Xid}, subxids...)
+	for _, x := range xids {
+		r.note(x)
+		r.ended[x] = true
+	}
+	switch rec.Info & xlXactOpMask {
 	case xlXactCommit:
-		r.m.RecoverCommitted(rec.Xid)
+		for _, x := range xids {
+			r.m.RecoverCommitted(x)
+		}
 		r.committed++
 	case xlXactAbort:
-		r.m.RecoverAborted(rec.Xid)
+		for _, x := range xids {
+			r.m.RecoverAborted(x)
+		}
 		r.aborted++
 	default:
 		return pgerr.New(pgerr.DataCorrupted, "unknown transaction record type %#x at %s", rec.Info, wal.FormatLSN(rec.LSN))
@@ -201,22 +218,77 @@ func checkpointNextXid(extra []byte) (next uint32, ok bool) {
 // pgEpoch is the origin of a TimestampTz: 2000-01-01 00:00 UTC.
 var pgEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// xactData is the main data of a commit or abort record: xact_time, a
-// TimestampTz.
-func xactData() []byte {
-	return binary.LittleEndian.AppendUint64(nil, uint64(time.Now().UnixMicro()-pgEpoch.UnixMicro()))
+// xactRecord is a commit or abort record of xid (op xlXactCommit or
+// xlXactAbort). Its main data is xact_time, a TimestampTz, and when the
+// transaction had subtransactions, as PostgreSQL's XactLogCommitRecord
+// writes them: XLOG_XACT_HAS_INFO in the info byte, an xl_xact_xinfo with
+// XACT_XINFO_HAS_SUBXACTS, and xl_xact_subxacts (their number, then their
+// xids).
+func xactRecord(op uint8, xid uint32, subxids []uint32) *wal.Record {
+	d := binary.LittleEndian.AppendUint64(nil, uint64(time.Now().UnixMicro()-pgEpoch.UnixMicro()))
+	if len(subxids) > 0 {
+		op |= xlXactHasInfo
+		d = binary.LittleEndian.AppendUint32(d, xinfoHasSubxacts)
+		d = binary.LittleEndian.AppendUint32(d, uint32(len(subxids)))
+		for _, x := range subxids {
+			d = binary.LittleEndian.AppendUint32(d, x)
+		}
+	}
+	return &wal.Record{Rmgr: wal.RmgrXact, Info: op, Xid: xid, MainData: d}
 }
 
-// xactDesc is xact_desc for commit and abort records without
-// subtransactions, relations or invalidations: the xact_time, as
-// timestamptz_to_str prints it (ISO, UTC).
+// parseXact returns the subtransactions a commit or abort record lists;
+// ok is false for a malformed record.
+func parseXact(rec *wal.DecodedRecord) (subxids []uint32, ok bool) {
+	d := rec.MainData
+	if len(d) < 8 {
+		return nil, false
+	}
+	if rec.Info&xlXactHasInfo == 0 {
+		return nil, true
+	}
+	if len(d) < 12 {
+		return nil, false
+	}
+	xinfo := binary.LittleEndian.Uint32(d[8:])
+	if xinfo&^xinfoHasSubxacts != 0 {
+		return nil, false // parts minipg never writes
+	}
+	if xinfo&xinfoHasSubxacts == 0 {
+		return nil, true
+	}
+	if len(d) < 16 {
+		return nil, false
+	}
+	n := binary.LittleEndian.Uint32(d[12:])
+	if uint64(len(d)) != 16+4*uint64(n) {
+		return nil, false
+	}
+	subxids = make([]uint32, n)
+	for i := range subxids {
+		subxids[i] = binary.LittleEndian.Uint32(d[16+4*i:])
+	}
+	return subxids, true
+}
+
+// xactDesc is xact_desc for commit and abort records: the xact_time, as
+// timestamptz_to_str prints it (ISO, UTC), then "; subxacts:" and their
+// xids if there are any.
 func xactDesc(rec *wal.DecodedRecord) string {
-	if len(rec.MainData) < 8 {
+	subxids, ok := parseXact(rec)
+	if !ok {
 		return ""
 	}
 	us := int64(binary.LittleEndian.Uint64(rec.MainData))
 	t := pgEpoch.Add(time.Duration(us) * time.Microsecond)
-	return t.Format("2006-01-02 15:04:05.999999") + "+00"
+	desc := t.Format("2006-01-02 15:04:05.999999") + "+00"
+	if len(subxids) > 0 {
+		desc += "; subxacts:"
+		for _, x := range subxids {
+			desc += " " + strconv.FormatUint(uint64(x), 10)
+		}
+	}
+	return desc
 }
 
 func init() { wal.RegisterRecordDesc(wal.RmgrXact, xactDesc) }
@@ -224,8 +296,8 @@ func init() { wal.RegisterRecordDesc(wal.RmgrXact, xactDesc) }
 // commit is the commit hook: log the commit record and, unless the
 // transaction commits asynchronously, wait until it is durable (group
 // commit: concurrent committers share one fsync in wal.Flush).
-func (x *XactLog) commit(xid uint32) error {
-	end, err := x.log.Insert(&wal.Record{Rmgr: wal.RmgrXact, Info: xlXactCommit, Xid: xid, MainData: xactData()})
+func (x *XactLog) commit(xid uint32, subxids []uint32) error {
+	end, err := x.log.Insert(xactRecord(xlXactCommit, xid, subxids))
 	if err != nil {
 		x.async.Delete(xid)
 		return err
@@ -241,10 +313,11 @@ func (x *XactLog) commit(xid uint32) error {
 	return x.log.Flush(end)
 }
 
-// abort is the abort hook: an abort record, not flushed (a lost abort
-// record means the same: no commit record, so aborted).
-func (x *XactLog) abort(xid uint32) error {
+// abort is the abort hook, for a transaction or a subtransaction: an abort
+// record, not flushed (a lost abort record means the same: no commit
+// record, so aborted).
+func (x *XactLog) abort(xid uint32, subxids []uint32) error {
 	x.async.Delete(xid)
-	_, err := x.log.Insert(&wal.Record{Rmgr: wal.RmgrXact, Info: xlXactAbort, Xid: xid, MainData: xactData()})
+	_, err := x.log.Insert(xactRecord(xlXactAbort, xid, subxids))
 	return err
 }

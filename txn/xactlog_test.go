@@ -195,7 +195,7 @@ func TestXactLogRecoveryBadRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.log.Insert(&wal.Record{Rmgr: wal.RmgrXact, Info: 0x70, Xid: 5, MainData: xactData()}); err != nil {
+	if _, err := s.log.Insert(&wal.Record{Rmgr: wal.RmgrXact, Info: 0x70, Xid: 5, MainData: xactRecord(xlXactCommit, 5, nil).MainData}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.log.Close(); err != nil {
@@ -205,5 +205,55 @@ func TestXactLogRecoveryBadRecord(t *testing.T) {
 	var pe *pgerr.Error
 	if !errors.As(err, &pe) || pe.Code != pgerr.DataCorrupted {
 		t.Fatalf("recovery of an unknown transaction record: %v, want %s", err, pgerr.DataCorrupted)
+	}
+}
+
+// TestXactLogRecoverySubxacts: after a crash, a subtransaction's rows count
+// as its commit record says: committed with its top level when the commit
+// record lists it, aborted when it was rolled back to (its own abort record)
+// or its top level never committed.
+func TestXactLogRecoverySubxacts(t *testing.T) {
+	dir := t.TempDir()
+	s, err := startWALServer(t, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := s.m.Begin()
+	top := s.insert(t, tx, 1)
+	tx.BeginSub()
+	released := s.insert(t, tx, 2)
+	tx.ReleaseSub()
+	tx.BeginSub()
+	rolledBack := s.insert(t, tx, 3)
+	if err := tx.RollbackSub(); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	open := s.m.Begin()
+	openTop := s.insert(t, open, 4)
+	open.BeginSub()
+	openSub := s.insert(t, open, 5)
+	open.ReleaseSub()
+	if err := s.log.Flush(s.log.InsertLSN()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.log.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	r, err := startWALServer(t, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for xid, want := range map[uint32]heap.XidStatus{top: heap.XidCommitted, released: heap.XidCommitted,
+		rolledBack: heap.XidAborted, openTop: heap.XidAborted, openSub: heap.XidAborted} {
+		if got := r.m.Status(xid); got != want {
+			t.Errorf("xid %d after recovery: %v, want %v", xid, got, want)
+		}
+	}
+	if next := r.m.NextXid(); next <= openSub {
+		t.Errorf("next xid %d not past %d", next, openSub)
 	}
 }

@@ -54,11 +54,13 @@ type FailureData struct {
 
 // beginModify pins and exclusively locks the page of tid and decides with
 // HeapTupleSatisfiesUpdate whether transaction xid at command cid may
-// modify the tuple there. On TMOk it returns the locked buffer and the
+// modify the tuple there (snap.Own, when set, names the transaction's other
+// xids: its top level's and its subtransactions'). On TMOk it returns the locked buffer and the
 // tuple (a slice into the page); otherwise the buffer is already released.
-// ownLock reports that xid itself holds a lock-only xmax on the tuple. The
-// buffer access is counted in u (nil: not counted).
-func (r *Relation) beginModify(tid page.TID, xid, cid uint32, o Oracle, u *buffer.Usage) (buf *buffer.Buffer, t []byte, res Result, fd FailureData, ownLock bool, err error) {
+// ownLock reports that the transaction itself holds a lock-only xmax on the
+// tuple. The buffer access is counted in snap.Usage.
+func (r *Relation) beginModify(tid page.TID, xid, cid uint32, snap *Snapshot) (buf *buffer.Buffer, t []byte, res Result, fd FailureData, ownLock bool, err error) {
+	o, u := snap.Oracle, snap.Usage
 	if o == nil {
 		return nil, nil, 0, fd, false, ErrNoOracle
 	}
@@ -78,14 +80,16 @@ func (r *Relation) beginModify(tid page.TID, xid, cid uint32, o Oracle, u *buffe
 		// to everyone.
 		return nil, nil, TMDeleted, FailureData{Ctid: tid}, false, err
 	}
-	res, hints := satisfiesUpdate(t, tid.Block, tid.Offset, xid, cid, o)
+	w := writer{xid: xid, own: snap.Own}
+	res, hints := satisfiesUpdate(t, tid.Block, tid.Offset, w, cid, o)
 	if applyHints(t, hints) {
 		buf.MarkDirtyUsage(u) // hint bits only
 		r.stats.hintDirty.Add(1)
 	}
-	if res == TMBeingModified && Xmax(t) == xid && xmaxIsLockedOnly(Infomask(t)) {
+	if res == TMBeingModified && w.is(Xmax(t)) && xmaxIsLockedOnly(Infomask(t)) {
 		// We already hold the row lock (SELECT ... FOR UPDATE earlier in
-		// this transaction): proceed, as heap_update does.
+		// this transaction or one of its subtransactions): proceed, as
+		// heap_update does.
 		res, ownLock = TMOk, true
 	}
 	if res != TMOk {
@@ -134,11 +138,11 @@ func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid
 	if snap == nil {
 		return page.TID{}, 0, FailureData{}, ErrNoOracle
 	}
-	buf, t, res, fd, _, err := r.beginModify(otid, xid, cid, snap.Oracle, snap.Usage)
+	buf, t, res, fd, _, err := r.beginModify(otid, xid, cid, snap)
 	if err != nil || res != TMOk {
 		return page.TID{}, res, fd, err
 	}
-	cidVal, combo, err := cmaxValue(t, xid, cid)
+	cidVal, combo, err := cmaxValue(t, writer{xid: xid, own: snap.Own}, cid)
 	if err != nil {
 		buf.Unlock()
 		buf.Release()
@@ -230,11 +234,11 @@ func (r *Relation) Delete(snap *Snapshot, tid page.TID, xid, cid uint32) (Result
 	if snap == nil {
 		return 0, FailureData{}, ErrNoOracle
 	}
-	buf, t, res, fd, _, err := r.beginModify(tid, xid, cid, snap.Oracle, snap.Usage)
+	buf, t, res, fd, _, err := r.beginModify(tid, xid, cid, snap)
 	if err != nil || res != TMOk {
 		return res, fd, err
 	}
-	cidVal, combo, err := cmaxValue(t, xid, cid)
+	cidVal, combo, err := cmaxValue(t, writer{xid: xid, own: snap.Own}, cid)
 	if err != nil {
 		buf.Unlock()
 		buf.Release()
@@ -263,7 +267,7 @@ func (r *Relation) Lock(snap *Snapshot, tid page.TID, xid, cid uint32) (Result, 
 	if snap == nil {
 		return 0, FailureData{}, ErrNoOracle
 	}
-	buf, t, res, fd, ownLock, err := r.beginModify(tid, xid, cid, snap.Oracle, snap.Usage)
+	buf, t, res, fd, ownLock, err := r.beginModify(tid, xid, cid, snap)
 	if err != nil || res != TMOk {
 		return res, fd, err
 	}

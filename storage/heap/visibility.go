@@ -10,7 +10,11 @@ package heap
 // a share lock because a racing byte store is harmless in C; in Go it is a
 // data race, so minipg never writes a page under a share lock.
 
-import "minipg/storage/buffer"
+import (
+	"slices"
+
+	"minipg/storage/buffer"
+)
 
 // XidStatus is a transaction's commit status.
 type XidStatus int
@@ -74,7 +78,10 @@ func XidPrecedes(a, b uint32) bool {
 // snapshot was taken; in between, those listed in Xip were running.
 // CurXid/CurCid identify the snapshot's own transaction (0 = none) and
 // command: rows it inserted with cid >= CurCid are not yet visible, rows it
-// deleted with cid >= CurCid still are.
+// deleted with cid >= CurCid still are. Own, when not nil, replaces CurXid
+// in that test: it holds every xid of the transaction that counts as its
+// own, the top-level one and its subtransactions' not rolled back
+// (TransactionIdIsCurrentTransactionId).
 //
 // Usage, when not nil, counts the buffer accesses of the operations that
 // use the snapshot (scans, fetches, updates, deletes, row locks): the
@@ -85,8 +92,66 @@ type Snapshot struct {
 	Xip        []uint32
 	CurXid     uint32
 	CurCid     uint32
+	Own        *OwnXids
 	Oracle     Oracle
 	Usage      *buffer.Usage
+}
+
+// IsCurrent is TransactionIdIsCurrentTransactionId for the snapshot's
+// transaction: xid is its own (Own, or CurXid when Own is nil).
+func (s *Snapshot) IsCurrent(xid uint32) bool {
+	switch {
+	case xid == InvalidXid:
+		return false
+	case s.Own != nil:
+		return s.Own.Has(xid)
+	}
+	return xid == s.CurXid
+}
+
+// OwnXids is the set of xids one transaction counts as its own: its
+// top-level xid and those of its subtransactions, in order of assignment,
+// less the rolled-back ones. The transaction's goroutine changes it
+// between statements; its snapshots read it, so that a snapshot taken
+// before a ROLLBACK TO SAVEPOINT no longer counts the rolled-back xids.
+// A nil *OwnXids is empty.
+type OwnXids struct {
+	xids []uint32
+}
+
+// NewOwnXids returns the set holding xids.
+func NewOwnXids(xids ...uint32) *OwnXids {
+	return &OwnXids{xids: slices.Clone(xids)}
+}
+
+// Has reports whether xid is in the set.
+func (o *OwnXids) Has(xid uint32) bool {
+	if o == nil || xid == InvalidXid {
+		return false
+	}
+	// Newest first: a subtransaction's rows are the likeliest to be met.
+	for i := len(o.xids) - 1; i >= 0; i-- {
+		if o.xids[i] == xid {
+			return true
+		}
+	}
+	return false
+}
+
+// Add puts xid in the set.
+func (o *OwnXids) Add(xid uint32) { o.xids = append(o.xids, xid) }
+
+// Remove takes xids out of the set.
+func (o *OwnXids) Remove(xids []uint32) {
+	o.xids = slices.DeleteFunc(o.xids, func(x uint32) bool { return slices.Contains(xids, x) })
+}
+
+// Xids returns the set's members in order of assignment (a copy).
+func (o *OwnXids) Xids() []uint32 {
+	if o == nil {
+		return nil
+	}
+	return slices.Clone(o.xids)
 }
 
 // usage is s.Usage, nil for a nil s.
@@ -171,9 +236,9 @@ func cmax(t []byte) uint32 {
 
 // cmaxValue computes what setCmax will store: the t_cid value and whether it
 // is a combo id (HeapTupleHeaderAdjustCmax). It reads the tuple only.
-func cmaxValue(t []byte, xid, cid uint32) (val uint32, combo bool, err error) {
+func cmaxValue(t []byte, w writer, cid uint32) (val uint32, combo bool, err error) {
 	im := Infomask(t)
-	if im&HeapXminCommitted == 0 && Xmin(t) == xid {
+	if im&HeapXminCommitted == 0 && w.is(Xmin(t)) {
 		mn := cmin(t)
 		if mn > 0xFFFF || cid > 0xFFFF {
 			return 0, false, ErrTooManyCommands
@@ -205,7 +270,7 @@ func satisfiesMVCC(t []byte, snap *Snapshot) (visible bool, hints uint16) {
 		}
 		xmin := Xmin(t)
 		switch {
-		case xmin == snap.CurXid && xmin != InvalidXid:
+		case snap.IsCurrent(xmin):
 			if cmin(t) >= snap.CurCid {
 				return false, 0 // inserted after scan started
 			}
@@ -215,7 +280,7 @@ func satisfiesMVCC(t []byte, snap *Snapshot) (visible bool, hints uint16) {
 			if xmaxIsLockedOnly(im) {
 				return true, 0 // not deleter
 			}
-			if Xmax(t) != snap.CurXid {
+			if !snap.IsCurrent(Xmax(t)) {
 				// The deleting (sub)transaction must have aborted.
 				return true, HeapXmaxInvalid
 			}
@@ -247,7 +312,7 @@ func satisfiesMVCC(t []byte, snap *Snapshot) (visible bool, hints uint16) {
 	}
 	xmax := Xmax(t)
 	if im&HeapXmaxCommitted == 0 {
-		if xmax == snap.CurXid && xmax != InvalidXid {
+		if snap.IsCurrent(xmax) {
 			return cmax(t) >= snap.CurCid, hints
 		}
 		if snap.xidInSnapshot(xmax) {
@@ -267,16 +332,29 @@ func satisfiesMVCC(t []byte, snap *Snapshot) (visible bool, hints uint16) {
 	return false, hints
 }
 
-// satisfiesUpdate is HeapTupleSatisfiesUpdate for a writer with transaction
-// xid at command curcid: can it update, delete or lock tuple t (at tid self)?
-func satisfiesUpdate(t []byte, selfBlk uint32, selfOff uint16, xid, curcid uint32, o Oracle) (res Result, hints uint16) {
+// writer is the transaction that writes: xid, the (sub)transaction's xid
+// it stamps, and own, the xids that count as its own (nil: xid alone).
+type writer struct {
+	xid uint32
+	own *OwnXids
+}
+
+// is reports whether x is one of the writer's own xids
+// (TransactionIdIsCurrentTransactionId).
+func (w writer) is(x uint32) bool {
+	return x != InvalidXid && (x == w.xid || w.own.Has(x))
+}
+
+// satisfiesUpdate is HeapTupleSatisfiesUpdate for writer w at command
+// curcid: can it update, delete or lock tuple t (at tid self)?
+func satisfiesUpdate(t []byte, selfBlk uint32, selfOff uint16, w writer, curcid uint32, o Oracle) (res Result, hints uint16) {
 	im := Infomask(t)
 	if !xminCommitted(im) {
 		if xminInvalid(im) {
 			return TMInvisible, 0
 		}
 		xmin := Xmin(t)
-		if xmin == xid {
+		if w.is(xmin) {
 			if cmin(t) >= curcid {
 				return TMInvisible, 0 // inserted after scan started
 			}
@@ -284,16 +362,15 @@ func satisfiesUpdate(t []byte, selfBlk uint32, selfOff uint16, xid, curcid uint3
 				return TMOk, 0
 			}
 			if xmaxIsLockedOnly(im) {
-				xmax := Xmax(t)
-				if xmax == xid {
+				if w.is(Xmax(t)) {
 					return TMBeingModified, 0 // our own lock; the caller proceeds
 				}
-				if status(o, xmax) != XidInProgress {
+				if status(o, Xmax(t)) != XidInProgress {
 					return TMOk, 0
 				}
 				return TMBeingModified, 0
 			}
-			if Xmax(t) != xid {
+			if !w.is(Xmax(t)) {
 				return TMOk, HeapXmaxInvalid // deleting subtransaction aborted
 			}
 			if cmax(t) >= curcid {
@@ -327,7 +404,7 @@ func satisfiesUpdate(t []byte, selfBlk uint32, selfOff uint16, xid, curcid uint3
 		return updatedOrDeleted, hints
 	}
 	xmax := Xmax(t)
-	if xmax == xid {
+	if w.is(xmax) {
 		if xmaxIsLockedOnly(im) {
 			return TMBeingModified, hints
 		}
@@ -350,21 +427,21 @@ func satisfiesUpdate(t []byte, selfBlk uint32, selfOff uint16, xid, curcid uint3
 }
 
 // SatisfiesDirty is HeapTupleSatisfiesDirty as a uniqueness check by the
-// transaction xid uses it: is tuple t live, that is inserted by a committed
-// transaction, by a running one or by xid, and not deleted by a committed
-// transaction or by xid? A row lock is not a deletion. wait is the running
-// transaction other than xid whose outcome decides (PostgreSQL returns it in
+// transaction whose xids are own uses it: is tuple t live, that is inserted
+// by a committed transaction, by a running one or by own, and not deleted by
+// a committed transaction or by own? A row lock is not a deletion. wait is
+// the running transaction not in own whose outcome decides (PostgreSQL returns it in
 // the snapshot's xmin or xmax): the inserter if it is running, else the
 // deleter if it is running; 0 when the answer is final. SatisfiesDirty reads
 // the header only and returns no hint bits; the caller needs at least a pin
 // on t's buffer and must recheck after waiting.
-func SatisfiesDirty(t []byte, xid uint32, o Oracle) (live bool, wait uint32) {
+func SatisfiesDirty(t []byte, own *OwnXids, o Oracle) (live bool, wait uint32) {
 	im := Infomask(t)
 	if !xminCommitted(im) {
 		if xminInvalid(im) {
 			return false, 0
 		}
-		if xmin := Xmin(t); xmin != xid {
+		if xmin := Xmin(t); !own.Has(xmin) {
 			switch status(o, xmin) {
 			case XidAborted:
 				return false, 0
@@ -377,7 +454,7 @@ func SatisfiesDirty(t []byte, xid uint32, o Oracle) (live bool, wait uint32) {
 	if im&HeapXmaxInvalid != 0 || xmax == InvalidXid || xmaxIsLockedOnly(im) {
 		return true, 0
 	}
-	if im&HeapXmaxCommitted != 0 || xmax == xid {
+	if im&HeapXmaxCommitted != 0 || own.Has(xmax) {
 		return false, 0
 	}
 	switch status(o, xmax) {

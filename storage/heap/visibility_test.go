@@ -126,7 +126,7 @@ func TestSatisfiesUpdate(t *testing.T) {
 		if c.moved {
 			SetCtid(tup, page.TID{Block: 3, Offset: 7})
 		}
-		res, _ := satisfiesUpdate(tup, 0, 1, xOwn, c.cid, visOracle)
+		res, _ := satisfiesUpdate(tup, 0, 1, writer{xid: xOwn}, c.cid, visOracle)
 		if res != c.result {
 			t.Errorf("%s: %v, want %v", c.name, res, c.result)
 		}
@@ -162,7 +162,7 @@ func TestSatisfiesDirty(t *testing.T) {
 		{"committed lock", hdr{xmin: xCommitted, xmax: xCommitted, mask: lockOnly}, true, 0},
 	}
 	for _, c := range cases {
-		live, wait := SatisfiesDirty(c.h.tuple(t), xOwn, visOracle)
+		live, wait := SatisfiesDirty(c.h.tuple(t), NewOwnXids(xOwn), visOracle)
 		if live != c.live || wait != c.wait {
 			t.Errorf("%s: live %v wait %d, want %v %d", c.name, live, wait, c.live, c.wait)
 		}
