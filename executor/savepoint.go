@@ -164,14 +164,15 @@ func (s *Session) rollbackSavepoint() error {
 	n := len(s.savepoints) - 1
 	sp := s.savepoints[n]
 	s.savepoints = s.savepoints[:n]
-	err := s.tx.RollbackSub()
-	s.undoDDLAfter(sp.ddl)
+	// The cursors first: one may hold a lock on a table the undo drops.
 	for name := range s.cursors {
 		if !sp.cursors[name] {
 			s.cursors[name].Close()
 			delete(s.cursors, name)
 		}
 	}
+	err := s.tx.RollbackSub()
+	s.undoDDLAfter(sp.ddl)
 	for name, p := range sp.prior {
 		if !p.ok {
 			delete(s.settings, name)

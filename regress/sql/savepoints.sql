@@ -186,6 +186,28 @@ FETCH c_before;
 FETCH c_after;
 ROLLBACK;
 
+-- A cursor over a table created after the savepoint goes with the table;
+-- what a FETCH read in a rolled-back subtransaction stays read.
+BEGIN;
+SAVEPOINT x;
+CREATE TABLE sp_abc (a int);
+INSERT INTO sp_abc VALUES (5), (10), (15);
+DECLARE foo CURSOR FOR SELECT * FROM sp_abc;
+FETCH FROM foo;
+ROLLBACK TO x;
+FETCH FROM foo;
+COMMIT;
+BEGIN;
+CREATE TABLE sp_abc (a int);
+INSERT INTO sp_abc VALUES (5), (10), (15);
+DECLARE foo CURSOR FOR SELECT * FROM sp_abc;
+FETCH FROM foo;
+SAVEPOINT x;
+FETCH FROM foo;
+ROLLBACK TO x;
+FETCH FROM foo;
+ABORT;
+
 -- Sequences do not go back.
 CREATE SEQUENCE sp_seq;
 BEGIN;
