@@ -15,6 +15,7 @@ import (
 	"minipg/pgerr"
 	"minipg/sql"
 	"minipg/storage/heap"
+	"minipg/txn"
 	"minipg/types"
 )
 
@@ -65,6 +66,7 @@ func (pt *Portal) CopyFrom(ctx context.Context, r io.Reader) (tag string, err er
 	if pt.done {
 		return "", s.fail(pgerr.New(pgerr.ProtocolViolation, "COPY already ran"))
 	}
+	ctx = txn.WithLockOwner(ctx, s)
 	if !pt.started {
 		if err := pt.StartCopyFrom(); err != nil {
 			return "", err

@@ -2,11 +2,14 @@ package executor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"minipg/pgerr"
 	"minipg/sql"
+	"minipg/txn"
 	"minipg/types"
 )
 
@@ -48,6 +51,7 @@ func (pt *Portal) Run(ctx context.Context, maxRows int, emit func(row []types.Da
 	if pt.done {
 		return pt.tag, true, nil
 	}
+	ctx = txn.WithLockOwner(ctx, s)
 	if !pt.started {
 		if tag, done, err := pt.begin(ctx); done || err != nil {
 			return tag, done, err
@@ -90,6 +94,7 @@ func (pt *Portal) begin(ctx context.Context) (tag string, done bool, err error) 
 	}
 	tag, err = pt.start(ctx)
 	if err != nil {
+		err = s.inUseError(err, pt.p.bound.Stmt)
 		pt.finish(err)
 		return "", true, s.fail(err)
 	}
@@ -283,6 +288,25 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 	return "", pgerr.New(pgerr.InternalError, "unexpected statement %T", pt.p.bound.Stmt)
 }
 
+// inUseError turns LockRelation's refusal of an exclusive lock the session
+// already holds shared (a cursor of its reads the table) into PostgreSQL's
+// 55006, naming the statement st and the table; other errors pass.
+func (s *Session) inUseError(err error, st sql.Stmt) error {
+	var inUse *txn.RelationInUseError
+	if !errors.As(err, &inUse) {
+		return err
+	}
+	name := fmt.Sprint(inUse.OID)
+	if t, ok := s.e.cat.TableByOID(inUse.OID); ok {
+		name = t.Name
+	}
+	what := strings.TrimSuffix(readOnlyName(st), " TABLE") // TRUNCATE, as PostgreSQL names it
+	if _, ok := st.(*sql.Truncate); !ok {
+		what = readOnlyName(st)
+	}
+	return pgerr.New(pgerr.ObjectInUse, "cannot %s \"%s\" because it is being used by active queries in this session", what, name)
+}
+
 // readOnlyName names a writing statement as PostgreSQL's read-only
 // transaction error does.
 func readOnlyName(st sql.Stmt) string {
@@ -347,24 +371,28 @@ func (s *Session) txnControl(st *sql.Txn) (string, error) {
 			s.assignSetting("transaction_read_only", "on", true)
 		}
 		return st.Tag, nil
-	case sql.TxnCommit:
-		if !s.explicit {
-			s.notice(pgerr.SeverityWarning, pgerr.NoActiveSQLTransaction, "there is no transaction in progress")
-			if s.failed {
-				return "ROLLBACK", s.endTx(false)
-			}
-			return "COMMIT", s.endTx(true)
-		}
-		if s.failed {
-			return "ROLLBACK", s.endTx(false)
-		}
-		return "COMMIT", s.endTx(true)
-	default:
-		if !s.explicit {
-			s.notice(pgerr.SeverityWarning, pgerr.NoActiveSQLTransaction, "there is no transaction in progress")
-		}
-		return "ROLLBACK", s.endTx(false)
 	}
+	if st.Chain && !s.explicit {
+		return "", pgerr.New(pgerr.NoActiveSQLTransaction, "%s AND CHAIN can only be used in transaction blocks", st.Tag)
+	}
+	if !s.explicit {
+		s.notice(pgerr.SeverityWarning, pgerr.NoActiveSQLTransaction, "there is no transaction in progress")
+	}
+	readOnly := s.settings["transaction_read_only"]
+	tag, commit := "ROLLBACK", false
+	if st.Kind == sql.TxnCommit && !s.failed {
+		tag, commit = "COMMIT", true
+	}
+	if err := s.endTx(commit); err != nil || !st.Chain {
+		return tag, err
+	}
+	// AND CHAIN: a new block with the same characteristics.
+	s.ensureTx()
+	s.explicit = true
+	if readOnly == "on" {
+		s.assignSetting("transaction_read_only", "on", true)
+	}
+	return tag, nil
 }
 
 func (s *Session) set(st *sql.Set) (string, error) {
@@ -421,6 +449,15 @@ func (s *Session) set(st *sql.Set) (string, error) {
 			return "", err
 		}
 		v = nv
+	}
+	if name == "transaction_read_only" && v == "off" && s.explicit && s.settings[name] == "on" {
+		// check_transaction_read_only's rules.
+		if len(s.savepoints) > 0 {
+			return "", pgerr.New(pgerr.ActiveSQLTransaction, "cannot set transaction read-write mode inside a read-only transaction")
+		}
+		if s.tx.SnapshotTaken() {
+			return "", pgerr.New(pgerr.ActiveSQLTransaction, "transaction read-write mode must be set before any query")
+		}
 	}
 	// A SET belongs to the (implicit) transaction it runs in: if a later
 	// statement of the same query string fails, it is undone.

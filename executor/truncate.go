@@ -30,6 +30,7 @@ import (
 	"minipg/storage/buffer"
 	"minipg/storage/heap"
 	"minipg/storage/page"
+	"minipg/txn"
 )
 
 func (s *Session) truncate(ctx context.Context, pt *Portal, st *sql.Truncate) (string, error) {
@@ -61,6 +62,14 @@ func (s *Session) truncate(ctx context.Context, pt *Portal, st *sql.Truncate) (s
 		}
 	}
 	if s.explicit {
+		// A cursor of the session reading one of the tables would see it
+		// emptied under it: PostgreSQL refuses, as truncateFiles does when
+		// the exclusive lock is its own.
+		for _, t := range tables {
+			if e.txns.HeldShared(s, t.OID) {
+				return "", &txn.RelationInUseError{OID: t.OID}
+			}
+		}
 		if err := s.truncateByDelete(ctx, pt, tables); err != nil {
 			return "", err
 		}

@@ -578,15 +578,9 @@ func (b *binder) txnStmt(s *pg_query.TransactionStmt) (*Txn, error) {
 	case pg_query.TransactionStmtKind_TRANS_STMT_START:
 		return &Txn{Kind: TxnBegin, Tag: "START TRANSACTION", ReadOnly: readOnly, ReadWrite: readWrite}, nil
 	case pg_query.TransactionStmtKind_TRANS_STMT_COMMIT:
-		if s.Chain {
-			return nil, pgerr.Unimplemented("COMMIT AND CHAIN")
-		}
-		return &Txn{Kind: TxnCommit, Tag: "COMMIT"}, nil
+		return &Txn{Kind: TxnCommit, Tag: "COMMIT", Chain: s.Chain}, nil
 	case pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK:
-		if s.Chain {
-			return nil, pgerr.Unimplemented("ROLLBACK AND CHAIN")
-		}
-		return &Txn{Kind: TxnRollback, Tag: "ROLLBACK"}, nil
+		return &Txn{Kind: TxnRollback, Tag: "ROLLBACK", Chain: s.Chain}, nil
 	case pg_query.TransactionStmtKind_TRANS_STMT_SAVEPOINT:
 		return &Txn{Kind: TxnSavepoint, Tag: "SAVEPOINT", Savepoint: s.SavepointName}, nil
 	case pg_query.TransactionStmtKind_TRANS_STMT_RELEASE:

@@ -549,6 +549,7 @@ type Txn struct {
 	ReadOnly  bool   // BEGIN READ ONLY
 	ReadWrite bool   // BEGIN READ WRITE: not default_transaction_read_only
 	Savepoint string // the savepoint's name
+	Chain     bool   // COMMIT / ROLLBACK AND CHAIN
 }
 
 // Set is SET name = value / SET name TO DEFAULT / RESET name / RESET ALL.

@@ -2,6 +2,7 @@ package txn
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -28,8 +29,11 @@ type relLock struct {
 	readers        int
 	writer         bool
 	waitingWriters int
-	changed        chan struct{}         // made by the first waiter; closed (and dropped) when the lock is released
-	yielders       map[*yielder]struct{} // shared holders that give way to a waiting writer
+	// owners counts the shared holds of each lock owner (WithLockOwner)
+	// among readers.
+	owners   map[any]int
+	changed  chan struct{}         // made by the first waiter; closed (and dropped) when the lock is released
+	yielders map[*yielder]struct{} // shared holders that give way to a waiting writer
 }
 
 // yielder is a shared holder taken with LockRelationYielding.
@@ -41,14 +45,33 @@ type yielder struct {
 // LockRelation takes the lock on relation oid, shared or exclusive, waiting
 // while it conflicts; a waiting exclusive request blocks new shared ones, so
 // DDL is not starved by a stream of DML. Returns ctx.Err() if ctx ends
-// first, 55P03 if ctx's lock timeout (WithLockTimeout) passes first. The returned func releases the lock and must be called exactly
-// once. The caller must not hold a buffer lock or Manager lock while waiting.
+// first, 55P03 if ctx's lock timeout (WithLockTimeout) passes first. The
+// returned func releases the lock and must be called exactly once. The
+// caller must not hold a buffer lock or Manager lock while waiting.
+//
+// ctx's lock owner (WithLockOwner), if any, is a session: a shared request
+// of an owner that already holds the lock shared is granted at once, even
+// past a waiting exclusive request (which waits for that holder anyway),
+// and an exclusive request of an owner that holds it shared fails at once
+// with *RelationInUseError, where it would wait for itself.
 func (m *Manager) LockRelation(ctx context.Context, oid uint32, exclusive bool) (release func(), err error) {
+	owner := ctx.Value(lockOwnerKey{})
 	r := &m.rel
 	r.mu.Lock()
 	l := r.lockLocked(oid)
 	if l == nil {
 		l = r.newLocked(oid)
+	}
+	if owner != nil && l.owners[owner] > 0 {
+		if exclusive {
+			r.mu.Unlock()
+			return nil, &RelationInUseError{OID: oid}
+		}
+		l.refs++
+		l.readers++
+		l.owners[owner]++
+		r.mu.Unlock()
+		return r.sharedRelease(oid, l, owner), nil
 	}
 	l.refs++
 	if exclusive {
@@ -65,6 +88,12 @@ func (m *Manager) LockRelation(ctx context.Context, oid uint32, exclusive bool) 
 		}
 		if !exclusive && !l.writer && l.waitingWriters == 0 {
 			l.readers++
+			if owner != nil {
+				if l.owners == nil {
+					l.owners = map[any]int{}
+				}
+				l.owners[owner]++
+			}
 			break
 		}
 		if exclusive {
@@ -101,20 +130,68 @@ func (m *Manager) LockRelation(ctx context.Context, oid uint32, exclusive bool) 
 		}
 	}
 	r.mu.Unlock()
+	if !exclusive {
+		return r.sharedRelease(oid, l, owner), nil
+	}
 	var once sync.Once
 	return func() {
 		once.Do(func() {
 			r.mu.Lock()
-			if exclusive {
-				l.writer = false
-			} else {
-				l.readers--
-			}
+			l.writer = false
 			l.wakeLocked()
 			r.releaseRefLocked(oid, l)
 			r.mu.Unlock()
 		})
 	}, nil
+}
+
+// sharedRelease returns the release of a shared hold of l by owner (nil:
+// none).
+func (r *relLocks) sharedRelease(oid uint32, l *relLock, owner any) func() {
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			r.mu.Lock()
+			l.readers--
+			if owner != nil {
+				if l.owners[owner]--; l.owners[owner] == 0 {
+					delete(l.owners, owner)
+				}
+			}
+			l.wakeLocked()
+			r.releaseRefLocked(oid, l)
+			r.mu.Unlock()
+		})
+	}
+}
+
+// HeldShared reports whether owner (WithLockOwner) holds relation oid's
+// lock shared.
+func (m *Manager) HeldShared(owner any, oid uint32) bool {
+	r := &m.rel
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	l := r.lockLocked(oid)
+	return l != nil && l.owners[owner] > 0
+}
+
+type lockOwnerKey struct{}
+
+// WithLockOwner returns ctx carrying owner (a comparable value naming a
+// session) for LockRelation.
+func WithLockOwner(ctx context.Context, owner any) context.Context {
+	return context.WithValue(ctx, lockOwnerKey{}, owner)
+}
+
+// RelationInUseError is LockRelation's refusal of an exclusive lock that
+// its owner already holds shared (PostgreSQL's CheckTableNotInUse: a
+// cursor of the session reads the relation).
+type RelationInUseError struct {
+	OID uint32
+}
+
+func (e *RelationInUseError) Error() string {
+	return fmt.Sprintf("relation %d is in use by the session", e.OID)
 }
 
 // TryLockRelationYielding takes relation oid's lock shared for a holder

@@ -249,3 +249,68 @@ func TestRelationLockEntriesReused(t *testing.T) {
 		t.Fatalf("%d unused lock entries kept", n)
 	}
 }
+
+// A lock owner (a session) that holds a relation shared gets it shared
+// again at once, even past a waiting exclusive request, and is refused an
+// exclusive lock at once instead of waiting for itself; others are not.
+func TestRelationLockOwner(t *testing.T) {
+	m := open(t, t.TempDir())
+	type session struct{ name string }
+	a, b := &session{"a"}, &session{"b"}
+	ctxA := WithLockOwner(context.Background(), a)
+	ctxB := WithLockOwner(context.Background(), b)
+	cursor, err := m.LockRelation(ctxA, 7, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.HeldShared(a, 7) || m.HeldShared(b, 7) || m.HeldShared(a, 8) {
+		t.Fatal("HeldShared")
+	}
+	// b's DDL waits for a's cursor.
+	got := make(chan error, 1)
+	go func() {
+		rel, err := m.LockRelation(ctxB, 7, true)
+		if err == nil {
+			rel()
+		}
+		got <- err
+	}()
+	for {
+		m.rel.mu.Lock()
+		w := m.rel.locks[7].waitingWriters
+		m.rel.mu.Unlock()
+		if w == 1 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// a's next statement on the table does not queue behind b.
+	stmt, err := m.LockRelation(ctxA, 7, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stmt()
+	_, err = m.LockRelation(ctxA, 7, true)
+	var inUse *RelationInUseError
+	if !errors.As(err, &inUse) || inUse.OID != 7 {
+		t.Fatalf("exclusive request of the holder: %v, want RelationInUseError", err)
+	}
+	select {
+	case err := <-got:
+		t.Fatalf("b got the exclusive lock while a holds it shared: %v", err)
+	default:
+	}
+	cursor()
+	if err := <-got; err != nil {
+		t.Fatal(err)
+	}
+	if m.HeldShared(a, 7) {
+		t.Fatal("a still holds the lock after releasing it")
+	}
+	m.rel.mu.Lock()
+	n := len(m.rel.locks)
+	m.rel.mu.Unlock()
+	if n != 0 {
+		t.Fatalf("%d lock entries left", n)
+	}
+}

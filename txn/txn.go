@@ -540,6 +540,10 @@ func (t *Txn) Snapshot() *heap.Snapshot {
 	return s
 }
 
+// SnapshotTaken reports whether the transaction has taken a snapshot
+// (PostgreSQL's FirstSnapshotSet: it has run a query).
+func (t *Txn) SnapshotTaken() bool { return t.lastSnap != nil }
+
 // ResetXmin tells the manager that no snapshot taken so far by the
 // transaction is in use any more (no open portal), so OldestXmin need not hold
 // back for them (PostgreSQL's SnapshotResetXmin).

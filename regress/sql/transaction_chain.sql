@@ -1,0 +1,50 @@
+--
+-- COMMIT / ROLLBACK AND CHAIN, and read-write mode changes in a block.
+--
+CREATE TABLE tc_t (a int);
+BEGIN TRANSACTION READ ONLY;
+SHOW transaction_read_only;
+COMMIT AND CHAIN;
+SHOW transaction_read_only;
+INSERT INTO tc_t VALUES (1);
+ROLLBACK AND CHAIN;
+SHOW transaction_read_only;
+SET TRANSACTION READ WRITE;
+INSERT INTO tc_t VALUES (2);
+COMMIT AND NO CHAIN;
+SHOW transaction_read_only;
+BEGIN;
+INSERT INTO tc_t VALUES (3);
+COMMIT AND CHAIN;
+INSERT INTO tc_t VALUES (4);
+SELECT 1/0;
+COMMIT AND CHAIN;
+INSERT INTO tc_t VALUES (5);
+ROLLBACK AND CHAIN;
+INSERT INTO tc_t VALUES (6);
+COMMIT;
+SELECT * FROM tc_t ORDER BY a;
+-- Outside a block.
+COMMIT AND CHAIN;
+ROLLBACK AND CHAIN;
+SELECT 1 \; COMMIT AND CHAIN \; SELECT 2;
+-- Read-write mode: before the first query only, and not in a savepoint.
+BEGIN;
+SET TRANSACTION READ ONLY;
+SET TRANSACTION READ WRITE;
+SET TRANSACTION READ ONLY;
+SELECT count(*) FROM tc_t;
+SAVEPOINT x;
+SET TRANSACTION READ ONLY;
+SET TRANSACTION READ WRITE;
+ROLLBACK TO x;
+RELEASE x;
+SET TRANSACTION READ WRITE;
+COMMIT;
+BEGIN READ ONLY;
+RESET transaction_read_only;
+SHOW transaction_read_only;
+SELECT 1;
+RESET transaction_read_only;
+COMMIT;
+DROP TABLE tc_t;
