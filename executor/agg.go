@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 
@@ -252,7 +253,11 @@ func (st *aggState) replaySorted(a *sql.Agg, rows [][]types.Datum) error {
 
 // aggIter groups its input and produces one row per group: the group key
 // values, then the aggregate results. Without GROUP BY there is exactly one
-// group, even for no input.
+// group, even for no input. With grouping sets (sql.Select.GroupingSets)
+// every input row goes to one group of each set: the keys of the set's
+// members, the others NULL, and the set's index in the GroupingSetID key;
+// a set without keys has its one group even for no input, as the plain
+// aggregate does.
 type aggIter struct {
 	in   rowIter
 	ev   *evalCtx
@@ -268,25 +273,67 @@ type group struct {
 	states []aggState
 }
 
+// aggInput is one aggregate's input from one row.
+type aggInput struct {
+	skip bool          // FILTER rejected the row
+	args []types.Datum // argument values
+	keys []types.Datum // ORDER BY values
+}
+
 func (it *aggIter) build(ctx context.Context) error {
 	st := it.st
+	sets, gid := st.GroupingSets, -1
+	if sets == nil {
+		// One set of every key (none without GROUP BY).
+		all := make([]int, len(st.Group))
+		for i := range all {
+			all[i] = i
+		}
+		sets = [][]int{all}
+	} else {
+		gid = len(st.Group) - 1
+	}
 	groups := map[string]*group{}
 	var order []*group
 	var kb []byte
-	// Without GROUP BY there is one group, made before the first row (an
-	// empty input has it too), and every row goes to it without a key.
-	var single *group
-	if len(st.Group) == 0 {
-		single = &group{states: make([]aggState, len(st.Aggs))}
-		order = append(order, single)
-		if err := it.mem.charge(64 + 96*int64(len(st.Aggs))); err != nil {
-			return err
+	// setKey appends the key of set si's group of a row with key values
+	// vals to kb.
+	setKey := func(si int, vals []types.Datum) {
+		kb = kb[:0]
+		if len(sets) > 1 {
+			kb = append(kb, byte(si>>8), byte(si))
+		}
+		for _, i := range sets[si] {
+			kb = appendKeyNull(kb, st.Group[i].Type(), vals[i])
 		}
 	}
+	newGroup := func(si int, vals []types.Datum) (*group, error) {
+		keys := make([]types.Datum, len(st.Group))
+		for _, i := range sets[si] {
+			keys[i] = vals[i]
+		}
+		if gid >= 0 {
+			keys[gid] = int64(si)
+		}
+		g := &group{keys: keys, states: make([]aggState, len(st.Aggs))}
+		groups[string(kb)] = g
+		order = append(order, g)
+		return g, it.mem.charge(int64(len(kb)+64) + rowSize(keys) + 96*int64(len(st.Aggs)))
+	}
+	vals := make([]types.Datum, len(st.Group))
+	for si, set := range sets {
+		if len(set) == 0 {
+			setKey(si, vals)
+			if _, err := newGroup(si, vals); err != nil {
+				return err
+			}
+		}
+	}
+	inputs := make([]aggInput, len(st.Aggs))
 	// scratch holds an aggregate's arguments for one row: add keeps the
 	// values, not the slice; an aggregate with ORDER BY keeps the slice
-	// and gets a new one per row.
-	var scratch []types.Datum
+	// and gets a new one per row and group.
+	scratch := make([][]types.Datum, len(st.Aggs))
 	for {
 		row, ok, err := it.in.Next(ctx)
 		if err != nil {
@@ -295,81 +342,55 @@ func (it *aggIter) build(ctx context.Context) error {
 		if !ok {
 			break
 		}
-		var keys []types.Datum
-		grp := single
-		if grp == nil {
-			keys = make([]types.Datum, len(st.Group))
-			kb = kb[:0]
-			for i, g := range st.Group {
-				if keys[i], err = it.ev.eval(g, row); err != nil {
+		for i, g := range st.Group {
+			if i != gid {
+				if vals[i], err = it.ev.eval(g, row); err != nil {
 					return err
 				}
-				kb = appendKeyNull(kb, g.Type(), keys[i])
-			}
-			grp = groups[string(kb)]
-		}
-		if grp == nil {
-			grp = &group{keys: keys, states: make([]aggState, len(st.Aggs))}
-			groups[string(kb)] = grp
-			order = append(order, grp)
-			if err := it.mem.charge(int64(len(kb)+64) + rowSize(keys) + 96*int64(len(st.Aggs))); err != nil {
-				return err
 			}
 		}
 		for i, a := range st.Aggs {
-			if err := grp.states[i].evalDirect(it.ev, a, row); err != nil {
-				return err
-			}
-			if a.Filter != nil {
-				ok, err := it.ev.evalBool(a.Filter, row)
-				if err != nil {
-					return err
-				}
-				if !ok {
-					continue
-				}
-			}
-			var args []types.Datum
-			if len(a.Order) > 0 {
-				args = make([]types.Datum, 0, 1+len(a.Extra)+len(a.Order))
-			} else {
-				args = scratch[:0]
-			}
-			if a.Arg != nil {
-				v, err := it.ev.eval(a.Arg, row)
-				if err != nil {
-					return err
-				}
-				args = append(args, v)
-			}
-			for _, x := range a.Extra {
-				v, err := it.ev.eval(x, row)
-				if err != nil {
-					return err
-				}
-				args = append(args, v)
-			}
-			var keys []types.Datum
-			for _, o := range a.Order {
-				v, err := it.ev.eval(o.X, row)
-				if err != nil {
-					return err
-				}
-				keys = append(keys, v)
-			}
-			if err := grp.states[i].input(a, args, keys); err != nil {
+			if inputs[i], err = it.aggInput(a, row, scratch[i][:0]); err != nil {
 				return err
 			}
 			if len(a.Order) == 0 {
-				scratch = args[:0]
+				scratch[i] = inputs[i].args[:0]
+			}
+		}
+		for si := range sets {
+			setKey(si, vals)
+			grp := groups[string(kb)]
+			if grp == nil {
+				if grp, err = newGroup(si, vals); err != nil {
+					return err
+				}
+			}
+			for i, a := range st.Aggs {
+				if err := grp.states[i].evalDirect(it.ev, a, row); err != nil {
+					return err
+				}
+				in := inputs[i]
+				if in.skip {
+					continue
+				}
+				if len(a.Order) > 0 && si > 0 {
+					in.args, in.keys = slices.Clone(in.args), slices.Clone(in.keys)
+				}
+				if err := grp.states[i].input(a, in.args, in.keys); err != nil {
+					return err
+				}
 			}
 		}
 	}
-	if single != nil {
-		// No input row: a direct argument uses no column (the binder
-		// allows only grouped ones, and there is no GROUP BY).
+	for si, set := range sets {
+		if len(set) > 0 {
+			continue
+		}
+		// No input row, perhaps: a direct argument uses no column (the
+		// binder allows only grouped ones, and the set has none).
+		setKey(si, vals)
 		for i, a := range st.Aggs {
-			if err := single.states[i].evalDirect(it.ev, a, nil); err != nil {
+			if err := groups[string(kb)].states[i].evalDirect(it.ev, a, nil); err != nil {
 				return err
 			}
 		}
@@ -387,6 +408,43 @@ func (it *aggIter) build(ctx context.Context) error {
 		it.out = append(it.out, row)
 	}
 	return nil
+}
+
+// aggInput evaluates aggregate a's FILTER, arguments (into args) and ORDER
+// BY values over row.
+func (it *aggIter) aggInput(a *sql.Agg, row []types.Datum, args []types.Datum) (aggInput, error) {
+	if a.Filter != nil {
+		ok, err := it.ev.evalBool(a.Filter, row)
+		if err != nil || !ok {
+			return aggInput{skip: true}, err
+		}
+	}
+	if len(a.Order) > 0 {
+		args = make([]types.Datum, 0, 1+len(a.Extra)+len(a.Order))
+	}
+	if a.Arg != nil {
+		v, err := it.ev.eval(a.Arg, row)
+		if err != nil {
+			return aggInput{}, err
+		}
+		args = append(args, v)
+	}
+	for _, x := range a.Extra {
+		v, err := it.ev.eval(x, row)
+		if err != nil {
+			return aggInput{}, err
+		}
+		args = append(args, v)
+	}
+	var keys []types.Datum
+	for _, o := range a.Order {
+		v, err := it.ev.eval(o.X, row)
+		if err != nil {
+			return aggInput{}, err
+		}
+		keys = append(keys, v)
+	}
+	return aggInput{args: args, keys: keys}, nil
 }
 
 func (it *aggIter) Next(ctx context.Context) ([]types.Datum, bool, error) {

@@ -236,6 +236,20 @@ func (c *evalCtx) eval(e sql.Expr, row []types.Datum) (types.Datum, error) {
 			return nil, nil
 		}
 		return c.eval(x.Else, row)
+	case *sql.GroupingFunc:
+		if len(x.Values) == 0 {
+			return nil, pgerr.New(pgerr.InternalError, "GROUPING evaluated over a scan row")
+		}
+		if x.Set == nil {
+			return int64(x.Values[0]), nil
+		}
+		set, err := c.eval(x.Set, row)
+		if err != nil {
+			return nil, err
+		}
+		return int64(x.Values[set.(int64)]), nil
+	case *sql.GroupingSetID:
+		return nil, pgerr.New(pgerr.InternalError, "grouping set id evaluated over a scan row")
 	case *sql.Coalesce:
 		var best types.Datum
 		for _, a := range x.Args {

@@ -470,7 +470,31 @@ func (e *explainer) node(it rowIter) *planNode {
 		return &planNode{name: "Result", props: []string{"One-Time Filter: false"}}
 	case *aggIter:
 		var n *planNode
-		if len(it.st.Group) == 0 {
+		if sets := it.st.GroupingSets; sets != nil {
+			// Every set is hashed; the sets without keys have their one
+			// group from the start, as PostgreSQL's MixedAggregate
+			// computes them without hashing.
+			var hashed, plain []string
+			for _, set := range sets {
+				if len(set) == 0 {
+					plain = append(plain, "Group Key: ()")
+					continue
+				}
+				keys := make([]string, len(set))
+				for i, k := range set {
+					keys[i] = e.deparse(it.st.Group[k])
+				}
+				hashed = append(hashed, "Hash Key: "+strings.Join(keys, ", "))
+			}
+			switch {
+			case len(plain) == 0:
+				n = &planNode{name: "HashAggregate", props: hashed}
+			case len(hashed) == 0:
+				n = &planNode{name: "Aggregate", props: plain}
+			default:
+				n = &planNode{name: "MixedAggregate", props: append(hashed, plain...)}
+			}
+		} else if len(it.st.Group) == 0 {
 			n = &planNode{name: "Aggregate"}
 		} else {
 			keys := make([]string, len(it.st.Group))

@@ -93,6 +93,12 @@ func (e *explainer) deparse(x sql.Expr) string {
 			args[i] = e.deparse(a)
 		}
 		return x.Name + "(" + strings.Join(args, ", ") + ")"
+	case *sql.GroupingFunc:
+		args := make([]string, len(x.Args))
+		for i, a := range x.Args {
+			args[i] = e.deparse(a)
+		}
+		return "GROUPING(" + strings.Join(args, ", ") + ")"
 	case *sql.Coalesce:
 		args := make([]string, len(x.Args))
 		for i, a := range x.Args {

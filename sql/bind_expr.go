@@ -45,6 +45,8 @@ func (b *binder) expr(n *pg_query.Node) (Expr, error) {
 		return b.sqlValueFunction(n.GetSqlvalueFunction())
 	case n.GetCaseExpr() != nil:
 		return b.caseExpr(n.GetCaseExpr())
+	case n.GetGroupingFunc() != nil:
+		return b.groupingFunc(n.GetGroupingFunc())
 	case n.GetSubLink() != nil:
 		return b.subLink(n.GetSubLink())
 	case n.GetAArrayExpr() != nil:

@@ -102,6 +102,8 @@ func figureColname(n *pg_query.Node) (string, int) {
 		}
 	case n.GetCaseExpr() != nil:
 		return "case", 1
+	case n.GetGroupingFunc() != nil:
+		return "grouping", 2
 	case n.GetSubLink() != nil:
 		sl := n.GetSubLink()
 		switch sl.SubLinkType {
@@ -308,39 +310,90 @@ func (b *binder) targetList(list []*pg_query.Node) ([]target, error) {
 func (b *binder) groupByHaving(s *pg_query.SelectStmt, visible []target, out *Select) error {
 	b.win, b.winErr = nil, "GROUP BY"
 	defer func() { b.winErr = "" }()
+	if hasGroupingSet(s.GroupClause) {
+		// As in PostgreSQL, a key is a select-list entry: the one GROUP
+		// BY names by position or output name, else the first equal to
+		// the expression, else a hidden one of its own. Two entries equal
+		// in value stay two keys (GROUP BY a1, ROLLUP (a2) with a1 and a2
+		// both g), for the sets NULL them apart.
+		key := func(g *pg_query.Node) (int, error) {
+			e, ti, err := b.groupKeyTarget(g, visible)
+			if err != nil {
+				return 0, err
+			}
+			k := exprKey(e)
+			if ti < 0 {
+				ti = slices.IndexFunc(visible, func(t target) bool { return exprKey(t.e) == k })
+			}
+			for i, x := range out.Group {
+				if out.groupTargets[i] == ti && (ti >= 0 || exprKey(x) == k) {
+					return i, nil
+				}
+			}
+			out.Group = append(out.Group, e)
+			out.groupTargets = append(out.groupTargets, ti)
+			return len(out.Group) - 1, nil
+		}
+		if err := b.groupingSets(s, key, out); err != nil {
+			return err
+		}
+		return b.having(s, out)
+	}
 	for _, g := range s.GroupClause {
-		e, err := b.groupOrSortExpr(g, visible, "GROUP BY")
+		e, err := b.groupKey(g, visible)
 		if err != nil {
 			return err
 		}
-		if _, isAgg := e.(*Agg); isAgg {
-			// PostgreSQL points at the aggregate: in the select list
-			// when GROUP BY names it by position.
-			loc := exprLocation(g)
-			if c := g.GetAConst(); c != nil && c.GetIval() != nil {
-				if i := int(c.GetIval().Ival); i >= 1 && i <= len(visible) {
-					loc = visible[i-1].loc
-				}
-			}
-			return b.errAt(loc, pgerr.GroupingError, "aggregate functions are not allowed in GROUP BY")
-		}
-		if hasWinFunc(e) {
-			// GROUP BY 1 naming a target that holds a window function.
-			loc := exprLocation(g)
-			if c := g.GetAConst(); c != nil && c.GetIval() != nil {
-				if i := int(c.GetIval().Ival); i >= 1 && i <= len(visible) {
-					loc = visible[i-1].loc
-				}
-			}
-			return b.errAt(loc, pgerr.WindowingError, "window functions are not allowed in GROUP BY")
-		}
-		if srf := findSRF(e); srf != nil {
-			// PostgreSQL groups by a set-returning function's rows;
-			// minipg evaluates GROUP BY's expressions once per input row.
-			return b.errAt(srf.Loc, pgerr.FeatureNotSupported, "set-returning functions in GROUP BY are not supported")
-		}
 		out.Group = append(out.Group, e)
 	}
+	return b.having(s, out)
+}
+
+// groupKey binds one expression of GROUP BY (over the visible targets, by
+// position or output name as well).
+func (b *binder) groupKey(g *pg_query.Node, visible []target) (Expr, error) {
+	e, _, err := b.groupKeyTarget(g, visible)
+	return e, err
+}
+
+// groupKeyTarget is groupKey that also returns the select-list entry g
+// names by position or output name (-1: none).
+func (b *binder) groupKeyTarget(g *pg_query.Node, visible []target) (Expr, int, error) {
+	e, ti, err := b.groupOrSortTarget(g, visible, "GROUP BY")
+	if err != nil {
+		return nil, -1, err
+	}
+	if _, isAgg := e.(*Agg); isAgg {
+		// PostgreSQL points at the aggregate: in the select list
+		// when GROUP BY names it by position.
+		loc := exprLocation(g)
+		if c := g.GetAConst(); c != nil && c.GetIval() != nil {
+			if i := int(c.GetIval().Ival); i >= 1 && i <= len(visible) {
+				loc = visible[i-1].loc
+			}
+		}
+		return nil, -1, b.errAt(loc, pgerr.GroupingError, "aggregate functions are not allowed in GROUP BY")
+	}
+	if hasWinFunc(e) {
+		// GROUP BY 1 naming a target that holds a window function.
+		loc := exprLocation(g)
+		if c := g.GetAConst(); c != nil && c.GetIval() != nil {
+			if i := int(c.GetIval().Ival); i >= 1 && i <= len(visible) {
+				loc = visible[i-1].loc
+			}
+		}
+		return nil, -1, b.errAt(loc, pgerr.WindowingError, "window functions are not allowed in GROUP BY")
+	}
+	if srf := findSRF(e); srf != nil {
+		// PostgreSQL groups by a set-returning function's rows;
+		// minipg evaluates GROUP BY's expressions once per input row.
+		return nil, -1, b.errAt(srf.Loc, pgerr.FeatureNotSupported, "set-returning functions in GROUP BY are not supported")
+	}
+	return e, ti, nil
+}
+
+// having binds HAVING into out.Having.
+func (b *binder) having(s *pg_query.SelectStmt, out *Select) error {
 	if s.HavingClause != nil {
 		b.winErr = "HAVING"
 		h, err := b.expr(s.HavingClause)
@@ -526,6 +579,17 @@ func (b *binder) resolveUnknownTargets(targets []target, nvis int, keepUnknown b
 func (b *binder) groupRows(targets []target, out *Select) error {
 	out.Grouped = len(out.Group) > 0 || len(out.Aggs) > 0 || out.Having != nil
 	if !out.Grouped {
+		for _, t := range targets {
+			var g *GroupingFunc
+			Walk(t.e, func(x Expr) {
+				if f, ok := x.(*GroupingFunc); ok && g == nil {
+					g = f
+				}
+			})
+			if g != nil {
+				return g.notGrouped(b, 0)
+			}
+		}
 		return nil
 	}
 	for _, a := range out.Aggs {
@@ -542,6 +606,12 @@ func (b *binder) groupRows(targets []target, out *Select) error {
 		}
 	}
 	for i := range targets {
+		if k := slices.Index(out.groupTargets, i); k >= 0 {
+			// The key GROUP BY made of this entry.
+			g := out.Group[k]
+			targets[i].e = &ColRef{Idx: k, T: g.Type(), Name: colName(g)}
+			continue
+		}
 		e, err := b.toGroupRow(targets[i].e, out)
 		if err != nil {
 			return err
@@ -688,30 +758,38 @@ func (b *binder) limitExpr(n *pg_query.Node, clause string) (Expr, error) {
 // 1-based target position (any other constant is 42601); a bare name not
 // found among the input columns matches an output column name.
 func (b *binder) groupOrSortExpr(n *pg_query.Node, targets []target, clause string) (Expr, error) {
+	e, _, err := b.groupOrSortTarget(n, targets, clause)
+	return e, err
+}
+
+// groupOrSortTarget is groupOrSortExpr that also returns the index of the
+// select-list entry n names by position or output name (-1 if it names
+// none).
+func (b *binder) groupOrSortTarget(n *pg_query.Node, targets []target, clause string) (Expr, int, error) {
 	if c := n.GetAConst(); c != nil {
 		if c.GetIval() == nil {
-			return nil, b.errAt(c.Location, pgerr.SyntaxError, "non-integer constant in %s", clause)
+			return nil, -1, b.errAt(c.Location, pgerr.SyntaxError, "non-integer constant in %s", clause)
 		}
 		pos := int(c.GetIval().Ival)
 		if pos < 1 || pos > len(targets) {
-			return nil, b.errAt(c.Location, pgerr.InvalidColumnReference, "%s position %d is not in select list", clause, pos)
+			return nil, -1, b.errAt(c.Location, pgerr.InvalidColumnReference, "%s position %d is not in select list", clause, pos)
 		}
-		return targets[pos-1].e, nil
+		return targets[pos-1].e, pos - 1, nil
 	}
 	e, err := b.expr(n)
 	if err != nil {
 		if pgerr.CodeOf(err) == pgerr.UndefinedColumn && clause == "GROUP BY" {
 			if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
-				for _, t := range targets {
+				for i, t := range targets {
 					if t.name == cr.Fields[0].GetString_().Sval {
-						return t.e, nil
+						return t.e, i, nil
 					}
 				}
 			}
 		}
-		return nil, err
+		return nil, -1, err
 	}
-	return e, nil
+	return e, -1, nil
 }
 
 // toGroupRow rewrites an expression over the scan row into one over the
@@ -724,6 +802,8 @@ func (b *binder) toGroupRow(e Expr, s *Select) (Expr, error) {
 		}
 	}
 	switch x := e.(type) {
+	case *GroupingFunc:
+		return b.resolveGrouping(x, s)
 	case *Agg:
 		for i, a := range s.Aggs {
 			if a == x {

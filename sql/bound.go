@@ -11,6 +11,28 @@ type Expr interface {
 	Type() types.T
 }
 
+// GroupingSetID is the last key of a Select with GroupingSets: the index
+// of the grouping set of a group row (int4). It is never evaluated over a
+// scan row.
+type GroupingSetID struct{}
+
+// GroupingFunc is GROUPING(args): an int4 with one bit per argument, the
+// first argument's the most significant, set when the group row's grouping
+// set lacks that argument. Bound over the scan row, Args are its arguments
+// and Set is nil; over the group row (toGroupRow) Args are references to
+// their group keys, Set the row's GroupingSetID (nil without grouping
+// sets: every argument is a key, the result 0) and Values[i] the result
+// for set i.
+type GroupingFunc struct {
+	Args    []Expr
+	Set     Expr
+	Values  []int32
+	argLocs []int32 // the arguments' query offsets
+}
+
+func (*GroupingSetID) Type() types.T { return types.TInt4 }
+func (*GroupingFunc) Type() types.T  { return types.TInt4 }
+
 // Const is a constant (already converted to T).
 type Const struct {
 	T   types.T
@@ -256,20 +278,30 @@ type Select struct {
 	From  []FromTable    // all FROM items, in row order
 	// Join is the FROM tree when From is more than one plain table (or its
 	// only item is not a table); nil otherwise.
-	Join     *JoinNode
-	SRFs     []*SRFCall
-	Where    Expr
-	Grouped  bool
-	Group    []Expr
-	Aggs     []*Agg
-	Having   Expr
-	Windows  []*WindowDef // the windows WinFuncs use, in the order they are evaluated
-	WinFuncs []*WinFunc
-	WinBase  int // the slot of WinFuncs[0] in the window stage's output row
-	Targets  []Expr
-	NVisible int
-	Columns  []ResultCol
-	Distinct bool
+	Join    *JoinNode
+	SRFs    []*SRFCall
+	Where   Expr
+	Grouped bool
+	Group   []Expr
+	// GroupingSets, when not nil, are the grouping sets of GROUP BY
+	// GROUPING SETS, ROLLUP or CUBE, expanded as PostgreSQL's
+	// expand_grouping_sets does: each lists the indexes into Group of its
+	// keys. Group's last entry is then a GroupingSetID, which the executor
+	// sets to the index of the set a group row belongs to; the keys a set
+	// lacks are NULL in its rows.
+	GroupingSets [][]int
+	// groupTargets, with GroupingSets, is for each key of Group the
+	// select-list entry it is (-1: none).
+	groupTargets []int
+	Aggs         []*Agg
+	Having       Expr
+	Windows      []*WindowDef // the windows WinFuncs use, in the order they are evaluated
+	WinFuncs     []*WinFunc
+	WinBase      int // the slot of WinFuncs[0] in the window stage's output row
+	Targets      []Expr
+	NVisible     int
+	Columns      []ResultCol
+	Distinct     bool
 	// DistinctOn are the targets of SELECT DISTINCT ON (...): of the rows
 	// in Sort's order, the first of each run equal on them is kept. Sort
 	// then starts with them.

@@ -57,6 +57,11 @@ func mapChildren(e Expr, fn func(Expr) (Expr, error)) (Expr, error) {
 		c := *e
 		c.X = m(e.X)
 		return &c, err
+	case *GroupingFunc:
+		c := *e
+		c.Args = ms(e.Args)
+		c.Set = m(e.Set)
+		return &c, err
 	case *Like:
 		c := *e
 		c.X, c.Pattern = m(e.X), m(e.Pattern)
