@@ -53,6 +53,8 @@ type Manager struct {
 		active   map[*Txn]struct{}        // open transactions (for OldestXmin)
 		inCommit map[uint32]chan struct{} // commit record maybe written, clog not yet updated
 		waitsFor map[uint32]uint32        // waiter xid -> xid it waits for (deadlock check)
+		spec     map[uint32]specLock      // xid -> its speculative insertion lock, while held
+		specNext uint32                   // last speculative insertion token handed out
 	}
 
 	rel relLocks
@@ -89,6 +91,7 @@ func Open(dir string) (*Manager, error) {
 	m.mu.active = make(map[*Txn]struct{})
 	m.mu.inCommit = make(map[uint32]chan struct{})
 	m.mu.waitsFor = make(map[uint32]uint32)
+	m.mu.spec = make(map[uint32]specLock)
 	m.mu.nextXid = FirstNormalXid
 
 	b, err := readFile(dir, clogFile)
@@ -323,6 +326,7 @@ func (m *Manager) endLocked(t *Txn, st byte) {
 			delete(m.mu.inCommit, t.xid)
 		}
 		delete(m.mu.waitsFor, t.xid)
+		m.releaseSpecLocked(t.xid)
 	}
 	delete(m.mu.active, t)
 	if invariants {
@@ -426,15 +430,25 @@ func (t *Txn) ResetXmin() { t.xmin.Store(InvalidXid) }
 // returns 40P01 "deadlock detected" instead of waiting (the transaction that
 // closes the cycle is the one that fails). ctx.Err() if ctx ends first.
 func (t *Txn) WaitFor(ctx context.Context, xid uint32) error {
-	m := t.m
 	if t.xid == InvalidXid {
-		return m.Wait(ctx, xid)
+		return t.m.Wait(ctx, xid)
 	}
+	return t.waitOn(ctx, xid, func() (chan struct{}, bool) {
+		ch, ok := t.m.mu.running[xid]
+		return ch, ok
+	})
+}
+
+// waitOn waits for the channel lookup finds (under m.mu; ok false: nothing
+// to wait for), which closes no later than transaction xid ends, with
+// WaitFor's deadlock check: the wait counts as one for xid.
+func (t *Txn) waitOn(ctx context.Context, xid uint32, lookup func() (chan struct{}, bool)) error {
+	m := t.m
 	if xid == t.xid {
 		return errDeadlock(t.xid, xid) // waiting for ourselves would never end
 	}
 	m.mu.Lock()
-	ch, ok := m.mu.running[xid]
+	ch, ok := lookup()
 	if !ok {
 		m.mu.Unlock()
 		return nil
