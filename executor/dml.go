@@ -267,6 +267,9 @@ func (x *execCtx) returning(exprs []sql.Expr, row []types.Datum) error {
 }
 
 func (x *execCtx) insert(st *sql.Insert) (int64, error) {
+	if st.OnConflict != nil {
+		return 0, pgerr.New(pgerr.FeatureNotSupported, "INSERT ... ON CONFLICT is not supported")
+	}
 	r := x.rel
 	ncols := len(r.types)
 	given := make([]bool, ncols)
