@@ -260,6 +260,22 @@ func (r *Relation) Delete(snap *Snapshot, tid page.TID, xid, cid uint32) (Result
 // already held by xid is TMOk without a change. A lock-only xmax of a
 // transaction that has ended does not block. Results as Update.
 func (r *Relation) Lock(snap *Snapshot, tid page.TID, xid, cid uint32) (Result, FailureData, error) {
+	return r.lock(snap, tid, xid, cid, true)
+}
+
+// LockNoKey is Lock in FOR NO KEY UPDATE mode (LockTupleNoKeyExclusive),
+// the lock INSERT ... ON CONFLICT DO UPDATE takes on a row whose key it
+// does not change: the same xmax bits without HEAP_KEYS_UPDATED. minipg
+// has no FOR KEY SHARE lock, the one mode it does not conflict with, so the
+// two modes differ in that bit alone. A FOR UPDATE lock xid already holds
+// stays as it is.
+func (r *Relation) LockNoKey(snap *Snapshot, tid page.TID, xid, cid uint32) (Result, FailureData, error) {
+	return r.lock(snap, tid, xid, cid, false)
+}
+
+// lock is Lock (keys: FOR UPDATE) and LockNoKey. A FOR NO KEY UPDATE lock
+// xid holds is upgraded to FOR UPDATE by Lock.
+func (r *Relation) lock(snap *Snapshot, tid page.TID, xid, cid uint32, keys bool) (Result, FailureData, error) {
 	if snap == nil {
 		return 0, FailureData{}, ErrNoOracle
 	}
@@ -267,11 +283,15 @@ func (r *Relation) Lock(snap *Snapshot, tid page.TID, xid, cid uint32) (Result, 
 	if err != nil || res != TMOk {
 		return res, fd, err
 	}
-	if !ownLock {
+	var keysUpdated uint16
+	if keys {
+		keysUpdated = HeapKeysUpdated
+	}
+	if !ownLock || Infomask2(t)&keysUpdated != keysUpdated {
 		SetInfomask(t, Infomask(t)&^(heapXmaxBits|HeapMoved)|HeapXmaxLockOnly|HeapXmaxExclLock)
 		// A lock-only xmax ends any HOT chain and forward link left by an
 		// aborted update (heap_lock_tuple).
-		SetInfomask2(t, Infomask2(t)&^HeapHotUpdated|HeapKeysUpdated)
+		SetInfomask2(t, Infomask2(t)&^(HeapHotUpdated|HeapKeysUpdated)|keysUpdated)
 		SetXmax(t, xid)
 		SetCtid(t, tid)
 		r.logChange(snap.Usage, walLock, buf, nil, tid.Offset)

@@ -240,6 +240,43 @@ func TestRowLock(t *testing.T) {
 	mustCheckPages(t, e.rel)
 }
 
+// TestRowLockNoKey: FOR NO KEY UPDATE sets the lock's xmax bits without
+// HEAP_KEYS_UPDATED, blocks other lockers as FOR UPDATE does, and is
+// upgraded by a FOR UPDATE of its holder; a FOR UPDATE lock stays one.
+func TestRowLockNoKey(t *testing.T) {
+	e := newEnv(t, 16, Options{})
+	tid := e.insertCommitted(t, 1, 1, "v1")[0]
+	t1, t2 := e.o.Begin(), e.o.Begin()
+	if res, _, err := e.rel.LockNoKey(e.snap(t1, 0), tid, t1, 0); err != nil || res != TMOk {
+		t.Fatal(res, err)
+	}
+	raw := e.rawTuple(t, tid)
+	if Xmax(raw) != t1 || Infomask(raw)&(HeapXmaxLockOnly|HeapXmaxExclLock) != HeapXmaxLockOnly|HeapXmaxExclLock ||
+		Infomask2(raw)&HeapKeysUpdated != 0 {
+		t.Errorf("locked tuple: xmax %d infomask %#x infomask2 %#x", Xmax(raw), Infomask(raw), Infomask2(raw))
+	}
+	for _, lock := range []func(*Snapshot, page.TID, uint32, uint32) (Result, FailureData, error){e.rel.Lock, e.rel.LockNoKey} {
+		if res, fd, _ := lock(e.snap(t2, 0), tid, t2, 0); res != TMBeingModified || fd.Xmax != t1 {
+			t.Errorf("second locker: %v %+v", res, fd)
+		}
+	}
+	if res, _, _ := e.rel.Lock(e.snap(t1, 1), tid, t1, 1); res != TMOk {
+		t.Fatalf("upgrade by the holder: %v", res)
+	}
+	if raw := e.rawTuple(t, tid); Infomask2(raw)&HeapKeysUpdated == 0 {
+		t.Errorf("upgraded lock: infomask2 %#x", Infomask2(raw))
+	}
+	if res, _, _ := e.rel.LockNoKey(e.snap(t1, 2), tid, t1, 2); res != TMOk {
+		t.Fatalf("weaker relock by the holder: %v", res)
+	}
+	if raw := e.rawTuple(t, tid); Infomask2(raw)&HeapKeysUpdated == 0 {
+		t.Errorf("a weaker relock downgraded the lock: infomask2 %#x", Infomask2(raw))
+	}
+	e.o.Commit(t1)
+	e.o.Commit(t2)
+	mustCheckPages(t, e.rel)
+}
+
 // TestOwnChanges: cmin/cmax semantics inside one transaction, including
 // the combo command id of a row inserted and updated by it.
 func TestOwnChanges(t *testing.T) {
