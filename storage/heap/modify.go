@@ -121,7 +121,8 @@ func (r *Relation) beginModify(tid page.TID, xid, cid uint32, o Oracle, u *buffe
 // clears it otherwise): the caller tests IsHeapOnly(newtup) and, if true,
 // must not insert index entries for the new version (the existing entries
 // reach it through the HOT chain; see FetchHot). A changed column of
-// SetIndexAttrs' Key sets HEAP_KEYS_UPDATED on the old version.
+// SetIndexAttrs' Key sets HEAP_KEYS_UPDATED on the old version, as does a
+// FOR UPDATE lock xid took on it before.
 //
 // An error other than a pgerr from the layers below
 // is never returned with partial changes, except that on an I/O error while
@@ -134,7 +135,7 @@ func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid
 	if snap == nil {
 		return page.TID{}, 0, FailureData{}, ErrNoOracle
 	}
-	buf, t, res, fd, _, err := r.beginModify(otid, xid, cid, snap.Oracle, snap.Usage)
+	buf, t, res, fd, ownLock, err := r.beginModify(otid, xid, cid, snap.Oracle, snap.Usage)
 	if err != nil || res != TMOk {
 		return page.TID{}, res, fd, err
 	}
@@ -146,10 +147,12 @@ func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid
 	}
 	// HeapDetermineColumnsInfo: a changed key column takes the row's
 	// exclusive (key) lock, HEAP_KEYS_UPDATED; a changed indexed column
-	// rules out HOT.
+	// rules out HOT. A FOR UPDATE lock the transaction holds on the row
+	// makes the update's lock as strong (compute_new_xmax_infomask keeps
+	// the stronger of the two modes of one transaction).
 	indexedChanged, keyChanged := r.modifiedColumns(t, newtup)
 	var keysUpdated uint16
-	if keyChanged {
+	if keyChanged || (ownLock && Infomask2(t)&HeapKeysUpdated != 0) {
 		keysUpdated = HeapKeysUpdated
 	}
 	need := page.MaxAlignLen(len(newtup))

@@ -274,6 +274,27 @@ func TestRowLockNoKey(t *testing.T) {
 	}
 	e.o.Commit(t1)
 	e.o.Commit(t2)
+	// An update of a row its transaction locked keeps the stronger mode:
+	// HEAP_KEYS_UPDATED after FOR UPDATE, even with the key unchanged.
+	for _, keys := range []bool{false, true} {
+		tid := e.insertCommitted(t, 10, 1, "v")[0]
+		x := e.o.Begin()
+		lock := e.rel.LockNoKey
+		if keys {
+			lock = e.rel.Lock
+		}
+		if res, _, err := lock(e.snap(x, 0), tid, x, 0); err != nil || res != TMOk {
+			t.Fatal(res, err)
+		}
+		if _, res, _, err := e.rel.Update(e.snap(x, 0), tid, mkRow(t, 10, "w"), x, 0, nil); err != nil || res != TMOk {
+			t.Fatal(res, err)
+		}
+		raw := e.rawTuple(t, tid)
+		if got := Infomask2(raw)&HeapKeysUpdated != 0; got != keys || Infomask(raw)&HeapXmaxLockOnly != 0 || Xmax(raw) != x {
+			t.Errorf("updated after lock (FOR UPDATE %v): infomask %#x infomask2 %#x", keys, Infomask(raw), Infomask2(raw))
+		}
+		e.o.Commit(x)
+	}
 	mustCheckPages(t, e.rel)
 }
 
