@@ -122,7 +122,9 @@ func (r *Relation) beginModify(tid page.TID, xid, cid uint32, o Oracle, u *buffe
 // must not insert index entries for the new version (the existing entries
 // reach it through the HOT chain; see FetchHot). A changed column of
 // SetIndexAttrs' Key sets HEAP_KEYS_UPDATED on the old version, as does a
-// FOR UPDATE lock xid took on it before.
+// FOR UPDATE lock xid took on it before. A row lock xid held on the old
+// version leaves the new one with t_xmax = xid as a FOR KEY SHARE locker,
+// as in PostgreSQL.
 //
 // An error other than a pgerr from the layers below
 // is never returned with partial changes, except that on an I/O error while
@@ -182,6 +184,14 @@ func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid
 	if err != nil {
 		r.unlockPair(buf, newbuf)
 		return page.TID{}, 0, FailureData{}, err
+	}
+	if ownLock {
+		// The row lock xid held on the old version stays, as a FOR KEY
+		// SHARE lock on the new one (heap_update's xmax_new_tuple: the
+		// locker remains).
+		nt := page.Item(newbuf.Page(), ntid.Offset)
+		SetInfomask(nt, Infomask(nt)&^HeapXmaxInvalid|HeapXmaxKeyshrLock|HeapXmaxLockOnly)
+		SetXmax(nt, xid)
 	}
 	hot := newbuf == buf && !indexedChanged
 	SetInfomask(t, Infomask(t)&^(heapXmaxBits|HeapMoved))
@@ -276,8 +286,9 @@ func (r *Relation) LockNoKey(snap *Snapshot, tid page.TID, xid, cid uint32) (Res
 	return r.lock(snap, tid, xid, cid, false)
 }
 
-// lock is Lock (keys: FOR UPDATE) and LockNoKey. A FOR NO KEY UPDATE lock
-// xid holds is upgraded to FOR UPDATE by Lock.
+// lock is Lock (keys: FOR UPDATE) and LockNoKey. A weaker lock xid holds
+// (FOR NO KEY UPDATE, or the FOR KEY SHARE an update of a locked row left
+// on the new version) is upgraded.
 func (r *Relation) lock(snap *Snapshot, tid page.TID, xid, cid uint32, keys bool) (Result, FailureData, error) {
 	if snap == nil {
 		return 0, FailureData{}, ErrNoOracle
@@ -290,7 +301,11 @@ func (r *Relation) lock(snap *Snapshot, tid page.TID, xid, cid uint32, keys bool
 	if keys {
 		keysUpdated = HeapKeysUpdated
 	}
-	if !ownLock || Infomask2(t)&keysUpdated != keysUpdated {
+	// A lock xid holds already is kept when it is at least as strong: an
+	// exclusive one (not FOR SHARE or FOR KEY SHARE), with HEAP_KEYS_UPDATED
+	// when FOR UPDATE is asked for.
+	held := ownLock && Infomask(t)&HeapLockMask == HeapXmaxExclLock && Infomask2(t)&keysUpdated == keysUpdated
+	if !held {
 		SetInfomask(t, Infomask(t)&^(heapXmaxBits|HeapMoved)|HeapXmaxLockOnly|HeapXmaxExclLock)
 		// A lock-only xmax ends any HOT chain and forward link left by an
 		// aborted update (heap_lock_tuple).

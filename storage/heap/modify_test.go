@@ -286,14 +286,30 @@ func TestRowLockNoKey(t *testing.T) {
 		if res, _, err := lock(e.snap(x, 0), tid, x, 0); err != nil || res != TMOk {
 			t.Fatal(res, err)
 		}
-		if _, res, _, err := e.rel.Update(e.snap(x, 0), tid, mkRow(t, 10, "w"), x, 0, nil); err != nil || res != TMOk {
+		ntid, res, _, err := e.rel.Update(e.snap(x, 0), tid, mkRow(t, 10, "w"), x, 0, nil)
+		if err != nil || res != TMOk {
 			t.Fatal(res, err)
 		}
 		raw := e.rawTuple(t, tid)
 		if got := Infomask2(raw)&HeapKeysUpdated != 0; got != keys || Infomask(raw)&HeapXmaxLockOnly != 0 || Xmax(raw) != x {
 			t.Errorf("updated after lock (FOR UPDATE %v): infomask %#x infomask2 %#x", keys, Infomask(raw), Infomask2(raw))
 		}
+		// The lock stays on the new version, as FOR KEY SHARE, which a
+		// FOR NO KEY UPDATE of its holder upgrades.
+		nraw := e.rawTuple(t, ntid)
+		if Xmax(nraw) != x || Infomask(nraw)&(HeapXmaxInvalid|HeapLockMask|HeapXmaxLockOnly) != HeapXmaxKeyshrLock|HeapXmaxLockOnly {
+			t.Errorf("new version: xmax %d infomask %#x", Xmax(nraw), Infomask(nraw))
+		}
+		if res, _, err := e.rel.LockNoKey(e.snap(x, 1), ntid, x, 1); err != nil || res != TMOk {
+			t.Fatal(res, err)
+		}
+		if nraw := e.rawTuple(t, ntid); Infomask(nraw)&(HeapLockMask|HeapXmaxLockOnly) != HeapXmaxExclLock|HeapXmaxLockOnly {
+			t.Errorf("new version relocked: infomask %#x", Infomask(nraw))
+		}
 		e.o.Commit(x)
+		if _, ok, _ := e.rel.Fetch(e.snap(0, 0), ntid); !ok {
+			t.Error("the new version of a locked row is not visible after the commit")
+		}
 	}
 	mustCheckPages(t, e.rel)
 }
