@@ -96,12 +96,24 @@ func setIndexAttrs(r *relation) {
 // old is the previous version of the row for an UPDATE (nil for INSERT): a
 // unique key it already had needs no check, since the old version held it.
 func (x *execCtx) insertIndexEntries(row []types.Datum, tid page.TID, old []types.Datum) error {
+	_, err := x.addIndexEntries(row, tid, old, nil)
+	return err
+}
+
+// addIndexEntries is insertIndexEntries for the speculative insertion of
+// INSERT ... ON CONFLICT when arb is not nil: in an arbiter index, another
+// row with the key, live or whose inserter or deleter is still running,
+// ends the insertion of entries at once with conflict true, without the
+// entry and without waiting (PostgreSQL's UNIQUE_CHECK_PARTIAL for arbiter
+// indexes; the caller takes the row back and looks for the conflict
+// again). The entries made by then stay, for a row about to be dead.
+func (x *execCtx) addIndexEntries(row []types.Datum, tid page.TID, old []types.Datum, arb *arbiters) (conflict bool, err error) {
 	r := x.rel
 	for _, ri := range r.indexes {
 		key, hasNull := ri.key(row)
 		if !ri.def.Unique || hasNull || (old != nil && ri.keyEqual(key, old)) {
 			if err := ri.ix.Insert(key, tid); err != nil {
-				return err
+				return false, err
 			}
 			continue
 		}
@@ -117,22 +129,59 @@ func (x *execCtx) insertIndexEntries(row []types.Datum, tid page.TID, old []type
 					err = derr
 				}
 			}
-			if wait := waitXidOf(err); wait != 0 {
-				if err := x.waitFor(wait, "while inserting index tuple (%d,%d) in relation \"%s\"", tid, ri.def.Name); err != nil {
-					return err
+			if w, ok := waitXidOf(err); ok {
+				if arb.has(ri) {
+					return true, nil
+				}
+				if err := x.waitForXid(w, tid, ri.def.Name); err != nil {
+					return false, err
 				}
 				continue
 			}
 			if err != nil {
-				return err
+				return false, err
 			}
 			if !inserted {
-				return r.uniqueViolation(ri, key)
+				if arb.has(ri) {
+					return true, nil
+				}
+				return false, r.uniqueViolation(ri, key)
 			}
 			break
 		}
 	}
-	return nil
+	return false, nil
+}
+
+// waitForXid waits as a uniqueness check said: for the decision on a
+// speculative insertion when w has its token, else for the transaction,
+// with the CONTEXT of an insert of tid's entry into index (waitFor).
+func (x *execCtx) waitForXid(w errWaitXid, tid page.TID, index string) error {
+	if w.token != 0 {
+		return mapCtxErr(x.ctx, x.tx.WaitForSpeculative(x.ctx, w.xid, w.token))
+	}
+	return x.waitFor(w.xid, "while inserting index tuple (%d,%d) in relation \"%s\"", tid, index)
+}
+
+// waitFor waits for transaction xid to end (Txn.WaitFor), as PostgreSQL's
+// XactLockTableWait does for a row: an error raised while waiting (lock
+// timeout, deadlock, cancel) gets the CONTEXT line context, a format of the
+// tuple's block and offset and the relation's name.
+func (x *execCtx) waitFor(xid uint32, context string, tid page.TID, rel string) error {
+	err := mapCtxErr(x.ctx, x.tx.WaitFor(x.ctx, xid))
+	var pe *pgerr.Error
+	if errors.As(err, &pe) && pe.Where == "" {
+		pe.Where = fmt.Sprintf(context, tid.Block, tid.Offset, rel)
+	}
+	return err
+}
+
+// modifyOper is modify's oper for an UPDATE (update) or a DELETE.
+func modifyOper(update bool) string {
+	if update {
+		return "updating"
+	}
+	return "deleting"
 }
 
 // uniqueCheck decides whether key may go into the unique index ri, given
@@ -142,72 +191,132 @@ func (x *execCtx) insertIndexEntries(row []types.Datum, tid page.TID, old []type
 // HOT chain is all dead go to *dead, for the caller to delete once the
 // index is no longer locked.
 func (x *execCtx) uniqueCheck(ri *relIndex, key index.Key, others []page.TID, dead *[]page.TID) (bool, error) {
-	r := x.rel
 	for _, other := range others {
-		// other is the root of a HOT chain: check its live member.
-		_, tup, ok, allDead, err := r.heap.FetchHotMatch(other, func(t []byte) bool {
-			live, _ := heap.SatisfiesDirty(t, x.s.ownXids(), x.s.e.txns)
-			return live
-		})
-		if err != nil {
+		_, _, w, found, err := x.liveWithKey(ri, key, other, dead)
+		switch {
+		case err != nil:
 			return false, err
-		}
-		if !ok {
-			if allDead {
-				*dead = append(*dead, other)
-			}
+		case !found:
 			continue
-		}
-		live, w := heap.SatisfiesDirty(tup, x.s.ownXids(), x.s.e.txns)
-		if !live {
-			continue
-		}
-		orow, err := newDecoder(r).decode(tup, other)
-		if err != nil {
-			return false, err
-		}
-		if !ri.keyEqual(key, orow) {
-			continue // stale entry
-		}
-		if w != 0 {
-			return false, errWaitXid{w}
+		case w.xid != 0:
+			return false, w
 		}
 		return false, nil
 	}
 	return true, nil
 }
 
+// liveWithKey looks at the HOT chain an entry of the unique index ri with
+// key points at (the root tid) for a member live to a uniqueness check
+// (heap.SatisfiesDirty) that still has the key: found is true with its TID
+// and its inserter (t_xmin), and w says whom to wait for when its fate
+// depends on a running transaction (w.xid 0: none). A chain that is all
+// dead is appended to *dead.
+func (x *execCtx) liveWithKey(ri *relIndex, key index.Key, root page.TID, dead *[]page.TID) (tid page.TID, xmin uint32, w errWaitXid, found bool, err error) {
+	r := x.rel
+	tid, tup, ok, allDead, err := r.heap.FetchHotMatch(root, func(t []byte) bool {
+		live, _ := heap.SatisfiesDirty(t, x.s.ownXids(), x.s.e.txns)
+		return live
+	})
+	if err != nil || !ok {
+		if allDead && dead != nil {
+			*dead = append(*dead, root)
+		}
+		return page.TID{}, 0, w, false, err
+	}
+	live, wait := heap.SatisfiesDirty(tup, x.s.ownXids(), x.s.e.txns)
+	if !live {
+		return page.TID{}, 0, w, false, nil
+	}
+	orow, err := newDecoder(r).decode(tup, tid)
+	if err != nil {
+		return page.TID{}, 0, w, false, err
+	}
+	if !ri.keyEqual(key, orow) {
+		return page.TID{}, 0, w, false, nil // stale entry
+	}
+	xmin = heap.Xmin(tup)
+	if wait != 0 {
+		w.xid = wait
+		if wait == xmin {
+			// An inserter that has not decided on its speculative
+			// insertion yet is waited for until it has.
+			w.token, _ = heap.SpeculativeToken(tup)
+		}
+	}
+	return tid, xmin, w, true, nil
+}
+
 // insertRow stores one new row (values for the table's columns).
 func (x *execCtx) insertRow(row []types.Datum) (page.TID, error) {
+	tid, _, err := x.insertRowArb(row, nil)
+	return tid, err
+}
+
+// insertRowArb is insertRow, and with arb the speculative insertion of
+// INSERT ... ON CONFLICT (ExecInsert's): the row goes into the heap
+// speculatively under the transaction's speculative insertion lock, then
+// into the indexes (addIndexEntries); a conflict in an arbiter index takes
+// it back (super-delete) and returns conflict true, otherwise it is made
+// final. The lock is released once the row is decided, before the
+// foreign-key checks, as PostgreSQL releases it. An error on the way takes
+// the row back too, so that no one waiting for the decision waits again; if
+// even that fails, the lock stays until the transaction ends.
+func (x *execCtx) insertRowArb(row []types.Datum, arb *arbiters) (tid page.TID, conflict bool, err error) {
 	r := x.rel
 	if err := r.checkNotNull(row); err != nil {
-		return page.TID{}, err
+		return page.TID{}, false, err
 	}
 	if err := x.checkConstraints(r, row); err != nil {
-		return page.TID{}, err
+		return page.TID{}, false, err
 	}
 	tup, err := r.encode(row)
 	if err != nil {
-		return page.TID{}, err
+		return page.TID{}, false, err
 	}
 	x.s.ist.RowShares(x.s.lastIns.shares(x, row))
-	tid, err := r.heap.Insert(tup, x.xid, x.cid, x.s.ist)
+	if arb == nil {
+		tid, err = r.heap.Insert(tup, x.xid, x.cid, x.s.ist)
+	} else {
+		var token uint32
+		if token, err = x.tx.BeginSpeculative(); err != nil {
+			return page.TID{}, false, err
+		}
+		if tid, err = r.heap.InsertSpeculative(tup, x.xid, x.cid, token, x.s.ist); err != nil {
+			x.tx.EndSpeculative()
+		}
+	}
 	if err != nil {
 		x.s.lastIns.forget()
-		return page.TID{}, err
+		return page.TID{}, false, err
 	}
 	x.s.lastIns.remember(x, row)
 	x.countInsert(1)
 	row[len(r.types)] = tid
-	if err := x.insertIndexEntries(row, tid, nil); err != nil {
-		return page.TID{}, err
+	conflict, err = x.addIndexEntries(row, tid, nil, arb)
+	if arb != nil {
+		if conflict || err != nil {
+			if aerr := r.heap.AbortSpeculative(tid, x.xid, x.s.e.txns, x.snap.Usage); aerr != nil {
+				return page.TID{}, false, aerr
+			}
+			x.countDelete()
+		} else if err = r.heap.FinishSpeculative(tid, x.snap.Usage); err != nil {
+			return page.TID{}, false, err
+		}
+		x.tx.EndSpeculative()
+		if conflict || err != nil {
+			return page.TID{}, conflict, err
+		}
+	}
+	if err != nil {
+		return page.TID{}, false, err
 	}
 	if len(r.def.ForeignKeys) > 0 {
 		if err := x.checkReferencing(r, row, nil); err != nil {
-			return page.TID{}, err
+			return page.TID{}, false, err
 		}
 	}
-	return tid, nil
+	return tid, false, nil
 }
 
 // lastInserted is the leading columns of the row a session inserted
@@ -269,6 +378,14 @@ func (x *execCtx) returning(exprs []sql.Expr, row []types.Datum) error {
 }
 
 func (x *execCtx) insert(st *sql.Insert) (int64, error) {
+	var up *upserter
+	if st.OnConflict != nil {
+		up = x.newUpserter(st.OnConflict)
+		if c := x.s.explainUpsert; c != nil {
+			x.s.explainUpsert = nil
+			defer func() { *c = up.counts }()
+		}
+	}
 	r := x.rel
 	ncols := len(r.types)
 	given := make([]bool, ncols)
@@ -302,7 +419,15 @@ func (x *execCtx) insert(st *sql.Insert) (int64, error) {
 	}
 	var n int64
 	emit := func(row []types.Datum) error {
-		if _, err := x.insertRow(row); err != nil {
+		out := row
+		if up != nil {
+			// INSERT ... ON CONFLICT: the row inserted or updated, or
+			// none (skipped, which the command tag does not count).
+			var err error
+			if out, err = up.row(row); err != nil || out == nil {
+				return err
+			}
+		} else if _, err := x.insertRow(row); err != nil {
 			return err
 		}
 		n++
@@ -311,7 +436,7 @@ func (x *execCtx) insert(st *sql.Insert) (int64, error) {
 				return err
 			}
 		}
-		return x.returning(st.Returning, row)
+		return x.returning(st.Returning, out)
 	}
 	if st.Source != nil {
 		var src rowIter
@@ -415,27 +540,6 @@ func (x *execCtx) modify(oper string, row []types.Datum, recheck func(next []typ
 			return nil, false, pgerr.New(pgerr.InternalError, "unexpected heap result %v", res)
 		}
 	}
-}
-
-// modifyOper is modify's oper for an UPDATE (update) or a DELETE.
-func modifyOper(update bool) string {
-	if update {
-		return "updating"
-	}
-	return "deleting"
-}
-
-// waitFor waits for transaction xid to end (Txn.WaitFor), as PostgreSQL's
-// XactLockTableWait does for a row: an error raised while waiting (lock
-// timeout, deadlock, cancel) gets the CONTEXT line context, a format of the
-// tuple's block and offset and the relation's name.
-func (x *execCtx) waitFor(xid uint32, context string, tid page.TID, rel string) error {
-	err := mapCtxErr(x.ctx, x.tx.WaitFor(x.ctx, xid))
-	var pe *pgerr.Error
-	if errors.As(err, &pe) && pe.Where == "" {
-		pe.Where = fmt.Sprintf(context, tid.Block, tid.Offset, rel)
-	}
-	return err
 }
 
 // fetchNewer reads the version at tid that transaction updater created,
@@ -549,8 +653,7 @@ func (x *execCtx) modifyRows(where sql.Expr, returning []sql.Expr,
 func (x *execCtx) update(st *sql.Update) (int64, error) {
 	r := x.rel
 	ncols := len(r.types)
-	var newRow []types.Datum
-	hot := false
+	u := x.newRowUpdate(st.Set, st.Multi)
 	// over is the row SET reads, given the old version: the version itself,
 	// or the joined row of UPDATE ... FROM with it in the target's slots.
 	over := func(old []types.Datum) []types.Datum { return old }
@@ -560,72 +663,105 @@ func (x *execCtx) update(st *sql.Update) (int64, error) {
 		over = jr.with
 	}
 	apply := func(old []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error) {
-		newRow, hot = make([]types.Datum, ncols+1), false
-		copy(newRow, old)
-		in := over(old)
-		// SET (a, b) = (SELECT ...): each subquery runs once for the row.
-		multi := make([][]types.Datum, len(st.Multi))
-		for i, sp := range st.Multi {
-			vals, err := x.ev.rowSubPlan(sp, in)
-			if err != nil {
-				return 0, heap.FailureData{}, err
-			}
-			multi[i] = vals
-		}
-		for _, it := range st.Set {
-			src := in
-			if it.Multi > 0 {
-				src = multi[it.Multi-1]
-			}
-			v, err := x.ev.eval(it.E, src)
-			if err != nil {
-				return 0, heap.FailureData{}, err
-			}
-			newRow[it.Col] = v
-		}
-		if err := r.checkNotNull(newRow); err != nil {
-			return 0, heap.FailureData{}, err
-		}
-		if err := x.checkConstraints(r, newRow); err != nil {
-			return 0, heap.FailureData{}, err
-		}
-		tup, err := r.encode(newRow)
+		return u.apply(old, tid, over(old))
+	}
+	if jr != nil {
+		return x.modifyJoined("updating", st.From, jr, st.Where, st.Returning, apply, u.finish)
+	}
+	return x.modifyRows(st.Where, st.Returning, apply, u.finish, true)
+}
+
+// rowUpdate is the change of one row by UPDATE (ExecUpdate), which INSERT
+// ... ON CONFLICT DO UPDATE makes too: apply builds the new version from
+// the SET items over the row they read, checks it (NOT NULL, CHECK) and
+// updates the heap; finish, once that succeeded, adds the new version's
+// index entries (none after a HOT update) and checks the foreign keys on
+// both sides.
+type rowUpdate struct {
+	x      *execCtx
+	set    []sql.SetItem
+	multi  []*sql.SubPlan
+	refs   []fkRef
+	newRow []types.Datum // the new version apply made last
+	hot    bool          // apply's update was heap-only
+}
+
+func (x *execCtx) newRowUpdate(set []sql.SetItem, multi []*sql.SubPlan) *rowUpdate {
+	return &rowUpdate{x: x, set: set, multi: multi, refs: x.s.e.referencing(x.rel.def.OID)}
+}
+
+// apply replaces old, the version at tid, by the version SET makes over in
+// (the row the SET items read: old itself for a plain UPDATE); a Result
+// other than TMOk changed nothing (see modify).
+func (u *rowUpdate) apply(old []types.Datum, tid page.TID, in []types.Datum) (heap.Result, heap.FailureData, error) {
+	x := u.x
+	r := x.rel
+	ncols := len(r.types)
+	u.newRow, u.hot = make([]types.Datum, ncols+1), false
+	copy(u.newRow, old[:ncols+1])
+	// SET (a, b) = (SELECT ...): each subquery runs once for the row.
+	multi := make([][]types.Datum, len(u.multi))
+	for i, sp := range u.multi {
+		vals, err := x.ev.rowSubPlan(sp, in)
 		if err != nil {
 			return 0, heap.FailureData{}, err
 		}
-		ntid, res, fd, err := r.heap.Update(x.snap, tid, tup, x.xid, x.cid, x.s.ist)
-		if err == nil && res == heap.TMOk {
-			newRow[ncols] = ntid
-			hot = heap.IsHeapOnly(tup)
-		}
-		return res, fd, err
+		multi[i] = vals
 	}
-	refs := x.s.e.referencing(r.def.OID)
-	finish := func(row []types.Datum) ([]types.Datum, error) {
-		// A HOT update changed no indexed column and its new version is
-		// reached through the chain root the index entries point at.
-		x.countUpdate(hot)
-		if !hot {
-			if err := x.insertIndexEntries(newRow, newRow[ncols].(page.TID), row); err != nil {
-				return nil, err
-			}
+	for _, it := range u.set {
+		src := in
+		if it.Multi > 0 {
+			src = multi[it.Multi-1]
 		}
-		if len(r.def.ForeignKeys) > 0 {
-			if err := x.checkReferencing(r, newRow, row); err != nil {
-				return nil, err
-			}
+		v, err := x.ev.eval(it.E, src)
+		if err != nil {
+			return 0, heap.FailureData{}, err
 		}
-		if len(refs) > 0 {
-			if err := x.checkReferenced(r, refs, row, newRow); err != nil {
-				return nil, err
-			}
-		}
-		return newRow, nil
+		u.newRow[it.Col] = v
 	}
-	if jr != nil {
-		return x.modifyJoined("updating", st.From, jr, st.Where, st.Returning, apply, finish)
+	if err := r.checkNotNull(u.newRow); err != nil {
+		return 0, heap.FailureData{}, err
 	}
-	return x.modifyRows(st.Where, st.Returning, apply, finish, true)
+	if err := x.checkConstraints(r, u.newRow); err != nil {
+		return 0, heap.FailureData{}, err
+	}
+	tup, err := r.encode(u.newRow)
+	if err != nil {
+		return 0, heap.FailureData{}, err
+	}
+	ntid, res, fd, err := r.heap.Update(x.snap, tid, tup, x.xid, x.cid, x.s.ist)
+	if err == nil && res == heap.TMOk {
+		u.newRow[ncols] = ntid
+		u.hot = heap.IsHeapOnly(tup)
+	}
+	return res, fd, err
+}
+
+// finish completes the update apply made of old and returns the new
+// version, the row RETURNING reads.
+func (u *rowUpdate) finish(old []types.Datum) ([]types.Datum, error) {
+	x := u.x
+	r := x.rel
+	newRow := u.newRow
+	// A HOT update changed no indexed column and its new version is
+	// reached through the chain root the index entries point at.
+	x.countUpdate(u.hot)
+	if !u.hot {
+		if err := x.insertIndexEntries(newRow, newRow[len(r.types)].(page.TID), old); err != nil {
+			return nil, err
+		}
+	}
+	if len(r.def.ForeignKeys) > 0 {
+		if err := x.checkReferencing(r, newRow, old); err != nil {
+			return nil, err
+		}
+	}
+	if len(u.refs) > 0 {
+		if err := x.checkReferenced(r, u.refs, old, newRow); err != nil {
+			return nil, err
+		}
+	}
+	return newRow, nil
 }
 
 // maxPeekEntries is the most index entries an UPDATE reads ahead to tell

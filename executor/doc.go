@@ -175,8 +175,20 @@
 // leaf page, as PostgreSQL does): every index entry with the same key
 // is fetched with SnapshotDirty rules (heap.SatisfiesDirty); a live one raises 23505, one whose
 // inserter or deleter is still running is waited for and the check
-// repeated. Index entries are never removed by DELETE or UPDATE; VACUUM
-// removes the entries of the row versions it removes.
+// repeated; a row whose insertion is speculative and undecided is waited
+// for until its inserter decides (txn.Txn.WaitForSpeculative), not until
+// its transaction ends. Index entries are never removed by DELETE or
+// UPDATE; VACUUM removes the entries of the row versions it removes.
+//
+// INSERT ... ON CONFLICT (upsert.go) looks for a conflicting row in its
+// arbiter indexes first (waiting for a running inserter or deleter); with
+// none it inserts the row speculatively (heap.InsertSpeculative, under the
+// transaction's speculative insertion lock) and takes it back
+// (heap.AbortSpeculative) to look again if an arbiter index holds the key
+// by the time its entry goes in, so that concurrent upserts of one key
+// never raise 23505 on the arbiter. DO UPDATE locks the conflicting row,
+// starts over if a committed transaction changed it meanwhile, and updates
+// it through UPDATE's own routine (rowUpdate in dml.go).
 //
 // DDL (CREATE/DROP TABLE, CREATE/DROP INDEX, ALTER TABLE) is applied to the
 // catalog at once and is not undone by ROLLBACK. An index build that needs a
@@ -196,7 +208,7 @@
 // paths (path.go), iterators by kind (scan.go, filter.go, agg.go, sort.go,
 // limit.go, join.go, subquery.go, setop.go for INTERSECT and EXCEPT,
 // recursive.go for WITH RECURSIVE's recursive union), expressions (eval.go), rows in and out of
-// tuples (row.go), DML (dml.go), COPY (copy.go, copyto.go), DDL (ddl.go,
+// tuples (row.go), DML (dml.go; upsert.go for INSERT ... ON CONFLICT), COPY (copy.go, copyto.go), DDL (ddl.go,
 // alter.go, indexbuild.go, truncate.go; createas.go: CREATE TABLE AS and
 // SELECT INTO, a CREATE TABLE then INSERT ... SELECT's path), sequences and column defaults
 // (sequence.go), foreign keys (fkey.go: checks and actions, with the

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"minipg/catalog"
 	"minipg/pgerr"
 	"minipg/sql"
 	"minipg/storage/buffer"
@@ -289,9 +290,18 @@ func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain) 
 		e.subplans(child, set...)
 		return nil
 	}
+	var upsert *upsertCounts
+	var conflictProps []string
 	switch st := st.(type) {
 	case *sql.Insert:
 		name = "Insert on " + st.Table.Name
+		if st.Alias != "" {
+			name += " " + st.Alias
+		}
+		if oc := st.OnConflict; oc != nil {
+			conflictProps = explainOnConflict(st.Table, oc)
+			upsert = &upsertCounts{}
+		}
 		switch {
 		case st.Source != nil:
 			x, err := pt.newExecCtx(ctx, tableOf(st.Source), false)
@@ -330,6 +340,36 @@ func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain) 
 		}
 	}
 	root := &planNode{name: name, children: []*planNode{child}}
+	if st, ok := st.(*sql.Insert); ok && st.OnConflict != nil {
+		// The subqueries of DO UPDATE's SET and WHERE belong to the
+		// Insert node, numbered before the filter is printed.
+		oc := st.OnConflict
+		root.props = conflictProps
+		var exprs []sql.Expr
+		for _, sp := range oc.Multi {
+			exprs = append(exprs, sp)
+		}
+		for _, it := range oc.Set {
+			if it.Multi == 0 {
+				exprs = append(exprs, it.E)
+			}
+		}
+		if oc.Where != nil {
+			exprs = append(exprs, oc.Where)
+		}
+		e := &explainer{}
+		if hasSubPlan(exprs) {
+			x, err := pt.newExecCtx(ctx, st.Table.OID, false)
+			if err != nil {
+				return nil, execRun{}, err
+			}
+			e.x = x
+			e.subplans(root, exprs...)
+		}
+		if oc.Where != nil {
+			root.props = append(root.props, "Conflict Filter: "+e.deparse(oc.Where))
+		}
+	}
 	if ex.Analyze {
 		t0 = time.Now()
 		u0 := pt.s.bufUsage
@@ -342,8 +382,9 @@ func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain) 
 		if ex.Buffers {
 			pt.s.explainSource = src
 		}
+		pt.s.explainUpsert = upsert
 		tag, err := inner.start(ctx)
-		pt.s.explainSource = nil
+		pt.s.explainSource, pt.s.explainUpsert = nil, nil
 		// The locks the run took (and its place in Session.active) are
 		// the portal's, released when the EXPLAIN ends.
 		pt.release, pt.shared, pt.active = inner.release, inner.shared, inner.active
@@ -364,8 +405,53 @@ func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain) 
 		// source those made while reading rows.
 		root.st = &instrStats{loops: 1, untimed: true, buf: all}
 		child.st = &instrStats{loops: 1, rows: changed, untimed: true, buf: src.buf}
+		if upsert != nil {
+			// The source handed out every row proposed; PostgreSQL shows
+			// what became of them (show_modifytable_info).
+			child.st.rows = upsert.inserted + upsert.conflicting
+			if upsert.filtered > 0 {
+				root.props = append(root.props, fmt.Sprintf("Rows Removed by Conflict Filter: %d", upsert.filtered))
+			}
+			root.props = append(root.props, fmt.Sprintf("Tuples Inserted: %d", upsert.inserted),
+				fmt.Sprintf("Conflicting Tuples: %d", upsert.conflicting))
+		}
 	}
 	return root, run, nil
+}
+
+// hasSubPlan reports whether one of exprs holds a subquery.
+func hasSubPlan(exprs []sql.Expr) bool {
+	found := false
+	for _, x := range exprs {
+		sql.Walk(x, func(y sql.Expr) {
+			_, ok := y.(*sql.SubPlan)
+			found = found || ok
+		})
+	}
+	return found
+}
+
+// explainOnConflict is the description of an ON CONFLICT clause under
+// Insert: Conflict Resolution, and the arbiter indexes when the statement
+// named them (DO NOTHING without a conflict target shows none).
+func explainOnConflict(t *catalog.Table, oc *sql.OnConflict) []string {
+	res := "NOTHING"
+	if oc.Update {
+		res = "UPDATE"
+	}
+	props := []string{"Conflict Resolution: " + res}
+	var names []string
+	for _, oid := range oc.Arbiters {
+		for _, idx := range t.Indexes {
+			if idx.OID == oid {
+				names = append(names, idx.Name)
+			}
+		}
+	}
+	if len(names) > 0 {
+		props = append(props, "Conflict Arbiter Indexes: "+strings.Join(names, ", "))
+	}
+	return props
 }
 
 func tableOf(st *sql.Select) uint32 {

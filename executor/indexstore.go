@@ -127,18 +127,18 @@ type indexBuilder interface {
 
 // errWaitXid is what a unique check returns when the key's fate depends on
 // a transaction still in progress: the inserter waits for it and tries
-// again.
-type errWaitXid struct{ xid uint32 }
+// again. token, when not 0, is the speculative insertion token of the row
+// that transaction has not decided on yet: the wait is for that decision
+// only (execCtx.waitForXid).
+type errWaitXid struct{ xid, token uint32 }
 
 func (e errWaitXid) Error() string { return fmt.Sprintf("wait for transaction %d", e.xid) }
 
-// waitXidOf returns the transaction err says to wait for, or 0.
-func waitXidOf(err error) uint32 {
-	var w errWaitXid
-	if errors.As(err, &w) {
-		return w.xid
-	}
-	return 0
+// waitXidOf returns what err says to wait for; ok is false for any other
+// error.
+func waitXidOf(err error) (w errWaitXid, ok bool) {
+	ok = errors.As(err, &w)
+	return w, ok
 }
 
 // indexStorageDisk reports whether new indexes are stored on disk

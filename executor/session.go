@@ -71,6 +71,9 @@ type Session struct {
 	// explainSource, while an EXPLAIN ANALYZE runs an UPDATE or DELETE,
 	// receives the figures of the statement's row source (explainDML).
 	explainSource *instrStats
+	// explainUpsert, while an EXPLAIN ANALYZE runs an INSERT ... ON
+	// CONFLICT, receives its conflict counts (explainDML).
+	explainUpsert *upsertCounts
 	changed       map[string]string // reported settings changed since ParamStatusChanges
 	// zone caches the *time.Location of settings["timezone"].
 	zone struct {

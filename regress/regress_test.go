@@ -118,7 +118,8 @@ func startServer(t *testing.T) int {
 // block when the table is invalidated; locality keeps it.
 // walinspect_records: the records of each statement name the blocks and
 // offsets rows went to. create_table_as: the ctids of the rows CREATE
-// TABLE AS wrote.
+// TABLE AS wrote. upsert: the line pointers of a page after DO UPDATE
+// (classic does not prune behind, as PostgreSQL does not).
 //
 // prunedAsPostgres: the script shows a page's line pointers or a table's
 // dead tuples soon after an UPDATE or DELETE; under locality a page is
@@ -128,7 +129,7 @@ func startServer(t *testing.T) int {
 var scriptOptions = map[string]string{
 	"vacuum_truncate": classicPlacement, "vacuum_target": classicPlacement,
 	"walinspect_records": classicPlacement, "freespace_classic": classicPlacement, "create_table_as": classicPlacement,
-	"stats": prunedAsPostgres, "pageinspect": prunedAsPostgres, "pageinspect_arrays": prunedAsPostgres,
+	"upsert": classicPlacement, "stats": prunedAsPostgres, "pageinspect": prunedAsPostgres, "pageinspect_arrays": prunedAsPostgres,
 	"add_column": prunedAsPostgres, "savepoints": classicPlacement + " " + prunedAsPostgres,
 }
 

@@ -299,6 +299,15 @@ func fixParams(st Stmt, params []types.OID) {
 		for _, e := range s.Returning {
 			fix(e)
 		}
+		if oc := s.OnConflict; oc != nil {
+			for _, sp := range oc.Multi {
+				fix(sp)
+			}
+			fix(oc.Where)
+			for _, it := range oc.Set {
+				fix(it.E)
+			}
+		}
 	case *Update:
 		if s.From != nil {
 			fixSel(s.From.Source)

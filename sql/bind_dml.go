@@ -105,9 +105,6 @@ func (b *binder) returning(t *catalog.Table, alias string, list []*pg_query.Node
 // VALUES, VALUES lists or a SELECT), each value assigned to its column's
 // type, then RETURNING.
 func (b *binder) insertStmt(s *pg_query.InsertStmt) (*Insert, error) {
-	if s.OnConflictClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "INSERT ... ON CONFLICT is not supported")
-	}
 	t, err := b.table(s.Relation)
 	if err != nil {
 		return nil, err
@@ -142,9 +139,27 @@ func (b *binder) insertStmt(s *pg_query.InsertStmt) (*Insert, error) {
 	alias := t.Name
 	if s.Relation.Alias != nil && s.Relation.Alias.Aliasname != "" {
 		alias = s.Relation.Alias.Aliasname
+		out.Alias = alias
 	}
-	if out.Returning, out.Columns, err = b.returning(t, alias, s.ReturningList, nil); err != nil {
+	var target *conflictTarget
+	if oc := s.OnConflictClause; oc != nil {
+		if out.OnConflict, target, err = b.onConflict(oc, t, alias); err != nil {
+			return nil, err
+		}
+		if out.OnConflict.Update {
+			// RETURNING may not read EXCLUDED, and PostgreSQL says so.
+			b.hidden = &scopeTable{alias: excludedName, cols: tableCols(t, 0)}
+		}
+	}
+	out.Returning, out.Columns, err = b.returning(t, alias, s.ReturningList, nil)
+	b.hidden = nil
+	if err != nil {
 		return nil, err
+	}
+	if out.OnConflict != nil {
+		if out.OnConflict.Arbiters, err = arbiters(target, t); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -273,13 +288,33 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 	}
 	sc := b.sc
 	out := &Update{Table: t, From: from}
+	if out.Set, out.Multi, err = b.setList(t, s.TargetList); err != nil {
+		return nil, err
+	}
+	if out.Where, err = b.dmlWhere(s.WhereClause, sc, from); err != nil {
+		return nil, err
+	}
+	b.sc = sc
+	if out.Returning, out.Columns, err = b.returning(t, alias, s.ReturningList, from); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// setList binds the SET list of UPDATE (and of INSERT ... ON CONFLICT DO
+// UPDATE) over b.sc: each item's value assigned to its column's type, and
+// the subqueries of SET (a, b) = (SELECT ...), each bound once.
+func (b *binder) setList(t *catalog.Table, list []*pg_query.Node) ([]SetItem, []*SubPlan, error) {
+	var set []SetItem
+	var multis []*SubPlan
 	b.agg, b.aggErr = nil, "UPDATE"
 	var defaults []Expr
+	var err error
 	seen := map[int]bool{}
-	for _, n := range s.TargetList {
+	for _, n := range list {
 		rt := n.GetResTarget()
 		if len(rt.Indirection) > 0 {
-			return nil, b.errAt(rt.Location, pgerr.FeatureNotSupported, "assignment to a field or array element is not supported")
+			return nil, nil, b.errAt(rt.Location, pgerr.FeatureNotSupported, "assignment to a field or array element is not supported")
 		}
 		val := rt.Val
 		var multi *SubPlan
@@ -292,32 +327,32 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 				if mar.Colno == 1 {
 					sp, err := b.rowSubLink(sl)
 					if err != nil {
-						return nil, err
+						return nil, nil, err
 					}
-					out.Multi = append(out.Multi, sp)
+					multis = append(multis, sp)
 				}
-				multi = out.Multi[len(out.Multi)-1]
+				multi = multis[len(multis)-1]
 				if int(mar.Ncolumns) != multi.Select.NVisible {
-					return nil, b.errAt(sl.Location, pgerr.SyntaxError, "number of columns does not match number of values")
+					return nil, nil, b.errAt(sl.Location, pgerr.SyntaxError, "number of columns does not match number of values")
 				}
 			} else {
 				row := mar.Source.GetRowExpr()
 				if row == nil {
-					return nil, b.errAt(exprLocation(mar.Source), pgerr.SyntaxError, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression")
+					return nil, nil, b.errAt(exprLocation(mar.Source), pgerr.SyntaxError, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression")
 				}
 				if int(mar.Ncolumns) != len(row.Args) {
-					return nil, b.errAt(row.Location, pgerr.SyntaxError, "number of columns does not match number of values")
+					return nil, nil, b.errAt(row.Location, pgerr.SyntaxError, "number of columns does not match number of values")
 				}
 				val = row.Args[mar.Colno-1]
 			}
 		}
 		idx := colIndex(t, rt.Name)
 		if idx < 0 {
-			return nil, b.errAt(rt.Location, pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.Name)
+			return nil, nil, b.errAt(rt.Location, pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.Name)
 		}
 		if seen[idx] {
 			// PostgreSQL's rewriter finds it, without a position.
-			return nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column \"%s\"", rt.Name)
+			return nil, nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column \"%s\"", rt.Name)
 		}
 		seen[idx] = true
 		col := t.Columns[idx]
@@ -326,19 +361,19 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 			// The subquery's column, assigned to the column's type.
 			j := int(val.GetMultiAssignRef().Colno) - 1
 			if col.Identity == "a" {
-				return nil, generatedAlwaysErr(col.Name)
+				return nil, nil, generatedAlwaysErr(col.Name)
 			}
 			e = &ColRef{Idx: j, T: multi.Select.Targets[j].Type(), Name: multi.Select.Columns[j].Name}
 			if e, err = b.assign(e, colType(col), col.Name, multi.Select.targetLoc(j)); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			out.Set = append(out.Set, SetItem{Col: idx, E: e, Multi: len(out.Multi)})
+			set = append(set, SetItem{Col: idx, E: e, Multi: len(multis)})
 			continue
 		}
 		if val.GetSetToDefault() != nil {
 			if defaults == nil {
 				if defaults, err = Defaults(t); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 			}
 			e = defaults[idx]
@@ -347,25 +382,18 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 			}
 		} else {
 			if col.Identity == "a" {
-				return nil, generatedAlwaysErr(col.Name)
+				return nil, nil, generatedAlwaysErr(col.Name)
 			}
 			if e, err = b.expr(val); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if e, err = b.assign(e, colType(col), col.Name, exprLocation(val)); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
-		out.Set = append(out.Set, SetItem{Col: idx, E: e})
+		set = append(set, SetItem{Col: idx, E: e})
 	}
-	if out.Where, err = b.dmlWhere(s.WhereClause, sc, from); err != nil {
-		return nil, err
-	}
-	b.sc = sc
-	if out.Returning, out.Columns, err = b.returning(t, alias, s.ReturningList, from); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return set, multis, nil
 }
 
 // generatedAlwaysErr is the error for a value other than DEFAULT

@@ -423,16 +423,38 @@ type JoinNode struct {
 // Insert is a bound INSERT. Each source row (Values row or Source output)
 // has len(Cols) values going to table columns Cols[i]. A nil Values entry is
 // DEFAULT. Defaults[c] is column c's default (nil: NULL). Returning is
-// evaluated over the new row (columns + ctid).
+// evaluated over the new row (columns + ctid). Alias is the table's name
+// in the statement (INSERT INTO t AS x), "" for none. OnConflict is the
+// ON CONFLICT clause, nil for none.
 type Insert struct {
-	Table     *catalog.Table
-	Cols      []int
-	ColTypes  []types.T // table column types, by position in Cols
-	Values    [][]Expr
-	Source    *Select
-	Defaults  []Expr
-	Returning []Expr
-	Columns   []ResultCol
+	Table      *catalog.Table
+	Alias      string
+	OnConflict *OnConflict
+	Cols       []int
+	ColTypes   []types.T // table column types, by position in Cols
+	Values     [][]Expr
+	Source     *Select
+	Defaults   []Expr
+	Returning  []Expr
+	Columns    []ResultCol
+}
+
+// OnConflict is INSERT's ON CONFLICT clause. A proposed row conflicts with
+// an existing one when an arbiter index holds its key: a unique index
+// the conflict target names or infers, in the table's index order
+// (Arbiters: their OIDs), or every unique index when there is no target
+// (DO NOTHING only; Arbiters is then empty). DO NOTHING skips such a row;
+// DO UPDATE (Update) locks the existing row and, when Where holds, updates
+// it with Set (and Multi, as Update's). Set, Multi and Where read the
+// conflict row: the existing row's columns and ctid (as UPDATE reads them,
+// slots 0 .. n), then EXCLUDED's columns, the row proposed for insertion
+// with its defaults (slots n+1 .. 2n).
+type OnConflict struct {
+	Update   bool
+	Arbiters []uint32
+	Set      []SetItem
+	Multi    []*SubPlan
+	Where    Expr
 }
 
 // SetItem assigns E (evaluated over the old row) to column Col. With

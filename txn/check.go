@@ -9,7 +9,8 @@ import "fmt"
 //   - every running xid is normal, below the next xid and not recorded in
 //     the commit log;
 //   - the next xid never passes the reserved limit;
-//   - a commit in progress and a waiter are running transactions;
+//   - a commit in progress, a waiter and the holder of a speculative
+//     insertion lock are running transactions;
 //   - a running subtransaction's top level is running and older.
 func (m *Manager) checkLocked() {
 	if m.mu.nextXid > m.mu.xidLimit {
@@ -39,6 +40,11 @@ func (m *Manager) checkLocked() {
 	for w := range m.mu.waitsFor {
 		if _, ok := m.mu.running[w]; !ok {
 			panic(fmt.Sprintf("txn: waiting xid %d not running", w))
+		}
+	}
+	for x := range m.mu.spec {
+		if _, ok := m.mu.running[x]; !ok {
+			panic(fmt.Sprintf("txn: xid %d not running holds a speculative insertion lock", x))
 		}
 	}
 }

@@ -123,6 +123,10 @@
 // Each running xid has a channel closed when it ends. Manager.Wait waits on
 // it (ctx cancellation returns ctx.Err()); Txn.WaitFor also records the
 // wait-for edge and fails with 40P01 when waiting would close a cycle.
+// A transaction making a speculative insertion (INSERT ... ON CONFLICT)
+// holds a speculative insertion lock under a token for the time it takes
+// to decide it (speculative.go); Txn.WaitForSpeculative waits for that lock
+// alone, and counts in the deadlock check as a wait for its transaction.
 //
 // # Locking
 //

@@ -57,6 +57,8 @@ type Manager struct {
 		// transaction's (pg_subtrans, reduced to what the deadlock check
 		// needs).
 		parent map[uint32]uint32
+		spec     map[uint32]specLock      // (sub)transaction xid -> its speculative insertion lock, while held
+		specNext uint32                   // last speculative insertion token handed out
 	}
 
 	rel relLocks
@@ -105,6 +107,7 @@ func Open(dir string) (*Manager, error) {
 	m.mu.inCommit = make(map[uint32]chan struct{})
 	m.mu.waitsFor = make(map[uint32]uint32)
 	m.mu.parent = make(map[uint32]uint32)
+	m.mu.spec = make(map[uint32]specLock)
 	m.mu.nextXid = FirstNormalXid
 
 	b, err := readFile(dir, clogFile)
@@ -358,6 +361,7 @@ func (m *Manager) endXidLocked(xid uint32, st byte) {
 		delete(m.mu.running, xid)
 	}
 	delete(m.mu.parent, xid)
+	m.releaseSpecLocked(xid)
 }
 
 // Xid returns the xid of the transaction, or of its innermost open
@@ -556,15 +560,26 @@ func (t *Txn) ResetXmin() { t.xmin.Store(InvalidXid) }
 // may be a subtransaction's: the wait ends when it is rolled back or its
 // top level ends, and the deadlock check follows top levels.
 func (t *Txn) WaitFor(ctx context.Context, xid uint32) error {
-	m := t.m
 	if t.xid == InvalidXid {
-		return m.Wait(ctx, xid)
+		return t.m.Wait(ctx, xid)
 	}
+	return t.waitOn(ctx, xid, func() (chan struct{}, bool) {
+		ch, ok := t.m.mu.running[xid]
+		return ch, ok
+	})
+}
+
+// waitOn waits for the channel lookup finds (under m.mu; ok false: nothing
+// to wait for), which closes no later than transaction xid ends, with
+// WaitFor's deadlock check: the wait counts as one for xid (for its top
+// level, if xid is a subtransaction's).
+func (t *Txn) waitOn(ctx context.Context, xid uint32, lookup func() (chan struct{}, bool)) error {
+	m := t.m
 	if t.own.Has(xid) {
 		return errDeadlock(t.xid, xid) // waiting for ourselves would never end
 	}
 	m.mu.Lock()
-	ch, ok := m.mu.running[xid]
+	ch, ok := lookup()
 	if !ok {
 		m.mu.Unlock()
 		return nil

@@ -167,11 +167,21 @@ func (r *Relation) checkPage(p page.Page, blk, nblocks uint32) error {
 		// truncated away, while the old version keeps pointing at it. Only
 		// an update known to have committed must point inside.
 		ctid := Ctid(t)
-		if ctid.Offset == 0 || int(ctid.Offset) > page.MaxHeapTuplesPerPage ||
-			(nblocks != page.InvalidBlock && ctid.Block >= nblocks && Infomask(t)&HeapXmaxCommitted != 0) {
+		_, speculative := SpeculativeToken(t)
+		switch {
+		case speculative:
+			// An undecided speculative insertion: t_ctid holds the
+			// inserter's token, and nothing can have set t_xmax yet.
+			if Infomask(t)&HeapXmaxInvalid == 0 || Infomask2(t)&(HeapHotUpdated|HeapOnlyTuple) != 0 {
+				return errCorruptTID(tid, "speculative insertion with an xmax or in a HOT chain")
+			}
+		case ctid.Offset == 0 || int(ctid.Offset) > page.MaxHeapTuplesPerPage ||
+			(nblocks != page.InvalidBlock && ctid.Block >= nblocks && Infomask(t)&HeapXmaxCommitted != 0):
 			return errCorruptTID(tid, "t_ctid %s outside the relation (%d blocks)", ctid, nblocks)
 		}
-		if Infomask(t)&HeapXmaxInvalid == 0 && Xmax(t) == InvalidXid {
+		// A super-deleted speculative insertion (t_xmin 0) has its xmax
+		// bits cleared, HEAP_XMAX_INVALID included (heap_abort_speculative).
+		if Infomask(t)&HeapXmaxInvalid == 0 && Xmax(t) == InvalidXid && Xmin(t) != InvalidXid {
 			return errCorruptTID(tid, "t_xmax is 0 without HEAP_XMAX_INVALID")
 		}
 		if xminInvalid(Infomask(t)) && Infomask(t)&HeapXmaxCommitted != 0 {

@@ -134,12 +134,22 @@ func TestCheckPage(t *testing.T) {
 			off := page.AddItem(p, tup, 0, false, true)
 			it := page.Item(p, off)
 			SetInfomask(it, Infomask(it)|HeapXmaxInvalid)
+			SetXmin(it, FirstNormal)
 			SetCtid(it, page.TID{Block: 0, Offset: off})
 		}
 		return p
 	}
 	if err := r.checkPage(build(), 0, 1); err != nil {
 		t.Fatalf("intact page: %v", err)
+	}
+	// Undecided and super-deleted speculative insertions are no damage.
+	p := build()
+	SetCtid(page.Item(p, 1), page.TID{Block: 77, Offset: SpecTokenOffset})
+	super := page.Item(p, 2)
+	SetXmin(super, InvalidXid)
+	SetInfomask(super, Infomask(super)&^heapXmaxBits)
+	if err := r.checkPage(p, 0, 1); err != nil {
+		t.Fatalf("page with speculative insertions: %v", err)
 	}
 	cases := []struct {
 		name   string
@@ -171,6 +181,12 @@ func TestCheckPage(t *testing.T) {
 		{"xmax 0 not invalid", func(p page.Page) {
 			it := page.Item(p, 1)
 			SetInfomask(it, Infomask(it)&^HeapXmaxInvalid)
+		}},
+		{"speculative insertion with an xmax", func(p page.Page) {
+			it := page.Item(p, 1)
+			SetCtid(it, page.TID{Block: 77, Offset: SpecTokenOffset})
+			SetInfomask(it, Infomask(it)&^HeapXmaxInvalid)
+			SetXmax(it, 5)
 		}},
 		{"unused with length", func(p page.Page) { page.SetItemID(p, 3, 0, page.LPUnused, 40) }},
 		{"bad redirect", func(p page.Page) { page.SetItemID(p, 3, 9, page.LPRedirect, 0) }},

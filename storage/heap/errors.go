@@ -23,6 +23,9 @@ var (
 	// inserted after more than 65535 commands (see comboCid).
 	ErrTooManyCommands = pgerr.New(pgerr.ProgramLimitExceeded,
 		"heap: cannot modify a row inserted by the same transaction after more than 65535 commands")
+	// ErrBadSpecToken: InsertSpeculative was given token 0, which marks no
+	// speculative insertion.
+	ErrBadSpecToken = pgerr.New(pgerr.InternalError, "heap: speculative insertion token 0")
 )
 
 // errRowTooBig is PostgreSQL's "row is too big" (54000), raised by

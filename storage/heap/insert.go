@@ -15,6 +15,11 @@ import (
 // target block. A tuple longer than MaxHeapTupleSize after MAXALIGN fails
 // with 54000 "row is too big".
 func (r *Relation) Insert(tup []byte, xid, cid uint32, st *InsertState) (page.TID, error) {
+	return r.insert(tup, xid, cid, 0, st)
+}
+
+// insert is Insert, and InsertSpeculative with a token other than 0.
+func (r *Relation) insert(tup []byte, xid, cid, token uint32, st *InsertState) (page.TID, error) {
 	if err := r.checkNewTuple(tup); err != nil {
 		return page.TID{}, err
 	}
@@ -25,7 +30,12 @@ func (r *Relation) Insert(tup []byte, xid, cid uint32, st *InsertState) (page.TI
 	}
 	tid, err := r.putTuple(buf, tup, xid, cid, 0)
 	if err == nil {
-		r.logChange(u, walInsert, buf, nil, tid.Offset)
+		var x *walExtra
+		if token != 0 {
+			SetCtid(page.Item(buf.Page(), tid.Offset), page.TID{Block: token, Offset: SpecTokenOffset})
+			x = &walExtra{speculative: true}
+		}
+		r.logChangeX(u, walInsert, buf, nil, x, tid.Offset)
 		r.stats.inserts.Add(1)
 	}
 	buf.Unlock()

@@ -125,7 +125,10 @@ func (r *Relation) beginModify(tid page.TID, xid, cid uint32, snap *Snapshot) (b
 // clears it otherwise): the caller tests IsHeapOnly(newtup) and, if true,
 // must not insert index entries for the new version (the existing entries
 // reach it through the HOT chain; see FetchHot). A changed column of
-// SetIndexAttrs' Key sets HEAP_KEYS_UPDATED on the old version.
+// SetIndexAttrs' Key sets HEAP_KEYS_UPDATED on the old version, as does a
+// FOR UPDATE lock xid took on it before. A row lock xid held on the old
+// version leaves the new one with t_xmax = xid as a FOR KEY SHARE locker,
+// as in PostgreSQL.
 //
 // An error other than a pgerr from the layers below
 // is never returned with partial changes, except that on an I/O error while
@@ -138,7 +141,7 @@ func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid
 	if snap == nil {
 		return page.TID{}, 0, FailureData{}, ErrNoOracle
 	}
-	buf, t, res, fd, _, err := r.beginModify(otid, xid, cid, snap)
+	buf, t, res, fd, ownLock, err := r.beginModify(otid, xid, cid, snap)
 	if err != nil || res != TMOk {
 		return page.TID{}, res, fd, err
 	}
@@ -150,10 +153,12 @@ func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid
 	}
 	// HeapDetermineColumnsInfo: a changed key column takes the row's
 	// exclusive (key) lock, HEAP_KEYS_UPDATED; a changed indexed column
-	// rules out HOT.
+	// rules out HOT. A FOR UPDATE lock the transaction holds on the row
+	// makes the update's lock as strong (compute_new_xmax_infomask keeps
+	// the stronger of the two modes of one transaction).
 	indexedChanged, keyChanged := r.modifiedColumns(t, newtup)
 	var keysUpdated uint16
-	if keyChanged {
+	if keyChanged || (ownLock && Infomask2(t)&HeapKeysUpdated != 0) {
 		keysUpdated = HeapKeysUpdated
 	}
 	need := page.MaxAlignLen(len(newtup))
@@ -183,6 +188,14 @@ func (r *Relation) Update(snap *Snapshot, otid page.TID, newtup []byte, xid, cid
 	if err != nil {
 		r.unlockPair(buf, newbuf)
 		return page.TID{}, 0, FailureData{}, err
+	}
+	if ownLock {
+		// The row lock xid held on the old version stays, as a FOR KEY
+		// SHARE lock on the new one (heap_update's xmax_new_tuple: the
+		// locker remains).
+		nt := page.Item(newbuf.Page(), ntid.Offset)
+		SetInfomask(nt, Infomask(nt)&^HeapXmaxInvalid|HeapXmaxKeyshrLock|HeapXmaxLockOnly)
+		SetXmax(nt, xid)
 	}
 	hot := newbuf == buf && !indexedChanged
 	SetInfomask(t, Infomask(t)&^(heapXmaxBits|HeapMoved))
@@ -264,6 +277,23 @@ func (r *Relation) Delete(snap *Snapshot, tid page.TID, xid, cid uint32) (Result
 // already held by xid is TMOk without a change. A lock-only xmax of a
 // transaction that has ended does not block. Results as Update.
 func (r *Relation) Lock(snap *Snapshot, tid page.TID, xid, cid uint32) (Result, FailureData, error) {
+	return r.lock(snap, tid, xid, cid, true)
+}
+
+// LockNoKey is Lock in FOR NO KEY UPDATE mode (LockTupleNoKeyExclusive),
+// the lock INSERT ... ON CONFLICT DO UPDATE takes on a row whose key it
+// does not change: the same xmax bits without HEAP_KEYS_UPDATED. minipg
+// has no FOR KEY SHARE lock, the one mode it does not conflict with, so the
+// two modes differ in that bit alone. A FOR UPDATE lock xid already holds
+// stays as it is.
+func (r *Relation) LockNoKey(snap *Snapshot, tid page.TID, xid, cid uint32) (Result, FailureData, error) {
+	return r.lock(snap, tid, xid, cid, false)
+}
+
+// lock is Lock (keys: FOR UPDATE) and LockNoKey. A weaker lock xid holds
+// (FOR NO KEY UPDATE, or the FOR KEY SHARE an update of a locked row left
+// on the new version) is upgraded.
+func (r *Relation) lock(snap *Snapshot, tid page.TID, xid, cid uint32, keys bool) (Result, FailureData, error) {
 	if snap == nil {
 		return 0, FailureData{}, ErrNoOracle
 	}
@@ -271,11 +301,19 @@ func (r *Relation) Lock(snap *Snapshot, tid page.TID, xid, cid uint32) (Result, 
 	if err != nil || res != TMOk {
 		return res, fd, err
 	}
-	if !ownLock {
+	var keysUpdated uint16
+	if keys {
+		keysUpdated = HeapKeysUpdated
+	}
+	// A lock xid holds already is kept when it is at least as strong: an
+	// exclusive one (not FOR SHARE or FOR KEY SHARE), with HEAP_KEYS_UPDATED
+	// when FOR UPDATE is asked for.
+	held := ownLock && Infomask(t)&HeapLockMask == HeapXmaxExclLock && Infomask2(t)&keysUpdated == keysUpdated
+	if !held {
 		SetInfomask(t, Infomask(t)&^(heapXmaxBits|HeapMoved)|HeapXmaxLockOnly|HeapXmaxExclLock)
 		// A lock-only xmax ends any HOT chain and forward link left by an
 		// aborted update (heap_lock_tuple).
-		SetInfomask2(t, Infomask2(t)&^HeapHotUpdated|HeapKeysUpdated)
+		SetInfomask2(t, Infomask2(t)&^(HeapHotUpdated|HeapKeysUpdated)|keysUpdated)
 		SetXmax(t, xid)
 		SetCtid(t, tid)
 		r.logChange(snap.Usage, walLock, buf, nil, tid.Offset)

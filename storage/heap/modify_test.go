@@ -240,6 +240,80 @@ func TestRowLock(t *testing.T) {
 	mustCheckPages(t, e.rel)
 }
 
+// TestRowLockNoKey: FOR NO KEY UPDATE sets the lock's xmax bits without
+// HEAP_KEYS_UPDATED, blocks other lockers as FOR UPDATE does, and is
+// upgraded by a FOR UPDATE of its holder; a FOR UPDATE lock stays one.
+func TestRowLockNoKey(t *testing.T) {
+	e := newEnv(t, 16, Options{})
+	tid := e.insertCommitted(t, 1, 1, "v1")[0]
+	t1, t2 := e.o.Begin(), e.o.Begin()
+	if res, _, err := e.rel.LockNoKey(e.snap(t1, 0), tid, t1, 0); err != nil || res != TMOk {
+		t.Fatal(res, err)
+	}
+	raw := e.rawTuple(t, tid)
+	if Xmax(raw) != t1 || Infomask(raw)&(HeapXmaxLockOnly|HeapXmaxExclLock) != HeapXmaxLockOnly|HeapXmaxExclLock ||
+		Infomask2(raw)&HeapKeysUpdated != 0 {
+		t.Errorf("locked tuple: xmax %d infomask %#x infomask2 %#x", Xmax(raw), Infomask(raw), Infomask2(raw))
+	}
+	for _, lock := range []func(*Snapshot, page.TID, uint32, uint32) (Result, FailureData, error){e.rel.Lock, e.rel.LockNoKey} {
+		if res, fd, _ := lock(e.snap(t2, 0), tid, t2, 0); res != TMBeingModified || fd.Xmax != t1 {
+			t.Errorf("second locker: %v %+v", res, fd)
+		}
+	}
+	if res, _, _ := e.rel.Lock(e.snap(t1, 1), tid, t1, 1); res != TMOk {
+		t.Fatalf("upgrade by the holder: %v", res)
+	}
+	if raw := e.rawTuple(t, tid); Infomask2(raw)&HeapKeysUpdated == 0 {
+		t.Errorf("upgraded lock: infomask2 %#x", Infomask2(raw))
+	}
+	if res, _, _ := e.rel.LockNoKey(e.snap(t1, 2), tid, t1, 2); res != TMOk {
+		t.Fatalf("weaker relock by the holder: %v", res)
+	}
+	if raw := e.rawTuple(t, tid); Infomask2(raw)&HeapKeysUpdated == 0 {
+		t.Errorf("a weaker relock downgraded the lock: infomask2 %#x", Infomask2(raw))
+	}
+	e.o.Commit(t1)
+	e.o.Commit(t2)
+	// An update of a row its transaction locked keeps the stronger mode:
+	// HEAP_KEYS_UPDATED after FOR UPDATE, even with the key unchanged.
+	for _, keys := range []bool{false, true} {
+		tid := e.insertCommitted(t, 10, 1, "v")[0]
+		x := e.o.Begin()
+		lock := e.rel.LockNoKey
+		if keys {
+			lock = e.rel.Lock
+		}
+		if res, _, err := lock(e.snap(x, 0), tid, x, 0); err != nil || res != TMOk {
+			t.Fatal(res, err)
+		}
+		ntid, res, _, err := e.rel.Update(e.snap(x, 0), tid, mkRow(t, 10, "w"), x, 0, nil)
+		if err != nil || res != TMOk {
+			t.Fatal(res, err)
+		}
+		raw := e.rawTuple(t, tid)
+		if got := Infomask2(raw)&HeapKeysUpdated != 0; got != keys || Infomask(raw)&HeapXmaxLockOnly != 0 || Xmax(raw) != x {
+			t.Errorf("updated after lock (FOR UPDATE %v): infomask %#x infomask2 %#x", keys, Infomask(raw), Infomask2(raw))
+		}
+		// The lock stays on the new version, as FOR KEY SHARE, which a
+		// FOR NO KEY UPDATE of its holder upgrades.
+		nraw := e.rawTuple(t, ntid)
+		if Xmax(nraw) != x || Infomask(nraw)&(HeapXmaxInvalid|HeapLockMask|HeapXmaxLockOnly) != HeapXmaxKeyshrLock|HeapXmaxLockOnly {
+			t.Errorf("new version: xmax %d infomask %#x", Xmax(nraw), Infomask(nraw))
+		}
+		if res, _, err := e.rel.LockNoKey(e.snap(x, 1), ntid, x, 1); err != nil || res != TMOk {
+			t.Fatal(res, err)
+		}
+		if nraw := e.rawTuple(t, ntid); Infomask(nraw)&(HeapLockMask|HeapXmaxLockOnly) != HeapXmaxExclLock|HeapXmaxLockOnly {
+			t.Errorf("new version relocked: infomask %#x", Infomask(nraw))
+		}
+		e.o.Commit(x)
+		if _, ok, _ := e.rel.Fetch(e.snap(0, 0), ntid); !ok {
+			t.Error("the new version of a locked row is not visible after the commit")
+		}
+	}
+	mustCheckPages(t, e.rel)
+}
+
 // TestOwnChanges: cmin/cmax semantics inside one transaction, including
 // the combo command id of a row inserted and updated by it.
 func TestOwnChanges(t *testing.T) {

@@ -36,11 +36,13 @@ func RedoFuncs(pool *buffer.Pool) (heap, heap2 wal.RedoFunc) {
 
 // clearsAllVisible reports whether rec is an insert, multi-insert, update,
 // delete or page image: a change that clears its pages' all-visible mark
-// (walKind.clearsAllVisible; a lock, a prune and a vacuum keep it).
+// (walKind.clearsAllVisible; a lock, a confirm, a prune and a vacuum keep
+// it).
 func clearsAllVisible(rec *wal.DecodedRecord) bool {
 	switch rec.Rmgr {
 	case wal.RmgrHeap:
-		return rec.Info&xlHeapOpMask != xlHeapLock
+		op := rec.Info & xlHeapOpMask
+		return op != xlHeapLock && op != xlHeapConfirm
 	case wal.RmgrHeap2:
 		switch rec.Info &^ xlHeapInitPage {
 		case xl2PageImage, xl2MultiInsert:
@@ -123,9 +125,18 @@ func heapRedo(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 			if err != nil {
 				return err
 			}
+			xmax := Xmax(t)
 			old.apply(t)
 			self := page.TID{Block: blk, Offset: old.off}
 			switch {
+			case del && old.flags&xlDeleteIsSuper != 0:
+				// A speculative insertion taken back: the tuple's t_xmin
+				// goes, its t_xmax stays what it was (heap_xlog_delete).
+				SetXmax(t, xmax)
+				SetXmin(t, InvalidXid)
+				SetInfomask2(t, Infomask2(t)&^HeapHotUpdated)
+				SetCtid(t, self)
+				setPrunable(p, rec.Xid)
 			case del:
 				// heap_xlog_delete: no longer HOT-updated, t_ctid itself.
 				SetInfomask2(t, Infomask2(t)&^HeapHotUpdated)
@@ -136,6 +147,23 @@ func heapRedo(pool *buffer.Pool, rec *wal.DecodedRecord) error {
 				SetInfomask2(t, Infomask2(t)&^HeapHotUpdated)
 				SetCtid(t, self)
 			}
+			return nil
+		})
+
+	case xlHeapConfirm:
+		if len(d) != xlConfirmSize || len(rec.Blocks) != 1 {
+			return errRedo(rec, "bad confirm record")
+		}
+		off := binary.LittleEndian.Uint16(d)
+		return redoBlock(pool, rec, 0, func(p page.Page, blk uint32) error {
+			t, err := normalItem(p, blk, off)
+			if err != nil {
+				return err
+			}
+			if t == nil {
+				return errRedo(rec, "no tuple at (%d,%d)", blk, off)
+			}
+			SetCtid(t, page.TID{Block: blk, Offset: off})
 			return nil
 		})
 

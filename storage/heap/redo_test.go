@@ -94,8 +94,10 @@ func (e *walEnv) pages(t *testing.T) [][]byte {
 // does: t_cid (redo sets FirstCommandId), the visibility bits of
 // t_infomask (HEAP_XACT_MASK; only the xmax hints once xmin is frozen), the
 // pd_prune_xid/PD_PAGE_FULL hints set without WAL, and the free space
-// between pd_lower and pd_upper (a full-page image restores it as zeroes).
-func maskPage(p []byte) []byte {
+// between pd_lower and pd_upper (a full-page image restores it as zeroes),
+// and the token in the t_ctid of an undecided speculative insertion (redo
+// gives it the tuple's own TID). blk is the page's block number.
+func maskPage(p []byte, blk uint32) []byte {
 	q := bytes.Clone(p)
 	if page.IsNew(q) {
 		return q
@@ -108,6 +110,9 @@ func maskPage(p []byte) []byte {
 	for off := uint16(1); off <= page.MaxOffset(q); off++ {
 		if _, flags, n := page.ItemID(q, off); flags == page.LPNormal && n >= TupleHeaderSize {
 			t := page.Item(q, off)
+			if _, ok := SpeculativeToken(t); ok {
+				SetCtid(t, page.TID{Block: blk, Offset: off})
+			}
 			if im := Infomask(t); im&HeapXminFrozen != HeapXminFrozen {
 				SetInfomask(t, im&^HeapXactMask)
 			} else {
@@ -235,7 +240,7 @@ func comparePages(t *testing.T, want, got [][]byte) {
 		t.Fatalf("recovered relation has %d blocks, want %d", len(got), len(want))
 	}
 	for blk := range want {
-		w, g := maskPage(want[blk]), maskPage(got[blk])
+		w, g := maskPage(want[blk], uint32(blk)), maskPage(got[blk], uint32(blk))
 		if page.IsNew(want[blk]) || page.LSN(want[blk]) == 0 {
 			continue // initialized by the insert path but never logged into
 		}

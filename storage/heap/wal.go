@@ -21,9 +21,12 @@ const (
 	walPrune                          // XLOG_HEAP2_PRUNE (derived from the page)
 	walVacuum                         // XLOG_HEAP2_VACUUM (derived from the page)
 	walInitPage                       // a new page initialized by the insert path
+	walConfirm                        // XLOG_HEAP_CONFIRM (offs: the speculatively inserted tuple)
+	walSuperDelete                    // XLOG_HEAP_DELETE with XLH_DELETE_IS_SUPER (offs: the tuple)
 )
 
-var walKindNames = [...]string{"", "insert", "multi-insert", "update", "same-page update", "delete", "lock", "prune", "vacuum", "init"}
+var walKindNames = [...]string{"", "insert", "multi-insert", "update", "same-page update", "delete", "lock", "prune", "vacuum", "init",
+	"confirm", "super-delete"}
 
 func (k walKind) String() string {
 	if int(k) < len(walKindNames) {
@@ -37,7 +40,7 @@ func (k walKind) String() string {
 // its visibility map bit (a lock, a prune and a vacuum do not).
 func (k walKind) clearsAllVisible() bool {
 	switch k {
-	case walLock, walPrune, walVacuum:
+	case walLock, walPrune, walVacuum, walConfirm:
 		return false
 	}
 	return true
@@ -70,10 +73,13 @@ type walExtra struct {
 	lastInMulti      bool       // multi-insert: the last page of the call
 	plan             *prunePlan // prune: the plan carried out; vacuum: nowUnused, the offsets freed
 	latestRemovedXid uint32     // prune: the newest xmax of the versions removed
+	speculative      bool       // insert: a speculative insertion (XLH_INSERT_IS_SPECULATIVE)
+	xid              uint32     // super-delete: the inserting transaction (the tuple's xmin is gone)
 }
 
 // logChangeX is logChange for the kinds whose record needs x: prune and
-// vacuum (the plan) and multi-insert (whether it is the last page).
+// vacuum (the plan), multi-insert (whether it is the last page), a
+// speculative insert and a super-delete.
 func (r *Relation) logChangeX(u *buffer.Usage, kind walKind, b1, b2 *buffer.Buffer, x *walExtra, offs ...uint16) {
 	var cleared visibleCleared
 	if kind.clearsAllVisible() {
@@ -107,7 +113,7 @@ func (r *Relation) assertPage(b *buffer.Buffer, kind walKind) {
 	p := b.Page()
 	var err error
 	switch kind {
-	case walInsert, walMultiInsert, walLock, walDelete:
+	case walInsert, walMultiInsert, walLock, walDelete, walConfirm, walSuperDelete:
 		lower, upper, special := page.Lower(p), page.Upper(p), page.Special(p)
 		if lower < page.HeaderSize || lower > upper || upper > special || special != page.BlockSize {
 			err = errCorrupt(b.Block(), "bad page bounds: pd_lower %d, pd_upper %d, pd_special %d", lower, upper, special)

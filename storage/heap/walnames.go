@@ -25,6 +25,8 @@ func init() {
 			s = "HOT_UPDATE"
 		case xlHeapLock:
 			s = "LOCK"
+		case xlHeapConfirm:
+			s = "HEAP_CONFIRM" // heapdesc.c names it so
 		default:
 			return ""
 		}
@@ -93,6 +95,10 @@ func heapDesc(rec *wal.DecodedRecord) string {
 		if len(d) >= xlLockSize {
 			fmt.Fprintf(&sb, "off %d: xid %d: flags 0x%02X ", le.Uint16(d[4:]), le.Uint32(d), d[7])
 			outInfobits(&sb, d[6])
+		}
+	case xlHeapConfirm:
+		if len(d) >= xlConfirmSize {
+			fmt.Fprintf(&sb, "off %d", le.Uint16(d))
 		}
 	}
 	return sb.String()

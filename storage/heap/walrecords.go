@@ -20,6 +20,7 @@ const (
 	xlHeapDelete    uint8 = 0x10 // XLOG_HEAP_DELETE
 	xlHeapUpdate    uint8 = 0x20 // XLOG_HEAP_UPDATE
 	xlHeapHotUpdate uint8 = 0x40 // XLOG_HEAP_HOT_UPDATE
+	xlHeapConfirm   uint8 = 0x50 // XLOG_HEAP_CONFIRM
 	xlHeapLock      uint8 = 0x60 // XLOG_HEAP_LOCK
 	xlHeapOpMask    uint8 = 0x70 // XLOG_HEAP_OPMASK
 	xlHeapInitPage  uint8 = 0x80 // XLOG_HEAP_INIT_PAGE: the page is rebuilt from this record
@@ -41,6 +42,7 @@ const (
 	xlDeleteSize      = 8 // xl_heap_delete: xmax u32, offnum u16, infobits_set u8, flags u8
 	xlUpdateSize      = 14
 	xlLockSize        = 8 // xl_heap_lock: locking_xid u32, offnum u16, infobits_set u8, flags u8
+	xlConfirmSize     = 2 // xl_heap_confirm: offnum u16
 	xlMultiHeaderSize = 4 // xl_heap_multi_insert: flags u8, pad u8, ntuples u16 (then the offsets)
 	xlMultiTupleSize  = 7 // xl_multi_insert_tuple: datalen u16, t_infomask2 u16, t_infomask u16, t_hoff u8
 	xlPruneSize       = 8 // xl_heap_prune: latestRemovedXid u32, nredirected u16, ndead u16
@@ -58,6 +60,8 @@ const (
 	xlUpdatePrefixFromOld = 0x20
 	xlUpdateSuffixFromOld = 0x40
 	xlInsertLastInMulti   = 0x02 // XLH_INSERT_LAST_IN_MULTI: the last record of one multi-insert
+	xlInsertIsSpeculative = 0x04 // XLH_INSERT_IS_SPECULATIVE: a speculative insertion (redo ignores it)
+	xlDeleteIsSuper       = 0x08 // XLH_DELETE_IS_SUPER: a speculative insertion taken back (redo clears t_xmin)
 )
 
 // infobits_set bits (XLHL_*): the xmax-related infomask bits a delete, lock
@@ -190,13 +194,17 @@ const (
 func (r *Relation) buildRecord(kind walKind, b1, b2 *buffer.Buffer, x *walExtra, offs []uint16, sc *walScratch, cleared visibleCleared) (*wal.Record, bool) {
 	switch kind {
 	case walInsert:
-		return r.insertRecord(b1, b2, offs, cleared)
+		return r.insertRecord(b1, b2, x, offs, cleared)
 	case walMultiInsert:
 		return r.multiInsertRecord(b1, b2, x, offs, sc, cleared)
 	case walDelete:
 		return r.deleteRecord(b1, b2, offs, cleared)
 	case walLock:
 		return r.lockRecord(b1, b2, offs)
+	case walConfirm:
+		return r.confirmRecord(b1, b2, offs)
+	case walSuperDelete:
+		return r.superDeleteRecord(b1, b2, x, offs, cleared)
 	case walUpdate, walSameUpdate:
 		return r.updateRecord(kind, b1, b2, offs, cleared)
 	case walPrune:
@@ -231,7 +239,9 @@ func singleTuple(b1, b2 *buffer.Buffer, offs []uint16) []byte {
 // insertRecord is XLOG_HEAP_INSERT: main data xl_heap_insert, block data
 // xl_heap_header and the tuple past its header. Redo takes t_xmin from the
 // record's xid and sets t_cid to FirstCommandId, as heap_xlog_insert does.
-func (r *Relation) insertRecord(b1, b2 *buffer.Buffer, offs []uint16, cleared visibleCleared) (*wal.Record, bool) {
+// A speculative insertion (x.speculative) is flagged; its token is not
+// logged (redo gives t_ctid the tuple's own TID: the inserter is gone).
+func (r *Relation) insertRecord(b1, b2 *buffer.Buffer, x *walExtra, offs []uint16, cleared visibleCleared) (*wal.Record, bool) {
 	t := singleTuple(b1, b2, offs)
 	if t == nil {
 		return nil, false
@@ -244,6 +254,9 @@ func (r *Relation) insertRecord(b1, b2 *buffer.Buffer, offs []uint16, cleared vi
 	var flags uint8
 	if cleared&clearedFirst != 0 {
 		flags |= xlhInsertAllVisibleCleared
+	}
+	if x != nil && x.speculative {
+		flags |= xlInsertIsSpeculative
 	}
 	main = append(main, flags)
 	data := putHeader(make([]byte, 0, xlHeapHeaderSize+len(t)-TupleHeaderSize), t)
@@ -328,6 +341,37 @@ func (r *Relation) lockRecord(b1, b2 *buffer.Buffer, offs []uint16) (*wal.Record
 	}
 	main := putXmaxChange(make([]byte, 0, xlLockSize), t, offs[0], 0)
 	return &wal.Record{Rmgr: wal.RmgrHeap, Info: xlHeapLock, Xid: Xmax(t), MainData: main,
+		Blocks: []wal.BlockRef{r.blockRef(b1, nil, false)}}, true
+}
+
+// confirmRecord is XLOG_HEAP_CONFIRM: main data xl_heap_confirm (the
+// offset), no block data. Redo sets t_ctid to the tuple's own TID.
+func (r *Relation) confirmRecord(b1, b2 *buffer.Buffer, offs []uint16) (*wal.Record, bool) {
+	t := singleTuple(b1, b2, offs)
+	if t == nil {
+		return nil, false
+	}
+	main := binary.LittleEndian.AppendUint16(make([]byte, 0, xlConfirmSize), offs[0])
+	return &wal.Record{Rmgr: wal.RmgrHeap, Info: xlHeapConfirm, Xid: Xmin(t), MainData: main,
+		Blocks: []wal.BlockRef{r.blockRef(b1, nil, false)}}, true
+}
+
+// superDeleteRecord is heap_abort_speculative's XLOG_HEAP_DELETE: an
+// xl_heap_delete whose xmax is the inserting transaction x.xid (the
+// record's xid too) and whose flags carry XLH_DELETE_IS_SUPER.
+func (r *Relation) superDeleteRecord(b1, b2 *buffer.Buffer, x *walExtra, offs []uint16, cleared visibleCleared) (*wal.Record, bool) {
+	t := singleTuple(b1, b2, offs)
+	if t == nil || x == nil || Ctid(t) != (page.TID{Block: b1.Block(), Offset: offs[0]}) {
+		return nil, false
+	}
+	flags := uint8(xlDeleteIsSuper)
+	if cleared&clearedFirst != 0 {
+		flags |= xlhDeleteAllVisibleCleared
+	}
+	main := binary.LittleEndian.AppendUint32(make([]byte, 0, xlDeleteSize), x.xid)
+	main = binary.LittleEndian.AppendUint16(main, offs[0])
+	main = append(main, infobits(t), flags)
+	return &wal.Record{Rmgr: wal.RmgrHeap, Info: xlHeapDelete, Xid: x.xid, MainData: main,
 		Blocks: []wal.BlockRef{r.blockRef(b1, nil, false)}}, true
 }
 
