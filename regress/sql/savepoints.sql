@@ -258,6 +258,21 @@ INSERT INTO sp_t VALUES (52, 'rolled back');
 ROLLBACK;
 SELECT * FROM sp_t WHERE id >= 50 ORDER BY id;
 
+-- Upserts in a subtransaction go with it.
+BEGIN;
+SAVEPOINT u1;
+INSERT INTO sp_t VALUES (70, 'a') ON CONFLICT (id) DO UPDATE SET v = 'x';
+INSERT INTO sp_t VALUES (70, 'b') ON CONFLICT (id) DO UPDATE SET v = excluded.v || ' updated';
+SELECT * FROM sp_t WHERE id = 70;
+ROLLBACK TO u1;
+INSERT INTO sp_t VALUES (70, 'c') ON CONFLICT (id) DO UPDATE SET v = 'x';
+SAVEPOINT u2;
+INSERT INTO sp_t VALUES (70, 'd') ON CONFLICT (id) DO UPDATE SET v = excluded.v;
+ROLLBACK TO u2;
+INSERT INTO sp_t VALUES (70, 'e') ON CONFLICT (id) DO NOTHING;
+COMMIT;
+SELECT * FROM sp_t WHERE id = 70;
+
 -- psql's ON_ERROR_ROLLBACK sets a savepoint before each statement.
 \set ON_ERROR_ROLLBACK on
 BEGIN;

@@ -57,6 +57,21 @@ var savepointCases = []savepointCase{
 		want:    []string{"1 one", "2 two", "3 waiter"},
 	},
 	{
+		name:    "upsert waits for a subtransaction rolled back",
+		holder:  []string{"savepoint a", "insert into spc_t values (3, 'holder')"},
+		waiter:  "insert into spc_t values (3, 'waiter') on conflict (id) do update set v = 'conflict'",
+		release: "rollback to a",
+		tag:     "INSERT 0 1",
+		want:    []string{"1 one", "2 two", "3 waiter"},
+	},
+	{
+		name:   "upsert waits for a released subtransaction's insert until the commit",
+		holder: []string{"savepoint a", "insert into spc_t values (3, 'holder')", "release a"},
+		waiter: "insert into spc_t values (3, 'waiter') on conflict (id) do update set v = spc_t.v || ' conflict'",
+		tag:    "INSERT 0 1",
+		want:   []string{"1 one", "2 two", "3 holder conflict"},
+	},
+	{
 		name:    "row lock of a subtransaction rolled back",
 		holder:  []string{"update spc_t set v = 'top' where id = 2", "savepoint a", "select * from spc_t where id = 1 for update"},
 		waiter:  "delete from spc_t where id = 1",
