@@ -56,9 +56,9 @@ type Manager struct {
 		// parent maps a running subtransaction's xid to its top-level
 		// transaction's (pg_subtrans, reduced to what the deadlock check
 		// needs).
-		parent map[uint32]uint32
-		spec     map[uint32]specLock      // (sub)transaction xid -> its speculative insertion lock, while held
-		specNext uint32                   // last speculative insertion token handed out
+		parent   map[uint32]uint32
+		spec     map[uint32]specLock // (sub)transaction xid -> its speculative insertion lock, while held
+		specNext uint32              // last speculative insertion token handed out
 	}
 
 	rel relLocks
