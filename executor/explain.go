@@ -717,6 +717,12 @@ func (e *explainer) planOf(p fromPlan) *planNode {
 				n.props = append(n.props, "Filter: "+e.deparse(sql.AndAll(p.conds)))
 			}
 			return n
+		case p.f.WithRows != 0:
+			n := &planNode{name: "CTE Scan"}
+			if len(p.conds) > 0 {
+				n.props = append(n.props, "Filter: "+e.deparse(sql.AndAll(p.conds)))
+			}
+			return n
 		case p.f.WorkTable != 0:
 			n := &planNode{name: "WorkTable Scan"}
 			if len(p.conds) > 0 {

@@ -26,6 +26,7 @@ import (
 	"context"
 	"slices"
 
+	"minipg/pgerr"
 	"minipg/sql"
 	"minipg/types"
 )
@@ -111,6 +112,11 @@ func (l *fromLeaf) open(outer []types.Datum) (rowIter, error) {
 		in = &placeIter{in: in, outer: outer, base: l.f.Base}
 	case l.f.WorkTable != 0:
 		in = &placeIter{in: &sliceIter{rows: l.x.work[l.f.WorkTable]}, outer: outer, base: l.f.Base}
+	case l.f.WithRows != 0:
+		if l.x.pt == nil {
+			return nil, pgerr.New(pgerr.InternalError, "WITH query rows read outside their statement")
+		}
+		in = &placeIter{in: &sliceIter{rows: l.x.pt.withRows[l.f.WithRows]}, outer: outer, base: l.f.Base}
 	default:
 		if in, err = l.x.ev.openSRF(l.f.Func, outer, l.f.Ordinality); err != nil {
 			return nil, err

@@ -202,6 +202,11 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 			}
 		}
 	}
+	if len(pt.p.bound.With) > 0 {
+		if err := pt.runWithDML(ctx); err != nil {
+			return "", err
+		}
+	}
 	switch st := pt.p.bound.Stmt.(type) {
 	case *sql.Explain:
 		return "", pt.startExplain(ctx, st)

@@ -255,9 +255,12 @@ type Portal struct {
 	// cteRows holds the rows of each CTE referenced more than once
 	// (sql.FromTable.Shared), evaluated once per statement.
 	cteRows map[int][][]types.Datum
-	copy    *sql.Copy
-	copyTo  *sql.CopyTo
-	active  bool // counted in Session.active
+	// withRows holds the RETURNING rows of each data-modifying WITH query
+	// (sql.Bound.With), by number (with_dml.go).
+	withRows map[int][][]types.Datum
+	copy     *sql.Copy
+	copyTo   *sql.CopyTo
+	active   bool // counted in Session.active
 }
 
 // Bind binds parameter values (already converted to p.ParamTypes).

@@ -18,6 +18,9 @@ type Bound struct {
 	ParamTypes []types.OID
 	Columns    []ResultCol
 	Notices    []*pgerr.Error // raised while parsing (identifier truncation)
+	// With are the statement's data-modifying WITH queries, in order: the
+	// executor runs each to completion before the statement (with_dml.go).
+	With []*WithDML
 }
 
 // Catalog is what binding needs from the catalog.
@@ -95,6 +98,12 @@ type binder struct {
 	// viewStack holds the OIDs of the views being expanded around the
 	// current point: one met again is a loop.
 	viewStack []uint32
+	// withTop is the statement whose WITH clause may hold data-modifying
+	// queries (the top level); withCTEs are those queries, in order, and
+	// withDML their bound statements (with_dml.go).
+	withTop  any
+	withCTEs []*pg_query.CommonTableExpr
+	withDML  []*WithDML
 }
 
 // errAt is an error at byte offset loc of the query (reported as a
@@ -144,7 +153,7 @@ func Prepare(cat Catalog, query string, paramTypes []types.OID) (*Bound, error) 
 	if cols != nil {
 		cols = resultCols(st, cols)
 	}
-	return &Bound{Stmt: st, ParamTypes: b.params, Columns: cols, Notices: truncationNotices(query)}, nil
+	return &Bound{Stmt: st, ParamTypes: b.params, Columns: cols, Notices: truncationNotices(query), With: b.withDML}, nil
 }
 
 // bareTxns are the transaction statements drivers send around every
@@ -337,7 +346,11 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 	// CREATE VIEW keeps its query's text as written: it inlines the
 	// query's CTEs itself, after taking the text.
 	if n.GetViewStmt() == nil {
+		b.withTop = topStatement(n)
 		if err := b.inlineCTEs(n); err != nil {
+			return nil, nil, err
+		}
+		if err := b.bindWithDML(); err != nil {
 			return nil, nil, err
 		}
 	}

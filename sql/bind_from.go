@@ -134,6 +134,9 @@ func (fb *fromBuilder) item(n *pg_query.Node) (*JoinNode, []scopeCol, error) {
 	switch {
 	case n.GetRangeVar() != nil:
 		rv := n.GetRangeVar()
+		if i, name, ok := withMarked(rv); ok {
+			return fb.withRef(rv, i, name, base)
+		}
 		if wt := b.lookupWorkTable(rv); wt != nil {
 			return fb.workTable(rv, wt, base)
 		}

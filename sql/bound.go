@@ -395,8 +395,12 @@ type FromTable struct {
 	// recursive CTE in its recursive term: the rows of the previous round
 	// of the Select with the same WorkTable.
 	WorkTable int
-	Base      int
-	Width     int
+	// WithRows, when not 0, makes the item a reference to the
+	// data-modifying WITH query Bound.With[WithRows-1]: the rows its
+	// RETURNING gave.
+	WithRows int
+	Base     int
+	Width    int
 }
 
 // JoinKind is how a JoinNode combines its sides.

@@ -19,8 +19,8 @@ import (
 // volatile function in it (random(), nextval()) gives every reference the
 // same rows; a reference inside a subquery of the statement still runs the
 // CTE on its own.
-// WITH RECURSIVE: see cte_recursive.go. Not supported: INSERT, UPDATE or
-// DELETE inside WITH, SEARCH and CYCLE clauses (0A000).
+// WITH RECURSIVE: see cte_recursive.go. INSERT, UPDATE or DELETE inside
+// WITH: see with_dml.go. Not supported: SEARCH and CYCLE clauses (0A000).
 
 // inlineCTEs rewrites every WITH clause in the statement n. The copies of
 // a CTE referenced more than once are marked (cteShared) so that their
@@ -70,8 +70,10 @@ func (b *binder) inlineIn(m protoreflect.Message, env cteEnv) error {
 			if cte == nil {
 				return pgerr.New(pgerr.FeatureNotSupported, "this WITH query is not supported")
 			}
-			if cte.Ctequery.GetSelectStmt() == nil {
-				return pgerr.New(pgerr.FeatureNotSupported, "data-modifying statements in WITH are not supported")
+			if dml := isDML(cte.Ctequery); dml || cte.Ctequery.GetSelectStmt() == nil {
+				if err := b.noteWithDML(m.Interface(), cte, with.Recursive); err != nil {
+					return err
+				}
 			}
 			if cte.SearchClause != nil || cte.CycleClause != nil {
 				return pgerr.New(pgerr.FeatureNotSupported, "SEARCH and CYCLE clauses are not supported")
@@ -160,6 +162,13 @@ func (b *binder) inlineNode(m protoreflect.Message, env cteEnv) error {
 						b.cteAliases = map[*pg_query.Alias]*pg_query.CommonTableExpr{}
 					}
 					b.cteAliases[alias] = cte
+				}
+				if i := slices.Index(b.withCTEs, cte); i >= 0 {
+					// A data-modifying query: the reference reads its
+					// RETURNING rows (withRef).
+					rv.Relname = withMarker(i+1, cte.Ctename)
+					rv.Alias = alias
+					return nil
 				}
 				// The CTE's query is already inlined (its own references
 				// replaced); each reference gets a copy.
