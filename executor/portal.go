@@ -226,6 +226,8 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return s.alterMissing(st)
 	case *sql.AlterAddColumns:
 		return s.alterAddColumns(ctx, st)
+	case *sql.AlterDropColumns:
+		return s.alterDropColumns(ctx, st)
 	case *sql.CreateSequence:
 		return s.createSequence(st)
 	case *sql.DropSequence:

@@ -129,7 +129,7 @@ var scriptOptions = map[string]string{
 	"vacuum_truncate": classicPlacement, "vacuum_target": classicPlacement,
 	"walinspect_records": classicPlacement, "freespace_classic": classicPlacement, "create_table_as": classicPlacement,
 	"stats": prunedAsPostgres, "pageinspect": prunedAsPostgres, "pageinspect_arrays": prunedAsPostgres,
-	"add_column": prunedAsPostgres,
+	"add_column": prunedAsPostgres, "drop_column": prunedAsPostgres,
 }
 
 const (

@@ -59,7 +59,9 @@ func (b *binder) copyTo(s *pg_query.CopyStmt) (*CopyTo, error) {
 		var cols []string
 		if len(s.Attlist) == 0 {
 			for _, c := range t.Columns {
-				cols = append(cols, quoteIdent(c.Name))
+				if !c.Dropped {
+					cols = append(cols, quoteIdent(c.Name))
+				}
 			}
 		} else {
 			seen := map[string]bool{}
