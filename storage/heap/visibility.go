@@ -389,6 +389,16 @@ func SatisfiesDirty(t []byte, xid uint32, o Oracle) (live bool, wait uint32) {
 	return true, 0 // deleter aborted
 }
 
+// DeletedBy reports whether transaction xid (not 0) deleted or updated
+// row version t (a row lock is neither). SatisfiesDirty calls such a
+// version dead to xid; an index build must still give it an entry, as
+// PostgreSQL's does for a DELETE_IN_PROGRESS of its own transaction, since
+// xid may yet abort.
+func DeletedBy(t []byte, xid uint32) bool {
+	im := Infomask(t)
+	return xid != InvalidXid && Xmax(t) == xid && im&HeapXmaxInvalid == 0 && !xmaxIsLockedOnly(im)
+}
+
 // vacStatus is HTSV_Result.
 type vacStatus int
 
