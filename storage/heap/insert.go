@@ -15,6 +15,20 @@ import (
 // target block. A tuple longer than MaxHeapTupleSize after MAXALIGN fails
 // with 54000 "row is too big".
 func (r *Relation) Insert(tup []byte, xid, cid uint32, st *InsertState) (page.TID, error) {
+	return r.insert(tup, xid, cid, st, 0)
+}
+
+// InsertFrozen is Insert of a row version that every transaction sees
+// whatever becomes of xid: t_infomask gets HEAP_XMIN_FROZEN, as PostgreSQL's
+// heap_insert with HEAP_INSERT_FROZEN (COPY FREEZE) sets it, and the WAL
+// record carries it. A table rewrite whose catalog change does not follow
+// the transaction (ALTER TABLE ... ALTER COLUMN ... TYPE) copies the
+// committed rows with it.
+func (r *Relation) InsertFrozen(tup []byte, xid, cid uint32, st *InsertState) (page.TID, error) {
+	return r.insert(tup, xid, cid, st, HeapXminFrozen)
+}
+
+func (r *Relation) insert(tup []byte, xid, cid uint32, st *InsertState, extraInfomask uint16) (page.TID, error) {
 	if err := r.checkNewTuple(tup); err != nil {
 		return page.TID{}, err
 	}
@@ -23,7 +37,7 @@ func (r *Relation) Insert(tup []byte, xid, cid uint32, st *InsertState) (page.TI
 	if err != nil {
 		return page.TID{}, err
 	}
-	tid, err := r.putTuple(buf, tup, xid, cid, 0)
+	tid, err := r.putTuple(buf, tup, xid, cid, extraInfomask)
 	if err == nil {
 		r.logChange(u, walInsert, buf, nil, tid.Offset)
 		r.stats.inserts.Add(1)
