@@ -61,6 +61,9 @@
 // attributes. A dropped column keeps its type and typmod, which the heap's
 // tuple descriptor needs for the stored tuples' layout; ColumnIndex does not
 // find it, and no index, foreign key or owned sequence may name it.
+// ALTER COLUMN ... TYPE changes a column's type in place (AlterColumnTypes),
+// with the table's and its disk indexes' new files when the rows were
+// rewritten.
 //
 // # Immutability and locking
 //

@@ -198,7 +198,7 @@
 // limit.go, join.go, subquery.go, setop.go for INTERSECT and EXCEPT,
 // recursive.go for WITH RECURSIVE's recursive union), expressions (eval.go), rows in and out of
 // tuples (row.go), DML (dml.go), COPY (copy.go, copyto.go), DDL (ddl.go,
-// alter.go, addcolumn.go, dropcolumn.go, indexbuild.go, truncate.go; createas.go: CREATE TABLE AS and
+// alter.go, addcolumn.go, dropcolumn.go, altertype.go, indexbuild.go, truncate.go; createas.go: CREATE TABLE AS and
 // SELECT INTO, a CREATE TABLE then INSERT ... SELECT's path), sequences and column defaults
 // (sequence.go), foreign keys (fkey.go: checks and actions, with the
 // locking they use and how it differs from PostgreSQL's; fkey_ddl.go:

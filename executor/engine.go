@@ -111,6 +111,7 @@ type catalogStore interface {
 	DropExtension(name string) error
 	AddColumns(tableOID uint32, cols []catalog.Column) (*catalog.Table, error)
 	DropColumns(tableOID uint32, cols []int, checks []string) (*catalog.Table, []catalog.Index, error)
+	AlterColumnTypes(tableOID uint32, cols []catalog.ColumnType, rw *catalog.TableRewrite) (*catalog.Table, error)
 	RenameTable(tableOID uint32, name string) (*catalog.Table, error)
 	RenameIndex(tableOID uint32, old, name string) (*catalog.Table, error)
 	RenameColumn(tableOID uint32, col int, name string) (*catalog.Table, error)

@@ -130,6 +130,7 @@ var scriptOptions = map[string]string{
 	"walinspect_records": classicPlacement, "freespace_classic": classicPlacement, "create_table_as": classicPlacement,
 	"stats": prunedAsPostgres, "pageinspect": prunedAsPostgres, "pageinspect_arrays": prunedAsPostgres,
 	"add_column": prunedAsPostgres, "drop_column": prunedAsPostgres,
+	"alter_column_type": prunedAsPostgres,
 }
 
 const (
