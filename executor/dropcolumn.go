@@ -47,8 +47,8 @@ type dropColumnPlan struct {
 	fks []fkRef
 	// views read one of the columns, or one of those views.
 	views []*catalog.View
-	// defaults are columns of other tables whose DEFAULT calls nextval of
-	// a sequence one of the columns owns.
+	// defaults are other columns whose DEFAULT calls nextval of a
+	// sequence one of the columns owns.
 	defaults []colRef
 }
 
@@ -203,7 +203,7 @@ func (s *Session) planDropColumns(t *catalog.Table, st *sql.AlterDropColumns, re
 			plan.views = append(plan.views, v)
 		}
 
-		// Other tables' defaults that call nextval of the sequence the
+		// Other columns' defaults that call nextval of the sequence the
 		// column owns (the column's own default goes with it).
 		for _, q := range e.ownedSequences(t.OID) {
 			if q.OwnedByColumn != attnum {
@@ -211,9 +211,12 @@ func (s *Session) planDropColumns(t *catalog.Table, st *sql.AlterDropColumns, re
 			}
 			for _, o := range e.cat.Tables() {
 				if o.OID == t.OID {
-					continue
+					o = cur
 				}
 				for i, oc := range o.Columns {
+					if o == cur && (i == col || oc.Dropped) {
+						continue
+					}
 					if oc.Default != "" && defaultUses(oc.Default, q.Name) {
 						lines = append(lines, fmt.Sprintf("default value for column %s of table %s depends on sequence %s", oc.Name, o.Name, q.Name))
 						drops = append(drops, fmt.Sprintf("drop cascades to default value for column %s of table %s", oc.Name, o.Name))

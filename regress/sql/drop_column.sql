@@ -155,6 +155,11 @@ ALTER TABLE dcol_s DROP COLUMN id;
 ALTER TABLE dcol_s DROP COLUMN id CASCADE;
 \d dcol_s2
 SELECT relname FROM pg_class WHERE relname LIKE 'dcol_s%' ORDER BY relname;
+CREATE TABLE dcol_s3 (id serial, id2 int, v int);
+ALTER TABLE dcol_s3 ALTER COLUMN id2 SET DEFAULT nextval('dcol_s3_id_seq');
+ALTER TABLE dcol_s3 DROP COLUMN id;
+ALTER TABLE dcol_s3 DROP COLUMN id CASCADE;
+\d dcol_s3
 CREATE TABLE dcol_id (id int GENERATED ALWAYS AS IDENTITY, v int);
 ALTER TABLE dcol_id DROP COLUMN id;
 INSERT INTO dcol_id VALUES (1);
@@ -168,4 +173,4 @@ ALTER TABLE dcol_id ADD COLUMN w text DEFAULT 'w';
 COMMIT;
 SELECT * FROM dcol_id;
 DROP VIEW dcol_pw;
-DROP TABLE dcol_p, dcol_c, dcol_q, dcol_r, dcol_tree, dcol_tree2, dcol_m, dcol_mc, dcol_v, dcol_s, dcol_s2, dcol_id;
+DROP TABLE dcol_p, dcol_c, dcol_q, dcol_r, dcol_tree, dcol_tree2, dcol_m, dcol_mc, dcol_v, dcol_s, dcol_s2, dcol_s3, dcol_id;
