@@ -65,8 +65,11 @@ func (s *Session) alterDropColumns(ctx context.Context, st *sql.AlterDropColumns
 		return "", pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", st.Table.Name)
 	}
 	plan, err := s.planDropColumns(t, st, false)
-	if err != nil || len(plan.cols) == 0 {
-		return "ALTER TABLE", err
+	if err != nil {
+		return "", err
+	}
+	if len(plan.cols) == 0 {
+		return "ALTER TABLE", nil // every column was IF EXISTS and missing
 	}
 	// The dependents CASCADE takes go first, each under its own table's
 	// lock, before the table's own lock is taken (as DROP TABLE does).
