@@ -45,6 +45,11 @@ type Column struct {
 	// attmissingval): the value's text form; nil for none (NULL). A
 	// tuple with fewer attributes than the table's columns reads it.
 	Missing *string `json:"missing,omitempty"`
+	// Dropped is pg_attribute.attisdropped: ALTER TABLE ... DROP COLUMN
+	// removed the column, which keeps its attribute number, its place in
+	// the stored tuples and its type (for their length and alignment) but
+	// is seen by nothing in SQL (DropColumns).
+	Dropped bool `json:"dropped,omitempty"`
 }
 
 // Index describes one index of a table (a pg_index/pg_class pair). Primary
@@ -793,7 +798,7 @@ func (t *Table) fixIndex(idx *Index) error {
 		return pgerr.New(pgerr.InvalidTableDefinition, "index \"%s\" has no columns", idx.Name)
 	}
 	for _, a := range idx.Columns {
-		if a < 1 || int(a) > len(t.Columns) {
+		if a < 1 || int(a) > len(t.Columns) || t.Columns[a-1].Dropped {
 			return pgerr.New(pgerr.UndefinedColumn, "index \"%s\": column number %d of table \"%s\" does not exist",
 				idx.Name, a, t.Name)
 		}
@@ -830,14 +835,40 @@ func (t *Table) Clone() *Table {
 	return &c
 }
 
-// ColumnIndex returns the 0-based position of the column called name, or -1.
+// ColumnIndex returns the 0-based position of the column called name, or
+// -1; a dropped column is not found.
 func (t *Table) ColumnIndex(name string) int {
 	for i, col := range t.Columns {
-		if col.Name == name {
+		if col.Name == name && !col.Dropped {
 			return i
 		}
 	}
 	return -1
+}
+
+// nameTaken reports whether an attribute of t, dropped or not, is called
+// name: PostgreSQL's pg_attribute lookup by name sees dropped columns too,
+// so a new or renamed column cannot take a dropped one's name.
+func (t *Table) nameTaken(name string) bool {
+	return slices.ContainsFunc(t.Columns, func(c Column) bool { return c.Name == name })
+}
+
+// LiveColumns returns the 0-based positions of t's columns that are not
+// dropped, in order: the columns SELECT * and INSERT without a column list
+// see.
+func (t *Table) LiveColumns() []int {
+	out := make([]int, 0, len(t.Columns))
+	for i, c := range t.Columns {
+		if !c.Dropped {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// HasDropped reports whether a column of t is dropped.
+func (t *Table) HasDropped() bool {
+	return slices.ContainsFunc(t.Columns, func(c Column) bool { return c.Dropped })
 }
 
 // PrimaryKey returns the table's primary key index.
@@ -970,7 +1001,7 @@ func (c *Catalog) SetColumnNotNull(tableOID uint32, col int, notNull bool) (*Tab
 func (c *Catalog) AddColumns(tableOID uint32, cols []Column) (*Table, error) {
 	return c.updateTable(tableOID, func(t *Table) error {
 		for _, col := range cols {
-			if t.ColumnIndex(col.Name) >= 0 {
+			if t.nameTaken(col.Name) {
 				return pgerr.New(pgerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", col.Name, t.Name)
 			}
 			t.Columns = append(t.Columns, col)

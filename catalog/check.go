@@ -79,6 +79,9 @@ func (c *Catalog) Check() error {
 				if a < 1 || int(a) > len(t.Columns) {
 					return corrupt("index %q has column %d; table %q has %d", idx.Name, a, t.Name, len(t.Columns))
 				}
+				if t.Columns[a-1].Dropped {
+					return corrupt("index %q has dropped column %d of %q", idx.Name, a, t.Name)
+				}
 				if idx.Primary && !t.Columns[a-1].NotNull {
 					return corrupt("primary key column %q of %q is nullable", t.Columns[a-1].Name, t.Name)
 				}
@@ -105,6 +108,14 @@ func (c *Catalog) Check() error {
 				if fk.Columns[i] < 1 || int(fk.Columns[i]) > len(t.Columns) || fk.RefColumns[i] < 1 || int(fk.RefColumns[i]) > len(ref.Columns) {
 					return corrupt("foreign key %q of %q has a column out of range", fk.Name, t.Name)
 				}
+				if t.Columns[fk.Columns[i]-1].Dropped || ref.Columns[fk.RefColumns[i]-1].Dropped {
+					return corrupt("foreign key %q of %q has a dropped column", fk.Name, t.Name)
+				}
+			}
+		}
+		for i, col := range t.Columns {
+			if col.Dropped && (col.Name != DroppedColumnName(i+1) || col.NotNull || col.Default != "" || col.Missing != nil) {
+				return corrupt("dropped column %d of %q is %+v", i+1, t.Name, col)
 			}
 		}
 		if primaries > 1 {

@@ -23,6 +23,10 @@ const (
 	commentPrefixEnd = "catalog/v1/comment0"
 )
 
+// PgClassOID is pg_class's OID: a relation's comments have it as their
+// classoid.
+const PgClassOID uint32 = 1259
+
 // Comment is one pg_description row.
 type Comment struct {
 	ObjOID   uint32 `json:"objoid"`

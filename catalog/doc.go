@@ -52,6 +52,19 @@
 // name, as PostgreSQL's pg_constraint row and its index do. Such an index is
 // dropped only with its constraint (AlterConstraints), never by DropIndex.
 //
+// # Columns
+//
+// A column's attribute number is its 1-based position in Table.Columns,
+// for good: ALTER TABLE ... ADD COLUMN appends, and DROP COLUMN
+// (DropColumns) leaves the column in place, marked Dropped and renamed
+// "........pg.dropped.N........", as pg_attribute keeps attisdropped
+// attributes. A dropped column keeps its type and typmod, which the heap's
+// tuple descriptor needs for the stored tuples' layout; ColumnIndex does not
+// find it, and no index, foreign key or owned sequence may name it.
+// ALTER COLUMN ... TYPE changes a column's type in place (AlterColumnTypes),
+// with the table's and its disk indexes' new files when the rows were
+// rewritten.
+//
 // # Immutability and locking
 //
 // A *Table handed out is never modified: a DDL stores a new *Table, so

@@ -40,7 +40,7 @@ func (c *Catalog) RenameIndex(tableOID uint32, old, name string) (*Table, error)
 // another column has the name.
 func (c *Catalog) RenameColumn(tableOID uint32, col int, name string) (*Table, error) {
 	return c.updateTable(tableOID, func(t *Table) error {
-		if t.ColumnIndex(name) >= 0 {
+		if t.nameTaken(name) {
 			return pgerr.New(pgerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", name, t.Name)
 		}
 		if col < 0 || col >= len(t.Columns) {

@@ -391,7 +391,8 @@ func (c *Catalog) checkSequencesLocked(claim func(uint32, string) error) error {
 		}
 		if st.def.OwnedByTable != 0 {
 			t, ok := c.mu.byOID[st.def.OwnedByTable]
-			if !ok || int(st.def.OwnedByColumn) > len(t.Columns) {
+			col := int(st.def.OwnedByColumn)
+			if !ok || col > len(t.Columns) || col > 0 && t.Columns[col-1].Dropped {
 				return corrupt("sequence %q is owned by a column that does not exist", st.def.Name)
 			}
 		}

@@ -68,7 +68,7 @@ func (s *Session) comment(st *sql.Comment) (string, error) {
 				WithDetail("This operation is not supported for %s.", kind)
 		}
 		for i, c := range cols {
-			if c.Name == st.Column {
+			if c.Name == st.Column && !c.Dropped {
 				return "COMMENT", e.cat.SetComment(oidPgClassCatalog, oid, int32(i+1), st.Text)
 			}
 		}

@@ -16,7 +16,13 @@ package executor
 //     (settleHiddenTables). DROP VIEW marks the view the same way
 //     (view.go).
 //
-// Other DDL (DROP INDEX, DROP SEQUENCE, ALTER TABLE) stays done. A table
+// Other DDL (DROP INDEX, DROP SEQUENCE, ALTER TABLE) stays done, and so
+// does what it drops with CASCADE: the views and the other tables' foreign
+// keys and defaults that ALTER TABLE ... DROP COLUMN ... CASCADE takes are
+// dropped at once, not hidden until the commit as DROP VIEW's are, since
+// the column they need does not come back. ALTER COLUMN ... TYPE's rewrite
+// stays done too: the committed rows are copied frozen, the transaction's
+// own inserts and deletes keep their transaction (altertype.go). A table
 // another transaction created and has not committed is not found by name
 // (sessionCatalog), though the system catalogs list it (README, "Where
 // minipg departs").

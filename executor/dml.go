@@ -25,13 +25,17 @@ func (r *relation) checkNotNull(row []types.Datum) error {
 	return nil
 }
 
+// formatRow is a row as "Failing row contains (...)" shows it: the
+// values of the columns not dropped.
 func (r *relation) formatRow(row []types.Datum) string {
-	parts := make([]string, len(r.types))
+	parts := make([]string, 0, len(r.types))
 	for i, t := range r.types {
-		if row[i] == nil {
-			parts[i] = "null"
-		} else {
-			parts[i] = types.FormatText(t, row[i])
+		switch {
+		case r.isDropped(i):
+		case row[i] == nil:
+			parts = append(parts, "null")
+		default:
+			parts = append(parts, types.FormatText(t, row[i]))
 		}
 	}
 	return strings.Join(parts, ", ")

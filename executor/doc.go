@@ -191,7 +191,8 @@
 // it through UPDATE's own routine (rowUpdate in dml.go).
 //
 // DDL (CREATE/DROP TABLE, CREATE/DROP INDEX, ALTER TABLE) is applied to the
-// catalog at once and is not undone by ROLLBACK. An index build that needs a
+// catalog at once and is not undone by ROLLBACK, except as ddl_undo.go
+// says. An index build that needs a
 // unique key or NOT NULL columns (CREATE UNIQUE INDEX, ALTER TABLE ... ADD
 // PRIMARY KEY / UNIQUE) and meets a row version whose inserter or deleter is
 // still running gives up the table lock, waits for that transaction
@@ -209,7 +210,7 @@
 // limit.go, join.go, subquery.go, setop.go for INTERSECT and EXCEPT,
 // recursive.go for WITH RECURSIVE's recursive union), expressions (eval.go), rows in and out of
 // tuples (row.go), DML (dml.go; upsert.go for INSERT ... ON CONFLICT), COPY (copy.go, copyto.go), DDL (ddl.go,
-// alter.go, indexbuild.go, truncate.go; createas.go: CREATE TABLE AS and
+// alter.go, addcolumn.go, dropcolumn.go, altertype.go, indexbuild.go, truncate.go; createas.go: CREATE TABLE AS and
 // SELECT INTO, a CREATE TABLE then INSERT ... SELECT's path), sequences and column defaults
 // (sequence.go), foreign keys (fkey.go: checks and actions, with the
 // locking they use and how it differs from PostgreSQL's; fkey_ddl.go:

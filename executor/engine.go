@@ -110,6 +110,8 @@ type catalogStore interface {
 	CreateExtension(def catalog.Extension) (*catalog.Extension, error)
 	DropExtension(name string) error
 	AddColumns(tableOID uint32, cols []catalog.Column) (*catalog.Table, error)
+	DropColumns(tableOID uint32, cols []int, checks []string) (*catalog.Table, []catalog.Index, error)
+	AlterColumnTypes(tableOID uint32, cols []catalog.ColumnType, rw *catalog.TableRewrite) (*catalog.Table, error)
 	RenameTable(tableOID uint32, name string) (*catalog.Table, error)
 	RenameIndex(tableOID uint32, old, name string) (*catalog.Table, error)
 	RenameColumn(tableOID uint32, col int, name string) (*catalog.Table, error)
@@ -143,6 +145,11 @@ type relation struct {
 	// missing holds, per column, the value a tuple stored before ADD
 	// COLUMN reads past its attributes (addcolumn.go); nil if none has one.
 	missing []types.Datum
+	// dropped marks, per column, one ALTER TABLE ... DROP COLUMN dropped:
+	// its attribute stays in the tuples, but decoding leaves it NULL, so
+	// that no statement reads it and an UPDATE stores NULL there, as
+	// PostgreSQL does. nil if no column is dropped.
+	dropped []bool
 	checks  []sql.Expr        // bound CHECK constraints, in def.Checks' order
 	virtual *sql.VirtualTable // a system view: no heap
 }
@@ -355,6 +362,12 @@ func (e *Engine) openRelation(t *catalog.Table) (*relation, error) {
 	}
 	for _, ct := range r.types {
 		r.desc = append(r.desc, heap.Attr{Len: ct.Len(), Align: ct.Align()})
+	}
+	if t.HasDropped() {
+		r.dropped = make([]bool, len(t.Columns))
+		for i, c := range t.Columns {
+			r.dropped[i] = c.Dropped
+		}
 	}
 	for i, v := range r.missing {
 		if v == nil {

@@ -102,13 +102,8 @@ func resolveForeignKey(cat catalogStore, t *catalog.Table, self bool, cmd sql.FK
 	} else if taken(fk.Name) {
 		return fk, nil, pgerr.New(pgerr.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", fk.Name, t.Name)
 	}
-	for i := range fk.Columns {
-		a, b := t.Columns[fk.Columns[i]-1], ref.Columns[fk.RefColumns[i]-1]
-		at, bt := types.T{OID: types.OID(a.TypeOID), Typmod: -1}, types.T{OID: types.OID(b.TypeOID), Typmod: -1}
-		if at.OID != bt.OID && (at.Category() != bt.Category() || (at.Category() != 'N' && at.Category() != 'S')) {
-			return fk, nil, pgerr.New(pgerr.DatatypeMismatch, "foreign key constraint \"%s\" cannot be implemented", fk.Name).
-				WithDetail("Key columns \"%s\" and \"%s\" are of incompatible types: %s and %s.", a.Name, b.Name, at.Name(), bt.Name())
-		}
+	if err := fkTypesMatch(t, ref, fk); err != nil {
+		return fk, nil, err
 	}
 	fk.OnDelete, fk.OnUpdate = cmd.OnDelete, cmd.OnUpdate
 	if self && ref == t {
@@ -217,6 +212,21 @@ func (x *execCtx) relCtx(r *relation) *execCtx {
 	snap.Usage = &x.s.bufUsage
 	cx.snap = snap
 	return &cx
+}
+
+// fkTypesMatch checks that foreign key fk of table t can compare its
+// columns with those of ref (42804 otherwise, PostgreSQL's message):
+// the same type, or two of the numeric or of the string category.
+func fkTypesMatch(t, ref *catalog.Table, fk catalog.ForeignKey) error {
+	for i := range fk.Columns {
+		a, b := t.Columns[fk.Columns[i]-1], ref.Columns[fk.RefColumns[i]-1]
+		at, bt := types.T{OID: types.OID(a.TypeOID), Typmod: -1}, types.T{OID: types.OID(b.TypeOID), Typmod: -1}
+		if at.OID != bt.OID && (at.Category() != bt.Category() || (at.Category() != 'N' && at.Category() != 'S')) {
+			return pgerr.New(pgerr.DatatypeMismatch, "foreign key constraint \"%s\" cannot be implemented", fk.Name).
+				WithDetail("Key columns \"%s\" and \"%s\" are of incompatible types: %s and %s.", a.Name, b.Name, at.Name(), bt.Name())
+		}
+	}
+	return nil
 }
 
 // checkReferencing enforces row's foreign keys (r is the referencing
@@ -417,12 +427,6 @@ func (x *execCtx) checkReferenced(r *relation, refs []fkRef, old, new []types.Da
 // match is 23503. The caller holds both tables' locks exclusively, so no
 // row lock is needed.
 func (x *execCtx) validateForeignKey(r *relation, fk catalog.ForeignKey) error {
-	cx := x.relCtx(r)
-	src, err := cx.source(nil)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
 	pr, err := x.s.e.rel(fk.RefTable)
 	if err != nil {
 		return err
@@ -430,6 +434,18 @@ func (x *execCtx) validateForeignKey(r *relation, fk catalog.ForeignKey) error {
 	if fk.RefTable == r.def.OID {
 		pr = r
 	}
+	return x.validateForeignKeyIn(r, pr, fk)
+}
+
+// validateForeignKeyIn is validateForeignKey with the referenced table's
+// relation given: one not published yet (a table being rewritten).
+func (x *execCtx) validateForeignKeyIn(r, pr *relation, fk catalog.ForeignKey) error {
+	cx := x.relCtx(r)
+	src, err := cx.source(nil)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
 	px := x.relCtx(pr)
 	n := 0
 	for {

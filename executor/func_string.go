@@ -9,8 +9,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	pg_query "github.com/pganalyze/pg_query_go/v5"
-
 	"minipg/pgerr"
 	"minipg/sql"
 	"minipg/types"
@@ -372,26 +370,8 @@ func trimChars(s, set string, left, right bool) string {
 	return s
 }
 
-// quoteIdent is quote_identifier: s as it is when it is a lower-case name
-// that is not a keyword PostgreSQL reserves in some context, else in
-// double quotes with embedded quotes doubled.
-func quoteIdent(s string) string {
-	safe := s != "" && (s[0] >= 'a' && s[0] <= 'z' || s[0] == '_')
-	for i := 0; safe && i < len(s); i++ {
-		c := s[i]
-		safe = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
-	}
-	if safe {
-		if res, err := pg_query.Scan(s); err == nil && len(res.Tokens) == 1 {
-			k := res.Tokens[0].KeywordKind
-			safe = k == pg_query.KeywordKind_NO_KEYWORD || k == pg_query.KeywordKind_UNRESERVED_KEYWORD
-		}
-	}
-	if safe {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-}
+// quoteIdent is quote_identifier (sql.QuoteIdentifier).
+func quoteIdent(s string) string { return sql.QuoteIdentifier(s) }
 
 // quoteLiteral is quote_literal: quotes and backslashes doubled, and an E
 // prefix when there is a backslash.

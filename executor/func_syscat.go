@@ -209,11 +209,19 @@ func init() {
 		return e.forkSize(num(a[0]), fork)
 	})
 	// pg_relation_filenode: the file a table's main fork is in (a new one
-	// after TRUNCATE), the number pg_walinspect's block_ref shows; for an
-	// index or sequence its OID, as pg_class.relfilenode says.
+	// after TRUNCATE or a rewrite), the number pg_walinspect's block_ref
+	// shows; for an index kept on disk its file, for another index or a
+	// sequence its OID, as pg_class.relfilenode says.
 	reg("pg_relation_filenode", []types.OID{regcls}, 0, types.TOid, func(e *Engine, a []types.Datum) (types.Datum, error) {
 		if t, ok := e.cat.TableByOID(num(a[0])); ok {
 			return int64(t.RelFileNode), nil
+		}
+		for _, t := range e.visibleTables() {
+			for _, idx := range t.Indexes {
+				if idx.OID == num(a[0]) && idx.OnDisk() {
+					return int64(idx.RelFileNode), nil
+				}
+			}
 		}
 		if e.relationName(num(a[0])) == "" {
 			return nil, nil

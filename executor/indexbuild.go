@@ -11,9 +11,10 @@ import (
 
 // buildIndex fills ri, a new index of x.rel, from the heap; the caller
 // holds the table's exclusive lock. Every row version that anyone may still
-// see (SnapshotAny minus the certainly dead) gets an entry pointing at the
-// root of its HOT chain (heap_get_root_tuples), and a unique ri is checked
-// among the live versions (23505 "could not create unique index").
+// see (SnapshotAny minus the certainly dead; a version this transaction
+// deleted is not, as it may abort) gets an entry pointing at the root of
+// its HOT chain (heap_get_root_tuples), and a unique ri is checked among
+// the live versions (23505 "could not create unique index").
 //
 // notNull lists columns about to become NOT NULL: the first live version in
 // heap order with a NULL in one of them is reported as nullCol (the first
@@ -66,8 +67,8 @@ func (x *execCtx) buildIndex(ri *relIndex, notNull []int) (nullCol int, wait uin
 				continue
 			}
 			live, w := heap.SatisfiesDirty(tup, x.s.ownXids(), x.s.e.txns)
-			if !live && w == 0 {
-				continue
+			if !live && w == 0 && !heap.DeletedBy(tup, x.s.ownXids()) {
+				continue // dead whatever this transaction does
 			}
 			if w != 0 && (ri.def.Unique || len(notNull) > 0) {
 				return -1, w, nil
@@ -76,7 +77,7 @@ func (x *execCtx) buildIndex(ri *relIndex, notNull []int) (nullCol int, wait uin
 			if err != nil {
 				return -1, 0, err
 			}
-			if nullCol < 0 {
+			if nullCol < 0 && live {
 				for _, c := range notNull {
 					if row[c] == nil && (nullCol < 0 || c < nullCol) {
 						nullCol = c

@@ -236,6 +236,10 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return s.alterMissing(st)
 	case *sql.AlterAddColumns:
 		return s.alterAddColumns(ctx, st)
+	case *sql.AlterDropColumns:
+		return s.alterDropColumns(ctx, st)
+	case *sql.AlterColumnTypes:
+		return s.alterColumnTypes(ctx, pt, st)
 	case *sql.CreateSequence:
 		return s.createSequence(st)
 	case *sql.DropSequence:

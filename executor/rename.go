@@ -100,16 +100,14 @@ func (e *Engine) renameIndex(ctx context.Context, oid uint32, old, name string) 
 
 func (s *Session) renameColumn(ctx context.Context, t *catalog.Table, old, name string) error {
 	e := s.e
-	switch old {
-	case "ctid", "xmin", "xmax", "cmin", "cmax", "tableoid":
+	if sql.IsSystemColumnName(old) {
 		return pgerr.New(pgerr.FeatureNotSupported, "cannot rename system column \"%s\"", old)
 	}
 	col := t.ColumnIndex(old)
 	if col < 0 {
 		return pgerr.New(pgerr.UndefinedColumn, "column \"%s\" does not exist", old)
 	}
-	switch name {
-	case "ctid", "xmin", "xmax", "cmin", "cmax", "tableoid":
+	if sql.IsSystemColumnName(name) {
 		return pgerr.New(pgerr.DuplicateColumn, "column name \"%s\" conflicts with a system column name", name)
 	}
 	if vs := e.cat.DependentViews(t.OID); len(vs) > 0 {

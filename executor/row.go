@@ -75,7 +75,7 @@ func (d *decoder) decode(tup []byte, tid page.TID) ([]types.Datum, error) {
 	if d.texts < 0 {
 		d.texts = 0
 		for i, t := range d.r.types[:n] {
-			if isTextType(t) && (d.need == nil || d.need[i]) {
+			if isTextType(t) && (d.need == nil || d.need[i]) && !d.r.isDropped(i) {
 				d.texts++
 			}
 		}
@@ -85,7 +85,7 @@ func (d *decoder) decode(tup []byte, tid page.TID) ([]types.Datum, error) {
 	var shared string
 	sharedOff := -1
 	for i, t := range d.r.types[:n] {
-		if d.nulls[i] || (d.need != nil && !d.need[i]) {
+		if d.nulls[i] || (d.need != nil && !d.need[i]) || d.r.isDropped(i) {
 			continue
 		}
 		b := d.vals[i]
@@ -118,6 +118,9 @@ func (d *decoder) decode(tup []byte, tid page.TID) ([]types.Datum, error) {
 	}
 	return row, nil
 }
+
+// isDropped reports whether column i was dropped: a row has NULL there.
+func (r *relation) isDropped(i int) bool { return r.dropped != nil && r.dropped[i] }
 
 // encode forms a heap tuple from the first len(r.types) values of row.
 func (r *relation) encode(row []types.Datum) ([]byte, error) {

@@ -281,9 +281,15 @@ func (e *Engine) pgAttributeRows() [][]types.Datum {
 		if types.IsArray(t.OID) {
 			ndims = 1
 		}
-		return []types.Datum{int64(rel), c.Name, int64(t.OID), int64(-1), int64(t.Len()), int64(num), ndims,
+		// A dropped column keeps its type's length, alignment, storage and
+		// collation, but not the type (atttypid 0) or statistics target.
+		typid, stattarget := int64(t.OID), int64(-1)
+		if c.Dropped {
+			typid, stattarget = 0, 0
+		}
+		return []types.Datum{int64(rel), c.Name, typid, stattarget, int64(t.Len()), int64(num), ndims,
 			int64(-1), int64(c.Typmod), types.TypByVal(t.OID), string(t.Align()), storage, "",
-			c.NotNull, hasDef, c.Missing != nil, c.Identity, "", false, true, int64(0), coll, nil}
+			c.NotNull, hasDef, c.Missing != nil, c.Identity, "", c.Dropped, true, int64(0), coll, nil}
 	}
 	for _, r := range e.sysRelations() {
 		switch r.kind {
@@ -590,6 +596,9 @@ var sysCatalogs = []sysCatalog{
 				cols = r.view.Columns
 			}
 			for i, c := range cols {
+				if c.Dropped {
+					continue // ordinal_position is attnum: it keeps the gap
+				}
 				ct := types.T{OID: types.OID(c.TypeOID), Typmod: c.Typmod}
 				var def types.Datum
 				if c.Default != "" {

@@ -121,48 +121,80 @@ type viewDepRoot struct {
 // (2BP01, each dependency in the detail); with it, each one is announced
 // in a notice, as PostgreSQL's "drop cascades to".
 func (s *Session) viewDependents(roots []viewDepRoot, cascade bool) ([]*catalog.View, error) {
-	isRoot := map[uint32]bool{}
+	w := newViewDepWalk(s.e)
 	for _, r := range roots {
-		isRoot[r.oid] = true
-	}
-	var out []*catalog.View
-	var lines []string
-	seen := map[uint32]bool{}
-	var visit func(oid uint32, desc string)
-	visit = func(oid uint32, desc string) {
-		for _, v := range s.e.cat.DependentViews(oid) {
-			if isRoot[v.OID] || seen[v.OID] {
-				continue
-			}
-			seen[v.OID] = true
-			out = append(out, v)
-			lines = append(lines, fmt.Sprintf("view %s depends on %s", v.Name, desc))
-			visit(v.OID, "view "+v.Name)
-		}
+		w.skip[r.oid] = true
 	}
 	for _, r := range roots {
-		visit(r.oid, r.desc)
+		w.visit(r.oid, r.desc)
 	}
-	if len(out) == 0 {
+	if len(w.views) == 0 {
 		return nil, nil
 	}
 	if !cascade {
-		return nil, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop %s because other objects depend on it", roots[0].desc).
-			WithDetail("%s", strings.Join(lines, "\n")).
-			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		return nil, dependentObjectsErr(roots[0].desc, w.lines)
 	}
-	if len(out) == 1 {
-		s.notice(pgerr.SeverityNotice, pgerr.SuccessfulCompletion, "drop cascades to view %s", out[0].Name)
-		return out, nil
+	s.cascadeNotice(w.drops)
+	return w.views, nil
+}
+
+// viewDepWalk collects the views that depend on some objects, each with
+// its dependents after it (depth first, each view once), as PostgreSQL's
+// findDependentObjects reports them: the lines of a 2BP01 error's detail
+// ("view v depends on ...") and of a CASCADE's notice ("drop cascades to
+// view v").
+type viewDepWalk struct {
+	e     *Engine
+	skip  map[uint32]bool // views already met, or being dropped themselves
+	views []*catalog.View
+	lines []string // "x depends on y", one per view
+	drops []string // "drop cascades to x", one per view
+}
+
+func newViewDepWalk(e *Engine) *viewDepWalk { return &viewDepWalk{e: e, skip: map[uint32]bool{}} }
+
+// add records v, which depends on the object desc names ("column c of
+// table t"), then the views that read v.
+func (w *viewDepWalk) add(v *catalog.View, desc string) {
+	if w.skip[v.OID] {
+		return
 	}
-	detail := make([]string, len(out))
-	for i, v := range out {
-		detail[i] = "drop cascades to view " + v.Name
+	w.skip[v.OID] = true
+	w.views = append(w.views, v)
+	w.lines = append(w.lines, fmt.Sprintf("view %s depends on %s", v.Name, desc))
+	w.drops = append(w.drops, "drop cascades to view "+v.Name)
+	w.visit(v.OID, "view "+v.Name)
+}
+
+// visit adds the views that read relation oid (described by desc).
+func (w *viewDepWalk) visit(oid uint32, desc string) {
+	for _, v := range w.e.cat.DependentViews(oid) {
+		w.add(v, desc)
 	}
-	n := pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %d other objects", len(out)).WithDetail("%s", strings.Join(detail, "\n"))
-	n.Severity = pgerr.SeverityNotice
-	s.notices = append(s.notices, n)
-	return out, nil
+}
+
+// dependentObjectsErr is PostgreSQL's 2BP01 for a DROP without CASCADE
+// that other objects need: what names the object dropped ("table t",
+// "column c of table t"), lines each dependency.
+func dependentObjectsErr(what string, lines []string) error {
+	return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop %s because other objects depend on it", what).
+		WithDetail("%s", strings.Join(lines, "\n")).
+		WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+}
+
+// cascadeNotice raises PostgreSQL's notice for the objects a CASCADE
+// drops (lines: "drop cascades to ..."): one line as the message, several
+// counted, with the lines as the detail.
+func (s *Session) cascadeNotice(lines []string) {
+	switch len(lines) {
+	case 0:
+	case 1:
+		s.notice(pgerr.SeverityNotice, pgerr.SuccessfulCompletion, "%s", lines[0])
+	default:
+		n := pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %d other objects", len(lines)).WithDetail("%s", strings.Join(lines, "\n"))
+		n.Severity = pgerr.SeverityNotice
+		s.notices = append(s.notices, n)
+	}
 }
 
 // hideViews marks views dropped by the current transaction: the commit

@@ -130,7 +130,8 @@ var scriptOptions = map[string]string{
 	"vacuum_truncate": classicPlacement, "vacuum_target": classicPlacement,
 	"walinspect_records": classicPlacement, "freespace_classic": classicPlacement, "create_table_as": classicPlacement,
 	"upsert": classicPlacement, "stats": prunedAsPostgres, "pageinspect": prunedAsPostgres, "pageinspect_arrays": prunedAsPostgres,
-	"add_column": prunedAsPostgres, "savepoints": classicPlacement + " " + prunedAsPostgres,
+	"add_column": prunedAsPostgres, "savepoints": classicPlacement + " " + prunedAsPostgres, "drop_column": prunedAsPostgres,
+	"alter_column_type": prunedAsPostgres,
 }
 
 const (

@@ -95,6 +95,9 @@ type binder struct {
 	// deps collects the OIDs of the tables and views the statement reads
 	// (CREATE VIEW's dependencies); nil when not collecting.
 	deps map[uint32]bool
+	// colDeps collects the table columns the statement reads (a view's
+	// column dependencies, ViewColumnDeps); nil when not collecting.
+	colDeps map[ColumnDep]bool
 	// viewStack holds the OIDs of the views being expanded around the
 	// current point: one met again is a loop.
 	viewStack []uint32

@@ -30,10 +30,10 @@ func (*AlterAddColumns) stmt() {}
 
 // addColumns binds the ADD COLUMN subcommands of an ALTER TABLE whose
 // subcommands are all ADD COLUMN. Each column definition is bound as
-// CREATE TABLE binds its columns; what would need the table rewritten or
-// an index built with it (a volatile default, serial and identity
-// columns, PRIMARY KEY, UNIQUE and REFERENCES on the new column) is
-// refused with 0A000.
+// CREATE TABLE binds its columns; what would need the table rewritten,
+// an index built or the stored rows checked with it (a volatile default,
+// serial and identity columns, PRIMARY KEY, UNIQUE, REFERENCES and CHECK
+// on the new column) is refused with 0A000.
 func (b *binder) addColumns(t *catalog.Table, s *pg_query.AlterTableStmt) (*AlterAddColumns, error) {
 	out := &AlterAddColumns{Table: t}
 	for _, cn := range s.Cmds {
@@ -59,8 +59,8 @@ func (b *binder) addColumns(t *catalog.Table, s *pg_query.AlterTableStmt) (*Alte
 		case len(ct.Serials) > 0:
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "ADD COLUMN of a serial or identity column is not supported").
 				WithHint("Add an integer column, then set its default.")
-		case len(ct.Def.Indexes) > 0 || len(ct.ForeignKeys) > 0:
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "ADD COLUMN with a PRIMARY KEY, UNIQUE or REFERENCES constraint is not supported").
+		case len(ct.Def.Indexes) > 0 || len(ct.ForeignKeys) > 0 || len(ct.Def.Checks) > 0:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "ADD COLUMN with a PRIMARY KEY, UNIQUE, REFERENCES or CHECK constraint is not supported").
 				WithHint("Add the column, then add the constraint with ALTER TABLE ... ADD.")
 		}
 		ac := AddColumn{Col: col, IfNotExists: c.MissingOk}

@@ -64,8 +64,15 @@ func (b *binder) alterTable(s *pg_query.AlterTableStmt) (Stmt, error) {
 		}
 		return nil, err
 	}
-	if len(s.Cmds) > 0 && s.Cmds[0].GetAlterTableCmd().Subtype == pg_query.AlterTableType_AT_AddColumn {
-		return b.addColumns(t, s)
+	if len(s.Cmds) > 0 {
+		switch s.Cmds[0].GetAlterTableCmd().Subtype {
+		case pg_query.AlterTableType_AT_AddColumn:
+			return b.addColumns(t, s)
+		case pg_query.AlterTableType_AT_DropColumn:
+			return b.dropColumns(t, s)
+		case pg_query.AlterTableType_AT_AlterColumnType:
+			return b.alterColumnTypes(t, s)
+		}
 	}
 	opts := &AlterOptions{Table: t, Options: map[string]string{}}
 	cons := &AlterConstraints{Table: t}
@@ -141,6 +148,12 @@ func (b *binder) alterTable(s *pg_query.AlterTableStmt) (Stmt, error) {
 		case pg_query.AlterTableType_AT_AddColumn:
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE with ADD COLUMN and other subcommands is not supported").
 				WithHint("Run them as separate ALTER TABLE statements.")
+		case pg_query.AlterTableType_AT_DropColumn:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE with DROP COLUMN and other subcommands is not supported").
+				WithHint("Run them as separate ALTER TABLE statements.")
+		case pg_query.AlterTableType_AT_AlterColumnType:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE with ALTER COLUMN ... TYPE and other subcommands is not supported").
+				WithHint("Run them as separate ALTER TABLE statements.")
 		case pg_query.AlterTableType_AT_DropConstraint:
 			if slices.ContainsFunc(t.Checks, func(ck catalog.Check) bool { return ck.Name == c.Name }) {
 				checkAlter.Drop = append(checkAlter.Drop, c.Name)
@@ -149,18 +162,18 @@ func (b *binder) alterTable(s *pg_query.AlterTableStmt) (Stmt, error) {
 			cons.Cmds = append(cons.Cmds, ConstraintCmd{Drop: true, IfExists: c.MissingOk, Name: c.Name, Cascade: c.Behavior == pg_query.DropBehavior_DROP_CASCADE})
 		default:
 			what := map[pg_query.AlterTableType]string{
-				pg_query.AlterTableType_AT_DropColumn:      "DROP COLUMN",
-				pg_query.AlterTableType_AT_AlterColumnType: "ALTER COLUMN TYPE",
-				pg_query.AlterTableType_AT_ColumnDefault:   "ALTER COLUMN DEFAULT",
-				pg_query.AlterTableType_AT_SetNotNull:      "SET NOT NULL",
-				pg_query.AlterTableType_AT_DropNotNull:     "DROP NOT NULL",
-				pg_query.AlterTableType_AT_AddIndex:        "ADD INDEX",
+				pg_query.AlterTableType_AT_ColumnDefault: "ALTER COLUMN DEFAULT",
+				pg_query.AlterTableType_AT_SetNotNull:    "SET NOT NULL",
+				pg_query.AlterTableType_AT_DropNotNull:   "DROP NOT NULL",
+				pg_query.AlterTableType_AT_AddIndex:      "ADD INDEX",
+				pg_query.AlterTableType_AT_SetStatistics: "ALTER COLUMN SET STATISTICS",
+				pg_query.AlterTableType_AT_SetStorage:    "ALTER COLUMN SET STORAGE",
 			}[c.Subtype]
 			if what == "" {
 				what = strings.ToLower(strings.TrimPrefix(c.Subtype.String(), "AT_"))
 			}
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE %s is not supported", what).
-				WithHint("minipg supports ALTER TABLE ... SET (...), RESET (...), ADD COLUMN, ADD PRIMARY KEY, ADD UNIQUE, ADD FOREIGN KEY, DROP CONSTRAINT and ALTER COLUMN ... SET/DROP DEFAULT and SET/DROP NOT NULL.")
+				WithHint("minipg supports ALTER TABLE ... SET (...), RESET (...), ADD COLUMN, DROP COLUMN, ALTER COLUMN ... TYPE, ADD PRIMARY KEY, ADD UNIQUE, ADD FOREIGN KEY, DROP CONSTRAINT and ALTER COLUMN ... SET/DROP DEFAULT and SET/DROP NOT NULL.")
 		}
 	}
 	if len(checks)+len(checkAlter.Drop) > 0 {

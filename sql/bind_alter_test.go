@@ -50,7 +50,8 @@ func TestBindAlterConstraints(t *testing.T) {
 		{"ALTER TABLE t ADD UNIQUE NULLS NOT DISTINCT (n)", pgerr.FeatureNotSupported, 19},
 		{"ALTER TABLE t ADD CONSTRAINT u UNIQUE USING INDEX t_n_idx", pgerr.FeatureNotSupported, 19},
 		{"ALTER TABLE t SET (fillfactor = 70), ADD UNIQUE (n)", pgerr.FeatureNotSupported, 0},
-		{"ALTER TABLE t DROP COLUMN n", pgerr.FeatureNotSupported, 0},
+		{"ALTER TABLE t DROP COLUMN n, ADD COLUMN z int", pgerr.FeatureNotSupported, 0},
+		{"ALTER TABLE t SET (fillfactor = 70), DROP COLUMN n", pgerr.FeatureNotSupported, 0},
 		{"ALTER TABLE t ADD COLUMN z int, SET (fillfactor = 70)", pgerr.FeatureNotSupported, 0},
 		{"ALTER FUNCTION f() RENAME TO g", pgerr.FeatureNotSupported, 0},
 	} {

@@ -17,6 +17,10 @@ type scopeCol struct {
 	name string
 	e    Expr
 	qual string // alias of the FROM item it belongs to ("" for a merged column)
+	// table and attnum name the table column it is, for the column
+	// dependencies of a view (0 for other columns).
+	table  uint32
+	attnum int16
 }
 
 // scopeTable is one FROM item visible to column references: a table, a
@@ -25,7 +29,10 @@ type scopeTable struct {
 	table *catalog.Table // nil for a subquery or a function
 	alias string         // name the item is referred to by
 	base  int            // slot of its first column in the row
-	cols  []scopeCol     // its columns (slot base+i); a table's ctid follows them
+	// cols are its columns: slot base+i, or for a table the slot of the
+	// attribute (dropped columns have a slot and no scopeCol); a table's
+	// ctid follows its attributes.
+	cols []scopeCol
 	// lateralRefused marks an item a LATERAL item may not read: the left
 	// side of its RIGHT or FULL join (a reference is 42P10).
 	lateralRefused bool
@@ -47,11 +54,16 @@ type outerScope struct {
 	correlated *bool
 }
 
-// tableCols are table t's columns as slots from base.
+// tableCols are table t's columns as slots from base: attribute i is slot
+// base+i; a dropped column has its slot (always NULL) but is not in scope.
 func tableCols(t *catalog.Table, base int) []scopeCol {
-	cols := make([]scopeCol, len(t.Columns))
+	cols := make([]scopeCol, 0, len(t.Columns))
 	for i, c := range t.Columns {
-		cols[i] = scopeCol{name: c.Name, e: &ColRef{Idx: base + i, T: types.T{OID: types.OID(c.TypeOID), Typmod: c.Typmod}, Name: c.Name}}
+		if c.Dropped {
+			continue
+		}
+		cols = append(cols, scopeCol{name: c.Name, e: &ColRef{Idx: base + i, T: types.T{OID: types.OID(c.TypeOID), Typmod: c.Typmod}, Name: c.Name},
+			table: t.OID, attnum: int16(i + 1)})
 	}
 	return cols
 }
@@ -60,7 +72,16 @@ func tableCols(t *catalog.Table, base int) []scopeCol {
 // RETURNING).
 func singleScope(t *catalog.Table, alias string) *scope {
 	cols := tableCols(t, 0)
-	return &scope{tables: []scopeTable{{table: t, alias: alias, cols: cols}}, exposed: cols, width: len(cols) + 1}
+	return &scope{tables: []scopeTable{{table: t, alias: alias, cols: cols}}, exposed: cols, width: len(t.Columns) + 1}
+}
+
+// useCol is the expression of column c as a reference takes it, noting
+// the table column it reads for a view's column dependencies.
+func (b *binder) useCol(c scopeCol) Expr {
+	if b.colDeps != nil && c.table != 0 {
+		b.colDeps[ColumnDep{Table: c.table, AttNum: c.attnum}] = true
+	}
+	return c.e
 }
 
 // columnRef resolves a column reference, qualified or not, against the
@@ -144,7 +165,7 @@ func (b *binder) lookup(sc *scope, tbl, col string, loc int32) (e Expr, qual str
 			if e != nil {
 				return nil, "", false, b.errAt(loc, pgerr.AmbiguousColumn, "column reference \"%s\" is ambiguous", col)
 			}
-			e, qual = c.e, c.qual
+			e, qual = b.useCol(c), c.qual
 		}
 		if e == nil {
 			for _, st := range sc.tables {
@@ -168,12 +189,12 @@ func (b *binder) lookup(sc *scope, tbl, col string, loc int32) (e Expr, qual str
 		var ref Expr
 		for _, c := range st.cols {
 			if c.name == col {
-				ref = c.e
+				ref = b.useCol(c)
 				break
 			}
 		}
 		if ref == nil && col == "ctid" && st.table != nil {
-			ref = &ColRef{Idx: st.base + len(st.cols), T: types.TTID, Name: "ctid"}
+			ref = &ColRef{Idx: st.base + len(st.table.Columns), T: types.TTID, Name: "ctid"}
 		}
 		if ref == nil {
 			continue

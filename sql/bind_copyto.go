@@ -25,6 +25,27 @@ func (*CopyTo) stmt() {}
 // quoteIdent quotes a name for the SELECT a table COPY is rewritten to.
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
+// QuoteIdentifier is PostgreSQL's quote_identifier: s as it is when it is
+// a lower-case name that is not a keyword PostgreSQL reserves in some
+// context, else in double quotes with embedded quotes doubled.
+func QuoteIdentifier(s string) string {
+	safe := s != "" && (s[0] >= 'a' && s[0] <= 'z' || s[0] == '_')
+	for i := 0; safe && i < len(s); i++ {
+		c := s[i]
+		safe = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
+	}
+	if safe {
+		if res, err := pg_query.Scan(s); err == nil && len(res.Tokens) == 1 {
+			k := res.Tokens[0].KeywordKind
+			safe = k == pg_query.KeywordKind_NO_KEYWORD || k == pg_query.KeywordKind_UNRESERVED_KEYWORD
+		}
+	}
+	if safe {
+		return s
+	}
+	return quoteIdent(s)
+}
+
 func (b *binder) copyTo(s *pg_query.CopyStmt) (*CopyTo, error) {
 	if s.Filename != "" || s.IsProgram {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY TO a file or program is not supported").
@@ -59,7 +80,9 @@ func (b *binder) copyTo(s *pg_query.CopyStmt) (*CopyTo, error) {
 		var cols []string
 		if len(s.Attlist) == 0 {
 			for _, c := range t.Columns {
-				cols = append(cols, quoteIdent(c.Name))
+				if !c.Dropped {
+					cols = append(cols, quoteIdent(c.Name))
+				}
 			}
 		} else {
 			seen := map[string]bool{}

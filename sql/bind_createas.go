@@ -92,7 +92,7 @@ func (b *binder) intoTable(into *pg_query.IntoClause, q *pg_query.SelectStmt, if
 			colName = into.ColNames[i].GetString_().GetSval()
 		}
 		colName = truncateName(colName)
-		if isSystemColumnName(colName) {
+		if IsSystemColumnName(colName) {
 			return nil, pgerr.New(pgerr.DuplicateColumn, "column name \"%s\" conflicts with a system column name", colName)
 		}
 		t := c.T
@@ -126,9 +126,9 @@ func truncateName(name string) string {
 	return name
 }
 
-// isSystemColumnName reports whether name is one of a table's system
+// IsSystemColumnName reports whether name is one of a table's system
 // columns.
-func isSystemColumnName(name string) bool {
+func IsSystemColumnName(name string) bool {
 	switch name {
 	case "ctid", "xmin", "xmax", "cmin", "cmax", "tableoid":
 		return true

@@ -73,7 +73,7 @@ func TestCreateTableAsErrors(t *testing.T) {
 		{"SELECT * FROM (SELECT 1 INTO x) s", pgerr.SyntaxError, 30},
 		{"EXPLAIN CREATE TABLE x AS EXECUTE p", pgerr.FeatureNotSupported, 0},
 	}
-	checkBindErrors(t, tests)
+	checkBindErrors(t, testCat, tests)
 }
 
 // TestExplainCreateTableAs checks that EXPLAIN takes both spellings.

@@ -78,7 +78,7 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 			}
 			// A serial's NOT NULL comes after the column's own constraints.
 			col := catalog.Column{Name: cd.Colname, TypeOID: uint32(t.OID), Typmod: t.Typmod, NotNull: cd.IsNotNull && !serial}
-			if cd.Colname == "ctid" || cd.Colname == "xmin" || cd.Colname == "xmax" || cd.Colname == "cmin" || cd.Colname == "cmax" || cd.Colname == "tableoid" {
+			if IsSystemColumnName(cd.Colname) {
 				return nil, b.errAt(cd.Location, pgerr.DuplicateColumn, "column name \"%s\" conflicts with a system column name", cd.Colname)
 			}
 			sawNullable := false // NULL, NOT NULL or identity given (transformColumnDefinition)
@@ -490,9 +490,7 @@ func (b *binder) copyStmt(s *pg_query.CopyStmt) (Stmt, error) {
 	}
 	out := &Copy{Table: t, Format: "text", Delimiter: '\t', Null: `\N`, Quote: '"', Escape: '"'}
 	if len(s.Attlist) == 0 {
-		for i := range t.Columns {
-			out.Cols = append(out.Cols, i)
-		}
+		out.Cols = t.LiveColumns()
 	} else {
 		for _, a := range s.Attlist {
 			name := a.GetString_().GetSval()

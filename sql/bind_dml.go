@@ -74,7 +74,7 @@ func (b *binder) returning(t *catalog.Table, alias string, list []*pg_query.Node
 				star = sc.tables[i].cols
 			}
 			for _, c := range star {
-				add(c.e, c.name)
+				add(b.useCol(c), c.name)
 			}
 			continue
 		}
@@ -169,10 +169,7 @@ func (b *binder) insertStmt(s *pg_query.InsertStmt) (*Insert, error) {
 func (b *binder) insertColumns(t *catalog.Table, list []*pg_query.Node) ([]int, error) {
 	var cols []int
 	if len(list) == 0 {
-		for i := range t.Columns {
-			cols = append(cols, i)
-		}
-		return cols, nil
+		return t.LiveColumns(), nil
 	}
 	seen := map[int]bool{}
 	for _, cn := range list {
@@ -445,15 +442,9 @@ func (b *binder) deleteStmt(s *pg_query.DeleteStmt) (*Delete, error) {
 	return out, nil
 }
 
-// colIndex returns the 0-based position of column name in t, or -1.
-func colIndex(t *catalog.Table, name string) int {
-	for i, c := range t.Columns {
-		if c.Name == name {
-			return i
-		}
-	}
-	return -1
-}
+// colIndex returns the 0-based position of column name in t, or -1 (a
+// dropped column is not found).
+func colIndex(t *catalog.Table, name string) int { return t.ColumnIndex(name) }
 
 // identityValues applies the identity column rules to a bound INSERT: a
 // value for a GENERATED ALWAYS column needs OVERRIDING SYSTEM VALUE

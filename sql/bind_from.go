@@ -241,11 +241,11 @@ func (fb *fromBuilder) join(j *pg_query.JoinExpr) (*JoinNode, []scopeCol, error)
 			return nil, nil, pgerr.New(pgerr.Code("42701"), "column name \"%s\" appears more than once in USING clause", name)
 		}
 		used[name] = true
-		le, err := usingCol(lcols, name, "left")
+		le, err := b.usingCol(lcols, name, "left")
 		if err != nil {
 			return nil, nil, err
 		}
-		re, err := usingCol(rcols, name, "right")
+		re, err := b.usingCol(rcols, name, "right")
 		if err != nil {
 			return nil, nil, err
 		}
@@ -323,14 +323,14 @@ func fullJoinable(on Expr, lbase, rbase, end int) bool {
 }
 
 // usingCol finds the one column name of a join side for USING.
-func usingCol(cols []scopeCol, name, side string) (Expr, error) {
+func (b *binder) usingCol(cols []scopeCol, name, side string) (Expr, error) {
 	var e Expr
 	for _, c := range cols {
 		if c.name == name {
 			if e != nil {
 				return nil, pgerr.New(pgerr.AmbiguousColumn, "common column name \"%s\" appears more than once in %s table", name, side)
 			}
-			e = c.e
+			e = b.useCol(c)
 		}
 	}
 	if e == nil {

@@ -60,6 +60,9 @@ func (b *binder) tableLike(lc *pg_query.TableLikeClause, def *catalog.Table) (*l
 	}
 	opts := lc.Options
 	for _, c := range src.Columns {
+		if c.Dropped {
+			continue
+		}
 		col := catalog.Column{Name: c.Name, TypeOID: c.TypeOID, Typmod: c.Typmod, NotNull: c.NotNull}
 		// An identity column's sequence default is its identity's, not a DEFAULT.
 		if opts&likeDefaults != 0 && c.Default != "" && c.Identity == "" {

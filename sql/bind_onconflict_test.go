@@ -77,10 +77,7 @@ func TestOnConflictArbiters(t *testing.T) {
 
 // TestOnConflictErrors: PostgreSQL's errors, positions included.
 func TestOnConflictErrors(t *testing.T) {
-	saved := testCat
-	testCat = upsertCat
-	defer func() { testCat = saved }()
-	checkBindErrors(t, []bindErrCase{
+	checkBindErrors(t, upsertCat, []bindErrCase{
 		{"INSERT INTO u VALUES (1) ON CONFLICT DO UPDATE SET b = 'x'", pgerr.SyntaxError, 26},
 		{"INSERT INTO u VALUES (1) ON CONFLICT (b) DO NOTHING", pgerr.InvalidColumnReference, 0},
 		{"INSERT INTO u VALUES (1) ON CONFLICT (c) DO NOTHING", pgerr.InvalidColumnReference, 0},

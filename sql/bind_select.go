@@ -283,7 +283,7 @@ func (b *binder) targetList(list []*pg_query.Node) ([]target, error) {
 				}
 			}
 			for _, c := range cols {
-				targets = append(targets, target{e: c.e, name: c.name, loc: cr.Location})
+				targets = append(targets, target{e: b.useCol(c), name: c.name, loc: cr.Location})
 			}
 			if !matched {
 				return nil, b.missingTable(cr.Fields[0].GetString_().GetSval(), cr.Location)

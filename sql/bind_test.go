@@ -152,7 +152,7 @@ func TestBindErrors(t *testing.T) {
 		{"SELECT s + 1 FROM t", pgerr.UndefinedFunction, 0},
 		{"SELECT DISTINCT s FROM t ORDER BY id", pgerr.InvalidColumnReference, 0},
 	}
-	checkBindErrors(t, tests)
+	checkBindErrors(t, testCat, tests)
 }
 
 func TestFillFactorMessage(t *testing.T) {
@@ -223,11 +223,12 @@ type bindErrCase struct {
 	pos  int32
 }
 
-// checkBindErrors prepares each case's statement and checks its error.
-func checkBindErrors(t *testing.T, tests []bindErrCase) {
+// checkBindErrors prepares each case's statement against cat and checks
+// its error.
+func checkBindErrors(t *testing.T, cat Catalog, tests []bindErrCase) {
 	t.Helper()
 	for _, tc := range tests {
-		_, err := Prepare(testCat, tc.q, nil)
+		_, err := Prepare(cat, tc.q, nil)
 		if err == nil {
 			t.Errorf("%s: no error, want %s", tc.q, tc.code)
 			continue

@@ -174,7 +174,7 @@ func (b *binder) bindView(v *catalog.View) (*Select, error) {
 	}
 	n := tree.Stmts[0].Stmt
 	saved := *b
-	b.query, b.outer, b.cteRefs, b.cteAliases, b.deps = v.Query, nil, nil, nil, nil
+	b.query, b.outer, b.cteRefs, b.cteAliases, b.deps, b.colDeps = v.Query, nil, nil, nil, nil, nil
 	b.viewStack = append(slices.Clip(b.viewStack), v.OID)
 	b.insertSource, b.noSubquery = false, ""
 	sub, err := func() (*Select, error) {
@@ -202,6 +202,33 @@ func (b *binder) bindView(v *catalog.View) (*Select, error) {
 		}
 	}
 	return sub, nil
+}
+
+// ColumnDep is a column of a table that a view reads: the view must go
+// with it (DROP COLUMN ... CASCADE), and its type cannot change.
+type ColumnDep struct {
+	Table  uint32
+	AttNum int16 // 1-based
+}
+
+// ViewColumnDeps binds view v's stored query against cat and returns the
+// table columns the query itself reads (by name, through * or in JOIN ...
+// USING), as PostgreSQL's column dependencies of the view's rule: the
+// columns the views it reads read are theirs, not v's.
+func ViewColumnDeps(cat Catalog, v *catalog.View) (map[ColumnDep]bool, error) {
+	tree, err := pg_query.Parse(v.Query)
+	if err != nil || len(tree.Stmts) != 1 || tree.Stmts[0].Stmt.GetSelectStmt() == nil {
+		return nil, pgerr.New(pgerr.InternalError, "view \"%s\" has a bad stored query", v.Name)
+	}
+	n := tree.Stmts[0].Stmt
+	b := &binder{cat: cat, query: v.Query, viewStack: []uint32{v.OID}, colDeps: map[ColumnDep]bool{}}
+	if err := b.inlineCTEs(n); err != nil {
+		return nil, err
+	}
+	if _, err := b.selectStmt(n.GetSelectStmt()); err != nil {
+		return nil, err
+	}
+	return b.colDeps, nil
 }
 
 // notAView fails a statement that needs a table when rv names a view, with

@@ -74,7 +74,7 @@ func TestWindowErrors(t *testing.T) {
 		{"UPDATE t SET n = rank() OVER ()", pgerr.WindowingError, 18},
 		{"SELECT 1 FROM t LIMIT rank() OVER ()", pgerr.WindowingError, 23},
 	}
-	checkBindErrors(t, tests)
+	checkBindErrors(t, testCat, tests)
 }
 
 // TestWindowSlots checks where window functions land: one slot per

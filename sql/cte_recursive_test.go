@@ -63,5 +63,5 @@ func TestRecursiveErrors(t *testing.T) {
 		{with + "UNION ALL SELECT n, 2 FROM r) SELECT * FROM r", pgerr.SyntaxError, 51},
 		{with + "UNION ALL SELECT n FROM r) SEARCH DEPTH FIRST BY n SET o SELECT * FROM r", pgerr.FeatureNotSupported, 0},
 	}
-	checkBindErrors(t, tests)
+	checkBindErrors(t, testCat, tests)
 }

@@ -37,6 +37,10 @@
 //	bind_alter.go    ALTER TABLE: SET/RESET of table options, ADD PRIMARY KEY /
 //	                 UNIQUE / FOREIGN KEY and DROP CONSTRAINT (checked by the
 //	                 executor, in PostgreSQL's order, under the table's lock)
+//	bind_addcolumn.go, bind_dropcolumn.go  ADD COLUMN, DROP COLUMN (a
+//	                 dropped column keeps its slot in the row, out of scope)
+//	bind_altertype.go ALTER COLUMN ... TYPE: the new types, the conversions
+//	                 (USING or an assignment cast), whether a rewrite is needed
 //	bind_fkey.go     FOREIGN KEY constraints as written (resolved by the executor)
 //	bind_sequence.go CREATE/DROP SEQUENCE, ALTER COLUMN SET/DROP DEFAULT,
 //	                 nextval/currval/setval/lastval and their sequence argument

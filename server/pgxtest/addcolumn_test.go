@@ -7,8 +7,9 @@ import (
 )
 
 // TestAddColumnRefusals: the ADD COLUMN forms that need the table
-// rewritten or an index built with the column are refused with 0A000 and
-// leave the table as it was; so is a column added to a table a view reads
+// rewritten, an index built or the rows checked with the column are
+// refused with 0A000 and leave the table as it was (a CHECK on the new
+// column was once ignored); so is a column added to a table a view reads
 // with "*", whose text would then return another row shape.
 func TestAddColumnRefusals(t *testing.T) {
 	dsn := startServer(t)
@@ -24,6 +25,8 @@ func TestAddColumnRefusals(t *testing.T) {
 		"alter table acr add column u int unique",
 		"alter table acr add column p int primary key",
 		"alter table acr add column f int references acr (id)",
+		"alter table acr add column c int check (c < 10)",
+		"alter table acr add column d int default 20 constraint d_small check (d < 10)",
 		"alter table acr add column ok int, set (fillfactor = 50)",
 	} {
 		if _, err := c.Exec(ctx, q); pgCode(err) != "0A000" {

@@ -15,11 +15,22 @@ import (
 // target block. A tuple longer than MaxHeapTupleSize after MAXALIGN fails
 // with 54000 "row is too big".
 func (r *Relation) Insert(tup []byte, xid, cid uint32, st *InsertState) (page.TID, error) {
-	return r.insert(tup, xid, cid, 0, st)
+	return r.insert(tup, xid, cid, 0, st, 0)
 }
 
-// insert is Insert, and InsertSpeculative with a token other than 0.
-func (r *Relation) insert(tup []byte, xid, cid, token uint32, st *InsertState) (page.TID, error) {
+// InsertFrozen is Insert of a row version that every transaction sees
+// whatever becomes of xid: t_infomask gets HEAP_XMIN_FROZEN, as PostgreSQL's
+// heap_insert with HEAP_INSERT_FROZEN (COPY FREEZE) sets it, and the WAL
+// record carries it. A table rewrite whose catalog change does not follow
+// the transaction (ALTER TABLE ... ALTER COLUMN ... TYPE) copies the
+// committed rows with it.
+func (r *Relation) InsertFrozen(tup []byte, xid, cid uint32, st *InsertState) (page.TID, error) {
+	return r.insert(tup, xid, cid, 0, st, HeapXminFrozen)
+}
+
+// insert is Insert, InsertFrozen (extraInfomask HEAP_XMIN_FROZEN) and
+// InsertSpeculative (a token other than 0).
+func (r *Relation) insert(tup []byte, xid, cid, token uint32, st *InsertState, extraInfomask uint16) (page.TID, error) {
 	if err := r.checkNewTuple(tup); err != nil {
 		return page.TID{}, err
 	}
@@ -28,7 +39,7 @@ func (r *Relation) insert(tup []byte, xid, cid, token uint32, st *InsertState) (
 	if err != nil {
 		return page.TID{}, err
 	}
-	tid, err := r.putTuple(buf, tup, xid, cid, 0)
+	tid, err := r.putTuple(buf, tup, xid, cid, extraInfomask)
 	if err == nil {
 		var x *walExtra
 		if token != 0 {

@@ -50,7 +50,7 @@ func (r *Relation) InsertSpeculative(tup []byte, xid, cid, token uint32, st *Ins
 	if token == 0 {
 		return page.TID{}, ErrBadSpecToken
 	}
-	return r.insert(tup, xid, cid, token, st)
+	return r.insert(tup, xid, cid, token, st, 0)
 }
 
 // FinishSpeculative confirms the speculative insertion at tid

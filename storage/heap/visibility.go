@@ -466,6 +466,88 @@ func SatisfiesDirty(t []byte, own *OwnXids, o Oracle) (live bool, wait uint32) {
 	return true, 0 // deleter aborted
 }
 
+// DeletedBy reports whether the transaction whose xids are own deleted or
+// updated row version t (a row lock is neither). SatisfiesDirty calls such
+// a version dead to it; an index build must still give it an entry, as
+// PostgreSQL's does for a DELETE_IN_PROGRESS of its own transaction, since
+// the transaction may yet abort.
+func DeletedBy(t []byte, own *OwnXids) bool {
+	im := Infomask(t)
+	return own.Has(Xmax(t)) && im&HeapXmaxInvalid == 0 && !xmaxIsLockedOnly(im)
+}
+
+// CopyFate is what a table rewrite by one transaction does with a row
+// version it finds (RewriteFate).
+type CopyFate int
+
+const (
+	CopyNone       CopyFate = iota // dead whatever the rewriter's fate: inserter aborted, deleter committed, or both the rewriter
+	CopyFrozen                     // committed and not deleted: copied frozen (InsertFrozen)
+	CopyInsertedBy                 // inserted by the rewriter and not deleted by it: copied as its insert
+	CopyDeletedBy                  // committed and deleted by the rewriter: copied frozen, then deleted by it
+)
+
+// RewriteFate tells a rewrite of the table by the transaction whose xids
+// are own (the top level's and its subtransactions': the rewrite runs
+// outside any savepoint) what to do with row version t so that the copy
+// reads, for every transaction and whatever becomes of the transaction, as
+// t did: PostgreSQL's rewrites copy what the
+// rewriter's snapshot sees, and its ALTER TABLE follows the transaction;
+// minipg's does not, so the rewriter's own changes keep their
+// transaction. wait is another transaction still running that inserted,
+// deleted or locked t: the caller must wait for it (without the table's
+// lock) and start over, as PostgreSQL's AccessExclusiveLock waits for
+// every transaction that has touched the table. Reads the header only;
+// the caller holds a pin.
+func RewriteFate(t []byte, own *OwnXids, o Oracle) (fate CopyFate, wait uint32) {
+	im := Infomask(t)
+	mine := false
+	if !xminCommitted(im) {
+		if xminInvalid(im) {
+			return CopyNone, 0
+		}
+		if xmin := Xmin(t); own.Has(xmin) {
+			mine = true
+		} else {
+			switch status(o, xmin) {
+			case XidAborted:
+				return CopyNone, 0
+			case XidInProgress:
+				return CopyNone, xmin
+			}
+		}
+	}
+	live := CopyFrozen
+	if mine {
+		live = CopyInsertedBy
+	}
+	xmax := Xmax(t)
+	switch {
+	case im&HeapXmaxInvalid != 0 || xmax == InvalidXid:
+		return live, 0
+	case own.Has(xmax):
+		if xmaxIsLockedOnly(im) {
+			return live, 0
+		}
+		if mine {
+			return CopyNone, 0
+		}
+		return CopyDeletedBy, 0
+	case im&HeapXmaxCommitted != 0 && !xmaxIsLockedOnly(im):
+		return CopyNone, 0
+	}
+	switch status(o, xmax) {
+	case XidInProgress:
+		return CopyNone, xmax
+	case XidCommitted:
+		if xmaxIsLockedOnly(im) {
+			return live, 0
+		}
+		return CopyNone, 0
+	}
+	return live, 0 // deleter aborted
+}
+
 // vacStatus is HTSV_Result.
 type vacStatus int
 
