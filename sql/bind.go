@@ -107,6 +107,9 @@ type binder struct {
 	withTop  any
 	withCTEs []*pg_query.CommonTableExpr
 	withDML  []*WithDML
+	// targetView is the view an INSERT, UPDATE or DELETE being bound
+	// changes (bind_viewdml.go); nil for a table.
+	targetView *viewDML
 }
 
 // errAt is an error at byte offset loc of the query (reported as a

@@ -43,7 +43,9 @@ func (b *binder) returning(t *catalog.Table, alias string, list []*pg_query.Node
 		}
 		return 0, 0
 	}
-	if from == nil {
+	if vd := b.targetView; vd != nil {
+		b.sc = vd.scope()
+	} else if from == nil {
 		b.sc = singleScope(t, alias)
 	} else {
 		source = from.Source.source
@@ -105,13 +107,24 @@ func (b *binder) returning(t *catalog.Table, alias string, list []*pg_query.Node
 // VALUES, VALUES lists or a SELECT), each value assigned to its column's
 // type, then RETURNING.
 func (b *binder) insertStmt(s *pg_query.InsertStmt) (*Insert, error) {
-	t, err := b.table(s.Relation)
+	t, vd, alias, err := b.dmlTargetRel(s.Relation, "insert into")
 	if err != nil {
 		return nil, err
+	}
+	saved := b.targetView
+	b.targetView = vd
+	defer func() { b.targetView = saved }()
+	if vd != nil && s.OnConflictClause != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "INSERT ... ON CONFLICT on a view is not supported")
 	}
 	out := &Insert{Table: t}
 	if out.Cols, err = b.insertColumns(t, s.Cols); err != nil {
 		return nil, err
+	}
+	if vd != nil && len(s.Cols) == 0 {
+		if out.Cols, err = b.viewInsertColumns(vd, s); err != nil {
+			return nil, err
+		}
 	}
 	for _, c := range out.Cols {
 		out.ColTypes = append(out.ColTypes, colType(t.Columns[c]))
@@ -136,9 +149,7 @@ func (b *binder) insertStmt(s *pg_query.InsertStmt) (*Insert, error) {
 	if err := identityValues(s, sel, out); err != nil {
 		return nil, err
 	}
-	alias := t.Name
 	if s.Relation.Alias != nil && s.Relation.Alias.Aliasname != "" {
-		alias = s.Relation.Alias.Aliasname
 		out.Alias = alias
 	}
 	var target *conflictTarget
@@ -177,9 +188,9 @@ func (b *binder) insertColumns(t *catalog.Table, list []*pg_query.Node) ([]int, 
 		if len(rt.Indirection) > 0 {
 			return nil, b.errAt(rt.Location, pgerr.FeatureNotSupported, "assignment to a field or array element is not supported")
 		}
-		idx := colIndex(t, rt.Name)
-		if idx < 0 {
-			return nil, b.errAt(rt.Location, pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.Name)
+		idx, err := b.targetColumn(t, rt.Name, rt.Location, "insert into")
+		if err != nil {
+			return nil, err
 		}
 		if seen[idx] {
 			return nil, b.errAt(rt.Location, pgerr.DuplicateColumn, "column \"%s\" specified more than once", rt.Name)
@@ -265,10 +276,18 @@ func (b *binder) insertSelect(s *pg_query.InsertStmt, sel *pg_query.SelectStmt, 
 // dmlScope resolves the table an UPDATE or DELETE changes and binds its
 // FROM (USING) list: b.sc is the target alone, under its alias if it has
 // one, or its join with the FROM items.
-func (b *binder) dmlScope(rv *pg_query.RangeVar, from []*pg_query.Node, where *pg_query.Node) (*catalog.Table, string, *DMLFrom, error) {
-	t, alias, err := b.dmlTarget(rv)
+func (b *binder) dmlScope(rv *pg_query.RangeVar, from []*pg_query.Node, where *pg_query.Node, what string) (*catalog.Table, string, *DMLFrom, error) {
+	t, vd, alias, err := b.dmlTargetRel(rv, what)
 	if err != nil {
 		return nil, "", nil, err
+	}
+	b.targetView = vd
+	if vd != nil {
+		if len(from) > 0 {
+			return nil, "", nil, pgerr.New(pgerr.FeatureNotSupported, "UPDATE ... FROM and DELETE ... USING on a view are not supported")
+		}
+		b.sc = vd.scope()
+		return t, alias, nil, nil
 	}
 	if len(from) == 0 {
 		b.sc = singleScope(t, alias)
@@ -279,10 +298,11 @@ func (b *binder) dmlScope(rv *pg_query.RangeVar, from []*pg_query.Node, where *p
 }
 
 func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
-	t, alias, from, err := b.dmlScope(s.Relation, s.FromClause, s.WhereClause)
+	t, alias, from, err := b.dmlScope(s.Relation, s.FromClause, s.WhereClause, "update")
 	if err != nil {
 		return nil, err
 	}
+	defer func() { b.targetView = nil }()
 	sc := b.sc
 	out := &Update{Table: t, From: from}
 	if out.Set, out.Multi, err = b.setList(t, s.TargetList); err != nil {
@@ -290,6 +310,9 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 	}
 	if out.Where, err = b.dmlWhere(s.WhereClause, sc, from); err != nil {
 		return nil, err
+	}
+	if vd := b.targetView; vd != nil {
+		out.Where = andWhere(vd.where, out.Where)
 	}
 	b.sc = sc
 	if out.Returning, out.Columns, err = b.returning(t, alias, s.ReturningList, from); err != nil {
@@ -343,9 +366,9 @@ func (b *binder) setList(t *catalog.Table, list []*pg_query.Node) ([]SetItem, []
 				val = row.Args[mar.Colno-1]
 			}
 		}
-		idx := colIndex(t, rt.Name)
-		if idx < 0 {
-			return nil, nil, b.errAt(rt.Location, pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.Name)
+		idx, cerr := b.targetColumn(t, rt.Name, rt.Location, "update")
+		if cerr != nil {
+			return nil, nil, cerr
 		}
 		if seen[idx] {
 			// PostgreSQL's rewriter finds it, without a position.
@@ -426,14 +449,18 @@ func (b *binder) dmlWhere(where *pg_query.Node, sc *scope, from *DMLFrom) (Expr,
 }
 
 func (b *binder) deleteStmt(s *pg_query.DeleteStmt) (*Delete, error) {
-	t, alias, from, err := b.dmlScope(s.Relation, s.UsingClause, s.WhereClause)
+	t, alias, from, err := b.dmlScope(s.Relation, s.UsingClause, s.WhereClause, "delete from")
 	if err != nil {
 		return nil, err
 	}
+	defer func() { b.targetView = nil }()
 	sc := b.sc
 	out := &Delete{Table: t, From: from}
 	if out.Where, err = b.dmlWhere(s.WhereClause, sc, from); err != nil {
 		return nil, err
+	}
+	if vd := b.targetView; vd != nil {
+		out.Where = andWhere(vd.where, out.Where)
 	}
 	b.sc = sc
 	if out.Returning, out.Columns, err = b.returning(t, alias, s.ReturningList, from); err != nil {

@@ -16,19 +16,6 @@ import (
 // 42712. Its columns come first in RETURNING *, then those of the FROM
 // items.
 
-// dmlTarget resolves the target table of UPDATE or DELETE and its alias.
-func (b *binder) dmlTarget(rv *pg_query.RangeVar) (*catalog.Table, string, error) {
-	t, err := b.table(rv)
-	if err != nil {
-		return nil, "", err
-	}
-	alias := t.Name
-	if rv.Alias != nil && rv.Alias.Aliasname != "" {
-		alias = rv.Alias.Aliasname
-	}
-	return t, alias, nil
-}
-
 // dmlFrom binds the FROM items of UPDATE ... FROM or DELETE ... USING,
 // joins target table t (under alias) to them and leaves the joined scope
 // in b.sc, the target's columns first. The statement's WHERE (where, still

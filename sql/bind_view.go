@@ -16,9 +16,9 @@ import (
 // the view in FROM parses and binds that text again in place of the
 // reference, as a subquery in FROM with the view's name as its alias and
 // the view's column names: PostgreSQL's rewriter does the same with the
-// view's stored query tree. Views are read-only: INSERT, UPDATE and DELETE
-// on a view are refused (0A000), as are WITH CHECK OPTION and the
-// security options, which only matter for views that can be written.
+// view's stored query tree. INSERT, UPDATE and DELETE on an automatically
+// updatable view change its base table (bind_viewdml.go); WITH CHECK
+// OPTION and the security options are refused (0A000).
 
 // ViewCatalog is what binding needs from the catalog for views; a Catalog
 // that does not implement it has none.
@@ -239,9 +239,6 @@ func (b *binder) notAView(rv *pg_query.RangeVar, what string) error {
 		return nil
 	}
 	switch what {
-	case "insert into", "update", "delete from":
-		return pgerr.New(pgerr.FeatureNotSupported, "cannot %s view \"%s\"", what, v.Name).
-			WithDetail("Views are read-only in minipg.")
 	case "copy from":
 		return pgerr.New(pgerr.WrongObjectType, "cannot copy from view \"%s\"", v.Name).
 			WithHint("Try the COPY (SELECT ...) TO variant.")
@@ -259,12 +256,6 @@ func (b *binder) notAView(rv *pg_query.RangeVar, what string) error {
 // minipg needs a table: INSERT, UPDATE, DELETE, COPY and CREATE INDEX.
 func (b *binder) viewTarget(n *pg_query.Node) error {
 	switch {
-	case n.GetInsertStmt() != nil:
-		return b.notAView(n.GetInsertStmt().Relation, "insert into")
-	case n.GetUpdateStmt() != nil:
-		return b.notAView(n.GetUpdateStmt().Relation, "update")
-	case n.GetDeleteStmt() != nil:
-		return b.notAView(n.GetDeleteStmt().Relation, "delete from")
 	case n.GetCopyStmt() != nil && n.GetCopyStmt().Relation != nil:
 		if n.GetCopyStmt().IsFrom {
 			return b.notAView(n.GetCopyStmt().Relation, "copy to")
