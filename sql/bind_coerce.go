@@ -266,6 +266,13 @@ func commonType(l, r types.T) (types.T, bool) {
 		return numericCommon(l.OID, r.OID), true
 	case lc == 'S' && rc == 'S':
 		return types.TText, true
+	case l.OID == types.Time || l.OID == types.TimeTZ || r.OID == types.Time || r.OID == types.TimeTZ:
+		// time converts implicitly to timetz only; no other date/time
+		// type meets them.
+		if (l.OID == types.Time || l.OID == types.TimeTZ) && (r.OID == types.Time || r.OID == types.TimeTZ) {
+			return types.TTimeTZ, true
+		}
+		return types.T{}, false
 	case lc == 'D' && rc == 'D':
 		if l.OID == types.TimestampTZ || r.OID == types.TimestampTZ {
 			return types.TTimestampTZ, true
