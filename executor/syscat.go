@@ -350,6 +350,7 @@ func sysTypes() []types.OID {
 		types.Oid, types.TID, types.Float4, types.Float8, types.Unknown, types.Point, types.Bpchar, types.Varchar,
 		types.Date, types.Timestamp, types.Numeric, types.RegClass, types.RegType, types.RegNamespace,
 		types.RegRole, types.Void}
+	base = append(base, types.Time, types.TimeTZ)
 	out := slices.Clone(base)
 	for _, b := range base {
 		if a := types.ArrayOID(b); a != 0 {

@@ -80,8 +80,8 @@ func (b *binder) coerce(e Expr, t types.T, ctx types.CastContext, loc int32) (Ex
 			if err != nil {
 				return nil, withPos(err, charPos(b.query, loc))
 			}
-			if t.OID == types.TimestampTZ || (t.OID == types.Interval && strings.Contains(x.Val.(string), "-")) ||
-				(t.OID == types.Timestamp || t.OID == types.Date) && types.ReadsNow(x.Val.(string)) {
+			if t.OID == types.TimestampTZ || t.OID == types.TimeTZ || (t.OID == types.Interval && strings.Contains(x.Val.(string), "-")) ||
+				(t.OID == types.Timestamp || t.OID == types.Date || t.OID == types.Time) && types.ReadsNow(x.Val.(string)) {
 				// (An interval with a minus sign reads differently under
 				// IntervalStyle sql_standard; 'now' and 'today' are the
 				// transaction's.)
@@ -115,7 +115,7 @@ func (b *binder) coerce(e Expr, t types.T, ctx types.CastContext, loc int32) (Ex
 			return nil, errMismatch
 		}
 	}
-	if c, ok := e.(*Const); ok && from.OID != types.TimestampTZ && t.OID != types.TimestampTZ && !readsIntervalStyle(from, t) {
+	if c, ok := e.(*Const); ok && from.OID != types.TimestampTZ && t.OID != types.TimestampTZ && t.OID != types.TimeTZ && !readsIntervalStyle(from, t) {
 		// Fold a cast of a constant; a failing one is left for run time
 		// (as is one that reads the session's TimeZone or IntervalStyle).
 		if v, err := types.Coerce(c.Val, from, t, ctx == types.CastExplicit); err == nil {
@@ -266,6 +266,13 @@ func commonType(l, r types.T) (types.T, bool) {
 		return numericCommon(l.OID, r.OID), true
 	case lc == 'S' && rc == 'S':
 		return types.TText, true
+	case l.OID == types.Time || l.OID == types.TimeTZ || r.OID == types.Time || r.OID == types.TimeTZ:
+		// time converts implicitly to timetz only; no other date/time
+		// type meets them.
+		if (l.OID == types.Time || l.OID == types.TimeTZ) && (r.OID == types.Time || r.OID == types.TimeTZ) {
+			return types.TTimeTZ, true
+		}
+		return types.T{}, false
 	case lc == 'D' && rc == 'D':
 		if l.OID == types.TimestampTZ || r.OID == types.TimestampTZ {
 			return types.TTimestampTZ, true

@@ -267,6 +267,19 @@ func (b *binder) sqlValueFunction(sv *pg_query.SQLValueFunction) (Expr, error) {
 		return builtinCall("localtimestamp")
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
 		return builtinCall("current_date")
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIME, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N,
+		pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME_N:
+		name, t := "current_time", types.TTimeTZ
+		if sv.Op == pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME || sv.Op == pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME_N {
+			name, t = "localtime", types.TTime
+		}
+		e, err := builtinCall(name)
+		if err != nil || sv.Typmod < 0 {
+			return e, err
+		}
+		// CURRENT_TIME(p) and LOCALTIME(p) round to p digits.
+		t.Typmod = min(sv.Typmod, types.MaxTimestampPrec)
+		return b.coerce(e, t, types.CastImplicit, sv.Location)
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_USER, pg_query.SQLValueFunctionOp_SVFOP_SESSION_USER,
 		pg_query.SQLValueFunctionOp_SVFOP_USER, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_ROLE:
 		return &Func{Name: "current_user", T: types.TText}, nil

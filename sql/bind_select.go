@@ -89,6 +89,10 @@ func figureColname(n *pg_query.Node) (string, int) {
 			return "localtimestamp", 2
 		case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
 			return "current_date", 2
+		case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIME, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N:
+			return "current_time", 2
+		case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME_N:
+			return "localtime", 2
 		case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_USER:
 			return "current_user", 2
 		case pg_query.SQLValueFunctionOp_SVFOP_SESSION_USER:

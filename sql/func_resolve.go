@@ -328,16 +328,19 @@ var prefixOperatorFuncs = map[string][]string{"~": {"int2not", "int4not", "int8n
 // them).
 var datetimeOperatorFuncs = map[string][]string{
 	"+": {"date_pli", "integer_pl_date", "timestamp_pl_interval", "interval_pl_timestamp", "timestamptz_pl_interval",
-		"interval_pl_timestamptz", "date_pl_interval", "interval_pl_date", "interval_pl"},
+		"interval_pl_timestamptz", "date_pl_interval", "interval_pl_date", "interval_pl",
+		"time_pl_interval", "interval_pl_time", "timetz_pl_interval", "interval_pl_timetz",
+		"datetime_pl", "timedate_pl", "datetimetz_pl", "timetzdate_pl"},
 	"-": {"date_mi", "date_mii", "timestamp_mi_interval", "timestamptz_mi_interval", "date_mi_interval",
-		"timestamp_mi", "timestamptz_mi", "interval_mi"},
+		"timestamp_mi", "timestamptz_mi", "interval_mi",
+		"time_mi_time", "time_mi_interval", "timetz_mi_interval"},
 	"*": {"interval_mul", "mul_d_interval"},
 	"/": {"interval_div"},
 }
 
 func isDatetime(oid types.OID) bool {
 	switch oid {
-	case types.Date, types.Timestamp, types.TimestampTZ, types.Interval:
+	case types.Date, types.Timestamp, types.TimestampTZ, types.Interval, types.Time, types.TimeTZ:
 		return true
 	}
 	return false

@@ -13,6 +13,8 @@
 //	timestamp, date               time.Time in UTC (date at midnight)
 //	timestamptz                   time.Time in UTC: the instant (shown in a TimeZone)
 //	interval                      IntervalValue{Months, Days, Micros}
+//	time                          TimeValue (µs since midnight)
+//	timetz                        TimeTZValue{Micros, Zone} (zone in seconds west of UTC)
 //	tid                           page.TID
 //	point                         PointValue
 //	arrays (int4[], text[], ...)  *Array
@@ -42,6 +44,7 @@
 //	point.go     point: I/O, binary and disk forms, subscripts
 //	array.go     array types: OIDs, array_in/array_out, array_send/array_recv, ArrayType on disk, order
 //	array_multi.go  multidimensional ARRAY[...] constructors, array_dims
+//	timeofday.go time and timetz: I/O, typmods, binary and disk forms, order, casts
 //	ext.go       how point and arrays hook into the dispatch functions of the other files
 //
 // # Errors

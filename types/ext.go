@@ -7,7 +7,9 @@ import "encoding/binary"
 // through the functions of this file, each called first by its dispatcher.
 
 // extType reports whether oid is point or an array type.
-func extType(oid OID) bool { return oid == Point || IsArray(oid) || sysType(oid) }
+func extType(oid OID) bool {
+	return oid == Point || IsArray(oid) || sysType(oid) || isTimeType(oid)
+}
 
 func extTypLen(oid OID) (int16, bool) {
 	switch {
@@ -19,6 +21,10 @@ func extTypLen(oid OID) (int16, bool) {
 		return 4, true
 	case oid == Point:
 		return 16, true
+	case oid == Time:
+		return 8, true
+	case oid == TimeTZ:
+		return 12, true
 	case IsArray(oid):
 		return -1, true
 	}
@@ -31,7 +37,7 @@ func extTypAlign(oid OID) (byte, bool) {
 		return 'c', true
 	case sysType(oid):
 		return 'i', true
-	case oid == Point:
+	case oid == Point || isTimeType(oid):
 		return 'd', true
 	case IsArray(oid):
 		if TypAlign(ElemOID(oid)) == 'd' {
@@ -52,6 +58,8 @@ func extCategory(oid OID) (byte, bool) {
 		return 'N', true
 	case oid == Point:
 		return 'G', true
+	case isTimeType(oid):
+		return 'D', true
 	case IsArray(oid):
 		return 'A', true
 	}
@@ -64,6 +72,10 @@ func extTypName(oid OID) (string, bool) {
 		return sysTypName(oid), true
 	case oid == Point:
 		return "point", true
+	case oid == Time:
+		return "time", true
+	case oid == TimeTZ:
+		return "timetz", true
 	case IsArray(oid):
 		return "_" + TypName(ElemOID(oid)), true
 	}
@@ -78,6 +90,9 @@ func extName(t T) (string, bool) {
 	}
 	if IsArray(t.OID) {
 		return ElemType(t).Name() + "[]", true
+	}
+	if isTimeType(t.OID) {
+		return timeName(t), true
 	}
 	return "", false
 }
@@ -94,6 +109,10 @@ func appendExtText(buf []byte, t T, d Datum, cv Conv) ([]byte, bool) {
 	switch v := d.(type) {
 	case PointValue:
 		return appendPoint(buf, v), true
+	case TimeValue:
+		return appendTimeOfDay(buf, int64(v)), true
+	case TimeTZValue:
+		return appendTimeTZ(buf, v), true
 	case *Array:
 		return appendArrayText(buf, ElemType(t), v, cv), true
 	}
@@ -107,12 +126,21 @@ func parseExtText(t T, s string, cv Conv) (Datum, error) {
 	if t.OID == Point {
 		return parsePoint(s)
 	}
+	switch t.OID {
+	case Time:
+		return parseTime(t, s, cv)
+	case TimeTZ:
+		return parseTimeTZ(t, s, cv)
+	}
 	return parseArray(t, s, cv)
 }
 
 func appendExtBinary(buf []byte, t T, d Datum) ([]byte, error) {
 	if sysType(t.OID) {
 		return appendSysBytes(buf, binary.BigEndian, false, t, d)
+	}
+	if isTimeType(t.OID) {
+		return appendTimeBytes(buf, binary.BigEndian, t, d)
 	}
 	if t.OID == Point {
 		p, err := asPoint(t, d)
@@ -136,6 +164,13 @@ func decodeExtBinary(t T, b []byte) (Datum, error) {
 		}
 		return v, nil
 	}
+	if isTimeType(t.OID) {
+		v, ok := decodeTimeBytes(binary.BigEndian, t, b)
+		if !ok {
+			return nil, errBinaryFormat()
+		}
+		return v, nil
+	}
 	if t.OID == Point {
 		v, ok := decodePointBytes(binary.BigEndian, b)
 		if !ok {
@@ -149,6 +184,9 @@ func decodeExtBinary(t T, b []byte) (Datum, error) {
 func appendExtDisk(buf []byte, t T, d Datum) ([]byte, error) {
 	if sysType(t.OID) {
 		return appendSysBytes(buf, binary.LittleEndian, true, t, d)
+	}
+	if isTimeType(t.OID) {
+		return appendTimeBytes(buf, binary.LittleEndian, t, d)
 	}
 	if t.OID == Point {
 		p, err := asPoint(t, d)
@@ -172,6 +210,13 @@ func decodeExtDisk(t T, b []byte) (Datum, error) {
 		}
 		return v, nil
 	}
+	if isTimeType(t.OID) {
+		v, ok := decodeTimeBytes(binary.LittleEndian, t, b)
+		if !ok {
+			return nil, errCorrupt(t, len(b))
+		}
+		return v, nil
+	}
 	if t.OID == Point {
 		v, ok := decodePointBytes(binary.LittleEndian, b)
 		if !ok {
@@ -187,6 +232,9 @@ func decodeExtDisk(t T, b []byte) (Datum, error) {
 // arrays (btarraycmp).
 func compareExt(t T, a, b Datum) (int, bool) {
 	if c, ok := compareSys(a, b); ok {
+		return c, true
+	}
+	if c, ok := compareTime(a, b); ok {
 		return c, true
 	}
 	switch x := a.(type) {
@@ -209,6 +257,9 @@ func appendExtKey(buf []byte, t T, d Datum, f KeyFormat) ([]byte, bool) {
 	if out, ok := appendSysKey(buf, d, f); ok {
 		return out, true
 	}
+	if out, ok := appendTimeKey(buf, d); ok {
+		return out, true
+	}
 	switch v := d.(type) {
 	case PointValue:
 		buf = appendKey(buf, TFloat8, v.X, f)
@@ -227,6 +278,9 @@ func extCastContext(from, to OID) (CastContext, bool) {
 		return CastNone, false
 	}
 	if c, ok := sysCastContext(from, to); ok {
+		return c, true
+	}
+	if c, ok := timeCastContext(from, to); ok {
 		return c, true
 	}
 	switch {

@@ -146,6 +146,7 @@ var typeAliases = map[string]OID{
 	"interval": Interval,
 	"name":     Name, "regclass": RegClass, "regtype": RegType,
 	"regnamespace": RegNamespace, "regrole": RegRole, "regproc": RegProc,
+	"time": Time, "time without time zone": Time, "timetz": TimeTZ, "time with time zone": TimeTZ,
 }
 
 // TypeByName resolves a type name as pg_query_go gives it (the last element of
@@ -209,6 +210,8 @@ func TypeByName(name string, mods []int32) (T, error) {
 		return T{oid, p}, nil
 	case Interval:
 		return intervalTypmodIn(mods)
+	case Time, TimeTZ:
+		return timeTypmodIn(oid, mods)
 	case Float4, Float8:
 		// float(p) is resolved by the grammar; a modifier here is an error.
 	}
@@ -218,8 +221,6 @@ func TypeByName(name string, mods []int32) (T, error) {
 // unsupportedTypes are PostgreSQL types minipg does not implement; naming
 // one is 0A000 rather than "does not exist".
 var unsupportedTypes = map[string]bool{
-	"time": true, "timetz": true,
-	"time without time zone": true, "time with time zone": true,
 	"json": true, "jsonb": true, "uuid": true, "money": true,
 	"name": true, "xml": true, "inet": true, "cidr": true, "macaddr": true, "bit": true,
 	"varbit": true, "bit varying": true, "point": true, "serial": true, "serial4": true,

@@ -155,6 +155,8 @@ func TypByVal(oid OID) bool {
 	switch oid {
 	case Bool, Int2, Int4, Int8, Float4, Float8, Timestamp, Date, Void, Oid, Xid, PgLSN, TimestampTZ, Char:
 		return true
+	case Time:
+		return true
 	}
 	return IsReg(oid)
 }

@@ -48,6 +48,10 @@ var typeCases = []struct{ typ, text string }{
 	{"date[]", "{2024-02-29}"},
 	{"int[]", "{{1,2},{3,4}}"},
 	{"text[]", "{}"},
+	{"time", "04:05:06.789"},
+	{"time(2)", "23:59:59.999"},
+	{"timetz", "04:05:06.789-08"},
+	{"timetz", "23:59:59+05:30"},
 }
 
 // typeReplies are PostgreSQL 15's replies, one line per case (regenerate
@@ -78,11 +82,16 @@ var typeReplies = []string{
 	"_date 0x00000001000000000000043a00000001000000010000000400002279 {2024-02-29} {2024-02-29}",
 	"_int4 0x000000020000000000000017000000020000000100000002000000010000000400000001000000040000000200000004000000030000000400000004 {{1,2},{3,4}} {{1,2},{3,4}}",
 	"_text 0x000000000000000000000019 {} {}",
+	"time 0x000000036c97ca88 04:05:06.789 04:05:06.789",
+	"time 0x000000141dd76000 24:00:00 24:00:00",
+	"timetz 0x000000036c97ca8800007080 04:05:06.789-08 04:05:06.789-08",
+	"timetz 0x000000141dc81dc0ffffb2a8 23:59:59+05:30 23:59:59+05:30",
 }
 
 var typeNames = map[uint32]string{16: "bool", 20: "int8", 21: "int2", 23: "int4", 25: "text", 27: "tid", 700: "float4",
 	701: "float8", 1042: "bpchar", 1043: "varchar", 1082: "date", 1114: "timestamp", 1700: "numeric",
-	600: "point", 1007: "_int4", 1009: "_text", 1231: "_numeric", 1016: "_int8", 1182: "_date"}
+	600: "point", 1007: "_int4", 1009: "_text", 1231: "_numeric", 1016: "_int8", 1182: "_date",
+	1083: "time", 1266: "timetz"}
 
 func typeRoundTrips(t *testing.T, dsn string) []string {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
