@@ -7,7 +7,7 @@ import "encoding/binary"
 // through the functions of this file, each called first by its dispatcher.
 
 // extType reports whether oid is point or an array type.
-func extType(oid OID) bool { return oid == Point || IsArray(oid) || sysType(oid) }
+func extType(oid OID) bool { return oid == Point || IsArray(oid) || sysType(oid) || isJSONType(oid) }
 
 func extTypLen(oid OID) (int16, bool) {
 	switch {
@@ -19,7 +19,7 @@ func extTypLen(oid OID) (int16, bool) {
 		return 4, true
 	case oid == Point:
 		return 16, true
-	case IsArray(oid):
+	case IsArray(oid), isJSONType(oid):
 		return -1, true
 	}
 	return 0, false
@@ -33,6 +33,8 @@ func extTypAlign(oid OID) (byte, bool) {
 		return 'i', true
 	case oid == Point:
 		return 'd', true
+	case isJSONType(oid):
+		return 'i', true
 	case IsArray(oid):
 		if TypAlign(ElemOID(oid)) == 'd' {
 			return 'd', true
@@ -52,6 +54,8 @@ func extCategory(oid OID) (byte, bool) {
 		return 'N', true
 	case oid == Point:
 		return 'G', true
+	case isJSONType(oid):
+		return 'U', true
 	case IsArray(oid):
 		return 'A', true
 	}
@@ -64,6 +68,10 @@ func extTypName(oid OID) (string, bool) {
 		return sysTypName(oid), true
 	case oid == Point:
 		return "point", true
+	case oid == JSON:
+		return "json", true
+	case oid == JSONB:
+		return "jsonb", true
 	case IsArray(oid):
 		return "_" + TypName(ElemOID(oid)), true
 	}
@@ -94,6 +102,8 @@ func appendExtText(buf []byte, t T, d Datum, cv Conv) ([]byte, bool) {
 	switch v := d.(type) {
 	case PointValue:
 		return appendPoint(buf, v), true
+	case *JsonValue:
+		return AppendJsonb(buf, v), true
 	case *Array:
 		return appendArrayText(buf, ElemType(t), v, cv), true
 	}
@@ -107,10 +117,16 @@ func parseExtText(t T, s string, cv Conv) (Datum, error) {
 	if t.OID == Point {
 		return parsePoint(s)
 	}
+	if isJSONType(t.OID) {
+		return parseJSONType(t, s)
+	}
 	return parseArray(t, s, cv)
 }
 
 func appendExtBinary(buf []byte, t T, d Datum) ([]byte, error) {
+	if isJSONType(t.OID) {
+		return appendJSONTypeBinary(buf, t, d)
+	}
 	if sysType(t.OID) {
 		return appendSysBytes(buf, binary.BigEndian, false, t, d)
 	}
@@ -129,6 +145,9 @@ func appendExtBinary(buf []byte, t T, d Datum) ([]byte, error) {
 }
 
 func decodeExtBinary(t T, b []byte) (Datum, error) {
+	if isJSONType(t.OID) {
+		return decodeJSONTypeBinary(t, b)
+	}
 	if sysType(t.OID) {
 		v, ok := decodeSysBytes(binary.BigEndian, false, t, b)
 		if !ok {
@@ -147,6 +166,9 @@ func decodeExtBinary(t T, b []byte) (Datum, error) {
 }
 
 func appendExtDisk(buf []byte, t T, d Datum) ([]byte, error) {
+	if isJSONType(t.OID) {
+		return appendJSONTypeDisk(buf, t, d)
+	}
 	if sysType(t.OID) {
 		return appendSysBytes(buf, binary.LittleEndian, true, t, d)
 	}
@@ -165,6 +187,9 @@ func appendExtDisk(buf []byte, t T, d Datum) ([]byte, error) {
 }
 
 func decodeExtDisk(t T, b []byte) (Datum, error) {
+	if isJSONType(t.OID) {
+		return decodeJSONTypeDisk(t, b)
+	}
 	if sysType(t.OID) {
 		v, ok := decodeSysBytes(binary.LittleEndian, true, t, b)
 		if !ok {
@@ -189,6 +214,9 @@ func compareExt(t T, a, b Datum) (int, bool) {
 	if c, ok := compareSys(a, b); ok {
 		return c, true
 	}
+	if c, ok := compareJSONType(a, b); ok {
+		return c, true
+	}
 	switch x := a.(type) {
 	case PointValue:
 		if y, ok := b.(PointValue); ok {
@@ -210,6 +238,8 @@ func appendExtKey(buf []byte, t T, d Datum, f KeyFormat) ([]byte, bool) {
 		return out, true
 	}
 	switch v := d.(type) {
+	case *JsonValue:
+		return appendJsonbKey(buf, v), true
 	case PointValue:
 		buf = appendKey(buf, TFloat8, v.X, f)
 		return appendKey(buf, TFloat8, v.Y, f), true
@@ -227,6 +257,9 @@ func extCastContext(from, to OID) (CastContext, bool) {
 		return CastNone, false
 	}
 	if c, ok := sysCastContext(from, to); ok {
+		return c, true
+	}
+	if c, ok := jsonCastContext(from, to); ok {
 		return c, true
 	}
 	switch {
