@@ -7,6 +7,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 
+	"minipg/pgerr"
 	"minipg/sql"
 	"minipg/types"
 )
@@ -55,7 +56,13 @@ func toDecimal(d types.Datum) *apd.Decimal {
 
 // aggStrict reports whether a NULL first argument is skipped (every
 // aggregate but array_agg).
-func aggStrict(a *sql.Agg) bool { return a.Name != "array_agg" }
+func aggStrict(a *sql.Agg) bool {
+	switch a.Name {
+	case "array_agg", "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg":
+		return false
+	}
+	return true
+}
 
 // input takes one input row's arguments (and, with ORDER BY, sort keys)
 // for aggregate a.
@@ -124,8 +131,13 @@ func (st *aggState) add(a *sql.Agg, args []types.Datum) error {
 			st.sb.WriteString(asText(a.Extra[0].Type(), args[1]))
 		}
 		st.sb.WriteString(asText(a.Arg.Type(), v))
-	case "array_agg":
+	case "array_agg", "json_agg", "jsonb_agg":
 		st.elems = append(st.elems, v)
+	case "json_object_agg", "jsonb_object_agg":
+		if v == nil {
+			return pgerr.New(pgerr.InvalidParameterValue, "field name must not be null")
+		}
+		st.elems = append(st.elems, v, args[1])
 	case "percentile_cont", "percentile_disc", "mode":
 		st.elems = append(st.elems, v) // sorted (replaySorted)
 	case "bool_and", "every":
@@ -162,6 +174,8 @@ func (st *aggState) result(a *sql.Agg) (types.Datum, error) {
 		return st.sb.String(), nil
 	case "array_agg":
 		return types.NewArray(st.elems), nil
+	case "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg":
+		return jsonAggResult(a, st.elems)
 	case "bool_and", "bool_or", "every":
 		return st.b, nil
 	case "sum", "avg":

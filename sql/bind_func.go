@@ -55,6 +55,9 @@ func (b *binder) funcCallExpr(fc *pg_query.FuncCall) (Expr, error) {
 	if aggNames[name] {
 		return b.aggCall(name, fc)
 	}
+	if e, found, err := b.jsonRecordCall(name, fc); found {
+		return e, err
+	}
 	if fc.AggStar || fc.AggDistinct || len(fc.AggOrder) > 0 || fc.AggFilter != nil {
 		return nil, b.notAggregate(name, fc)
 	}
@@ -82,6 +85,12 @@ func (b *binder) funcCallExpr(fc *pg_query.FuncCall) (Expr, error) {
 	}
 	if e, found, err := c.tableFunction(); found {
 		return e, err
+	}
+	if e, found, err := c.jsonSRF(); found {
+		return e, err
+	}
+	if err := c.jsonUnknownArg(); err != nil {
+		return nil, err
 	}
 	if e, found, err := c.resolveBuiltin(); found {
 		return e, err
@@ -151,7 +160,8 @@ func (b *binder) notAggregate(name string, fc *pg_query.FuncCall) error {
 // variadicArrayFuncs are the functions whose "any" parameter repeats and
 // which take the repeats as an array marked VARIADIC, expanding it
 // themselves (concat, concat_ws, format).
-var variadicArrayFuncs = map[string]bool{"concat": true, "concat_ws": true, "format": true}
+var variadicArrayFuncs = map[string]bool{"concat": true, "concat_ws": true, "format": true,
+	"json_build_object": true, "jsonb_build_object": true, "json_build_array": true, "jsonb_build_array": true}
 
 // variadicCall binds f(..., VARIADIC array): the last argument must be an
 // array and stand for the variadic parameter itself, which of minipg's

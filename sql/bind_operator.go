@@ -344,6 +344,10 @@ func (b *binder) binary(op string, l, r Expr, loc int32) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if ct.OID == types.JSON {
+			// json has no comparison operators.
+			return nil, b.opError(loc, op, l.Type(), r.Type())
+		}
 		if l, err = b.castTo(l, ct, loc); err != nil {
 			return nil, err
 		}

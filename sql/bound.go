@@ -151,6 +151,10 @@ type SRFCall struct {
 	// Table is the table function called (nil: generate_series or a
 	// scalar function in FROM); its rows have len(Table.Cols) values.
 	Table *TableFunction
+	// OutName is the name of the function's one output column in FROM
+	// whatever the alias ("": the alias, else the function's name), as
+	// PostgreSQL names a function's OUT parameter's column.
+	OutName string
 }
 
 // Func is a scalar function call.

@@ -79,6 +79,14 @@ func Procs() []Proc {
 			args[0], args[1], res = types.Text, types.Text, types.Text
 		case "array_agg":
 			args[0], res = AnyElementOID, AnyArrayOID
+		case "json_agg":
+			args[0], res = AnyElementOID, types.JSON
+		case "jsonb_agg":
+			args[0], res = AnyElementOID, types.JSONB
+		case "json_object_agg":
+			res = types.JSON
+		case "jsonb_object_agg":
+			res = types.JSONB
 		case "min", "max":
 			args[0], res = AnyElementOID, AnyElementOID
 		}

@@ -545,9 +545,10 @@ func JsonbFromText(s string) (*JsonValue, error) { return ParseJSONB(s) }
 // jsonbScalarCastError is the error of a cast of a jsonb value that is
 // not the scalar the target type wants.
 func jsonbScalarCastError(v *JsonValue, target string) error {
+	// JsonbTypeName's names, which call a number numeric.
 	what := "jsonb " + v.KindName()
-	if v.Kind == JsonNull {
-		what = "jsonb null"
+	if v.Kind == JsonNumber {
+		what = "jsonb numeric"
 	}
 	return pgerr.New(pgerr.InvalidParameterValue, "cannot cast %s to type %s", what, target)
 }
