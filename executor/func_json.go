@@ -830,9 +830,4 @@ func jsonAggResult(a *sql.Agg, elems []types.Datum) (types.Datum, error) {
 }
 
 // jsonAggKey is an object aggregate's key as text.
-func jsonAggKey(t types.T, d types.Datum, cv types.Conv) string {
-	if t.OID == types.Date || t.OID == types.Timestamp || t.OID == types.TimestampTZ {
-		return jsonDateText(t, d, cv)
-	}
-	return string(types.AppendTextConv(nil, t, d, cv))
-}
+func jsonAggKey(t types.T, d types.Datum, cv types.Conv) string { return jsonKeyString(t, d, cv) }

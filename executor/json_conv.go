@@ -209,10 +209,22 @@ func jsonKeyText(t types.T, d types.Datum, cv types.Conv, argNo int) (string, er
 	if types.IsArray(t.OID) || t.OID == types.JSON || t.OID == types.JSONB {
 		return "", pgerr.New(pgerr.InvalidParameterValue, "key value must be scalar, not array, composite, or json")
 	}
-	if t.OID == types.Date || t.OID == types.Timestamp || t.OID == types.TimestampTZ {
-		return jsonDateText(t, d, cv), nil
+	return jsonKeyString(t, d, cv), nil
+}
+
+// jsonKeyString is a non-NULL key's text: booleans are true and false,
+// dates and timestamps in their JSON form, the rest their text.
+func jsonKeyString(t types.T, d types.Datum, cv types.Conv) string {
+	switch t.OID {
+	case types.Date, types.Timestamp, types.TimestampTZ:
+		return jsonDateText(t, d, cv)
+	case types.Bool:
+		if d.(bool) {
+			return "true"
+		}
+		return "false"
 	}
-	return string(types.AppendTextConv(nil, t, d, cv)), nil
+	return string(types.AppendTextConv(nil, t, d, cv))
 }
 
 // jsonInput is a json or jsonb argument as a tree: a json value is parsed

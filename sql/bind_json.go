@@ -243,7 +243,7 @@ func (c *call) jsonUnknownArg() error {
 	switch c.name {
 	case "to_json", "to_jsonb", "json_agg", "jsonb_agg":
 		if len(c.args) == 1 && isUnknown(c.args[0]) {
-			return c.b.errAt(c.fc.Location, pgerr.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
+			return pgerr.New(pgerr.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
 		}
 	}
 	return nil

@@ -205,6 +205,13 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 	if err := distinctClause(s, out); err != nil {
 		return nil, err
 	}
+	if out.Distinct {
+		for _, t := range targets[:nvis] {
+			if t.e.Type().OID == types.JSON {
+				return nil, b.errAt(t.loc, pgerr.UndefinedFunction, "could not identify an equality operator for type json")
+			}
+		}
+	}
 	if err := b.resolveUnknownTargets(targets, nvis, keepUnknown, out); err != nil {
 		return nil, err
 	}
@@ -339,6 +346,9 @@ func (b *binder) groupByHaving(s *pg_query.SelectStmt, visible []target, out *Se
 			// minipg evaluates GROUP BY's expressions once per input row.
 			return b.errAt(srf.Loc, pgerr.FeatureNotSupported, "set-returning functions in GROUP BY are not supported")
 		}
+		if e.Type().OID == types.JSON {
+			return b.errAt(exprLocation(g), pgerr.UndefinedFunction, "could not identify an equality operator for type json")
+		}
 		out.Group = append(out.Group, e)
 	}
 	if s.HavingClause != nil {
@@ -391,6 +401,10 @@ func (b *binder) orderBy(s *pg_query.SelectStmt, targets []target, nvis int, out
 				targets = append(targets, target{e: e, name: "?column?", loc: -1})
 				idx = len(targets) - 1
 			}
+		}
+		if targets[idx].e.Type().OID == types.JSON {
+			return nil, b.errAt(exprLocation(sb.Node), pgerr.UndefinedFunction, "could not identify an ordering operator for type json").
+				WithHint("Use an explicit ordering operator or modify the query.")
 		}
 		key := SortKey{Idx: idx, Desc: sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC}
 		key.NullsFirst = key.Desc
