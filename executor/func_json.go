@@ -54,6 +54,10 @@ func init() {
 					return nil, err
 				}
 				r := arrayElem(v, a[1].(int64))
+				if tt.OID == tJSONB && v.IsScalar() && (a[1].(int64) == 0 || a[1].(int64) == -1) {
+					// jsonb keeps a scalar as a one-element array.
+					r = v
+				}
 				if r == nil {
 					return nil, nil
 				}
@@ -296,6 +300,9 @@ func buildObject(t types.OID) sql.BuiltinFn {
 		if t == tJSONB {
 			var pairs []types.JsonPair
 			for i := 0; i < len(args); i += 2 {
+				if args[i] == nil {
+					return nil, pgerr.New(pgerr.InvalidParameterValue, "argument %d: key must not be null", i+1)
+				}
 				k, err := jsonKeyText(ts[i], args[i], cv, i+1)
 				if err != nil {
 					return nil, err
