@@ -22,8 +22,8 @@ import (
 //	text     json: as written; jsonb: jsonb_out's normalization,
 //	         {"a": 1, "b": [1, 2]}
 //	binary   json: the text; jsonb: a version byte 1, then the text
-//	on disk  a varlena holding the text (jsonb's normalized text; PostgreSQL
-//	         keeps jsonb in its JsonbContainer format instead)
+//	on disk  json: a varlena holding the text; jsonb: a varlena holding
+//	         PostgreSQL's JsonbContainer (json_disk.go)
 //
 // jsonb orders as compareJsonbContainers does: between values of
 // different types null < string < number < boolean < array < object;
@@ -500,7 +500,7 @@ func decodeJSONTypeBinary(t T, b []byte) (Datum, error) {
 	return parseJSONType(t, string(b))
 }
 
-// appendJSONTypeDisk writes the text of a json or jsonb value.
+// appendJSONTypeDisk writes json's text, or jsonb's JsonbContainer.
 func appendJSONTypeDisk(buf []byte, t T, d Datum) ([]byte, error) {
 	if t.OID == JSON {
 		s, err := asString(t, d)
@@ -513,15 +513,15 @@ func appendJSONTypeDisk(buf []byte, t T, d Datum) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return AppendJsonb(buf, v), nil
+	return appendJsonbDisk(buf, v)
 }
 
 func decodeJSONTypeDisk(t T, b []byte) (Datum, error) {
 	if t.OID == JSON {
 		return string(b), nil
 	}
-	v, err := ParseJSONB(string(b))
-	if err != nil {
+	v, ok := decodeJsonbDisk(b)
+	if !ok {
 		return nil, errCorrupt(t, len(b))
 	}
 	return v, nil
