@@ -71,6 +71,13 @@ func (b *binder) aggCall(name string, fc *pg_query.FuncCall) (Expr, error) {
 			}
 		}
 	}
+	if a.Distinct && a.Arg != nil {
+		for i, x := range append([]Expr{a.Arg}, a.Extra...) {
+			if x.Type().OID == types.JSON {
+				return nil, b.errAt(exprLocation(fc.Args[i]), pgerr.UndefinedFunction, "could not identify an equality operator for type json")
+			}
+		}
+	}
 	if err := b.aggFilter(a, fc); err != nil {
 		return nil, err
 	}
@@ -357,6 +364,13 @@ func (b *binder) withinGroup(name string, fc *pg_query.FuncCall) (Expr, error) {
 	if multi {
 		if a.T = types.ArrayOf(elem); a.T.OID == 0 {
 			return nil, undefined()
+		}
+	}
+	if a.Distinct && a.Arg != nil {
+		for i, x := range append([]Expr{a.Arg}, a.Extra...) {
+			if x.Type().OID == types.JSON {
+				return nil, b.errAt(exprLocation(fc.Args[i]), pgerr.UndefinedFunction, "could not identify an equality operator for type json")
+			}
 		}
 	}
 	if err := b.aggFilter(a, fc); err != nil {

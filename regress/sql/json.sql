@@ -112,6 +112,9 @@ SELECT j FROM js_json ORDER BY j;
 SELECT j FROM js_json GROUP BY j;
 SELECT DISTINCT j FROM js_json;
 CREATE INDEX js_json_j ON js_json (j);
+SELECT j FROM js_json UNION SELECT j FROM js_json;
+SELECT count(*) FROM (SELECT j FROM js_json UNION ALL SELECT j FROM js_json) u;
+SELECT count(DISTINCT j) FROM js_json;
 -- Casts.
 SELECT j::text, j::jsonb FROM js_json ORDER BY id;
 SELECT '{"b": 1, "a": 2}'::text::json, 'x'::text::json;
