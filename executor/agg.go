@@ -36,6 +36,9 @@ type aggState struct {
 	// it.
 	direct     types.Datum
 	directSeen bool
+	// cv is the session's output settings, with which json_agg and
+	// json_object_agg write timestamps with time zone (nil: UTC).
+	cv *types.Conv
 }
 
 var decCtx = apd.BaseContext.WithPrecision(1000)
@@ -175,7 +178,7 @@ func (st *aggState) result(a *sql.Agg) (types.Datum, error) {
 	case "array_agg":
 		return types.NewArray(st.elems), nil
 	case "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg":
-		return jsonAggResult(a, st.elems)
+		return jsonAggResult(a, st.elems, st.cv)
 	case "bool_and", "bool_or", "every":
 		return st.b, nil
 	case "sum", "avg":
@@ -391,7 +394,9 @@ func (it *aggIter) build(ctx context.Context) error {
 	for _, g := range order {
 		row := make([]types.Datum, 0, len(st.Group)+len(st.Aggs))
 		row = append(row, g.keys...)
+		cv := it.ev.conv()
 		for i, a := range st.Aggs {
+			g.states[i].cv = &cv
 			v, err := g.states[i].result(a)
 			if err != nil {
 				return err

@@ -784,8 +784,11 @@ func setPathArray(v *types.JsonValue, path []types.Datum, level int, nv *types.J
 // alternating), written as PostgreSQL's transition functions write them:
 // json_agg separates arrays and rows by a line break, json_object_agg
 // writes { "k" : v, ... }.
-func jsonAggResult(a *sql.Agg, elems []types.Datum) (types.Datum, error) {
+func jsonAggResult(a *sql.Agg, elems []types.Datum, conv *types.Conv) (types.Datum, error) {
 	cv := types.Conv{Loc: time.UTC}
+	if conv != nil {
+		cv = *conv
+	}
 	at := a.Arg.Type()
 	switch a.Name {
 	case "json_agg":

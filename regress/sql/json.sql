@@ -125,6 +125,7 @@ SELECT to_json(1), to_json(1.50), to_json(-0.5::float8), to_json('NaN'::float8),
 SELECT to_json('2014-05-28 12:22:35.614298'::timestamp), to_json('2014-05-28'::date), to_json('infinity'::timestamp);
 SET TimeZone = 'America/New_York';
 SELECT to_json('2014-05-28 12:22:35.614298-04'::timestamptz), to_json('2014-05-28 12:22:35+05:30'::timestamptz);
+SELECT json_agg(t), json_object_agg(t, t), jsonb_agg(t) FROM (VALUES ('2014-05-28 12:22:35-04'::timestamptz)) v(t);
 RESET TimeZone;
 SELECT to_json(ARRAY[1, 2, NULL]), to_json('{{1,2},{3,4}}'::int[]), to_json(ARRAY['a', 'b"']), to_json('{}'::int[]);
 SELECT array_to_json(ARRAY[[1, 2], [3, 4]]), array_to_json(ARRAY[[1, 2], [3, 4]], true);
@@ -161,4 +162,5 @@ SELECT json_object_agg(note, id ORDER BY id) FROM js_json;
 SELECT json_object_agg(id, j ORDER BY id) FROM js_json WHERE id < 3;
 SELECT json_object_agg(CASE WHEN id = 5 THEN NULL ELSE note END, id) FROM js_json;
 SELECT id % 2 AS odd, json_agg(id ORDER BY id) FROM js_json GROUP BY 1 ORDER BY 1;
+SELECT id, json_agg(note) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW), json_object_agg(note, id) OVER (ORDER BY id) FROM js_json ORDER BY id;
 DROP TABLE js_json;
