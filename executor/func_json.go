@@ -287,7 +287,10 @@ func stripNulls(v *types.JsonValue) *types.JsonValue {
 
 func buildObject(t types.OID) sql.BuiltinFn {
 	return func(env any, a []types.Datum, f *sql.Func) (types.Datum, error) {
-		args, ts, _ := variadicArgs(a, f)
+		args, ts, ok := variadicArgs(a, f)
+		if !ok {
+			return nil, nil // VARIADIC NULL
+		}
 		if len(args)%2 != 0 {
 			name := "json_build_object"
 			if t == tJSONB {
@@ -337,7 +340,10 @@ func buildObject(t types.OID) sql.BuiltinFn {
 
 func buildArray(t types.OID) sql.BuiltinFn {
 	return func(env any, a []types.Datum, f *sql.Func) (types.Datum, error) {
-		args, ts, _ := variadicArgs(a, f)
+		args, ts, ok := variadicArgs(a, f)
+		if !ok {
+			return nil, nil // VARIADIC NULL
+		}
 		cv := convOf(env)
 		if t == tJSONB {
 			out := &types.JsonValue{Kind: types.JsonArray, Elems: []*types.JsonValue{}}
@@ -675,6 +681,9 @@ func setPath(v *types.JsonValue, path []types.Datum, nv *types.JsonValue, op pat
 }
 
 func setPathLevel(v *types.JsonValue, path []types.Datum, level int, nv *types.JsonValue, op pathOp) (*types.JsonValue, error) {
+	if path[level] == nil {
+		return nil, pgerr.New(pgerr.NullValueNotAllowed, "path element at position %d is null", level+1)
+	}
 	switch v.Kind {
 	case types.JsonObject:
 		return setPathObject(v, path, level, nv, op)
@@ -686,9 +695,6 @@ func setPathLevel(v *types.JsonValue, path []types.Datum, level int, nv *types.J
 
 func setPathObject(v *types.JsonValue, path []types.Datum, level int, nv *types.JsonValue, op pathOp) (*types.JsonValue, error) {
 	last := level == len(path)-1
-	if path[level] == nil {
-		return v, nil
-	}
 	key := path[level].(string)
 	pairs := make([]types.JsonPair, 0, len(v.Pairs)+1)
 	found := false
@@ -723,15 +729,12 @@ func setPathObject(v *types.JsonValue, path []types.Datum, level int, nv *types.
 
 func setPathArray(v *types.JsonValue, path []types.Datum, level int, nv *types.JsonValue, op pathOp) (*types.JsonValue, error) {
 	n := len(v.Elems)
-	idx := n
-	if path[level] != nil {
-		s := path[level].(string)
-		i, err := strconv.ParseInt(strings.TrimLeft(s, " \t\n\r\f\v"), 10, 32)
-		if err != nil {
-			return nil, pgerr.New(pgerr.InvalidTextRepresentation, "path element at position %d is not an integer: \"%s\"", level+1, s)
-		}
-		idx = int(i)
+	s := path[level].(string)
+	i, err := strconv.ParseInt(strings.TrimLeft(s, " \t\n\r\f\v"), 10, 32)
+	if err != nil {
+		return nil, pgerr.New(pgerr.InvalidTextRepresentation, "path element at position %d is not an integer: \"%s\"", level+1, s)
 	}
+	idx := int(i)
 	if idx < 0 {
 		if -idx > n {
 			idx = math.MinInt32

@@ -204,7 +204,7 @@ func jsonbArray(et types.T, a *types.Array, cv types.Conv) (*types.JsonValue, er
 // arrays, rows and JSON values are refused as PostgreSQL refuses them.
 func jsonKeyText(t types.T, d types.Datum, cv types.Conv, argNo int) (string, error) {
 	if d == nil {
-		return "", pgerr.New(pgerr.NullValueNotAllowed, "argument %d cannot be null", argNo).WithHint("Object keys should be text.")
+		return "", pgerr.New(pgerr.InvalidParameterValue, "argument %d cannot be null", argNo).WithHint("Object keys should be text.")
 	}
 	if types.IsArray(t.OID) || t.OID == types.JSON || t.OID == types.JSONB {
 		return "", pgerr.New(pgerr.InvalidParameterValue, "key value must be scalar, not array, composite, or json")

@@ -282,3 +282,47 @@ func (c *call) jsonSRF() (Expr, bool, error) {
 	}
 	return &SRFCall{Name: c.name, Args: c.args, T: out, OutName: col}, true, nil
 }
+
+// jsonbSubscript binds j[a][b]... as PostgreSQL 14's jsonb subscripting
+// reads it: each subscript converts to integer or text (an untyped literal
+// is text) and the value is j #> the subscripts as text.
+func (b *binder) jsonbSubscript(x Expr, subs []*pg_query.A_Indices) (Expr, error) {
+	args := []Expr{x}
+	for _, s := range subs {
+		if s.IsSlice {
+			loc := int32(-1)
+			if s.Uidx != nil {
+				loc = exprLocation(s.Uidx)
+			} else if s.Lidx != nil {
+				loc = exprLocation(s.Lidx)
+			}
+			return nil, b.errAt(loc, pgerr.DatatypeMismatch, "jsonb subscript does not support slices")
+		}
+		e, err := b.expr(s.Uidx)
+		if err != nil {
+			return nil, err
+		}
+		loc := exprLocation(s.Uidx)
+		if !isUnknown(e) {
+			switch {
+			case types.CastContextOf(e.Type().OID, types.Int4).Allows(types.CastImplicit):
+				if e, err = b.coerce(e, types.TInt4, types.CastImplicit, loc); err != nil {
+					return nil, err
+				}
+			case !types.CastContextOf(e.Type().OID, types.Text).Allows(types.CastImplicit):
+				return nil, b.errAt(loc, pgerr.DatatypeMismatch, "subscript type %s is not supported", baseName(e.Type())).
+					WithHint("jsonb subscript must be coercible to either integer or text.")
+			}
+		}
+		if e, err = b.coerce(e, types.TText, types.CastAssignment, loc); err != nil {
+			return nil, err
+		}
+		args = append(args, e)
+	}
+	for _, f := range LookupBuiltins("jsonb_extract_path") {
+		if f.Variadic {
+			return &Func{Name: f.Name, Args: args, T: types.TJSONB, Builtin: f}, nil
+		}
+	}
+	return nil, pgerr.New(pgerr.InternalError, "jsonb_extract_path is not registered")
+}

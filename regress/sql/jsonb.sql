@@ -121,6 +121,15 @@ SELECT jsonb_set('{"a": [1]}', '{a,x}', '2');
 SELECT jsonb_insert('{"a": [1, 2]}', '{a,0}', '9'), jsonb_insert('{"a": [1, 2]}', '{a,0}', '9', true),
   jsonb_insert('{"a": [1, 2]}', '{a,-1}', '9'), jsonb_insert('{"a": [1, 2]}', '{a,10}', '9'), jsonb_insert('{"a": 1}', '{b}', '2');
 SELECT jsonb_insert('{"a": 1}', '{a}', '2');
+SELECT jsonb_set('{"a": 1, "d": {"1": [2, 3]}}', '{d,NULL,0}', '[1]');
+SELECT jsonb_set('{"a": {"b": [1, 2, 3]}}', '{a, b, NULL}', '"new_value"');
+SELECT jsonb_set('{"a": 1}', '{x,NULL}', '2'), '{"a": [1, 2]}'::jsonb #- '{x,NULL}';
+SELECT '{"a": [1, 2]}'::jsonb #- '{a,NULL}';
+-- Subscripts read as #> does.
+SELECT j['a'], j['b'][2]['c'], j['b'][-1], j[1], j['x']['y'], j[NULL] FROM js_jsonb WHERE id IN (1, 2, 3) ORDER BY id;
+SELECT ('{"a": {"1": "x"}}'::jsonb)['a'][1], ('[1, [2, 3]]'::jsonb)[1][0], ('[1]'::jsonb)['0'], ('{"a": 1}'::jsonb)['a'::varchar];
+SELECT ('{"a": 1}'::jsonb)[1:2];
+SELECT ('{"a": 1}'::jsonb)[1.5];
 UPDATE js_jsonb SET j = jsonb_set(j, '{b,2,c}', '"y"') WHERE id = 1;
 UPDATE js_jsonb SET j = j || '{"e": [5]}' WHERE jsonb_typeof(j) = 'object';
 SELECT id, j FROM js_jsonb WHERE jsonb_typeof(j) = 'object' ORDER BY id;
