@@ -293,6 +293,8 @@ func (b *binder) sqlValueFunction(sv *pg_query.SQLValueFunction) (Expr, error) {
 // pg_proc's proargnames and proargdefaults give them.
 var namedParams = map[string][]struct{ name, def string }{
 	"make_interval": {{"years", "0"}, {"months", "0"}, {"weeks", "0"}, {"days", "0"}, {"hours", "0"}, {"mins", "0"}, {"secs", "0.0"}},
+	"jsonb_set":     {{"jsonb_in", ""}, {"path", ""}, {"replacement", ""}, {"create_if_missing", "true"}},
+	"jsonb_insert":  {{"jsonb_in", ""}, {"path", ""}, {"replacement", ""}, {"insert_after", "false"}},
 }
 
 // namedArgs puts a call's named arguments in their positions, filling the
@@ -341,6 +343,11 @@ func (b *binder) namedArgs(fc *pg_query.FuncCall, params []struct{ name, def str
 	}
 	out = out[:last+1]
 	for i := range out {
+		if out[i] == nil && params[i].def == "" {
+			// A parameter without a default left out.
+			return nil, b.errAt(fc.Location, pgerr.UndefinedFunction, "function %s does not exist", opName(fc.Funcname)).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+		}
 		if out[i] == nil {
 			n, err := pg_query.Parse("SELECT " + params[i].def)
 			if err != nil {

@@ -121,6 +121,8 @@ SELECT jsonb_set('{"a": [1]}', '{a,x}', '2');
 SELECT jsonb_insert('{"a": [1, 2]}', '{a,0}', '9'), jsonb_insert('{"a": [1, 2]}', '{a,0}', '9', true),
   jsonb_insert('{"a": [1, 2]}', '{a,-1}', '9'), jsonb_insert('{"a": [1, 2]}', '{a,10}', '9'), jsonb_insert('{"a": 1}', '{b}', '2');
 SELECT jsonb_insert('{"a": 1}', '{a}', '2');
+SELECT jsonb_set('{"a": 1}', '{b}', '2', create_if_missing => false), jsonb_insert('[1]', '{0}', '2', insert_after => true),
+  jsonb_set(jsonb_in => '[1]', path => '{0}', replacement => '3');
 SELECT jsonb_set('{"a": 1, "d": {"1": [2, 3]}}', '{d,NULL,0}', '[1]');
 SELECT jsonb_set('{"a": {"b": [1, 2, 3]}}', '{a, b, NULL}', '"new_value"');
 SELECT jsonb_set('{"a": 1}', '{x,NULL}', '2'), '{"a": [1, 2]}'::jsonb #- '{x,NULL}';
