@@ -161,6 +161,10 @@ func init() {
 	})
 	builtin("jsonb_set", oids(tJSONB, tTextArr, tJSONB), tJSONB, sql.Immutable, jsonbSet)
 	builtin("jsonb_set", oids(tJSONB, tTextArr, tJSONB, types.Bool), tJSONB, sql.Immutable, jsonbSet)
+	for _, args := range [][]types.OID{oids(tJSONB, tTextArr, tJSONB), oids(tJSONB, tTextArr, tJSONB, types.Bool),
+		oids(tJSONB, tTextArr, tJSONB, types.Bool, types.Text)} {
+		sql.RegisterBuiltin(sql.Builtin{Name: "jsonb_set_lax", Args: args, Result: tJSONB, Volatility: sql.Immutable, Fn: jsonbSetLax})
+	}
 	builtin("jsonb_insert", oids(tJSONB, tTextArr, tJSONB), tJSONB, sql.Immutable, jsonbInsert)
 	builtin("jsonb_insert", oids(tJSONB, tTextArr, tJSONB, types.Bool), tJSONB, sql.Immutable, jsonbInsert)
 
@@ -656,6 +660,52 @@ func jsonbSet(_ any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot set path in scalar")
 	}
 	return setPath(v, a[1].(*types.Array).Elems, a[2].(*types.JsonValue), op)
+}
+
+// jsonbSetLax is jsonb_set_lax: jsonb_set, and for a NULL replacement
+// what null_value_treatment says.
+func jsonbSetLax(env any, a []types.Datum, f *sql.Func) (types.Datum, error) {
+	if a[0] == nil || a[1] == nil {
+		return nil, nil
+	}
+	treatment := types.Datum("use_json_null")
+	if len(a) == 5 {
+		treatment = a[4]
+	}
+	bad := pgerr.New(pgerr.InvalidParameterValue, `null_value_treatment must be "delete_key", "return_target", "use_json_null", or "raise_exception"`)
+	if treatment == nil {
+		return nil, bad
+	}
+	set := func(nv *types.JsonValue) (types.Datum, error) {
+		args := []types.Datum{a[0], a[1], nv}
+		if len(a) >= 4 {
+			if a[3] == nil {
+				return nil, nil
+			}
+			args = append(args, a[3])
+		}
+		return jsonbSet(env, args, f)
+	}
+	if a[2] != nil {
+		return set(a[2].(*types.JsonValue))
+	}
+	switch treatment.(string) {
+	case "raise_exception":
+		return nil, pgerr.New(pgerr.NullValueNotAllowed, "JSON value must not be null").
+			WithDetail(`Exception was raised because null_value_treatment is "raise_exception".`).
+			WithHint("To avoid, either change the null_value_treatment argument or ensure that an SQL NULL is not passed.")
+	case "use_json_null":
+		return set(&types.JsonValue{Kind: types.JsonNull})
+	case "delete_key":
+		v := a[0].(*types.JsonValue)
+		if v.IsScalar() {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot delete path in scalar")
+		}
+		return setPath(v, a[1].(*types.Array).Elems, nil, pathDelete)
+	case "return_target":
+		return a[0], nil
+	}
+	return nil, bad
 }
 
 func jsonbInsert(_ any, a []types.Datum, _ *sql.Func) (types.Datum, error) {

@@ -295,6 +295,8 @@ var namedParams = map[string][]struct{ name, def string }{
 	"make_interval": {{"years", "0"}, {"months", "0"}, {"weeks", "0"}, {"days", "0"}, {"hours", "0"}, {"mins", "0"}, {"secs", "0.0"}},
 	"jsonb_set":     {{"jsonb_in", ""}, {"path", ""}, {"replacement", ""}, {"create_if_missing", "true"}},
 	"jsonb_insert":  {{"jsonb_in", ""}, {"path", ""}, {"replacement", ""}, {"insert_after", "false"}},
+	"jsonb_set_lax": {{"jsonb_in", ""}, {"path", ""}, {"replacement", ""}, {"create_if_missing", "true"},
+		{"null_value_treatment", "'use_json_null'"}},
 }
 
 // namedArgs puts a call's named arguments in their positions, filling the

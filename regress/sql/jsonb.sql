@@ -127,6 +127,12 @@ SELECT jsonb_set('{"a": 1, "d": {"1": [2, 3]}}', '{d,NULL,0}', '[1]');
 SELECT jsonb_set('{"a": {"b": [1, 2, 3]}}', '{a, b, NULL}', '"new_value"');
 SELECT jsonb_set('{"a": 1}', '{x,NULL}', '2'), '{"a": [1, 2]}'::jsonb #- '{x,NULL}';
 SELECT '{"a": [1, 2]}'::jsonb #- '{a,NULL}';
+SELECT jsonb_set_lax('{"a": 1}', '{a}', NULL), jsonb_set_lax('{"a": 1}', '{a}', NULL, true, 'delete_key'),
+  jsonb_set_lax('{"a": 1}', '{a}', NULL, true, 'return_target'), jsonb_set_lax('{"a": 1}', '{b}', '2'),
+  jsonb_set_lax(NULL, '{a}', NULL), jsonb_set_lax('{"a": 1}', '{a}', NULL, null_value_treatment => 'delete_key');
+SELECT jsonb_set_lax('{"a": 1}', '{a}', NULL, true, 'raise_exception');
+SELECT jsonb_set_lax('{"a": 1}', '{a}', NULL, true, NULL);
+SELECT jsonb_set_lax('{"a": 1}', '{a}', NULL, true, 'x');
 -- Subscripts read as #> does.
 SELECT j['a'], j['b'][2]['c'], j['b'][-1], j[1], j['x']['y'], j[NULL] FROM js_jsonb WHERE id IN (1, 2, 3) ORDER BY id;
 SELECT ('{"a": {"1": "x"}}'::jsonb)['a'][1], ('[1, [2, 3]]'::jsonb)[1][0], ('[1]'::jsonb)['0'], ('{"a": 1}'::jsonb)['a'::varchar];
