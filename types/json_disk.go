@@ -35,21 +35,20 @@ import (
 // same whatever header the heap gives it.
 
 const (
-	jbCountMask     = 0x0FFFFFFF
-	jbFScalar       = 0x10000000
-	jbFObject       = 0x20000000
-	jbFArray        = 0x40000000
-	jeOffLenMask    = 0x0FFFFFFF
-	jeTypeMask      = 0x70000000
-	jeHasOff        = 0x80000000
-	jeIsString      = 0x00000000
-	jeIsNumeric     = 0x10000000
-	jeIsBoolFalse   = 0x20000000
-	jeIsBoolTrue    = 0x30000000
-	jeIsNull        = 0x40000000
-	jeIsContainer   = 0x50000000
-	jbOffsetStride  = 32
-	jsonbMaxDepthGo = 10000
+	jbCountMask    = 0x0FFFFFFF
+	jbFScalar      = 0x10000000
+	jbFObject      = 0x20000000
+	jbFArray       = 0x40000000
+	jeOffLenMask   = 0x0FFFFFFF
+	jeTypeMask     = 0x70000000
+	jeHasOff       = 0x80000000
+	jeIsString     = 0x00000000
+	jeIsNumeric    = 0x10000000
+	jeIsBoolFalse  = 0x20000000
+	jeIsBoolTrue   = 0x30000000
+	jeIsNull       = 0x40000000
+	jeIsContainer  = 0x50000000
+	jbOffsetStride = 32
 )
 
 // jsonbEncoder builds a value's bytes; base is where the value starts
@@ -165,7 +164,7 @@ func decodeJsonbDisk(b []byte) (*JsonValue, bool) {
 }
 
 func decodeJsonbContainer(b []byte, depth int) (v *JsonValue, scalar, ok bool) {
-	if len(b) < 4 || depth > jsonbMaxDepthGo {
+	if len(b) < 4 || depth > maxJSONDepth {
 		return nil, false, false
 	}
 	h := binary.LittleEndian.Uint32(b)

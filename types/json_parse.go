@@ -415,7 +415,22 @@ type jsonParser struct {
 	build bool
 	// raw keeps each value's source text and objects as written
 	// (duplicate keys and their order), for the json type.
-	raw bool
+	raw   bool
+	depth int
+}
+
+// maxJSONDepth bounds the nesting of arrays and objects. PostgreSQL's
+// recursive parser stops at max_stack_depth (2MB by default: between
+// 10,000 and 20,000 levels); minipg fails the same way at a fixed depth.
+const maxJSONDepth = 15000
+
+// nest enters an array or object.
+func (p *jsonParser) nest() {
+	p.depth++
+	if p.depth > maxJSONDepth {
+		panic(pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded").
+			WithHint("Increase the configuration parameter \"max_stack_depth\" (currently 2048kB), after ensuring the platform's stack depth limit is adequate."))
+	}
 }
 
 type jsonParseError struct{ e jsonErr }
@@ -493,6 +508,8 @@ func (p *jsonParser) scalar() *JsonValue {
 }
 
 func (p *jsonParser) object() *JsonValue {
+	p.nest()
+	defer func() { p.depth-- }()
 	start := p.l.tokStart
 	p.next()
 	var v *JsonValue
@@ -541,6 +558,8 @@ func (p *jsonParser) object() *JsonValue {
 }
 
 func (p *jsonParser) array() *JsonValue {
+	p.nest()
+	defer func() { p.depth-- }()
 	start := p.l.tokStart
 	p.next()
 	var v *JsonValue

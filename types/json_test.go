@@ -196,3 +196,19 @@ func TestJsonbDisk(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONDepth: nesting deeper than maxJSONDepth is 54001, as PostgreSQL's
+// stack depth check reports it, not a crash; 10,000 levels pass as they do
+// in PostgreSQL.
+func TestJSONDepth(t *testing.T) {
+	ok := strings.Repeat("[", 10000) + strings.Repeat("]", 10000)
+	for _, typ := range []T{TJSON, TJSONB} {
+		if _, err := ParseText(typ, ok); err != nil {
+			t.Errorf("%s: %v", typ, err)
+		}
+		_, err := ParseText(typ, strings.Repeat(`{"a":[`, 200000))
+		if pe, _ := err.(*pgerr.Error); pe == nil || pe.Code != pgerr.StatementTooComplex {
+			t.Errorf("%s: got %v", typ, err)
+		}
+	}
+}
