@@ -97,7 +97,7 @@ func (b *binder) jsonOperator(op string, l, r Expr, loc int32) (e Expr, ok bool,
 		return nil, true, b.opError(loc, op, lt, rt)
 	}
 	if f, isFunc := e.(*Func); isFunc {
-		f.Name = f.Builtin.Name
+		f.Name, f.Op = f.Builtin.Name, op
 	}
 	return e, true, err
 }

@@ -166,6 +166,9 @@ type Func struct {
 	// VariadicArray marks a call whose last argument is an array marked
 	// VARIADIC, whose elements are the repeated arguments.
 	VariadicArray bool
+	// Op is the binary operator the call was written as ("->", "@>",
+	// ...; "" for a function call), which EXPLAIN shows.
+	Op string
 }
 
 // Coalesce returns its first non-NULL argument.

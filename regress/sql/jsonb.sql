@@ -81,6 +81,7 @@ SELECT id FROM js_jsonb WHERE '{"a": 1, "b": [1, 2, {"c": "x"}], "d": null, "e":
 SELECT '{"a":1,"b":[1,2,{"c":3}]}'::jsonb @> '{"b":[{"c":3}]}', '[1,2,[3]]'::jsonb @> '[[3]]', '[1,2]'::jsonb @> '1',
   '1'::jsonb @> '[1]', '[1,[2]]'::jsonb @> '[2]', '{"a":{"b":1}}'::jsonb @> '{"a":{}}', '[1]'::jsonb <@ '[1,2]';
 SELECT id FROM js_jsonb WHERE j ? 'a' ORDER BY id;
+EXPLAIN (COSTS OFF) SELECT id FROM js_jsonb WHERE j @> '{"a": 1}' AND j ? 'a' AND j ->> 'a' = '1';
 SELECT '["a", "b"]'::jsonb ? 'a', '"a"'::jsonb ? 'a', '{"a": 1, "b": 2}'::jsonb ?| '{b,c}', '{"a": 1, "b": 2}'::jsonb ?& '{b,c}',
   '{"a": 1, "b": 2}'::jsonb ?& '{a,b}', '{"a": 1}'::jsonb ?| '{}';
 SELECT '{"a": 1}'::jsonb || '{"b": 2}', '{"a": 1}'::jsonb || '{"a": 3, "c": 4}', '[1]'::jsonb || '[2, 3]', '[1]'::jsonb || '2',
