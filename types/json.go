@@ -271,43 +271,6 @@ func AppendJsonbPretty(buf []byte, v *JsonValue, level int) []byte {
 	return appendJsonScalar(buf, v)
 }
 
-// ToJsonb converts a parsed json tree (or any tree) to jsonb's form:
-// objects deduplicated and sorted, numbers numeric.
-func ToJsonb(v *JsonValue) (*JsonValue, error) {
-	switch v.Kind {
-	case JsonNumber:
-		if v.Num != nil {
-			return &JsonValue{Kind: JsonNumber, Num: v.Num}, nil
-		}
-		n, err := parseNumeric(v.Str)
-		if err != nil {
-			return nil, err
-		}
-		return &JsonValue{Kind: JsonNumber, Num: n}, nil
-	case JsonArray:
-		out := &JsonValue{Kind: JsonArray, Elems: make([]*JsonValue, len(v.Elems))}
-		for i, e := range v.Elems {
-			x, err := ToJsonb(e)
-			if err != nil {
-				return nil, err
-			}
-			out.Elems[i] = x
-		}
-		return out, nil
-	case JsonObject:
-		ps := make([]JsonPair, len(v.Pairs))
-		for i, p := range v.Pairs {
-			x, err := ToJsonb(p.Value)
-			if err != nil {
-				return nil, err
-			}
-			ps[i] = JsonPair{p.Key, x}
-		}
-		return NewJsonObject(ps), nil
-	}
-	return &JsonValue{Kind: v.Kind, Str: v.Str, Bool: v.Bool}, nil
-}
-
 // CompareJsonb orders two jsonb values as compareJsonbContainers does.
 func CompareJsonb(a, b *JsonValue) int {
 	// At the top level a scalar is a one-element "raw scalar" array.
@@ -539,9 +502,6 @@ func compareJSONType(a, b Datum) (int, bool) {
 	return 0, false
 }
 
-// JsonbFromText parses s as jsonb (for the functions that take text).
-func JsonbFromText(s string) (*JsonValue, error) { return ParseJSONB(s) }
-
 // jsonbScalarCastError is the error of a cast of a jsonb value that is
 // not the scalar the target type wants.
 func jsonbScalarCastError(v *JsonValue, target string) error {
@@ -574,9 +534,6 @@ func CastJsonb(v *JsonValue, to T) (Datum, error) {
 	}
 	return nil, pgerr.New(pgerr.CannotCoerce, "cannot cast type jsonb to %s", to.Name())
 }
-
-// FormatJSONNumber returns the JSON text of a numeric.
-func FormatJSONNumber(d *apd.Decimal) string { return string(appendNumeric(nil, d)) }
 
 // coerceJSON is the casts from json and jsonb: between the two (through
 // the text, as PostgreSQL's I/O casts), and from jsonb to the scalar
