@@ -8,6 +8,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 
+	"minipg/pgerr"
 	"minipg/sql"
 	"minipg/types"
 )
@@ -36,6 +37,9 @@ type aggState struct {
 	// it.
 	direct     types.Datum
 	directSeen bool
+	// cv is the session's output settings, with which json_agg and
+	// json_object_agg write timestamps with time zone (nil: UTC).
+	cv *types.Conv
 }
 
 var decCtx = apd.BaseContext.WithPrecision(1000)
@@ -56,7 +60,13 @@ func toDecimal(d types.Datum) *apd.Decimal {
 
 // aggStrict reports whether a NULL first argument is skipped (every
 // aggregate but array_agg).
-func aggStrict(a *sql.Agg) bool { return a.Name != "array_agg" }
+func aggStrict(a *sql.Agg) bool {
+	switch a.Name {
+	case "array_agg", "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg":
+		return false
+	}
+	return true
+}
 
 // input takes one input row's arguments (and, with ORDER BY, sort keys)
 // for aggregate a.
@@ -125,8 +135,13 @@ func (st *aggState) add(a *sql.Agg, args []types.Datum) error {
 			st.sb.WriteString(asText(a.Extra[0].Type(), args[1]))
 		}
 		st.sb.WriteString(asText(a.Arg.Type(), v))
-	case "array_agg":
+	case "array_agg", "json_agg", "jsonb_agg":
 		st.elems = append(st.elems, v)
+	case "json_object_agg", "jsonb_object_agg":
+		if v == nil {
+			return pgerr.New(pgerr.InvalidParameterValue, "field name must not be null")
+		}
+		st.elems = append(st.elems, v, args[1])
 	case "percentile_cont", "percentile_disc", "mode":
 		st.elems = append(st.elems, v) // sorted (replaySorted)
 	case "bool_and", "every":
@@ -163,6 +178,8 @@ func (st *aggState) result(a *sql.Agg) (types.Datum, error) {
 		return st.sb.String(), nil
 	case "array_agg":
 		return types.NewArray(st.elems), nil
+	case "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg":
+		return jsonAggResult(a, st.elems, st.cv)
 	case "bool_and", "bool_or", "every":
 		return st.b, nil
 	case "sum", "avg":
@@ -398,7 +415,9 @@ func (it *aggIter) build(ctx context.Context) error {
 	for _, g := range order {
 		row := make([]types.Datum, 0, len(st.Group)+len(st.Aggs))
 		row = append(row, g.keys...)
+		cv := it.ev.conv()
 		for i, a := range st.Aggs {
+			g.states[i].cv = &cv
 			v, err := g.states[i].result(a)
 			if err != nil {
 				return err

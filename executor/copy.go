@@ -290,8 +290,14 @@ func (ld *copyLoader) parseField(i int, s string) (types.Datum, error) {
 	v, err := types.ParseTextConv(t, s, ld.x.s.Conv())
 	if err != nil {
 		pe := pgerr.Flatten(err)
-		pe.Where = fmt.Sprintf("COPY %s, line %d, column %s: \"%s\"", ld.x.rel.def.Name, ld.line,
+		where := fmt.Sprintf("COPY %s, line %d, column %s: \"%s\"", ld.x.rel.def.Name, ld.line,
 			ld.x.rel.def.Columns[ld.c.Cols[i]].Name, clipCopyValue(s))
+		if pe.Where != "" {
+			// The input function's own context (JSON data, line 1: ...)
+			// comes first, as PostgreSQL stacks error contexts.
+			where = pe.Where + "\n" + where
+		}
+		pe.Where = where
 		return nil, pe
 	}
 	return v, nil

@@ -212,6 +212,21 @@ func TestCopyBinaryErrors(t *testing.T) {
 	}
 }
 
+// TestCopyJSONContext: a bad json value's CONTEXT has the JSON parser's
+// line first and COPY's after, as PostgreSQL stacks them.
+func TestCopyJSONContext(t *testing.T) {
+	e := openTestEngine(t, "")
+	defer e.Close()
+	s := e.NewSession(nil)
+	mustExec(t, s, "CREATE TABLE cj (id int, j jsonb)")
+	_, err := runCopy(t, s, "COPY cj FROM STDIN", []byte("1\t{\"a\": 1}\n2\t{\"bad\"\n"))
+	pe, ok := err.(*pgerr.Error)
+	want := "JSON data, line 1: {\"bad\"\nCOPY cj, line 2, column j: \"{\"bad\"\""
+	if !ok || pe.Code != pgerr.InvalidTextRepresentation || pe.Detail != "The input string ended unexpectedly." || pe.Where != want {
+		t.Fatalf("got %v (%#v), want CONTEXT %q", err, pe, want)
+	}
+}
+
 // TestCopyContinuesOnLastPage: a session's next COPY (or INSERT) goes on
 // with the page its last COPY stopped at, as PostgreSQL's rd_targblock
 // makes it, instead of leaving that page partly filled; under both

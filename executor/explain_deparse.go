@@ -92,6 +92,9 @@ func (e *explainer) deparse(x sql.Expr) string {
 		for i, a := range x.Args {
 			args[i] = e.deparse(a)
 		}
+		if x.Op != "" && len(args) == 2 {
+			return "(" + args[0] + " " + x.Op + " " + args[1] + ")"
+		}
 		return x.Name + "(" + strings.Join(args, ", ") + ")"
 	case *sql.GroupingFunc:
 		args := make([]string, len(x.Args))

@@ -202,6 +202,9 @@ func startOtherSeq(f *sql.SRFCall, args []types.Datum) (seq, bool, error) {
 	if s, ok, err := startRegexpSeq(f, args); ok {
 		return s, true, err
 	}
+	if s, ok, err := startJSONSeq(f, args); ok {
+		return s, true, err
+	}
 	return nil, false, nil
 }
 

@@ -349,7 +349,7 @@ func sysTypes() []types.OID {
 	base := []types.OID{types.Bool, types.Char, types.Name, types.Int8, types.Int2, types.Int4, types.Text,
 		types.Oid, types.TID, types.Float4, types.Float8, types.Unknown, types.Point, types.Bpchar, types.Varchar,
 		types.Date, types.Timestamp, types.Numeric, types.RegClass, types.RegType, types.RegNamespace,
-		types.RegRole, types.Void}
+		types.RegRole, types.Void, types.JSON, types.JSONB}
 	base = append(base, types.Time, types.TimeTZ)
 	out := slices.Clone(base)
 	for _, b := range base {

@@ -421,6 +421,8 @@ func (p *winPartition) aggregate(f *sql.WinFunc, slot int) error {
 				}
 			}
 		}
+		cv := p.it.ev.conv()
+		st.cv = &cv
 		v, err := st.result(a)
 		if err != nil {
 			return err

@@ -19,10 +19,11 @@ type aggCtx struct {
 // aggNames are the aggregate functions minipg implements.
 var aggNames = map[string]bool{"count": true, "sum": true, "min": true, "max": true, "avg": true,
 	"string_agg": true, "array_agg": true, "bool_and": true, "bool_or": true, "every": true,
-	"stddev": true, "stddev_samp": true, "stddev_pop": true, "variance": true, "var_samp": true, "var_pop": true}
+	"stddev": true, "stddev_samp": true, "stddev_pop": true, "variance": true, "var_samp": true, "var_pop": true,
+	"json_agg": true, "jsonb_agg": true, "json_object_agg": true, "jsonb_object_agg": true}
 
 // aggArity is how many arguments an aggregate takes (1 unless listed).
-var aggArity = map[string]int{"string_agg": 2}
+var aggArity = map[string]int{"string_agg": 2, "json_object_agg": 2, "jsonb_object_agg": 2}
 
 // aggCall binds an aggregate call where the clause allows one (b.agg set),
 // not nested in another, and records it in b.agg: its arguments, DISTINCT,
@@ -34,8 +35,21 @@ func (b *binder) aggCall(name string, fc *pg_query.FuncCall) (Expr, error) {
 	var args []Expr
 	if !fc.AggStar {
 		var err error
-		if args, err = b.bindAggArgs(fc.Args); err != nil {
-			return nil, err
+		if len(fc.Args) == 1 {
+			b.agg.inAgg = true
+			row, ok, err := b.jsonAggRecordArg(name, fc.Args[0])
+			b.agg.inAgg = false
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				args = []Expr{row}
+			}
+		}
+		if args == nil {
+			if args, err = b.bindAggArgs(fc.Args); err != nil {
+				return nil, err
+			}
 		}
 		if err := b.srfWithin("aggregate function calls cannot contain set-returning function calls", args...); err != nil {
 			return nil, err
@@ -54,6 +68,13 @@ func (b *binder) aggCall(name string, fc *pg_query.FuncCall) (Expr, error) {
 			// reach the aggregate in the order of the arguments.
 			for _, x := range append([]Expr{a.Arg}, a.Extra...) {
 				a.Order = append(a.Order, AggOrder{X: x})
+			}
+		}
+	}
+	if a.Distinct && a.Arg != nil {
+		for i, x := range append([]Expr{a.Arg}, a.Extra...) {
+			if x.Type().OID == types.JSON {
+				return nil, b.errAt(exprLocation(fc.Args[i]), pgerr.UndefinedFunction, "could not identify an equality operator for type json")
 			}
 		}
 	}
@@ -120,7 +141,7 @@ func (b *binder) aggAllowed(fc *pg_query.FuncCall) error {
 func (b *binder) aggArgs(name string, args []Expr, loc int32) ([]Expr, error) {
 	var t types.T
 	switch name {
-	case "sum", "avg", "array_agg":
+	case "sum", "avg", "array_agg", "json_agg", "jsonb_agg":
 		for _, x := range args {
 			if isUnknown(x) {
 				return nil, b.errAt(loc, pgerr.AmbiguousFunction, "function %s(unknown) is not unique", name).
@@ -237,6 +258,10 @@ func (b *binder) aggResultType(name string, args []Expr, written []types.T, loc 
 		}
 	case "count":
 		return types.TInt8, nil
+	case "json_agg", "json_object_agg":
+		return types.TJSON, nil
+	case "jsonb_agg", "jsonb_object_agg":
+		return types.TJSONB, nil
 	case "sum":
 		switch at.OID {
 		case types.Int2, types.Int4:
@@ -339,6 +364,13 @@ func (b *binder) withinGroup(name string, fc *pg_query.FuncCall) (Expr, error) {
 	if multi {
 		if a.T = types.ArrayOf(elem); a.T.OID == 0 {
 			return nil, undefined()
+		}
+	}
+	if a.Distinct && a.Arg != nil {
+		for i, x := range append([]Expr{a.Arg}, a.Extra...) {
+			if x.Type().OID == types.JSON {
+				return nil, b.errAt(exprLocation(fc.Args[i]), pgerr.UndefinedFunction, "could not identify an equality operator for type json")
+			}
 		}
 	}
 	if err := b.aggFilter(a, fc); err != nil {

@@ -205,6 +205,9 @@ func (b *binder) indirection(ind *pg_query.A_Indirection) (Expr, error) {
 	}
 	t := x.Type()
 	loc := exprLocation(ind.Arg)
+	if t.OID == types.JSONB {
+		return b.jsonbSubscript(x, subs)
+	}
 	if t.OID != types.Point && !types.IsArray(t.OID) {
 		return nil, b.errAt(loc, pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", baseName(t))
 	}

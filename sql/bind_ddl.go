@@ -404,6 +404,10 @@ func (b *binder) createIndex(s *pg_query.IndexStmt) (*CreateIndex, error) {
 				return nil, err
 			}
 		}
+		if ct := colType(t.Columns[c]); ct.OID == types.JSON {
+			return nil, pgerr.New(pgerr.UndefinedObject, "data type json has no default operator class for access method \"btree\"").
+				WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
+		}
 		idx.Columns = append(idx.Columns, int16(c+1))
 		names = append(names, ie.Name)
 	}

@@ -430,6 +430,9 @@ func (fb *fromBuilder) function(rf *pg_query.RangeFunction, base int) (*JoinNode
 	if rf.Alias != nil {
 		alias, colName = rf.Alias.Aliasname, rf.Alias.Aliasname
 	}
+	if srf.OutName != "" {
+		colName = srf.OutName
+	}
 	cols := []scopeCol{{name: colName, e: &ColRef{Idx: base, T: srf.T, Name: colName}}}
 	if srf.Table != nil {
 		cols = cols[:0]

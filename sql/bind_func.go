@@ -55,6 +55,9 @@ func (b *binder) funcCallExpr(fc *pg_query.FuncCall) (Expr, error) {
 	if aggNames[name] {
 		return b.aggCall(name, fc)
 	}
+	if e, found, err := b.jsonRecordCall(name, fc); found {
+		return e, err
+	}
 	if fc.AggStar || fc.AggDistinct || len(fc.AggOrder) > 0 || fc.AggFilter != nil {
 		return nil, b.notAggregate(name, fc)
 	}
@@ -82,6 +85,12 @@ func (b *binder) funcCallExpr(fc *pg_query.FuncCall) (Expr, error) {
 	}
 	if e, found, err := c.tableFunction(); found {
 		return e, err
+	}
+	if e, found, err := c.jsonSRF(); found {
+		return e, err
+	}
+	if err := c.jsonUnknownArg(); err != nil {
+		return nil, err
 	}
 	if e, found, err := c.resolveBuiltin(); found {
 		return e, err
@@ -151,7 +160,8 @@ func (b *binder) notAggregate(name string, fc *pg_query.FuncCall) error {
 // variadicArrayFuncs are the functions whose "any" parameter repeats and
 // which take the repeats as an array marked VARIADIC, expanding it
 // themselves (concat, concat_ws, format).
-var variadicArrayFuncs = map[string]bool{"concat": true, "concat_ws": true, "format": true}
+var variadicArrayFuncs = map[string]bool{"concat": true, "concat_ws": true, "format": true,
+	"json_build_object": true, "jsonb_build_object": true, "json_build_array": true, "jsonb_build_array": true}
 
 // variadicCall binds f(..., VARIADIC array): the last argument must be an
 // array and stand for the variadic parameter itself, which of minipg's
@@ -296,6 +306,10 @@ func (b *binder) sqlValueFunction(sv *pg_query.SQLValueFunction) (Expr, error) {
 // pg_proc's proargnames and proargdefaults give them.
 var namedParams = map[string][]struct{ name, def string }{
 	"make_interval": {{"years", "0"}, {"months", "0"}, {"weeks", "0"}, {"days", "0"}, {"hours", "0"}, {"mins", "0"}, {"secs", "0.0"}},
+	"jsonb_set":     {{"jsonb_in", ""}, {"path", ""}, {"replacement", ""}, {"create_if_missing", "true"}},
+	"jsonb_insert":  {{"jsonb_in", ""}, {"path", ""}, {"replacement", ""}, {"insert_after", "false"}},
+	"jsonb_set_lax": {{"jsonb_in", ""}, {"path", ""}, {"replacement", ""}, {"create_if_missing", "true"},
+		{"null_value_treatment", "'use_json_null'"}},
 }
 
 // namedArgs puts a call's named arguments in their positions, filling the
@@ -344,6 +358,11 @@ func (b *binder) namedArgs(fc *pg_query.FuncCall, params []struct{ name, def str
 	}
 	out = out[:last+1]
 	for i := range out {
+		if out[i] == nil && params[i].def == "" {
+			// A parameter without a default left out.
+			return nil, b.errAt(fc.Location, pgerr.UndefinedFunction, "function %s does not exist", opName(fc.Funcname)).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+		}
 		if out[i] == nil {
 			n, err := pg_query.Parse("SELECT " + params[i].def)
 			if err != nil {

@@ -340,9 +340,14 @@ func (b *binder) binary(op string, l, r Expr, loc int32) (Expr, error) {
 		if op == "!=" {
 			op = "<>"
 		}
+		lt, rt := l.Type(), r.Type()
 		l, r, ct, err := b.unify(l, r, op, loc)
 		if err != nil {
 			return nil, err
+		}
+		if ct.OID == types.JSON {
+			// json has no comparison operators.
+			return nil, b.opError(loc, op, lt, rt)
 		}
 		if l, err = b.castTo(l, ct, loc); err != nil {
 			return nil, err

@@ -211,6 +211,13 @@ func (b *binder) selectStmt(s *pg_query.SelectStmt) (*Select, error) {
 	if err := distinctClause(s, out); err != nil {
 		return nil, err
 	}
+	if out.Distinct {
+		for _, t := range targets[:nvis] {
+			if t.e.Type().OID == types.JSON {
+				return nil, b.errAt(t.loc, pgerr.UndefinedFunction, "could not identify an equality operator for type json")
+			}
+		}
+	}
 	if err := b.resolveUnknownTargets(targets, nvis, keepUnknown, out); err != nil {
 		return nil, err
 	}
@@ -393,6 +400,9 @@ func (b *binder) groupKeyTarget(g *pg_query.Node, visible []target) (Expr, int, 
 		// minipg evaluates GROUP BY's expressions once per input row.
 		return nil, -1, b.errAt(srf.Loc, pgerr.FeatureNotSupported, "set-returning functions in GROUP BY are not supported")
 	}
+	if e.Type().OID == types.JSON {
+		return nil, -1, b.errAt(exprLocation(g), pgerr.UndefinedFunction, "could not identify an equality operator for type json")
+	}
 	return e, ti, nil
 }
 
@@ -448,6 +458,10 @@ func (b *binder) orderBy(s *pg_query.SelectStmt, targets []target, nvis int, out
 				targets = append(targets, target{e: e, name: "?column?", loc: -1})
 				idx = len(targets) - 1
 			}
+		}
+		if targets[idx].e.Type().OID == types.JSON {
+			return nil, b.errAt(exprLocation(sb.Node), pgerr.UndefinedFunction, "could not identify an ordering operator for type json").
+				WithHint("Use an explicit ordering operator or modify the query.")
 		}
 		key := SortKey{Idx: idx, Desc: sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC}
 		key.NullsFirst = key.Desc

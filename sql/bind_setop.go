@@ -107,6 +107,9 @@ func (b *binder) setOpTree(s *pg_query.SelectStmt, kind SetOpKind, what string) 
 			loc = arms[1].targetLoc(i)
 		}
 		u.targetLocs = append(u.targetLocs, loc)
+		if t.OID == types.JSON && !s.All {
+			return nil, nil, b.errAt(loc, pgerr.UndefinedFunction, "could not identify an equality operator for type json")
+		}
 		for _, arm := range arms {
 			x, err := b.coerce(arm.Targets[i], t, types.CastImplicit, arm.targetLoc(i))
 			if err == errMismatch {

@@ -173,6 +173,10 @@ type SRFCall struct {
 	// Table is the table function called (nil: generate_series or a
 	// scalar function in FROM); its rows have len(Table.Cols) values.
 	Table *TableFunction
+	// OutName is the name of the function's one output column in FROM
+	// whatever the alias ("": the alias, else the function's name), as
+	// PostgreSQL names a function's OUT parameter's column.
+	OutName string
 }
 
 // Func is a scalar function call.
@@ -184,6 +188,9 @@ type Func struct {
 	// VariadicArray marks a call whose last argument is an array marked
 	// VARIADIC, whose elements are the repeated arguments.
 	VariadicArray bool
+	// Op is the binary operator the call was written as ("->", "@>",
+	// ...; "" for a function call), which EXPLAIN shows.
+	Op string
 }
 
 // Coalesce returns its first non-NULL argument.

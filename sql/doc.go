@@ -66,6 +66,9 @@
 //	bind_window_def.go the window definitions (WINDOW, OVER (...)), frames,
 //	                 the order the windows are evaluated in, their slots
 //	bind_case.go     CASE and COALESCE (NULLIF is in bind_operator.go)
+//	bind_json.go     the json and jsonb operators (RegisterOperator), the
+//	                 calls that take a row (row_to_json(t)), the one-column
+//	                 JSON set-returning functions
 //	bind_sublink.go  subqueries (EXISTS, scalar, IN), correlated or not
 //
 // Names are looked up through the Catalog interface (a table name to its

@@ -351,6 +351,11 @@ func isDatetime(oid types.OID) bool {
 // not one. A failed lookup is "operator does not exist", as for any other
 // operator.
 func (b *binder) builtinOperator(op string, operands []Expr, loc int32) (e Expr, ok bool, err error) {
+	if len(operands) == 2 {
+		if e, ok, err := b.jsonOperator(op, operands[0], operands[1], loc); ok {
+			return e, true, err
+		}
+	}
 	fns, ok := operatorFuncs[op]
 	if pf, prefix := prefixOperatorFuncs[op]; prefix && len(operands) == 1 {
 		fns, ok = pf, true

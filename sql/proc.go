@@ -79,6 +79,14 @@ func Procs() []Proc {
 			args[0], args[1], res = types.Text, types.Text, types.Text
 		case "array_agg":
 			args[0], res = AnyElementOID, AnyArrayOID
+		case "json_agg":
+			args[0], res = AnyElementOID, types.JSON
+		case "jsonb_agg":
+			args[0], res = AnyElementOID, types.JSONB
+		case "json_object_agg":
+			res = types.JSON
+		case "jsonb_object_agg":
+			res = types.JSONB
 		case "min", "max":
 			args[0], res = AnyElementOID, AnyElementOID
 		}
@@ -113,6 +121,11 @@ var boundByName = func() []Proc {
 		f("regexp_split_to_table", text, true, Immutable, text, text),
 		f("regexp_split_to_table", text, true, Immutable, text, text, text),
 		f("string_to_table", text, true, Immutable, text, text), f("string_to_table", text, true, Immutable, text, text, text),
+		f("json_array_elements", types.JSON, true, Immutable, types.JSON),
+		f("jsonb_array_elements", types.JSONB, true, Immutable, types.JSONB),
+		f("json_array_elements_text", text, true, Immutable, types.JSON),
+		f("jsonb_array_elements_text", text, true, Immutable, types.JSONB),
+		f("json_object_keys", text, true, Immutable, types.JSON), f("jsonb_object_keys", text, true, Immutable, types.JSONB),
 		f("version", text, false, Stable), f("current_database", types.Name, false, Stable),
 		f("current_user", types.Name, false, Stable), f("session_user", types.Name, false, Stable),
 		f("current_schema", types.Name, false, Stable), f("pg_backend_pid", i4, false, Stable),

@@ -63,6 +63,12 @@ func IsArray(oid OID) bool { return ElemOID(oid) != 0 }
 // ElemOID is the element type of array type oid (0: not an array).
 func ElemOID(oid OID) OID {
 	if oid < firstArrayOID || oid-firstArrayOID >= OID(len(elemOIDs)) {
+		switch oid {
+		case JSONArray:
+			return JSON
+		case JSONBArray:
+			return JSONB
+		}
 		return 0
 	}
 	return elemOIDs[oid-firstArrayOID]

@@ -133,6 +133,9 @@ func CoerceConv(d Datum, from, to T, explicit bool, cv Conv) (Datum, error) {
 	if v, ok, err := coerceTime(d, from, to, cv); ok {
 		return v, err
 	}
+	if v, ok, err := coerceJSON(d, from, to); ok {
+		return v, err
+	}
 	switch {
 	case from.OID == Unknown || (isString(from.OID) && !isString(to.OID)):
 		s, err := asString(from, d)

@@ -17,6 +17,8 @@
 //	timetz                        TimeTZValue{Micros, Zone} (zone in seconds west of UTC)
 //	tid                           page.TID
 //	point                         PointValue
+//	json                          string (the text as written)
+//	jsonb                         *JsonValue
 //	arrays (int4[], text[], ...)  *Array
 //	unknown                       string
 //
@@ -45,7 +47,10 @@
 //	array.go     array types: OIDs, array_in/array_out, array_send/array_recv, ArrayType on disk, order
 //	array_multi.go  multidimensional ARRAY[...] constructors, array_dims
 //	timeofday.go time and timetz: I/O, typmods, binary and disk forms, order, casts
-//	ext.go       how point and arrays hook into the dispatch functions of the other files
+//	json.go      json and jsonb: JsonValue, jsonb_out, ordering and keys, casts, wire forms
+//	json_parse.go  PostgreSQL's JSON lexer and parser with its error DETAIL and CONTEXT
+//	json_disk.go jsonb's on-disk JsonbContainer
+//	ext.go       how point, arrays and the JSON types hook into the dispatch functions of the other files
 //
 // # Errors
 //

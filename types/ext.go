@@ -8,7 +8,7 @@ import "encoding/binary"
 
 // extType reports whether oid is point or an array type.
 func extType(oid OID) bool {
-	return oid == Point || IsArray(oid) || sysType(oid) || isTimeType(oid)
+	return oid == Point || IsArray(oid) || sysType(oid) || isTimeType(oid) || isJSONType(oid)
 }
 
 func extTypLen(oid OID) (int16, bool) {
@@ -25,7 +25,7 @@ func extTypLen(oid OID) (int16, bool) {
 		return 8, true
 	case oid == TimeTZ:
 		return 12, true
-	case IsArray(oid):
+	case IsArray(oid), isJSONType(oid):
 		return -1, true
 	}
 	return 0, false
@@ -39,6 +39,8 @@ func extTypAlign(oid OID) (byte, bool) {
 		return 'i', true
 	case oid == Point || isTimeType(oid):
 		return 'd', true
+	case isJSONType(oid):
+		return 'i', true
 	case IsArray(oid):
 		if TypAlign(ElemOID(oid)) == 'd' {
 			return 'd', true
@@ -60,6 +62,8 @@ func extCategory(oid OID) (byte, bool) {
 		return 'G', true
 	case isTimeType(oid):
 		return 'D', true
+	case isJSONType(oid):
+		return 'U', true
 	case IsArray(oid):
 		return 'A', true
 	}
@@ -76,6 +80,10 @@ func extTypName(oid OID) (string, bool) {
 		return "time", true
 	case oid == TimeTZ:
 		return "timetz", true
+	case oid == JSON:
+		return "json", true
+	case oid == JSONB:
+		return "jsonb", true
 	case IsArray(oid):
 		return "_" + TypName(ElemOID(oid)), true
 	}
@@ -113,6 +121,8 @@ func appendExtText(buf []byte, t T, d Datum, cv Conv) ([]byte, bool) {
 		return appendTimeOfDay(buf, int64(v)), true
 	case TimeTZValue:
 		return appendTimeTZ(buf, v), true
+	case *JsonValue:
+		return AppendJsonb(buf, v), true
 	case *Array:
 		return appendArrayText(buf, ElemType(t), v, cv), true
 	}
@@ -132,10 +142,16 @@ func parseExtText(t T, s string, cv Conv) (Datum, error) {
 	case TimeTZ:
 		return parseTimeTZ(t, s, cv)
 	}
+	if isJSONType(t.OID) {
+		return parseJSONType(t, s)
+	}
 	return parseArray(t, s, cv)
 }
 
 func appendExtBinary(buf []byte, t T, d Datum) ([]byte, error) {
+	if isJSONType(t.OID) {
+		return appendJSONTypeBinary(buf, t, d)
+	}
 	if sysType(t.OID) {
 		return appendSysBytes(buf, binary.BigEndian, false, t, d)
 	}
@@ -157,6 +173,9 @@ func appendExtBinary(buf []byte, t T, d Datum) ([]byte, error) {
 }
 
 func decodeExtBinary(t T, b []byte) (Datum, error) {
+	if isJSONType(t.OID) {
+		return decodeJSONTypeBinary(t, b)
+	}
 	if sysType(t.OID) {
 		v, ok := decodeSysBytes(binary.BigEndian, false, t, b)
 		if !ok {
@@ -182,6 +201,9 @@ func decodeExtBinary(t T, b []byte) (Datum, error) {
 }
 
 func appendExtDisk(buf []byte, t T, d Datum) ([]byte, error) {
+	if isJSONType(t.OID) {
+		return appendJSONTypeDisk(buf, t, d)
+	}
 	if sysType(t.OID) {
 		return appendSysBytes(buf, binary.LittleEndian, true, t, d)
 	}
@@ -203,6 +225,9 @@ func appendExtDisk(buf []byte, t T, d Datum) ([]byte, error) {
 }
 
 func decodeExtDisk(t T, b []byte) (Datum, error) {
+	if isJSONType(t.OID) {
+		return decodeJSONTypeDisk(t, b)
+	}
 	if sysType(t.OID) {
 		v, ok := decodeSysBytes(binary.LittleEndian, true, t, b)
 		if !ok {
@@ -237,6 +262,9 @@ func compareExt(t T, a, b Datum) (int, bool) {
 	if c, ok := compareTime(a, b); ok {
 		return c, true
 	}
+	if c, ok := compareJSONType(a, b); ok {
+		return c, true
+	}
 	switch x := a.(type) {
 	case PointValue:
 		if y, ok := b.(PointValue); ok {
@@ -261,6 +289,8 @@ func appendExtKey(buf []byte, t T, d Datum, f KeyFormat) ([]byte, bool) {
 		return out, true
 	}
 	switch v := d.(type) {
+	case *JsonValue:
+		return appendJsonbKey(buf, v), true
 	case PointValue:
 		buf = appendKey(buf, TFloat8, v.X, f)
 		return appendKey(buf, TFloat8, v.Y, f), true
@@ -281,6 +311,9 @@ func extCastContext(from, to OID) (CastContext, bool) {
 		return c, true
 	}
 	if c, ok := timeCastContext(from, to); ok {
+		return c, true
+	}
+	if c, ok := jsonCastContext(from, to); ok {
 		return c, true
 	}
 	switch {

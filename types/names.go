@@ -225,7 +225,7 @@ var unsupportedTypes = map[string]bool{
 	"name": true, "xml": true, "inet": true, "cidr": true, "macaddr": true, "bit": true,
 	"varbit": true, "bit varying": true, "point": true, "serial": true, "serial4": true,
 	"bigserial": true, "serial8": true, "smallserial": true, "serial2": true, "regclass": true,
-	"tsvector": true, "tsquery": true, "int4range": true, "record": true,
+	"tsvector": true, "tsquery": true, "int4range": true, "record": true, "jsonpath": true,
 }
 
 func numericTypmodIn(mods []int32) (T, error) {

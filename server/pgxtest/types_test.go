@@ -52,6 +52,11 @@ var typeCases = []struct{ typ, text string }{
 	{"time(2)", "23:59:59.999"},
 	{"timetz", "04:05:06.789-08"},
 	{"timetz", "23:59:59+05:30"},
+	{"json", `{"b": 1, "a": [1, 2.50], "b": "\u00e9"}`},
+	{"jsonb", `{"b": 1, "a": [1, 2.50], "b": "\u00e9"}`},
+	{"jsonb", `"scalar"`},
+	{"json[]", `{"[1, 2]",NULL,"{\"a\": null}"}`},
+	{"jsonb[]", `{"[1, 2]",NULL,"{\"a\": null}"}`},
 }
 
 // typeReplies are PostgreSQL 15's replies, one line per case (regenerate
@@ -86,12 +91,17 @@ var typeReplies = []string{
 	"time 0x000000141dd76000 24:00:00 24:00:00",
 	"timetz 0x000000036c97ca8800007080 04:05:06.789-08 04:05:06.789-08",
 	"timetz 0x000000141dc81dc0ffffb2a8 23:59:59+05:30 23:59:59+05:30",
+	`json 0x7b2262223a20312c202261223a205b312c20322e35305d2c202262223a20225c7530306539227d {"b": 1, "a": [1, 2.50], "b": "\u00e9"} {"b": 1, "a": [1, 2.50], "b": "\u00e9"}`,
+	`jsonb 0x017b2261223a205b312c20322e35305d2c202262223a2022c3a9227d {"a": [1, 2.50], "b": "é"} {"a": [1, 2.50], "b": "é"}`,
+	`jsonb 0x01227363616c617222 "scalar" "scalar"`,
+	`_json 0x0000000100000001000000720000000300000001000000065b312c20325dffffffff0000000b7b2261223a206e756c6c7d {"[1, 2]",NULL,"{\"a\": null}"} {"[1, 2]",NULL,"{\"a\": null}"}`,
+	`_jsonb 0x000000010000000100000eda000000030000000100000007015b312c20325dffffffff0000000c017b2261223a206e756c6c7d {"[1, 2]",NULL,"{\"a\": null}"} {"[1, 2]",NULL,"{\"a\": null}"}`,
 }
 
 var typeNames = map[uint32]string{16: "bool", 20: "int8", 21: "int2", 23: "int4", 25: "text", 27: "tid", 700: "float4",
 	701: "float8", 1042: "bpchar", 1043: "varchar", 1082: "date", 1114: "timestamp", 1700: "numeric",
 	600: "point", 1007: "_int4", 1009: "_text", 1231: "_numeric", 1016: "_int8", 1182: "_date",
-	1083: "time", 1266: "timetz"}
+	1083: "time", 1266: "timetz", 114: "json", 3802: "jsonb", 199: "_json", 3807: "_jsonb"}
 
 func typeRoundTrips(t *testing.T, dsn string) []string {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -237,6 +247,39 @@ func TestArraysThroughPgx(t *testing.T) {
 		}
 		if n != 3 || joined != "x|y z" {
 			t.Errorf("%v: got %d %q", mode, n, joined)
+		}
+		c.Close(ctx)
+	}
+}
+
+// TestJSONThroughPgx scans json and jsonb values with pgx's codecs and
+// sends Go values as json and jsonb parameters, in the binary (cached
+// statements) and text (simple protocol) formats.
+func TestJSONThroughPgx(t *testing.T) {
+	dsn := startServer(t)
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeSimpleProtocol} {
+		c := connect(t, dsn, mode)
+		ctx := context.Background()
+		var m map[string]any
+		var raw []byte
+		var s string
+		if err := c.QueryRow(ctx, `select '{"b": [1, 2.5], "a": "x", "a": null}'::jsonb, '{"k" : 1}'::json, '[1, "two"]'::jsonb`).Scan(&m, &raw, &s); err != nil {
+			t.Fatalf("%v: %v", mode, err)
+		}
+		if len(m) != 2 || m["a"] != nil || fmt.Sprint(m["b"]) != "[1 2.5]" || string(raw) != `{"k" : 1}` || s != `[1, "two"]` {
+			t.Errorf("%v: got %v %q %q", mode, m, raw, s)
+		}
+		var back, kind string
+		var in any = map[string]any{"z": []int{1, 2}, "y": map[string]bool{"t": true}}
+		if mode == pgx.QueryExecModeSimpleProtocol {
+			// Without the parameter types pgx has no JSON encoder.
+			in = `{"z": [1, 2], "y": {"t": true}}`
+		}
+		if err := c.QueryRow(ctx, `select $1::jsonb::text, jsonb_typeof($2::json::jsonb -> 'z')`, in, in).Scan(&back, &kind); err != nil {
+			t.Fatalf("%v: %v", mode, err)
+		}
+		if back != `{"y": {"t": true}, "z": [1, 2]}` || kind != "array" {
+			t.Errorf("%v: got %q %q", mode, back, kind)
 		}
 		c.Close(ctx)
 	}
