@@ -311,9 +311,6 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 	if out.Where, err = b.dmlWhere(s.WhereClause, sc, from); err != nil {
 		return nil, err
 	}
-	if vd := b.targetView; vd != nil {
-		out.Where = andWhere(vd.where, out.Where)
-	}
 	b.sc = sc
 	if out.Returning, out.Columns, err = b.returning(t, alias, s.ReturningList, from); err != nil {
 		return nil, err
@@ -437,15 +434,22 @@ func (b *binder) rowSubLink(sl *pg_query.SubLink) (*SubPlan, error) {
 // dmlWhere binds the WHERE clause of UPDATE or DELETE over scope sc; with
 // a FROM (USING) list it is also the join's condition.
 func (b *binder) dmlWhere(where *pg_query.Node, sc *scope, from *DMLFrom) (Expr, error) {
-	if where == nil {
-		return nil, nil
+	var w Expr
+	if where != nil {
+		b.sc = sc
+		var err error
+		if w, err = b.condition(where, "WHERE", "WHERE"); err != nil {
+			return nil, err
+		}
+		if from != nil {
+			from.Source.Where = w
+		}
 	}
-	b.sc = sc
-	w, err := b.condition(where, "WHERE", "WHERE")
-	if err == nil && from != nil {
-		from.Source.Where = w
+	if vd := b.targetView; vd != nil {
+		// A view's rows are those its WHERE gives (never with FROM).
+		w = andWhere(vd.where, w)
 	}
-	return w, err
+	return w, nil
 }
 
 func (b *binder) deleteStmt(s *pg_query.DeleteStmt) (*Delete, error) {
@@ -458,9 +462,6 @@ func (b *binder) deleteStmt(s *pg_query.DeleteStmt) (*Delete, error) {
 	out := &Delete{Table: t, From: from}
 	if out.Where, err = b.dmlWhere(s.WhereClause, sc, from); err != nil {
 		return nil, err
-	}
-	if vd := b.targetView; vd != nil {
-		out.Where = andWhere(vd.where, out.Where)
 	}
 	b.sc = sc
 	if out.Returning, out.Columns, err = b.returning(t, alias, s.ReturningList, from); err != nil {

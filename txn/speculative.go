@@ -93,15 +93,5 @@ func (t *Txn) WaitForSpeculative(ctx context.Context, xid, token uint32) error {
 	if !ok {
 		return nil
 	}
-	timeout, stop := lockTimer(ctx)
-	defer stop()
-	defer reportWait(ctx)()
-	select {
-	case <-ch:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-timeout:
-		return errLockTimeout()
-	}
+	return waitClosed(ctx, ch)
 }

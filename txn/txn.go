@@ -202,6 +202,12 @@ func (m *Manager) Wait(ctx context.Context, xid uint32) error {
 	if !ok {
 		return nil
 	}
+	return waitClosed(ctx, ch)
+}
+
+// waitClosed waits until ch is closed, ctx is done (ctx.Err()) or ctx's
+// lock timeout passes (55P03), reporting the wait (WithWaitReporter).
+func waitClosed(ctx context.Context, ch <-chan struct{}) error {
 	timeout, stop := lockTimer(ctx)
 	defer stop()
 	defer reportWait(ctx)()
@@ -602,18 +608,7 @@ func (t *Txn) waitOn(ctx context.Context, xid uint32, lookup func() (chan struct
 	m.mu.waitsFor[t.xid] = top
 	m.mu.Unlock()
 
-	var err error
-	timeout, stop := lockTimer(ctx)
-	waited := reportWait(ctx)
-	select {
-	case <-ch:
-	case <-ctx.Done():
-		err = ctx.Err()
-	case <-timeout:
-		err = errLockTimeout()
-	}
-	waited()
-	stop()
+	err := waitClosed(ctx, ch)
 	m.mu.Lock()
 	delete(m.mu.waitsFor, t.xid)
 	m.mu.Unlock()
