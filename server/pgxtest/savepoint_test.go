@@ -1,11 +1,9 @@
 package pgxtest
 
 import (
-	"context"
 	"errors"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -19,142 +17,63 @@ import (
 // rows of a released subtransaction stay invisible to others until the
 // commit. Run against minipg and, when one is reachable, PostgreSQL 15.
 
-type savepointCase struct {
-	name string
-	// holder runs these in an open transaction, then waiter's statement
-	// blocks on them.
-	holder []string
-	waiter string
-	// release runs in the holder's transaction and must let the waiter go
-	// on before the holder ends ("" = only the commit does).
-	release string
-	tag     string // the waiter's command tag
-	want    []string
-}
-
-var savepointCases = []savepointCase{
+var savepointCases = []waitCase{
 	{
-		name:    "update waits for a subtransaction rolled back",
-		holder:  []string{"savepoint a", "update spc_t set v = 'holder' where id = 1"},
-		waiter:  "update spc_t set v = v || ' waiter' where id = 1",
-		release: "rollback to a",
-		tag:     "UPDATE 1",
-		want:    []string{"1 one waiter", "2 two"},
+		name:   "update waits for a subtransaction rolled back",
+		holder: []string{"savepoint a", "update spc_t set v = 'holder' where id = 1"},
+		waiter: "update spc_t set v = v || ' waiter' where id = 1",
+		end:    "rollback to a",
+		tag:    "UPDATE 1",
+		want:   []string{"1 one waiter", "2 two"},
 	},
 	{
 		name:   "update waits for a released subtransaction until the commit",
 		holder: []string{"savepoint a", "update spc_t set v = 'holder' where id = 1", "release a"},
 		waiter: "update spc_t set v = v || ' waiter' where id = 1",
+		end:    "commit",
 		tag:    "UPDATE 1",
 		want:   []string{"1 holder waiter", "2 two"},
 	},
 	{
-		name:    "unique insert waits for a subtransaction rolled back",
-		holder:  []string{"savepoint a", "insert into spc_t values (3, 'holder')"},
-		waiter:  "insert into spc_t values (3, 'waiter')",
-		release: "rollback to a",
-		tag:     "INSERT 0 1",
-		want:    []string{"1 one", "2 two", "3 waiter"},
+		name:   "unique insert waits for a subtransaction rolled back",
+		holder: []string{"savepoint a", "insert into spc_t values (3, 'holder')"},
+		waiter: "insert into spc_t values (3, 'waiter')",
+		end:    "rollback to a",
+		tag:    "INSERT 0 1",
+		want:   []string{"1 one", "2 two", "3 waiter"},
 	},
 	{
-		name:    "upsert waits for a subtransaction rolled back",
-		holder:  []string{"savepoint a", "insert into spc_t values (3, 'holder')"},
-		waiter:  "insert into spc_t values (3, 'waiter') on conflict (id) do update set v = 'conflict'",
-		release: "rollback to a",
-		tag:     "INSERT 0 1",
-		want:    []string{"1 one", "2 two", "3 waiter"},
+		name:   "upsert waits for a subtransaction rolled back",
+		holder: []string{"savepoint a", "insert into spc_t values (3, 'holder')"},
+		waiter: "insert into spc_t values (3, 'waiter') on conflict (id) do update set v = 'conflict'",
+		end:    "rollback to a",
+		tag:    "INSERT 0 1",
+		want:   []string{"1 one", "2 two", "3 waiter"},
 	},
 	{
 		name:   "upsert waits for a released subtransaction's insert until the commit",
 		holder: []string{"savepoint a", "insert into spc_t values (3, 'holder')", "release a"},
 		waiter: "insert into spc_t values (3, 'waiter') on conflict (id) do update set v = spc_t.v || ' conflict'",
+		end:    "commit",
 		tag:    "INSERT 0 1",
 		want:   []string{"1 one", "2 two", "3 holder conflict"},
 	},
 	{
-		name:    "row lock of a subtransaction rolled back",
-		holder:  []string{"update spc_t set v = 'top' where id = 2", "savepoint a", "select * from spc_t where id = 1 for update"},
-		waiter:  "delete from spc_t where id = 1",
-		release: "rollback to a",
-		tag:     "DELETE 1",
-		want:    []string{"2 top"},
+		name:   "row lock of a subtransaction rolled back",
+		holder: []string{"update spc_t set v = 'top' where id = 2", "savepoint a", "select * from spc_t where id = 1 for update"},
+		waiter: "delete from spc_t where id = 1",
+		end:    "rollback to a",
+		tag:    "DELETE 1",
+		want:   []string{"2 top"},
 	},
 }
 
 func TestSavepointConcurrency(t *testing.T) {
-	runSavepointCases(t, startServer(t))
+	runWaitCases(t, startServer(t), "spc_t", savepointCases)
 }
 
 func TestSavepointConcurrencyPostgres(t *testing.T) {
-	runSavepointCases(t, testutil.ReferencePostgres(t, "MINIPG_PG_DSN", "drop table if exists spc_t"))
-}
-
-func runSavepointCases(t *testing.T, dsn string) {
-	for _, c := range savepointCases {
-		t.Run(c.name, func(t *testing.T) {
-			holder := connect(t, dsn, pgx.QueryExecModeCacheStatement)
-			waiter := connect(t, dsn, pgx.QueryExecModeSimpleProtocol)
-			mustExec(t, holder, "create table spc_t (id integer primary key, v text)")
-			t.Cleanup(func() { holder.Exec(context.Background(), "drop table if exists spc_t") })
-			mustExec(t, holder, "insert into spc_t values (1, 'one'), (2, 'two')")
-			var pid int32
-			if err := waiter.QueryRow(testCtx(t), "select pg_backend_pid()").Scan(&pid); err != nil {
-				t.Fatal(err)
-			}
-			mustExec(t, holder, "begin")
-			for _, q := range c.holder {
-				mustExec(t, holder, q)
-			}
-			type result struct {
-				tag string
-				err error
-			}
-			done := make(chan result, 1)
-			go func() {
-				tag, err := waiter.Exec(context.Background(), c.waiter)
-				done <- result{tag.String(), err}
-			}()
-			waitForLock(t, holder, pid, done)
-			var r result
-			if c.release != "" {
-				mustExec(t, holder, c.release)
-				select {
-				case r = <-done:
-				case <-time.After(30 * time.Second):
-					t.Fatalf("%q did not end the wait", c.release)
-				}
-				mustExec(t, holder, "commit")
-			} else {
-				select {
-				case r = <-done:
-					t.Fatalf("the waiter went on before the commit: %v", r)
-				case <-time.After(100 * time.Millisecond):
-				}
-				mustExec(t, holder, "commit")
-				r = <-done
-			}
-			if r.err != nil || r.tag != c.tag {
-				t.Fatalf("waiter: %q %v, want %q", r.tag, r.err, c.tag)
-			}
-			if got := textRows(t, holder, "select id::text || ' ' || v from spc_t order by id"); !slices.Equal(got, c.want) {
-				t.Fatalf("rows %q, want %q", got, c.want)
-			}
-		})
-	}
-}
-
-// textRows returns the rows of query, whose one column is text.
-func textRows(t *testing.T, conn *pgx.Conn, query string) []string {
-	t.Helper()
-	rows, err := conn.Query(testCtx(t), query)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return got
+	runWaitCases(t, testutil.ReferencePostgres(t, "MINIPG_PG_DSN", "drop table if exists spc_t"), "spc_t", savepointCases)
 }
 
 // pgx's nested transactions are savepoints: Begin inside a transaction
@@ -218,7 +137,7 @@ func TestSavepointNestedPgx(t *testing.T) {
 				if err := outer.Commit(ctx); err != nil {
 					t.Fatal(err)
 				}
-				if got, want := textRows(t, other, "select id::text || ' ' || v from spn_t order by id"), []string{"1 outer", "2 kept+"}; !slices.Equal(got, want) {
+				if got, want := idTextRows(t, other, "select id, v from spn_t order by id"), []string{"1 outer", "2 kept+"}; !slices.Equal(got, want) {
 					t.Fatalf("%v: rows %q, want %q", mode, got, want)
 				}
 				mustExec(t, conn, "drop table spn_t")

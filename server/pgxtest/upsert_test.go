@@ -3,7 +3,6 @@ package pgxtest
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync"
 	"testing"
 
@@ -21,146 +20,99 @@ import (
 // minipg and, when one is reachable, against PostgreSQL 15, which proves
 // the expected outcomes.
 
-type upsertWaitCase struct {
-	name   string
-	first  []string // run by the holder in an open transaction
-	end    string   // how the holder's transaction ends: commit or rollback
-	second string   // run by the waiter; it blocks until the holder ends
-	tag    string   // the waiter's command tag
-	want   []string // the rows afterwards (id v)
-}
-
-var upsertWaitCases = []upsertWaitCase{
+var upsertWaitCases = []waitCase{
 	{
 		name:   "update after a running insert commits",
-		first:  []string{"insert into ups_w values (3, 'holder')"},
+		holder: []string{"insert into ups_w values (3, 'holder')"},
 		end:    "commit",
-		second: "insert into ups_w values (3, 'waiter') on conflict (id) do update set v = ups_w.v || '+' || excluded.v",
+		waiter: "insert into ups_w values (3, 'waiter') on conflict (id) do update set v = ups_w.v || '+' || excluded.v",
 		tag:    "INSERT 0 1",
 		want:   []string{"1 one", "2 two", "3 holder+waiter"},
 	},
 	{
 		name:   "insert after a running insert aborts",
-		first:  []string{"insert into ups_w values (3, 'holder')"},
+		holder: []string{"insert into ups_w values (3, 'holder')"},
 		end:    "rollback",
-		second: "insert into ups_w values (3, 'waiter') on conflict (id) do update set v = ups_w.v || '+' || excluded.v",
+		waiter: "insert into ups_w values (3, 'waiter') on conflict (id) do update set v = ups_w.v || '+' || excluded.v",
 		tag:    "INSERT 0 1",
 		want:   []string{"1 one", "2 two", "3 waiter"},
 	},
 	{
 		name:   "nothing after a running upsert commits",
-		first:  []string{"insert into ups_w values (3, 'holder') on conflict (id) do update set v = 'not this'"},
+		holder: []string{"insert into ups_w values (3, 'holder') on conflict (id) do update set v = 'not this'"},
 		end:    "commit",
-		second: "insert into ups_w values (3, 'waiter') on conflict do nothing",
+		waiter: "insert into ups_w values (3, 'waiter') on conflict do nothing",
 		tag:    "INSERT 0 0",
 		want:   []string{"1 one", "2 two", "3 holder"},
 	},
 	{
 		name:   "insert after a running upsert aborts",
-		first:  []string{"insert into ups_w values (3, 'holder') on conflict do nothing"},
+		holder: []string{"insert into ups_w values (3, 'holder') on conflict do nothing"},
 		end:    "rollback",
-		second: "insert into ups_w values (3, 'waiter') on conflict do nothing",
+		waiter: "insert into ups_w values (3, 'waiter') on conflict do nothing",
 		tag:    "INSERT 0 1",
 		want:   []string{"1 one", "2 two", "3 waiter"},
 	},
 	{
 		name:   "update of the newest version after a running update commits",
-		first:  []string{"update ups_w set v = v || '!' where id = 1"},
+		holder: []string{"update ups_w set v = v || '!' where id = 1"},
 		end:    "commit",
-		second: "insert into ups_w values (1, 'waiter') on conflict (id) do update set v = ups_w.v || '+' || excluded.v",
+		waiter: "insert into ups_w values (1, 'waiter') on conflict (id) do update set v = ups_w.v || '+' || excluded.v",
 		tag:    "INSERT 0 1",
 		want:   []string{"1 one!+waiter", "2 two"},
 	},
 	{
 		name:   "where rechecked on the newest version",
-		first:  []string{"update ups_w set v = 'changed' where id = 1"},
+		holder: []string{"update ups_w set v = 'changed' where id = 1"},
 		end:    "commit",
-		second: "insert into ups_w values (1, 'waiter') on conflict (id) do update set v = excluded.v where ups_w.v = 'one'",
+		waiter: "insert into ups_w values (1, 'waiter') on conflict (id) do update set v = excluded.v where ups_w.v = 'one'",
 		tag:    "INSERT 0 0",
 		want:   []string{"1 changed", "2 two"},
 	},
 	{
 		name:   "insert after a running delete commits",
-		first:  []string{"delete from ups_w where id = 1"},
+		holder: []string{"delete from ups_w where id = 1"},
 		end:    "commit",
-		second: "insert into ups_w values (1, 'waiter') on conflict (id) do update set v = ups_w.v || '+' || excluded.v",
+		waiter: "insert into ups_w values (1, 'waiter') on conflict (id) do update set v = ups_w.v || '+' || excluded.v",
 		tag:    "INSERT 0 1",
 		want:   []string{"1 waiter", "2 two"},
 	},
 	{
 		name:   "update after a running delete aborts",
-		first:  []string{"delete from ups_w where id = 1"},
+		holder: []string{"delete from ups_w where id = 1"},
 		end:    "rollback",
-		second: "insert into ups_w values (1, 'waiter') on conflict (id) do update set v = ups_w.v || '+' || excluded.v",
+		waiter: "insert into ups_w values (1, 'waiter') on conflict (id) do update set v = ups_w.v || '+' || excluded.v",
 		tag:    "INSERT 0 1",
 		want:   []string{"1 one+waiter", "2 two"},
 	},
 	{
 		name:   "insert after the key moved away",
-		first:  []string{"update ups_w set id = 10 where id = 1"},
+		holder: []string{"update ups_w set id = 10 where id = 1"},
 		end:    "commit",
-		second: "insert into ups_w values (1, 'waiter') on conflict (id) do update set v = ups_w.v || '+' || excluded.v",
+		waiter: "insert into ups_w values (1, 'waiter') on conflict (id) do update set v = ups_w.v || '+' || excluded.v",
 		tag:    "INSERT 0 1",
 		want:   []string{"1 waiter", "2 two", "10 one"},
 	},
 	{
 		name:   "update after a row lock",
-		first:  []string{"select * from ups_w where id = 2 for update"},
+		holder: []string{"select * from ups_w where id = 2 for update"},
 		end:    "commit",
-		second: "insert into ups_w values (2, 'waiter') on conflict (id) do update set v = ups_w.v || '+' || excluded.v",
+		waiter: "insert into ups_w values (2, 'waiter') on conflict (id) do update set v = ups_w.v || '+' || excluded.v",
 		tag:    "INSERT 0 1",
 		want:   []string{"1 one", "2 two+waiter"},
 	},
 }
 
 func TestUpsertWaits(t *testing.T) {
-	runUpsertWaitCases(t, startServer(t))
+	runWaitCases(t, startServer(t), "ups_w", upsertWaitCases)
 }
 
 func TestUpsertWaitsPostgres(t *testing.T) {
-	runUpsertWaitCases(t, testutil.ReferencePostgres(t, "MINIPG_PG_DSN", "drop table if exists ups_w"))
+	runWaitCases(t, testutil.ReferencePostgres(t, "MINIPG_PG_DSN", "drop table if exists ups_w"), "ups_w", upsertWaitCases)
 }
 
-func runUpsertWaitCases(t *testing.T, dsn string) {
-	for _, c := range upsertWaitCases {
-		t.Run(c.name, func(t *testing.T) {
-			holder := connect(t, dsn, pgx.QueryExecModeCacheStatement)
-			waiter := connect(t, dsn, pgx.QueryExecModeSimpleProtocol)
-			mustExec(t, holder, "create table ups_w (id integer primary key, v text)")
-			t.Cleanup(func() { holder.Exec(context.Background(), "drop table if exists ups_w") })
-			mustExec(t, holder, "insert into ups_w values (1, 'one'), (2, 'two')")
-			var pid int32
-			if err := waiter.QueryRow(testCtx(t), "select pg_backend_pid()").Scan(&pid); err != nil {
-				t.Fatal(err)
-			}
-			mustExec(t, holder, "begin")
-			for _, q := range c.first {
-				mustExec(t, holder, q)
-			}
-			type result struct {
-				tag string
-				err error
-			}
-			done := make(chan result, 1)
-			go func() {
-				tag, err := waiter.Exec(context.Background(), c.second)
-				done <- result{tag.String(), err}
-			}()
-			waitForLock(t, holder, pid, done)
-			mustExec(t, holder, c.end)
-			r := <-done
-			if r.err != nil || r.tag != c.tag {
-				t.Fatalf("waiter: %q %v, want %q", r.tag, r.err, c.tag)
-			}
-			if got := upsertRows(t, holder, "select id, v from ups_w order by id"); !slices.Equal(got, c.want) {
-				t.Fatalf("rows %q, want %q", got, c.want)
-			}
-		})
-	}
-}
-
-// upsertRows returns the (integer, text) rows of q as "id v".
-func upsertRows(t *testing.T, conn *pgx.Conn, q string) []string {
+// idTextRows returns the (integer, text) rows of q as "id v".
+func idTextRows(t *testing.T, conn *pgx.Conn, q string) []string {
 	t.Helper()
 	rows, err := conn.Query(testCtx(t), q)
 	if err != nil {
