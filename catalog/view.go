@@ -42,6 +42,9 @@ type View struct {
 	// found neither by name nor in the system catalogs, and its name is
 	// free; the commit deletes it, an abort gives it back.
 	DroppingXid uint32 `json:"dropping_xid,omitempty"`
+	// CheckOption is WITH LOCAL or CASCADED CHECK OPTION ("local",
+	// "cascaded"; "" for none).
+	CheckOption string `json:"check_option,omitempty"`
 }
 
 func viewKey(oid uint32) []byte { return fmt.Appendf(nil, "%s%010d", viewPrefix, oid) }

@@ -32,6 +32,24 @@ func (x *execCtx) checkConstraints(r *relation, row []types.Datum) error {
 	return nil
 }
 
+// checkViewOptions fails a new row of x.rel, written through views, that
+// does not meet the condition of one with CHECK OPTION (44000; NULL fails
+// too, as in PostgreSQL's ExecWithCheckOptions). It runs once the row is
+// stored and indexed, as PostgreSQL's does, before the foreign-key checks.
+func (x *execCtx) checkViewOptions(row []types.Datum) error {
+	for _, c := range x.viewChecks {
+		ok, err := x.ev.evalBool(c.Expr, row)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return pgerr.New(pgerr.WithCheckOptionViolation, "new row violates check option for view \"%s\"", c.View).
+				WithDetail("Failing row contains (%s).", x.rel.formatRow(row))
+		}
+	}
+	return nil
+}
+
 // alterChecks adds and drops CHECK constraints; an added one that is
 // valid is first checked against the stored rows, after the transactions
 // still writing the table end.

@@ -315,6 +315,9 @@ func (x *execCtx) insertRowArb(row []types.Datum, arb *arbiters) (tid page.TID, 
 	if err != nil {
 		return page.TID{}, false, err
 	}
+	if err := x.checkViewOptions(row); err != nil {
+		return page.TID{}, false, err
+	}
 	if len(r.def.ForeignKeys) > 0 {
 		if err := x.checkReferencing(r, row, nil); err != nil {
 			return page.TID{}, false, err
@@ -382,6 +385,7 @@ func (x *execCtx) returning(exprs []sql.Expr, row []types.Datum) error {
 }
 
 func (x *execCtx) insert(st *sql.Insert) (int64, error) {
+	x.viewChecks = st.ViewChecks
 	var up *upserter
 	if st.OnConflict != nil {
 		up = x.newUpserter(st.OnConflict)
@@ -655,6 +659,7 @@ func (x *execCtx) modifyRows(where sql.Expr, returning []sql.Expr,
 }
 
 func (x *execCtx) update(st *sql.Update) (int64, error) {
+	x.viewChecks = st.ViewChecks
 	r := x.rel
 	ncols := len(r.types)
 	u := x.newRowUpdate(st.Set, st.Multi)
@@ -754,6 +759,9 @@ func (u *rowUpdate) finish(old []types.Datum) ([]types.Datum, error) {
 		if err := x.insertIndexEntries(newRow, newRow[len(r.types)].(page.TID), old); err != nil {
 			return nil, err
 		}
+	}
+	if err := x.checkViewOptions(newRow); err != nil {
+		return nil, err
 	}
 	if len(r.def.ForeignKeys) > 0 {
 		if err := x.checkReferencing(r, newRow, old); err != nil {

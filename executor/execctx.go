@@ -40,6 +40,9 @@ type execCtx struct {
 	// skipReferenced: a DELETE that empties every table referencing its
 	// table (TRUNCATE in a transaction block) skips the foreign-key checks.
 	skipReferenced bool
+	// viewChecks are the CHECK OPTION conditions of the views an INSERT or
+	// UPDATE writes through (checkViewOptions).
+	viewChecks []sql.ViewCheck
 	emitReturning  func(row []types.Datum)
 	pt             *Portal // owner of the relation locks
 	// work holds the work tables of the recursive unions being evaluated

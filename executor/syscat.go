@@ -525,8 +525,12 @@ var sysCatalogs = []sysCatalog{
 				out = append(out, []types.Datum{"postgres", "public", r.name, "BASE TABLE", nil, nil, nil, nil, nil,
 					"YES", "NO", nil})
 			case "v":
+				insertable := "NO"
+				if v, ok := e.cat.View(r.name); ok {
+					insertable = yesNo(sql.ViewUpdatable(e.cat, v))
+				}
 				out = append(out, []types.Datum{"postgres", "public", r.name, "VIEW", nil, nil, nil, nil, nil,
-					"NO", "NO", nil})
+					insertable, "NO", nil})
 			}
 		}
 		return out
@@ -536,7 +540,9 @@ var sysCatalogs = []sysCatalog{
 		textT("is_trigger_updatable"), textT("is_trigger_deletable"), textT("is_trigger_insertable_into")}, func(e *Engine) [][]types.Datum {
 		var out [][]types.Datum
 		for _, v := range e.visibleViews() {
-			out = append(out, []types.Datum{"postgres", "public", v.Name, viewDef(v), "NONE", "NO", "NO", "NO", "NO", "NO"})
+			check := map[string]string{"": "NONE", "local": "LOCAL", "cascaded": "CASCADED"}[v.CheckOption]
+			updatable := yesNo(sql.ViewUpdatable(e.cat, v))
+			out = append(out, []types.Datum{"postgres", "public", v.Name, viewDef(v), check, updatable, updatable, "NO", "NO", "NO"})
 		}
 		return out
 	}},

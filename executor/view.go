@@ -30,7 +30,7 @@ func (s *Session) createView(st *sql.CreateView) (string, error) {
 			return "", err
 		}
 		if _, err := e.cat.UpdateView(old.OID, func(v *catalog.View) error {
-			v.Columns, v.Query, v.Relations = def.Columns, def.Query, def.Relations
+			v.Columns, v.Query, v.Relations, v.CheckOption = def.Columns, def.Query, def.Relations, def.CheckOption
 			return nil
 		}); err != nil {
 			return "", err
@@ -265,4 +265,12 @@ func (e *Engine) visibleViews() []*catalog.View {
 		}
 	}
 	return out
+}
+
+// yesNo is information_schema's yes_or_no for b.
+func yesNo(b bool) string {
+	if b {
+		return "YES"
+	}
+	return "NO"
 }

@@ -118,6 +118,9 @@ func (b *binder) insertStmt(s *pg_query.InsertStmt) (*Insert, error) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "INSERT ... ON CONFLICT on a view is not supported")
 	}
 	out := &Insert{Table: t}
+	if vd != nil {
+		out.ViewChecks = vd.checks
+	}
 	if out.Cols, err = b.insertColumns(t, s.Cols); err != nil {
 		return nil, err
 	}
@@ -305,6 +308,9 @@ func (b *binder) updateStmt(s *pg_query.UpdateStmt) (*Update, error) {
 	defer func() { b.targetView = nil }()
 	sc := b.sc
 	out := &Update{Table: t, From: from}
+	if vd := b.targetView; vd != nil {
+		out.ViewChecks = vd.checks
+	}
 	if out.Set, out.Multi, err = b.setList(t, s.TargetList); err != nil {
 		return nil, err
 	}

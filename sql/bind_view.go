@@ -72,9 +72,6 @@ func (b *binder) createView(s *pg_query.ViewStmt) (*CreateView, error) {
 	if len(s.Options) > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "view options are not supported")
 	}
-	if s.WithCheckOption != pg_query.ViewCheckOption_NO_CHECK_OPTION && s.WithCheckOption != pg_query.ViewCheckOption_VIEW_CHECK_OPTION_UNDEFINED {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH CHECK OPTION is not supported: views are read-only")
-	}
 	sel := s.Query.GetSelectStmt()
 	if sel == nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "this view query is not supported")
@@ -124,6 +121,23 @@ func (b *binder) createView(s *pg_query.ViewStmt) (*CreateView, error) {
 	}
 	slices.Sort(def.Relations)
 	b.deps = nil
+	switch s.WithCheckOption {
+	case pg_query.ViewCheckOption_LOCAL_CHECK_OPTION:
+		def.CheckOption = "local"
+	case pg_query.ViewCheckOption_CASCADED_CHECK_OPTION:
+		def.CheckOption = "cascaded"
+	}
+	if def.CheckOption != "" {
+		// Only an automatically updatable view can check its new rows.
+		if _, err := b.updatableView(&def, "insert into"); err != nil {
+			var hint string
+			if pe, ok := err.(*pgerr.Error); ok {
+				hint = pe.Detail
+			}
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH CHECK OPTION is supported only on automatically updatable views").
+				WithHint("%s", hint)
+		}
+	}
 	return &CreateView{Def: def, Replace: s.Replace}, nil
 }
 

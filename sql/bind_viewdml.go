@@ -10,8 +10,11 @@ package sql
 // target expressions over the table's row (a scope of their own), an
 // assigned column is the table column it is, and UPDATE and DELETE also
 // apply the view's WHERE. The executor then changes the table as for a
-// statement on it. Not supported (0A000): WITH CHECK OPTION (refused at
-// CREATE VIEW), ON CONFLICT, UPDATE ... FROM and DELETE ... USING on a view.
+// statement on it. WITH LOCAL CHECK OPTION makes a row inserted or updated
+// through the view meet the view's WHERE, and those of the views below it
+// that have a CHECK OPTION of their own; CASCADED every WHERE down to the
+// table (44000 otherwise). Not supported (0A000): ON CONFLICT, UPDATE ...
+// FROM and DELETE ... USING on a view.
 
 import (
 	"slices"
@@ -34,6 +37,10 @@ type viewDML struct {
 	col   []int
 	why   []string
 	where Expr // the view's WHERE over the base row (nil: none)
+	// own are the WHEREs of the views down the chain, each over the base
+	// row, innermost first; checks those that CHECK OPTION enforces.
+	own    []ViewCheck
+	checks []ViewCheck
 }
 
 // viewCommand names a statement in the errors of a view that is not
@@ -124,12 +131,31 @@ func (b *binder) updatableView(v *catalog.View, what string) (*viewDML, error) {
 		if vd.where != nil {
 			vd.where = over(vd.where)
 		}
+		vd.own, vd.checks = in.own, in.checks
+		if vd.where != nil {
+			vd.own = append(slices.Clip(vd.own), ViewCheck{View: v.Name, Expr: vd.where})
+		}
+		switch v.CheckOption {
+		case "cascaded":
+			// This view's condition and every one below it.
+			vd.checks = vd.own
+		case "local":
+			if vd.where != nil {
+				vd.checks = append(slices.Clip(vd.checks), ViewCheck{View: v.Name, Expr: vd.where})
+			}
+		}
 		vd.where = andWhere(in.where, vd.where)
 	} else {
 		if sub.From[0].Table == nil {
 			return nil, refuse("Views that do not select from a single table or view are not automatically updatable.")
 		}
 		vd.base = sub.From[0].Table
+		if vd.where != nil {
+			vd.own = []ViewCheck{{View: v.Name, Expr: vd.where}}
+			if v.CheckOption != "" {
+				vd.checks = vd.own
+			}
+		}
 		ncols := len(vd.base.Columns)
 		for i, e := range vd.exprs {
 			vd.col[i] = -1
@@ -248,4 +274,12 @@ func (b *binder) viewInsertColumns(vd *viewDML, s *pg_query.InsertStmt) ([]int, 
 		cols[i] = c
 	}
 	return cols, nil
+}
+
+// ViewUpdatable reports whether view v is automatically updatable (for
+// information_schema's is_updatable and is_insertable_into).
+func ViewUpdatable(cat Catalog, v *catalog.View) bool {
+	b := &binder{cat: cat, query: v.Query}
+	_, err := b.updatableView(v, "update")
+	return err == nil
 }

@@ -11,6 +11,13 @@ type Expr interface {
 	Type() types.T
 }
 
+// ViewCheck is a view's WHERE, over its base table's row, that a new row
+// must meet (WITH CHECK OPTION).
+type ViewCheck struct {
+	View string
+	Expr Expr
+}
+
 // GroupingSetID is the last key of a Select with GroupingSets: the index
 // of the grouping set of a group row (int4). It is never evaluated over a
 // scan row.
@@ -438,7 +445,10 @@ type JoinNode struct {
 // in the statement (INSERT INTO t AS x), "" for none. OnConflict is the
 // ON CONFLICT clause, nil for none.
 type Insert struct {
-	Table      *catalog.Table
+	Table *catalog.Table
+	// ViewChecks are the conditions of the views inserted through that
+	// their CHECK OPTION makes every new row meet (innermost first).
+	ViewChecks []ViewCheck
 	Alias      string
 	OnConflict *OnConflict
 	Cols       []int
@@ -483,8 +493,9 @@ type SetItem struct {
 // (UPDATE ... FROM), over the joined row of From.Source, the old version's
 // slots replaced by the new one's for Returning.
 type Update struct {
-	Table     *catalog.Table
-	Where     Expr
+	Table      *catalog.Table
+	ViewChecks []ViewCheck // as Insert's
+	Where      Expr
 	Set       []SetItem
 	Returning []Expr // over the new row
 	Columns   []ResultCol
