@@ -42,9 +42,9 @@ type execCtx struct {
 	skipReferenced bool
 	// viewChecks are the CHECK OPTION conditions of the views an INSERT or
 	// UPDATE writes through (checkViewOptions).
-	viewChecks []sql.ViewCheck
-	emitReturning  func(row []types.Datum)
-	pt             *Portal // owner of the relation locks
+	viewChecks    []sql.ViewCheck
+	emitReturning func(row []types.Datum)
+	pt            *Portal // owner of the relation locks
 	// work holds the work tables of the recursive unions being evaluated
 	// (sql.Select.WorkTable): the rows of their previous round.
 	work map[int][][]types.Datum

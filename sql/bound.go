@@ -496,10 +496,10 @@ type Update struct {
 	Table      *catalog.Table
 	ViewChecks []ViewCheck // as Insert's
 	Where      Expr
-	Set       []SetItem
-	Returning []Expr // over the new row
-	Columns   []ResultCol
-	From      *DMLFrom
+	Set        []SetItem
+	Returning  []Expr // over the new row
+	Columns    []ResultCol
+	From       *DMLFrom
 	// Multi are the subqueries of SET (a, b) = (SELECT ...), of Kind
 	// "row", run once per row over the row SET reads.
 	Multi []*SubPlan
