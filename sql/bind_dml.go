@@ -185,7 +185,7 @@ func (b *binder) insertColumns(t *catalog.Table, list []*pg_query.Node) ([]int, 
 	if len(list) == 0 {
 		return t.LiveColumns(), nil
 	}
-	seen := map[int]bool{}
+	seen := map[int]string{}
 	for _, cn := range list {
 		rt := cn.GetResTarget()
 		if len(rt.Indirection) > 0 {
@@ -195,10 +195,14 @@ func (b *binder) insertColumns(t *catalog.Table, list []*pg_query.Node) ([]int, 
 		if err != nil {
 			return nil, err
 		}
-		if seen[idx] {
+		if name, ok := seen[idx]; ok {
+			if name != rt.Name {
+				// Two columns of a view that are one column of its table.
+				return nil, sameColumnTwice(t, idx)
+			}
 			return nil, b.errAt(rt.Location, pgerr.DuplicateColumn, "column \"%s\" specified more than once", rt.Name)
 		}
-		seen[idx] = true
+		seen[idx] = rt.Name
 		cols = append(cols, idx)
 	}
 	return cols, nil
@@ -375,7 +379,7 @@ func (b *binder) setList(t *catalog.Table, list []*pg_query.Node) ([]SetItem, []
 		}
 		if seen[idx] {
 			// PostgreSQL's rewriter finds it, without a position.
-			return nil, nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column \"%s\"", rt.Name)
+			return nil, nil, sameColumnTwice(t, idx)
 		}
 		seen[idx] = true
 		col := t.Columns[idx]

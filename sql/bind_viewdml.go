@@ -271,9 +271,18 @@ func (b *binder) viewInsertColumns(vd *viewDML, s *pg_query.InsertStmt) ([]int, 
 		if err != nil {
 			return nil, err
 		}
+		if slices.Contains(cols[:i], c) {
+			return nil, sameColumnTwice(vd.base, c)
+		}
 		cols[i] = c
 	}
 	return cols, nil
+}
+
+// sameColumnTwice is the error for two assignments to column idx of t
+// (PostgreSQL's rewriter finds it, without a position).
+func sameColumnTwice(t *catalog.Table, idx int) error {
+	return pgerr.New(pgerr.SyntaxError, "multiple assignments to same column \"%s\"", t.Columns[idx].Name)
 }
 
 // ViewUpdatable reports whether view v is automatically updatable (for

@@ -52,3 +52,16 @@ DELETE FROM uv_v WHERE c1 = (SELECT min(c1) FROM uv_v) RETURNING a;
 SELECT * FROM uv_base ORDER BY a;
 DROP VIEW uv_vv, uv_v, uv_r, uv_agg, uv_dist, uv_join, uv_lim, uv_union, uv_const, uv_ctid, uv_grp;
 DROP TABLE uv_base;
+
+-- Two columns of a view that are one column of its table.
+create table uvd_t (a int primary key, b text);
+create view uvd_v as select a, b, a as aa from uvd_t;
+insert into uvd_v values (3, 'x', 3);
+insert into uvd_v (a, b) values (3, 'x');
+update uvd_v set a = 3, aa = -3 where a = 3;
+update uvd_v set aa = -3 where a = 3;
+insert into uvd_v (a, aa) values (1, 1);
+insert into uvd_t (a, a) values (1, 2);
+update uvd_t set a = 1, a = 2;
+select * from uvd_t;
+DROP VIEW uvd_v; DROP TABLE uvd_t;
