@@ -51,8 +51,9 @@ func dateBin(stride types.IntervalValue, source, origin time.Time) (types.Datum,
 		return nil, pgerr.New(pgerr.DatetimeValueOutOfRange, "interval out of range")
 	}
 	delta := diff - diff%strideUS
-	// The start of the bin even when origin lies after source.
-	if org > src && strideUS > 1 {
+	// Rounded towards minus infinity when source lies before origin, not
+	// on a bin's start.
+	if diff < 0 && diff%strideUS != 0 {
 		delta -= strideUS
 	}
 	res, ok := addInt64(org, delta)

@@ -11,6 +11,8 @@ select date_bin('1 day', timestamp 'infinity', timestamp '2001-01-01');
 select date_bin('1 day', timestamp '2001-01-01', timestamp 'infinity');
 select date_bin('1 microsecond', timestamp '2020-02-01 01:01:01.123456', timestamp '2020-02-01 01:03:00');
 select date_bin('2 days 3 hours', timestamp '1999-12-31 23:59:59', timestamp '2020-02-01');
+select date_bin('30 minutes'::interval, timestamp '2024-02-01 15:00:00', timestamp '2024-02-01 17:00:00');
+select date_bin('30 minutes'::interval, timestamptz '2024-02-01 15:00:00+00', timestamptz '2024-02-01 17:00:00+00');
 select pg_size_bytes('1 kB'), pg_size_bytes('1.5 MB'), pg_size_bytes(' -1GB '), pg_size_bytes('1e3'), pg_size_bytes('1 bytes'), pg_size_bytes('10 PB');
 select pg_size_bytes('1 B');
 select pg_size_bytes('1 xB');
