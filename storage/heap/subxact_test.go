@@ -76,3 +76,23 @@ func tupAt(t *testing.T, e *testEnv, tid page.TID) []byte {
 	}
 	return tup
 }
+
+// OwnXids answers alike with few members and many (a map past a few),
+// and after removals.
+func TestOwnXidsMany(t *testing.T) {
+	o := NewOwnXids()
+	for x := uint32(10); x < 2010; x += 2 {
+		o.Add(x)
+	}
+	if !o.Has(10) || !o.Has(2008) || o.Has(11) || o.Has(2010) || o.Has(InvalidXid) {
+		t.Fatal("membership with many xids")
+	}
+	o.Remove([]uint32{10, 1000, 2008})
+	if o.Has(10) || o.Has(1000) || o.Has(2008) || !o.Has(12) || len(o.Xids()) != 997 {
+		t.Fatalf("after removal: %d members", len(o.Xids()))
+	}
+	var nilSet *OwnXids
+	if nilSet.Has(5) || len(nilSet.Xids()) != 0 {
+		t.Fatal("a nil set is empty")
+	}
+}

@@ -114,14 +114,24 @@ func (s *Snapshot) IsCurrent(xid uint32) bool {
 // less the rolled-back ones. The transaction's goroutine changes it
 // between statements; its snapshots read it, so that a snapshot taken
 // before a ROLLBACK TO SAVEPOINT no longer counts the rolled-back xids.
-// A nil *OwnXids is empty.
+// A nil *OwnXids is empty. Past a few members (a transaction that writes
+// under a savepoint per statement, as psql's ON_ERROR_ROLLBACK and JDBC's
+// autosave make it) a map answers Has.
 type OwnXids struct {
 	xids []uint32
+	set  map[uint32]struct{} // the members, once there are more than ownXidsLinear
 }
+
+// ownXidsLinear is how many members Has scans before the set keeps a map.
+const ownXidsLinear = 8
 
 // NewOwnXids returns the set holding xids.
 func NewOwnXids(xids ...uint32) *OwnXids {
-	return &OwnXids{xids: slices.Clone(xids)}
+	o := &OwnXids{}
+	for _, x := range xids {
+		o.Add(x)
+	}
+	return o
 }
 
 // Has reports whether xid is in the set.
@@ -129,7 +139,10 @@ func (o *OwnXids) Has(xid uint32) bool {
 	if o == nil || xid == InvalidXid {
 		return false
 	}
-	// Newest first: a subtransaction's rows are the likeliest to be met.
+	if o.set != nil {
+		_, ok := o.set[xid]
+		return ok
+	}
 	for i := len(o.xids) - 1; i >= 0; i-- {
 		if o.xids[i] == xid {
 			return true
@@ -139,11 +152,27 @@ func (o *OwnXids) Has(xid uint32) bool {
 }
 
 // Add puts xid in the set.
-func (o *OwnXids) Add(xid uint32) { o.xids = append(o.xids, xid) }
+func (o *OwnXids) Add(xid uint32) {
+	o.xids = append(o.xids, xid)
+	switch {
+	case o.set != nil:
+		o.set[xid] = struct{}{}
+	case len(o.xids) > ownXidsLinear:
+		o.set = make(map[uint32]struct{}, 2*len(o.xids))
+		for _, x := range o.xids {
+			o.set[x] = struct{}{}
+		}
+	}
+}
 
 // Remove takes xids out of the set.
 func (o *OwnXids) Remove(xids []uint32) {
-	o.xids = slices.DeleteFunc(o.xids, func(x uint32) bool { return slices.Contains(xids, x) })
+	gone := make(map[uint32]bool, len(xids))
+	for _, x := range xids {
+		gone[x] = true
+		delete(o.set, x)
+	}
+	o.xids = slices.DeleteFunc(o.xids, func(x uint32) bool { return gone[x] })
 }
 
 // Xids returns the set's members in order of assignment (a copy).
