@@ -134,6 +134,10 @@ func (pt *Portal) startExplain(ctx context.Context, ex *sql.Explain) error {
 	var root *planNode
 	var err error
 	var run execRun
+	with := pt.p.bound.With
+	if len(with) > 0 && ex.Analyze {
+		return pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN ANALYZE of data-modifying statements in WITH is not supported")
+	}
 	switch st := ex.Stmt.(type) {
 	case *sql.Select:
 		root, run, err = pt.explainSelect(ctx, st, ex)
@@ -168,6 +172,17 @@ func (pt *Portal) startExplain(ctx context.Context, ex *sql.Explain) error {
 	if err != nil {
 		return err
 	}
+	// The data-modifying WITH queries, each a "CTE name" section ahead of
+	// the node's other subplans, as PostgreSQL shows its CTE InitPlans.
+	var ctes []subplanLine
+	for _, w := range with {
+		n, _, err := pt.explainDML(ctx, w.Stmt, ex)
+		if err != nil {
+			return err
+		}
+		ctes = append(ctes, subplanLine{label: "CTE " + w.Name, node: n})
+	}
+	root.subplans = append(ctes, root.subplans...)
 	var lines []string
 	root.render(&lines, 0, ex)
 	if ex.Buffers {
@@ -520,6 +535,8 @@ func (e *explainer) node(it rowIter) *planNode {
 			props: []string{fmt.Sprintf("TID Cond: (ctid = '%s'::tid)", types.FormatText(types.TTID, it.tid))}}
 	case *sliceIter, *keptRows:
 		return &planNode{name: "Function Scan"}
+	case *cteScanIter:
+		return &planNode{name: "CTE Scan on " + it.name}
 	case *appendIter:
 		n := &planNode{name: "Append"}
 		for i := range it.arms {
@@ -552,7 +569,7 @@ func (e *explainer) node(it rowIter) *planNode {
 		return &planNode{name: name, children: []*planNode{app}}
 	case *oneRow:
 		return &planNode{name: "Result"}
-	case *emptyIter:
+	case *emptyIter, emptyIter:
 		return &planNode{name: "Result", props: []string{"One-Time Filter: false"}}
 	case *aggIter:
 		var n *planNode
@@ -719,6 +736,9 @@ func (e *explainer) planOf(p fromPlan) *planNode {
 			return n
 		case p.f.WithRows != 0:
 			n := &planNode{name: "CTE Scan"}
+			if pt := p.x.pt; pt != nil && p.f.WithRows <= len(pt.p.bound.With) {
+				n.name += " on " + pt.p.bound.With[p.f.WithRows-1].Name
+			}
 			if len(p.conds) > 0 {
 				n.props = append(n.props, "Filter: "+e.deparse(sql.AndAll(p.conds)))
 			}
@@ -937,6 +957,13 @@ func (e *explainer) subplans(n *planNode, exprs ...sql.Expr) {
 
 // render appends the node's lines at depth (0: the top node).
 func (n *planNode) render(lines *[]string, depth int, ex *sql.Explain) {
+	n.renderPad(lines, depth, 0, ex)
+}
+
+// renderPad is render with pad more spaces before every line: a subplan's
+// tree sits two further right than a child's, under its label, as
+// PostgreSQL's ExplainSubPlans indents it.
+func (n *planNode) renderPad(lines *[]string, depth, pad int, ex *sql.Explain) {
 	var head, prop string
 	if depth == 0 {
 		head, prop = "", "  "
@@ -944,6 +971,7 @@ func (n *planNode) render(lines *[]string, depth int, ex *sql.Explain) {
 		ind := strings.Repeat(" ", 2+6*(depth-1))
 		head, prop = ind+"->  ", strings.Repeat(" ", 6*depth+2)
 	}
+	head, prop = strings.Repeat(" ", pad)+head, strings.Repeat(" ", pad)+prop
 	line := head + n.name
 	if ex.Analyze && n.st == nil && n.sumsChildren {
 		n.st = &instrStats{}
@@ -999,10 +1027,10 @@ func (n *planNode) render(lines *[]string, depth int, ex *sql.Explain) {
 	}
 	for _, s := range n.subplans {
 		*lines = append(*lines, prop+s.label)
-		s.node.render(lines, depth+1, ex)
+		s.node.renderPad(lines, depth+1, pad+2, ex)
 	}
 	for _, c := range n.children {
-		c.render(lines, depth+1, ex)
+		c.renderPad(lines, depth+1, pad, ex)
 	}
 }
 

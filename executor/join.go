@@ -116,7 +116,8 @@ func (l *fromLeaf) open(outer []types.Datum) (rowIter, error) {
 		if l.x.pt == nil {
 			return nil, pgerr.New(pgerr.InternalError, "WITH query rows read outside their statement")
 		}
-		in = &placeIter{in: &sliceIter{rows: l.x.pt.withRows[l.f.WithRows]}, outer: outer, base: l.f.Base}
+		cte := &cteScanIter{sliceIter: sliceIter{rows: l.x.pt.withRows[l.f.WithRows]}, name: l.x.pt.p.bound.With[l.f.WithRows-1].Name}
+		in = &placeIter{in: cte, outer: outer, base: l.f.Base}
 	default:
 		if in, err = l.x.ev.openSRF(l.f.Func, outer, l.f.Ordinality); err != nil {
 			return nil, err

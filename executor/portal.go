@@ -202,7 +202,7 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 			}
 		}
 	}
-	if len(pt.p.bound.With) > 0 {
+	if _, explain := pt.p.bound.Stmt.(*sql.Explain); len(pt.p.bound.With) > 0 && !explain {
 		if err := pt.runWithDML(ctx); err != nil {
 			return "", err
 		}

@@ -17,6 +17,13 @@ import (
 	"minipg/types"
 )
 
+// cteScanIter reads the RETURNING rows of data-modifying WITH query name
+// (EXPLAIN's CTE Scan).
+type cteScanIter struct {
+	sliceIter
+	name string
+}
+
 // runWithDML runs the statement's data-modifying WITH queries.
 func (pt *Portal) runWithDML(ctx context.Context) error {
 	s := pt.s

@@ -9,7 +9,8 @@ package sql
 // of the statement works on the same command id, so none sees the others'
 // changes (executor/with_dml.go). A reference to one without RETURNING is
 // 0A000. References are marked on the way through inlineCTEs (withMarker)
-// and bound as FROM items of their own (FromTable.WithRows).
+// and bound as FROM items of their own (FromTable.WithRows). EXPLAIN shows
+// them without running them; EXPLAIN ANALYZE is refused.
 
 import (
 	"strconv"
@@ -36,13 +37,14 @@ func isDML(n *pg_query.Node) bool {
 
 // topStatement is the statement message of n whose WITH clause may hold
 // data-modifying queries: n's own when n is SELECT, INSERT, UPDATE or
-// DELETE; for DECLARE and EXPLAIN, which refuse them, n's message.
+// DELETE, the explained statement's for EXPLAIN; for DECLARE, which refuses
+// them, n's message.
 func topStatement(n *pg_query.Node) any {
 	switch {
 	case n.GetDeclareCursorStmt() != nil:
 		return n.GetDeclareCursorStmt()
 	case n.GetExplainStmt() != nil:
-		return n.GetExplainStmt()
+		return topStatement(n.GetExplainStmt().Query)
 	case n.GetSelectStmt() != nil:
 		return n.GetSelectStmt()
 	case n.GetInsertStmt() != nil:
@@ -61,11 +63,8 @@ func (b *binder) noteWithDML(owner any, cte *pg_query.CommonTableExpr, recursive
 	if !isDML(cte.Ctequery) {
 		return b.errAt(cte.Location, pgerr.FeatureNotSupported, "this WITH query is not supported")
 	}
-	switch b.withTop.(type) {
-	case *pg_query.DeclareCursorStmt:
+	if _, ok := b.withTop.(*pg_query.DeclareCursorStmt); ok {
 		return pgerr.New(pgerr.FeatureNotSupported, "DECLARE CURSOR must not contain data-modifying statements in WITH")
-	case *pg_query.ExplainStmt:
-		return b.errAt(cte.Location, pgerr.FeatureNotSupported, "EXPLAIN of data-modifying statements in WITH is not supported")
 	}
 	if owner != b.withTop {
 		return b.errAt(cte.Location, pgerr.FeatureNotSupported, "WITH clause containing a data-modifying statement must be at the top level")
@@ -81,7 +80,9 @@ func (b *binder) noteWithDML(owner any, cte *pg_query.CommonTableExpr, recursive
 // order, each with a binder state of its own (a later one may read an
 // earlier one's rows).
 func (b *binder) bindWithDML() error {
-	for _, cte := range b.withCTEs {
+	ctes := b.withCTEs
+	b.withCTEs = nil // bound once, even when EXPLAIN binds its statement again
+	for _, cte := range ctes {
 		if err := b.viewTarget(cte.Ctequery); err != nil {
 			return err
 		}
