@@ -51,6 +51,8 @@ type Engine struct {
 	bgw            bgwStats     // pg_stat_bgwriter's reset baseline (bgwriter.go)
 
 	stats *pgstat.Collector    // table statistics (stats.go)
+	// advisory is the advisory lock table (advisory.go).
+	advisory advisoryTable
 	av    *autovacuum.Launcher // started last by Open, stopped first by Close
 	// pruner prunes behind the updates and deletes of the tables with
 	// heap_prune_behind on (auto: locality's tables); started with the

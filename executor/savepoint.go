@@ -20,6 +20,7 @@ package executor
 //     undone, newest first;
 //   - settings changed since (SET, SET LOCAL) get their values back;
 //   - cursors declared since are closed;
+//   - transaction-level advisory locks taken since are released;
 //   - the rolled-back row changes count in the statistics as an aborted
 //     transaction's do (PostgreSQL's AtEOSubXact_PgStat);
 //   - tables created or truncated since no longer allow COPY FREEZE, which
@@ -46,6 +47,7 @@ import (
 type savepoint struct {
 	name string
 	ddl  int // len(Session.ddl)
+	adv  int // len(Session.adv.xact)
 	// prior holds the value at the savepoint of each setting changed
 	// since (noteSetting), absent ones as absent.
 	prior            map[string]priorSetting
@@ -116,7 +118,7 @@ func (s *Session) savepointControl(st *sql.Txn) (string, error) {
 
 // setSavepoint starts a subtransaction and notes the session's state.
 func (s *Session) setSavepoint(name string) {
-	sp := savepoint{name: name, ddl: len(s.ddl),
+	sp := savepoint{name: name, ddl: len(s.ddl), adv: len(s.adv.xact),
 		gucUndo: maps.Clone(s.gucUndo), gucKeep: maps.Clone(s.gucKeep),
 		xstat: s.xstat.Clone(), newRels: s.newRels}
 	for name := range s.cursors {
@@ -173,6 +175,7 @@ func (s *Session) rollbackSavepoint() error {
 	}
 	err := s.tx.RollbackSub()
 	s.undoDDLAfter(sp.ddl)
+	s.releaseXactAdvisory(sp.adv)
 	for name, p := range sp.prior {
 		if !p.ok {
 			delete(s.settings, name)

@@ -61,9 +61,10 @@ type Session struct {
 	// savepoints are the transaction's open savepoints, oldest first
 	// (savepoint.go).
 	savepoints []savepoint
-	mem        memAccount // the running statement's memory (memory.go)
-	ints       intBoxes   // boxed integers of scans (rowvalues.go)
-	plans      planCache  // index plans of the statements' WHERE clauses (path.go)
+	adv        advisoryLocks // the advisory locks held (advisory.go)
+	mem        memAccount    // the running statement's memory (memory.go)
+	ints       intBoxes      // boxed integers of scans (rowvalues.go)
+	plans      planCache     // index plans of the statements' WHERE clauses (path.go)
 	// bufUsage counts the session's shared buffer accesses (PostgreSQL's
 	// pgBufferUsage): its snapshots and insert state carry it to the heap,
 	// and EXPLAIN (ANALYZE, BUFFERS) reads it around each plan node.
@@ -356,6 +357,7 @@ func (s *Session) Sync() error {
 func (s *Session) endTx(commit bool) error {
 	s.closeCursors()
 	s.savepoints = nil
+	s.releaseXactAdvisory(0)
 	tx := s.tx
 	s.tx, s.explicit, s.failed, s.active = nil, false, false, 0
 	if tx != nil {
@@ -496,6 +498,8 @@ func (s *Session) Close() {
 	}
 	s.endXactStats(false)
 	s.explicit, s.failed = false, false
+	s.releaseXactAdvisory(0)
+	s.releaseAllAdvisory()
 	s.releaseRuns()
 }
 

@@ -205,8 +205,12 @@ func (m *Manager) Wait(ctx context.Context, xid uint32) error {
 	return waitClosed(ctx, ch)
 }
 
-// waitClosed waits until ch is closed, ctx is done (ctx.Err()) or ctx's
-// lock timeout passes (55P03), reporting the wait (WithWaitReporter).
+// WaitClosed waits until ch is closed, ctx is done (ctx.Err()) or ctx's
+// lock timeout passes (55P03), reporting the wait (WithWaitReporter): a
+// wait for a lock kept outside this package (advisory locks).
+func WaitClosed(ctx context.Context, ch <-chan struct{}) error { return waitClosed(ctx, ch) }
+
+// waitClosed is WaitClosed.
 func waitClosed(ctx context.Context, ch <-chan struct{}) error {
 	timeout, stop := lockTimer(ctx)
 	defer stop()

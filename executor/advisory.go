@@ -1,0 +1,239 @@
+package executor
+
+// Advisory locks: pg_advisory_lock and its family (PostgreSQL 15's section
+// 9.27.10). A lock is named by one bigint or by two integers (two name
+// spaces, as PostgreSQL's locktag field 4 tells them apart) and held shared
+// or exclusively, by the session (until unlocked, or the session ends) or by
+// the transaction (until it ends, or a rollback to a savepoint set before
+// it). A session's own holds never conflict with each other, and each hold
+// is counted: a lock taken twice is released by two unlocks. A wait ends
+// when the lock is granted, the statement is cancelled, or lock_timeout
+// passes (55P03); unlike PostgreSQL's, it is not part of deadlock detection.
+
+import (
+	"context"
+	"sync"
+
+	"minipg/pgerr"
+	"minipg/sql"
+	"minipg/txn"
+	"minipg/types"
+)
+
+// advisoryKey names an advisory lock.
+type advisoryKey struct {
+	a, b int64
+	pair bool // named by two integers
+}
+
+// advisoryHold is one kind of hold on a lock.
+type advisoryHold struct {
+	key    advisoryKey
+	shared bool
+}
+
+// advisoryLock is a lock some session holds or waits for.
+type advisoryLock struct {
+	excl    *Session // the exclusive holder, nil if none
+	exclN   int      // its holds
+	shared  map[*Session]int
+	changed chan struct{} // closed (and dropped) when a hold is released
+}
+
+// advisoryTable is the server's advisory locks.
+type advisoryTable struct {
+	mu    sync.Mutex
+	locks map[advisoryKey]*advisoryLock
+}
+
+// grantable reports whether s may take l (shared or not) now: only s holds
+// what would conflict.
+func (l *advisoryLock) grantable(s *Session, shared bool) bool {
+	if l.excl != nil && l.excl != s {
+		return false
+	}
+	if shared {
+		return true
+	}
+	for o := range l.shared {
+		if o != s {
+			return false
+		}
+	}
+	return true
+}
+
+// acquire takes the lock for s, waiting unless try; ok false: try found it
+// taken.
+func (t *advisoryTable) acquire(ctx context.Context, s *Session, h advisoryHold, try bool) (bool, error) {
+	for {
+		t.mu.Lock()
+		if t.locks == nil {
+			t.locks = map[advisoryKey]*advisoryLock{}
+		}
+		l := t.locks[h.key]
+		if l == nil {
+			l = &advisoryLock{shared: map[*Session]int{}}
+			t.locks[h.key] = l
+		}
+		if l.grantable(s, h.shared) {
+			if h.shared {
+				l.shared[s]++
+			} else {
+				l.excl = s
+				l.exclN++
+			}
+			t.mu.Unlock()
+			return true, nil
+		}
+		if try {
+			t.mu.Unlock()
+			return false, nil
+		}
+		if l.changed == nil {
+			l.changed = make(chan struct{})
+		}
+		ch := l.changed
+		t.mu.Unlock()
+		if err := txn.WaitClosed(ctx, ch); err != nil {
+			return false, mapCtxErr(ctx, err)
+		}
+	}
+}
+
+// release gives back one hold of s; false if s has none.
+func (t *advisoryTable) release(s *Session, h advisoryHold) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	l := t.locks[h.key]
+	if l == nil {
+		return false
+	}
+	switch {
+	case h.shared && l.shared[s] > 0:
+		if l.shared[s]--; l.shared[s] == 0 {
+			delete(l.shared, s)
+		}
+	case !h.shared && l.excl == s && l.exclN > 0:
+		if l.exclN--; l.exclN == 0 {
+			l.excl = nil
+		}
+	default:
+		return false
+	}
+	if l.changed != nil {
+		close(l.changed)
+		l.changed = nil
+	}
+	if l.excl == nil && len(l.shared) == 0 {
+		delete(t.locks, h.key)
+	}
+	return true
+}
+
+// advisoryLocks is what a session holds: its session-level holds, counted,
+// and its transaction's, in order of taking.
+type advisoryLocks struct {
+	session map[advisoryHold]int
+	xact    []advisoryHold
+}
+
+// releaseXactAdvisory gives back the transaction's holds after the first
+// mark (0: all of them, at the transaction's end).
+func (s *Session) releaseXactAdvisory(mark int) {
+	for _, h := range s.adv.xact[mark:] {
+		s.e.advisory.release(s, h)
+	}
+	s.adv.xact = s.adv.xact[:mark]
+}
+
+// releaseAllAdvisory gives back the session-level holds (pg_advisory_unlock_all,
+// and the session's end).
+func (s *Session) releaseAllAdvisory() {
+	for h, n := range s.adv.session {
+		for range n {
+			s.e.advisory.release(s, h)
+		}
+	}
+	s.adv.session = nil
+}
+
+func init() {
+	i4, i8, bo, vd := types.Int4, types.Int8, types.Bool, types.Void
+	for _, args := range [][]types.OID{{i8}, {i4, i4}} {
+		key := func(a []types.Datum) advisoryKey {
+			if len(a) == 1 {
+				return advisoryKey{a: a[0].(int64)}
+			}
+			return advisoryKey{a: a[0].(int64), b: a[1].(int64), pair: true}
+		}
+		for _, f := range []struct {
+			name      string
+			shared    bool
+			xact, try bool
+		}{
+			{"pg_advisory_lock", false, false, false}, {"pg_advisory_lock_shared", true, false, false},
+			{"pg_try_advisory_lock", false, false, true}, {"pg_try_advisory_lock_shared", true, false, true},
+			{"pg_advisory_xact_lock", false, true, false}, {"pg_advisory_xact_lock_shared", true, true, false},
+			{"pg_try_advisory_xact_lock", false, true, true}, {"pg_try_advisory_xact_lock_shared", true, true, true},
+		} {
+			result := vd
+			if f.try {
+				result = bo
+			}
+			sql.RegisterBuiltin(sql.Builtin{Name: f.name, Args: args, Result: result, Volatility: sql.Volatile, Strict: true,
+				Fn: func(env any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
+					c := env.(*evalCtx)
+					s := c.s
+					ctx := context.Background()
+					if c.x != nil && c.x.ctx != nil {
+						ctx = c.x.ctx
+					}
+					h := advisoryHold{key: key(a), shared: f.shared}
+					ok, err := s.e.advisory.acquire(ctx, s, h, f.try)
+					if err != nil || !ok {
+						return false, err
+					}
+					if f.xact {
+						s.adv.xact = append(s.adv.xact, h)
+					} else {
+						if s.adv.session == nil {
+							s.adv.session = map[advisoryHold]int{}
+						}
+						s.adv.session[h]++
+					}
+					if f.try {
+						return true, nil
+					}
+					return nil, nil
+				}})
+		}
+		for _, f := range []struct {
+			name   string
+			shared bool
+		}{{"pg_advisory_unlock", false}, {"pg_advisory_unlock_shared", true}} {
+			sql.RegisterBuiltin(sql.Builtin{Name: f.name, Args: args, Result: bo, Volatility: sql.Volatile, Strict: true,
+				Fn: func(env any, a []types.Datum, _ *sql.Func) (types.Datum, error) {
+					s := session(env)
+					h := advisoryHold{key: key(a), shared: f.shared}
+					if s.adv.session[h] == 0 || !s.e.advisory.release(s, h) {
+						mode := "ExclusiveLock"
+						if f.shared {
+							mode = "ShareLock"
+						}
+						s.notice(pgerr.SeverityWarning, pgerr.Warning, "you don't own a lock of type %s", mode)
+						return false, nil
+					}
+					if s.adv.session[h]--; s.adv.session[h] == 0 {
+						delete(s.adv.session, h)
+					}
+					return true, nil
+				}})
+		}
+	}
+	sql.RegisterBuiltin(sql.Builtin{Name: "pg_advisory_unlock_all", Result: types.Void, Volatility: sql.Volatile, Strict: true,
+		Fn: func(env any, _ []types.Datum, _ *sql.Func) (types.Datum, error) {
+			session(env).releaseAllAdvisory()
+			return nil, nil
+		}})
+}

@@ -1,0 +1,82 @@
+package pgxtest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"minipg/internal/testutil"
+)
+
+// A session waiting in pg_advisory_lock goes on when the holder unlocks or
+// its session ends, and a cancelled wait leaves the lock free; against
+// minipg and, when one is reachable, PostgreSQL.
+func TestAdvisoryLockWaits(t *testing.T) {
+	runAdvisoryLockWaits(t, startServer(t))
+}
+
+func TestAdvisoryLockWaitsPostgres(t *testing.T) {
+	runAdvisoryLockWaits(t, testutil.ReferencePostgres(t, "MINIPG_PG_DSN"))
+}
+
+func runAdvisoryLockWaits(t *testing.T, dsn string) {
+	ctx := testCtx(t)
+	holder := connect(t, dsn, pgx.QueryExecModeSimpleProtocol)
+	waiter := connect(t, dsn, pgx.QueryExecModeCacheStatement)
+	mustExec(t, holder, "select pg_advisory_lock(4242)")
+
+	// A cancelled wait.
+	short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	_, err := waiter.Exec(short, "select pg_advisory_lock(4242)")
+	cancel()
+	if err == nil {
+		t.Fatal("pg_advisory_lock of a held lock did not wait")
+	}
+	waiter = connect(t, dsn, pgx.QueryExecModeCacheStatement) // a cancelled pgx connection is closed
+
+	// A wait the holder's unlock ends.
+	done := make(chan error, 1)
+	go func() {
+		_, err := waiter.Exec(context.Background(), "select pg_advisory_lock($1)", int64(4242))
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("the waiter did not wait: %v", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	mustExec(t, holder, "select pg_advisory_unlock(4242)")
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+
+	// The waiter holds it now; a third session waits until the waiter's
+	// session ends.
+	third := connect(t, dsn, pgx.QueryExecModeSimpleProtocol)
+	go func() {
+		_, err := third.Exec(context.Background(), "select pg_advisory_lock(4242)")
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("the third session did not wait: %v", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	if err := waiter.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the lock was not released when its session ended")
+	}
+	var ok bool
+	if err := holder.QueryRow(ctx, "select pg_try_advisory_lock(4242)").Scan(&ok); err != nil || ok {
+		t.Fatalf("pg_try_advisory_lock of a lock the third session holds: %v %v", ok, err)
+	}
+}
