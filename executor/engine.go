@@ -50,10 +50,10 @@ type Engine struct {
 	wal            *engineWAL   // write-ahead log (wal.go)
 	bgw            bgwStats     // pg_stat_bgwriter's reset baseline (bgwriter.go)
 
-	stats *pgstat.Collector    // table statistics (stats.go)
+	stats *pgstat.Collector // table statistics (stats.go)
 	// advisory is the advisory lock table (advisory.go).
 	advisory advisoryTable
-	av    *autovacuum.Launcher // started last by Open, stopped first by Close
+	av       *autovacuum.Launcher // started last by Open, stopped first by Close
 	// pruner prunes behind the updates and deletes of the tables with
 	// heap_prune_behind on (auto: locality's tables); started with the
 	// transaction manager, stopped after autovacuum.
