@@ -134,9 +134,24 @@ func (pt *Portal) startExplain(ctx context.Context, ex *sql.Explain) error {
 	var root *planNode
 	var err error
 	var run execRun
-	with := pt.p.bound.With
-	if len(with) > 0 && ex.Analyze {
-		return pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN ANALYZE of data-modifying statements in WITH is not supported")
+	// The data-modifying WITH queries first (ANALYZE runs them, and the
+	// statement reads their RETURNING rows), each a "CTE name" section
+	// ahead of the top node's other subplans, as PostgreSQL shows its CTE
+	// InitPlans.
+	var ctes []subplanLine
+	var cteTook time.Duration
+	if len(pt.p.bound.With) > 0 {
+		pt.withRows = map[int][][]types.Datum{} // they run here, not again
+	}
+	for i, w := range pt.p.bound.With {
+		var rows [][]types.Datum
+		n, crun, err := pt.explainDML(ctx, w.Stmt, ex, &rows)
+		cteTook += crun.took
+		if err != nil {
+			return err
+		}
+		ctes = append(ctes, subplanLine{label: "CTE " + w.Name, node: n})
+		pt.withRows[i+1] = rows
 	}
 	switch st := ex.Stmt.(type) {
 	case *sql.Select:
@@ -165,22 +180,12 @@ func (pt *Portal) startExplain(ctx context.Context, ex *sql.Explain) error {
 				return err
 			}
 		}
-		root, run, err = pt.explainDML(ctx, st, ex)
+		root, run, err = pt.explainDML(ctx, st, ex, nil)
 	default:
 		return pgerr.Unimplemented(fmt.Sprintf("EXPLAIN of %T", ex.Stmt))
 	}
 	if err != nil {
 		return err
-	}
-	// The data-modifying WITH queries, each a "CTE name" section ahead of
-	// the node's other subplans, as PostgreSQL shows its CTE InitPlans.
-	var ctes []subplanLine
-	for _, w := range with {
-		n, _, err := pt.explainDML(ctx, w.Stmt, ex)
-		if err != nil {
-			return err
-		}
-		ctes = append(ctes, subplanLine{label: "CTE " + w.Name, node: n})
 	}
 	root.subplans = append(ctes, root.subplans...)
 	var lines []string
@@ -188,7 +193,7 @@ func (pt *Portal) startExplain(ctx context.Context, ex *sql.Explain) error {
 	if ex.Buffers {
 		lines = appendPlanningBuffers(lines, run.plan)
 	}
-	execTime := run.took
+	execTime := run.took + cteTook
 	if ex.Summary {
 		plan := time.Since(start) - execTime
 		lines = append(lines, fmt.Sprintf("Planning Time: %.3f ms", msOf(plan)))
@@ -274,7 +279,9 @@ func (pt *Portal) explainQuery(ctx context.Context, st *sql.Select, ex *sql.Expl
 // explainDML describes an INSERT, UPDATE or DELETE: the statement's node
 // over the rows it reads. With ANALYZE the statement runs, and its scan
 // shows the rows it changed.
-func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain) (*planNode, execRun, error) {
+// With ANALYZE, returned (when not nil) receives the rows its RETURNING
+// gave, for a data-modifying WITH query's readers.
+func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain, returned *[][]types.Datum) (*planNode, execRun, error) {
 	var t0 time.Time
 	var name string
 	var child *planNode
@@ -389,8 +396,14 @@ func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain) 
 		t0 = time.Now()
 		u0 := pt.s.bufUsage
 		inner := *pt
-		inner.p = &Prepared{bound: &sql.Bound{Stmt: st}}
+		// The statement's data-modifying WITH queries have run (their
+		// rows are in withRows); it reads them as the statement would.
+		inner.p = &Prepared{bound: &sql.Bound{Stmt: st, With: pt.p.bound.With}}
 		inner.rows, inner.tagFn = nil, nil
+		// The locks the run takes (and its place in Session.active) are
+		// the portal's, released when the EXPLAIN ends, however the run
+		// ends.
+		defer func() { pt.release, pt.shared, pt.active = inner.release, inner.shared, inner.active }()
 		// The statement's row source reports its buffer accesses here
 		// (execCtx.explainSource).
 		src := &instrStats{}
@@ -400,13 +413,22 @@ func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain) 
 		pt.s.explainUpsert = upsert
 		tag, err := inner.start(ctx)
 		pt.s.explainSource, pt.s.explainUpsert = nil, nil
-		// The locks the run took (and its place in Session.active) are
-		// the portal's, released when the EXPLAIN ends.
-		pt.release, pt.shared, pt.active = inner.release, inner.shared, inner.active
 		if err != nil {
 			return nil, execRun{}, err
 		}
+		if tag == "" && inner.tagFn != nil {
+			tag = inner.tagFn(0) // RETURNING: the tag waits with the rows
+		}
+		var nret int64
 		if inner.rows != nil {
+			if rows, ok := inner.rows.(*sliceIter); ok {
+				// RETURNING's rows: the node's output, and a data-modifying
+				// WITH query's rows for the statement (returned).
+				nret = int64(len(rows.rows))
+				if returned != nil {
+					*returned = rows.rows
+				}
+			}
 			inner.rows.Close()
 		}
 		if i := strings.LastIndexByte(tag, ' '); i >= 0 {
@@ -418,7 +440,7 @@ func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain) 
 		// out no rows, its source the rows it changed; neither is timed.
 		// The statement's node has every buffer access of the run, its
 		// source those made while reading rows.
-		root.st = &instrStats{loops: 1, untimed: true, buf: all}
+		root.st = &instrStats{loops: 1, rows: nret, untimed: true, buf: all}
 		child.st = &instrStats{loops: 1, rows: changed, untimed: true, buf: src.buf}
 		if upsert != nil {
 			// The source handed out every row proposed; PostgreSQL shows

@@ -202,7 +202,7 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 			}
 		}
 	}
-	if _, explain := pt.p.bound.Stmt.(*sql.Explain); len(pt.p.bound.With) > 0 && !explain {
+	if _, explain := pt.p.bound.Stmt.(*sql.Explain); len(pt.p.bound.With) > 0 && !explain && pt.withRows == nil {
 		if err := pt.runWithDML(ctx); err != nil {
 			return "", err
 		}

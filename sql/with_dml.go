@@ -10,7 +10,7 @@ package sql
 // changes (executor/with_dml.go). A reference to one without RETURNING is
 // 0A000. References are marked on the way through inlineCTEs (withMarker)
 // and bound as FROM items of their own (FromTable.WithRows). EXPLAIN shows
-// them without running them; EXPLAIN ANALYZE is refused.
+// them without running them, EXPLAIN ANALYZE runs them first.
 
 import (
 	"strconv"
