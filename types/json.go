@@ -434,6 +434,14 @@ func parseJSONType(t T, s string) (Datum, error) {
 
 // appendJSONTypeBinary is json_send and jsonb_send.
 func appendJSONTypeBinary(buf []byte, t T, d Datum) ([]byte, error) {
+	return appendJSONTypeAs(buf, t, d, func(buf []byte, v *JsonValue) ([]byte, error) {
+		return AppendJsonb(append(buf, 1), v), nil
+	})
+}
+
+// appendJSONTypeAs appends json's text as it is, or jsonb's value as
+// jsonbForm writes it.
+func appendJSONTypeAs(buf []byte, t T, d Datum, jsonbForm func(buf []byte, v *JsonValue) ([]byte, error)) ([]byte, error) {
 	if t.OID == JSON {
 		s, err := asString(t, d)
 		if err != nil {
@@ -445,7 +453,7 @@ func appendJSONTypeBinary(buf []byte, t T, d Datum) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return AppendJsonb(append(buf, 1), v), nil
+	return jsonbForm(buf, v)
 }
 
 // decodeJSONTypeBinary is json_recv and jsonb_recv.
@@ -465,18 +473,7 @@ func decodeJSONTypeBinary(t T, b []byte) (Datum, error) {
 
 // appendJSONTypeDisk writes json's text, or jsonb's JsonbContainer.
 func appendJSONTypeDisk(buf []byte, t T, d Datum) ([]byte, error) {
-	if t.OID == JSON {
-		s, err := asString(t, d)
-		if err != nil {
-			return nil, err
-		}
-		return append(buf, s...), nil
-	}
-	v, err := asJsonb(t, d)
-	if err != nil {
-		return nil, err
-	}
-	return appendJsonbDisk(buf, v)
+	return appendJSONTypeAs(buf, t, d, appendJsonbDisk)
 }
 
 func decodeJSONTypeDisk(t T, b []byte) (Datum, error) {
