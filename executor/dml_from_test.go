@@ -49,8 +49,8 @@ func TestUpdateFromPlan(t *testing.T) {
   ->  Index Scan using uft_pkey on uft
         Index Cond: (id < 3)
         SubPlan 1 (returns $0,$1)
-        ->  Seq Scan on ufs
-              Filter: (id = uft.id)`},
+          ->  Seq Scan on ufs
+                Filter: (id = uft.id)`},
 	} {
 		if got := plan(c.q); got != c.want {
 			t.Errorf("%s:\n%s\nwant\n%s", c.q, got, c.want)
