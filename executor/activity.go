@@ -291,6 +291,34 @@ func init() {
 		}
 		return out, nil
 	})
+	// pg_locks: each transaction's lock on its own xid, and the advisory
+	// locks held and waited for. Relation and row locks, waits for a
+	// transaction and virtual xids are not listed.
+	sql.RegisterVirtualTable("pg_locks", []catalog.Column{
+		col("locktype", types.Text), col("database", types.Oid), col("relation", types.Oid), col("page", types.Int4),
+		col("tuple", types.Int2), col("virtualxid", types.Text), col("transactionid", types.Xid), col("classid", types.Oid),
+		col("objid", types.Oid), col("objsubid", types.Int2), col("virtualtransaction", types.Text), col("pid", types.Int4),
+		col("mode", types.Text), col("granted", types.Bool), col("fastpath", types.Bool), col("waitstart", types.TimestampTZ),
+	}, func(env any) ([][]types.Datum, error) {
+		e := env.(*Engine)
+		var out [][]types.Datum
+		for _, l := range e.sessions.list() {
+			if l.s == nil {
+				continue
+			}
+			var xid uint32
+			l.s.act.update(func(a *activity) {
+				if a.tx != nil {
+					xid, _ = a.tx.Shown()
+				}
+			})
+			if xid != txn.InvalidXid {
+				out = append(out, []types.Datum{"transactionid", nil, nil, nil, nil, nil, int64(xid), nil, nil, nil, nil,
+					int64(l.pid), "ExclusiveLock", true, false, nil})
+			}
+		}
+		return append(out, e.advisory.lockRows()...), nil
+	})
 	builtin("pg_cancel_backend", oids(types.Int4), types.Bool, sql.Volatile,
 		func(env any, args []types.Datum, _ *sql.Func) (types.Datum, error) {
 			return session(env).signalBackend(args[0].(int64), false), nil

@@ -9,10 +9,12 @@ package executor
 // is counted: a lock taken twice is released by two unlocks. A wait ends
 // when the lock is granted, the statement is cancelled, or lock_timeout
 // passes (55P03); unlike PostgreSQL's, it is not part of deadlock detection.
+// pg_locks lists the holds and the waits (lockRows).
 
 import (
 	"context"
 	"sync"
+	"time"
 
 	"minipg/pgerr"
 	"minipg/sql"
@@ -38,6 +40,14 @@ type advisoryLock struct {
 	exclN   int      // its holds
 	shared  map[*Session]int
 	changed chan struct{} // closed (and dropped) when a hold is released
+	// waiting are the sessions waiting for the lock (pg_locks).
+	waiting map[*Session]advisoryWait
+}
+
+// advisoryWait is a session's wait for a lock.
+type advisoryWait struct {
+	shared bool
+	since  time.Time
 }
 
 // advisoryTable is the server's advisory locks.
@@ -94,8 +104,23 @@ func (t *advisoryTable) acquire(ctx context.Context, s *Session, h advisoryHold,
 			l.changed = make(chan struct{})
 		}
 		ch := l.changed
+		if _, ok := l.waiting[s]; !ok {
+			if l.waiting == nil {
+				l.waiting = map[*Session]advisoryWait{}
+			}
+			l.waiting[s] = advisoryWait{shared: h.shared, since: time.Now()}
+		}
 		t.mu.Unlock()
-		if err := txn.WaitClosed(ctx, ch); err != nil {
+		err := txn.WaitClosed(ctx, ch)
+		t.mu.Lock()
+		if l := t.locks[h.key]; l != nil {
+			delete(l.waiting, s)
+			if l.excl == nil && len(l.shared) == 0 && len(l.waiting) == 0 {
+				delete(t.locks, h.key)
+			}
+		}
+		t.mu.Unlock()
+		if err != nil {
 			return false, mapCtxErr(ctx, err)
 		}
 	}
@@ -125,10 +150,42 @@ func (t *advisoryTable) release(s *Session, h advisoryHold) bool {
 		close(l.changed)
 		l.changed = nil
 	}
-	if l.excl == nil && len(l.shared) == 0 {
+	if l.excl == nil && len(l.shared) == 0 && len(l.waiting) == 0 {
 		delete(t.locks, h.key)
 	}
 	return true
+}
+
+// lockRows are pg_locks' rows of the advisory locks: a row per holder and
+// mode, granted, and per waiter, not granted, with when it began to wait.
+func (t *advisoryTable) lockRows() [][]types.Datum {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out [][]types.Datum
+	for k, l := range t.locks {
+		classid, objid, sub := uint32(uint64(k.a)>>32), uint32(k.a), int64(1)
+		if k.pair {
+			classid, objid, sub = uint32(k.a), uint32(k.b), 2
+		}
+		row := func(s *Session, shared, granted bool, since types.Datum) {
+			mode := "ExclusiveLock"
+			if shared {
+				mode = "ShareLock"
+			}
+			out = append(out, []types.Datum{"advisory", int64(databaseOID), nil, nil, nil, nil, nil,
+				int64(classid), int64(objid), sub, nil, int64(s.pid), mode, granted, false, since})
+		}
+		if l.excl != nil {
+			row(l.excl, false, true, nil)
+		}
+		for s := range l.shared {
+			row(s, true, true, nil)
+		}
+		for s, w := range l.waiting {
+			row(s, w.shared, false, tsDatum(w.since))
+		}
+	}
+	return out
 }
 
 // advisoryLocks is what a session holds: its session-level holds, counted,

@@ -47,6 +47,15 @@ func runAdvisoryLockWaits(t *testing.T, dsn string) {
 		t.Fatalf("the waiter did not wait: %v", err)
 	case <-time.After(100 * time.Millisecond):
 	}
+	// pg_locks shows the holder's lock granted and the waiter's not.
+	var granted, waiting int
+	var since *time.Time
+	err = holder.QueryRow(ctx, `select count(*) filter (where granted), count(*) filter (where not granted),
+		max(waitstart) from pg_locks where locktype = 'advisory' and classid = 0 and objid = 4242 and objsubid = 1
+		and mode = 'ExclusiveLock'`).Scan(&granted, &waiting, &since)
+	if err != nil || granted != 1 || waiting != 1 || since == nil {
+		t.Fatalf("pg_locks: %d granted, %d waiting, waiting since %v (%v); want 1, 1 and a time", granted, waiting, since, err)
+	}
 	mustExec(t, holder, "select pg_advisory_unlock(4242)")
 	if err := <-done; err != nil {
 		t.Fatal(err)
