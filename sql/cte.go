@@ -71,7 +71,7 @@ func (b *binder) inlineIn(m protoreflect.Message, env cteEnv) error {
 				return pgerr.New(pgerr.FeatureNotSupported, "this WITH query is not supported")
 			}
 			if dml := isDML(cte.Ctequery); dml || cte.Ctequery.GetSelectStmt() == nil {
-				if err := b.noteWithDML(m.Interface(), cte, with.Recursive); err != nil {
+				if err := b.noteWithDML(m.Interface(), cte); err != nil {
 					return err
 				}
 			}

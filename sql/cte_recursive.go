@@ -128,6 +128,9 @@ func (b *binder) orderRecursiveWith(ctes []*pg_query.CommonTableExpr) ([]*pg_que
 		namesIn(c.Ctequery.ProtoReflect(), names, found)
 		for name := range found {
 			if name == c.Ctename {
+				if isDML(c.Ctequery) {
+					return nil, b.errAt(c.Location, pgerr.InvalidRecursion, "recursive query \"%s\" must not contain data-modifying statements", c.Ctename)
+				}
 				if err := b.checkRecursion(c); err != nil {
 					return nil, err
 				}

@@ -59,7 +59,7 @@ func topStatement(n *pg_query.Node) any {
 
 // noteWithDML records cte, a WITH query of statement owner that is not a
 // SELECT, as a data-modifying query, or refuses it.
-func (b *binder) noteWithDML(owner any, cte *pg_query.CommonTableExpr, recursive bool) error {
+func (b *binder) noteWithDML(owner any, cte *pg_query.CommonTableExpr) error {
 	if !isDML(cte.Ctequery) {
 		return b.errAt(cte.Location, pgerr.FeatureNotSupported, "this WITH query is not supported")
 	}
@@ -68,9 +68,6 @@ func (b *binder) noteWithDML(owner any, cte *pg_query.CommonTableExpr, recursive
 	}
 	if owner != b.withTop {
 		return b.errAt(cte.Location, pgerr.FeatureNotSupported, "WITH clause containing a data-modifying statement must be at the top level")
-	}
-	if recursive {
-		return b.errAt(cte.Location, pgerr.FeatureNotSupported, "data-modifying statements in WITH RECURSIVE are not supported")
 	}
 	b.withCTEs = append(b.withCTEs, cte)
 	return nil

@@ -46,3 +46,19 @@ ROLLBACK;
 SELECT * FROM wd_a ORDER BY id;
 
 DROP TABLE wd_a, wd_b;
+
+-- In WITH RECURSIVE, beside a recursive query; one may not read itself.
+CREATE TABLE wd_ra (id int PRIMARY KEY, parent int);
+CREATE TABLE wd_rlog (id int);
+INSERT INTO wd_ra VALUES (1, NULL), (2, 1), (3, 2), (4, 3), (5, NULL);
+WITH RECURSIVE sub(id) AS (
+    SELECT 2
+  UNION ALL
+    SELECT wd_ra.id FROM wd_ra JOIN sub ON wd_ra.parent = sub.id
+), gone AS (DELETE FROM wd_ra WHERE id IN (SELECT id FROM sub) RETURNING id)
+INSERT INTO wd_rlog SELECT id FROM gone;
+SELECT * FROM wd_ra ORDER BY id;
+SELECT * FROM wd_rlog ORDER BY id;
+WITH RECURSIVE t AS (DELETE FROM wd_ra WHERE id IN (SELECT id FROM t) RETURNING *) SELECT * FROM t;
+WITH RECURSIVE t AS (INSERT INTO wd_rlog VALUES (9) RETURNING *) SELECT * FROM t;
+DROP TABLE wd_ra, wd_rlog;
