@@ -144,7 +144,14 @@ func (b *binder) recordArg(n *pg_query.Node) (names []string, fields []Expr, ok 
 			if err != nil {
 				return nil, nil, true, err
 			}
-			names = append(names, col.name)
+			// A table's row is its composite type, whose fields keep
+			// the column names whatever the alias's column list says
+			// (a subquery's row takes the alias's names).
+			field := col.name
+			if st.table != nil && col.attnum > 0 && int(col.attnum) <= len(st.table.Columns) {
+				field = st.table.Columns[col.attnum-1].Name
+			}
+			names = append(names, field)
 			fields = append(fields, x)
 		}
 		return names, fields, true, nil

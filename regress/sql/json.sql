@@ -164,3 +164,12 @@ SELECT json_object_agg(CASE WHEN id = 5 THEN NULL ELSE note END, id) FROM js_jso
 SELECT id % 2 AS odd, json_agg(id ORDER BY id) FROM js_json GROUP BY 1 ORDER BY 1;
 SELECT id, json_agg(note) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW), json_object_agg(note, id) OVER (ORDER BY id) FROM js_json ORDER BY id;
 DROP TABLE js_json;
+
+-- A table's row keeps its column names under an alias's column list.
+create table js_rj (q1 int, q2 int); insert into js_rj values (1, 2);
+select row_to_json(i) from js_rj i(x, y);
+select row_to_json(i) from js_rj i;
+select row_to_json(s) from (select 1 as a, 2 as b) s(x);
+select to_jsonb(i) from js_rj i(x);
+select json_agg(i) from js_rj i(x, y);
+drop table js_rj;
