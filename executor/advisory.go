@@ -8,8 +8,10 @@ package executor
 // it). A session's own holds never conflict with each other, and each hold
 // is counted: a lock taken twice is released by two unlocks. A wait ends
 // when the lock is granted, the statement is cancelled, or lock_timeout
-// passes (55P03); unlike PostgreSQL's, it is not part of deadlock detection.
-// pg_locks lists the holds and the waits (lockRows).
+// passes (55P03). A wait that would close a cycle of sessions waiting for
+// each other's advisory locks fails at once with 40P01 (a cycle through a
+// row lock wait is not seen: that graph is txn's). pg_locks lists the
+// holds and the waits (lockRows).
 
 import (
 	"context"
@@ -34,6 +36,14 @@ type advisoryHold struct {
 	shared bool
 }
 
+// mode is the lock mode of the hold as pg_locks names it.
+func (h advisoryHold) mode() string {
+	if h.shared {
+		return "ShareLock"
+	}
+	return "ExclusiveLock"
+}
+
 // advisoryLock is a lock some session holds or waits for.
 type advisoryLock struct {
 	excl    *Session // the exclusive holder, nil if none
@@ -54,6 +64,63 @@ type advisoryWait struct {
 type advisoryTable struct {
 	mu    sync.Mutex
 	locks map[advisoryKey]*advisoryLock
+	// waitsOn is the lock each waiting session waits for.
+	waitsOn map[*Session]advisoryHold
+}
+
+// blockers returns the sessions other than s whose holds on l keep s from
+// taking it (shared or not).
+func (l *advisoryLock) blockers(s *Session, shared bool) []*Session {
+	var out []*Session
+	if l.excl != nil && l.excl != s {
+		out = append(out, l.excl)
+	}
+	if !shared {
+		for o := range l.shared {
+			if o != s {
+				out = append(out, o)
+			}
+		}
+	}
+	return out
+}
+
+// closesCycle reports whether s waiting for h would close a cycle: a
+// session that blocks s waits, directly or through others, for a lock s
+// holds. Caller holds t.mu.
+func (t *advisoryTable) closesCycle(s *Session, h advisoryHold) bool {
+	seen := map[*Session]bool{}
+	var reaches func(o *Session) bool
+	reaches = func(o *Session) bool {
+		if o == s {
+			return true
+		}
+		if seen[o] {
+			return false
+		}
+		seen[o] = true
+		w, ok := t.waitsOn[o]
+		if !ok {
+			return false
+		}
+		l := t.locks[w.key]
+		if l == nil {
+			return false
+		}
+		for _, b := range l.blockers(o, w.shared) {
+			if reaches(b) {
+				return true
+			}
+		}
+		return false
+	}
+	l := t.locks[h.key]
+	for _, b := range l.blockers(s, h.shared) {
+		if reaches(b) {
+			return true
+		}
+	}
+	return false
 }
 
 // grantable reports whether s may take l (shared or not) now: only s holds
@@ -100,6 +167,17 @@ func (t *advisoryTable) acquire(ctx context.Context, s *Session, h advisoryHold,
 			t.mu.Unlock()
 			return false, nil
 		}
+		if t.closesCycle(s, h) {
+			t.mu.Unlock()
+			return false, pgerr.New(pgerr.DeadlockDetected, "deadlock detected").
+				WithDetail("Process %d waits for %s on advisory lock; the holders wait, directly or through others, for a lock process %d holds.",
+					s.pid, h.mode(), s.pid).
+				WithHint("See server log for query details.")
+		}
+		if t.waitsOn == nil {
+			t.waitsOn = map[*Session]advisoryHold{}
+		}
+		t.waitsOn[s] = h
 		if l.changed == nil {
 			l.changed = make(chan struct{})
 		}
@@ -113,6 +191,7 @@ func (t *advisoryTable) acquire(ctx context.Context, s *Session, h advisoryHold,
 		t.mu.Unlock()
 		err := txn.WaitClosed(ctx, ch)
 		t.mu.Lock()
+		delete(t.waitsOn, s)
 		if l := t.locks[h.key]; l != nil {
 			delete(l.waiting, s)
 			if l.excl == nil && len(l.shared) == 0 && len(l.waiting) == 0 {
@@ -168,10 +247,7 @@ func (t *advisoryTable) lockRows() [][]types.Datum {
 			classid, objid, sub = uint32(k.a), uint32(k.b), 2
 		}
 		row := func(s *Session, shared, granted bool, since types.Datum) {
-			mode := "ExclusiveLock"
-			if shared {
-				mode = "ShareLock"
-			}
+			mode := advisoryHold{shared: shared}.mode()
 			out = append(out, []types.Datum{"advisory", int64(databaseOID), nil, nil, nil, nil, nil,
 				int64(classid), int64(objid), sub, nil, int64(s.pid), mode, granted, false, since})
 		}
@@ -274,11 +350,7 @@ func init() {
 					s := session(env)
 					h := advisoryHold{key: key(a), shared: f.shared}
 					if s.adv.session[h] == 0 || !s.e.advisory.release(s, h) {
-						mode := "ExclusiveLock"
-						if f.shared {
-							mode = "ShareLock"
-						}
-						s.notice(pgerr.SeverityWarning, pgerr.Warning, "you don't own a lock of type %s", mode)
+						s.notice(pgerr.SeverityWarning, pgerr.Warning, "you don't own a lock of type %s", h.mode())
 						return false, nil
 					}
 					if s.adv.session[h]--; s.adv.session[h] == 0 {

@@ -89,3 +89,58 @@ func runAdvisoryLockWaits(t *testing.T, dsn string) {
 		t.Fatalf("pg_try_advisory_lock of a lock the third session holds: %v %v", ok, err)
 	}
 }
+
+// Two sessions each waiting for the other's advisory lock: one of them
+// gets 40P01, and once it lets its lock go the other goes on. PostgreSQL
+// picks the one whose deadlock_timeout passes first, minipg the one whose
+// wait would close the cycle; either passes.
+func TestAdvisoryLockDeadlock(t *testing.T) {
+	runAdvisoryLockDeadlock(t, startServer(t))
+}
+
+func TestAdvisoryLockDeadlockPostgres(t *testing.T) {
+	runAdvisoryLockDeadlock(t, testutil.ReferencePostgres(t, "MINIPG_PG_DSN"))
+}
+
+func runAdvisoryLockDeadlock(t *testing.T, dsn string) {
+	a := connect(t, dsn, pgx.QueryExecModeSimpleProtocol)
+	b := connect(t, dsn, pgx.QueryExecModeSimpleProtocol)
+	mustExec(t, a, "select pg_advisory_lock(7001)")
+	mustExec(t, b, "select pg_advisory_lock(7002)")
+	type result struct {
+		who string
+		err error
+	}
+	done := make(chan result, 2)
+	go func() {
+		_, err := a.Exec(context.Background(), "select pg_advisory_lock(7002)")
+		done <- result{"a", err}
+	}()
+	time.Sleep(100 * time.Millisecond)
+	go func() {
+		_, err := b.Exec(context.Background(), "select pg_advisory_lock(7001)")
+		done <- result{"b", err}
+	}()
+	var first result
+	select {
+	case first = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no deadlock was detected")
+	}
+	if pgCode(first.err) != "40P01" {
+		t.Fatalf("%s: %v, want 40P01", first.who, first.err)
+	}
+	victim := a
+	if first.who == "b" {
+		victim = b
+	}
+	mustExec(t, victim, "select pg_advisory_unlock_all()")
+	select {
+	case second := <-done:
+		if second.err != nil {
+			t.Fatalf("%s after the other's deadlock: %v", second.who, second.err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the other session did not get its lock")
+	}
+}
