@@ -35,6 +35,9 @@ func openWALEnv(t testing.TB, dir string, fpw bool) *walEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The log's writer may preallocate a segment at any time: it stops
+	// before the test's directory is removed (cleanups run last first).
+	t.Cleanup(func() { l.Close() })
 	pool, err := buffer.NewPool(buffer.Options{Dir: filepath.Join(dir, "base"), NBuffers: 64, FlushWAL: l.Flush})
 	if err != nil {
 		t.Fatal(err)

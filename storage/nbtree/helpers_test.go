@@ -37,6 +37,9 @@ func openEnv(t testing.TB, dir string, nbuf int, opts Options) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The log's writer may preallocate a segment at any time: it stops
+	// before the test's directory is removed (cleanups run last first).
+	t.Cleanup(func() { l.Close() })
 	pool, err := buffer.NewPool(buffer.Options{Dir: filepath.Join(dir, "base"), NBuffers: nbuf, FlushWAL: l.Flush})
 	if err != nil {
 		t.Fatal(err)
