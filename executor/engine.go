@@ -180,7 +180,9 @@ func Open(cfg Config, log *slog.Logger) (*Engine, error) {
 	for k, v := range cfg.Settings {
 		name := strings.ToLower(k)
 		if _, ok := gucTable[name]; !ok {
-			return nil, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter \"%s\"", k)
+			if err := checkPlaceholder(name, k); err != nil {
+				return nil, err
+			}
 		}
 		nv, err := checkGUC(name, v)
 		if err != nil {

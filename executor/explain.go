@@ -735,7 +735,7 @@ func (e *explainer) planOf(p fromPlan) *planNode {
 			lx := *p.x
 			lx.rel = p.rel
 			var n *planNode
-			if ip := chooseIndex(p.rel, pred); ip != nil {
+			if ip := lx.indexPlanFor(pred, false); ip != nil {
 				n = e.indexNode(&lx, ip, false, nil)
 				pred = withoutIndexConds(pred, ip)
 			} else {

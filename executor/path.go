@@ -273,7 +273,13 @@ func (c *planCache) choose(r *relation, where sql.Expr) *indexPlan {
 
 // indexPlanFor is chooseIndex for x.rel, through the session's plan cache
 // when where is a statement's (the same tree each time it runs).
+//
+// With enable_indexscan and enable_bitmapscan both off no index is used,
+// as PostgreSQL's planner then scans the table (planner_settings.go).
 func (x *execCtx) indexPlanFor(where sql.Expr, stmt bool) *indexPlan {
+	if !x.planOn(enableIndexScan) && !x.planOn(enableBitmapScan) {
+		return nil
+	}
 	if !stmt || where == nil {
 		return chooseIndex(x.rel, where)
 	}
@@ -300,8 +306,9 @@ func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey, stmt bool) (
 			rows[i] = append(r[:len(x.rel.types):len(x.rel.types)], nil) // no ctid
 		}
 		in = &sliceIter{rows: rows}
-	} else if e := tidQual(where, len(x.rel.types)); e != nil {
-		// ctid = const: fetch that one version.
+	} else if e, conj := x.tidQualFor(where); e != nil {
+		// ctid = const: fetch that one version, which has that ctid.
+		where = residual(where, []sql.Expr{conj})
 		v, err := x.ev.eval(e, nil)
 		if err != nil {
 			return nil, false, err
@@ -309,6 +316,11 @@ func (x *execCtx) orderedSource(where sql.Expr, sort []sql.SortKey, stmt bool) (
 		in = &tidScan{x: x, tid: v}
 	} else if p := x.indexPlanFor(where, stmt); p != nil {
 		reverse, ok := indexOrder(p, sort)
+		if !x.planOn(enableIndexScan) {
+			// Only an index scan yields the index's order (a bitmap
+			// scan does not): the rows are sorted after.
+			reverse, ok = false, false
+		}
 		it, err := x.openIndexScan(p, reverse)
 		if err != nil {
 			return nil, false, err
@@ -386,8 +398,17 @@ func indexOrder(p *indexPlan, sort []sql.SortKey) (reverse, ok bool) {
 	return reverse, true
 }
 
-// tidQual finds a "ctid = constant" conjunct (ctid is slot ctidIdx).
-func tidQual(where sql.Expr, ctidIdx int) sql.Expr {
+// tidQualFor is tidQual for x.rel's scan, nil with enable_tidscan off.
+func (x *execCtx) tidQualFor(where sql.Expr) (val, conj sql.Expr) {
+	if !x.planOn(enableTidScan) {
+		return nil, nil
+	}
+	return tidQual(where, len(x.rel.types))
+}
+
+// tidQual finds a "ctid = constant" conjunct (ctid is slot ctidIdx) and
+// returns the constant and the conjunct.
+func tidQual(where sql.Expr, ctidIdx int) (val, conj sql.Expr) {
 	for _, c := range conjuncts(where, nil) {
 		cmp, ok := c.(*sql.Cmp)
 		if !ok || cmp.Op != "=" {
@@ -395,11 +416,11 @@ func tidQual(where sql.Expr, ctidIdx int) sql.Expr {
 		}
 		for _, pair := range [][2]sql.Expr{{cmp.L, cmp.R}, {cmp.R, cmp.L}} {
 			if col, ok := pair[0].(*sql.ColRef); ok && col.Idx == ctidIdx && pair[1].Type().OID == types.TID && isConstExpr(pair[1]) {
-				return pair[1]
+				return pair[1], c
 			}
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // minMaxSource is PostgreSQL's min/max optimization (planagg.c) for a
@@ -422,8 +443,11 @@ func (x *execCtx) minMaxSource(st *sql.Select) (rowIter, bool, error) {
 	if !ok || col.Idx >= len(x.rel.types) {
 		return nil, false, nil
 	}
-	if tidQual(st.Where, len(x.rel.types)) != nil {
+	if e, _ := x.tidQualFor(st.Where); e != nil {
 		return nil, false, nil // ctid = const is one fetch already
+	}
+	if !x.planOn(enableIndexScan) {
+		return nil, false, nil // only an index scan yields col in order
 	}
 	desc := agg.Name == "max"
 	sort := []sql.SortKey{{Idx: col.Idx, Desc: desc, NullsFirst: desc, T: col.T}}

@@ -129,8 +129,17 @@ func (s *Session) pgSettingsRows() [][]types.Datum {
 		var minV, maxV, enumV types.Datum
 		if p, ok := reloptions.Lookup(name); ok {
 			category, desc, boot = "minipg", p.Desc, p.Default
-			if p.Kind == reloptions.Int || p.Kind == reloptions.Real {
-				minV, maxV = strconv.FormatFloat(p.Min, 'g', -1, 64), strconv.FormatFloat(p.Max, 'g', -1, 64)
+			if p.Category != "" {
+				category = p.Category
+			}
+			if p.Unit != "" {
+				unit = p.Unit
+			}
+			switch p.Kind {
+			case reloptions.Int:
+				minV, maxV = strconv.FormatInt(int64(p.Min), 10), strconv.FormatInt(int64(p.Max), 10)
+			case reloptions.Real: // %g, as guc.c prints them
+				minV, maxV = strconv.FormatFloat(p.Min, 'g', 6, 64), strconv.FormatFloat(p.Max, 'g', 6, 64)
 			}
 			if p.Kind == reloptions.Enum && p.Values != nil {
 				enumV = textArray(p.Values())

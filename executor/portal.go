@@ -164,6 +164,9 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 			if st.Name == "all" {
 				var rows [][]types.Datum
 				for _, name := range sortedSettings(s.settings) {
+					if _, ok := gucTable[name]; !ok {
+						continue // a placeholder
+					}
 					rows = append(rows, []types.Datum{reportName(name), s.settings[name], ""})
 				}
 				pt.rows = &sliceIter{rows: rows}
@@ -414,8 +417,8 @@ func (s *Session) set(st *sql.Set) (string, error) {
 	}
 	if st.Name == "" {
 		if st.Reset { // RESET ALL
-			for name, def := range gucTable {
-				if def.readOnly == "" && name != "transaction_read_only" {
+			for name := range s.settings {
+				if def, ok := gucTable[name]; !ok || def.readOnly == "" && name != "transaction_read_only" {
 					s.assignSetting(name, s.resetValue(name), false)
 				}
 			}
@@ -441,7 +444,9 @@ func (s *Session) set(st *sql.Set) (string, error) {
 	}
 	def, ok := gucTable[name]
 	if !ok {
-		return "", pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter \"%s\"", st.Name)
+		if err := checkPlaceholder(name, st.Name); err != nil {
+			return "", err
+		}
 	}
 	switch def.readOnly {
 	case roInternal:
@@ -529,7 +534,7 @@ func (s *Session) txnReadOnly() bool {
 }
 
 func (s *Session) setValue(name, v string) {
-	if s.settings[name] == v {
+	if old, ok := s.settings[name]; ok && old == v {
 		return
 	}
 	s.settings[name] = v

@@ -178,7 +178,9 @@ func (s *Session) rollbackSavepoint() error {
 	s.releaseXactAdvisory(sp.adv)
 	for name, p := range sp.prior {
 		if !p.ok {
-			delete(s.settings, name)
+			// A placeholder the subtransaction created stays, empty,
+			// as in PostgreSQL.
+			s.setValue(name, "")
 		} else if s.settings[name] != p.v {
 			s.setValue(name, p.v)
 			s.e.walSettingChanged(name, p.v)

@@ -131,7 +131,7 @@ func (e *Engine) NewSession(startup map[string]string) *Session {
 	for k, v := range startup {
 		name := strings.ToLower(k)
 		def, ok := gucTable[name]
-		if !ok || def.readOnly != "" {
+		if !ok && checkPlaceholder(name, k) != nil || def.readOnly != "" {
 			continue
 		}
 		if nv, err := checkGUC(name, v); err == nil {

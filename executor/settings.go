@@ -72,8 +72,6 @@ var gucTable = map[string]gucDef{
 	"work_mem":                            {def: "4MB"},
 	"session_memory_limit":                {def: "1GB"},
 	"maintenance_work_mem":                {def: "64MB"},
-	"enable_seqscan":                      {def: "on"},
-	"enable_indexscan":                    {def: "on"},
 	"default_with_oids":                   {def: "off"},
 	"checkpoint_timeout":                  {def: "5min", readOnly: roSighup},
 	"max_wal_size":                        {def: "1GB", readOnly: roSighup},
@@ -116,6 +114,30 @@ func addParamSettings() {
 			gucTable[p.Name] = gucDef{def: p.Default, readOnly: ro}
 		}
 	})
+}
+
+// checkPlaceholder accepts name, which is not a known setting, as a
+// custom setting (a placeholder, in PostgreSQL's words): two or more
+// identifiers joined by dots, such as myapp.user_id, which SET and
+// set_config create and current_setting reads, as applications use them.
+// typed is the name as the statement gave it, for the messages.
+func checkPlaceholder(name, typed string) error {
+	if !strings.Contains(name, ".") {
+		return pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter \"%s\"", typed)
+	}
+	for _, part := range strings.Split(name, ".") {
+		ok := part != ""
+		for i := 0; ok && i < len(part); i++ {
+			c := part[i]
+			letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80
+			ok = letter || i > 0 && (c >= '0' && c <= '9' || c == '$')
+		}
+		if !ok {
+			return pgerr.New(pgerr.InvalidName, "invalid configuration parameter name \"%s\"", typed).
+				WithDetail("Custom parameter names must be two or more simple identifiers separated by dots.")
+		}
+	}
+	return nil
 }
 
 // checkGUC validates and normalizes a value for name.
@@ -164,14 +186,22 @@ func checkGUC(name, v string) (string, error) {
 			return "", pgerr.New(pgerr.InvalidParameterValue, "%s is outside the valid range for parameter \"extra_float_digits\" (-15 .. 3)", v)
 		}
 		return strconv.Itoa(n), nil
-	case "synchronous_commit", "full_page_writes", "jit", "row_security", "escape_string_warning", "geqo",
-		"enable_seqscan", "enable_indexscan", "default_transaction_read_only", "transaction_read_only":
-		b, ok := parseBool(v)
-		if !ok && !(name == "synchronous_commit" && (v == "local" || v == "remote_write" || v == "remote_apply")) {
-			return "", bad()
+	case "synchronous_commit":
+		switch lv := strings.ToLower(strings.TrimSpace(v)); lv {
+		case "local", "remote_write", "remote_apply", "on", "off":
+			return lv, nil
+		case "true", "yes", "1":
+			return "on", nil
+		case "false", "no", "0":
+			return "off", nil
 		}
+		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
+			WithHint("Available values: local, remote_write, remote_apply, on, off.")
+	case "full_page_writes", "jit", "row_security", "escape_string_warning", "geqo",
+		"default_transaction_read_only", "transaction_read_only":
+		b, ok := parseBool(v)
 		if !ok {
-			return v, nil
+			return "", pgerr.New(pgerr.InvalidParameterValue, "parameter \"%s\" requires a Boolean value", name)
 		}
 		if b {
 			return "on", nil

@@ -41,9 +41,11 @@
 // the set may be a registry that grows, as fsm_policy's does. A parameter
 // that is only a server setting leaves Table false; one that is only a
 // storage parameter leaves Setting at NoSetting. Time settings name their
-// base unit (Unit "ms", "s" or "min"): -c and SET then accept any time
-// unit, and SHOW prints the largest unit that divides the value, as
-// PostgreSQL does; storage parameters take plain numbers in the base unit.
+// base unit (Unit "ms", "s" or "min"), and memory settings theirs ("kB",
+// "8kB" for blocks, "MB"): -c and SET then accept any unit of the kind,
+// and SHOW prints the largest unit that divides the value, as PostgreSQL
+// does; storage parameters take plain numbers in the base unit. Category
+// is the group pg_settings shows the setting in.
 //
 // Declare panics on a duplicate name or an inconsistent declaration (a
 // programming error). Values are kept as canonical strings (integers in

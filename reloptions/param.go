@@ -66,9 +66,13 @@ type Param struct {
 	Default string
 	// Min and Max bound an Int or Real parameter (inclusive).
 	Min, Max float64
-	// Unit is the base unit of an Int or Real time setting: "ms", "s" or
-	// "min" (empty: a plain number).
+	// Unit is the base unit of an Int or Real time setting ("ms", "s" or
+	// "min") or memory setting ("kB", "8kB" for blocks, or "MB"); empty: a
+	// plain number.
 	Unit string
+	// Category is the setting's group in pg_settings ("Query Tuning /
+	// Planner Cost Constants"); empty: "minipg".
+	Category string
 	// Values returns an Enum parameter's words (matched case-insensitively).
 	// It is called at each validation, so the set may grow after Declare.
 	Values func() []string
@@ -109,8 +113,10 @@ func Declare(p Param) *Param {
 		if p.Min > p.Max || (p.Kind == Int && (p.Min < math.MinInt32 || p.Max > math.MaxInt32)) {
 			bad("bad bounds")
 		}
-		if _, ok := timeUnits[p.Unit]; p.Unit != "" && !ok {
-			bad("unit must be \"ms\", \"s\" or \"min\"")
+		_, isTime := timeUnits[p.Unit]
+		_, isMemory := memoryBases[p.Unit]
+		if p.Unit != "" && !isTime && !isMemory {
+			bad("unit must be a time unit (\"ms\", \"s\", \"min\") or a memory one (\"kB\", \"8kB\", \"MB\")")
 		}
 	case Enum:
 		if p.Values == nil {

@@ -12,7 +12,35 @@ import (
 // timeUnits are PostgreSQL's time units in milliseconds.
 var timeUnits = map[string]float64{"us": 0.001, "ms": 1, "s": 1000, "min": 60000, "h": 3600000, "d": 86400000}
 
-const timeUnitHint = `Valid units for this parameter are "us", "ms", "s", "min", "h", and "d".`
+// memoryUnits are PostgreSQL's memory units in bytes.
+var memoryUnits = map[string]float64{"B": 1, "kB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30, "TB": 1 << 40}
+
+// memoryBases are the base units a memory setting may have: its values
+// count kilobytes, 8 kB blocks or megabytes, as PostgreSQL's GUC_UNIT_KB,
+// GUC_UNIT_BLOCKS and GUC_UNIT_MB do.
+var memoryBases = map[string]float64{"kB": 1 << 10, "8kB": 8 << 10, "MB": 1 << 20}
+
+const (
+	timeUnitHint   = `Valid units for this parameter are "us", "ms", "s", "min", "h", and "d".`
+	memoryUnitHint = `Valid units for this parameter are "B", "kB", "MB", "GB", and "TB".`
+)
+
+// unitScale returns the units a value of a parameter with base unit base
+// may be written in, and the size of base in the same measure.
+func unitScale(base string) (units map[string]float64, size float64) {
+	if b, ok := memoryBases[base]; ok {
+		return memoryUnits, b
+	}
+	return timeUnits, timeUnits[base]
+}
+
+// unitHint is the HINT of a value with a unit base does not take.
+func unitHint(base string) string {
+	if _, ok := memoryBases[base]; ok {
+		return memoryUnitHint
+	}
+	return timeUnitHint
+}
 
 // CheckReloption validates value for the storage parameter name, as
 // CREATE TABLE ... WITH (...) and ALTER TABLE ... SET (...) must, and
@@ -112,7 +140,7 @@ func (p *Param) ParseSetting(value string) (string, error) {
 		if !ok {
 			e := invalid()
 			if p.Unit != "" && hasBadUnit(value) {
-				e = e.WithHint("%s", timeUnitHint)
+				e = e.WithHint("%s", unitHint(p.Unit))
 			}
 			return "", e
 		}
@@ -374,11 +402,12 @@ func applyUnit(f float64, rest, unit string) (float64, bool) {
 	for k < len(rest) && (rest[k] >= 'a' && rest[k] <= 'z' || rest[k] >= 'A' && rest[k] <= 'Z') {
 		k++
 	}
-	ms, ok := timeUnits[rest[:k]]
+	units, size := unitScale(unit)
+	u, ok := units[rest[:k]]
 	if !ok || trimSpaceLeft(rest[k:]) != "" {
 		return 0, false
 	}
-	return f * ms / timeUnits[unit], true
+	return f * u / size, true
 }
 
 // hasBadUnit reports whether a value that did not parse is a number
@@ -391,18 +420,25 @@ func hasBadUnit(v string) bool {
 }
 
 // formatTime is the canonical text of a number in base unit unit: plain
-// for a parameter without a unit; for a time parameter, the largest unit
-// that divides it exactly (1min, 30s, 200ms), as SHOW prints it.
+// for a parameter without a unit; for a time or memory parameter, the
+// largest unit that divides it exactly (1min, 30s, 200ms; 4GB, 8kB), as
+// SHOW prints it.
 func formatTime(v float64, unit string, integer bool) string {
 	if unit == "" || v == 0 {
 		return formatNumber(v, integer)
 	}
-	ms := v * timeUnits[unit]
-	for _, u := range []string{"d", "h", "min", "s", "ms"} {
-		if timeUnits[u] < timeUnits[unit] {
+	units, size := unitScale(unit)
+	order := []string{"d", "h", "min", "s", "ms"}
+	if _, ok := memoryBases[unit]; ok {
+		// Every memory base is a whole number of kilobytes.
+		order = []string{"TB", "GB", "MB", "kB"}
+	}
+	x := v * size
+	for _, u := range order {
+		if units[u] < size && units[u] != memoryUnits["kB"] {
 			break
 		}
-		if n := ms / timeUnits[u]; n == math.Trunc(n) {
+		if n := x / units[u]; n == math.Trunc(n) {
 			return formatNumber(n, true) + u
 		}
 	}

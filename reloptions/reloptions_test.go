@@ -22,7 +22,11 @@ var (
 		Setting: UserSet})
 	tNap = Declare(Param{Name: "autovacuum_naptime", Kind: Int, Default: "60", Min: 1, Max: math.MaxInt32 / 1000, Unit: "s",
 		Setting: Sighup})
-	tCost = Declare(Param{Name: "seq_page_cost", Kind: Real, Default: "1", Min: 0, Max: math.MaxFloat64, Setting: UserSet})
+	tCost   = Declare(Param{Name: "seq_page_cost", Kind: Real, Default: "1", Min: 0, Max: math.MaxFloat64, Setting: UserSet})
+	tBlocks = Declare(Param{Name: "effective_cache_size", Kind: Int, Default: "4GB", Min: 1, Max: math.MaxInt32, Unit: "8kB",
+		Setting: UserSet})
+	tKB = Declare(Param{Name: "work_mem", Kind: Int, Default: "4MB", Min: 64, Max: math.MaxInt32, Unit: "kB",
+		Setting: UserSet})
 )
 
 type errCase struct {
@@ -101,6 +105,20 @@ func TestParseSetting(t *testing.T) {
 		{in: "90", out: "90s"}, {in: "2min", out: "2min"}, {in: "1500ms", out: "2s"},
 		{in: "0", msg: `0 s is outside the valid range for parameter "autovacuum_naptime" (1 .. 2147483)`},
 	})
+	check(t, "memory in blocks", tBlocks.ParseSetting, []errCase{
+		{in: "1 furlong", msg: `invalid value for parameter "effective_cache_size": "1 furlong"`,
+			hint: `Valid units for this parameter are "B", "kB", "MB", "GB", and "TB".`},
+		{in: "0", msg: `0 8kB is outside the valid range for parameter "effective_cache_size" (1 .. 2147483647)`},
+		{in: "1000", out: "8000kB"}, {in: "10 MB", out: "10MB"}, {in: "1GB", out: "1GB"}, {in: "1", out: "8kB"},
+		{in: "12kB", out: "16kB"}, {in: "1TB", out: "1TB"},
+	})
+	check(t, "memory in kilobytes", tKB.ParseSetting, []errCase{
+		{in: "63", msg: `63 kB is outside the valid range for parameter "work_mem" (64 .. 2147483647)`},
+		{in: "1024", out: "1MB"}, {in: "1000", out: "1000kB"}, {in: "2048kB", out: "2MB"}, {in: "65537B", out: "64kB"},
+	})
+	if tBlocks.Default != "4GB" || tKB.Default != "4MB" {
+		t.Errorf("memory defaults: %q %q", tBlocks.Default, tKB.Default)
+	}
 	check(t, "real", tCost.ParseSetting, []errCase{
 		{in: "x", msg: `invalid value for parameter "seq_page_cost": "x"`},
 		{in: "-1", msg: `-1 is outside the valid range for parameter "seq_page_cost" (0 .. 1.79769e+308)`},
