@@ -781,26 +781,42 @@ func (u *rowUpdate) finish(old []types.Datum) ([]types.Datum, error) {
 const maxPeekEntries = 64
 
 func (x *execCtx) delete(st *sql.Delete) (int64, error) {
-	r := x.rel
-	apply := func(_ []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error) {
-		return r.heap.Delete(x.snap, tid, x.xid, x.cid)
-	}
-	refs := x.s.e.referencing(r.def.OID)
-	if x.skipReferenced {
-		refs = nil
-	}
-	finish := func(row []types.Datum) ([]types.Datum, error) {
-		if len(refs) > 0 {
-			if err := x.checkReferenced(r, refs, row, nil); err != nil {
-				return nil, err
-			}
-		}
-		x.countDelete()
-		return row, nil
-	}
+	d := x.newRowDelete()
 	if st.From != nil {
-		jr := &joinedRow{base: st.From.TargetBase(), n: len(r.types) + 1}
-		return x.modifyJoined("deleting", st.From, jr, st.Where, st.Returning, apply, finish)
+		jr := &joinedRow{base: st.From.TargetBase(), n: len(x.rel.types) + 1}
+		return x.modifyJoined("deleting", st.From, jr, st.Where, st.Returning, d.apply, d.finish)
 	}
-	return x.modifyRows(st.Where, st.Returning, apply, finish, false)
+	return x.modifyRows(st.Where, st.Returning, d.apply, d.finish, false)
+}
+
+// rowDelete is the deletion of one row by DELETE (ExecDelete), which MERGE
+// makes too: apply deletes the version at tid; finish, once that
+// succeeded, checks the foreign keys that reference the table.
+type rowDelete struct {
+	x    *execCtx
+	refs []fkRef
+}
+
+func (x *execCtx) newRowDelete() *rowDelete {
+	d := &rowDelete{x: x, refs: x.s.e.referencing(x.rel.def.OID)}
+	if x.skipReferenced {
+		d.refs = nil
+	}
+	return d
+}
+
+func (d *rowDelete) apply(_ []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error) {
+	x := d.x
+	return x.rel.heap.Delete(x.snap, tid, x.xid, x.cid)
+}
+
+func (d *rowDelete) finish(row []types.Datum) ([]types.Datum, error) {
+	x := d.x
+	if len(d.refs) > 0 {
+		if err := x.checkReferenced(x.rel, d.refs, row, nil); err != nil {
+			return nil, err
+		}
+	}
+	x.countDelete()
+	return row, nil
 }

@@ -194,7 +194,7 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return st.Tag, nil
 	case *sql.CreateTable, *sql.DropTable, *sql.CreateIndex, *sql.DropIndex, *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing,
 		*sql.CreateSequence, *sql.DropSequence, *sql.AlterDefault, *sql.AlterNotNull, *sql.Truncate,
-		*sql.CreateExtension, *sql.DropExtension, *sql.CreateView, *sql.DropView, *sql.AlterAddColumns, *sql.Rename, *sql.AlterChecks, *sql.Comment, *sql.AlterSequence, *sql.Insert, *sql.Update, *sql.Delete, *sql.CreateTableAs:
+		*sql.CreateExtension, *sql.DropExtension, *sql.CreateView, *sql.DropView, *sql.AlterAddColumns, *sql.Rename, *sql.AlterChecks, *sql.Comment, *sql.AlterSequence, *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.CreateTableAs:
 		if err := s.checkReadOnly(readOnlyName(st)); err != nil {
 			return "", err
 		}
@@ -296,6 +296,8 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return pt.startDML(ctx, st.Table.OID, func(x *execCtx) (int64, error) { return x.update(st) }, "UPDATE %d", st.Returning != nil)
 	case *sql.Delete:
 		return pt.startDML(ctx, st.Table.OID, func(x *execCtx) (int64, error) { return x.delete(st) }, "DELETE %d", st.Returning != nil)
+	case *sql.Merge:
+		return pt.startDML(ctx, st.Table.OID, func(x *execCtx) (int64, error) { return x.merge(st) }, "MERGE %d", false)
 	}
 	return "", pgerr.New(pgerr.InternalError, "unexpected statement %T", pt.p.bound.Stmt)
 }
@@ -364,6 +366,8 @@ func readOnlyName(st sql.Stmt) string {
 		return "UPDATE"
 	case *sql.Delete:
 		return "DELETE"
+	case *sql.Merge:
+		return "MERGE"
 	}
 	return "COPY FROM"
 }

@@ -387,6 +387,12 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 			return nil, nil, err
 		}
 		return s, s.Columns, nil
+	case n.GetMergeStmt() != nil:
+		s, err := b.mergeStmt(n.GetMergeStmt())
+		if err != nil {
+			return nil, nil, err
+		}
+		return s, nil, nil
 	case n.GetUpdateStmt() != nil:
 		s, err := b.updateStmt(n.GetUpdateStmt())
 		if err != nil {

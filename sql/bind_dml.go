@@ -211,8 +211,14 @@ func (b *binder) insertColumns(t *catalog.Table, list []*pg_query.Node) ([]int, 
 // insertValues binds INSERT ... VALUES: each row's items are assigned to
 // the target columns (DEFAULT items stay nil, for the column default).
 func (b *binder) insertValues(s *pg_query.InsertStmt, lists []*pg_query.Node, out *Insert) error {
+	return b.insertValuesIn(s, lists, out, nil)
+}
+
+// insertValuesIn is insertValues with the values' expressions bound in
+// scope sc (MERGE's INSERT reads the source row; nil: no columns).
+func (b *binder) insertValuesIn(s *pg_query.InsertStmt, lists []*pg_query.Node, out *Insert, sc *scope) error {
 	t := out.Table
-	b.sc, b.agg, b.aggErr = nil, nil, "VALUES"
+	b.sc, b.agg, b.aggErr = sc, nil, "VALUES"
 	for _, vl := range lists {
 		items := vl.GetList().GetItems()
 		if len(items) > len(out.Cols) {
@@ -341,6 +347,10 @@ func (b *binder) setList(t *catalog.Table, list []*pg_query.Node) ([]SetItem, []
 	for _, n := range list {
 		rt := n.GetResTarget()
 		if len(rt.Indirection) > 0 {
+			// SET t.col = ...: PostgreSQL reads "t" as a column name.
+			if _, err := b.targetColumn(t, rt.Name, rt.Location, "update"); err != nil {
+				return nil, nil, err
+			}
 			return nil, nil, b.errAt(rt.Location, pgerr.FeatureNotSupported, "assignment to a field or array element is not supported")
 		}
 		val := rt.Val

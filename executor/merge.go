@@ -1,0 +1,206 @@
+package executor
+
+// MERGE (ExecMerge): the join of source and target (sql.Merge.Source)
+// runs as a SELECT's FROM tree does; for each joined row, the first WHEN
+// clause of its kind whose condition holds runs. A matched row is updated
+// or deleted through modify and the same apply and finish as UPDATE and
+// DELETE (so HOT, placement, WAL, index entries and foreign keys behave as
+// theirs do); an unmatched source row is inserted as INSERT inserts.
+//
+// A target row that a second source row matches, after this command
+// updated or deleted it, is PostgreSQL's 21000 "MERGE command cannot
+// affect row a second time" (not when the second clause is DO NOTHING).
+//
+// READ COMMITTED, as PostgreSQL 15's ExecMergeMatched: when another
+// transaction updated the target row, the newest version is read and the
+// join condition rechecked on it with the same source row; if it still
+// matches, the WHEN MATCHED clauses are chosen again from the first, over
+// the new version; if it no longer matches, or the row was deleted, the
+// source row takes the WHEN NOT MATCHED path.
+
+import (
+	"minipg/pgerr"
+	"minipg/sql"
+	"minipg/storage/heap"
+	"minipg/storage/page"
+	"minipg/types"
+)
+
+func (x *execCtx) merge(st *sql.Merge) (int64, error) {
+	r := x.rel
+	ncols := len(r.types)
+	jr := &joinedRow{base: st.TargetBase(), n: ncols + 1}
+	src, err := x.fromSource(st.Source)
+	if err != nil {
+		return 0, err
+	}
+	defer src.Close()
+	src = x.explainedSource(src)
+	updates := make([]*rowUpdate, len(st.Actions))
+	for i, a := range st.Actions {
+		if a.Kind == sql.MergeUpdate {
+			updates[i] = x.newRowUpdate(a.Set, a.Multi)
+		}
+	}
+	del := x.newRowDelete()
+	changed := map[page.TID]bool{} // target versions this command updated or deleted
+	var n int64
+	for {
+		row, ok, err := src.Next(x.ctx)
+		if err != nil {
+			return n, err
+		}
+		if !ok {
+			return n, nil
+		}
+		jr.row = row
+		done, unmatched := false, row[jr.base+ncols] == nil
+		if !unmatched {
+			if done, unmatched, err = x.mergeMatched(st, jr, updates, del, changed); err != nil {
+				return n, err
+			}
+		}
+		if unmatched {
+			for i := jr.base; i < jr.base+jr.n; i++ {
+				jr.row[i] = nil
+			}
+			if done, err = x.mergeNotMatched(st, jr.row); err != nil {
+				return n, err
+			}
+		}
+		if done {
+			n++
+			if n%checkEvery == 0 {
+				if err := canceled(x.ctx); err != nil {
+					return n, err
+				}
+			}
+		}
+	}
+}
+
+// chooseAction returns the first action of the kind (matched or not) whose
+// condition holds over row, or -1.
+func (x *execCtx) chooseAction(st *sql.Merge, matched bool, row []types.Datum) (int, error) {
+	for i, a := range st.Actions {
+		if a.Matched != matched {
+			continue
+		}
+		if a.Cond == nil {
+			return i, nil
+		}
+		ok, err := x.ev.evalBool(a.Cond, row)
+		if err != nil {
+			return -1, err
+		}
+		if ok {
+			return i, nil
+		}
+	}
+	return -1, nil
+}
+
+// mergeMatched runs the WHEN MATCHED clause that applies to jr's row. It
+// reports whether the row was updated or deleted (not when no clause
+// applies or the clause is DO NOTHING), or that the source row is to take
+// the NOT MATCHED path instead (the row was deleted, or its newest version
+// no longer matches).
+func (x *execCtx) mergeMatched(st *sql.Merge, jr *joinedRow, updates []*rowUpdate, del *rowDelete, changed map[page.TID]bool) (done, unmatched bool, err error) {
+	ncols := len(x.rel.types)
+	target := make([]types.Datum, jr.n)
+	copy(target, jr.row[jr.base:jr.base+jr.n])
+	for {
+		i, err := x.chooseAction(st, true, jr.with(target))
+		if err != nil || i < 0 || st.Actions[i].Kind == sql.MergeNothing {
+			return false, false, err
+		}
+		tid := target[ncols].(page.TID)
+		if changed[tid] {
+			return false, false, pgerr.New(pgerr.CardinalityViolation, "MERGE command cannot affect row a second time").
+				WithHint("Ensure that not more than one source row matches any one target row.")
+		}
+		// The recheck of a newer version: the join condition, then the
+		// clause chosen again over it.
+		var next []types.Datum
+		recheck := func(v []types.Datum) (bool, error) {
+			row := jr.with(v)
+			on, err := x.ev.evalBool(st.On, row)
+			if err != nil || !on {
+				return false, err
+			}
+			j, err := x.chooseAction(st, true, row)
+			if err != nil {
+				return false, err
+			}
+			if j != i {
+				next = v
+				return false, nil
+			}
+			return true, nil
+		}
+		var apply func(old []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error)
+		var finish func(row []types.Datum) ([]types.Datum, error)
+		oper := "deleting"
+		if u := updates[i]; u != nil {
+			oper = "updating"
+			apply = func(old []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error) {
+				return u.apply(old, tid, jr.with(old))
+			}
+			finish = u.finish
+		} else {
+			apply, finish = del.apply, del.finish
+		}
+		v, ok, err := x.modify(oper, target, recheck, apply)
+		if err != nil {
+			return false, false, err
+		}
+		if ok {
+			changed[tid] = true
+			_, err := finish(v)
+			return err == nil, false, err
+		}
+		if next == nil {
+			// Deleted, or no longer joined: NOT MATCHED decides.
+			return false, true, nil
+		}
+		target = next // another clause applies to the newer version
+	}
+}
+
+// mergeNotMatched runs the WHEN NOT MATCHED clause that applies to the
+// source row row (the target's slots NULL), reporting whether it inserted.
+func (x *execCtx) mergeNotMatched(st *sql.Merge, row []types.Datum) (bool, error) {
+	i, err := x.chooseAction(st, false, row)
+	if err != nil || i < 0 || st.Actions[i].Kind == sql.MergeNothing {
+		return false, err
+	}
+	ins := st.Actions[i].Insert
+	r := x.rel
+	out := make([]types.Datum, len(r.types)+1)
+	given := make([]bool, len(r.types))
+	for j, c := range ins.Cols {
+		e := ins.Values[0][j]
+		if e == nil {
+			continue // DEFAULT
+		}
+		v, err := x.ev.eval(e, row)
+		if err != nil {
+			return false, err
+		}
+		out[c], given[c] = v, true
+	}
+	for c, d := range ins.Defaults {
+		if given[c] || d == nil {
+			continue
+		}
+		v, err := x.ev.eval(d, nil)
+		if err != nil {
+			return false, err
+		}
+		out[c] = v
+	}
+	if _, err := x.insertRow(out); err != nil {
+		return false, err
+	}
+	return true, nil
+}
