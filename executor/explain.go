@@ -174,7 +174,7 @@ func (pt *Portal) startExplain(ctx context.Context, ex *sql.Explain) error {
 		e2.Stmt = inner.p.bound.Stmt
 		pt.params = vals
 		return pt.startExplain(ctx, &e2)
-	case *sql.Insert, *sql.Update, *sql.Delete:
+	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge:
 		if ex.Analyze {
 			if err := pt.s.checkReadOnly(readOnlyName(st)); err != nil {
 				return err
@@ -313,6 +313,7 @@ func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain, 
 		return nil
 	}
 	var upsert *upsertCounts
+	var merge *mergeCounts
 	var conflictProps []string
 	switch st := st.(type) {
 	case *sql.Insert:
@@ -360,6 +361,15 @@ func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain, 
 		if err := describeScan(st.Table.OID, st.Where, st.From); err != nil {
 			return nil, execRun{}, err
 		}
+	case *sql.Merge:
+		name = "Merge on " + st.Table.Name
+		if st.Alias != "" {
+			name += " " + st.Alias
+		}
+		if err := describeScan(st.Table.OID, nil, &sql.DMLFrom{Source: st.Source, Target: st.Target}); err != nil {
+			return nil, execRun{}, err
+		}
+		merge = &mergeCounts{}
 	}
 	root := &planNode{name: name, children: []*planNode{child}}
 	if st, ok := st.(*sql.Insert); ok && st.OnConflict != nil {
@@ -410,9 +420,9 @@ func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain, 
 		if ex.Buffers {
 			pt.s.explainSource = src
 		}
-		pt.s.explainUpsert = upsert
+		pt.s.explainUpsert, pt.s.explainMerge = upsert, merge
 		tag, err := inner.start(ctx)
-		pt.s.explainSource, pt.s.explainUpsert = nil, nil
+		pt.s.explainSource, pt.s.explainUpsert, pt.s.explainMerge = nil, nil, nil
 		if err != nil {
 			return nil, execRun{}, err
 		}
@@ -451,6 +461,23 @@ func (pt *Portal) explainDML(ctx context.Context, st sql.Stmt, ex *sql.Explain, 
 			}
 			root.props = append(root.props, fmt.Sprintf("Tuples Inserted: %d", upsert.inserted),
 				fmt.Sprintf("Conflicting Tuples: %d", upsert.conflicting))
+		}
+		if merge != nil {
+			// Every source row the join gave, and what became of them
+			// (show_modifytable_info's "Tuples:", zero counts left out).
+			child.st.rows = merge.inserted + merge.updated + merge.deleted + merge.skipped
+			line := "Tuples:"
+			for _, c := range []struct {
+				what string
+				n    int64
+			}{{"inserted", merge.inserted}, {"updated", merge.updated}, {"deleted", merge.deleted}, {"skipped", merge.skipped}} {
+				if c.n > 0 {
+					line += fmt.Sprintf(" %s=%d", c.what, c.n)
+				}
+			}
+			if line != "Tuples:" {
+				root.props = append(root.props, line)
+			}
 		}
 	}
 	return root, run, nil

@@ -26,7 +26,18 @@ import (
 	"minipg/types"
 )
 
+// mergeCounts are what became of a MERGE's source rows, which EXPLAIN
+// ANALYZE shows.
+type mergeCounts struct {
+	inserted, updated, deleted, skipped int64
+}
+
 func (x *execCtx) merge(st *sql.Merge) (int64, error) {
+	var counts mergeCounts
+	if c := x.s.explainMerge; c != nil {
+		x.s.explainMerge = nil
+		defer func() { *c = counts }()
+	}
 	r := x.rel
 	ncols := len(r.types)
 	jr := &joinedRow{base: st.TargetBase(), n: ncols + 1}
@@ -54,9 +65,9 @@ func (x *execCtx) merge(st *sql.Merge) (int64, error) {
 			return n, nil
 		}
 		jr.row = row
-		done, unmatched := false, row[jr.base+ncols] == nil
+		kind, unmatched := sql.MergeNothing, row[jr.base+ncols] == nil
 		if !unmatched {
-			if done, unmatched, err = x.mergeMatched(st, jr, updates, del, changed); err != nil {
+			if kind, unmatched, err = x.mergeMatched(st, jr, updates, del, changed); err != nil {
 				return n, err
 			}
 		}
@@ -64,11 +75,21 @@ func (x *execCtx) merge(st *sql.Merge) (int64, error) {
 			for i := jr.base; i < jr.base+jr.n; i++ {
 				jr.row[i] = nil
 			}
-			if done, err = x.mergeNotMatched(st, jr.row); err != nil {
+			if kind, err = x.mergeNotMatched(st, jr.row); err != nil {
 				return n, err
 			}
 		}
-		if done {
+		switch kind {
+		case sql.MergeNothing:
+			counts.skipped++
+		case sql.MergeUpdate:
+			counts.updated++
+		case sql.MergeDelete:
+			counts.deleted++
+		case sql.MergeInsert:
+			counts.inserted++
+		}
+		if kind != sql.MergeNothing {
 			n++
 			if n%checkEvery == 0 {
 				if err := canceled(x.ctx); err != nil {
@@ -101,22 +122,22 @@ func (x *execCtx) chooseAction(st *sql.Merge, matched bool, row []types.Datum) (
 }
 
 // mergeMatched runs the WHEN MATCHED clause that applies to jr's row. It
-// reports whether the row was updated or deleted (not when no clause
-// applies or the clause is DO NOTHING), or that the source row is to take
-// the NOT MATCHED path instead (the row was deleted, or its newest version
-// no longer matches).
-func (x *execCtx) mergeMatched(st *sql.Merge, jr *joinedRow, updates []*rowUpdate, del *rowDelete, changed map[page.TID]bool) (done, unmatched bool, err error) {
+// reports what it did to the row (MergeUpdate, MergeDelete, or
+// MergeNothing when no clause applies or the clause is DO NOTHING), or
+// that the source row is to take the NOT MATCHED path instead (the row was
+// deleted, or its newest version no longer matches).
+func (x *execCtx) mergeMatched(st *sql.Merge, jr *joinedRow, updates []*rowUpdate, del *rowDelete, changed map[page.TID]bool) (done sql.MergeKind, unmatched bool, err error) {
 	ncols := len(x.rel.types)
 	target := make([]types.Datum, jr.n)
 	copy(target, jr.row[jr.base:jr.base+jr.n])
 	for {
 		i, err := x.chooseAction(st, true, jr.with(target))
 		if err != nil || i < 0 || st.Actions[i].Kind == sql.MergeNothing {
-			return false, false, err
+			return sql.MergeNothing, false, err
 		}
 		tid := target[ncols].(page.TID)
 		if changed[tid] {
-			return false, false, pgerr.New(pgerr.CardinalityViolation, "MERGE command cannot affect row a second time").
+			return sql.MergeNothing, false, pgerr.New(pgerr.CardinalityViolation, "MERGE command cannot affect row a second time").
 				WithHint("Ensure that not more than one source row matches any one target row.")
 		}
 		// The recheck of a newer version: the join condition, then the
@@ -152,27 +173,28 @@ func (x *execCtx) mergeMatched(st *sql.Merge, jr *joinedRow, updates []*rowUpdat
 		}
 		v, ok, err := x.modify(oper, target, recheck, apply)
 		if err != nil {
-			return false, false, err
+			return sql.MergeNothing, false, err
 		}
 		if ok {
 			changed[tid] = true
 			_, err := finish(v)
-			return err == nil, false, err
+			return st.Actions[i].Kind, false, err
 		}
 		if next == nil {
 			// Deleted, or no longer joined: NOT MATCHED decides.
-			return false, true, nil
+			return sql.MergeNothing, true, nil
 		}
 		target = next // another clause applies to the newer version
 	}
 }
 
 // mergeNotMatched runs the WHEN NOT MATCHED clause that applies to the
-// source row row (the target's slots NULL), reporting whether it inserted.
-func (x *execCtx) mergeNotMatched(st *sql.Merge, row []types.Datum) (bool, error) {
+// source row row (the target's slots NULL), reporting MergeInsert if it
+// inserted, MergeNothing if not.
+func (x *execCtx) mergeNotMatched(st *sql.Merge, row []types.Datum) (sql.MergeKind, error) {
 	i, err := x.chooseAction(st, false, row)
 	if err != nil || i < 0 || st.Actions[i].Kind == sql.MergeNothing {
-		return false, err
+		return sql.MergeNothing, err
 	}
 	ins := st.Actions[i].Insert
 	r := x.rel
@@ -185,7 +207,7 @@ func (x *execCtx) mergeNotMatched(st *sql.Merge, row []types.Datum) (bool, error
 		}
 		v, err := x.ev.eval(e, row)
 		if err != nil {
-			return false, err
+			return sql.MergeNothing, err
 		}
 		out[c], given[c] = v, true
 	}
@@ -195,12 +217,12 @@ func (x *execCtx) mergeNotMatched(st *sql.Merge, row []types.Datum) (bool, error
 		}
 		v, err := x.ev.eval(d, nil)
 		if err != nil {
-			return false, err
+			return sql.MergeNothing, err
 		}
 		out[c] = v
 	}
 	if _, err := x.insertRow(out); err != nil {
-		return false, err
+		return sql.MergeNothing, err
 	}
-	return true, nil
+	return sql.MergeInsert, nil
 }

@@ -75,6 +75,9 @@ type Session struct {
 	// explainUpsert, while an EXPLAIN ANALYZE runs an INSERT ... ON
 	// CONFLICT, receives its conflict counts (explainDML).
 	explainUpsert *upsertCounts
+	// explainMerge, while an EXPLAIN ANALYZE runs a MERGE, receives what
+	// became of its source rows.
+	explainMerge *mergeCounts
 	changed       map[string]string // reported settings changed since ParamStatusChanges
 	// zone caches the *time.Location of settings["timezone"].
 	zone struct {

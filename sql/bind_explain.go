@@ -78,7 +78,7 @@ func (b *binder) explainStmt(s *pg_query.ExplainStmt) (*Explain, []ResultCol, er
 	q := s.Query
 	switch {
 	case q.GetSelectStmt() != nil, q.GetInsertStmt() != nil, q.GetCreateTableAsStmt() != nil, q.GetUpdateStmt() != nil, q.GetDeleteStmt() != nil,
-		q.GetExecuteStmt() != nil:
+		q.GetMergeStmt() != nil, q.GetExecuteStmt() != nil:
 	default:
 		return nil, nil, pgerr.Unimplemented("EXPLAIN of " + commandName(q))
 	}

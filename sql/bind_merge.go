@@ -46,6 +46,7 @@ type MergeAction struct {
 // joined row, for the recheck of a row another transaction changed.
 type Merge struct {
 	Table   *catalog.Table
+	Alias   string // the target's alias, "" for none
 	Source  *Select
 	Target  int
 	On      Expr
@@ -100,6 +101,9 @@ func (b *binder) mergeStmt(s *pg_query.MergeStmt) (*Merge, error) {
 	}
 	src.Join = root
 	out := &Merge{Table: t, Source: src, Target: len(src.From) - 1, On: root.On}
+	if alias != t.Name {
+		out.Alias = alias
+	}
 	if out.On == nil {
 		out.On = &Const{T: types.TBool, Val: true}
 	}
