@@ -78,7 +78,7 @@ type Session struct {
 	// explainMerge, while an EXPLAIN ANALYZE runs a MERGE, receives what
 	// became of its source rows.
 	explainMerge *mergeCounts
-	changed       map[string]string // reported settings changed since ParamStatusChanges
+	changed      map[string]string // reported settings changed since ParamStatusChanges
 	// zone caches the *time.Location of settings["timezone"].
 	zone struct {
 		name string
