@@ -8,8 +8,9 @@ package executor
 // theirs do); an unmatched source row is inserted as INSERT inserts.
 //
 // A target row that a second source row matches, after this command
-// updated or deleted it, is PostgreSQL's 21000 "MERGE command cannot
-// affect row a second time" (not when the second clause is DO NOTHING).
+// updated or deleted it (the heap says TMSelfModified), is PostgreSQL's
+// 21000 "MERGE command cannot affect row a second time" (not when the
+// second clause is DO NOTHING).
 //
 // READ COMMITTED, as PostgreSQL 15's ExecMergeMatched: when another
 // transaction updated the target row, the newest version is read and the
@@ -54,7 +55,6 @@ func (x *execCtx) merge(st *sql.Merge) (int64, error) {
 		}
 	}
 	del := x.newRowDelete()
-	changed := map[page.TID]bool{} // target versions this command updated or deleted
 	var n int64
 	for {
 		row, ok, err := src.Next(x.ctx)
@@ -67,7 +67,7 @@ func (x *execCtx) merge(st *sql.Merge) (int64, error) {
 		jr.row = row
 		kind, unmatched := sql.MergeNothing, row[jr.base+ncols] == nil
 		if !unmatched {
-			if kind, unmatched, err = x.mergeMatched(st, jr, updates, del, changed); err != nil {
+			if kind, unmatched, err = x.mergeMatched(st, jr, updates, del); err != nil {
 				return n, err
 			}
 		}
@@ -126,19 +126,13 @@ func (x *execCtx) chooseAction(st *sql.Merge, matched bool, row []types.Datum) (
 // MergeNothing when no clause applies or the clause is DO NOTHING), or
 // that the source row is to take the NOT MATCHED path instead (the row was
 // deleted, or its newest version no longer matches).
-func (x *execCtx) mergeMatched(st *sql.Merge, jr *joinedRow, updates []*rowUpdate, del *rowDelete, changed map[page.TID]bool) (done sql.MergeKind, unmatched bool, err error) {
-	ncols := len(x.rel.types)
+func (x *execCtx) mergeMatched(st *sql.Merge, jr *joinedRow, updates []*rowUpdate, del *rowDelete) (done sql.MergeKind, unmatched bool, err error) {
 	target := make([]types.Datum, jr.n)
 	copy(target, jr.row[jr.base:jr.base+jr.n])
 	for {
 		i, err := x.chooseAction(st, true, jr.with(target))
 		if err != nil || i < 0 || st.Actions[i].Kind == sql.MergeNothing {
 			return sql.MergeNothing, false, err
-		}
-		tid := target[ncols].(page.TID)
-		if changed[tid] {
-			return sql.MergeNothing, false, pgerr.New(pgerr.CardinalityViolation, "MERGE command cannot affect row a second time").
-				WithHint("Ensure that not more than one source row matches any one target row.")
 		}
 		// The recheck of a newer version: the join condition, then the
 		// clause chosen again over it.
@@ -171,14 +165,24 @@ func (x *execCtx) mergeMatched(st *sql.Merge, jr *joinedRow, updates []*rowUpdat
 		} else {
 			apply, finish = del.apply, del.finish
 		}
-		v, ok, err := x.modify(oper, target, recheck, apply)
+		var last heap.Result
+		v, ok, err := x.modify(oper, target, recheck, func(old []types.Datum, tid page.TID) (heap.Result, heap.FailureData, error) {
+			res, fd, err := apply(old, tid)
+			last = res
+			return res, fd, err
+		})
 		if err != nil {
 			return sql.MergeNothing, false, err
 		}
 		if ok {
-			changed[tid] = true
 			_, err := finish(v)
 			return st.Actions[i].Kind, false, err
+		}
+		if last == heap.TMSelfModified {
+			// This command (another source row, or a data-modifying
+			// WITH query) already changed the row.
+			return sql.MergeNothing, false, pgerr.New(pgerr.CardinalityViolation, "MERGE command cannot affect row a second time").
+				WithHint("Ensure that not more than one source row matches any one target row.")
 		}
 		if next == nil {
 			// Deleted, or no longer joined: NOT MATCHED decides.

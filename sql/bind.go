@@ -353,6 +353,9 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 	// query's CTEs itself, after taking the text.
 	if n.GetViewStmt() == nil {
 		b.withTop = topStatement(n)
+		if m := n.GetMergeStmt(); m != nil && m.WithClause != nil && m.WithClause.Recursive {
+			return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "WITH RECURSIVE is not supported for MERGE statement")
+		}
 		if err := b.inlineCTEs(n); err != nil {
 			return nil, nil, err
 		}

@@ -60,9 +60,6 @@ func (m *Merge) TargetBase() int { return m.Source.From[m.Target].Base }
 func (*Merge) stmt() {}
 
 func (b *binder) mergeStmt(s *pg_query.MergeStmt) (*Merge, error) {
-	if s.WithClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH in MERGE is not supported")
-	}
 	rv := s.Relation
 	if v, ok := b.view(rv); ok {
 		return nil, pgerr.New(pgerr.WrongObjectType, "cannot execute MERGE on relation \"%s\"", v.Name).

@@ -208,6 +208,8 @@ func withClauseOf(m proto.Message) **pg_query.WithClause {
 		return &s.WithClause
 	case *pg_query.DeleteStmt:
 		return &s.WithClause
+	case *pg_query.MergeStmt:
+		return &s.WithClause
 	}
 	return nil
 }

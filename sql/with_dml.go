@@ -2,8 +2,8 @@ package sql
 
 // Data-modifying statements in WITH: WITH t AS (DELETE FROM a ... RETURNING
 // *) INSERT INTO b SELECT * FROM t. As in PostgreSQL, they may appear only
-// in the WITH clause of the top-level statement (SELECT, INSERT, UPDATE or
-// DELETE); each runs exactly once, to completion, before the statement,
+// in the WITH clause of the top-level statement (SELECT, INSERT, UPDATE,
+// DELETE or MERGE); each runs exactly once, to completion, before the statement,
 // whether the statement reads it or not; and the statement's references
 // read the rows its RETURNING gave, not the tables it changed: every part
 // of the statement works on the same command id, so none sees the others'
@@ -36,8 +36,8 @@ func isDML(n *pg_query.Node) bool {
 }
 
 // topStatement is the statement message of n whose WITH clause may hold
-// data-modifying queries: n's own when n is SELECT, INSERT, UPDATE or
-// DELETE, the explained statement's for EXPLAIN; for DECLARE, which refuses
+// data-modifying queries: n's own when n is SELECT, INSERT, UPDATE,
+// DELETE or MERGE, the explained statement's for EXPLAIN; for DECLARE, which refuses
 // them, n's message.
 func topStatement(n *pg_query.Node) any {
 	switch {
@@ -53,6 +53,8 @@ func topStatement(n *pg_query.Node) any {
 		return n.GetUpdateStmt()
 	case n.GetDeleteStmt() != nil:
 		return n.GetDeleteStmt()
+	case n.GetMergeStmt() != nil:
+		return n.GetMergeStmt()
 	}
 	return nil
 }

@@ -106,6 +106,19 @@ EXECUTE mp(1, 'prepared one');
 EXECUTE mp(10, 'prepared ten');
 SELECT * FROM mtarget WHERE tid IN (1, 10) ORDER BY tid;
 DEALLOCATE mp;
+-- WITH queries
+WITH src AS (SELECT g AS id, g * 100 AS b FROM generate_series(1, 3) g)
+MERGE INTO mtarget t USING src s ON t.tid = s.id
+WHEN MATCHED THEN UPDATE SET balance = s.b
+WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.b);
+SELECT * FROM mtarget WHERE tid <= 3 ORDER BY tid;
+WITH d AS (DELETE FROM mtarget WHERE tid = 3 RETURNING *)
+MERGE INTO mtarget t USING d ON t.tid = d.tid WHEN MATCHED THEN DELETE;
+WITH d AS (DELETE FROM mtarget WHERE tid = 3 RETURNING *)
+MERGE INTO mtarget t USING d ON t.tid = d.tid - 1 WHEN MATCHED THEN UPDATE SET note = 'before ' || d.tid;
+SELECT * FROM mtarget WHERE tid <= 3 ORDER BY tid;
+WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5)
+MERGE INTO mtarget t USING r ON t.tid = r.n WHEN NOT MATCHED THEN INSERT VALUES (r.n, 0);
 -- HOT updates and ctids: MERGE's UPDATE is UPDATE
 CREATE TABLE mhot (id int PRIMARY KEY, v int) WITH (fillfactor = 50);
 INSERT INTO mhot SELECT g, 0 FROM generate_series(1, 5) g;
