@@ -1,12 +1,13 @@
 package executor
 
 import (
-	"time"
-
 	"strings"
+	"time"
 
 	"minipg/pgerr"
 	"minipg/sql"
+	"minipg/storage/heap"
+	"minipg/storage/page"
 	"minipg/types"
 )
 
@@ -330,6 +331,9 @@ func (c *evalCtx) call(f *sql.Func, row []types.Datum) (types.Datum, error) {
 		}
 		args[i] = v
 	}
+	if f.SysColumn {
+		return c.systemColumn(f.Name, args[0].(page.TID), uint32(args[1].(int64)))
+	}
 	if v, ok, err := c.callSequenceFunc(f, args); ok {
 		return v, err
 	}
@@ -388,4 +392,29 @@ func likeMatch(s, p []rune) (bool, error) {
 		}
 	}
 	return len(s) == 0, nil
+}
+
+// systemColumn reads system column name (sql.Func.SysColumn) of the
+// version at tid of table oid: t_xmin, t_xmax, t_cid (cmin and cmax both,
+// raw, as PostgreSQL's heap_getsysattr gives them) from its header, or the
+// OID itself for tableoid.
+func (c *evalCtx) systemColumn(name string, tid page.TID, oid uint32) (types.Datum, error) {
+	if name == "tableoid" {
+		return int64(oid), nil
+	}
+	r, err := c.s.e.rel(oid)
+	if err != nil {
+		return nil, err
+	}
+	tup, ok, err := r.heap.FetchAny(tid)
+	if err != nil || !ok {
+		return nil, err
+	}
+	switch name {
+	case "xmin":
+		return int64(heap.Xmin(tup)), nil
+	case "xmax":
+		return int64(heap.Xmax(tup)), nil
+	}
+	return int64(heap.Cid(tup)), nil
 }

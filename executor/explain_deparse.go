@@ -88,6 +88,9 @@ func (e *explainer) deparse(x sql.Expr) string {
 		}
 		return "(" + e.deparse(x.X) + ")::" + x.T.Name()
 	case *sql.Func:
+		if x.SysColumn {
+			return x.Name
+		}
 		args := make([]string, len(x.Args))
 		for i, a := range x.Args {
 			args[i] = e.deparse(a)

@@ -89,6 +89,8 @@ type binder struct {
 	// reference is made by a LATERAL item.
 	hidden        *scopeTable
 	hiddenLateral bool
+	// checkTable is the table whose CHECK constraint is being bound.
+	checkTable *catalog.Table
 	// insertSource: the next selectStmt is an INSERT's source and leaves
 	// its unknown-typed outputs for the target columns to resolve.
 	insertSource bool

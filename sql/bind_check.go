@@ -39,12 +39,18 @@ func (b *binder) bindCheck(t *catalog.Table, raw *pg_query.Node) (string, []stri
 	savedSc, savedAgg, savedErr, savedSub, savedSRF := b.sc, b.agg, b.aggErr, b.noSubquery, b.srfOK
 	defer func() { b.sc, b.agg, b.aggErr, b.noSubquery, b.srfOK = savedSc, savedAgg, savedErr, savedSub, savedSRF }()
 	b.sc, b.agg, b.aggErr, b.noSubquery, b.srfOK = singleScope(t, t.Name), nil, "check constraints", "check constraint", false
-	// The system columns (minipg's is ctid) are no row's values to check.
+	b.checkTable = t
+	defer func() { b.checkTable = nil }()
+	// The system columns but tableoid are no row's values to check.
 	var sysErr error
 	walkProto(raw.ProtoReflect(), func(m protoreflect.Message) {
 		if cr, ok := m.Interface().(*pg_query.ColumnRef); ok && sysErr == nil {
-			if n := len(cr.Fields); n > 0 && cr.Fields[n-1].GetString_().GetSval() == "ctid" {
-				sysErr = b.errAt(cr.Location, pgerr.InvalidColumnReference, "system column \"ctid\" reference in check constraint is invalid")
+			if n := len(cr.Fields); n > 0 && IsSystemColumnName(cr.Fields[n-1].GetString_().GetSval()) {
+				name := cr.Fields[n-1].GetString_().GetSval()
+				if name == "tableoid" {
+					return // PostgreSQL allows tableoid
+				}
+				sysErr = b.errAt(cr.Location, pgerr.InvalidColumnReference, "system column \"%s\" reference in check constraint is invalid", name)
 			}
 		}
 	})
@@ -132,7 +138,7 @@ func CheckExprs(t *catalog.Table) ([]Expr, error) {
 			return nil, pgerr.New(pgerr.DataCorrupted, "check constraint \"%s\" of table \"%s\": %v", c.Name, t.Name, err)
 		}
 		raw := tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val
-		b := &binder{query: "SELECT " + c.Expr}
+		b := &binder{query: "SELECT " + c.Expr, checkTable: t}
 		b.sc, b.aggErr, b.noSubquery = singleScope(t, t.Name), "check constraints", "check constraint"
 		e, err := b.expr(raw)
 		if err != nil {

@@ -174,7 +174,7 @@ func (b *binder) lookup(sc *scope, tbl, col string, loc int32) (e Expr, qual str
 				}
 			}
 		}
-		if e != nil || col != "ctid" {
+		if e != nil || !IsSystemColumnName(col) {
 			return e, qual, false, nil
 		}
 	}
@@ -193,8 +193,13 @@ func (b *binder) lookup(sc *scope, tbl, col string, loc int32) (e Expr, qual str
 				break
 			}
 		}
-		if ref == nil && col == "ctid" && st.table != nil {
-			ref = &ColRef{Idx: st.base + len(st.table.Columns), T: types.TTID, Name: "ctid"}
+		if ref == nil && IsSystemColumnName(col) && st.table != nil {
+			ref = systemColumn(st, col)
+			if col == "tableoid" && b.checkTable != nil {
+				// A CHECK constraint reads the row before it has a
+				// ctid: its table is known.
+				ref = &Const{T: types.TOid, Val: int64(st.table.OID)}
+			}
 		}
 		if ref == nil {
 			continue
@@ -271,4 +276,24 @@ func outerScopes(outer []outerScope) []*scope {
 		out[i] = o.sc
 	}
 	return out
+}
+
+// systemColumn is system column col of table item st: ctid is the slot
+// after its attributes; xmin, xmax, cmin, cmax and tableoid are read from
+// the header of the version at that ctid (Func.SysColumn), so that they
+// follow the ctid wherever the row goes (joins, subqueries, RETURNING) and
+// are NULL where it is (the NULL side of an outer join).
+func systemColumn(st scopeTable, col string) Expr {
+	ctid := &ColRef{Idx: st.base + len(st.table.Columns), T: types.TTID, Name: "ctid"}
+	t := types.TXid
+	switch col {
+	case "ctid":
+		return ctid
+	case "cmin", "cmax":
+		t = types.TCid
+	case "tableoid":
+		t = types.TOid
+	}
+	return &Func{Name: col, T: t, SysColumn: true,
+		Args: []Expr{ctid, &Const{T: types.TOid, Val: int64(st.table.OID)}}}
 }

@@ -79,7 +79,7 @@ func (b *binder) createTable(s *pg_query.CreateStmt) (*CreateTable, error) {
 			// A serial's NOT NULL comes after the column's own constraints.
 			col := catalog.Column{Name: cd.Colname, TypeOID: uint32(t.OID), Typmod: t.Typmod, NotNull: cd.IsNotNull && !serial}
 			if IsSystemColumnName(cd.Colname) {
-				return nil, b.errAt(cd.Location, pgerr.DuplicateColumn, "column name \"%s\" conflicts with a system column name", cd.Colname)
+				return nil, pgerr.New(pgerr.DuplicateColumn, "column name \"%s\" conflicts with a system column name", cd.Colname)
 			}
 			sawNullable := false // NULL, NOT NULL or identity given (transformColumnDefinition)
 			nullable := func(c *pg_query.Constraint, notNull bool) error {

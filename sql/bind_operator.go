@@ -341,6 +341,11 @@ func (b *binder) binary(op string, l, r Expr, loc int32) (Expr, error) {
 			op = "<>"
 		}
 		lt, rt := l.Type(), r.Type()
+		if (op == "=" || op == "<>") && lt.OID == types.Xid && rt.OID == types.Int4 {
+			// xideqint4 and xidneqint4 (WHERE xmax = 0): both are
+			// int64 datums, compared as such.
+			return &Cmp{Op: op, L: l, R: r, CT: types.TInt8}, nil
+		}
 		l, r, ct, err := b.unify(l, r, op, loc)
 		if err != nil {
 			return nil, err

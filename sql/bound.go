@@ -198,6 +198,11 @@ type Func struct {
 	// Op is the binary operator the call was written as ("->", "@>",
 	// ...; "" for a function call), which EXPLAIN shows.
 	Op string
+	// SysColumn marks a table's system column xmin, xmax, cmin, cmax or
+	// tableoid (Name): the executor reads it from the header of the
+	// version at Args[0], the table's ctid, in the table whose OID is
+	// Args[1]; EXPLAIN shows the column's name.
+	SysColumn bool
 }
 
 // Coalesce returns its first non-NULL argument.

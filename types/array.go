@@ -32,7 +32,7 @@ const MaxDim = 6
 var arrayOIDs = map[OID]OID{
 	Bool: 1000, Int2: 1005, Int4: 1007, Text: 1009, TID: 1010, Bpchar: 1014, Varchar: 1015,
 	Int8: 1016, Point: 1017, Bytea: 1001, Oid: 1028, Float4: 1021, Float8: 1022, Timestamp: 1115, Date: 1182, Numeric: 1231,
-	TimestampTZ: 1185, Interval: 1187, Xid: 1011,
+	TimestampTZ: 1185, Interval: 1187, Xid: 1011, Cid: 1012,
 }
 
 // The array types' OIDs lie in [firstArrayOID, firstArrayOID+len(elemOIDs));

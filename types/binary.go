@@ -58,7 +58,7 @@ func AppendBinary(buf []byte, t T, d Datum) ([]byte, error) {
 		return binary.BigEndian.AppendUint16(buf, v.Offset), nil
 	case Void:
 		return buf, nil
-	case Bytea, Oid, Xid, PgLSN:
+	case Bytea, Oid, Xid, Cid, PgLSN:
 		return appendSysBinary(buf, binary.BigEndian, t, d)
 	}
 	return nil, errUnsupported(t)
@@ -160,7 +160,7 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 		return page.TID{Block: binary.BigEndian.Uint32(b), Offset: binary.BigEndian.Uint16(b[4:])}, nil
 	case Void:
 		return nil, nil
-	case Bytea, Oid, Xid, PgLSN:
+	case Bytea, Oid, Xid, Cid, PgLSN:
 		return decodeSys(t, binary.BigEndian, b)
 	}
 	return nil, errUnsupported(t)

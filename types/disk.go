@@ -90,7 +90,7 @@ func AppendDisk(buf []byte, t T, d Datum) ([]byte, error) {
 		buf = binary.LittleEndian.AppendUint16(buf, uint16(v.Block>>16))
 		buf = binary.LittleEndian.AppendUint16(buf, uint16(v.Block))
 		return binary.LittleEndian.AppendUint16(buf, v.Offset), nil
-	case Bytea, Oid, Xid, PgLSN:
+	case Bytea, Oid, Xid, Cid, PgLSN:
 		return appendSysBinary(buf, binary.LittleEndian, t, d)
 	}
 	return nil, errUnsupported(t)
@@ -166,7 +166,7 @@ func DecodeDisk(t T, b []byte) (Datum, error) {
 	case TID:
 		hi, lo := binary.LittleEndian.Uint16(b), binary.LittleEndian.Uint16(b[2:])
 		return page.TID{Block: uint32(hi)<<16 | uint32(lo), Offset: binary.LittleEndian.Uint16(b[4:])}, nil
-	case Bytea, Oid, Xid, PgLSN:
+	case Bytea, Oid, Xid, Cid, PgLSN:
 		return decodeSys(t, binary.LittleEndian, b)
 	}
 	return nil, errUnsupported(t)

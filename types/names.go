@@ -62,6 +62,8 @@ func TypName(oid OID) string {
 		return "oid"
 	case Xid:
 		return "xid"
+	case Cid:
+		return "cid"
 	case PgLSN:
 		return "pg_lsn"
 	}
@@ -141,7 +143,7 @@ var typeAliases = map[string]OID{
 	"tid":     TID,
 	"unknown": Unknown,
 	"void":    Void,
-	"bytea":   Bytea, "oid": Oid, "xid": Xid, "pg_lsn": PgLSN,
+	"bytea":   Bytea, "oid": Oid, "xid": Xid, "cid": Cid, "pg_lsn": PgLSN,
 	"timestamptz": TimestampTZ, "timestamp with time zone": TimestampTZ,
 	"interval": Interval,
 	"name":     Name, "regclass": RegClass, "regtype": RegType,

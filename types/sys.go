@@ -15,7 +15,7 @@ import (
 //
 //	bytea    []byte        text form hex (\x0a1b...), bytea_output = 'hex'; input
 //	                       hex or escape format (byteain)
-//	oid, xid int64         0 .. 2^32-1, decimal text; 4 bytes binary and on disk
+//	oid, xid, cid int64    0 .. 2^32-1, decimal text; 4 bytes binary and on disk
 //	pg_lsn   LSN           X/X in upper-case hex (pg_lsn_out); 8 bytes binary and
 //	                       on disk
 //
@@ -30,6 +30,7 @@ const (
 	Bytea OID = 17
 	Oid   OID = 26
 	Xid   OID = 28
+	Cid   OID = 29
 	PgLSN OID = 3220
 )
 
@@ -38,11 +39,14 @@ var (
 	TBytea = T{Bytea, -1}
 	TOid   = T{Oid, -1}
 	TXid   = T{Xid, -1}
+	TCid   = T{Cid, -1}
 	TPgLSN = T{PgLSN, -1}
 )
 
 // isSysType reports whether oid is one of this file's types.
-func isSysType(oid OID) bool { return oid == Bytea || oid == Oid || oid == Xid || oid == PgLSN }
+func isSysType(oid OID) bool {
+	return oid == Bytea || oid == Oid || oid == Xid || oid == Cid || oid == PgLSN
+}
 
 // FormatLSN prints an LSN as pg_lsn_out does.
 func FormatLSN(l LSN) string { return fmt.Sprintf("%X/%X", uint64(l)>>32, uint32(l)) }
@@ -178,8 +182,8 @@ func parseSys(t T, s string) (Datum, error) {
 		return parseBytea(s)
 	case Oid:
 		return parseUint32Type(s, "oid")
-	case Xid:
-		return xidIn(s), nil
+	case Xid, Cid:
+		return xidIn(s), nil // cidin reads as xidin does
 	}
 	return parseLSN(s)
 }
@@ -191,7 +195,7 @@ func appendSysBinary(buf []byte, order binary.AppendByteOrder, t T, d Datum) ([]
 		if v, ok := d.([]byte); ok {
 			return append(buf, v...), nil
 		}
-	case Oid, Xid:
+	case Oid, Xid, Cid:
 		if v, ok := d.(int64); ok {
 			return order.AppendUint32(buf, uint32(v)), nil
 		}
@@ -208,7 +212,7 @@ func decodeSys(t T, order binary.ByteOrder, b []byte) (Datum, error) {
 	switch t.OID {
 	case Bytea:
 		return append([]byte{}, b...), nil
-	case Oid, Xid:
+	case Oid, Xid, Cid:
 		if len(b) != 4 {
 			return nil, errBinaryFormat()
 		}

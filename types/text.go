@@ -171,7 +171,7 @@ func ParseTextConv(t T, s string, cv Conv) (Datum, error) {
 		return parseTID(s)
 	case Void:
 		return nil, nil
-	case Bytea, Oid, Xid, PgLSN:
+	case Bytea, Oid, Xid, Cid, PgLSN:
 		return parseSys(t, s)
 	}
 	return nil, errUnsupported(t)

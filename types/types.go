@@ -102,7 +102,7 @@ func Known(oid OID) bool {
 		return true
 	}
 	switch oid {
-	case Bool, Int8, Int2, Int4, Text, TID, Float4, Float8, Unknown, Bpchar, Varchar, Date, Timestamp, Numeric, Void, Bytea, Oid, Xid, PgLSN, TimestampTZ, Interval:
+	case Bool, Int8, Int2, Int4, Text, TID, Float4, Float8, Unknown, Bpchar, Varchar, Date, Timestamp, Numeric, Void, Bytea, Oid, Xid, Cid, PgLSN, TimestampTZ, Interval:
 		return true
 	}
 	return false
@@ -118,7 +118,7 @@ func TypLen(oid OID) int16 {
 		return 1
 	case Int2:
 		return 2
-	case Int4, Float4, Date, Oid, Xid:
+	case Int4, Float4, Date, Oid, Xid, Cid:
 		return 4
 	case Int8, Float8, Timestamp, PgLSN, TimestampTZ:
 		return 8
@@ -153,7 +153,7 @@ func TypAlign(oid OID) byte {
 // TypByVal is pg_type.typbyval.
 func TypByVal(oid OID) bool {
 	switch oid {
-	case Bool, Int2, Int4, Int8, Float4, Float8, Timestamp, Date, Void, Oid, Xid, PgLSN, TimestampTZ, Char:
+	case Bool, Int2, Int4, Int8, Float4, Float8, Timestamp, Date, Void, Oid, Xid, Cid, PgLSN, TimestampTZ, Char:
 		return true
 	case Time:
 		return true
