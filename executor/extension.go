@@ -1,6 +1,6 @@
 package executor
 
-// Extensions. minipg builds in four of PostgreSQL 15's contrib modules;
+// Extensions. minipg builds in five of PostgreSQL 15's contrib modules;
 // CREATE EXTENSION records one in the catalog (pg_extension), which makes
 // its functions visible to SQL, and DROP EXTENSION removes it:
 //
@@ -11,6 +11,8 @@ package executor
 //	pg_walinspect 1.0     pg_get_wal_record_info, pg_get_wal_records_info,
 //	                      pg_get_wal_stats, and their _till_end_of_wal forms
 //	                      (walinspect.go)
+//	pgstattuple 1.5       pgstattuple and pg_relpages of tables
+//	                      (pgstattuple.go)
 //
 // Any other name fails as PostgreSQL fails when an extension's control
 // file is absent.
@@ -35,6 +37,7 @@ var builtinExtensions = map[string]builtinExtension{
 	"pageinspect":     {"1.11", true, "inspect the contents of database pages at a low level"},
 	"pg_freespacemap": {"1.2", true, "examine the free space map (FSM)"},
 	"pg_walinspect":   {"1.0", true, "functions to inspect contents of PostgreSQL Write-Ahead Log"},
+	"pgstattuple":     {"1.5", true, "show tuple-level statistics"},
 }
 
 // Namespace OIDs as PostgreSQL's (pg_namespace): pg_catalog and public.
