@@ -158,6 +158,9 @@ type Catalog struct {
 		views     map[string]*View // views by name (not those being dropped)
 		viewByOID map[uint32]*View // every view by OID
 
+		funcs     map[string][]*Function // functions by name (not those being dropped)
+		funcByOID map[uint32]*Function   // every function by OID
+
 		comments map[commentKey]Comment // pg_description (comment.go)
 	}
 }
@@ -247,6 +250,9 @@ func (c *Catalog) load() error {
 		return err
 	}
 	if err := c.loadViews(); err != nil {
+		return err
+	}
+	if err := c.loadFunctions(); err != nil {
 		return err
 	}
 	if err := c.loadComments(); err != nil {

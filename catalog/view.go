@@ -198,22 +198,37 @@ func (c *Catalog) DropView(oid uint32) error {
 // writeViewLocked writes one synced batch: the OID counter, put if not
 // nil, and the deletion of view del if not 0. Caller holds ddlMu.
 func (c *Catalog) writeViewLocked(nextOID uint32, put *View, del uint32) error {
+	var key, val []byte
+	if put != nil {
+		var err error
+		if val, err = json.Marshal(put); err != nil {
+			return pgerr.Wrapf(err, pgerr.InternalError, "could not encode view %q", put.Name)
+		}
+		key = viewKey(put.OID)
+	}
+	var delKey []byte
+	if del != 0 {
+		delKey = viewKey(del)
+	}
+	return c.writeObjectLocked(nextOID, key, val, delKey)
+}
+
+// writeObjectLocked writes one synced batch: the OID counter, value val
+// under key if key is not nil, and the deletion of delKey if not nil.
+// Caller holds ddlMu.
+func (c *Catalog) writeObjectLocked(nextOID uint32, key, val, delKey []byte) error {
 	b := c.db.NewBatch()
 	defer b.Close()
 	if err := b.Set([]byte(oidSeqKey), []byte(strconv.FormatUint(uint64(nextOID), 10)), nil); err != nil {
 		return pgerr.Wrapf(err, pgerr.IOError, "could not write catalog")
 	}
-	if put != nil {
-		val, err := json.Marshal(put)
-		if err != nil {
-			return pgerr.Wrapf(err, pgerr.InternalError, "could not encode view %q", put.Name)
-		}
-		if err := b.Set(viewKey(put.OID), val, nil); err != nil {
+	if key != nil {
+		if err := b.Set(key, val, nil); err != nil {
 			return pgerr.Wrapf(err, pgerr.IOError, "could not write catalog")
 		}
 	}
-	if del != 0 {
-		if err := b.Delete(viewKey(del), nil); err != nil {
+	if delKey != nil {
+		if err := b.Delete(delKey, nil); err != nil {
 			return pgerr.Wrapf(err, pgerr.IOError, "could not write catalog")
 		}
 	}

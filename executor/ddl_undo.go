@@ -53,13 +53,16 @@ type seqBefore struct {
 
 // ddlChange kinds.
 const (
-	createdTable    = 't'
-	createdIndex    = 'i'
-	createdSequence = 's'
-	createdView     = 'v'
-	alteredSequence = 'q'
-	droppedTable    = 'd' // hidden, dropped at the commit
-	droppedView     = 'w' // marked, deleted at the commit
+	createdTable     = 't'
+	createdIndex     = 'i'
+	createdSequence  = 's'
+	createdView      = 'v'
+	createdFunction  = 'f'
+	replacedFunction = 'r' // CREATE OR REPLACE: the previous definition kept
+	droppedFunction  = 'g' // marked, deleted at the commit
+	alteredSequence  = 'q'
+	droppedTable     = 'd' // hidden, dropped at the commit
+	droppedView      = 'w' // marked, deleted at the commit
 )
 
 // noteCreated records a relation the current transaction created.
@@ -95,6 +98,20 @@ func (s *Session) commitDDL() {
 			if err := s.e.cat.DropView(c.oid); err != nil {
 				// Start-up deletes it (settleViews).
 				s.e.log.Warn("could not drop a view its transaction dropped", "oid", c.oid, "err", err)
+			}
+		case droppedFunction:
+			if err := s.e.cat.DropFunction(c.oid); err != nil {
+				// Start-up deletes it (settleFunctions).
+				s.e.log.Warn("could not drop a function its transaction dropped", "oid", c.oid, "err", err)
+			}
+		case createdFunction, replacedFunction:
+			if f, ok := s.e.cat.FunctionByOID(c.oid); ok && (f.CreatedXid != 0 || f.ReplacedXid != 0) {
+				if _, err := s.e.cat.UpdateFunction(c.oid, func(f *catalog.Function) error {
+					f.CreatedXid, f.ReplacedXid, f.Previous = 0, 0, nil
+					return nil
+				}); err != nil {
+					s.e.log.Warn("could not mark a created function committed", "function", c.name, "err", err)
+				}
 			}
 		case createdView:
 			if v, ok := s.e.cat.ViewByOID(c.oid); ok && v.CreatedXid != 0 {
@@ -157,6 +174,19 @@ func (s *Session) undoDDLAfter(mark int) {
 		case droppedView:
 			_, err = s.e.cat.UpdateView(c.oid, func(v *catalog.View) error {
 				v.DroppingXid = 0
+				return nil
+			})
+		case createdFunction:
+			if f, ok := s.e.cat.FunctionByOID(c.oid); ok && f.CreatedXid != 0 {
+				err = s.e.cat.DropFunction(c.oid)
+			}
+		case replacedFunction:
+			if f, ok := s.e.cat.FunctionByOID(c.oid); ok && f.ReplacedXid != 0 {
+				_, err = s.e.cat.UpdateFunction(c.oid, func(f *catalog.Function) error { restorePrevious(f); return nil })
+			}
+		case droppedFunction:
+			_, err = s.e.cat.UpdateFunction(c.oid, func(f *catalog.Function) error {
+				f.DroppingXid = 0
 				return nil
 			})
 		case alteredSequence:

@@ -130,6 +130,12 @@ type catalogStore interface {
 	CreateView(def catalog.View) (*catalog.View, error)
 	UpdateView(oid uint32, change func(v *catalog.View) error) (*catalog.View, error)
 	DropView(oid uint32) error
+	Functions(name string) []*catalog.Function
+	FunctionByOID(oid uint32) (*catalog.Function, bool)
+	AllFunctions() []*catalog.Function
+	CreateFunction(def catalog.Function) (*catalog.Function, error)
+	UpdateFunction(oid uint32, change func(f *catalog.Function) error) (*catalog.Function, error)
+	DropFunction(oid uint32) error
 	Close() error
 }
 
@@ -259,6 +265,10 @@ func Open(cfg Config, log *slog.Logger) (*Engine, error) {
 		return nil, err
 	}
 	if err := e.settleHiddenTables(); err != nil {
+		e.Close()
+		return nil, err
+	}
+	if err := e.settleFunctions(); err != nil {
 		e.Close()
 		return nil, err
 	}

@@ -469,6 +469,8 @@ func (e *Engine) regName(t types.OID, oid uint32) string {
 	case types.RegType:
 		if types.Known(types.OID(oid)) {
 			name = formatType(oid, -1)
+		} else if types.OID(oid) == sql.RecordOID {
+			name = "record"
 		}
 	case types.RegNamespace:
 		name = map[uint32]string{oidPgCatalog: "pg_catalog", oidPublic: "public", oidPgToast: "pg_toast",

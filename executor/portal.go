@@ -194,7 +194,8 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return st.Tag, nil
 	case *sql.CreateTable, *sql.DropTable, *sql.CreateIndex, *sql.DropIndex, *sql.AlterOptions, *sql.AlterConstraints, *sql.AlterMissing,
 		*sql.CreateSequence, *sql.DropSequence, *sql.AlterDefault, *sql.AlterNotNull, *sql.Truncate,
-		*sql.CreateExtension, *sql.DropExtension, *sql.CreateView, *sql.DropView, *sql.AlterAddColumns, *sql.Rename, *sql.AlterChecks, *sql.Comment, *sql.AlterSequence, *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.CreateTableAs:
+		*sql.CreateExtension, *sql.DropExtension, *sql.CreateView, *sql.DropView, *sql.AlterAddColumns, *sql.Rename, *sql.AlterChecks, *sql.Comment, *sql.AlterSequence, *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.CreateTableAs,
+		*sql.CreateFunction, *sql.DropFunction:
 		if err := s.checkReadOnly(readOnlyName(st)); err != nil {
 			return "", err
 		}
@@ -267,6 +268,10 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return s.deallocate(st)
 	case *sql.CreateView:
 		return s.createView(st)
+	case *sql.CreateFunction:
+		return s.createFunction(st)
+	case *sql.DropFunction:
+		return s.dropFunction(st)
 	case *sql.DropView:
 		return s.dropView(st)
 	case *sql.CreateExtension:
@@ -368,6 +373,10 @@ func readOnlyName(st sql.Stmt) string {
 		return "DELETE"
 	case *sql.Merge:
 		return "MERGE"
+	case *sql.CreateFunction:
+		return "CREATE FUNCTION"
+	case *sql.DropFunction:
+		return "DROP FUNCTION"
 	}
 	return "COPY FROM"
 }

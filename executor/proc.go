@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 
+	"minipg/catalog"
 	"minipg/sql"
 	"minipg/types"
 )
@@ -11,15 +12,15 @@ import (
 // pg_proc: the functions and aggregates minipg has (sql.Procs), all in
 // pg_catalog, as psql's \df and \dfS read them, with the functions those
 // queries call: pg_get_function_result, pg_get_function_arguments,
-// pg_get_function_identity_arguments and pg_function_is_visible. minipg
-// has no CREATE FUNCTION, so \df (user functions) lists none, as
-// PostgreSQL's does in a new database. An extension's functions are listed
+// pg_get_function_identity_arguments and pg_function_is_visible; then the
+// functions written in SQL (function.go), in public, which \df lists. An extension's functions are listed
 // once it is created. OIDs are numbered from procOIDBase in the order
 // sql.Procs gives, which is fixed once the server has started.
 
 const (
 	procOIDBase  = 1 << 20
 	langInternal = 12 // pg_language: internal
+	langSQL      = 14 // pg_language: sql
 )
 
 var procTable struct {
@@ -115,25 +116,40 @@ func (e *Engine) pgProcRows() [][]types.Datum {
 			int64(langInternal), float64(1), rows, variadic, kind, false, false, p.Strict, p.RetSet,
 			string(p.Volatility), "s", int64(len(p.Args)), int64(0), int64(p.Result), args, p.Name, nil})
 	}
-	return out
+	return append(out, e.userProcRows()...)
 }
 
 func init() {
-	reg := func(name string, res types.T, fn func(p sql.Proc) types.Datum) {
+	// fn answers for a built-in function, user for a SQL function.
+	reg := func(name string, res types.T, fn func(p sql.Proc) types.Datum, user func(f *catalog.Function) types.Datum) {
 		sql.RegisterFunction(sql.Function{Name: name, Args: []types.OID{types.Oid}, Result: res,
-			Fn: func(_ any, a []types.Datum) (types.Datum, error) {
+			Fn: func(env any, a []types.Datum) (types.Datum, error) {
 				v, _ := types.OIDValue(a[0])
-				p, ok := procByOID(v)
-				if !ok {
-					return nil, nil
+				if p, ok := procByOID(v); ok {
+					return fn(p), nil
 				}
-				return fn(p), nil
+				if e, ok := env.(*Engine); ok && user != nil {
+					if f, ok := e.cat.FunctionByOID(v); ok {
+						return user(f), nil
+					}
+				}
+				return nil, nil
 			}})
 	}
-	reg("pg_get_function_result", types.TText, func(p sql.Proc) types.Datum { return procResult(p) })
-	reg("pg_get_function_arguments", types.TText, func(p sql.Proc) types.Datum { return procArguments(p) })
-	reg("pg_get_function_identity_arguments", types.TText, func(p sql.Proc) types.Datum { return procArguments(p) })
-	reg("pg_function_is_visible", types.TBool, func(sql.Proc) types.Datum { return true })
+	reg("pg_get_function_result", types.TText, func(p sql.Proc) types.Datum { return procResult(p) },
+		func(f *catalog.Function) types.Datum { return userProcResult(f) })
+	reg("pg_get_function_arguments", types.TText, func(p sql.Proc) types.Datum { return procArguments(p) },
+		func(f *catalog.Function) types.Datum { return userProcArguments(f) })
+	reg("pg_get_function_identity_arguments", types.TText, func(p sql.Proc) types.Datum { return procArguments(p) },
+		func(f *catalog.Function) types.Datum { return userIdentityArguments(f) })
+	reg("pg_function_is_visible", types.TBool, func(sql.Proc) types.Datum { return true },
+		func(*catalog.Function) types.Datum { return true })
 	// Only SQL-standard function bodies have one; minipg's have none.
-	reg("pg_get_function_sqlbody", types.TText, func(sql.Proc) types.Datum { return nil })
+	reg("pg_get_function_sqlbody", types.TText, func(sql.Proc) types.Datum { return nil },
+		func(f *catalog.Function) types.Datum {
+			if !f.Return {
+				return nil
+			}
+			return "RETURN " + strings.TrimPrefix(f.Body, "SELECT ")
+		})
 }

@@ -78,7 +78,11 @@ type Session struct {
 	// explainMerge, while an EXPLAIN ANALYZE runs a MERGE, receives what
 	// became of its source rows.
 	explainMerge *mergeCounts
-	changed      map[string]string // reported settings changed since ParamStatusChanges
+	// fnBodies caches the bound bodies of the SQL functions called, and
+	// fnDepth counts the calls running, one inside another.
+	fnBodies map[uint32]boundFunction
+	fnDepth  int
+	changed  map[string]string // reported settings changed since ParamStatusChanges
 	// zone caches the *time.Location of settings["timezone"].
 	zone struct {
 		name string

@@ -38,6 +38,15 @@ func (c *evalCtx) openSRF(f *sql.SRFCall, row []types.Datum, ordinality bool) (r
 // the function's first call. A NULL argument gives no rows (the functions
 // are strict).
 func (c *evalCtx) startSeq(f *sql.SRFCall, row []types.Datum) (seq, error) {
+	if f.Table != nil {
+		// A one-column table function (a SQL function returning SETOF)
+		// in a select list.
+		it, err := c.openTableFunc(f, row, false)
+		if err != nil {
+			return nil, err
+		}
+		return &firstColumnSeq{it: it}, nil
+	}
 	args := make([]types.Datum, len(f.Args))
 	for i, a := range f.Args {
 		v, err := c.eval(a, row)
@@ -315,4 +324,15 @@ func (s *timestampSeries) next() (types.Datum, bool, error) {
 	}
 	s.cur = n.(time.Time)
 	return v, true, nil
+}
+
+// firstColumnSeq is the first column of a table function's rows.
+type firstColumnSeq struct{ it rowIter }
+
+func (s *firstColumnSeq) next() (types.Datum, bool, error) {
+	row, ok, err := s.it.Next(context.Background())
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	return row[0], true, nil
 }

@@ -91,6 +91,15 @@ type binder struct {
 	hiddenLateral bool
 	// checkTable is the table whose CHECK constraint is being bound.
 	checkTable *catalog.Table
+	// fnParams are the parameter names of the SQL function whose body is
+	// being bound: a name no column has reads the parameter.
+	fnParams []string
+	// creatingFunc is the function CREATE FUNCTION is checking the body
+	// of: the body may call it (recursion), as PostgreSQL lets it.
+	creatingFunc *catalog.Function
+	// inlining are the SQL functions whose bodies are being inlined
+	// around the expression being bound (inlineFunction).
+	inlining map[uint32]bool
 	// insertSource: the next selectStmt is an INSERT's source and leaves
 	// its unknown-typed outputs for the target columns to resolve.
 	insertSource bool
@@ -432,6 +441,9 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 		return s, nil, err
 	case n.GetViewStmt() != nil:
 		s, err := b.createView(n.GetViewStmt())
+		return s, nil, err
+	case n.GetCreateFunctionStmt() != nil:
+		s, err := b.createFunction(n.GetCreateFunctionStmt())
 		return s, nil, err
 	case n.GetIndexStmt() != nil:
 		s, err := b.createIndex(n.GetIndexStmt())

@@ -136,6 +136,13 @@ func (b *binder) columnRef(cr *pg_query.ColumnRef) (Expr, error) {
 			return nil, false
 		}), nil
 	}
+	if tbl == "" {
+		for i, name := range b.fnParams {
+			if name == col {
+				return &Param{Idx: i, T: types.T{OID: b.noteParam(i), Typmod: -1}}, nil
+			}
+		}
+	}
 	if !tableSeen {
 		if err := b.hiddenRef(tbl, col, cr.Location); err != nil {
 			return nil, err

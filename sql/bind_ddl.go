@@ -318,6 +318,8 @@ func (b *binder) dropStmt(s *pg_query.DropStmt) (Stmt, error) {
 		return b.dropView(s)
 	case pg_query.ObjectType_OBJECT_EXTENSION:
 		return b.dropExtension(s)
+	case pg_query.ObjectType_OBJECT_FUNCTION:
+		return b.dropFunction(s)
 	case pg_query.ObjectType_OBJECT_INDEX:
 		if s.Concurrent && len(s.Objects) > 1 {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP INDEX CONCURRENTLY does not support dropping multiple objects")

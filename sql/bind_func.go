@@ -1,10 +1,12 @@
 package sql
 
 import (
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
+	"minipg/catalog"
 	"minipg/pgerr"
 	"minipg/types"
 )
@@ -63,7 +65,21 @@ func (b *binder) funcCallExpr(fc *pg_query.FuncCall) (Expr, error) {
 	}
 	c := &call{b: b, fc: fc, name: name}
 	args := fc.Args
-	if params, ok := namedParams[name]; ok {
+	var userFuncs []*catalog.Function
+	if fcat, ok := b.cat.(FunctionCatalog); ok {
+		userFuncs = fcat.Functions(name)
+	}
+	if f := b.creatingFunc; f != nil && f.Name == name {
+		userFuncs = slices.DeleteFunc(slices.Clone(userFuncs), func(g *catalog.Function) bool {
+			return slices.Equal(g.ArgTypes, f.ArgTypes)
+		})
+		userFuncs = append(userFuncs, f)
+	}
+	params, ok := namedParams[name]
+	if !ok {
+		params, ok = functionNamedParams(userFuncs)
+	}
+	if ok {
 		var err error
 		if args, err = b.namedArgs(fc, params); err != nil {
 			return nil, err
@@ -82,6 +98,11 @@ func (b *binder) funcCallExpr(fc *pg_query.FuncCall) (Expr, error) {
 	}
 	if fc.FuncVariadic {
 		return c.variadicCall()
+	}
+	if len(userFuncs) > 0 {
+		if e, found, err := c.userFunction(userFuncs); found {
+			return e, err
+		}
 	}
 	if e, found, err := c.tableFunction(); found {
 		return e, err
@@ -345,7 +366,7 @@ func (b *binder) namedArgs(fc *pg_query.FuncCall, params []struct{ name, def str
 			}
 		}
 		if pos < 0 {
-			return nil, b.errAt(fc.Location, pgerr.UndefinedFunction, "function %s(%s => ...) does not exist", opName(fc.Funcname), na.Name).
+			return nil, b.errAt(fc.Location, pgerr.UndefinedFunction, "function %s(%s) does not exist", opName(fc.Funcname), b.namedSignature(fc.Args)).
 				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 		}
 		if out[pos] != nil {
@@ -372,4 +393,23 @@ func (b *binder) namedArgs(fc *pg_query.FuncCall, params []struct{ name, def str
 		}
 	}
 	return out, nil
+}
+
+// namedSignature is a call's argument list as PostgreSQL's "function ...
+// does not exist" names it: each argument's type, a named one as "name =>
+// type".
+func (b *binder) namedSignature(args []*pg_query.Node) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		name := ""
+		if na := a.GetNamedArgExpr(); na != nil {
+			name, a = na.Name+" => ", na.Arg
+		}
+		t := "unknown"
+		if e, err := b.expr(a); err == nil {
+			t = baseName(e.Type())
+		}
+		parts[i] = name + t
+	}
+	return strings.Join(parts, ", ")
 }
