@@ -94,6 +94,7 @@ type binder struct {
 	// fnParams are the parameter names of the SQL function whose body is
 	// being bound: a name no column has reads the parameter.
 	fnParams []string
+	fnBody   bool // binding a SQL function's body
 	// creatingFunc is the function CREATE FUNCTION is checking the body
 	// of: the body may call it (recursion), as PostgreSQL lets it.
 	creatingFunc *catalog.Function

@@ -108,6 +108,10 @@ func (b *binder) paramRef(p *pg_query.ParamRef) (Expr, error) {
 		return nil, b.errAt(p.Location, pgerr.UndefinedParameter, "there is no parameter $%d", p.Number)
 	}
 	idx := int(p.Number - 1)
+	if b.fnBody && idx >= len(b.params) {
+		// A SQL function's body reads its parameters only.
+		return nil, b.errAt(p.Location, pgerr.UndefinedParameter, "there is no parameter $%d", p.Number)
+	}
 	oid := b.noteParam(idx)
 	if b.paramSeen == nil {
 		b.paramSeen = map[int]bool{}

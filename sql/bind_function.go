@@ -110,6 +110,8 @@ func (b *binder) createFunction(s *pg_query.CreateFunctionStmt) (*CreateFunction
 		return nil, err
 	}
 	switch {
+	case s.SqlBody != nil && len(body) > 0:
+		return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "duplicate function body specified")
 	case s.SqlBody != nil:
 		ret := s.SqlBody.GetReturnStmt()
 		if ret == nil {
@@ -251,7 +253,7 @@ func bindFunctionBody(cat Catalog, f *catalog.Function, query string, inlining m
 		for i, t := range f.ArgTypes {
 			params[i] = types.OID(t)
 		}
-		b := &binder{cat: cat, query: part, params: params, fnParams: f.ArgNames, inlining: inlining}
+		b := &binder{cat: cat, query: part, params: params, fnParams: f.ArgNames, fnBody: true, inlining: inlining}
 		if query != "" {
 			b.creatingFunc = f
 		}
