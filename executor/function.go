@@ -34,7 +34,8 @@ type boundFunction struct {
 }
 
 // runSQLFunction is sql.RunSQLFunction: the rows of the last statement of
-// f's body run with args.
+// f's body run with args, in the calling statement's snapshot (a volatile
+// function's in a new one).
 func runSQLFunction(env any, f *catalog.Function, args []types.Datum) ([][]types.Datum, error) {
 	c := env.(*evalCtx)
 	s := c.s
@@ -54,6 +55,15 @@ func runSQLFunction(env any, f *catalog.Function, args []types.Datum) ([][]types
 	fx := *c.x
 	fx.ev = &evalCtx{s: s, params: args, x: &fx}
 	fx.emitReturning = nil
+	if f.Volatility == 'v' && fx.tx != nil {
+		// A volatile function's statements take a snapshot of their own,
+		// as in PostgreSQL: a cursor's call at FETCH sees what committed,
+		// and what the transaction did, since the DECLARE. A stable or
+		// immutable one reads the calling statement's snapshot.
+		snap := fx.tx.Snapshot()
+		snap.Usage, snap.CurXid = c.x.snap.Usage, c.x.snap.CurXid
+		fx.snap = snap
+	}
 	var rows [][]types.Datum
 	for i, st := range body.Stmts {
 		last := i == len(body.Stmts)-1

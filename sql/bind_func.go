@@ -65,6 +65,13 @@ func (b *binder) funcCallExpr(fc *pg_query.FuncCall) (Expr, error) {
 	}
 	c := &call{b: b, fc: fc, name: name}
 	args := fc.Args
+	sawNamed := false
+	for _, a := range args {
+		if a.GetNamedArgExpr() == nil && sawNamed {
+			return nil, b.errAt(exprLocation(a), pgerr.SyntaxError, "positional argument cannot follow named argument")
+		}
+		sawNamed = sawNamed || a.GetNamedArgExpr() != nil
+	}
 	var userFuncs []*catalog.Function
 	if fcat, ok := b.cat.(FunctionCatalog); ok {
 		userFuncs = fcat.Functions(name)

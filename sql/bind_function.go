@@ -87,7 +87,9 @@ func (b *binder) createFunction(s *pg_query.CreateFunctionStmt) (*CreateFunction
 			def.Strict = d.Arg.GetBoolean().GetBoolval()
 		case "window":
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "WINDOW functions written in SQL are not supported")
-		case "security", "leakproof", "parallel", "cost", "rows", "set", "support":
+		case "set":
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "SET clauses of functions are not supported")
+		case "security", "leakproof", "parallel", "cost", "rows", "support":
 			// Planner and privilege hints that change no result.
 		default:
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "function option %s is not supported", strings.ToUpper(d.Defname))
@@ -376,15 +378,25 @@ func (c *call) userFunction(funcs []*catalog.Function) (e Expr, found bool, err 
 	}
 	var cands []*Builtin
 	byCand := map[*Builtin]candidate{}
+	// Two functions whose argument lists are the same once defaults are
+	// left out make that list ambiguous (FuncnameGetCandidates).
+	ambiguous := map[*Builtin]bool{}
 	for _, f := range funcs {
 		required := len(f.ArgTypes)
 		for required > 0 && f.ArgDefaults[required-1] != "" {
 			required--
 		}
+	next:
 		for n := required; n <= len(f.ArgTypes); n++ {
 			args := make([]types.OID, n)
 			for i := range args {
 				args[i] = types.OID(f.ArgTypes[i])
+			}
+			for _, other := range cands {
+				if sameOIDs(other.Args, args) {
+					ambiguous[other] = true
+					continue next
+				}
 			}
 			bi := &Builtin{Name: f.Name, Args: args, Result: types.OID(f.RetType), Volatility: Volatility(f.Volatility),
 				Strict: f.Strict, Fn: sqlFunctionFn(f)}
@@ -408,6 +420,9 @@ func (c *call) userFunction(funcs []*catalog.Function) (e Expr, found bool, err 
 	cand, ok := byCand[call.Builtin]
 	if !ok {
 		return e, true, nil // a built-in won
+	}
+	if ambiguous[call.Builtin] {
+		return nil, true, c.notUnique()
 	}
 	f := cand.f
 	for i := cand.n; i < len(f.ArgTypes); i++ {

@@ -62,7 +62,7 @@ func (*Merge) stmt() {}
 func (b *binder) mergeStmt(s *pg_query.MergeStmt) (*Merge, error) {
 	rv := s.Relation
 	if v, ok := b.view(rv); ok {
-		return nil, pgerr.New(pgerr.WrongObjectType, "cannot execute MERGE on relation \"%s\"", v.Name).
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot execute MERGE on relation \"%s\"", v.Name).
 			WithDetail("This operation is not supported for views.")
 	}
 	t, err := b.table(rv)

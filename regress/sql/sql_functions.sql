@@ -63,6 +63,28 @@ CREATE FUNCTION add1(text) RETURNS text LANGUAGE sql AS 'SELECT $1 || ''+1''';
 SELECT add1('a'), add1(1);
 SELECT add1(1.5);
 SELECT nosuchfn(1);
+-- overloads that defaults make alike are ambiguous
+CREATE FUNCTION dfunc(a int = 1, b int = 2) RETURNS int AS $$ SELECT $1 + $2 $$ LANGUAGE sql;
+CREATE FUNCTION dfunc(a int = 1, b int = 2, c int = 3, d int = 4) RETURNS int AS $$ SELECT $1 + $2 + $3 + $4 $$ LANGUAGE sql;
+SELECT dfunc();
+SELECT dfunc(1, 2);
+SELECT dfunc(1, 2, 3);
+SELECT dfunc(10, b := 20, 30);
+DROP FUNCTION dfunc(int, int);
+DROP FUNCTION dfunc(int, int, int, int);
+-- a volatile function's statements take a snapshot of their own; a
+-- stable one reads its caller's
+CREATE TABLE fncount (f1 int);
+CREATE FUNCTION count_v() RETURNS int8 AS 'SELECT count(*) FROM fncount' LANGUAGE sql VOLATILE;
+CREATE FUNCTION count_s() RETURNS int8 AS 'SELECT count(*) FROM fncount' LANGUAGE sql STABLE;
+BEGIN;
+INSERT INTO fncount VALUES (1);
+DECLARE fnc CURSOR FOR SELECT count_v(), count_s();
+INSERT INTO fncount VALUES (2);
+FETCH ALL FROM fnc;
+ROLLBACK;
+DROP FUNCTION count_v(), count_s();
+DROP TABLE fncount;
 -- the catalogs
 SELECT proname, pronargs, pronargdefaults, prorettype::regtype, proretset, provolatile, proisstrict, prosrc
 FROM pg_proc WHERE proname IN ('add1', 'add2', 'ids_above', 'strict_add', 'rows_above') ORDER BY proname, pronargs, prorettype;
