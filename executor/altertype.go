@@ -148,7 +148,8 @@ func (s *Session) alterColumnTypesLocked(ctx context.Context, pt *Portal, st *sq
 		e.replaceRel(nr)
 		return 0, nil
 	}
-	return s.rewriteTable(ctx, pt, r, nt, st, changes, fks, seqs)
+	copyRows := func(x *execCtx, r, nr *relation) error { return x.copyConverted(r, nr, st) }
+	return s.rewriteTable(ctx, pt, r, nt, copyRows, changes, fks, seqs)
 }
 
 // withoutPosition drops the position of an error met in a stored
@@ -279,11 +280,12 @@ func (s *Session) alterSequences(seqs []seqChange) error {
 	return nil
 }
 
-// rewriteTable converts every row of r into new files under definition nt
-// (the new column types; st's conversions) and switches the table to them
-// (see the file's comment). wait != 0: a transaction must end first;
-// nothing was changed.
-func (s *Session) rewriteTable(ctx context.Context, pt *Portal, r *relation, nt *catalog.Table, st *sql.AlterColumnTypes,
+// rewriteTable copies the rows of r into new files under definition nt
+// (copyRows: converted to new column types, or VACUUM FULL's copies),
+// rebuilds the indexes and switches the table to them (see the file's
+// comment). wait != 0: a transaction must end first; nothing was changed.
+func (s *Session) rewriteTable(ctx context.Context, pt *Portal, r *relation, nt *catalog.Table,
+	copyRows func(x *execCtx, r, nr *relation) error,
 	changes []catalog.ColumnType, fks []fkCheck, seqs []seqChange) (wait uint32, err error) {
 	e := s.e
 	if s.tx != nil && s.tx.SubDepth() > 0 {
@@ -358,7 +360,7 @@ func (s *Session) rewriteTable(ctx context.Context, pt *Portal, r *relation, nt 
 	}
 
 	// 1. The rows.
-	if err := x.copyConverted(r, nr, st); err != nil {
+	if err := copyRows(x, r, nr); err != nil {
 		return 0, err
 	}
 	// 2. The indexes, then the foreign keys.

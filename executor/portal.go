@@ -288,7 +288,7 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		if s.explicit && !st.AnalyzeOnly {
 			return "", pgerr.New(pgerr.ActiveSQLTransaction, "VACUUM cannot run inside a transaction block")
 		}
-		return s.vacuum(ctx, st)
+		return s.vacuum(ctx, pt, st)
 	case *sql.Copy:
 		return "", pgerr.New(pgerr.ProtocolViolation, "COPY FROM STDIN must be run with CopyFrom")
 	case *sql.CopyTo:

@@ -42,7 +42,7 @@ type vacuumParams struct {
 // errSkipped is returned for an autovacuum whose table's lock was taken.
 var errSkipped = autovacuum.ErrSkipped
 
-func (s *Session) vacuum(ctx context.Context, st *sql.Vacuum) (string, error) {
+func (s *Session) vacuum(ctx context.Context, pt *Portal, st *sql.Vacuum) (string, error) {
 	e := s.e
 	var oids []uint32
 	for _, v := range st.Views {
@@ -61,7 +61,17 @@ func (s *Session) vacuum(ctx context.Context, st *sql.Vacuum) (string, error) {
 			oids = append(oids, t.OID)
 		}
 	}
-	p := vacuumParams{vacuum: !st.AnalyzeOnly, analyze: st.Analyze || st.AnalyzeOnly, pid: s.pid, noSkip: st.DisablePageSkipping}
+	if st.Full {
+		for _, oid := range oids {
+			if err := s.vacuumFull(ctx, pt, oid); err != nil {
+				return "", mapCtxErr(ctx, err)
+			}
+		}
+		if !st.Analyze {
+			return "VACUUM", nil
+		}
+	}
+	p := vacuumParams{vacuum: !st.AnalyzeOnly && !st.Full, analyze: st.Analyze || st.AnalyzeOnly, pid: s.pid, noSkip: st.DisablePageSkipping}
 	p.cost = s.manualVacuumCost(ctx)
 	for _, oid := range oids {
 		if err := canceled(ctx); err != nil {

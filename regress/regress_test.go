@@ -131,7 +131,7 @@ var scriptOptions = map[string]string{
 	"walinspect_records": classicPlacement, "freespace_classic": classicPlacement, "create_table_as": classicPlacement,
 	"upsert": classicPlacement, "stats": prunedAsPostgres, "pageinspect": prunedAsPostgres, "pageinspect_arrays": prunedAsPostgres,
 	"add_column": prunedAsPostgres, "savepoints": classicPlacement + " " + prunedAsPostgres, "drop_column": prunedAsPostgres,
-	"alter_column_type": prunedAsPostgres, "merge": prunedAsPostgres,
+	"alter_column_type": prunedAsPostgres, "merge": prunedAsPostgres, "vacuum_full": classicPlacement + " " + prunedAsPostgres,
 }
 
 const (

@@ -522,7 +522,7 @@ func (b *binder) copyStmt(s *pg_query.CopyStmt) (Stmt, error) {
 }
 
 func (b *binder) vacuumStmt(s *pg_query.VacuumStmt) (*Vacuum, error) {
-	analyze, noSkip := false, false
+	analyze, noSkip, full := false, false, false
 	for _, o := range s.Options {
 		d := o.GetDefElem()
 		switch d.Defname {
@@ -536,12 +536,16 @@ func (b *binder) vacuumStmt(s *pg_query.VacuumStmt) (*Vacuum, error) {
 		case "analyze":
 			analyze = true
 		case "full":
-			return nil, pgerr.Unimplemented("VACUUM FULL")
+			v, ok := defBool(d)
+			if !ok {
+				return nil, pgerr.New(pgerr.SyntaxError, "full requires a Boolean value")
+			}
+			full = v
 		default:
 			return nil, pgerr.New(pgerr.SyntaxError, "unrecognized VACUUM option \"%s\"", d.Defname)
 		}
 	}
-	out := &Vacuum{Analyze: analyze, AnalyzeOnly: !s.IsVacuumcmd, DisablePageSkipping: noSkip}
+	out := &Vacuum{Analyze: analyze, AnalyzeOnly: !s.IsVacuumcmd, DisablePageSkipping: noSkip, Full: full && s.IsVacuumcmd}
 	for _, r := range s.Rels {
 		vr := r.GetVacuumRelation()
 		if v, ok := b.view(vr.Relation); ok {

@@ -608,6 +608,7 @@ type Vacuum struct {
 	Views                []string // named views, skipped with a warning as PostgreSQL does
 	Analyze, AnalyzeOnly bool
 	DisablePageSkipping  bool // read every page, whatever the visibility map says
+	Full                 bool // VACUUM FULL: the table written anew
 }
 
 // TxnKind is the kind of a transaction control statement.
