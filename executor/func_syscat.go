@@ -228,6 +228,23 @@ func init() {
 		}
 		return int64(num(a[0])), nil
 	})
+	// pg_relation_filepath: the main fork's file, relative to the data
+	// directory, of a table or an index kept on disk (minipg's files are
+	// base/<relfilenode>); NULL for a relation without one (a view, a
+	// system catalog, an index kept in memory), as for PostgreSQL's views.
+	reg("pg_relation_filepath", []types.OID{regcls}, 0, types.TText, func(e *Engine, a []types.Datum) (types.Datum, error) {
+		if t, ok := e.cat.TableByOID(num(a[0])); ok {
+			return fmt.Sprintf("base/%d", t.RelFileNode), nil
+		}
+		for _, t := range e.visibleTables() {
+			for _, idx := range t.Indexes {
+				if idx.OID == num(a[0]) && idx.OnDisk() {
+					return fmt.Sprintf("base/%d", idx.RelFileNode), nil
+				}
+			}
+		}
+		return nil, nil
+	})
 	tableSize := func(e *Engine, a []types.Datum) (types.Datum, error) {
 		var total int64
 		for _, f := range []string{"main", "fsm", "vm", "init"} {

@@ -57,6 +57,18 @@ func init() {
 			return types.LSN(env.(*Engine).CurrentWALLSN()), nil
 		},
 	})
+	// pg_walfile_name: the WAL segment file holding the byte before lsn
+	// (XLByteToPrevSeg), named as minipg names its segments, PostgreSQL's
+	// way.
+	sql.RegisterFunction(sql.Function{
+		Name:   "pg_walfile_name",
+		Args:   []types.OID{types.PgLSN},
+		Result: types.TText,
+		Fn: func(env any, a []types.Datum) (types.Datum, error) {
+			seg := env.(*Engine).walLog().SegmentSize()
+			return wal.SegmentName((uint64(a[0].(types.LSN))-1)/uint64(seg), seg), nil
+		},
+	})
 	sql.RegisterFunction(sql.Function{
 		Name:   "pg_current_wal_insert_lsn",
 		Result: types.TPgLSN,
