@@ -75,6 +75,9 @@ type Index struct {
 	// Options are the index's storage parameters (CREATE INDEX ... WITH
 	// (fillfactor = 70)), name to canonical value.
 	Options map[string]string `json:"options,omitempty"`
+	// Clustered marks the index the table was last clustered on
+	// (pg_index.indisclustered), which CLUSTER without USING takes.
+	Clustered bool `json:"clustered,omitempty"`
 }
 
 // OnDisk reports whether idx is stored in a relation file of its own.
@@ -942,6 +945,17 @@ func (c *Catalog) updateTable(tableOID uint32, change func(t *Table) error) (*Ta
 	}
 	c.replace(old, t)
 	return t, nil
+}
+
+// SetClustered marks index indexOID of table tableOID as the one the table
+// is clustered on, and no other (0: none). Returns the updated table.
+func (c *Catalog) SetClustered(tableOID, indexOID uint32) (*Table, error) {
+	return c.updateTable(tableOID, func(t *Table) error {
+		for i := range t.Indexes {
+			t.Indexes[i].Clustered = t.Indexes[i].OID == indexOID
+		}
+		return nil
+	})
 }
 
 // AddForeignKey adds a FOREIGN KEY constraint to table tableOID (the

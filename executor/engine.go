@@ -135,6 +135,7 @@ type catalogStore interface {
 	AllFunctions() []*catalog.Function
 	CreateFunction(def catalog.Function) (*catalog.Function, error)
 	UpdateFunction(oid uint32, change func(f *catalog.Function) error) (*catalog.Function, error)
+	SetClustered(tableOID, indexOID uint32) (*catalog.Table, error)
 	DropFunction(oid uint32) error
 	Close() error
 }

@@ -270,6 +270,8 @@ func (pt *Portal) start(ctx context.Context) (string, error) {
 		return s.createView(st)
 	case *sql.CreateFunction:
 		return s.createFunction(st)
+	case *sql.Cluster:
+		return s.cluster(ctx, pt, st)
 	case *sql.DropFunction:
 		return s.dropFunction(st)
 	case *sql.DropView:

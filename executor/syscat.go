@@ -338,7 +338,7 @@ func (e *Engine) pgIndexRows() [][]types.Datum {
 		for _, idx := range t.Indexes {
 			n := int64(len(idx.Columns))
 			out = append(out, []types.Datum{int64(idx.OID), int64(t.OID), n, n, idx.Unique, false, idx.Primary,
-				false, true, false, true, false, true, true, false, int2Array(idx.Columns), nil, nil})
+				false, true, idx.Clustered, true, false, true, true, false, int2Array(idx.Columns), nil, nil})
 		}
 	}
 	return out

@@ -132,6 +132,7 @@ var scriptOptions = map[string]string{
 	"upsert": classicPlacement, "stats": prunedAsPostgres, "pageinspect": prunedAsPostgres, "pageinspect_arrays": prunedAsPostgres,
 	"add_column": prunedAsPostgres, "savepoints": classicPlacement + " " + prunedAsPostgres, "drop_column": prunedAsPostgres,
 	"alter_column_type": prunedAsPostgres, "merge": prunedAsPostgres, "vacuum_full": classicPlacement + " " + prunedAsPostgres,
+	"cluster": classicPlacement + " " + prunedAsPostgres,
 }
 
 const (

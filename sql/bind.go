@@ -443,6 +443,9 @@ func (b *binder) stmt(n *pg_query.Node) (Stmt, []ResultCol, error) {
 	case n.GetViewStmt() != nil:
 		s, err := b.createView(n.GetViewStmt())
 		return s, nil, err
+	case n.GetClusterStmt() != nil:
+		s, err := b.clusterStmt(n.GetClusterStmt())
+		return s, nil, err
 	case n.GetCreateFunctionStmt() != nil:
 		s, err := b.createFunction(n.GetCreateFunctionStmt())
 		return s, nil, err

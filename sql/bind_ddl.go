@@ -791,3 +791,33 @@ func (b *binder) copyOptions(out *Copy, opts []*pg_query.Node, from bool) error 
 	}
 	return nil
 }
+
+// Cluster is CLUSTER [VERBOSE] [table [USING index]]: Table nil for every
+// table clustered before; Index "" for the table's clustered index.
+type Cluster struct {
+	Table *catalog.Table
+	Index string
+}
+
+func (*Cluster) stmt() {}
+
+func (b *binder) clusterStmt(s *pg_query.ClusterStmt) (*Cluster, error) {
+	out := &Cluster{Index: s.Indexname}
+	for _, p := range s.Params {
+		if d := p.GetDefElem(); d.Defname != "verbose" {
+			return nil, pgerr.New(pgerr.SyntaxError, "unrecognized CLUSTER option \"%s\"", d.Defname)
+		}
+	}
+	if s.Relation == nil {
+		return out, nil
+	}
+	t, err := b.table(s.Relation)
+	if err != nil {
+		if pe, ok := err.(*pgerr.Error); ok {
+			pe.Position = 0 // looked up without a position, as VACUUM's tables
+		}
+		return nil, err
+	}
+	out.Table = t
+	return out, nil
+}
