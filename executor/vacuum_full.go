@@ -18,8 +18,8 @@ import (
 
 	"minipg/catalog"
 	"minipg/pgerr"
-	"minipg/sql"
 	"minipg/pgstat"
+	"minipg/sql"
 	"minipg/storage/heap"
 	"minipg/storage/page"
 )
